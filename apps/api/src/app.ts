@@ -1,0 +1,200 @@
+import path from 'node:path';
+import { existsSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import cookie from '@fastify/cookie';
+import helmet from '@fastify/helmet';
+import rateLimit from '@fastify/rate-limit';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import fastifyStatic from '@fastify/static';
+import {
+  jsonSchemaTransform,
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
+import { APP_VERSION } from '@sf/contract/app-info';
+import type { Env } from './config/env.ts';
+import type { Database, DatabaseHandle } from './db/client.ts';
+import { createTokenSigner, type TokenSigner } from './identity/token-signer.ts';
+import { createMailer, type Mailer } from './lib/mailer.ts';
+import { loadOrCreateSecret } from './lib/secrets.ts';
+import { systemClock, type Clock } from './lib/clock.ts';
+import { errorHandlerPlugin } from './plugins/error-handler.ts';
+import { languagePlugin } from './plugins/language.ts';
+import { csrfPlugin } from './plugins/csrf.ts';
+import { accessControlPlugin } from './plugins/access-control.ts';
+import { healthRoutes } from './modules/health/health.routes.ts';
+import { authRoutes } from './modules/auth/auth.routes.ts';
+import { staffRoutes } from './modules/staff/staff.routes.ts';
+import { newsRoutes } from './modules/news/news.routes.ts';
+import { publicNewsRoutes } from './modules/news/public-news.routes.ts';
+import { auditRoutes } from './modules/audit/audit.routes.ts';
+import { dashboardRoutes } from './modules/dashboard/dashboard.routes.ts';
+import { startNewsScheduler } from './modules/news/news.scheduler.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    env: Env;
+    db: Database;
+    database: DatabaseHandle;
+    tokenSigner: TokenSigner;
+    mailer: Mailer;
+    clock: Clock;
+  }
+}
+
+export type AppOptions = {
+  env: Env;
+  database: DatabaseHandle;
+  /** Replaced in tests: a fake clock, an SMTP catcher's mailer. */
+  clock?: Clock;
+  mailer?: Mailer;
+  logger?: FastifyServerOptions['logger'];
+  /** The background promotion of scheduled posts; off in tests that drive it by hand. */
+  runScheduler?: boolean;
+};
+
+export type App = FastifyInstance;
+
+/**
+ * The app as a plugin (STYLE.md example 4): external plugins, then our plugins, then the modules.
+ * `server.ts` only starts it; tests build it and call `inject()`.
+ */
+export async function buildApp(options: AppOptions): Promise<App> {
+  const { env } = options;
+  const app = Fastify({
+    logger: options.logger ?? false,
+    genReqId: () => randomUUID(),
+    // Never trust a client-sent request id: it appears in our logs and error answers.
+    requestIdHeader: false,
+    bodyLimit: 1024 * 1024,
+    routerOptions: { ignoreTrailingSlash: true },
+    ajv: undefined,
+  }).withTypeProvider<ZodTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  app.decorate('env', env);
+  app.decorate('database', options.database);
+  app.decorate('db', options.database.db);
+  app.decorate('clock', options.clock ?? systemClock);
+  app.decorate(
+    'tokenSigner',
+    await createTokenSigner({
+      dataDir: env.dataDir,
+      privateJwk: env.JWT_PRIVATE_JWK,
+      issuer: env.JWT_ISSUER,
+      audience: env.JWT_AUDIENCE,
+      ttlSeconds: env.ID_TOKEN_TTL,
+    }),
+  );
+  app.decorate(
+    'mailer',
+    options.mailer ?? createMailer({ smtpUrl: env.SMTP_URL, from: env.MAIL_FROM, dataDir: env.dataDir, log: app.log }),
+  );
+
+  // Form-encoded bodies for the secure-token endpoint (OAuth clients send them so).
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) => {
+    done(null, Object.fromEntries(new URLSearchParams(body as string)));
+  });
+
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        // Mantine writes CSS variables in style attributes.
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:', 'blob:'],
+        fontSrc: ["'self'", 'data:'],
+        connectSrc: ["'self'"],
+        objectSrc: ["'none'"],
+        baseUri: ["'none'"],
+        frameAncestors: ["'none'"],
+        formAction: ["'self'"],
+      },
+    },
+    hsts: env.isProduction ? { maxAge: 31_536_000, includeSubDomains: true } : false,
+    crossOriginEmbedderPolicy: false,
+  });
+  await app.register(cookie);
+  await app.register(rateLimit, {
+    global: false,
+    allowList: env.RATE_LIMIT_ALLOW.split(',').map((entry) => entry.trim()).filter(Boolean),
+  });
+  await app.register(swagger, {
+    openapi: {
+      info: { title: 'Social Fidelity back-office API', version: APP_VERSION },
+      components: {
+        securitySchemes: {
+          authToken: { type: 'apiKey', in: 'header', name: 'X-Auth-Token' },
+          bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
+        },
+      },
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(swaggerUi, { routePrefix: '/api/docs', staticCSP: true });
+
+  const webRoot = env.WEB_DIST && existsSync(path.join(env.WEB_DIST, 'index.html')) ? path.resolve(env.WEB_DIST) : null;
+  await app.register(errorHandlerPlugin, { spaIndex: webRoot !== null });
+  await app.register(languagePlugin);
+  await app.register(accessControlPlugin);
+  await app.register(csrfPlugin, {
+    secret: await loadOrCreateSecret(env.dataDir, 'csrf', env.CSRF_SECRET),
+    secureCookie: env.isProduction,
+  });
+
+  // Every API answer is personal or live: never cached by browsers or proxies, unless a route says so.
+  app.addHook('onSend', async (request, reply) => {
+    if (request.url.startsWith('/api/') && !reply.hasHeader('cache-control')) {
+      reply.header('Cache-Control', 'no-store');
+    }
+  });
+
+  await app.register(
+    async (api) => {
+      await api.register(healthRoutes);
+      await api.register(authRoutes, { prefix: '/auth' });
+      await api.register(publicNewsRoutes, { prefix: '/public' });
+      await api.register(staffRoutes, { prefix: '/admin' });
+      await api.register(newsRoutes, { prefix: '/admin/news' });
+      await api.register(auditRoutes, { prefix: '/admin/audit' });
+      await api.register(dashboardRoutes, { prefix: '/admin/dashboard' });
+    },
+    { prefix: '/api' },
+  );
+
+  if (webRoot) await registerWebApp(app, webRoot);
+
+  if (options.runScheduler ?? true) {
+    const scheduler = startNewsScheduler(app, env.SCHEDULER_INTERVAL_MS);
+    app.addHook('onClose', async () => scheduler.stop());
+  }
+
+  return app;
+}
+
+/**
+ * B6: the built web app and the API on one port. Client-side routes fall back to index.html in the
+ * not-found handler (error-handler.ts), so that unknown /api paths still answer 404/405 in JSON.
+ */
+async function registerWebApp(app: App, root: string) {
+  await app.register(fastifyStatic, {
+    root,
+    prefix: '/',
+    wildcard: false,
+    index: false,
+    // Hashed assets never change; index.html always revalidates.
+    setHeaders: (res, filePath) => {
+      res.setHeader(
+        'Cache-Control',
+        filePath.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache',
+      );
+    },
+  });
+}

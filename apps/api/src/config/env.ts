@@ -1,0 +1,64 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+/**
+ * The one module that reads `process.env` (STYLE.md example 8). Every setting has a safe default for
+ * `npm start`; production refuses to start with the development defaults that matter.
+ */
+const booleanFromString = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'])
+  .transform((value) => value === 'true' || value === '1' || value === 'yes');
+
+const envSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  HOST: z.string().default('127.0.0.1'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  /** Where the embedded database, signing keys, uploads and the mail outbox live. */
+  DATA_DIR: z.string().default('./data'),
+  /** A real PostgreSQL server; without it the embedded one (PGlite) under DATA_DIR is used. */
+  DATABASE_URL: z.string().optional(),
+  /** The public address of the back-office, used in e-mailed links (never the request's Host). */
+  APP_URL: z.string().url().default('http://localhost:3000'),
+  /** Lifetime of an ID token, in seconds. Short values let tests watch tokens expire. */
+  ID_TOKEN_TTL: z.coerce.number().int().min(1).max(86_400).default(3600),
+  JWT_ISSUER: z.string().default('social-fidelity-backoffice'),
+  JWT_AUDIENCE: z.string().default('social-fidelity-backoffice'),
+  /** Private signing key as a JWK (JSON). Without it a key is generated once and kept in DATA_DIR. */
+  JWT_PRIVATE_JWK: z.string().optional(),
+  /** Secret for the forgery-protection token signatures; generated and kept in DATA_DIR by default. */
+  CSRF_SECRET: z.string().min(32).optional(),
+  /** smtp(s)://user:pass@host:port — without it e-mail goes to the outbox under DATA_DIR. */
+  SMTP_URL: z.string().optional(),
+  MAIL_FROM: z.string().default('Social Fidelity <no-reply@social-fidelity.test>'),
+  /** Load the demo data when the database is empty (default on, except in production). */
+  DEMO_DATA: booleanFromString.optional(),
+  /** Identity provider: the built-in one (default) or Firebase Authentication. */
+  AUTH_PROVIDER: z.enum(['builtin', 'firebase']).default('builtin'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Comma-separated client addresses exempt from rate limits (benchmarks only). */
+  RATE_LIMIT_ALLOW: z.string().default(''),
+  /** Requests per minute per client address on the identity endpoints. */
+  AUTH_RATE_LIMIT: z.coerce.number().int().min(1).default(30),
+  /** Serve the built web app from this folder (B6); empty to serve the API only. */
+  WEB_DIST: z.string().optional(),
+  /** How often scheduled posts are promoted to published, in milliseconds. */
+  SCHEDULER_INTERVAL_MS: z.coerce.number().int().min(100).default(15_000),
+});
+
+export type Env = z.infer<typeof envSchema> & { isProduction: boolean; demoData: boolean; dataDir: string };
+
+export function loadEnv(source: Record<string, string | undefined> = process.env): Env {
+  const parsed = envSchema.safeParse(source);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`);
+    throw new Error(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const env = parsed.data;
+  const isProduction = env.NODE_ENV === 'production';
+  return {
+    ...env,
+    isProduction,
+    demoData: env.DEMO_DATA ?? !isProduction,
+    dataDir: path.resolve(env.DATA_DIR),
+  };
+}

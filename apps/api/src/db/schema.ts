@@ -1,0 +1,149 @@
+import {
+  bigserial,
+  boolean,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  serial,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
+import type { StaffProfile } from '@sf/contract/auth';
+
+const timestamps = {
+  createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+};
+
+/** Staff accounts of the built-in identity provider. */
+export const users = pgTable(
+  'users',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    /** Stored lower-cased, so that look-ups and the unique index ignore case. */
+    email: text().notNull(),
+    passwordHash: text().notNull(),
+    /** null until an admin grants a role (B7). */
+    role: text().$type<'admin' | 'editor' | 'member'>(),
+    status: text().$type<'active' | 'disabled'>().notNull().default('active'),
+    displayName: text().notNull(),
+    profile: jsonb().$type<StaffProfile>().notNull(),
+    passwordChangedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    ...timestamps,
+  },
+  (t) => [uniqueIndex('users_email_key').on(t.email)],
+);
+
+/** A sign-in: the family of rotated refresh tokens; dies 10 days after sign-in (S2). */
+export const sessions = pgTable(
+  'sessions',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    userId: uuid()
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp({ withTimezone: true }).notNull(),
+    revokedAt: timestamp({ withTimezone: true }),
+    revokedReason: text(),
+  },
+  (t) => [index('sessions_user_idx').on(t.userId)],
+);
+
+/** Opaque refresh tokens, stored as SHA-256 hashes only; each is used once. */
+export const refreshTokens = pgTable(
+  'refresh_tokens',
+  {
+    tokenHash: text().primaryKey(),
+    sessionId: uuid()
+      .notNull()
+      .references(() => sessions.id, { onDelete: 'cascade' }),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    usedAt: timestamp({ withTimezone: true }),
+  },
+  (t) => [index('refresh_tokens_session_idx').on(t.sessionId)],
+);
+
+/** Single-use password reset tokens, stored hashed. */
+export const passwordResetTokens = pgTable(
+  'password_reset_tokens',
+  {
+    tokenHash: text().primaryKey(),
+    userId: uuid()
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp({ withTimezone: true }).notNull(),
+    usedAt: timestamp({ withTimezone: true }),
+  },
+  (t) => [index('password_reset_tokens_user_idx').on(t.userId)],
+);
+
+/** Failed sign-ins per account and client, for the growing lock-out delays. */
+export const loginThrottles = pgTable('login_throttles', {
+  key: text().primaryKey(),
+  failures: integer().notNull().default(0),
+  lockedUntil: timestamp({ withTimezone: true }),
+  lastFailureAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+});
+
+export const uploads = pgTable('uploads', {
+  id: text().primaryKey(),
+  fileName: text().notNull(),
+  contentType: text().notNull(),
+  size: integer().notNull(),
+  uploadedBy: uuid().references(() => users.id, { onDelete: 'set null' }),
+  createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+});
+
+export const newsPosts = pgTable(
+  'news_posts',
+  {
+    id: serial().primaryKey(),
+    title: text().notNull(),
+    summary: text().notNull().default(''),
+    body: text().notNull().default(''),
+    coverImageId: text().references(() => uploads.id, { onDelete: 'set null' }),
+    audience: text().$type<'everyone'>().notNull().default('everyone'),
+    /** The stored status; a scheduled post whose publish_at has passed reads as published. */
+    status: text().$type<'draft' | 'scheduled' | 'published' | 'archived'>().notNull().default('draft'),
+    publishAt: timestamp({ withTimezone: true }),
+    pinned: boolean().notNull().default(false),
+    authorId: uuid()
+      .notNull()
+      .references(() => users.id),
+    version: integer().notNull().default(1),
+    ...timestamps,
+  },
+  (t) => [
+    index('news_posts_status_publish_idx').on(t.status, t.publishAt),
+    index('news_posts_updated_idx').on(t.updatedAt),
+  ],
+);
+
+/** Every change by staff: who, when, what, before/after (B5). Append-only. */
+export const auditLog = pgTable(
+  'audit_log',
+  {
+    id: bigserial({ mode: 'number' }).primaryKey(),
+    at: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    actorId: uuid(),
+    actorEmail: text(),
+    action: text().notNull(),
+    entityType: text().notNull(),
+    entityId: text(),
+    before: jsonb(),
+    after: jsonb(),
+    requestId: text(),
+    ip: text(),
+  },
+  (t) => [
+    index('audit_log_at_idx').on(t.at),
+    index('audit_log_actor_idx').on(t.actorId, t.at),
+    index('audit_log_entity_idx').on(t.entityType, t.entityId),
+  ],
+);
+

@@ -1,0 +1,46 @@
+import path from 'node:path';
+import { mkdir, writeFile } from 'node:fs/promises';
+import nodemailer from 'nodemailer';
+import type { FastifyBaseLogger } from 'fastify';
+
+export type MailMessage = { to: string; subject: string; text: string; html?: string };
+
+export type Mailer = {
+  send(message: MailMessage): Promise<void>;
+  /** `smtp` when SMTP_URL is set, `outbox` otherwise (B4). */
+  kind: 'smtp' | 'outbox';
+};
+
+/**
+ * Real SMTP through nodemailer when configured; otherwise every message is written to
+ * `<DATA_DIR>/outbox/` as an .eml file and its links are logged, so the reset flow works offline.
+ */
+export function createMailer(options: {
+  smtpUrl?: string | undefined;
+  from: string;
+  dataDir: string;
+  log: FastifyBaseLogger;
+}): Mailer {
+  if (options.smtpUrl) {
+    const transport = nodemailer.createTransport(options.smtpUrl);
+    return {
+      kind: 'smtp',
+      async send(message) {
+        await transport.sendMail({ from: options.from, ...message });
+      },
+    };
+  }
+  const outbox = path.join(options.dataDir, 'outbox');
+  const stream = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+  return {
+    kind: 'outbox',
+    async send(message) {
+      const info = await stream.sendMail({ from: options.from, ...message });
+      await mkdir(outbox, { recursive: true });
+      const file = path.join(outbox, `${new Date().toISOString().replace(/[:.]/g, '-')}-${info.messageId.replace(/[<>@]/g, '')}.eml`);
+      await writeFile(file, info.message as Buffer);
+      const links = message.text.match(/https?:\/\/\S+/g) ?? [];
+      options.log.info({ to: message.to, subject: message.subject, file, links }, 'e-mail written to the outbox');
+    },
+  };
+}

@@ -1,0 +1,35 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { AppError } from '../../lib/errors.ts';
+
+export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.get(
+    '/healthz',
+    {
+      config: { access: 'public' },
+      schema: { tags: ['health'], summary: 'The process is alive', response: { 200: z.object({ status: z.literal('ok') }) } },
+    },
+    async () => ({ status: 'ok' as const }),
+  );
+
+  app.get(
+    '/readyz',
+    {
+      config: { access: 'public' },
+      schema: {
+        tags: ['health'],
+        summary: 'The database answers',
+        response: { 200: z.object({ status: z.literal('ready'), database: z.enum(['pglite', 'postgres']) }) },
+      },
+    },
+    async () => {
+      try {
+        await app.database.ping();
+      } catch (error) {
+        app.log.error({ err: error }, 'readiness check failed');
+        throw new AppError(503, 'unavailable', 'The database is not reachable');
+      }
+      return { status: 'ready' as const, database: app.database.kind };
+    },
+  );
+};

@@ -1,0 +1,101 @@
+import fp from 'fastify-plugin';
+import { eq } from 'drizzle-orm';
+import { AUTH_TOKEN_HEADER } from '@sf/contract/app-info';
+import { can, isStaffRole, type Permission, type StaffRole } from '@sf/contract/roles';
+import { users } from '../db/schema.ts';
+import { AppError, forbidden, unauthenticated } from '../lib/errors.ts';
+import { TokenError } from '../identity/token-signer.ts';
+
+/** Every route declares who may call it: `public`, or a permission from the contract. */
+export type RouteAccess = { access: 'public' } | { permission: Permission };
+
+export type CurrentUser = { id: string; email: string; displayName: string; role: StaffRole };
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    access?: 'public';
+    permission?: Permission;
+  }
+  interface FastifyRequest {
+    /** Set for routes guarded by a permission, after the checks passed. */
+    user: CurrentUser | null;
+    /** The verified ID token of the request, when it carried one. */
+    idToken: string | null;
+  }
+}
+
+/** Routes that plugins register for us and that cannot carry our config: all read-only and public. */
+const EXTERNAL_PUBLIC_PREFIXES = ['/api/docs'];
+
+export function tokenFromRequest(headers: Record<string, string | string[] | undefined>): string | null {
+  const custom = headers[AUTH_TOKEN_HEADER.toLowerCase()];
+  if (typeof custom === 'string' && custom.length > 0) return custom;
+  const authorization = headers['authorization'];
+  if (typeof authorization === 'string' && authorization.startsWith('Bearer ')) {
+    return authorization.slice('Bearer '.length).trim() || null;
+  }
+  return null;
+}
+
+/**
+ * Deny by default (STYLE.md example 6): a route registered without `config.access` or
+ * `config.permission` makes the app fail to start, and so fails every test.
+ *
+ * For a guarded route the token is verified, then the account's CURRENT role and status are read
+ * from the database, so a demoted or disabled account loses access on its next request.
+ */
+export const accessControlPlugin = fp(async (app) => {
+  app.decorateRequest('user', null);
+  app.decorateRequest('idToken', null);
+
+  app.addHook('onRoute', (route) => {
+    if (EXTERNAL_PUBLIC_PREFIXES.some((prefix) => route.url.startsWith(prefix))) return;
+    // Outside /api there are only the web app's static files, public by nature.
+    if (!route.url.startsWith('/api')) return;
+    const config = route.config;
+    const declared = config?.access === 'public' || (config?.permission !== undefined);
+    if (!declared) {
+      throw new Error(`Route ${String(route.method)} ${route.url} declares neither config.access nor config.permission`);
+    }
+  });
+
+  app.addHook('onRequest', async (request) => {
+    const permission = request.routeOptions.config.permission;
+    if (permission === undefined) return;
+    const token = tokenFromRequest(request.headers);
+    if (!token) throw unauthenticated('unauthenticated', 'Sign in to continue');
+    let claims;
+    try {
+      claims = await app.tokenSigner.verify(token);
+    } catch (error) {
+      if (error instanceof TokenError && error.reason === 'expired') {
+        throw unauthenticated('token_expired', 'The session token has expired');
+      }
+      throw unauthenticated('invalid_token', 'The session token is not valid');
+    }
+    const [account] = await app.db
+      .select({
+        id: users.id,
+        email: users.email,
+        displayName: users.displayName,
+        role: users.role,
+        status: users.status,
+        passwordChangedAt: users.passwordChangedAt,
+      })
+      .from(users)
+      .where(eq(users.id, claims.sub))
+      .limit(1);
+    if (!account || account.status !== 'active') {
+      throw unauthenticated('invalid_token', 'The account is not active');
+    }
+    // A password reset revokes every session, including ID tokens issued before it.
+    if (claims.iat < Math.floor(account.passwordChangedAt.getTime() / 1000)) {
+      throw unauthenticated('invalid_token', 'The session token is no longer valid');
+    }
+    if (!isStaffRole(account.role) || !can(account.role, permission)) throw forbidden();
+    request.user = { id: account.id, email: account.email, displayName: account.displayName, role: account.role };
+    request.idToken = token;
+  });
+});
+
+export { AppError };

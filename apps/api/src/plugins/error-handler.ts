@@ -1,0 +1,97 @@
+import fp from 'fastify-plugin';
+import FindMyWay, { type HTTPMethod } from 'find-my-way';
+import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { issueField, issueMessage } from '@sf/contract/validation';
+import { message } from '@sf/contract/messages';
+import type { FieldError } from '@sf/contract/errors';
+import { AppError } from '../lib/errors.ts';
+
+const METHODS: HTTPMethod[] = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
+
+function send(reply: FastifyReply, request: FastifyRequest, status: number, body: { code: string; message: string; fields?: FieldError[] }) {
+  return reply.status(status).send({ error: { ...body, requestId: request.id } });
+}
+
+/**
+ * One error shape for everything (S19): `{ error: { code, message, fields?, requestId } }`.
+ * 5xx answers carry a code and the request id, never a stack or SQL.
+ */
+export const errorHandlerPlugin = fp<{ spaIndex: boolean }>(async (app, options) => {
+  // A shadow router of every declared path, so that an unknown method on a known path answers 405
+  // with `Allow` instead of 404.
+  const knownPaths = FindMyWay({ ignoreTrailingSlash: true });
+  app.addHook('onRoute', (route) => {
+    const methods = (Array.isArray(route.method) ? route.method : [route.method]) as HTTPMethod[];
+    for (const method of methods) {
+      try {
+        knownPaths.on(method, route.url, () => undefined);
+      } catch {
+        // The same path registered twice (e.g. HEAD added automatically) is fine.
+      }
+    }
+  });
+
+  app.setNotFoundHandler(async (request, reply) => {
+    const path = request.url.split('?')[0] ?? '/';
+    const isPageRequest = (request.method === 'GET' || request.method === 'HEAD') && !path.startsWith('/api');
+    if (options.spaIndex && isPageRequest) {
+      // Client-side routes (/news, /auth/login, /error/404...) are the web app's to resolve.
+      return reply.header('Cache-Control', 'no-cache').type('text/html').sendFile('index.html');
+    }
+    const allowed = METHODS.filter((method) => knownPaths.find(method, path) !== null);
+    if (allowed.length > 0) {
+      reply.header('Allow', allowed.join(', '));
+      return send(reply, request, 405, {
+        code: 'method_not_allowed',
+        message: `Method ${request.method} is not allowed here`,
+      });
+    }
+    return send(reply, request, 404, { code: 'route_not_found', message: `No route ${request.method} ${path}` });
+  });
+
+  app.setErrorHandler(async (error: FastifyError, request, reply) => {
+    if (hasZodFastifySchemaValidationErrors(error)) {
+      const fields = error.validation.map((issue) => ({
+        field: issueField(issue as never),
+        message: issueMessage(issue as never, request.language),
+      }));
+      return send(reply, request, 400, {
+        code: 'validation',
+        message: fields[0]?.message ?? message('fieldInvalid', request.language),
+        fields,
+      });
+    }
+    if (error instanceof AppError) {
+      if (error.headers) reply.headers(error.headers);
+      return send(reply, request, error.statusCode, {
+        code: error.code,
+        message: error.message,
+        ...(error.fields ? { fields: error.fields } : {}),
+      });
+    }
+    if (isResponseSerializationError(error)) {
+      request.log.error({ err: error }, 'response did not match its schema');
+      return send(reply, request, 500, { code: 'internal', message: 'Internal server error' });
+    }
+    const status = error.statusCode ?? 500;
+    if (status === 429) {
+      return send(reply, request, 429, { code: 'rate_limited', message: 'Too many requests, try again later' });
+    }
+    if (status === 413 || error.code === 'FST_REQ_FILE_TOO_LARGE') {
+      return send(reply, request, 413, { code: 'payload_too_large', message: 'The request is too large' });
+    }
+    if (status === 415) {
+      return send(reply, request, 415, { code: 'unsupported_media_type', message: 'Unsupported content type' });
+    }
+    if (status >= 400 && status < 500) {
+      // Body parser and similar client errors: say what is wrong without internals.
+      const safe = error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error.code?.startsWith('FST_ERR_CTP')
+        ? 'The request body is not valid'
+        : 'The request is not valid';
+      return send(reply, request, status, { code: 'validation', message: safe });
+    }
+    request.log.error({ err: error }, 'unhandled error');
+    return send(reply, request, 500, { code: 'internal', message: 'Internal server error' });
+  });
+});

@@ -1,0 +1,59 @@
+import { loadEnv } from './config/env.ts';
+import { openDatabase } from './db/client.ts';
+import { buildApp } from './app.ts';
+import { seedDemoData } from './db/seed.ts';
+
+/**
+ * Only starts the app (STYLE.md example 4): configuration, logger, database, listen, and a graceful
+ * close on SIGTERM/SIGINT in which in-flight requests finish before the database closes.
+ */
+async function main() {
+  const env = loadEnv();
+  const database = await openDatabase(
+    env.DATABASE_URL
+      ? { url: env.DATABASE_URL, onError: (error) => console.error('database pool error', error) }
+      : { pgliteDir: `${env.dataDir}/pglite` },
+  );
+  await database.migrate();
+  const app = await buildApp({
+    env,
+    database,
+    logger: {
+      level: env.LOG_LEVEL,
+      redact: ['req.headers.authorization', 'req.headers["x-auth-token"]', 'req.headers.cookie'],
+    },
+  });
+  if (env.demoData) {
+    const seeded = await seedDemoData(app.db, { log: app.log });
+    if (seeded) app.log.info('demo data loaded (admin@demo.test, editor@demo.test, member@demo.test)');
+  }
+
+  let closing = false;
+  const close = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    app.log.info({ signal }, 'closing: finishing in-flight requests');
+    const forceExit = setTimeout(() => {
+      app.log.error('graceful close timed out');
+      process.exit(1);
+    }, 10_000);
+    forceExit.unref();
+    try {
+      await app.close();
+      await database.close();
+      process.exit(0);
+    } catch (error) {
+      app.log.error({ err: error }, 'error while closing');
+      process.exit(1);
+    }
+  };
+  process.on('SIGTERM', () => void close('SIGTERM'));
+  process.on('SIGINT', () => void close('SIGINT'));
+
+  await app.listen({ host: env.HOST, port: env.PORT });
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,123 @@
+import os from 'node:os';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { PGlite } from '@electric-sql/pglite';
+import pg from 'pg';
+import { inject } from 'vitest';
+import type { InjectOptions, LightMyRequestResponse } from 'fastify';
+import { eq } from 'drizzle-orm';
+import { CSRF_COOKIE, CSRF_HEADER } from '@sf/contract/app-info';
+import { buildApp, type App } from '../src/app.ts';
+import { loadEnv } from '../src/config/env.ts';
+import { openDatabase, type DatabaseHandle } from '../src/db/client.ts';
+import { seedDemoData } from '../src/db/seed.ts';
+import { users } from '../src/db/schema.ts';
+import type { Clock } from '../src/lib/clock.ts';
+import type { Mailer } from '../src/lib/mailer.ts';
+
+/** Which database this run of the API suite uses: set per Vitest project (vitest.config.ts). */
+export const testDatabaseKind = (process.env['TEST_DB'] ?? 'pglite') as 'pglite' | 'postgres';
+
+let pgliteTemplate: Promise<PGlite> | undefined;
+
+/** Migrating PGlite costs seconds: do it once per worker, then clone the migrated instance. */
+async function freshPglite(): Promise<PGlite> {
+  pgliteTemplate ??= (async () => {
+    const template = await PGlite.create();
+    const handle = await openDatabase({ pglite: template });
+    await handle.migrate();
+    return template;
+  })();
+  return (await (await pgliteTemplate).clone()) as PGlite;
+}
+
+async function freshDatabase(): Promise<{ handle: DatabaseHandle; drop: () => Promise<void> }> {
+  if (testDatabaseKind === 'pglite') {
+    const handle = await openDatabase({ pglite: await freshPglite() });
+    return { handle, drop: async () => undefined };
+  }
+  const adminUrl = inject('postgresAdminUrl');
+  const name = `t_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: `${adminUrl}/postgres` });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name} TEMPLATE sf_template`);
+  await admin.end();
+  const handle = await openDatabase({ url: `${adminUrl}/${name}`, poolSize: 5 });
+  return {
+    handle,
+    drop: async () => {
+      const client = new pg.Client({ connectionString: `${adminUrl}/postgres` });
+      await client.connect();
+      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await client.end();
+    },
+  };
+}
+
+export type TestContext = {
+  app: App;
+  dataDir: string;
+  /** `inject` with a valid forgery-protection cookie and header, and an optional ID token. */
+  request(options: InjectOptions & { token?: string }): Promise<LightMyRequestResponse>;
+  /** Mints an ID token for a seeded account (skips the sign-in round trip). */
+  tokenFor(email: string, options?: { ttlSeconds?: number; now?: Date }): Promise<string>;
+  close(): Promise<void>;
+};
+
+export type TestOptions = {
+  env?: Record<string, string>;
+  clock?: Clock;
+  mailer?: Mailer;
+  /** Load the demo users and posts (default true). */
+  seed?: boolean;
+};
+
+/** Builds the whole app on a fresh database of this run's kind; close() removes everything. */
+export async function createTestContext(options: TestOptions = {}): Promise<TestContext> {
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'sf-api-test-'));
+  const { handle, drop } = await freshDatabase();
+  const env = loadEnv({ NODE_ENV: 'test', DATA_DIR: dataDir, LOG_LEVEL: 'silent', ...options.env });
+  const app = await buildApp({
+    env,
+    database: handle,
+    runScheduler: false,
+    ...(options.clock ? { clock: options.clock } : {}),
+    ...(options.mailer ? { mailer: options.mailer } : {}),
+  });
+  await app.ready();
+  if (options.seed ?? true) await seedDemoData(handle.db);
+
+  const probe = await app.inject({ method: 'GET', url: '/api/healthz' });
+  const csrfCookie = probe.cookies.find((cookie) => cookie.name === CSRF_COOKIE)?.value ?? '';
+
+  return {
+    app,
+    dataDir,
+    request({ token, headers, ...rest }) {
+      return app.inject({
+        ...rest,
+        headers: {
+          cookie: `${CSRF_COOKIE}=${csrfCookie}`,
+          [CSRF_HEADER.toLowerCase()]: csrfCookie,
+          ...(token ? { 'x-auth-token': token } : {}),
+          ...headers,
+        },
+      } as InjectOptions);
+    },
+    async tokenFor(email, tokenOptions = {}) {
+      const [account] = await app.db.select().from(users).where(eq(users.email, email)).limit(1);
+      if (!account) throw new Error(`no account ${email}`);
+      return app.tokenSigner.sign(
+        { sub: account.id, email: account.email, name: account.displayName, role: account.role ?? null },
+        tokenOptions,
+      );
+    },
+    async close() {
+      await app.close();
+      await handle.close();
+      await drop();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}

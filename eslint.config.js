@@ -1,0 +1,96 @@
+// @ts-check
+import fs from 'node:fs';
+import path from 'node:path';
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+const webFeaturesDir = path.join(import.meta.dirname, 'apps/web/src/features');
+const webFeatures = fs.existsSync(webFeaturesDir)
+  ? fs.readdirSync(webFeaturesDir, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name)
+  : [];
+
+/**
+ * Import direction (STYLE.md): web → contract ← api. The web app never imports server code, the
+ * contract imports nothing but zod, a feature never imports another feature or the app shell
+ * (route modules in src/app compose features).
+ */
+const importDirection = [
+  {
+    files: ['packages/contract/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { regex: '^(?!zod$|zod/|\\./|\\.\\./).*', message: 'The contract imports nothing but zod and its own files.' },
+            { regex: '\\.\\./\\.\\./', message: 'The contract may not reach outside its package.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['apps/web/**/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ regex: '(^@sf/api)|(apps/api)|(\\.\\./api/src)', message: 'The web app never imports server code.' }] },
+      ],
+    },
+  },
+  {
+    files: ['apps/api/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ regex: '(^@sf/web)|(apps/web)', message: 'The API never imports the web app.' }] },
+      ],
+    },
+  },
+  ...webFeatures.map((feature) => ({
+    files: [`apps/web/src/features/${feature}/**/*.{ts,tsx}`],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { regex: '(^@sf/api)|(apps/api)', message: 'The web app never imports server code.' },
+            {
+              regex: `(^|/)features/(?!${feature}/)[^/]+`,
+              message: 'A feature never imports another feature: compose them in a route module under src/app.',
+            },
+            {
+              regex: `^\\.\\./\\.\\./(?!${feature}/)[a-z-]+/`,
+              message: 'A feature never imports another feature: compose them in a route module under src/app.',
+            },
+            { regex: '(^|/)app/', message: 'A feature never imports the app shell.' },
+          ],
+        },
+      ],
+    },
+  })),
+];
+
+export default tseslint.config(
+  { ignores: ['**/node_modules/**', '**/dist/**', '**/data/**', '**/coverage/**', '**/test-results/**', '**/playwright-report/**', 'apps/api/src/db/migrations/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { globals: { console: 'readonly', process: 'readonly', URL: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly', setInterval: 'readonly', clearInterval: 'readonly', fetch: 'readonly', window: 'readonly', document: 'readonly', localStorage: 'readonly', navigator: 'readonly', Buffer: 'readonly', AbortController: 'readonly', Response: 'readonly', Request: 'readonly', Headers: 'readonly', FormData: 'readonly', Blob: 'readonly', File: 'readonly', structuredClone: 'readonly', TextEncoder: 'readonly', TextDecoder: 'readonly', crypto: 'readonly', performance: 'readonly', URLSearchParams: 'readonly', queueMicrotask: 'readonly', HTMLElement: 'readonly', Event: 'readonly', KeyboardEvent: 'readonly', MouseEvent: 'readonly', RequestInit: 'readonly', AbortSignal: 'readonly', DOMException: 'readonly', getComputedStyle: 'readonly', sessionStorage: 'readonly', location: 'readonly', history: 'readonly', requestAnimationFrame: 'readonly', Intl: 'readonly', NodeJS: 'readonly', globalThis: 'readonly', setImmediate: 'readonly' } } },
+  {
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' }],
+      '@typescript-eslint/consistent-type-imports': 'error',
+      'no-restricted-syntax': [
+        'error',
+        { selector: "MemberExpression[object.name='process'][property.name='env']", message: 'Read settings through apps/api/src/config/env.ts.' },
+      ],
+    },
+  },
+  {
+    // The env module is the one place that reads process.env; tools and tests set it for child processes.
+    files: ['apps/api/src/config/env.ts', 'apps/api/test/**', 'apps/web/e2e/**', 'apps/web/playwright.config.ts', 'apps/web/scripts/**', 'scripts/**', 'bench/**', '**/*.config.{ts,js,mjs}'],
+    rules: { 'no-restricted-syntax': 'off' },
+  },
+  ...importDirection,
+);

@@ -1,0 +1,24 @@
+import { z } from 'zod';
+import { pageSchema, pagingQuerySchema } from './common.ts';
+
+export const auditEntrySchema = z.object({
+  id: z.number().int(),
+  at: z.iso.datetime({ offset: true }),
+  actorId: z.string().nullable(),
+  actorEmail: z.string().nullable(),
+  action: z.string(),
+  entityType: z.string(),
+  entityId: z.string().nullable(),
+  before: z.unknown().nullable(),
+  after: z.unknown().nullable(),
+  requestId: z.string().nullable(),
+});
+export type AuditEntry = z.infer<typeof auditEntrySchema>;
+
+export const listAuditQuerySchema = pagingQuerySchema.extend({
+  actor: z.string().trim().max(320).optional(),
+  entity: z.string().trim().max(50).optional(),
+  from: z.iso.datetime({ offset: true }).optional(),
+  to: z.iso.datetime({ offset: true }).optional(),
+});
+export const auditPageSchema = pageSchema(auditEntrySchema);

@@ -1,0 +1,41 @@
+import { z } from 'zod';
+
+/**
+ * Error codes of the API. "Not signed in / token expired" (401) stays apart from "not allowed" (403),
+ * even though the web client's refresh rule (S10) reacts to both.
+ */
+export const ERROR_CODES = [
+  'validation',
+  'not_found',
+  'route_not_found',
+  'method_not_allowed',
+  'unauthenticated',
+  'token_expired',
+  'invalid_token',
+  'forbidden',
+  'csrf',
+  'invalid_credentials',
+  'invalid_grant',
+  'invalid_reset_token',
+  'rate_limited',
+  'conflict',
+  'payload_too_large',
+  'unsupported_media_type',
+  'internal',
+  'unavailable',
+] as const;
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+export const fieldErrorSchema = z.object({ field: z.string(), message: z.string() });
+export type FieldError = z.infer<typeof fieldErrorSchema>;
+
+/** Every error answer of the API: `{ error: { code, message, fields?, requestId } }` (S19). */
+export const errorResponseSchema = z.object({
+  error: z.object({
+    code: z.string(),
+    message: z.string(),
+    fields: z.array(fieldErrorSchema).optional(),
+    requestId: z.string(),
+  }),
+});
+export type ErrorResponse = z.infer<typeof errorResponseSchema>;

@@ -1,0 +1,132 @@
+import type { Language } from './app-info.ts';
+
+/**
+ * The validation and sign-in texts of S12 in both languages. Shared by the API (400 answers in the
+ * language of Accept-Language) and the web forms, so the same words appear on both sides.
+ */
+export type MessageKey =
+  | 'invalid'
+  | 'required'
+  | 'minLength'
+  | 'maxLength'
+  | 'termsRequired'
+  | 'notFound'
+  | 'loginIncorrect'
+  | 'requiredField'
+  | 'minFieldLength'
+  | 'maxFieldLength'
+  | 'fieldInvalid'
+  | 'commonPassword';
+
+type Params = { field?: string; min?: number; max?: number };
+
+const catalogue: Record<Language, Record<MessageKey, (p: Params) => string>> = {
+  en: {
+    invalid: (p) => `${p.field} is not valid`,
+    required: (p) => `${p.field} is required`,
+    minLength: (p) => `${p.field} minimum length is ${p.min}`,
+    maxLength: (p) => `${p.field} maximum length is ${p.max}`,
+    termsRequired: () => 'Accepting terms & conditions are required',
+    notFound: (p) => `The requested ${p.field} is not found`,
+    loginIncorrect: () => 'The login detail is incorrect',
+    requiredField: () => 'Required field',
+    minFieldLength: (p) => `Minimum field length: ${p.min}`,
+    maxFieldLength: (p) => `Maximum field length: ${p.max}`,
+    fieldInvalid: () => 'Field is not valid',
+    commonPassword: (p) => `${p.field} is too common: choose a less predictable one`,
+  },
+  it: {
+    invalid: (p) => `${p.field} non è valido`,
+    required: (p) => `${p.field} è obbligatorio`,
+    minLength: (p) => `La lunghezza minima di ${p.field} è ${p.min}`,
+    maxLength: (p) => `La lunghezza massima di ${p.field} è ${p.max}`,
+    termsRequired: () => 'È necessario accettare i termini e le condizioni',
+    notFound: (p) => `${p.field} richiesto non trovato`,
+    loginIncorrect: () => 'I dati di accesso non sono corretti',
+    requiredField: () => 'Campo obbligatorio',
+    minFieldLength: (p) => `Lunghezza minima del campo: ${p.min}`,
+    maxFieldLength: (p) => `Lunghezza massima del campo: ${p.max}`,
+    fieldInvalid: () => 'Il campo non è valido',
+    commonPassword: (p) => `${p.field} è troppo comune: scegline una meno prevedibile`,
+  },
+};
+
+/** Field labels as users read them, per language. Unknown fields fall back to their own name. */
+const fieldLabels: Record<Language, Record<string, string>> = {
+  en: {
+    email: 'Email',
+    password: 'Password',
+    firstName: 'First name',
+    lastName: 'Last name',
+    acceptTerms: 'Terms & conditions',
+    token: 'Token',
+    title: 'Title',
+    summary: 'Summary',
+    body: 'Body',
+    audience: 'Audience',
+    status: 'Status',
+    publishAt: 'Publish date',
+    pinned: 'Pinned',
+    coverImage: 'Cover image',
+    refresh_token: 'Refresh token',
+    grant_type: 'Grant type',
+    currentPassword: 'Current password',
+    newPassword: 'New password',
+    displayName: 'Display name',
+    fullname: 'Full name',
+    phone: 'Phone',
+    post: 'Post',
+  },
+  it: {
+    email: 'Email',
+    password: 'Password',
+    firstName: 'Nome',
+    lastName: 'Cognome',
+    acceptTerms: 'Termini e condizioni',
+    token: 'Token',
+    title: 'Titolo',
+    summary: 'Sommario',
+    body: 'Testo',
+    audience: 'Destinatari',
+    status: 'Stato',
+    publishAt: 'Data di pubblicazione',
+    pinned: 'In evidenza',
+    coverImage: 'Immagine di copertina',
+    refresh_token: 'Refresh token',
+    grant_type: 'Tipo di grant',
+    currentPassword: 'Password attuale',
+    newPassword: 'Nuova password',
+    displayName: 'Nome visualizzato',
+    fullname: 'Nome completo',
+    phone: 'Telefono',
+    post: 'Post',
+  },
+};
+
+export function fieldLabel(field: string, language: Language): string {
+  return fieldLabels[language][field] ?? field;
+}
+
+export function message(key: MessageKey, language: Language, params: Params = {}): string {
+  const label = params.field === undefined ? undefined : fieldLabel(params.field, language);
+  return catalogue[language][key]({ ...params, field: label });
+}
+
+/** Picks `it` or `en` from an Accept-Language header; Italian is the default (S13). */
+export function languageFromHeader(header: string | undefined): Language {
+  if (!header) return 'it';
+  const ranked = header
+    .split(',')
+    .map((part) => {
+      const [tag = '', ...rest] = part.trim().split(';');
+      const q = rest.find((r) => r.trim().startsWith('q='));
+      return { tag: tag.toLowerCase(), q: q ? Number(q.trim().slice(2)) : 1 };
+    })
+    .filter((entry) => !Number.isNaN(entry.q))
+    .sort((a, b) => b.q - a.q);
+  for (const { tag } of ranked) {
+    if (tag.startsWith('it')) return 'it';
+    if (tag.startsWith('en')) return 'en';
+  }
+  return 'it';
+}

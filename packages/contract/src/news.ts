@@ -1,0 +1,102 @@
+import { z } from 'zod';
+import { pageSchema, pagingQuerySchema, sortOrderSchema } from './common.ts';
+import { BOUNDS } from './validation.ts';
+
+export const NEWS_STATUSES = ['draft', 'scheduled', 'published', 'archived'] as const;
+export const newsStatusSchema = z.enum(NEWS_STATUSES);
+export type NewsStatus = z.infer<typeof newsStatusSchema>;
+
+/** Who sees a post in the customers' app. Programs and merchants join when those areas exist. */
+export const NEWS_AUDIENCES = ['everyone'] as const;
+export const newsAudienceSchema = z.enum(NEWS_AUDIENCES);
+
+export const newsAuthorSchema = z.object({ id: z.string(), displayName: z.string() });
+
+export const newsPostSchema = z.object({
+  id: z.number().int(),
+  title: z.string(),
+  summary: z.string(),
+  /** Sanitised HTML (allow-list on the server). */
+  body: z.string(),
+  coverImageUrl: z.string().nullable(),
+  audience: newsAudienceSchema,
+  /** The effective status: a scheduled post whose time has come reads as published. */
+  status: newsStatusSchema,
+  publishAt: z.iso.datetime({ offset: true }).nullable(),
+  pinned: z.boolean(),
+  author: newsAuthorSchema,
+  createdAt: z.iso.datetime({ offset: true }),
+  updatedAt: z.iso.datetime({ offset: true }),
+  /** Optimistic concurrency: an update names the version it was based on. */
+  version: z.number().int(),
+});
+export type NewsPost = z.infer<typeof newsPostSchema>;
+
+/** Statuses a writer may ask for; `archived` goes through the archive action. */
+export const writableNewsStatusSchema = z.enum(['draft', 'scheduled', 'published']);
+
+const newsFields = {
+  title: z.string().trim().min(BOUNDS.newsTitleMin).max(BOUNDS.newsTitleMax),
+  summary: z.string().trim().max(BOUNDS.newsSummaryMax),
+  body: z.string().max(BOUNDS.newsBodyMax),
+  /** An id returned by the cover upload, or null for none. */
+  coverImageId: z.string().max(100).nullable(),
+  audience: newsAudienceSchema,
+  status: writableNewsStatusSchema,
+  /** Required when status is `scheduled` (and then in the future). */
+  publishAt: z.iso.datetime({ offset: true }).nullable(),
+  pinned: z.boolean(),
+};
+
+export const createNewsPostSchema = z.strictObject({
+  ...newsFields,
+  summary: newsFields.summary.default(''),
+  body: newsFields.body.default(''),
+  coverImageId: newsFields.coverImageId.default(null),
+  audience: newsFields.audience.default('everyone'),
+  status: newsFields.status.default('draft'),
+  publishAt: newsFields.publishAt.default(null),
+  pinned: newsFields.pinned.default(false),
+});
+export type CreateNewsPost = z.infer<typeof createNewsPostSchema>;
+
+export const updateNewsPostSchema = z.strictObject({
+  ...Object.fromEntries(Object.entries(newsFields).map(([k, v]) => [k, v.optional()])),
+  version: z.number().int().min(1),
+}) as unknown as z.ZodObject<
+  { [K in keyof typeof newsFields]: z.ZodOptional<(typeof newsFields)[K]> } & { version: z.ZodNumber },
+  z.core.$strict
+>;
+export type UpdateNewsPost = z.infer<typeof updateNewsPostSchema>;
+
+/** publish / unpublish / archive, each confirmed in the UI. */
+export const newsActionSchema = z.strictObject({
+  action: z.enum(['publish', 'unpublish', 'archive']),
+  version: z.number().int().min(1),
+});
+
+export const NEWS_SORT_FIELDS = ['updatedAt', 'createdAt', 'publishAt', 'title', 'status'] as const;
+
+export const listNewsQuerySchema = pagingQuerySchema.extend({
+  q: z.string().trim().max(BOUNDS.searchMax).optional(),
+  status: newsStatusSchema.optional(),
+  sort: z.enum(NEWS_SORT_FIELDS).default('updatedAt'),
+  order: sortOrderSchema.default('desc'),
+});
+export type ListNewsQuery = z.infer<typeof listNewsQuerySchema>;
+export const newsPageSchema = pageSchema(newsPostSchema);
+
+export const coverUploadResponseSchema = z.object({ id: z.string(), url: z.string() });
+
+/** What the customers' app reads: published posts only, no personal data. */
+export const publicNewsPostSchema = z.object({
+  id: z.number().int(),
+  title: z.string(),
+  summary: z.string(),
+  body: z.string(),
+  coverImageUrl: z.string().nullable(),
+  publishedAt: z.iso.datetime({ offset: true }),
+  pinned: z.boolean(),
+});
+export const publicNewsQuerySchema = pagingQuerySchema;
+export const publicNewsPageSchema = pageSchema(publicNewsPostSchema);

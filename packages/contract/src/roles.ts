@@ -1,0 +1,33 @@
+/**
+ * Roles and permissions, declared once (STYLE.md example 7). The API guard and the web `<Can>` read
+ * this same map: the server decides, the client only hides.
+ */
+export const STAFF_ROLES = ['admin', 'editor'] as const;
+export type StaffRole = (typeof STAFF_ROLES)[number];
+
+/** Roles an account may hold. `member` (and no role at all) may not sign in to the back-office. */
+export const ACCOUNT_ROLES = ['admin', 'editor', 'member'] as const;
+export type AccountRole = (typeof ACCOUNT_ROLES)[number];
+
+export const PERMISSIONS = {
+  /** Any signed-in staff member: own profile, own password, user-by-token. */
+  'self:read': ['admin', 'editor'],
+  'self:update': ['admin', 'editor'],
+  'news:read': ['admin', 'editor'],
+  'news:write': ['admin', 'editor'],
+  'news:publish': ['admin', 'editor'],
+  'dashboard:read': ['admin'],
+  'audit:read': ['admin'],
+  'staff:manage': ['admin'],
+} as const satisfies Record<string, readonly StaffRole[]>;
+
+export type Permission = keyof typeof PERMISSIONS;
+
+export function isStaffRole(role: unknown): role is StaffRole {
+  return typeof role === 'string' && (STAFF_ROLES as readonly string[]).includes(role);
+}
+
+export function can(role: string | null | undefined, permission: Permission): boolean {
+  if (!isStaffRole(role)) return false;
+  return (PERMISSIONS[permission] as readonly StaffRole[]).includes(role);
+}

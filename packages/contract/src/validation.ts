@@ -1,0 +1,77 @@
+import { z } from 'zod';
+import type { Language } from './app-info.ts';
+import { message, type MessageKey } from './messages.ts';
+
+/**
+ * Bounds of S12, the same on both sides: the forms check them as the user types and the API
+ * enforces them again.
+ */
+export const BOUNDS = {
+  emailMax: 320,
+  passwordMin: 8,
+  passwordMax: 128,
+  nameMax: 100,
+  newsTitleMin: 3,
+  newsTitleMax: 200,
+  newsSummaryMax: 500,
+  newsBodyMax: 100_000,
+  pageSizeMax: 100,
+  searchMax: 200,
+} as const;
+
+export const emailSchema = z.email().max(BOUNDS.emailMax);
+export const passwordSchema = z.string().min(BOUNDS.passwordMin).max(BOUNDS.passwordMax);
+
+/** Marks a refinement with the message key it should be reported with (e.g. the terms checkbox). */
+export function keyed(key: MessageKey): { params: { messageKey: MessageKey } } {
+  return { params: { messageKey: key } };
+}
+
+type IssueLike = {
+  code: string;
+  path: PropertyKey[];
+  message?: string;
+  input?: unknown;
+  minimum?: number | bigint;
+  maximum?: number | bigint;
+  origin?: string;
+  keys?: string[];
+  params?: Record<string, unknown>;
+};
+
+/** The field an issue belongs to, as a dotted path ("address.city"); "" for the whole body. */
+export function issueField(issue: IssueLike): string {
+  if (issue.code === 'unrecognized_keys' && issue.keys?.length) {
+    return [...issue.path.map(String), issue.keys[0]].join('.');
+  }
+  return issue.path.map(String).join('.');
+}
+
+/** zod reports a missing value as `invalid_type` "... received undefined" (input is not kept). */
+function isMissing(issue: IssueLike): boolean {
+  if ('input' in issue) return issue.input === undefined || issue.input === null || issue.input === '';
+  return /received (undefined|null)/.test(issue.message ?? '');
+}
+
+/** Turns one zod issue into the S12 text for its field, in the given language. */
+export function issueMessage(issue: IssueLike, language: Language): string {
+  const dotted = issueField(issue);
+  const field = dotted === '' ? 'body' : (dotted.split('.').at(-1) ?? dotted);
+  const key = issue.params?.['messageKey'];
+  if (typeof key === 'string') return message(key as MessageKey, language, { field });
+  switch (issue.code) {
+    case 'invalid_type':
+      return isMissing(issue) ? message('required', language, { field }) : message('invalid', language, { field });
+    case 'too_small':
+      if (issue.origin === 'string') {
+        if (Number(issue.minimum) <= 1) return message('required', language, { field });
+        return message('minLength', language, { field, min: Number(issue.minimum) });
+      }
+      return message('invalid', language, { field });
+    case 'too_big':
+      if (issue.origin === 'string') return message('maxLength', language, { field, max: Number(issue.maximum) });
+      return message('invalid', language, { field });
+    default:
+      return message('invalid', language, { field });
+  }
+}
