@@ -1,0 +1,39 @@
+import type { FastifyRequest } from 'fastify';
+import type { Executor } from '../db/client.ts';
+import { auditLog } from '../db/schema.ts';
+
+export type AuditRecord = {
+  action: string;
+  entityType: string;
+  entityId?: string | number | null;
+  before?: unknown;
+  after?: unknown;
+};
+
+/** Who did it: a request's signed-in user, an account acting on itself, or the system (scheduler, CLI). */
+export type AuditActor = { id: string | null; email: string | null; requestId?: string | null; ip?: string | null };
+
+export function actorOf(request: FastifyRequest, fallback?: { id: string; email: string }): AuditActor {
+  const user = request.user ?? fallback ?? null;
+  return { id: user?.id ?? null, email: user?.email ?? null, requestId: request.id, ip: request.ip };
+}
+
+export const SYSTEM_ACTOR: AuditActor = { id: null, email: 'system' };
+
+/**
+ * Writes one audit entry (B5). Call it with the transaction that makes the change, so that the
+ * change and its record are committed together or not at all.
+ */
+export async function recordAudit(executor: Executor, actor: AuditActor, record: AuditRecord): Promise<void> {
+  await executor.insert(auditLog).values({
+    actorId: actor.id,
+    actorEmail: actor.email,
+    action: record.action,
+    entityType: record.entityType,
+    entityId: record.entityId === undefined || record.entityId === null ? null : String(record.entityId),
+    before: record.before ?? null,
+    after: record.after ?? null,
+    requestId: actor.requestId ?? null,
+    ip: actor.ip ?? null,
+  });
+}
