@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { existsSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyServerOptions, type RouteOptions } from 'fastify';
 import cookie from '@fastify/cookie';
 import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
@@ -54,6 +54,8 @@ export type AppOptions = {
   logger?: FastifyServerOptions['logger'];
   /** The background promotion of scheduled posts; off in tests that drive it by hand. */
   runScheduler?: boolean;
+  /** Sees every route as it is registered, config included (the platform tests enumerate them so). */
+  onRoute?: (route: RouteOptions) => void;
 };
 
 export type App = FastifyInstance;
@@ -74,6 +76,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     ajv: undefined,
   }).withTypeProvider<ZodTypeProvider>();
 
+  if (options.onRoute) app.addHook('onRoute', options.onRoute);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 

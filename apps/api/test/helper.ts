@@ -8,7 +8,7 @@ import { inject } from 'vitest';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { eq } from 'drizzle-orm';
 import { CSRF_COOKIE, CSRF_HEADER } from '@sf/contract/app-info';
-import { buildApp, type App } from '../src/app.ts';
+import { buildApp, type App, type AppOptions } from '../src/app.ts';
 import { loadEnv } from '../src/config/env.ts';
 import { openDatabase, type DatabaseHandle } from '../src/db/client.ts';
 import { seedDemoData } from '../src/db/seed.ts';
@@ -71,6 +71,8 @@ export type TestOptions = {
   mailer?: Mailer;
   /** Load the demo users and posts (default true). */
   seed?: boolean;
+  /** Passed to buildApp: sees every route as it is registered. */
+  onRoute?: AppOptions['onRoute'];
 };
 
 /** Builds the whole app on a fresh database of this run's kind; close() removes everything. */
@@ -84,6 +86,7 @@ export async function createTestContext(options: TestOptions = {}): Promise<Test
     runScheduler: false,
     ...(options.clock ? { clock: options.clock } : {}),
     ...(options.mailer ? { mailer: options.mailer } : {}),
+    ...(options.onRoute ? { onRoute: options.onRoute } : {}),
   });
   await app.ready();
   if (options.seed ?? true) await seedDemoData(handle.db);
