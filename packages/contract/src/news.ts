@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { pageSchema, pagingQuerySchema, sortOrderSchema } from './common.ts';
 import { BOUNDS } from './validation.ts';
+import { auditEntrySchema } from './audit.ts';
 
 export const NEWS_STATUSES = ['draft', 'scheduled', 'published', 'archived'] as const;
 export const newsStatusSchema = z.enum(NEWS_STATUSES);
@@ -100,3 +101,7 @@ export const publicNewsPostSchema = z.object({
 });
 export const publicNewsQuerySchema = pagingQuerySchema;
 export const publicNewsPageSchema = pageSchema(publicNewsPostSchema);
+
+/** A post's audit entries (create, update, publish...), newest first. */
+export const newsHistorySchema = z.object({ items: z.array(auditEntrySchema) });
+export type NewsHistory = z.infer<typeof newsHistorySchema>;
