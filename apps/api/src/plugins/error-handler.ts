@@ -52,10 +52,16 @@ export const errorHandlerPlugin = fp<{ spaIndex: boolean }>(async (app, options)
 
   app.setErrorHandler(async (error: FastifyError, request, reply) => {
     if (hasZodFastifySchemaValidationErrors(error)) {
-      const fields = error.validation.map((issue) => ({
-        field: issueField(issue as never),
-        message: issueMessage(issue as never, request.language),
-      }));
+      const fields = error.validation.map((item) => {
+        // The type provider reshapes each zod issue (keyword, instancePath, params); rebuild the issue.
+        const issue = {
+          ...item.params,
+          code: item.keyword,
+          path: item.instancePath.split('/').filter(Boolean),
+          message: item.message,
+        };
+        return { field: issueField(issue as never), message: issueMessage(issue as never, request.language) };
+      });
       return send(reply, request, 400, {
         code: 'validation',
         message: fields[0]?.message ?? message('fieldInvalid', request.language),
