@@ -1,0 +1,62 @@
+import { useEffect } from 'react';
+import { Navigate, Outlet, useLocation } from 'react-router';
+import { isStaffRole } from '@sf/contract/roles';
+import { sessionStore, useSession } from '../lib/session.ts';
+
+/** The path an editor may use (S9): the whole News area lives there. */
+export const EDITOR_HOME = '/news';
+export const ADMIN_HOME = '/dashboard';
+
+export function loginPathFor(location: { pathname: string; search: string; hash?: string }): string {
+  const target = `${location.pathname}${location.search}${location.hash ?? ''}`;
+  return target === '/' || target === '' ? '/auth/login' : `/auth/login?redirect=${encodeURIComponent(target)}`;
+}
+
+/**
+ * Only a path inside this app may be a post-login target (no `//evil.example` or `https://…`
+ * open redirects).
+ */
+export function safeRedirectTarget(value: string | null): string | null {
+  if (!value || !value.startsWith('/') || value.startsWith('//') || value.startsWith('/\\')) return null;
+  if (value.startsWith('/auth/')) return null;
+  return value;
+}
+
+function SignOutAndGoToLogin() {
+  const location = useLocation();
+  const session = useSession();
+  useEffect(() => {
+    // S9: nobody signed in → the stored session is removed too (it may be stale or tampered with).
+    if (session.status === 'signed-in') sessionStore.signOut();
+    else sessionStore.signOut(session.status === 'signed-out' ? session.reason : undefined);
+    // Only on entry: the store change itself re-renders this guard.
+  }, []);
+  return <Navigate to={loginPathFor(location)} replace />;
+}
+
+/** S9: the guard of the main layout. Reads the live session, so a role changed by a refresh applies at once. */
+export function RequireAuth() {
+  const session = useSession();
+  const location = useLocation();
+  if (session.status !== 'signed-in' || !isStaffRole(session.user.role)) return <SignOutAndGoToLogin />;
+  if (session.user.role === 'editor' && location.pathname !== EDITOR_HOME) {
+    return <Navigate to={EDITOR_HOME} replace />;
+  }
+  return <Outlet />;
+}
+
+export function HomeRedirect() {
+  const session = useSession();
+  const role = session.status === 'signed-in' ? session.user.role : null;
+  return <Navigate to={role === 'editor' ? EDITOR_HOME : ADMIN_HOME} replace />;
+}
+
+/**
+ * S8: unknown paths go to /error/404 — except for a signed-in editor, whom S9 sends to /news from
+ * anywhere.
+ */
+export function UnknownPath() {
+  const session = useSession();
+  if (session.status === 'signed-in' && session.user.role === 'editor') return <Navigate to={EDITOR_HOME} replace />;
+  return <Navigate to="/error/404" replace />;
+}

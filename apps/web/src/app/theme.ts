@@ -1,0 +1,12 @@
+import { createTheme, localStorageColorSchemeManager } from '@mantine/core';
+
+export const theme = createTheme({
+  primaryColor: 'indigo',
+  defaultRadius: 'md',
+  fontFamily: 'system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif',
+  // Keyboard users must always see where they are (issue 3: visible focus).
+  focusRing: 'auto',
+});
+
+/** The light/dark/auto choice of the user menu, remembered in this browser. */
+export const colorSchemeManager = localStorageColorSchemeManager({ key: 'color-scheme' });

@@ -1,0 +1,234 @@
+import {
+  AUTH_RETRY_HEADER,
+  AUTH_TOKEN_HEADER,
+  CSRF_COOKIE,
+  CSRF_HEADER,
+} from '@sf/contract/app-info';
+import { tokenResponseSchema } from '@sf/contract/auth';
+import { ApiError } from './api-error.ts';
+import { currentLanguage, i18n } from './i18n.ts';
+import { decodeJwtClaims } from './jwt.ts';
+import { notifyError } from './notify.ts';
+import { currentAuthToken, currentRefreshToken, sessionStore } from './session.ts';
+
+/**
+ * The one place where the app talks HTTP to its API (S10, S11, S17): token header, forgery-protection
+ * header, a single shared token refresh with one retry per request, and error toasts.
+ */
+export const API_BASE = '/api';
+
+type ParamValue = string | number | boolean | null | undefined;
+export type QueryParams = Record<string, ParamValue | readonly ParamValue[]>;
+
+export type RequestOptions = {
+  params?: QueryParams;
+  signal?: AbortSignal;
+  /** No toast for this call: the caller shows the failure itself (it is still logged). */
+  isSilent?: boolean;
+};
+
+type InternalOptions = RequestOptions & {
+  method: string;
+  body?: unknown;
+  /** Sends the current token as this query parameter too, re-read on a retry (S4 user-by-token). */
+  tokenParam?: string;
+};
+
+function buildUrl(path: string, params: QueryParams | undefined, tokenParam: string | undefined, token: string | null): string {
+  const search = new URLSearchParams();
+  for (const [key, value] of Object.entries(params ?? {})) {
+    const values = Array.isArray(value) ? value : [value];
+    for (const item of values) if (item !== undefined && item !== null && item !== '') search.append(key, String(item));
+  }
+  if (tokenParam && token) search.set(tokenParam, token);
+  const query = search.toString();
+  return `${API_BASE}${path.startsWith('/') ? path : `/${path}`}${query ? `?${query}` : ''}`;
+}
+
+function readCookie(name: string): string | null {
+  if (typeof document === 'undefined') return null;
+  for (const part of document.cookie.split(';')) {
+    const [key, ...rest] = part.trim().split('=');
+    if (key === name) return decodeURIComponent(rest.join('='));
+  }
+  return null;
+}
+
+let csrfPriming: Promise<void> | null = null;
+
+/** S17: the API sets the cookie on any answer; without one yet, a cheap GET fetches it first. */
+async function csrfToken(): Promise<string | null> {
+  const existing = readCookie(CSRF_COOKIE);
+  if (existing) return existing;
+  csrfPriming ??= fetch(`${API_BASE}/healthz`, { credentials: 'same-origin' })
+    .then(() => undefined, () => undefined)
+    .finally(() => {
+      csrfPriming = null;
+    });
+  await csrfPriming;
+  return readCookie(CSRF_COOKIE);
+}
+
+const SAFE_METHODS = new Set(['GET', 'HEAD']);
+
+/** Identity endpoints answer 401/403 about the credentials they were given, not about an expired token. */
+function isAuthEndpoint(path: string): boolean {
+  return path === '/auth' || path.startsWith('/auth/') || path.startsWith('/auth?');
+}
+
+async function toApiError(response: Response): Promise<ApiError> {
+  const body: unknown = await response.json().catch(() => null);
+  const error = (body as { error?: Record<string, unknown> } | null)?.error;
+  if (error && typeof error.code === 'string') {
+    return new ApiError({
+      status: response.status,
+      code: error.code,
+      message: typeof error.message === 'string' ? error.message : response.statusText,
+      ...(Array.isArray(error.fields) ? { fields: error.fields as { field: string; message: string }[] } : {}),
+      ...(typeof error.requestId === 'string' ? { requestId: error.requestId } : {}),
+    });
+  }
+  return new ApiError({ status: response.status, code: `http_${response.status}`, message: response.statusText || `HTTP ${response.status}` });
+}
+
+async function send(path: string, options: InternalOptions, isRetry: boolean): Promise<Response> {
+  const method = options.method.toUpperCase();
+  const token = currentAuthToken();
+  const headers = new Headers({ Accept: 'application/json', 'Accept-Language': currentLanguage() });
+  if (token) headers.set(AUTH_TOKEN_HEADER, token);
+  if (isRetry) headers.set(AUTH_RETRY_HEADER, '1');
+  let body: BodyInit | undefined;
+  if (options.body instanceof FormData) {
+    body = options.body;
+  } else if (options.body !== undefined) {
+    headers.set('Content-Type', 'application/json');
+    body = JSON.stringify(options.body);
+  } else if (options.tokenParam) {
+    // S4 names this header for the user-by-token lookup.
+    headers.set('Content-Type', 'application/json');
+  }
+  if (!SAFE_METHODS.has(method)) {
+    const csrf = await csrfToken();
+    if (csrf) headers.set(CSRF_HEADER, csrf);
+  }
+  try {
+    return await fetch(buildUrl(path, options.params, options.tokenParam, token), {
+      method,
+      headers,
+      credentials: 'same-origin',
+      ...(body !== undefined ? { body } : {}),
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
+  } catch (cause) {
+    if (cause instanceof DOMException && cause.name === 'AbortError') throw cause;
+    throw new ApiError({ status: 0, code: 'network', message: cause instanceof Error ? cause.message : 'Network error' });
+  }
+}
+
+let refreshing: Promise<void> | null = null;
+
+async function refreshOnce(): Promise<void> {
+  const refreshToken = currentRefreshToken();
+  if (!refreshToken) throw new ApiError({ status: 401, code: 'invalid_grant', message: 'No refresh token' });
+  const response = await send('/auth/token', { method: 'POST', body: { grant_type: 'refresh_token', refresh_token: refreshToken } }, false);
+  if (!response.ok) throw await toApiError(response);
+  const parsed = tokenResponseSchema.safeParse(await response.json());
+  if (!parsed.success) throw new ApiError({ status: response.status, code: 'invalid_grant', message: 'Malformed token answer' });
+  const { access_token: authToken, id_token: idToken, refresh_token: newRefreshToken } = parsed.data;
+  const claims = decodeJwtClaims(idToken || authToken) ?? {};
+  sessionStore.applyRefresh(
+    { authToken, refreshToken: newRefreshToken },
+    {
+      ...('role' in claims ? { role: (claims.role ?? null) as never } : {}),
+      ...(typeof claims.email === 'string' ? { email: claims.email } : {}),
+      ...(typeof claims.name === 'string' ? { displayName: claims.name } : {}),
+    },
+  );
+}
+
+/**
+ * S10: every request that fails with 401/403 while a refresh is running waits for that same refresh;
+ * a failed refresh signs the user out once, with one "session expired" toast.
+ */
+export function refreshSession(): Promise<void> {
+  refreshing ??= refreshOnce()
+    .catch((error: unknown) => {
+      console.error('Token refresh failed', error);
+      if (sessionStore.getState().status !== 'signed-out') {
+        sessionStore.signOut('expired');
+        notifyError(i18n.t('common:errors.sessionExpired'));
+      }
+      throw error;
+    })
+    .finally(() => {
+      refreshing = null;
+    });
+  return refreshing;
+}
+
+function errorText(error: ApiError): string {
+  const key = `common:errors.${error.code}`;
+  if (i18n.exists(key)) return i18n.t(key);
+  if (error.status >= 500) return i18n.t('common:errors.internal');
+  return i18n.t('common:errors.unknown', { status: error.status });
+}
+
+/** S11: the caller still gets the error; forms show `validation`/`conflict` inline, everything else is a toast. */
+function report(error: ApiError, options: InternalOptions): void {
+  const isInline = (error.status === 400 && error.code === 'validation') || (error.status === 409 && error.code === 'conflict');
+  if (isInline) return;
+  console.error(`API ${options.method} failed`, error);
+  if (!options.isSilent) notifyError(errorText(error));
+}
+
+async function request<T>(path: string, options: InternalOptions): Promise<T> {
+  let response: Response;
+  try {
+    response = await send(path, options, false);
+    const isRefreshable = (response.status === 401 || response.status === 403) && !isAuthEndpoint(path);
+    if (isRefreshable) {
+      const original = await toApiError(response);
+      // A forgery-protection refusal is not about the token; a new token would not help.
+      if (original.code === 'csrf') throw original;
+      try {
+        await refreshSession();
+      } catch {
+        throw original;
+      }
+      response = await send(path, options, true);
+    }
+    if (!response.ok) throw await toApiError(response);
+  } catch (error) {
+    if (error instanceof ApiError) {
+      // A refresh failure was already reported as "session expired".
+      if (!((error.status === 401 || error.status === 403) && sessionStore.getState().status === 'signed-out' && !isAuthEndpoint(path))) {
+        report(error, options);
+      }
+    }
+    throw error;
+  }
+  if (response.status === 204) return undefined as T;
+  const text = await response.text();
+  return (text ? JSON.parse(text) : undefined) as T;
+}
+
+export const apiClient = {
+  get<T>(path: string, options: RequestOptions & { tokenParam?: string } = {}): Promise<T> {
+    return request<T>(path, { ...options, method: 'GET' });
+  },
+  post<T>(path: string, body?: unknown, options: RequestOptions = {}): Promise<T> {
+    return request<T>(path, { ...options, method: 'POST', body });
+  },
+  patch<T>(path: string, body: unknown, options: RequestOptions = {}): Promise<T> {
+    return request<T>(path, { ...options, method: 'PATCH', body });
+  },
+  put<T>(path: string, body: unknown, options: RequestOptions = {}): Promise<T> {
+    return request<T>(path, { ...options, method: 'PUT', body });
+  },
+  delete<T>(path: string, options: RequestOptions = {}): Promise<T> {
+    return request<T>(path, { ...options, method: 'DELETE' });
+  },
+  upload<T>(path: string, formData: FormData, options: RequestOptions = {}): Promise<T> {
+    return request<T>(path, { ...options, method: 'POST', body: formData });
+  },
+};
