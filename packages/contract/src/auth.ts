@@ -119,3 +119,10 @@ export const changePasswordRequestSchema = z.strictObject({
   currentPassword: z.string().min(1).max(BOUNDS.passwordMax),
   newPassword: passwordSchema,
 });
+
+/**
+ * A password change ends every session of the account, this one included, and answers with a fresh
+ * sign-in (same shape as the login answer) for the client to store.
+ */
+export const changePasswordResponseSchema = loginResponseSchema;
+export type ChangePasswordResponse = z.infer<typeof changePasswordResponseSchema>;

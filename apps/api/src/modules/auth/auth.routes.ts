@@ -1,4 +1,119 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  forgotPasswordRequestSchema,
+  loginRequestSchema,
+  loginResponseSchema,
+  logoutRequestSchema,
+  registerRequestSchema,
+  registerResponseSchema,
+  resetPasswordRequestSchema,
+  tokenRequestSchema,
+  tokenResponseSchema,
+} from '@sf/contract/auth';
+import { okResponseSchema } from '@sf/contract/common';
+import { createAfterReply } from './after-reply.ts';
+import { forgotPassword, login, logout, refreshTokens, register, resetPassword } from './auth.service.ts';
 
-// PLACEHOLDER — being written now; replaced before the first commit.
-export const authRoutes: FastifyPluginAsyncZod = async () => {};
+const jwksResponseSchema = z.object({ keys: z.array(z.record(z.string(), z.unknown())) });
+
+/**
+ * The built-in identity provider (B1, S18). Public by nature, and the favourite target of guessing:
+ * every route is rate limited per client address (429 with Retry-After), on top of the per-account
+ * lock-out of the sign-in.
+ */
+export const authRoutes: FastifyPluginAsyncZod = async (app) => {
+  const afterReply = createAfterReply(app);
+  const limited = { access: 'public' as const, rateLimit: { max: app.env.AUTH_RATE_LIMIT, timeWindow: '1 minute' } };
+  const tags = ['auth'];
+
+  app.post(
+    '/login',
+    {
+      config: limited,
+      schema: { tags, summary: 'Sign in with e-mail and password', body: loginRequestSchema, response: { 200: loginResponseSchema } },
+    },
+    async (request) => login(app, request.body, request),
+  );
+
+  app.post(
+    '/',
+    {
+      config: limited,
+      schema: {
+        tags,
+        summary: 'Register an account (no role until an admin grants one)',
+        body: registerRequestSchema,
+        response: { 201: registerResponseSchema },
+      },
+    },
+    async (request, reply) => {
+      const answer = await register(app, request.body, request, afterReply);
+      return reply.status(201).send(answer);
+    },
+  );
+
+  app.post(
+    '/forgot-password',
+    {
+      config: limited,
+      schema: {
+        tags,
+        summary: 'E-mail a password reset link (same answer for any address)',
+        body: forgotPasswordRequestSchema,
+        response: { 200: okResponseSchema },
+      },
+    },
+    async (request) => forgotPassword(app, request.body, afterReply),
+  );
+
+  app.post(
+    '/reset-password',
+    {
+      config: limited,
+      schema: {
+        tags,
+        summary: 'Set a new password with a reset token; ends every session of the account',
+        body: resetPasswordRequestSchema,
+        response: { 200: okResponseSchema },
+      },
+    },
+    async (request) => resetPassword(app, request.body, request),
+  );
+
+  app.post(
+    '/token',
+    {
+      config: limited,
+      schema: {
+        tags,
+        summary: 'Secure-token endpoint: exchange a refresh token (form-encoded or JSON)',
+        body: tokenRequestSchema,
+        response: { 200: tokenResponseSchema },
+      },
+    },
+    async (request) => refreshTokens(app, request.body.refresh_token, request),
+  );
+
+  app.post(
+    '/logout',
+    {
+      config: limited,
+      schema: { tags, summary: 'End the session of a refresh token', body: logoutRequestSchema, response: { 200: okResponseSchema } },
+    },
+    async (request) => logout(app, request.body.refreshToken),
+  );
+
+  app.get(
+    '/jwks.json',
+    {
+      config: limited,
+      schema: { tags, summary: 'Public keys that verify our ID tokens', response: { 200: jwksResponseSchema } },
+    },
+    async (_request, reply) => {
+      // Verifiers (other services checking our ID tokens) may cache the keys for a while.
+      reply.header('Cache-Control', 'public, max-age=300');
+      return app.tokenSigner.jwks;
+    },
+  );
+};

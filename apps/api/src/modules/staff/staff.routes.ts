@@ -1,4 +1,70 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import {
+  changePasswordRequestSchema,
+  changePasswordResponseSchema,
+  staffUserSchema,
+  updateProfileRequestSchema,
+  userByTokenQuerySchema,
+  userByTokenResponseSchema,
+} from '@sf/contract/auth';
+import { unauthenticated } from '../../lib/errors.ts';
+import { toStaffUser } from '../../identity/accounts.ts';
+import { changeOwnPassword, currentAccount, updateOwnProfile } from './self.service.ts';
 
-// PLACEHOLDER — being written now; replaced before the first commit.
-export const staffRoutes: FastifyPluginAsyncZod = async () => {};
+/** The signed-in staff member's own account (S3, S4 and the profile dialog). */
+export const staffRoutes: FastifyPluginAsyncZod = async (app) => {
+  const tags = ['staff'];
+
+  app.get(
+    '/user-by-token',
+    {
+      config: { permission: 'self:read' },
+      schema: {
+        tags,
+        summary: 'S4: the staff member a token belongs to',
+        querystring: userByTokenQuerySchema,
+        response: { 200: userByTokenResponseSchema },
+      },
+    },
+    async (request) => {
+      // The guard verified the header's token; a different one in the query is not ours to vouch for.
+      if (request.query.token !== undefined && request.query.token !== request.idToken) {
+        throw unauthenticated('invalid_token', 'The token in the query does not match the session token');
+      }
+      return { payload: toStaffUser(await currentAccount(app, request)) };
+    },
+  );
+
+  app.get(
+    '/me',
+    {
+      config: { permission: 'self:read' },
+      schema: { tags, summary: 'Own account and profile', response: { 200: staffUserSchema } },
+    },
+    async (request) => toStaffUser(await currentAccount(app, request)),
+  );
+
+  app.patch(
+    '/me',
+    {
+      config: { permission: 'self:update' },
+      schema: { tags, summary: 'Update own profile', body: updateProfileRequestSchema, response: { 200: staffUserSchema } },
+    },
+    async (request) => updateOwnProfile(app, request, request.body),
+  );
+
+  app.post(
+    '/me/password',
+    {
+      // Rate limited: a stolen ID token must not become a way to guess the current password.
+      config: { permission: 'self:update', rateLimit: { max: app.env.AUTH_RATE_LIMIT, timeWindow: '1 minute' } },
+      schema: {
+        tags,
+        summary: 'Change own password; ends every session and answers with a fresh sign-in',
+        body: changePasswordRequestSchema,
+        response: { 200: changePasswordResponseSchema },
+      },
+    },
+    async (request) => changeOwnPassword(app, request, request.body),
+  );
+};

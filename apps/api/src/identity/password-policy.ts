@@ -1,0 +1,22 @@
+import { dictionary } from '@zxcvbn-ts/language-common';
+import { message } from '@sf/contract/messages';
+import type { Language } from '@sf/contract/app-info';
+import { validationFailed } from '../lib/errors.ts';
+
+/**
+ * NIST SP 800-63B: no composition rules, but refuse passwords found in lists of breached and common
+ * ones. zxcvbn-ts's list holds ~49 000 of the most used passwords, ranked; compared case-insensitively
+ * because "Password1" is as guessable as "password1".
+ */
+const COMMON_PASSWORDS = new Set(dictionary['passwords-common'].map((entry) => entry.toLowerCase()));
+
+export function isCommonPassword(password: string): boolean {
+  return COMMON_PASSWORDS.has(password.toLowerCase());
+}
+
+/** Throws the 400 validation answer naming `field` when the password is one of the common ones. */
+export function assertUncommonPassword(password: string, field: string, language: Language): void {
+  if (!isCommonPassword(password)) return;
+  const text = message('commonPassword', language, { field });
+  throw validationFailed(text, [{ field, message: text }]);
+}

@@ -1,0 +1,215 @@
+import { and, eq, isNull } from 'drizzle-orm';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { message } from '@sf/contract/messages';
+import type {
+  ForgotPasswordRequest,
+  LoginRequest,
+  LoginResponse,
+  RegisterRequest,
+  ResetPasswordRequest,
+  TokenResponse,
+} from '@sf/contract/auth';
+import type { Language } from '@sf/contract/app-info';
+import { passwordResetTokens, users } from '../../db/schema.ts';
+import { AppError } from '../../lib/errors.ts';
+import { actorOf, recordAudit } from '../../lib/audit.ts';
+import { dummyPasswordHash, hashPassword, verifyPassword } from '../../identity/passwords.ts';
+import { assertUncommonPassword } from '../../identity/password-policy.ts';
+import { hashOpaqueToken, newOpaqueToken } from '../../identity/opaque-tokens.ts';
+import {
+  defaultProfile,
+  displayNameOf,
+  findAccountByEmail,
+  findAccountById,
+  normaliseEmail,
+  passwordChangeInstant,
+  signIdToken,
+  type Account,
+} from '../../identity/accounts.ts';
+import { createSession, revokeSession, revokeUserSessions, rotateRefreshToken, sessionOfRefreshToken } from '../../identity/sessions.ts';
+import { clearFailures, clearFailuresOfAccount, isLocked, recordFailure, throttleKey } from '../../identity/login-throttle.ts';
+import { passwordResetMail, registrationAttemptMail } from './auth-mails.ts';
+
+export const RESET_TOKEN_TTL_MS = 30 * 60_000;
+
+type AfterReply = (what: string, work: () => Promise<void>) => void;
+
+/** One answer for a wrong password, an unknown, disabled or locked account: nothing to enumerate. */
+function invalidCredentials(language: Language): AppError {
+  return new AppError(400, 'invalid_credentials', message('loginIncorrect', language));
+}
+
+function invalidGrant(): AppError {
+  return new AppError(400, 'invalid_grant', 'The refresh token is not valid; sign in again');
+}
+
+function invalidResetToken(language: Language): AppError {
+  const text = message('invalid', language, { field: 'token' });
+  return new AppError(400, 'invalid_reset_token', text, [{ field: 'token', message: text }]);
+}
+
+/** A fresh sign-in: session + first refresh token, and an ID token carrying the current role. */
+export async function issueSignIn(app: FastifyInstance, account: Account): Promise<LoginResponse> {
+  const now = app.clock.now();
+  const { refreshToken } = await createSession(app.db, account.id, now);
+  return {
+    idToken: await signIdToken(app.tokenSigner, account, now),
+    refreshToken,
+    expiresIn: app.tokenSigner.ttlSeconds,
+    localId: account.id,
+  };
+}
+
+export async function login(app: FastifyInstance, body: LoginRequest, request: FastifyRequest): Promise<LoginResponse> {
+  const email = normaliseEmail(body.email);
+  const key = throttleKey(email, request.ip);
+  const now = app.clock.now();
+  // A locked key is refused without looking at the password: guessing on is pointless.
+  if (await isLocked(app.db, key, now)) {
+    request.log.info({ reason: 'locked' }, 'sign-in refused');
+    throw invalidCredentials(request.language);
+  }
+  const account = await findAccountByEmail(app.db, email);
+  // Unknown accounts cost one argon2 verification too, so timing does not reveal which exist.
+  const isPasswordRight = await verifyPassword(account?.passwordHash ?? (await dummyPasswordHash()), body.password);
+  if (!account || !isPasswordRight || account.status !== 'active') {
+    const failures = await recordFailure(app.db, key, now);
+    request.log.info({ reason: account ? (isPasswordRight ? 'disabled' : 'password') : 'unknown', failures }, 'sign-in refused');
+    throw invalidCredentials(request.language);
+  }
+  await clearFailures(app.db, key);
+  return issueSignIn(app, account);
+}
+
+export async function register(app: FastifyInstance, body: RegisterRequest, request: FastifyRequest, afterReply: AfterReply) {
+  assertUncommonPassword(body.password, 'password', request.language);
+  const email = normaliseEmail(body.email);
+  // Hashed whether or not the address is taken, so both answers take as long.
+  const passwordHash = await hashPassword(body.password);
+  const displayName = displayNameOf(body.firstName, body.lastName);
+  const created = await app.db.transaction(async (tx) => {
+    const [row] = await tx
+      .insert(users)
+      .values({
+        email,
+        passwordHash,
+        role: null,
+        status: 'active',
+        displayName,
+        profile: defaultProfile(body.firstName, body.lastName, request.language),
+        passwordChangedAt: app.clock.now(),
+      })
+      .onConflictDoNothing({ target: users.email })
+      .returning({ id: users.id, email: users.email, displayName: users.displayName, role: users.role });
+    if (row) {
+      await recordAudit(tx, actorOf(request, { id: row.id, email: row.email }), {
+        action: 'account.register',
+        entityType: 'user',
+        entityId: row.id,
+        after: { email: row.email, displayName: row.displayName, role: row.role, status: 'active' },
+      });
+    }
+    return row;
+  });
+  if (!created) {
+    // The same 201 as for a new account; only the owner learns of the attempt, by e-mail.
+    afterReply('registration attempt e-mail', async () => {
+      const owner = await findAccountByEmail(app.db, email);
+      if (!owner) return;
+      const link = `${app.env.APP_URL}/auth/forgot-password`;
+      await app.mailer.send(registrationAttemptMail(owner.email, owner.displayName, link, owner.profile.language));
+    });
+  }
+  return { email };
+}
+
+/**
+ * Answers at once; everything that depends on whether the address exists (look-up, token, e-mail)
+ * runs after the reply, so neither the body nor the timing tells.
+ */
+export function forgotPassword(app: FastifyInstance, body: ForgotPasswordRequest, afterReply: AfterReply) {
+  const email = normaliseEmail(body.email);
+  const requestedAt = app.clock.now();
+  afterReply('password reset e-mail', async () => {
+    const account = await findAccountByEmail(app.db, email);
+    if (!account || account.status !== 'active') return;
+    const { token, hash } = newOpaqueToken();
+    await app.db.insert(passwordResetTokens).values({
+      tokenHash: hash,
+      userId: account.id,
+      createdAt: requestedAt,
+      expiresAt: new Date(requestedAt.getTime() + RESET_TOKEN_TTL_MS),
+    });
+    // APP_URL only: a forged Host header must not put an attacker's site in the link.
+    const link = `${app.env.APP_URL}/auth/reset-password?token=${encodeURIComponent(token)}`;
+    await app.mailer.send(passwordResetMail(account.email, account.displayName, link, account.profile.language));
+  });
+  return { ok: true as const };
+}
+
+export async function resetPassword(app: FastifyInstance, body: ResetPasswordRequest, request: FastifyRequest) {
+  assertUncommonPassword(body.password, 'password', request.language);
+  const passwordHash = await hashPassword(body.password);
+  const now = app.clock.now();
+  const tokenHash = hashOpaqueToken(body.token);
+  const isDone = await app.db.transaction(async (tx) => {
+    const [claimed] = await tx
+      .update(passwordResetTokens)
+      .set({ usedAt: now })
+      .where(and(eq(passwordResetTokens.tokenHash, tokenHash), isNull(passwordResetTokens.usedAt)))
+      .returning({ userId: passwordResetTokens.userId, expiresAt: passwordResetTokens.expiresAt });
+    if (!claimed || claimed.expiresAt.getTime() <= now.getTime()) return false;
+    const account = await findAccountById(tx, claimed.userId);
+    if (!account) return false;
+    await tx
+      .update(users)
+      .set({ passwordHash, passwordChangedAt: passwordChangeInstant(now), updatedAt: now })
+      .where(eq(users.id, account.id));
+    const revokedSessions = await revokeUserSessions(tx, account.id, now, 'password_reset');
+    // Any other link still in a mailbox dies with this one.
+    await tx
+      .update(passwordResetTokens)
+      .set({ usedAt: now })
+      .where(and(eq(passwordResetTokens.userId, account.id), isNull(passwordResetTokens.usedAt)));
+    await clearFailuresOfAccount(tx, account.email);
+    await recordAudit(tx, actorOf(request, { id: account.id, email: account.email }), {
+      action: 'account.password_reset',
+      entityType: 'user',
+      entityId: account.id,
+      after: { revokedSessions },
+    });
+    return true;
+  });
+  // An expired token was still marked used above; rolling that back is not worth a second query.
+  if (!isDone) throw invalidResetToken(request.language);
+  return { ok: true as const };
+}
+
+export async function refreshTokens(app: FastifyInstance, refreshToken: string, request: FastifyRequest): Promise<TokenResponse> {
+  const now = app.clock.now();
+  const rotation = await rotateRefreshToken(app.db, refreshToken, now);
+  if (!rotation.ok) {
+    if (rotation.reason === 'reused') request.log.warn('refresh token replayed: its whole family is revoked');
+    throw invalidGrant();
+  }
+  const account = await findAccountById(app.db, rotation.userId);
+  if (!account || account.status !== 'active') {
+    await revokeSession(app.db, rotation.sessionId, now, 'disabled');
+    throw invalidGrant();
+  }
+  // S10: the new ID token carries the account's role as it is now.
+  const idToken = await signIdToken(app.tokenSigner, account, now);
+  return {
+    access_token: idToken,
+    id_token: idToken,
+    refresh_token: rotation.refreshToken,
+    expires_in: app.tokenSigner.ttlSeconds,
+    token_type: 'Bearer',
+  };
+}
+
+export async function logout(app: FastifyInstance, refreshToken: string) {
+  const sessionId = await sessionOfRefreshToken(app.db, refreshToken);
+  if (sessionId) await revokeSession(app.db, sessionId, app.clock.now(), 'logout');
+  return { ok: true as const };
+}
