@@ -1,0 +1,108 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import Fastify from 'fastify';
+import { can, type Permission } from '@sf/contract/roles';
+import { accessControlPlugin } from '../src/plugins/access-control.ts';
+import { createTestContext } from './helper.ts';
+import { concretePath, createRouteCollector, isMutating, type CatalogRoute } from './route-catalog.ts';
+
+// Built while the file is collected, so that every route becomes its own named test.
+const collector = createRouteCollector();
+const ctx = await createTestContext({ onRoute: collector.onRoute, env: { RATE_LIMIT_ALLOW: '127.0.0.1' } });
+const routes = collector.routes;
+const guarded = routes.filter((route): route is CatalogRoute & { access: Permission } => route.access !== 'public');
+const publicRoutes = routes.filter((route) => route.access === 'public');
+
+type Caller = 'anonymous' | 'expired' | 'member' | 'editor' | 'admin';
+const tokens: Partial<Record<Caller, string>> = {};
+
+beforeAll(async () => {
+  tokens.member = await ctx.tokenFor('member@demo.test');
+  tokens.editor = await ctx.tokenFor('editor@demo.test');
+  tokens.admin = await ctx.tokenFor('admin@demo.test');
+  tokens.expired = await ctx.tokenFor('admin@demo.test', { ttlSeconds: 60, now: new Date(Date.now() - 2 * 3600_000) });
+});
+afterAll(() => ctx.close());
+
+function call(route: CatalogRoute, caller: Caller) {
+  const token = tokens[caller];
+  return ctx.request({
+    method: route.method as 'GET',
+    url: concretePath(route),
+    ...(token ? { token } : {}),
+    ...(isMutating(route.method) ? { payload: {} } : {}),
+  });
+}
+
+const label = (route: CatalogRoute) => `${route.method} ${route.url}`;
+
+describe('the role matrix over every /api route', () => {
+  it('finds both public and guarded routes to check', () => {
+    expect(publicRoutes.map(label)).toContain('GET /api/healthz');
+    expect(guarded.length).toBeGreaterThan(0);
+  });
+
+  describe.each(publicRoutes.map((route) => [label(route), route] as const))('public route %s', (_name, route) => {
+    it.each(['anonymous', 'expired', 'member', 'editor', 'admin'] as const)(
+      'answers the %s caller with neither 401 nor 403',
+      async (caller) => {
+        const response = await call(route, caller);
+        expect([401, 403], response.body).not.toContain(response.statusCode);
+      },
+    );
+  });
+
+  describe.each(guarded.map((route) => [`${label(route)} (${route.access})`, route] as const))(
+    'guarded route %s',
+    (_name, route) => {
+      it('answers 401 unauthenticated without a token', async () => {
+        const response = await call(route, 'anonymous');
+        expect(response.statusCode).toBe(401);
+        expect(response.json().error.code).toBe('unauthenticated');
+      });
+
+      it('answers 401 token_expired for an expired token', async () => {
+        const response = await call(route, 'expired');
+        expect(response.statusCode).toBe(401);
+        expect(response.json().error.code).toBe('token_expired');
+      });
+
+      it('answers 403 forbidden to a member, whose role may not sign in', async () => {
+        const response = await call(route, 'member');
+        expect(response.statusCode).toBe(403);
+        expect(response.json().error.code).toBe('forbidden');
+      });
+
+      it.each(['editor', 'admin'] as const)('lets an %s through exactly when the contract grants the permission', async (caller) => {
+        const response = await call(route, caller);
+        if (can(caller, route.access)) {
+          expect([401, 403], response.body).not.toContain(response.statusCode);
+        } else {
+          expect(response.statusCode, response.body).toBe(403);
+          expect(response.json().error.code).toBe('forbidden');
+        }
+      });
+    },
+  );
+});
+
+describe('deny by default', () => {
+  /** Registers one /api route under the access-control plugin and starts the app. */
+  async function start(config: Record<string, unknown> | undefined) {
+    const app = Fastify();
+    await app.register(accessControlPlugin);
+    app.get('/api/probe', config ? { config } : {}, async () => ({ isOk: true }));
+    await app.ready();
+    return app;
+  }
+
+  it('refuses to start when an /api route declares neither access nor permission', async () => {
+    await expect(start(undefined)).rejects.toThrow(/GET \/api\/probe declares neither/);
+  });
+
+  it('starts when the same route declares it is public', async () => {
+    const app = await start({ access: 'public' });
+    const response = await app.inject({ method: 'GET', url: '/api/probe' });
+    expect(response.statusCode).toBe(200);
+    await app.close();
+  });
+});
