@@ -1,4 +1,39 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { desc } from 'drizzle-orm';
+import { dashboardSchema } from '@sf/contract/dashboard';
+import { auditLog } from '../../db/schema.ts';
+import { countByEffectiveStatus, findNextScheduled, toNewsPost } from '../news/news.repository.ts';
+import { toAuditEntry } from '../audit/audit.repository.ts';
 
-// PLACEHOLDER — being written now; replaced before the first commit.
-export const dashboardRoutes: FastifyPluginAsyncZod = async () => {};
+export const dashboardRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.get(
+    '/',
+    {
+      config: { permission: 'dashboard:read' },
+      schema: {
+        tags: ['dashboard'],
+        summary: 'Dashboard figures: posts by (effective) status, the next 5 scheduled posts, the 10 latest changes',
+        response: { 200: dashboardSchema },
+      },
+    },
+    async () => {
+      const now = app.clock.now();
+      const [postsByStatus, next, latest] = await Promise.all([
+        countByEffectiveStatus(app.db, now),
+        findNextScheduled(app.db, now, 5),
+        app.db.select().from(auditLog).orderBy(desc(auditLog.at), desc(auditLog.id)).limit(10),
+      ]);
+      return {
+        postsByStatus,
+        nextScheduled: next.map((row) => {
+          const post = toNewsPost(row);
+          return { id: post.id, title: post.title, publishAt: post.publishAt, author: post.author };
+        }),
+        latestChanges: latest.map((row) => {
+          const { before: _before, after: _after, ...entry } = toAuditEntry(row);
+          return entry;
+        }),
+      };
+    },
+  );
+};

@@ -1,4 +1,183 @@
+import multipart from '@fastify/multipart';
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { idParamSchema } from '@sf/contract/common';
+import { message } from '@sf/contract/messages';
+import {
+  coverUploadResponseSchema,
+  createNewsPostSchema,
+  listNewsQuerySchema,
+  newsActionSchema,
+  newsHistorySchema,
+  newsPageSchema,
+  newsPostSchema,
+  updateNewsPostSchema,
+} from '@sf/contract/news';
+import { actorOf } from '../../lib/audit.ts';
+import { AppError, validationFailed } from '../../lib/errors.ts';
+import { COVER_MAX_BYTES, detectImageType, storeCoverImage } from './cover-images.ts';
+import { uploadUrl } from './news.repository.ts';
+import {
+  applyAction,
+  createPost,
+  deletePost,
+  getPost,
+  listPosts,
+  postHistory,
+  updatePost,
+  type Caller,
+} from './news.service.ts';
 
-// PLACEHOLDER — being written now; replaced before the first commit.
-export const newsRoutes: FastifyPluginAsyncZod = async () => {};
+function callerOf(request: FastifyRequest): Caller {
+  // Guarded routes only run after access control has set the user.
+  const user = request.user as NonNullable<FastifyRequest['user']>;
+  return { actor: actorOf(request), authorId: user.id, language: request.language };
+}
+
+/** The News area of the back-office (admin and editor): posts, their history and cover images. */
+export const newsRoutes: FastifyPluginAsyncZod = async (app) => {
+  // Registered here, not app-wide: only the cover upload accepts multipart bodies.
+  await app.register(multipart, {
+    limits: { fileSize: COVER_MAX_BYTES, files: 1, fields: 0, parts: 1, fieldNameSize: 100, headerPairs: 50 },
+  });
+
+  app.get(
+    '/',
+    {
+      config: { permission: 'news:read' },
+      schema: {
+        tags: ['news'],
+        summary: 'List posts: paging, sort, search in title and summary, filter by (effective) status',
+        querystring: listNewsQuerySchema,
+        response: { 200: newsPageSchema },
+      },
+    },
+    async (request) => listPosts(app, request.query),
+  );
+
+  app.post(
+    '/',
+    {
+      config: { permission: 'news:write' },
+      schema: {
+        tags: ['news'],
+        summary: 'Create a post (scheduled needs a future publishAt; published without one is published now)',
+        body: createNewsPostSchema,
+        response: { 201: newsPostSchema },
+      },
+    },
+    async (request, reply) => reply.code(201).send(await createPost(app, callerOf(request), request.body)),
+  );
+
+  app.post(
+    '/cover',
+    {
+      config: { permission: 'news:write' },
+      schema: {
+        tags: ['news'],
+        summary: 'Upload a cover image (multipart field "file"): PNG, JPEG, WebP or GIF by content, at most 5 MB',
+        consumes: ['multipart/form-data'],
+        response: { 201: coverUploadResponseSchema },
+      },
+    },
+    async (request, reply) => {
+      if (!request.isMultipart()) {
+        throw new AppError(415, 'unsupported_media_type', 'Send the image as multipart/form-data in the field "file"');
+      }
+      const file = await request.file();
+      if (!file || file.fieldname !== 'file') {
+        const text = message('required', request.language, { field: 'file' });
+        throw validationFailed(text, [{ field: 'file', message: text }]);
+      }
+      // Throws the 413 (payload_too_large) once the stream passes the limit.
+      const bytes = await file.toBuffer();
+      const type = detectImageType(bytes);
+      if (!type) {
+        throw new AppError(415, 'unsupported_media_type', 'Only PNG, JPEG, WebP and GIF images are accepted', [
+          { field: 'file', message: message('invalid', request.language, { field: 'file' }) },
+        ]);
+      }
+      const caller = callerOf(request);
+      const { id } = await storeCoverImage(
+        { db: app.db, dataDir: app.env.dataDir },
+        caller.actor,
+        { bytes, type, fileName: file.filename, uploadedBy: caller.authorId },
+      );
+      return reply.code(201).send({ id, url: uploadUrl(id) });
+    },
+  );
+
+  app.get(
+    '/:id',
+    {
+      config: { permission: 'news:read' },
+      schema: { tags: ['news'], summary: 'One post', params: idParamSchema, response: { 200: newsPostSchema } },
+    },
+    async (request) => getPost(app, request.params.id, request.language),
+  );
+
+  app.patch(
+    '/:id',
+    {
+      config: { permission: 'news:write' },
+      schema: {
+        tags: ['news'],
+        summary: 'Change a post; `version` must be the one read (409 conflict when someone changed it meanwhile)',
+        params: idParamSchema,
+        body: updateNewsPostSchema,
+        response: { 200: newsPostSchema },
+      },
+    },
+    async (request) => updatePost(app, callerOf(request), request.params.id, request.body),
+  );
+
+  app.delete(
+    '/:id',
+    {
+      config: { permission: 'news:write' },
+      schema: {
+        tags: ['news'],
+        summary:
+          'Delete a post: a draft or a not-yet-published scheduled post is deleted (204); a published post is archived instead (200 with the post); an archived post is answered unchanged (200)',
+        params: idParamSchema,
+        response: { 200: newsPostSchema, 204: z.null().describe('Deleted') },
+      },
+    },
+    async (request, reply) => {
+      const outcome = await deletePost(app, callerOf(request), request.params.id);
+      if (outcome.deleted) return reply.code(204).send(null);
+      return reply.code(200).send(outcome.post);
+    },
+  );
+
+  app.post(
+    '/:id/actions',
+    {
+      config: { permission: 'news:publish' },
+      schema: {
+        tags: ['news'],
+        summary:
+          'publish (now, or scheduled when its publishAt is in the future), unpublish (back to draft) or archive; `version` as read',
+        params: idParamSchema,
+        body: newsActionSchema,
+        response: { 200: newsPostSchema },
+      },
+    },
+    async (request) => applyAction(app, callerOf(request), request.params.id, request.body),
+  );
+
+  app.get(
+    '/:id/history',
+    {
+      config: { permission: 'news:read' },
+      schema: {
+        tags: ['news'],
+        summary: "The post's audit entries (who changed what, before/after), newest first",
+        params: idParamSchema,
+        response: { 200: newsHistorySchema },
+      },
+    },
+    async (request) => postHistory(app, request.params.id, request.language),
+  );
+};

@@ -1,6 +1,62 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyBaseLogger } from 'fastify';
+import { recordAudit, SYSTEM_ACTOR } from '../../lib/audit.ts';
+import { lockDuePosts, toNewsPost, updatePostRow } from './news.repository.ts';
+import { NEWS_ENTITY, type NewsDeps } from './news.service.ts';
 
-// PLACEHOLDER — being written now; replaced before the first commit.
-export function startNewsScheduler(_app: FastifyInstance, _intervalMs: number) {
-  return { stop() {} };
+// Bounded batches keep each transaction short; the loop drains a backlog in one run.
+const BATCH = 200;
+
+/**
+ * Writes down what readers already see: scheduled posts whose publishAt has passed become published
+ * in the database, each with an audit entry by the system actor, in one transaction per batch. The
+ * version is left alone: the post did not change under its editor, so their pending edit stays valid.
+ * Returns the ids promoted.
+ */
+export async function promoteDuePosts(deps: NewsDeps): Promise<number[]> {
+  const promoted: number[] = [];
+  for (;;) {
+    const now = deps.clock.now();
+    const batch = await deps.db.transaction(async (tx) => {
+      const due = await lockDuePosts(tx, now, BATCH);
+      for (const row of due) {
+        await updatePostRow(tx, row.id, { status: 'published' });
+        const after = toNewsPost(row);
+        await recordAudit(tx, SYSTEM_ACTOR, {
+          action: 'news.publish',
+          entityType: NEWS_ENTITY,
+          entityId: row.id,
+          before: { ...after, status: 'scheduled' },
+          after,
+        });
+      }
+      return due.map((row) => row.id);
+    });
+    promoted.push(...batch);
+    if (batch.length < BATCH) return promoted;
+  }
+}
+
+/** Runs the promotion every `intervalMs`; stop() waits for a run in progress (graceful shutdown). */
+export function startNewsScheduler(app: NewsDeps & { log: FastifyBaseLogger }, intervalMs: number) {
+  let running: Promise<void> | null = null;
+  const tick = () => {
+    if (running) return;
+    running = promoteDuePosts(app)
+      .then((ids) => {
+        if (ids.length > 0) app.log.info({ ids }, 'scheduled posts published');
+      })
+      .catch((error: unknown) => app.log.error({ err: error }, 'promoting scheduled posts failed'))
+      .finally(() => {
+        running = null;
+      });
+  };
+  const timer = setInterval(tick, intervalMs);
+  // The scheduler alone must not keep the process alive.
+  timer.unref();
+  return {
+    async stop() {
+      clearInterval(timer);
+      await running;
+    },
+  };
 }

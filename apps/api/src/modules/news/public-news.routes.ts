@@ -1,4 +1,116 @@
+import { createHash } from 'node:crypto';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { idParamSchema } from '@sf/contract/common';
+import { message } from '@sf/contract/messages';
+import { publicNewsPageSchema, publicNewsPostSchema, publicNewsQuerySchema } from '@sf/contract/news';
+import { notFound } from '../../lib/errors.ts';
+import { readCoverImage } from './cover-images.ts';
+import { findPublicPosts, uploadUrl, type PostRow } from './news.repository.ts';
 
-// PLACEHOLDER — being written now; replaced before the first commit.
-export const publicNewsRoutes: FastifyPluginAsyncZod = async () => {};
+const NEWS_CACHE_CONTROL = 'public, max-age=60';
+// Upload ids are random and a file is never replaced under the same id.
+const UPLOAD_CACHE_CONTROL = 'public, max-age=31536000, immutable';
+
+/** Only what the customers' app shows: no author, no internal status or version. */
+function toPublicPost(row: PostRow) {
+  return {
+    id: row.id,
+    title: row.title,
+    summary: row.summary,
+    body: row.body,
+    coverImageUrl: row.coverImageId ? uploadUrl(row.coverImageId) : null,
+    publishedAt: (row.publishAt ?? row.createdAt).toISOString(),
+    pinned: row.pinned,
+  };
+}
+
+function matchesEtag(header: string | undefined, etag: string): boolean {
+  if (!header) return false;
+  if (header.trim() === '*') return true;
+  // If-None-Match compares weakly (RFC 9110 13.1.2): W/"x" matches "x".
+  return header.split(',').some((candidate) => candidate.trim().replace(/^W\//, '') === etag);
+}
+
+/**
+ * A strong ETag over the serialised answer, so the app's poll costs a 304 when nothing changed. The
+ * hook sees the exact bytes that would be sent, so equal tags always mean equal bodies.
+ */
+async function etagOnSend(request: FastifyRequest, reply: FastifyReply, payload: unknown) {
+  if (reply.statusCode !== 200 || typeof payload !== 'string') return payload;
+  const etag = `"${createHash('sha256').update(payload).digest('base64url')}"`;
+  reply.header('ETag', etag);
+  reply.header('Cache-Control', NEWS_CACHE_CONTROL);
+  if (matchesEtag(request.headers['if-none-match'], etag)) {
+    reply.code(304);
+    reply.removeHeader('content-type');
+    reply.removeHeader('content-length');
+    return '';
+  }
+  return payload;
+}
+
+/** What the customers' app reads without signing in: published news and cover images. */
+export const publicNewsRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.get(
+    '/news',
+    {
+      config: { access: 'public' },
+      onSend: etagOnSend,
+      schema: {
+        tags: ['public'],
+        summary: 'Published posts, pinned first then newest; cacheable (ETag, If-None-Match → 304)',
+        querystring: publicNewsQuerySchema,
+        response: { 200: publicNewsPageSchema },
+      },
+    },
+    async (request) => {
+      const { page, pageSize } = request.query;
+      const { rows, total } = await findPublicPosts(app.db, app.clock.now(), { page, pageSize });
+      return { items: rows.map(toPublicPost), total, page, pageSize };
+    },
+  );
+
+  app.get(
+    '/news/:id',
+    {
+      config: { access: 'public' },
+      onSend: etagOnSend,
+      schema: {
+        tags: ['public'],
+        summary: 'One published post (404 for anything not published)',
+        params: idParamSchema,
+        response: { 200: publicNewsPostSchema },
+      },
+    },
+    async (request) => {
+      const { rows } = await findPublicPosts(app.db, app.clock.now(), { id: request.params.id });
+      const row = rows[0];
+      if (!row) throw notFound(message('notFound', request.language, { field: 'post' }));
+      return toPublicPost(row);
+    },
+  );
+
+  app.get(
+    '/uploads/:id',
+    {
+      config: { access: 'public' },
+      schema: {
+        tags: ['public'],
+        summary: 'A cover image, with its detected content type; immutable',
+        params: z.object({ id: z.string().max(100) }),
+      },
+    },
+    async (request, reply) => {
+      const image = await readCoverImage({ db: app.db, dataDir: app.env.dataDir }, request.params.id);
+      if (!image) throw notFound(message('notFound', request.language, { field: 'file' }));
+      return reply
+        .header('Content-Type', image.contentType)
+        .header('X-Content-Type-Options', 'nosniff')
+        .header('Cache-Control', UPLOAD_CACHE_CONTROL)
+        .header('Content-Disposition', 'inline')
+        .send(image.bytes);
+    },
+  );
+};

@@ -1,0 +1,262 @@
+import { and, asc, count, desc, eq, gt, ilike, lte, or, sql, type SQL } from 'drizzle-orm';
+import type { ListNewsQuery, NewsPost, NewsStatus } from '@sf/contract/news';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
+import type { Executor } from '../../db/client.ts';
+import { newsPosts, uploads, users } from '../../db/schema.ts';
+
+/** The stored post plus its author's name: what every answer is built from. */
+export type PostRow = {
+  id: number;
+  title: string;
+  summary: string;
+  body: string;
+  coverImageId: string | null;
+  audience: 'everyone';
+  storedStatus: NewsStatus;
+  status: NewsStatus;
+  publishAt: Date | null;
+  pinned: boolean;
+  authorId: string;
+  authorName: string;
+  createdAt: Date;
+  updatedAt: Date;
+  version: number;
+};
+
+export type PostValues = {
+  title: string;
+  summary: string;
+  body: string;
+  coverImageId: string | null;
+  audience: 'everyone';
+  status: NewsStatus;
+  publishAt: Date | null;
+  pinned: boolean;
+};
+
+const at = (now: Date) => sql`${now.toISOString()}::timestamptz`;
+
+/**
+ * The status a reader sees: a scheduled post whose time has come IS published, whether or not the
+ * scheduler has written that down yet. Computed in SQL so that filters, sorting and counts agree.
+ */
+export function effectiveStatus(now: Date): SQL<NewsStatus> {
+  return sql<NewsStatus>`(case when ${newsPosts.status} = 'scheduled' and ${newsPosts.publishAt} <= ${at(now)} then 'published' else ${newsPosts.status} end)`;
+}
+
+/** The same rule as a WHERE clause that can use the (status, publish_at) index. */
+export function hasEffectiveStatus(status: NewsStatus, now: Date): SQL {
+  switch (status) {
+    case 'published':
+      return or(
+        eq(newsPosts.status, 'published'),
+        and(eq(newsPosts.status, 'scheduled'), lte(newsPosts.publishAt, at(now))),
+      ) as SQL;
+    case 'scheduled':
+      return and(eq(newsPosts.status, 'scheduled'), gt(newsPosts.publishAt, at(now))) as SQL;
+    default:
+      return eq(newsPosts.status, status);
+  }
+}
+
+function postColumns(now: Date) {
+  return {
+    id: newsPosts.id,
+    title: newsPosts.title,
+    summary: newsPosts.summary,
+    body: newsPosts.body,
+    coverImageId: newsPosts.coverImageId,
+    audience: newsPosts.audience,
+    storedStatus: newsPosts.status,
+    status: effectiveStatus(now),
+    publishAt: newsPosts.publishAt,
+    pinned: newsPosts.pinned,
+    authorId: newsPosts.authorId,
+    authorName: users.displayName,
+    createdAt: newsPosts.createdAt,
+    updatedAt: newsPosts.updatedAt,
+    version: newsPosts.version,
+  };
+}
+
+export function uploadUrl(id: string): string {
+  return `/api/public/uploads/${encodeURIComponent(id)}`;
+}
+
+/** A post as the admin API answers it (and as the audit log records it). */
+export function toNewsPost(row: PostRow): NewsPost {
+  return {
+    id: row.id,
+    title: row.title,
+    summary: row.summary,
+    body: row.body,
+    coverImageUrl: row.coverImageId ? uploadUrl(row.coverImageId) : null,
+    audience: row.audience,
+    status: row.status,
+    publishAt: row.publishAt ? row.publishAt.toISOString() : null,
+    pinned: row.pinned,
+    author: { id: row.authorId, displayName: row.authorName },
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+    version: row.version,
+  };
+}
+
+/** LIKE treats % and _ as wildcards and \ as the escape: a search for "50%" means the text "50%". */
+export function escapeLike(text: string): string {
+  return text.replace(/[\\%_]/g, (character) => `\\${character}`);
+}
+
+function sortExpression(sort: ListNewsQuery['sort'], now: Date): SQL | AnyPgColumn {
+  switch (sort) {
+    case 'createdAt':
+      return newsPosts.createdAt;
+    case 'publishAt':
+      return newsPosts.publishAt;
+    case 'title':
+      return sql`lower(${newsPosts.title})`;
+    case 'status':
+      return effectiveStatus(now);
+    default:
+      return newsPosts.updatedAt;
+  }
+}
+
+export async function findPosts(
+  executor: Executor,
+  now: Date,
+  query: ListNewsQuery,
+): Promise<{ rows: PostRow[]; total: number }> {
+  const conditions: SQL[] = [];
+  if (query.q) {
+    const pattern = `%${escapeLike(query.q)}%`;
+    conditions.push(or(ilike(newsPosts.title, pattern), ilike(newsPosts.summary, pattern)) as SQL);
+  }
+  if (query.status) conditions.push(hasEffectiveStatus(query.status, now));
+  const where = conditions.length > 0 ? and(...conditions) : undefined;
+  const direction = query.order === 'asc' ? asc : desc;
+  const sortBy = sortExpression(query.sort, now);
+  // Posts without a publish date go last in either direction: they have nothing to compare.
+  const primary =
+    query.sort === 'publishAt'
+      ? sql`${newsPosts.publishAt} ${sql.raw(query.order === 'asc' ? 'asc' : 'desc')} nulls last`
+      : direction(sortBy);
+  const [rows, totals] = await Promise.all([
+    executor
+      .select(postColumns(now))
+      .from(newsPosts)
+      .innerJoin(users, eq(users.id, newsPosts.authorId))
+      .where(where)
+      .orderBy(primary, direction(newsPosts.id))
+      .limit(query.pageSize)
+      .offset((query.page - 1) * query.pageSize),
+    executor.select({ total: count() }).from(newsPosts).where(where),
+  ]);
+  return { rows: rows as PostRow[], total: totals[0]?.total ?? 0 };
+}
+
+export async function findPost(
+  executor: Executor,
+  now: Date,
+  id: number,
+  options: { forUpdate?: boolean } = {},
+): Promise<PostRow | undefined> {
+  const query = executor
+    .select(postColumns(now))
+    .from(newsPosts)
+    .innerJoin(users, eq(users.id, newsPosts.authorId))
+    .where(eq(newsPosts.id, id));
+  const rows = options.forUpdate ? await query.for('update', { of: newsPosts }) : await query;
+  return rows[0] as PostRow | undefined;
+}
+
+export async function insertPost(
+  executor: Executor,
+  values: PostValues & { authorId: string; createdAt: Date; updatedAt: Date },
+): Promise<number> {
+  const [row] = await executor.insert(newsPosts).values(values).returning({ id: newsPosts.id });
+  if (!row) throw new Error('insert returned no row');
+  return row.id;
+}
+
+export async function updatePostRow(
+  executor: Executor,
+  id: number,
+  values: Partial<PostValues> & { updatedAt?: Date; version?: number },
+): Promise<void> {
+  await executor.update(newsPosts).set(values).where(eq(newsPosts.id, id));
+}
+
+export async function deletePostRow(executor: Executor, id: number): Promise<void> {
+  await executor.delete(newsPosts).where(eq(newsPosts.id, id));
+}
+
+/**
+ * Scheduled posts whose time has come, locked for promotion. SKIP LOCKED lets several API processes
+ * run the scheduler at once without promoting (and auditing) a post twice.
+ */
+export async function lockDuePosts(executor: Executor, now: Date, limit: number): Promise<PostRow[]> {
+  const rows = await executor
+    .select(postColumns(now))
+    .from(newsPosts)
+    .innerJoin(users, eq(users.id, newsPosts.authorId))
+    .where(and(eq(newsPosts.status, 'scheduled'), lte(newsPosts.publishAt, at(now))))
+    .orderBy(asc(newsPosts.publishAt), asc(newsPosts.id))
+    .limit(limit)
+    .for('update', { of: newsPosts, skipLocked: true });
+  return rows as PostRow[];
+}
+
+export async function uploadExists(executor: Executor, id: string): Promise<boolean> {
+  const rows = await executor.select({ id: uploads.id }).from(uploads).where(eq(uploads.id, id)).limit(1);
+  return rows.length > 0;
+}
+
+export async function countByEffectiveStatus(executor: Executor, now: Date): Promise<Record<NewsStatus, number>> {
+  const status = effectiveStatus(now);
+  const rows = await executor.select({ status, total: count() }).from(newsPosts).groupBy(status);
+  const counts: Record<NewsStatus, number> = { draft: 0, scheduled: 0, published: 0, archived: 0 };
+  for (const row of rows) counts[row.status] = Number(row.total);
+  return counts;
+}
+
+export async function findNextScheduled(executor: Executor, now: Date, limit: number): Promise<PostRow[]> {
+  const rows = await executor
+    .select(postColumns(now))
+    .from(newsPosts)
+    .innerJoin(users, eq(users.id, newsPosts.authorId))
+    .where(hasEffectiveStatus('scheduled', now))
+    .orderBy(asc(newsPosts.publishAt), asc(newsPosts.id))
+    .limit(limit);
+  return rows as PostRow[];
+}
+
+/** What the customers' app reads: effective published posts, pinned first, then the newest. */
+export async function findPublicPosts(
+  executor: Executor,
+  now: Date,
+  paging: { page: number; pageSize: number } | { id: number },
+): Promise<{ rows: PostRow[]; total: number }> {
+  const published = hasEffectiveStatus('published', now);
+  const publishedAt = sql`coalesce(${newsPosts.publishAt}, ${newsPosts.createdAt})`;
+  if ('id' in paging) {
+    const rows = await executor
+      .select(postColumns(now))
+      .from(newsPosts)
+      .innerJoin(users, eq(users.id, newsPosts.authorId))
+      .where(and(published, eq(newsPosts.id, paging.id)));
+    return { rows: rows as PostRow[], total: rows.length };
+  }
+  const [rows, totals] = await Promise.all([
+    executor
+      .select(postColumns(now))
+      .from(newsPosts)
+      .innerJoin(users, eq(users.id, newsPosts.authorId))
+      .where(published)
+      .orderBy(desc(newsPosts.pinned), desc(publishedAt), desc(newsPosts.id))
+      .limit(paging.pageSize)
+      .offset((paging.page - 1) * paging.pageSize),
+    executor.select({ total: count() }).from(newsPosts).where(published),
+  ]);
+  return { rows: rows as PostRow[], total: totals[0]?.total ?? 0 };
+}

@@ -1,0 +1,210 @@
+import { and, desc, eq } from 'drizzle-orm';
+import type { Language } from '@sf/contract/app-info';
+import { message } from '@sf/contract/messages';
+import type { AuditEntry } from '@sf/contract/audit';
+import type { CreateNewsPost, ListNewsQuery, NewsPost, NewsStatus, UpdateNewsPost } from '@sf/contract/news';
+import type { Database } from '../../db/client.ts';
+import { auditLog } from '../../db/schema.ts';
+import type { Clock } from '../../lib/clock.ts';
+import { recordAudit, type AuditActor } from '../../lib/audit.ts';
+import { conflict, notFound, validationFailed, type AppError } from '../../lib/errors.ts';
+import { toAuditEntry } from '../audit/audit.repository.ts';
+import { sanitizeRichText } from './rich-text.ts';
+import {
+  deletePostRow,
+  findPost,
+  findPosts,
+  insertPost,
+  toNewsPost,
+  updatePostRow,
+  uploadExists,
+  type PostRow,
+  type PostValues,
+} from './news.repository.ts';
+
+export const NEWS_ENTITY = 'news_post';
+
+/** What the news rules need from the app: its database and its clock (faked in tests). */
+export type NewsDeps = { db: Database; clock: Clock };
+export type Caller = { actor: AuditActor; authorId: string; language: Language };
+
+const CONFLICT_TEXT: Record<Language, string> = {
+  en: 'The post was changed by someone else in the meantime: reload it and apply your changes again',
+  it: 'Il post è stato modificato da qualcun altro nel frattempo: ricaricalo e applica di nuovo le modifiche',
+};
+
+const postNotFound = (language: Language) => notFound(message('notFound', language, { field: 'post' }));
+
+function fieldError(field: string, key: 'required' | 'invalid', language: Language, label = field): AppError {
+  const text = message(key, language, { field: label });
+  return validationFailed(text, [{ field, message: text }]);
+}
+
+/**
+ * Turns the status a writer asked for into what is stored: `scheduled` needs a future publishAt,
+ * `published` without a date is published now, and `published` with a future date waits as scheduled.
+ */
+function resolveSchedule(
+  status: NewsStatus,
+  publishAt: Date | null,
+  now: Date,
+  language: Language,
+): { status: NewsStatus; publishAt: Date | null } {
+  if (status === 'scheduled') {
+    if (!publishAt) throw fieldError('publishAt', 'required', language);
+    if (publishAt.getTime() <= now.getTime()) throw fieldError('publishAt', 'invalid', language);
+    return { status, publishAt };
+  }
+  if (status === 'published') {
+    if (!publishAt) return { status, publishAt: now };
+    return { status: publishAt.getTime() > now.getTime() ? 'scheduled' : 'published', publishAt };
+  }
+  return { status, publishAt };
+}
+
+async function checkCover(deps: NewsDeps, coverImageId: string | null, language: Language) {
+  if (coverImageId !== null && !(await uploadExists(deps.db, coverImageId))) {
+    throw fieldError('coverImageId', 'invalid', language, 'coverImage');
+  }
+}
+
+async function lockForChange(deps: NewsDeps, tx: Parameters<Parameters<Database['transaction']>[0]>[0], id: number, version: number | null, language: Language) {
+  const row = await findPost(tx, deps.clock.now(), id, { forUpdate: true });
+  if (!row) throw postNotFound(language);
+  if (version !== null && row.version !== version) throw conflict(CONFLICT_TEXT[language]);
+  return row;
+}
+
+export async function listPosts(deps: NewsDeps, query: ListNewsQuery) {
+  const { rows, total } = await findPosts(deps.db, deps.clock.now(), query);
+  return { items: rows.map(toNewsPost), total, page: query.page, pageSize: query.pageSize };
+}
+
+export async function getPost(deps: NewsDeps, id: number, language: Language): Promise<NewsPost> {
+  const row = await findPost(deps.db, deps.clock.now(), id);
+  if (!row) throw postNotFound(language);
+  return toNewsPost(row);
+}
+
+export async function createPost(deps: NewsDeps, caller: Caller, input: CreateNewsPost): Promise<NewsPost> {
+  const now = deps.clock.now();
+  const schedule = resolveSchedule(input.status, input.publishAt ? new Date(input.publishAt) : null, now, caller.language);
+  await checkCover(deps, input.coverImageId, caller.language);
+  return deps.db.transaction(async (tx) => {
+    const id = await insertPost(tx, {
+      title: input.title,
+      summary: input.summary,
+      body: sanitizeRichText(input.body),
+      coverImageId: input.coverImageId,
+      audience: input.audience,
+      pinned: input.pinned,
+      ...schedule,
+      authorId: caller.authorId,
+      createdAt: now,
+      updatedAt: now,
+    });
+    const created = toNewsPost((await findPost(tx, now, id)) as PostRow);
+    await recordAudit(tx, caller.actor, { action: 'news.create', entityType: NEWS_ENTITY, entityId: id, after: created });
+    return created;
+  });
+}
+
+export async function updatePost(deps: NewsDeps, caller: Caller, id: number, patch: UpdateNewsPost): Promise<NewsPost> {
+  const now = deps.clock.now();
+  if (patch.coverImageId !== undefined) await checkCover(deps, patch.coverImageId, caller.language);
+  return deps.db.transaction(async (tx) => {
+    const row = await lockForChange(deps, tx, id, patch.version, caller.language);
+    const before = toNewsPost(row);
+    const values: Partial<PostValues> = {};
+    if (patch.title !== undefined) values.title = patch.title;
+    if (patch.summary !== undefined) values.summary = patch.summary;
+    if (patch.body !== undefined) values.body = sanitizeRichText(patch.body);
+    if (patch.coverImageId !== undefined) values.coverImageId = patch.coverImageId;
+    if (patch.audience !== undefined) values.audience = patch.audience;
+    if (patch.pinned !== undefined) values.pinned = patch.pinned;
+    if (patch.status !== undefined || patch.publishAt !== undefined) {
+      // Without a new status the post keeps the one it shows (an archived post stays archived).
+      const status = patch.status ?? row.status;
+      const publishAt = patch.publishAt === undefined ? row.publishAt : patch.publishAt ? new Date(patch.publishAt) : null;
+      Object.assign(values, status === 'archived' ? { publishAt } : resolveSchedule(status, publishAt, now, caller.language));
+    }
+    await updatePostRow(tx, id, { ...values, updatedAt: now, version: row.version + 1 });
+    const after = toNewsPost((await findPost(tx, now, id)) as PostRow);
+    await recordAudit(tx, caller.actor, { action: 'news.update', entityType: NEWS_ENTITY, entityId: id, before, after });
+    return after;
+  });
+}
+
+/**
+ * A post nobody has read yet (a draft, or a scheduled post whose time has not come) is deleted; a
+ * published post has been seen by customers, so it is archived instead and stays in the history.
+ * An archived post is already out of sight and is answered unchanged.
+ */
+export async function deletePost(
+  deps: NewsDeps,
+  caller: Caller,
+  id: number,
+): Promise<{ deleted: true } | { deleted: false; post: NewsPost }> {
+  const now = deps.clock.now();
+  return deps.db.transaction(async (tx) => {
+    const row = await lockForChange(deps, tx, id, null, caller.language);
+    const before = toNewsPost(row);
+    if (row.status === 'draft' || row.status === 'scheduled') {
+      await deletePostRow(tx, id);
+      await recordAudit(tx, caller.actor, { action: 'news.delete', entityType: NEWS_ENTITY, entityId: id, before });
+      return { deleted: true as const };
+    }
+    if (row.status === 'archived') return { deleted: false as const, post: before };
+    await updatePostRow(tx, id, { status: 'archived', updatedAt: now, version: row.version + 1 });
+    const after = toNewsPost((await findPost(tx, now, id)) as PostRow);
+    await recordAudit(tx, caller.actor, { action: 'news.archive', entityType: NEWS_ENTITY, entityId: id, before, after });
+    return { deleted: false as const, post: after };
+  });
+}
+
+export type NewsAction = 'publish' | 'unpublish' | 'archive';
+
+/**
+ * publish: now, or at a future publishAt already set (then it reads as scheduled); unpublish: back to
+ * draft; archive: out of the customers' app. Asking for the state a post is already in changes
+ * nothing and writes no audit entry.
+ */
+export async function applyAction(
+  deps: NewsDeps,
+  caller: Caller,
+  id: number,
+  input: { action: NewsAction; version: number },
+): Promise<NewsPost> {
+  const now = deps.clock.now();
+  return deps.db.transaction(async (tx) => {
+    const row = await lockForChange(deps, tx, id, input.version, caller.language);
+    const before = toNewsPost(row);
+    let values: Partial<PostValues>;
+    if (input.action === 'publish') {
+      if (row.status === 'published' || row.status === 'scheduled') return before;
+      const isFuture = row.publishAt !== null && row.publishAt.getTime() > now.getTime();
+      values = isFuture ? { status: 'scheduled' } : { status: 'published', publishAt: now };
+    } else if (input.action === 'unpublish') {
+      if (row.status === 'draft') return before;
+      values = { status: 'draft' };
+    } else {
+      if (row.status === 'archived') return before;
+      values = { status: 'archived' };
+    }
+    await updatePostRow(tx, id, { ...values, updatedAt: now, version: row.version + 1 });
+    const after = toNewsPost((await findPost(tx, now, id)) as PostRow);
+    await recordAudit(tx, caller.actor, { action: `news.${input.action}`, entityType: NEWS_ENTITY, entityId: id, before, after });
+    return after;
+  });
+}
+
+/** The post's audit entries, newest first; a deleted post keeps its history. */
+export async function postHistory(deps: NewsDeps, id: number, language: Language): Promise<{ items: AuditEntry[] }> {
+  const rows = await deps.db
+    .select()
+    .from(auditLog)
+    .where(and(eq(auditLog.entityType, NEWS_ENTITY), eq(auditLog.entityId, String(id))))
+    .orderBy(desc(auditLog.at), desc(auditLog.id));
+  if (rows.length === 0 && !(await findPost(deps.db, deps.clock.now(), id))) throw postNotFound(language);
+  return { items: rows.map(toAuditEntry) };
+}
