@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { eq, sql, type SQL } from 'drizzle-orm';
 import type { Language } from '@sf/contract/app-info';
 import type { StaffProfile, StaffUser } from '@sf/contract/auth';
 import type { Executor } from '../db/client.ts';
@@ -79,9 +79,11 @@ export function signIdToken(signer: TokenSigner, account: Account, now: Date): P
 }
 
 /**
- * The instant recorded as a password change: the next whole second, so that every ID token issued
- * up to now (its `iat` has whole seconds) counts as issued before it.
+ * The value to store as `password_changed_at`: the next whole second, so that every ID token issued
+ * up to now (its `iat` has whole seconds) counts as issued before it; and never earlier than the
+ * previous change, since tokens were issued up to that instant too (a clock set back must not revive them).
  */
-export function passwordChangeInstant(now: Date): Date {
-  return new Date((Math.floor(now.getTime() / 1000) + 1) * 1000);
+export function passwordChangeInstant(now: Date): SQL {
+  const nextSecond = new Date((Math.floor(now.getTime() / 1000) + 1) * 1000);
+  return sql`greatest(${nextSecond.toISOString()}::timestamptz, date_trunc('second', ${users.passwordChangedAt}) + interval '1 second')`;
 }

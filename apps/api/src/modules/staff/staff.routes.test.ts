@@ -1,0 +1,169 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
+import { staffUserSchema } from '@sf/contract/auth';
+import { createTestContext, type TestContext } from '../../../test/helper.ts';
+import { DEMO_PASSWORD } from '../../db/seed.ts';
+import { auditLog, sessions, users } from '../../db/schema.ts';
+
+describe('staff self routes', () => {
+  let ctx: TestContext;
+  beforeAll(async () => {
+    ctx = await createTestContext({ env: { AUTH_RATE_LIMIT: '1000' } });
+  });
+  afterAll(() => ctx.close());
+
+  const signIn = async (email: string, password = DEMO_PASSWORD) => {
+    const response = await ctx.request({ method: 'POST', url: '/api/auth/login', payload: { email, password } });
+    expect(response.statusCode).toBe(200);
+    return response.json() as { idToken: string; refreshToken: string; expiresIn: number; localId: string };
+  };
+
+  it('answers user-by-token with the staff member and the seed’s profile (S4)', async () => {
+    const { idToken, localId } = await signIn('admin@demo.test');
+    const response = await ctx.request({
+      method: 'GET',
+      url: `/api/admin/user-by-token?token=${encodeURIComponent(idToken)}`,
+      headers: { 'content-type': 'application/json' },
+      token: idToken,
+    });
+    expect(response.statusCode).toBe(200);
+    const { payload } = response.json();
+    expect(staffUserSchema.strict().parse(payload)).toEqual(payload);
+    expect(payload).toMatchObject({
+      uid: localId,
+      email: 'admin@demo.test',
+      displayName: 'Giulia Rossi',
+      role: 'admin',
+      occupation: 'Responsabile programma fedeltà',
+      language: 'it',
+      communication: { email: true, sms: true, phone: false },
+      address: { city: 'Milano' },
+    });
+  });
+
+  it('accepts the token as a Bearer header too, and refuses a query token that differs from the header’s', async () => {
+    const admin = await signIn('admin@demo.test');
+    const editor = await signIn('editor@demo.test');
+    const bearer = await ctx.request({
+      method: 'GET',
+      url: '/api/admin/user-by-token',
+      headers: { authorization: `Bearer ${editor.idToken}` },
+    });
+    expect(bearer.json().payload.role).toBe('editor');
+    const mismatch = await ctx.request({
+      method: 'GET',
+      url: `/api/admin/user-by-token?token=${encodeURIComponent(editor.idToken)}`,
+      token: admin.idToken,
+    });
+    expect(mismatch.statusCode).toBe(401);
+    expect(mismatch.json().error.code).toBe('invalid_token');
+  });
+
+  it('answers 401 without a token and 403 for a member', async () => {
+    const none = await ctx.request({ method: 'GET', url: '/api/admin/user-by-token' });
+    expect(none.statusCode).toBe(401);
+    expect(none.json().error.code).toBe('unauthenticated');
+    const member = await signIn('member@demo.test');
+    const forbidden = await ctx.request({ method: 'GET', url: '/api/admin/user-by-token', token: member.idToken });
+    expect(forbidden.statusCode).toBe(403);
+  });
+
+  it('updates the own profile, renames the account and audits before and after', async () => {
+    const { idToken } = await signIn('editor@demo.test');
+    const response = await ctx.request({
+      method: 'PATCH',
+      url: '/api/admin/me',
+      token: idToken,
+      payload: { firstName: 'Marco A.', phone: '+39 06 1111 2222', language: 'en', address: { addressLine: 'Via Nuova 1', city: 'Roma', state: 'RM', postCode: '00100' } },
+    });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toMatchObject({
+      displayName: 'Marco A. Bianchi',
+      phone: '+39 06 1111 2222',
+      language: 'en',
+      occupation: 'Redattore news',
+      address: { addressLine: 'Via Nuova 1' },
+      role: 'editor',
+    });
+    const me = await ctx.request({ method: 'GET', url: '/api/admin/me', token: idToken });
+    expect(me.json().phone).toBe('+39 06 1111 2222');
+    const [audit] = await ctx.app.db.select().from(auditLog).where(eq(auditLog.action, 'account.update_profile'));
+    expect(audit).toMatchObject({ actorEmail: 'editor@demo.test', entityType: 'user' });
+    expect((audit?.before as { phone: string }).phone).toBe('+39 06 9876 5432');
+    expect((audit?.after as { phone: string }).phone).toBe('+39 06 1111 2222');
+  });
+
+  it('refuses a profile change that breaks a bound or tries to change the role', async () => {
+    const { idToken } = await signIn('editor@demo.test');
+    const tooLong = await ctx.request({
+      method: 'PATCH',
+      url: '/api/admin/me',
+      token: idToken,
+      payload: { phone: 'x'.repeat(31) },
+      headers: { 'accept-language': 'en' },
+    });
+    expect(tooLong.statusCode).toBe(400);
+    expect(tooLong.json().error.fields).toEqual([{ field: 'phone', message: 'Phone maximum length is 30' }]);
+    const role = await ctx.request({ method: 'PATCH', url: '/api/admin/me', token: idToken, payload: { role: 'admin' } });
+    expect(role.statusCode).toBe(400);
+    expect(role.json().error.fields[0].field).toBe('role');
+  });
+
+  it('changes the own password: the current one must be right, a common one is refused', async () => {
+    const { idToken } = await signIn('admin@demo.test');
+    const wrong = await ctx.request({
+      method: 'POST',
+      url: '/api/admin/me/password',
+      token: idToken,
+      payload: { currentPassword: 'not-it-at-all', newPassword: 'Granita-e-brioche-77' },
+      headers: { 'accept-language': 'en' },
+    });
+    expect(wrong.statusCode).toBe(400);
+    expect(wrong.json().error.fields).toEqual([{ field: 'currentPassword', message: 'Current password is not valid' }]);
+    const common = await ctx.request({
+      method: 'POST',
+      url: '/api/admin/me/password',
+      token: idToken,
+      payload: { currentPassword: DEMO_PASSWORD, newPassword: 'qwertyuiop' },
+    });
+    expect(common.statusCode).toBe(400);
+    expect(common.json().error.fields[0].field).toBe('newPassword');
+  });
+
+  it('ends every session on a password change and answers with a fresh sign-in that works', async () => {
+    const other = await signIn('admin@demo.test');
+    const current = await signIn('admin@demo.test');
+    const response = await ctx.request({
+      method: 'POST',
+      url: '/api/admin/me/password',
+      token: current.idToken,
+      payload: { currentPassword: DEMO_PASSWORD, newPassword: 'Granita-e-brioche-77' },
+    });
+    expect(response.statusCode).toBe(200);
+    const fresh = response.json();
+    expect(fresh).toEqual({ idToken: expect.any(String), refreshToken: expect.any(String), expiresIn: 3600, localId: current.localId });
+
+    expect((await ctx.request({ method: 'GET', url: '/api/admin/me', token: fresh.idToken })).statusCode).toBe(200);
+    expect((await ctx.request({ method: 'GET', url: '/api/admin/me', token: other.idToken })).statusCode).toBe(401);
+    for (const refreshToken of [other.refreshToken, current.refreshToken]) {
+      const refreshed = await ctx.request({
+        method: 'POST',
+        url: '/api/auth/token',
+        payload: { grant_type: 'refresh_token', refresh_token: refreshToken },
+      });
+      expect(refreshed.json().error.code).toBe('invalid_grant');
+    }
+    const refreshed = await ctx.request({
+      method: 'POST',
+      url: '/api/auth/token',
+      payload: { grant_type: 'refresh_token', refresh_token: fresh.refreshToken },
+    });
+    expect(refreshed.statusCode).toBe(200);
+    const [admin] = await ctx.app.db.select().from(users).where(eq(users.email, 'admin@demo.test'));
+    const live = await ctx.app.db.select().from(sessions).where(eq(sessions.userId, admin!.id));
+    expect(live.filter((session) => session.revokedAt === null)).toHaveLength(1);
+    const [audit] = await ctx.app.db.select().from(auditLog).where(eq(auditLog.action, 'account.change_password'));
+    expect(audit?.actorEmail).toBe('admin@demo.test');
+    expect((await signIn('admin@demo.test', 'Granita-e-brioche-77')).idToken).toBeTruthy();
+  });
+});
