@@ -213,11 +213,16 @@ export async function uploadExists(executor: Executor, id: string): Promise<bool
 }
 
 export async function countByEffectiveStatus(executor: Executor, now: Date): Promise<Record<NewsStatus, number>> {
-  const status = effectiveStatus(now);
-  const rows = await executor.select({ status, total: count() }).from(newsPosts).groupBy(status);
-  const counts: Record<NewsStatus, number> = { draft: 0, scheduled: 0, published: 0, archived: 0 };
-  for (const row of rows) counts[row.status] = Number(row.total);
-  return counts;
+  const countWhere = (status: NewsStatus) => sql<number>`count(*) filter (where ${hasEffectiveStatus(status, now)})`.mapWith(Number);
+  const [row] = await executor
+    .select({
+      draft: countWhere('draft'),
+      scheduled: countWhere('scheduled'),
+      published: countWhere('published'),
+      archived: countWhere('archived'),
+    })
+    .from(newsPosts);
+  return row ?? { draft: 0, scheduled: 0, published: 0, archived: 0 };
 }
 
 export async function findNextScheduled(executor: Executor, now: Date, limit: number): Promise<PostRow[]> {

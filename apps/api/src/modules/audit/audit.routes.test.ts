@@ -1,0 +1,83 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AuditEntry } from '@sf/contract/audit';
+import { createTestContext, type TestContext } from '../../../test/helper.ts';
+import { auditLog } from '../../db/schema.ts';
+
+describe('audit routes', () => {
+  let ctx: TestContext;
+  let admin: string;
+  let editor: string;
+  let editorId: string;
+
+  beforeAll(async () => {
+    ctx = await createTestContext();
+    admin = await ctx.tokenFor('admin@demo.test');
+    editor = await ctx.tokenFor('editor@demo.test');
+    const created = await ctx.request({ method: 'POST', url: '/api/admin/news', payload: { title: 'Tracciato' }, token: editor });
+    editorId = created.json().author.id;
+    await ctx.request({ method: 'POST', url: '/api/admin/news', payload: { title: 'Tracciato da admin' }, token: admin });
+    // Entries at known times, for the date filters.
+    await ctx.app.db.insert(auditLog).values([
+      { at: new Date('2026-01-10T10:00:00Z'), actorEmail: 'system', action: 'news.publish', entityType: 'news_post', entityId: '1' },
+      { at: new Date('2026-02-10T10:00:00Z'), actorEmail: 'system', action: 'news.publish', entityType: 'news_post', entityId: '2' },
+      { at: new Date('2026-03-10T10:00:00Z'), actorEmail: 'system', action: 'staff.update', entityType: 'user', entityId: 'x' },
+    ]);
+  });
+  afterAll(() => ctx.close());
+
+  const page = async (query: string) => {
+    const response = await ctx.request({ method: 'GET', url: `/api/admin/audit?${query}`, token: admin });
+    expect(response.statusCode).toBe(200);
+    return response.json() as { items: AuditEntry[]; total: number; page: number; pageSize: number };
+  };
+
+  it('lists every entry newest first, with paging', async () => {
+    const all = await page('pageSize=100');
+    expect(all.total).toBe(all.items.length);
+    expect(all.total).toBeGreaterThanOrEqual(5);
+    const times = all.items.map((entry) => Date.parse(entry.at));
+    expect(times).toEqual([...times].sort((a, b) => b - a));
+    const second = await page('page=2&pageSize=2');
+    expect(second.items.map((entry) => entry.id)).toEqual(all.items.slice(2, 4).map((entry) => entry.id));
+    expect(second).toMatchObject({ page: 2, pageSize: 2, total: all.total });
+  });
+
+  it('records who changed what, with before and after', async () => {
+    const entry = (await page('entity=news_post&actor=editor@demo.test')).items[0];
+    expect(entry).toMatchObject({ action: 'news.create', actorEmail: 'editor@demo.test', actorId: editorId, before: null });
+    expect(entry?.after).toMatchObject({ title: 'Tracciato' });
+    expect(entry?.requestId).toEqual(expect.any(String));
+  });
+
+  it('filters by actor e-mail (any case) or id, and by entity', async () => {
+    const byEmail = await page('actor=EDITOR@demo.test');
+    expect(byEmail.total).toBe(1);
+    expect(byEmail.items.every((entry) => entry.actorEmail === 'editor@demo.test')).toBe(true);
+    const byId = await page(`actor=${editorId}`);
+    expect(byId.items.map((entry) => entry.id)).toEqual(byEmail.items.map((entry) => entry.id));
+    const users = await page('entity=user');
+    expect(users.items.map((entry) => entry.action)).toEqual(['staff.update']);
+    expect((await page('actor=nobody@demo.test')).total).toBe(0);
+  });
+
+  it('filters by a date range, both ends included', async () => {
+    const range = await page('from=2026-01-10T10:00:00Z&to=2026-02-10T10:00:00Z');
+    expect(range.items.map((entry) => entry.entityId)).toEqual(['2', '1']);
+    const fromOnly = await page('from=2026-02-01T00:00:00%2B01:00&entity=news_post&actor=system');
+    expect(fromOnly.items.map((entry) => entry.entityId)).toEqual(['2']);
+  });
+
+  it('answers 400 naming the field for a bad date or a range that ends before it starts', async () => {
+    const bad = await ctx.request({ method: 'GET', url: '/api/admin/audit?from=ieri', token: admin, headers: { 'accept-language': 'en' } });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().error.fields).toEqual([{ field: 'from', message: 'From is not valid' }]);
+    const reversed = await ctx.request({ method: 'GET', url: '/api/admin/audit?from=2026-03-01T00:00:00Z&to=2026-01-01T00:00:00Z', token: admin });
+    expect(reversed.statusCode).toBe(400);
+    expect(reversed.json().error.fields).toEqual([{ field: 'to', message: 'Al non è valido' }]);
+  });
+
+  it('is for admins only', async () => {
+    expect((await ctx.request({ method: 'GET', url: '/api/admin/audit', token: editor })).statusCode).toBe(403);
+    expect((await ctx.request({ method: 'GET', url: '/api/admin/audit' })).statusCode).toBe(401);
+  });
+});
