@@ -1,0 +1,133 @@
+import { Alert, Drawer, Skeleton, Stack } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
+import type { NewsPost } from '@sf/contract/news';
+import { useCallback, useEffect, useRef } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useBlocker } from 'react-router';
+import { useNewsPost } from '../api/get-news-post.ts';
+import { useConfirm } from '../hooks/use-confirm.tsx';
+import { useEditorTarget } from '../hooks/use-news-search-params.ts';
+import { NewsPostForm } from './news-post-form.tsx';
+
+function ExistingPostEditor({
+  id,
+  onDeleted,
+  onDirtyChange,
+}: {
+  id: number;
+  onDeleted: () => void;
+  onDirtyChange: (isDirty: boolean) => void;
+}) {
+  const { t } = useTranslation('news');
+  const query = useNewsPost(id);
+  const reload = useCallback(async (): Promise<NewsPost | undefined> => (await query.refetch()).data, [query]);
+
+  if (query.isPending) {
+    return (
+      <Stack aria-busy="true" aria-label={t('editor.loading')}>
+        <Skeleton height={36} />
+        <Skeleton height={60} />
+        <Skeleton height={220} />
+      </Stack>
+    );
+  }
+  if (query.isError) {
+    return (
+      <Alert color="red" role="alert">
+        {t('editor.notFound')}
+      </Alert>
+    );
+  }
+  return (
+    <NewsPostForm
+      // A fresh form per post version loaded from the server after a conflict reload keeps its own state.
+      post={query.data}
+      onCreated={() => undefined}
+      onDeleted={onDeleted}
+      onDirtyChange={onDirtyChange}
+      onReload={reload}
+    />
+  );
+}
+
+/**
+ * The editor lives in a drawer addressed by `?post=`. Esc, the close button and the overlay all go
+ * through the unsaved-changes check; the drawer traps focus while open.
+ */
+export function NewsEditorDrawer() {
+  const { t } = useTranslation('news');
+  const { target, show, close } = useEditorTarget();
+  const isPhone = useMediaQuery('(max-width: 48em)');
+  const confirm = useConfirm();
+  const isDirtyRef = useRef(false);
+  const onDirtyChange = useCallback((isDirty: boolean) => {
+    isDirtyRef.current = isDirty;
+  }, []);
+
+  const forceClose = useCallback(() => {
+    isDirtyRef.current = false;
+    close();
+  }, [close]);
+
+  const requestClose = useCallback(async () => {
+    if (isDirtyRef.current) {
+      const isConfirmed = await confirm({
+        title: t('confirm.discard.title'),
+        message: t('confirm.discard.message'),
+        confirmLabel: t('confirm.discard.confirm'),
+        isDanger: true,
+      });
+      if (!isConfirmed) return;
+    }
+    forceClose();
+  }, [confirm, forceClose, t]);
+
+  // The back button (or any link) leaving the post with unsaved changes asks first, like the close button.
+  const blocker = useBlocker(({ currentLocation, nextLocation }) => {
+    if (!isDirtyRef.current) return false;
+    const post = (location: { search: string }) => new URLSearchParams(location.search).get('post');
+    return currentLocation.pathname !== nextLocation.pathname || post(currentLocation) !== post(nextLocation);
+  });
+  useEffect(() => {
+    if (blocker.state !== 'blocked') return;
+    void confirm({
+      title: t('confirm.discard.title'),
+      message: t('confirm.discard.message'),
+      confirmLabel: t('confirm.discard.confirm'),
+      isDanger: true,
+    }).then((isConfirmed) => {
+      if (isConfirmed) {
+        isDirtyRef.current = false;
+        blocker.proceed();
+      } else blocker.reset();
+    });
+  }, [blocker, confirm, t]);
+
+  return (
+    <Drawer
+      opened={target !== null}
+      onClose={() => void requestClose()}
+      position="right"
+      size={isPhone ? '100%' : 'xl'}
+      title={target === 'new' ? t('editor.newTitle') : t('editor.editTitle')}
+      closeButtonProps={{ 'aria-label': t('editor.close') }}
+      padding="lg"
+    >
+      {target === 'new' && (
+        <NewsPostForm
+          key="new"
+          onCreated={(post) => {
+            isDirtyRef.current = false;
+            show(post.id);
+          }}
+          onDeleted={forceClose}
+          onDirtyChange={onDirtyChange}
+          onReload={async () => undefined}
+        />
+      )}
+      {typeof target === 'number' && (
+        <ExistingPostEditor key={target} id={target} onDeleted={forceClose} onDirtyChange={onDirtyChange} />
+      )}
+    </Drawer>
+  );
+}

@@ -1,0 +1,116 @@
+import { Input } from '@mantine/core';
+import { Link, RichTextEditor } from '@mantine/tiptap';
+import { useEditor } from '@tiptap/react';
+import StarterKit from '@tiptap/starter-kit';
+import { useEffect, useId } from 'react';
+import { useTranslation } from 'react-i18next';
+
+type Props = {
+  label: string;
+  value: string;
+  onChange: (html: string) => void;
+  onBlur?: () => void;
+  error?: string | undefined;
+};
+
+/**
+ * The body editor. Only what the server's allow-list keeps is offered (paragraphs, headings, lists,
+ * quotes, links, bold/italic/underline), so the preview after saving matches what was written.
+ */
+export function RichTextField({ label, value, onChange, onBlur, error }: Props) {
+  const { t } = useTranslation('news');
+  const labelId = useId();
+  const errorId = useId();
+  const editor = useEditor({
+    extensions: [
+      StarterKit.configure({ link: false, code: false, codeBlock: false, horizontalRule: false, strike: false }),
+      Link.configure({ openOnClick: false }),
+    ],
+    content: value,
+    editorProps: {
+      attributes: {
+        role: 'textbox',
+        'aria-multiline': 'true',
+        'aria-labelledby': labelId,
+        ...(error ? { 'aria-describedby': errorId, 'aria-invalid': 'true' } : {}),
+      },
+    },
+    onUpdate: ({ editor: current }) => onChange(current.isEmpty ? '' : current.getHTML()),
+    onBlur: () => onBlur?.(),
+  });
+
+  // A reset of the form (reload after a conflict, a save) replaces the text without marking it changed.
+  useEffect(() => {
+    if (!editor) return;
+    const current = editor.isEmpty ? '' : editor.getHTML();
+    if (current !== value) editor.commands.setContent(value, { emitUpdate: false });
+  }, [editor, value]);
+
+  useEffect(() => {
+    if (!editor) return;
+    editor.setOptions({
+      editorProps: {
+        attributes: {
+          role: 'textbox',
+          'aria-multiline': 'true',
+          'aria-labelledby': labelId,
+          ...(error ? { 'aria-describedby': errorId, 'aria-invalid': 'true' } : {}),
+        },
+      },
+    });
+  }, [editor, error, errorId, labelId]);
+
+  return (
+    <Input.Wrapper label={label} labelElement="div" labelProps={{ id: labelId }} error={error} errorProps={{ id: errorId }}>
+      <RichTextEditor
+        editor={editor}
+        labels={{
+          boldControlLabel: t('editor.toolbar.bold'),
+          italicControlLabel: t('editor.toolbar.italic'),
+          underlineControlLabel: t('editor.toolbar.underline'),
+          h2ControlLabel: t('editor.toolbar.h2'),
+          h3ControlLabel: t('editor.toolbar.h3'),
+          bulletListControlLabel: t('editor.toolbar.bulletList'),
+          orderedListControlLabel: t('editor.toolbar.orderedList'),
+          blockquoteControlLabel: t('editor.toolbar.blockquote'),
+          linkControlLabel: t('editor.toolbar.link'),
+          unlinkControlLabel: t('editor.toolbar.unlink'),
+          undoControlLabel: t('editor.toolbar.undo'),
+          redoControlLabel: t('editor.toolbar.redo'),
+          linkEditorInputLabel: t('editor.toolbar.linkUrl'),
+          linkEditorInputPlaceholder: 'https://example.com',
+          linkEditorSave: t('editor.toolbar.linkSave'),
+          linkEditorExternalLink: t('editor.toolbar.linkExternal'),
+          linkEditorInternalLink: t('editor.toolbar.linkInternal'),
+        }}
+        mt={4}
+      >
+        <RichTextEditor.Toolbar sticky stickyOffset={0}>
+          <RichTextEditor.ControlsGroup>
+            <RichTextEditor.Bold />
+            <RichTextEditor.Italic />
+            <RichTextEditor.Underline />
+          </RichTextEditor.ControlsGroup>
+          <RichTextEditor.ControlsGroup>
+            <RichTextEditor.H2 />
+            <RichTextEditor.H3 />
+          </RichTextEditor.ControlsGroup>
+          <RichTextEditor.ControlsGroup>
+            <RichTextEditor.BulletList />
+            <RichTextEditor.OrderedList />
+            <RichTextEditor.Blockquote />
+          </RichTextEditor.ControlsGroup>
+          <RichTextEditor.ControlsGroup>
+            <RichTextEditor.Link />
+            <RichTextEditor.Unlink />
+          </RichTextEditor.ControlsGroup>
+          <RichTextEditor.ControlsGroup>
+            <RichTextEditor.Undo />
+            <RichTextEditor.Redo />
+          </RichTextEditor.ControlsGroup>
+        </RichTextEditor.Toolbar>
+        <RichTextEditor.Content mih={200} />
+      </RichTextEditor>
+    </Input.Wrapper>
+  );
+}

@@ -1,0 +1,27 @@
+import dayjs from 'dayjs';
+import timezone from 'dayjs/plugin/timezone';
+import utc from 'dayjs/plugin/utc';
+// The Italian month and day names for the date picker.
+import 'dayjs/locale/it';
+
+dayjs.extend(utc);
+dayjs.extend(timezone);
+
+/** The wall-clock format the Mantine date pickers read and write. */
+const WALL_CLOCK = 'YYYY-MM-DD HH:mm:ss';
+
+/**
+ * The pickers know nothing of time zones, so an instant is shown as the wall-clock time of the
+ * user's zone rather than of the browser (they differ when the profile names another zone).
+ */
+export function instantToWallClock(iso: string, timeZone: string): string {
+  return dayjs(iso).tz(timeZone).format(WALL_CLOCK);
+}
+
+export function wallClockToInstant(wallClock: string, timeZone: string): string {
+  return dayjs.tz(wallClock, timeZone).toISOString();
+}
+
+export function nowAsWallClock(timeZone: string): string {
+  return dayjs().tz(timeZone).format(WALL_CLOCK);
+}
