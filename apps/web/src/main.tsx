@@ -1,8 +1,19 @@
+import '@mantine/core/styles.css';
+import '@mantine/notifications/styles.css';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
+import { RouterProvider } from 'react-router';
+import { AppProviders } from './app/provider.tsx';
+import { createAppRouter } from './app/router.tsx';
+import { restoreSession } from './lib/user-by-token.ts';
+
+void restoreSession();
+const router = createAppRouter();
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
-    <p>Social Fidelity</p>
+    <AppProviders>
+      <RouterProvider router={router} />
+    </AppProviders>
   </StrictMode>,
 );

@@ -166,7 +166,9 @@ export function refreshSession(): Promise<void> {
   return refreshing;
 }
 
-function errorText(error: ApiError): string {
+/** A meaningful, translated text for any failure (S11), for toasts and inline alerts alike. */
+export function describeApiError(error: unknown): string {
+  if (!(error instanceof ApiError)) return i18n.t('common:errors.internal');
   const key = `common:errors.${error.code}`;
   if (i18n.exists(key)) return i18n.t(key);
   if (error.status >= 500) return i18n.t('common:errors.internal');
@@ -178,7 +180,7 @@ function report(error: ApiError, options: InternalOptions): void {
   const isInline = (error.status === 400 && error.code === 'validation') || (error.status === 409 && error.code === 'conflict');
   if (isInline) return;
   console.error(`API ${options.method} failed`, error);
-  if (!options.isSilent) notifyError(errorText(error));
+  if (!options.isSilent) notifyError(describeApiError(error));
 }
 
 async function request<T>(path: string, options: InternalOptions): Promise<T> {

@@ -45,8 +45,9 @@ export function createFormatters(language: Language, timeZone?: string): Formatt
     minute: '2-digit',
   });
   const timeFormat = new Intl.DateTimeFormat(locale, { timeZone: zone, hour: '2-digit', minute: '2-digit' });
-  const numberFormat = new Intl.NumberFormat(locale);
-  const currencyFormat = new Intl.NumberFormat(locale, { style: 'currency', currency: 'EUR' });
+  // CLDR leaves 4-digit Italian numbers ungrouped ("1234,50"); the product wants "1.234,50 €".
+  const numberFormat = new Intl.NumberFormat(locale, { useGrouping: 'always' });
+  const currencyFormat = new Intl.NumberFormat(locale, { style: 'currency', currency: 'EUR', useGrouping: 'always' });
   const toDate = (value: Date | string | number) => (value instanceof Date ? value : new Date(value));
   const safe = (format: Intl.DateTimeFormat, value: Date | string | number) => {
     const date = toDate(value);

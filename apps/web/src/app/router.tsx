@@ -1,0 +1,55 @@
+import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
+import { HomeRedirect, RequireAuth, UnknownPath } from './guards.tsx';
+import { AuthLayout } from './layouts/auth-layout.tsx';
+import { RootLayout } from './root-layout.tsx';
+import { RouteError } from './route-error.tsx';
+import { Component as LoginRoute } from './routes/auth/login.tsx';
+
+/**
+ * S8 route map. Only the sign-in page and what it needs are in the first bundle; every other screen
+ * (the app shell, news with its editor, the dashboard, the other auth forms) is a lazy route module.
+ */
+export const appRoutes: RouteObject[] = [
+  {
+    element: <RootLayout />,
+    errorElement: <RouteError />,
+    children: [
+      {
+        path: 'auth',
+        element: <AuthLayout />,
+        children: [
+          { index: true, element: <Navigate to="/auth/login" replace /> },
+          { path: 'login', Component: LoginRoute },
+          { path: 'registration', lazy: () => import('./routes/auth/registration.tsx') },
+          { path: 'forgot-password', lazy: () => import('./routes/auth/forgot-password.tsx') },
+          { path: 'reset-password', lazy: () => import('./routes/auth/reset-password.tsx') },
+        ],
+      },
+      {
+        path: 'error',
+        children: [
+          { path: '404', lazy: () => import('./routes/not-found.tsx') },
+          { path: '*', element: <Navigate to="/error/404" replace /> },
+        ],
+      },
+      {
+        element: <RequireAuth />,
+        children: [
+          {
+            lazy: () => import('./layouts/main-layout.tsx'),
+            children: [
+              { index: true, element: <HomeRedirect /> },
+              { path: 'dashboard', lazy: () => import('./routes/dashboard.tsx') },
+              { path: 'news', lazy: () => import('./routes/news.tsx') },
+            ],
+          },
+        ],
+      },
+      { path: '*', element: <UnknownPath /> },
+    ],
+  },
+];
+
+export function createAppRouter() {
+  return createBrowserRouter(appRoutes);
+}

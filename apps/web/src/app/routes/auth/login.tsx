@@ -1,0 +1,30 @@
+import { Alert } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import { Navigate, useNavigate, useSearchParams } from 'react-router';
+import { LoginForm } from '../../../features/auth/components/login-form.tsx';
+import { useSession } from '../../../lib/session.ts';
+import { ADMIN_HOME, EDITOR_HOME, safeRedirectTarget } from '../../guards.tsx';
+
+/** `/auth/login`: back to where the user was going (S9 `?redirect=`), or to their home. */
+export function Component() {
+  const { t } = useTranslation('auth');
+  const [params] = useSearchParams();
+  const navigate = useNavigate();
+  const session = useSession();
+  const redirect = safeRedirectTarget(params.get('redirect'));
+  const home = (role: string | null) => redirect ?? (role === 'editor' ? EDITOR_HOME : ADMIN_HOME);
+
+  if (session.status === 'signed-in') return <Navigate to={home(session.user.role)} replace />;
+  return (
+    <LoginForm
+      onSignedIn={(role) => navigate(home(role), { replace: true })}
+      notice={
+        params.get('reset') === 'done' ? (
+          <Alert color="green" role="status">
+            {t('login.passwordChanged')}
+          </Alert>
+        ) : null
+      }
+    />
+  );
+}

@@ -1,0 +1,91 @@
+import { Anchor, Button, Group, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
+import type { ReactNode } from 'react';
+import { useForm } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { loginRequestSchema, type LoginRequest } from '@sf/contract/auth';
+import { isApiError } from '../../../lib/api-error.ts';
+import { contractResolver, useRevalidateOnLanguageChange } from '../../../lib/form-resolver.ts';
+import { useSignIn } from '../api/sign-in.ts';
+import { FormError } from './form-error.tsx';
+import { useFormFailure } from './use-form-failure.ts';
+
+export function LoginForm({ onSignedIn, notice }: { onSignedIn: (role: 'admin' | 'editor') => void; notice?: ReactNode }) {
+  const { t } = useTranslation('auth');
+  const form = useForm<LoginRequest>({
+    mode: 'onChange',
+    defaultValues: { email: '', password: '' },
+    resolver: contractResolver<LoginRequest>(loginRequestSchema),
+  });
+  useRevalidateOnLanguageChange(form);
+  const failure = useFormFailure(form);
+  const signIn = useSignIn();
+  const { errors } = form.formState;
+
+  const onSubmit = form.handleSubmit(async (values) => {
+    failure.clear();
+    try {
+      const result = await signIn.mutateAsync(values);
+      if (result.outcome === 'refused') {
+        console.warn('Sign-in refused: this account may not enter the back-office', { role: result.role });
+        failure.loginIncorrect();
+        return;
+      }
+      onSignedIn(result.role);
+    } catch (error) {
+      if (isApiError(error) && (error.code === 'invalid_credentials' || error.status === 401)) {
+        console.warn('Sign-in failed', error);
+        failure.loginIncorrect();
+      } else {
+        failure.fromError(error);
+      }
+    }
+  });
+
+  const isBusy = signIn.isPending || form.formState.isSubmitting;
+  return (
+    <form onSubmit={onSubmit} noValidate aria-labelledby="login-title">
+      <Stack gap="md">
+        <div>
+          <Title order={2} id="login-title">
+            {t('login.title')}
+          </Title>
+          <Text c="dimmed" size="sm">
+            {t('login.subtitle')}
+          </Text>
+        </div>
+        {notice}
+        <FormError>{failure.text}</FormError>
+        <TextInput
+          label={t('fields.email')}
+          type="email"
+          autoComplete="username"
+          required
+          {...form.register('email')}
+          error={errors.email?.message}
+        />
+        <PasswordInput
+          label={t('fields.password')}
+          autoComplete="current-password"
+          required
+          {...form.register('password')}
+          error={errors.password?.message}
+        />
+        <Group justify="flex-end">
+          <Anchor component={Link} to="/auth/forgot-password" size="sm">
+            {t('login.forgot')}
+          </Anchor>
+        </Group>
+        <Button type="submit" loading={isBusy} disabled={isBusy} fullWidth>
+          {t('login.submit')}
+        </Button>
+        <Text size="sm" ta="center">
+          {t('login.noAccount')}{' '}
+          <Anchor component={Link} to="/auth/registration">
+            {t('login.register')}
+          </Anchor>
+        </Text>
+      </Stack>
+    </form>
+  );
+}

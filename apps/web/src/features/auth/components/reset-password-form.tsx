@@ -1,0 +1,86 @@
+import { Alert, Anchor, Button, PasswordInput, Stack, Text, Title } from '@mantine/core';
+import { useForm } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { z } from 'zod';
+import { passwordSchema } from '@sf/contract/validation';
+import { contractResolver, useRevalidateOnLanguageChange } from '../../../lib/form-resolver.ts';
+import { i18n } from '../../../lib/i18n.ts';
+import { useResetPassword } from '../api/reset-password.ts';
+import { FormError } from './form-error.tsx';
+import { useFormFailure } from './use-form-failure.ts';
+
+type ResetValues = { password: string; confirmPassword: string };
+
+// The token comes from the link, not from the user: the form checks the password with the same bounds as the API.
+const resetFormSchema = z.object({ password: passwordSchema, confirmPassword: z.string() });
+
+export function ResetPasswordForm({ token, onDone }: { token: string | null; onDone: () => void }) {
+  const { t } = useTranslation('auth');
+  const form = useForm<ResetValues>({
+    mode: 'onChange',
+    defaultValues: { password: '', confirmPassword: '' },
+    resolver: contractResolver<ResetValues>(resetFormSchema, (values) =>
+      values.confirmPassword !== values.password ? { field: 'confirmPassword', message: i18n.t('auth:reset.mismatch') } : null,
+    ),
+  });
+  useRevalidateOnLanguageChange(form);
+  const failure = useFormFailure(form);
+  const reset = useResetPassword();
+  const { errors } = form.formState;
+
+  if (!token) {
+    return (
+      <Stack gap="md">
+        <Title order={2}>{t('reset.title')}</Title>
+        <Alert color="red" role="alert">
+          {t('reset.missingToken')}
+        </Alert>
+        <Anchor component={Link} to="/auth/forgot-password">
+          {t('reset.requestNew')}
+        </Anchor>
+      </Stack>
+    );
+  }
+
+  const onSubmit = form.handleSubmit(async (values) => {
+    failure.clear();
+    try {
+      await reset.mutateAsync({ token, password: values.password });
+      onDone();
+    } catch (error) {
+      failure.fromError(error);
+    }
+  });
+
+  const isBusy = reset.isPending || form.formState.isSubmitting;
+  return (
+    <form onSubmit={onSubmit} noValidate aria-labelledby="reset-title">
+      <Stack gap="md">
+        <div>
+          <Title order={2} id="reset-title">
+            {t('reset.title')}
+          </Title>
+          <Text c="dimmed" size="sm">
+            {t('reset.subtitle')}
+          </Text>
+        </div>
+        <FormError>{failure.text}</FormError>
+        <PasswordInput label={t('fields.newPassword')} autoComplete="new-password" required {...form.register('password')} error={errors.password?.message} />
+        <PasswordInput
+          label={t('fields.confirmPassword')}
+          autoComplete="new-password"
+          required
+          {...form.register('confirmPassword')}
+          error={errors.confirmPassword?.message}
+        />
+        <Button type="submit" loading={isBusy} disabled={isBusy} fullWidth>
+          {t('reset.submit')}
+        </Button>
+        <Anchor component={Link} to="/auth/forgot-password" size="sm" ta="center">
+          {t('reset.requestNew')}
+        </Anchor>
+      </Stack>
+    </form>
+  );
+}

@@ -1,0 +1,82 @@
+import { Button, Group, Modal, PasswordInput, Stack, Text } from '@mantine/core';
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
+import { z } from 'zod';
+import { BOUNDS, passwordSchema } from '@sf/contract/validation';
+import { describeApiError } from '../../../lib/api-client.ts';
+import { isApiError } from '../../../lib/api-error.ts';
+import { applyServerFieldErrors, contractResolver, useRevalidateOnLanguageChange } from '../../../lib/form-resolver.ts';
+import { i18n } from '../../../lib/i18n.ts';
+import { notifySuccess } from '../../../lib/notify.ts';
+import { useChangePassword } from '../api/change-password.ts';
+
+type PasswordValues = { currentPassword: string; newPassword: string; confirmPassword: string };
+
+// The contract's request schema is strict; the form also carries the confirmation, checked here.
+const passwordFormSchema = z.object({
+  currentPassword: z.string().min(1).max(BOUNDS.passwordMax),
+  newPassword: passwordSchema,
+  confirmPassword: z.string(),
+});
+
+function PasswordForm({ onClose }: { onClose: () => void }) {
+  const { t } = useTranslation('profile');
+  const [failure, setFailure] = useState<unknown>(null);
+  const form = useForm<PasswordValues>({
+    mode: 'onChange',
+    defaultValues: { currentPassword: '', newPassword: '', confirmPassword: '' },
+    resolver: contractResolver<PasswordValues>(passwordFormSchema, (values) =>
+      values.confirmPassword !== values.newPassword ? { field: 'confirmPassword', message: i18n.t('profile:password.mismatch') } : null,
+    ),
+  });
+  useRevalidateOnLanguageChange(form);
+  const change = useChangePassword();
+  const { errors } = form.formState;
+
+  const onSubmit = form.handleSubmit(async ({ currentPassword, newPassword }) => {
+    setFailure(null);
+    try {
+      await change.mutateAsync({ currentPassword, newPassword });
+      notifySuccess(t('password.saved'));
+      onClose();
+    } catch (error) {
+      if (isApiError(error) && error.code === 'validation' && applyServerFieldErrors(form, error.fields)) return;
+      setFailure(error);
+    }
+  });
+
+  const isBusy = change.isPending || form.formState.isSubmitting;
+  return (
+    <form onSubmit={onSubmit} noValidate>
+      <Stack gap="md">
+        <Text size="sm">{t('password.intro')}</Text>
+        {failure ? (
+          <Text c="red" role="alert" size="sm">
+            {describeApiError(failure)}
+          </Text>
+        ) : null}
+        <PasswordInput label={t('fields.currentPassword')} autoComplete="current-password" required {...form.register('currentPassword')} error={errors.currentPassword?.message} />
+        <PasswordInput label={t('fields.newPassword')} autoComplete="new-password" required {...form.register('newPassword')} error={errors.newPassword?.message} />
+        <PasswordInput label={t('fields.confirmPassword')} autoComplete="new-password" required {...form.register('confirmPassword')} error={errors.confirmPassword?.message} />
+        <Group justify="flex-end">
+          <Button variant="default" onClick={onClose}>
+            {t('common:cancel')}
+          </Button>
+          <Button type="submit" loading={isBusy} disabled={isBusy}>
+            {t('password.submit')}
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}
+
+export function PasswordDialog({ isOpen, onClose }: { isOpen: boolean; onClose: () => void }) {
+  const { t } = useTranslation('profile');
+  return (
+    <Modal opened={isOpen} onClose={onClose} title={t('password.title')} closeButtonProps={{ 'aria-label': t('common:close') }}>
+      {isOpen ? <PasswordForm onClose={onClose} /> : null}
+    </Modal>
+  );
+}

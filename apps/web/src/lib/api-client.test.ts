@@ -1,0 +1,234 @@
+import { http, HttpResponse } from 'msw';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { notifications } from '@mantine/notifications';
+import { SESSION_STORAGE_KEY } from '@sf/contract/app-info';
+import { fakeIdToken, testUser } from '../testing/test-utils.tsx';
+import { server } from '../testing/msw-server.ts';
+import { apiClient } from './api-client.ts';
+import { ApiError } from './api-error.ts';
+import { readStoredSession, sessionStore, writeStoredSession } from './session.ts';
+
+const oldToken = fakeIdToken({ sub: 'u1', role: 'admin', email: 'admin@demo.test', name: 'Ada' });
+const newToken = fakeIdToken({ sub: 'u1', role: 'admin', email: 'admin@demo.test', name: 'Ada', iat: 1 });
+
+function signInAsAdmin(): void {
+  const tokens = { authToken: oldToken, refreshToken: 'refresh-old' };
+  writeStoredSession(tokens);
+  sessionStore.signIn(testUser({ role: 'admin' }), tokens, { isNew: false });
+}
+
+function tokenAnswer(idToken: string, refreshToken = 'refresh-new') {
+  return HttpResponse.json({ access_token: idToken, id_token: idToken, refresh_token: refreshToken, expires_in: 900, token_type: 'Bearer' });
+}
+
+const expired = () => HttpResponse.json({ error: { code: 'token_expired', message: 'expired', requestId: 'r1' } }, { status: 401 });
+
+let show: ReturnType<typeof vi.spyOn>;
+let consoleError: ReturnType<typeof vi.spyOn>;
+beforeEach(() => {
+  show = vi.spyOn(notifications, 'show').mockImplementation(() => 'toast');
+  consoleError = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+  signInAsAdmin();
+});
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+describe('token refresh (S10)', () => {
+  it.each([401, 403])('makes exactly one refresh call for five concurrent %i answers and retries each request once with the new token and the marker', async (status) => {
+    let refreshCalls = 0;
+    const seen: { id: string; token: string | null; retry: string | null }[] = [];
+    server.use(
+      http.post('/api/auth/token', async ({ request }) => {
+        refreshCalls += 1;
+        expect(await request.json()).toEqual({ grant_type: 'refresh_token', refresh_token: 'refresh-old' });
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        return tokenAnswer(newToken);
+      }),
+      http.get('/api/items/:id', ({ request, params }) => {
+        const token = request.headers.get('X-Auth-Token');
+        seen.push({ id: String(params.id), token, retry: request.headers.get('X-Auth-Retry') });
+        if (token === oldToken) return HttpResponse.json({ error: { code: 'forbidden', message: 'no', requestId: 'r' } }, { status });
+        return HttpResponse.json({ id: params.id });
+      }),
+    );
+
+    const answers = await Promise.all(['1', '2', '3', '4', '5'].map((id) => apiClient.get<{ id: string }>(`/items/${id}`)));
+
+    expect(answers.map((a) => a.id)).toEqual(['1', '2', '3', '4', '5']);
+    expect(refreshCalls).toBe(1);
+    const retries = seen.filter((s) => s.token === newToken);
+    expect(retries).toHaveLength(5);
+    expect(retries.every((s) => s.retry === '1')).toBe(true);
+    expect(seen.filter((s) => s.token === oldToken).every((s) => s.retry === null)).toBe(true);
+    for (const id of ['1', '2', '3', '4', '5']) expect(seen.filter((s) => s.id === id)).toHaveLength(2);
+    expect(readStoredSession()).toMatchObject({ authToken: newToken, refreshToken: 'refresh-new' });
+    expect(show).not.toHaveBeenCalled();
+  });
+
+  it('does not refresh again when the retried request fails again', async () => {
+    let refreshCalls = 0;
+    let calls = 0;
+    server.use(
+      http.post('/api/auth/token', () => {
+        refreshCalls += 1;
+        return tokenAnswer(newToken);
+      }),
+      http.get('/api/stubborn', () => {
+        calls += 1;
+        return HttpResponse.json({ error: { code: 'forbidden', message: 'not allowed', requestId: 'r' } }, { status: 403 });
+      }),
+    );
+
+    await expect(apiClient.get('/stubborn')).rejects.toMatchObject({ status: 403, code: 'forbidden' });
+
+    expect(refreshCalls).toBe(1);
+    expect(calls).toBe(2);
+    expect(sessionStore.getState().status).toBe('signed-in');
+    expect(show).toHaveBeenCalledTimes(1);
+    expect(consoleError).toHaveBeenCalled();
+  });
+
+  it('signs the user out with one "session expired" toast when the refresh fails, and rethrows', async () => {
+    server.use(
+      http.post('/api/auth/token', () => HttpResponse.json({ error: { code: 'invalid_grant', message: 'revoked', requestId: 'r' } }, { status: 400 })),
+      http.get('/api/items/:id', expired),
+    );
+
+    const results = await Promise.allSettled([apiClient.get('/items/1'), apiClient.get('/items/2'), apiClient.get('/items/3')]);
+
+    expect(results.every((r) => r.status === 'rejected' && r.reason instanceof ApiError)).toBe(true);
+    expect(sessionStore.getState()).toEqual({ status: 'signed-out', reason: 'expired' });
+    expect(localStorage.getItem(SESSION_STORAGE_KEY)).toBeNull();
+    expect(show).toHaveBeenCalledTimes(1);
+    expect(show.mock.calls[0]?.[0]).toMatchObject({ message: 'La sessione è scaduta. Accedi di nuovo.' });
+  });
+
+  it('applies the role of the new token at once', async () => {
+    const demoted = fakeIdToken({ sub: 'u1', role: 'editor', email: 'admin@demo.test', name: 'Ada' });
+    server.use(
+      http.post('/api/auth/token', () => tokenAnswer(demoted)),
+      http.get('/api/thing', ({ request }) => (request.headers.get('X-Auth-Token') === demoted ? HttpResponse.json({ ok: true }) : expired())),
+    );
+
+    await apiClient.get('/thing');
+
+    const state = sessionStore.getState();
+    expect(state.status === 'signed-in' && state.user.role).toBe('editor');
+    expect(state.status === 'signed-in' && state.user.token).toBe(demoted);
+  });
+
+  it('never refreshes for an identity endpoint', async () => {
+    let refreshCalls = 0;
+    server.use(
+      http.post('/api/auth/token', () => {
+        refreshCalls += 1;
+        return tokenAnswer(newToken);
+      }),
+      http.post('/api/auth/login', () => HttpResponse.json({ error: { code: 'invalid_credentials', message: 'no', requestId: 'r' } }, { status: 401 })),
+    );
+    document.cookie = 'XSRF-TOKEN=abc; path=/';
+
+    await expect(apiClient.post('/auth/login', { email: 'a@b.it', password: 'x' }, { isSilent: true })).rejects.toMatchObject({ code: 'invalid_credentials' });
+    expect(refreshCalls).toBe(0);
+  });
+});
+
+describe('forgery protection (S17)', () => {
+  it('sends the cookie back as X-XSRF-TOKEN on mutating requests only', async () => {
+    document.cookie = 'XSRF-TOKEN=cookie-value; path=/';
+    const headers: Record<string, string | null> = {};
+    const record = (method: string) => ({ request }: { request: Request }) => {
+      headers[method] = request.headers.get('X-XSRF-TOKEN');
+      return method === 'DELETE' ? new HttpResponse(null, { status: 204 }) : HttpResponse.json({ ok: true });
+    };
+    server.use(
+      http.get('/api/things', record('GET')),
+      http.post('/api/things', record('POST')),
+      http.patch('/api/things', record('PATCH')),
+      http.put('/api/things', record('PUT')),
+      http.delete('/api/things', record('DELETE')),
+    );
+
+    await apiClient.get('/things');
+    await apiClient.post('/things', { a: 1 });
+    await apiClient.patch('/things', { a: 1 });
+    await apiClient.put('/things', { a: 1 });
+    expect(await apiClient.delete('/things')).toBeUndefined();
+
+    expect(headers).toEqual({ GET: null, POST: 'cookie-value', PATCH: 'cookie-value', PUT: 'cookie-value', DELETE: 'cookie-value' });
+  });
+
+  it('fetches the cookie with a GET /api/healthz first when there is none yet', async () => {
+    const order: string[] = [];
+    let received: string | null = null;
+    server.use(
+      http.get('/api/healthz', () => {
+        order.push('healthz');
+        document.cookie = 'XSRF-TOKEN=fresh; path=/';
+        return HttpResponse.json({ status: 'ok' });
+      }),
+      http.post('/api/things', ({ request }) => {
+        order.push('post');
+        received = request.headers.get('X-XSRF-TOKEN');
+        return HttpResponse.json({ ok: true });
+      }),
+    );
+
+    await apiClient.post('/things', {});
+
+    expect(order).toEqual(['healthz', 'post']);
+    expect(received).toBe('fresh');
+  });
+
+  it('puts the token header on every call and the query parameters in the URL', async () => {
+    let url = '';
+    let token: string | null = null;
+    server.use(
+      http.get('/api/search', ({ request }) => {
+        url = request.url;
+        token = request.headers.get('X-Auth-Token');
+        return HttpResponse.json([]);
+      }),
+    );
+
+    await apiClient.get('/search', { params: { page: 2, q: 'caffè', empty: '', none: undefined } });
+
+    expect(new URL(url).search).toBe('?page=2&q=caff%C3%A8');
+    expect(token).toBe(oldToken);
+  });
+});
+
+describe('other errors (S11)', () => {
+  it('shows a translated toast and logs, then rethrows the ApiError', async () => {
+    server.use(http.get('/api/broken', () => HttpResponse.json({ error: { code: 'internal', message: 'boom', requestId: 'req-9' } }, { status: 500 })));
+
+    const error = await apiClient.get('/broken').catch((e: unknown) => e);
+
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error).toMatchObject({ status: 500, code: 'internal', requestId: 'req-9' });
+    expect(show).toHaveBeenCalledWith(expect.objectContaining({ message: 'Si è verificato un errore sul server. Riprova più tardi.' }));
+    expect(consoleError).toHaveBeenCalled();
+  });
+
+  it('rethrows 400 validation and 409 conflict silently for the forms to show', async () => {
+    document.cookie = 'XSRF-TOKEN=c; path=/';
+    server.use(
+      http.post('/api/form', () =>
+        HttpResponse.json({ error: { code: 'validation', message: 'bad', fields: [{ field: 'title', message: 'Titolo è obbligatorio' }], requestId: 'r' } }, { status: 400 }),
+      ),
+      http.patch('/api/form', () => HttpResponse.json({ error: { code: 'conflict', message: 'changed', requestId: 'r' } }, { status: 409 })),
+    );
+
+    await expect(apiClient.post('/form', {})).rejects.toMatchObject({ code: 'validation', fields: [{ field: 'title', message: 'Titolo è obbligatorio' }] });
+    await expect(apiClient.patch('/form', {})).rejects.toMatchObject({ code: 'conflict' });
+    expect(show).not.toHaveBeenCalled();
+  });
+
+  it('turns a network failure into an ApiError with code network', async () => {
+    server.use(http.get('/api/down', () => HttpResponse.error()));
+
+    await expect(apiClient.get('/down')).rejects.toMatchObject({ status: 0, code: 'network' });
+    expect(show).toHaveBeenCalledWith(expect.objectContaining({ message: expect.stringContaining('Il server non è raggiungibile') }));
+  });
+});

@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import { createFormatters } from './format.ts';
+
+// Intl puts a narrow no-break space in some outputs; compare on plain spaces.
+const plain = (text: string) => text.replace(/[\u00a0\u202f]/g, ' ');
+
+describe('formatters', () => {
+  it('formats amounts, numbers and dates the Italian way', () => {
+    const f = createFormatters('it', 'Europe/Rome');
+    expect(plain(f.currency(1234.5))).toBe('1.234,50 €');
+    expect(f.number(1234567.891)).toBe('1.234.567,891');
+    expect(f.date('2026-11-21T10:00:00Z')).toBe('21/11/2026');
+    expect(f.time('2026-11-21T10:00:00Z')).toBe('11:00');
+  });
+
+  it('formats amounts, numbers and dates the English way', () => {
+    const f = createFormatters('en', 'Europe/Rome');
+    expect(f.currency(1234.5)).toBe('€1,234.50');
+    expect(f.number(1234567.891)).toBe('1,234,567.891');
+    expect(f.date('2026-11-21T10:00:00Z')).toBe('11/21/2026');
+  });
+
+  it("shows instants in the user's time zone", () => {
+    const instant = '2026-11-21T23:30:00Z';
+    expect(createFormatters('it', 'Europe/Rome').date(instant)).toBe('22/11/2026');
+    expect(createFormatters('it', 'America/New_York').date(instant)).toBe('21/11/2026');
+    expect(createFormatters('it', 'Not/AZone').timeZone).not.toBe('Not/AZone');
+  });
+
+  it('returns an empty text for an invalid date rather than "Invalid Date"', () => {
+    expect(createFormatters('en').dateTime('nonsense')).toBe('');
+  });
+});
