@@ -73,6 +73,9 @@ export async function buildApp(options: AppOptions): Promise<App> {
     requestIdHeader: false,
     bodyLimit: 1024 * 1024,
     routerOptions: { ignoreTrailingSlash: true },
+    // On SIGTERM, requests already sent on open connections are served, not refused with Fastify's
+    // own 503 (which is not in our error shape); new connections are refused by the closed listener.
+    return503OnClosing: false,
     ajv: undefined,
   }).withTypeProvider<ZodTypeProvider>();
 
@@ -152,8 +155,16 @@ export async function buildApp(options: AppOptions): Promise<App> {
     secureCookie: env.isProduction,
   });
 
+  // During a graceful close, answers tell keep-alive clients to reconnect (to another instance), so
+  // that idle sockets do not hold the close open.
+  let isClosing = false;
+  app.addHook('preClose', async () => {
+    isClosing = true;
+  });
+
   // Every API answer is personal or live: never cached by browsers or proxies, unless a route says so.
   app.addHook('onSend', async (request, reply) => {
+    if (isClosing) reply.header('Connection', 'close');
     if (request.url.startsWith('/api/') && !reply.hasHeader('cache-control')) {
       reply.header('Cache-Control', 'no-store');
     }

@@ -1,0 +1,113 @@
+import net from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { CSRF_COOKIE, CSRF_HEADER } from '@sf/contract/app-info';
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+const serverEntry = path.join(repoRoot, 'apps/api/src/server.ts');
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+export type ServerProcess = {
+  baseUrl: string;
+  child: ChildProcess;
+  /** Resolves with the exit code (null when killed by a signal). */
+  exited: Promise<number | null>;
+  /** What the process wrote, for failure messages. */
+  output(): string;
+  /** SIGTERM, then the exit code. */
+  stop(): Promise<number | null>;
+};
+
+/**
+ * Starts the REAL server (`server.ts` through tsx, on the Node running this code) on a free loopback
+ * port and waits until /api/readyz answers 200.
+ */
+export async function startServer(options: { dataDir: string; env?: Record<string, string>; readyTimeoutMs?: number }): Promise<ServerProcess> {
+  const port = await freePort();
+  const child = spawn(process.execPath, ['--import', 'tsx', serverEntry], {
+    cwd: repoRoot,
+    env: {
+      PATH: process.env['PATH'] ?? '',
+      HOME: process.env['HOME'] ?? '',
+      NODE_ENV: 'development',
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      DATA_DIR: options.dataDir,
+      LOG_LEVEL: 'warn',
+      RATE_LIMIT_ALLOW: '127.0.0.1,::1',
+      SCHEDULER_INTERVAL_MS: '60000',
+      ...options.env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  let hasExited = false;
+  void exited.then(() => (hasExited = true));
+
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + (options.readyTimeoutMs ?? 30_000);
+  for (;;) {
+    if (hasExited) throw new Error(`the server exited before it was ready:\n${output}`);
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`the server was not ready in time:\n${output}`);
+    }
+    try {
+      const response = await fetch(`${baseUrl}/api/readyz`);
+      if (response.ok) break;
+    } catch {
+      // Not listening yet.
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+
+  return {
+    baseUrl,
+    child,
+    exited,
+    output: () => output,
+    async stop() {
+      if (!hasExited) child.kill('SIGTERM');
+      return exited;
+    },
+  };
+}
+
+/** A browser-like client: keeps the forgery-protection cookie and echoes it on mutating requests. */
+export async function openClient(baseUrl: string) {
+  const probe = await fetch(`${baseUrl}/api/healthz`);
+  const match = (probe.headers.get('set-cookie') ?? '').match(new RegExp(`${CSRF_COOKIE}=([^;]+)`));
+  if (!match?.[1]) throw new Error('no forgery-protection cookie');
+  const csrf = match[1];
+  return {
+    csrf,
+    request(method: string, url: string, options: { body?: unknown; token?: string; headers?: Record<string, string> } = {}) {
+      return fetch(`${baseUrl}${url}`, {
+        method,
+        headers: {
+          cookie: `${CSRF_COOKIE}=${csrf}`,
+          [CSRF_HEADER]: csrf,
+          ...(options.body !== undefined ? { 'content-type': 'application/json' } : {}),
+          ...(options.token ? { 'x-auth-token': options.token } : {}),
+          ...options.headers,
+        },
+        ...(options.body !== undefined ? { body: JSON.stringify(options.body) } : {}),
+      });
+    },
+  };
+}
