@@ -41,6 +41,11 @@ const envSchema = z.object({
   AUTH_RATE_LIMIT: z.coerce.number().int().min(1).default(30),
   /** Serve the built web app from this folder (B6); empty to serve the API only. */
   WEB_DIST: z.string().optional(),
+  /**
+   * Set by npm to the directory it was run from. `npm run staff` runs the CLI inside apps/api, so the
+   * CLI resolves a relative DATA_DIR against it to reach the same ./data as `npm start`.
+   */
+  INIT_CWD: z.string().optional(),
   /** How often scheduled posts are promoted to published, in milliseconds. */
   SCHEDULER_INTERVAL_MS: z.coerce.number().int().min(100).default(15_000),
 });
