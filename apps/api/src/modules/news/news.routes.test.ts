@@ -219,6 +219,19 @@ describe('news routes', () => {
       expect(read.json().title).toBe('Modificato');
     });
 
+    it('lets exactly one of two simultaneous edits of the same version through', async () => {
+      const post = (await create({ title: 'Conteso' })).json() as NewsPost;
+      const edit = (title: string, token: string) =>
+        ctx.request({ method: 'PATCH', url: `/api/admin/news/${post.id}`, payload: { title, version: 1 }, token });
+      const answers = await Promise.all([edit('Prima modifica', editor), edit('Seconda modifica', admin)]);
+      expect(answers.map((answer) => answer.statusCode).sort()).toEqual([200, 409]);
+      const winner = answers.find((answer) => answer.statusCode === 200)?.json() as NewsPost;
+      const read = (await ctx.request({ method: 'GET', url: `/api/admin/news/${post.id}`, token: editor })).json() as NewsPost;
+      expect(read).toMatchObject({ title: winner.title, version: 2 });
+      const history = (await ctx.request({ method: 'GET', url: `/api/admin/news/${post.id}/history`, token: editor })).json();
+      expect(history.items.map((entry: { action: string }) => entry.action)).toEqual(['news.update', 'news.create']);
+    });
+
     it('schedules a draft for a future date and refuses a past date for it', async () => {
       const post = (await create({ title: 'Da programmare' })).json() as NewsPost;
       const future = new Date(Date.now() + 60 * MINUTE).toISOString();
