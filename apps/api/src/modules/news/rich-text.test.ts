@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
 import { parseFragment, type DefaultTreeAdapterMap } from 'parse5';
 import { LINK_REL, RICH_TEXT_TAGS, sanitizeRichText } from './rich-text.ts';
 
@@ -138,5 +139,21 @@ describe('sanitizeRichText', () => {
 
   it('escapes text that looks like markup instead of dropping it', () => {
     expect(sanitizeRichText('<p>1 &lt; 2 &amp;&amp; 3 &gt; 2</p>')).toBe('<p>1 &lt; 2 &amp;&amp; 3 &gt; 2</p>');
+  });
+
+  it('leaves nothing executable in random soups of dangerous fragments', () => {
+    // Pieces of the payloads above, shuffled: tag soups that only a real parser can untangle.
+    const fragment = fc.constantFrom(
+      '<', '>', '/', '"', "'", '=', ' ', '\n', '\t', '<!--', '-->', '<![CDATA[', ']]>', '&#x09;', '&#106;', '&colon;', '&quot;', '&lt;',
+      'a', 'p', 'svg', 'math', 'style', 'script', 'img', 'iframe', 'noscript', 'template', 'mglyph', 'mtext', 'table', 'form', 'textarea', 'title',
+      'href', 'src', 'onerror', 'onload', 'style', 'target', 'xlink:href', 'srcdoc', 'javascript:', 'jav\tascript:', 'data:', 'vbscript:',
+      'alert(1)', 'https://ok.example', 'mailto:x@y.z', 'text',
+    );
+    fc.assert(
+      fc.property(fc.array(fragment, { maxLength: 60 }), (parts) => {
+        expect(dangers(sanitizeRichText(parts.join('')))).toEqual([]);
+      }),
+      { numRuns: 2000 },
+    );
   });
 });
