@@ -22,7 +22,14 @@ export function createMailer(options: {
   log: FastifyBaseLogger;
 }): Mailer {
   if (options.smtpUrl) {
-    const transport = nodemailer.createTransport(options.smtpUrl);
+    // Bounded waits: identity e-mails are sent after the reply, and closing the app waits for them, so a
+    // mail server that stops answering must not hold a shutdown for nodemailer's default 10 minutes.
+    const transport = nodemailer.createTransport({
+      url: options.smtpUrl,
+      connectionTimeout: 10_000,
+      greetingTimeout: 10_000,
+      socketTimeout: 30_000,
+    });
     return {
       kind: 'smtp',
       async send(message) {
