@@ -3,7 +3,6 @@ import { desc } from 'drizzle-orm';
 import { dashboardSchema } from '@sf/contract/dashboard';
 import { auditLog } from '../../db/schema.ts';
 import { countByEffectiveStatus, findNextScheduled, toNewsPost } from '../news/news.repository.ts';
-import { toAuditEntry } from '../audit/audit.repository.ts';
 
 export const dashboardRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
@@ -21,7 +20,21 @@ export const dashboardRoutes: FastifyPluginAsyncZod = async (app) => {
       const [postsByStatus, next, latest] = await Promise.all([
         countByEffectiveStatus(app.db, now),
         findNextScheduled(app.db, now, 5),
-        app.db.select().from(auditLog).orderBy(desc(auditLog.at), desc(auditLog.id)).limit(10),
+        // before/after can be whole posts: leave them in the database.
+        app.db
+          .select({
+            id: auditLog.id,
+            at: auditLog.at,
+            actorId: auditLog.actorId,
+            actorEmail: auditLog.actorEmail,
+            action: auditLog.action,
+            entityType: auditLog.entityType,
+            entityId: auditLog.entityId,
+            requestId: auditLog.requestId,
+          })
+          .from(auditLog)
+          .orderBy(desc(auditLog.at), desc(auditLog.id))
+          .limit(10),
       ]);
       return {
         postsByStatus,
@@ -29,10 +42,7 @@ export const dashboardRoutes: FastifyPluginAsyncZod = async (app) => {
           const post = toNewsPost(row);
           return { id: post.id, title: post.title, publishAt: post.publishAt, author: post.author };
         }),
-        latestChanges: latest.map((row) => {
-          const { before: _before, after: _after, ...entry } = toAuditEntry(row);
-          return entry;
-        }),
+        latestChanges: latest.map((row) => ({ ...row, at: row.at.toISOString() })),
       };
     },
   );
