@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { asc, eq } from 'drizzle-orm';
+import { asc } from 'drizzle-orm';
 import { ACCOUNT_ROLES, type AccountRole } from '@sf/contract/roles';
 import { BOUNDS, emailSchema } from '@sf/contract/validation';
 import type { Database } from '../db/client.ts';
@@ -8,7 +8,7 @@ import { recordAudit, type AuditActor } from '../lib/audit.ts';
 import { hashPassword } from '../identity/passwords.ts';
 import { isCommonPassword } from '../identity/password-policy.ts';
 import { defaultProfile, displayNameOf, findAccountByEmail, normaliseEmail, type Account } from '../identity/accounts.ts';
-import { revokeUserSessions } from '../identity/sessions.ts';
+import { accountSummary, changeAccount, type AccountChanges } from '../identity/account-admin.ts';
 
 /** A mistake of the operator: printed as is, exit code 1, no stack. */
 export class CliError extends Error {}
@@ -30,9 +30,7 @@ async function existingAccount(db: Database, email: string | undefined): Promise
   return account;
 }
 
-function summary(account: Pick<Account, 'email' | 'role' | 'status' | 'displayName'>) {
-  return { email: account.email, displayName: account.displayName, role: account.role, status: account.status };
-}
+const summary = accountSummary;
 
 /** 18 random bytes: 24 URL-safe characters, far beyond any guessing. */
 export function generatePassword(): string {
@@ -75,21 +73,10 @@ export async function createAdmin(
   return { email, generatedPassword: options.password ? null : password };
 }
 
-async function updateAccount(
-  db: Database,
-  account: Account,
-  changes: Partial<Pick<Account, 'role' | 'status'>>,
-  action: string,
-  now: Date,
-): Promise<Account> {
-  return db.transaction(async (tx) => {
-    const [updated] = await tx.update(users).set({ ...changes, updatedAt: now }).where(eq(users.id, account.id)).returning();
-    if (!updated) throw new CliError(`No account with the e-mail ${account.email}`);
-    // A disabled account must not keep working refresh tokens (the guard already refuses its ID tokens).
-    if (changes.status === 'disabled') await revokeUserSessions(tx, account.id, now, 'disabled');
-    await recordAudit(tx, CLI_ACTOR, { action, entityType: 'user', entityId: account.id, before: summary(account), after: summary(updated) });
-    return updated;
-  });
+async function updateAccount(db: Database, account: Account, changes: AccountChanges, now: Date): Promise<Account> {
+  const updated = await changeAccount(db, account, changes, CLI_ACTOR, now);
+  if (!updated) throw new CliError(`No account with the e-mail ${account.email}`);
+  return updated;
 }
 
 export async function grantRole(db: Database, options: { email?: string | undefined; role?: string | undefined }, now: Date) {
@@ -97,17 +84,17 @@ export async function grantRole(db: Database, options: { email?: string | undefi
     throw new CliError(`--role must be one of: ${ACCOUNT_ROLES.join(', ')}`);
   }
   const account = await existingAccount(db, options.email);
-  return summary(await updateAccount(db, account, { role: options.role as AccountRole }, 'staff.grant_role', now));
+  return summary(await updateAccount(db, account, { role: options.role as AccountRole }, now));
 }
 
 export async function revokeRole(db: Database, options: { email?: string | undefined }, now: Date) {
   const account = await existingAccount(db, options.email);
-  return summary(await updateAccount(db, account, { role: null }, 'staff.revoke_role', now));
+  return summary(await updateAccount(db, account, { role: null }, now));
 }
 
 export async function setStatus(db: Database, options: { email?: string | undefined }, status: 'active' | 'disabled', now: Date) {
   const account = await existingAccount(db, options.email);
-  return summary(await updateAccount(db, account, { status }, status === 'disabled' ? 'staff.disable' : 'staff.enable', now));
+  return summary(await updateAccount(db, account, { status }, now));
 }
 
 export async function listAccounts(db: Database) {

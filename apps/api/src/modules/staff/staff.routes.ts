@@ -7,11 +7,16 @@ import {
   userByTokenQuerySchema,
   userByTokenResponseSchema,
 } from '@sf/contract/auth';
+import { listStaffQuerySchema, staffAccountSchema, staffIdParamSchema, staffPageSchema, updateStaffRequestSchema } from '@sf/contract/staff';
 import { unauthenticated } from '../../lib/errors.ts';
 import { toStaffUser } from '../../identity/accounts.ts';
 import { changeOwnPassword, currentAccount, updateOwnProfile } from './self.service.ts';
+import { listStaff, updateStaff } from './staff-admin.service.ts';
 
-/** The signed-in staff member's own account (S3, S4 and the profile dialog). */
+/**
+ * The signed-in staff member's own account (S3, S4 and the profile dialog), and the admins' view of
+ * every account: approve self-registered accounts by granting a role, change roles, disable (B7).
+ */
 export const staffRoutes: FastifyPluginAsyncZod = async (app) => {
   const tags = ['staff'];
 
@@ -66,5 +71,29 @@ export const staffRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => changeOwnPassword(app, request, request.body),
+  );
+
+  app.get(
+    '/staff',
+    {
+      config: { permission: 'staff:manage' },
+      schema: { tags, summary: 'List accounts (filter by text, role or status)', querystring: listStaffQuerySchema, response: { 200: staffPageSchema } },
+    },
+    async (request) => listStaff(app, request.query),
+  );
+
+  app.patch(
+    '/staff/:id',
+    {
+      config: { permission: 'staff:manage' },
+      schema: {
+        tags,
+        summary: "Change another account's role or status; disabling ends its sessions",
+        params: staffIdParamSchema,
+        body: updateStaffRequestSchema,
+        response: { 200: staffAccountSchema },
+      },
+    },
+    async (request) => updateStaff(app, request, request.params.id, request.body),
   );
 };
