@@ -5,7 +5,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../../../test/helper.ts';
 import { uploads } from '../../db/schema.ts';
-import { COVER_MAX_BYTES, detectImageType } from './cover-images.ts';
+import { COVER_MAX_BYTES, detectImageType, storeCoverImage } from './cover-images.ts';
 
 function pngChunk(type: string, data: Buffer): Buffer {
   const length = Buffer.alloc(4);
@@ -159,6 +159,20 @@ describe('cover image upload', () => {
     expect(post.json().coverImageUrl).toBe(url);
     const one = await ctx.request({ method: 'GET', url: `/api/public/news/${post.json().id}` });
     expect(one.json().coverImageUrl).toBe(url);
+  });
+
+  it('removes the stored file again when recording the upload fails', async () => {
+    const before = await storedFiles();
+    const editorId = (await ctx.request({ method: 'GET', url: '/api/admin/news?pageSize=1', token: editor })).json().items[0].author.id;
+    await expect(
+      storeCoverImage(
+        { db: ctx.app.db, dataDir: ctx.dataDir },
+        // The audit insert refuses this id, so the whole record is rolled back.
+        { id: 'not-a-uuid', email: 'broken@demo.test' },
+        { bytes: buildPng(), type: { contentType: 'image/png', extension: 'png' }, fileName: 'x.png', uploadedBy: editorId },
+      ),
+    ).rejects.toThrow();
+    expect(await storedFiles()).toEqual(before);
   });
 
   it('answers 404 for an unknown upload id', async () => {
