@@ -3,7 +3,7 @@ import type { Language } from '@sf/contract/app-info';
 import { message } from '@sf/contract/messages';
 import type { AuditEntry } from '@sf/contract/audit';
 import type { CreateNewsPost, ListNewsQuery, NewsPost, NewsStatus, UpdateNewsPost } from '@sf/contract/news';
-import type { Database } from '../../db/client.ts';
+import type { Database, Transaction } from '../../db/client.ts';
 import { auditLog } from '../../db/schema.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { recordAudit, type AuditActor } from '../../lib/audit.ts';
@@ -68,7 +68,8 @@ async function checkCover(deps: NewsDeps, coverImageId: string | null, language:
   }
 }
 
-async function lockForChange(deps: NewsDeps, tx: Parameters<Parameters<Database['transaction']>[0]>[0], id: number, version: number | null, language: Language) {
+/** Reads the post for change, locked until the transaction ends; `version` null skips the check. */
+async function lockForChange(deps: NewsDeps, tx: Transaction, id: number, version: number | null, language: Language) {
   const row = await findPost(tx, deps.clock.now(), id, { forUpdate: true });
   if (!row) throw postNotFound(language);
   if (version !== null && row.version !== version) throw conflict(CONFLICT_TEXT[language]);
