@@ -23,6 +23,7 @@ import { loadOrCreateSecret } from './lib/secrets.ts';
 import { systemClock, type Clock } from './lib/clock.ts';
 import { errorHandlerPlugin } from './plugins/error-handler.ts';
 import { languagePlugin } from './plugins/language.ts';
+import { inputHygienePlugin } from './plugins/input-hygiene.ts';
 import { csrfPlugin } from './plugins/csrf.ts';
 import { accessControlPlugin } from './plugins/access-control.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
@@ -149,6 +150,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   const webRoot = env.WEB_DIST && existsSync(path.join(env.WEB_DIST, 'index.html')) ? path.resolve(env.WEB_DIST) : null;
   await app.register(errorHandlerPlugin, { spaIndex: webRoot !== null });
   await app.register(languagePlugin);
+  await app.register(inputHygienePlugin);
   await app.register(accessControlPlugin);
   await app.register(csrfPlugin, {
     secret: await loadOrCreateSecret(env.dataDir, 'csrf', env.CSRF_SECRET),

@@ -90,6 +90,22 @@ describe('S19 error answers', () => {
       const error = expectErrorAnswer(response, 400);
       expect(error.fields?.map((field) => field.field)).toContain('unexpectedField');
     });
+
+    it.each([
+      ['a NUL character', 'a\u0000b'],
+      ['a lone surrogate', 'a\ud800b'],
+    ])('refuses text with %s in any field, naming the field', async (_kind, value) => {
+      const properties = jsonSchemaOf(route.body).properties ?? {};
+      const name = Object.keys(properties).find((key) => JSON.stringify(properties[key]).includes('"string"')) ?? 'unexpectedField';
+      const response = await ctx.request({
+        method: route.method as 'POST',
+        url: concretePath(route),
+        token: adminToken,
+        payload: { [name]: value },
+      });
+      const error = expectErrorAnswer(response, 400);
+      expect(error.fields?.map((field) => field.field)).toContain(name);
+    });
   });
 });
 

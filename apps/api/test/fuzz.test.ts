@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import type { LightMyRequestResponse } from 'fastify';
 import { createTestContext } from './helper.ts';
-import { concretePath, createRouteCollector, propertyNames, type CatalogRoute } from './route-catalog.ts';
+import { arbitraryFromSchema } from './schema-arbitrary.ts';
+import { concretePath, createRouteCollector, jsonSchemaOf, propertyNames, type CatalogRoute } from './route-catalog.ts';
 import { leaksIn } from './error-answers.ts';
 
 /** Runs per route and property: enough to shake out crashes, small enough for the suite to stay fast. */
@@ -62,6 +63,7 @@ function bodyArbitrary(route: CatalogRoute): fc.Arbitrary<string> {
     ? fc.record(Object.fromEntries(names.map((name) => [name, junk])), { requiredKeys: [] })
     : fc.dictionary(fc.string({ maxLength: 10 }), junk, { maxKeys: 5 });
   return fc.oneof(
+    arbitraryFromSchema(jsonSchemaOf(route.body)).map((value) => JSON.stringify(value) ?? 'null'),
     fc.jsonValue({ maxDepth: 4 }).map((value) => JSON.stringify(value) ?? 'null'),
     shaped.map((value) => JSON.stringify(value)),
     fc
@@ -75,7 +77,7 @@ function queryArbitrary(route: CatalogRoute): fc.Arbitrary<string> {
   const value = fc.oneof(
     fc.string({ unit: 'binary', maxLength: 40 }),
     fc.integer().map(String),
-    fc.constantFrom('-1', '0', '1e999', 'NaN', 'asc;drop', 'x'.repeat(5000), '%', '[]', 'null', "'"),
+    fc.constantFrom('-1', '0', '1e999', 'NaN', 'asc;drop', 'x'.repeat(5000), '%', '[]', 'null', "'", 'a\u0000b'),
   );
   return fc
     .array(fc.tuple(fc.constantFrom(...names), value), { maxLength: 6 })
