@@ -1,0 +1,43 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
+import { createTestContext, type TestContext } from '../../test/helper.ts';
+import { loginThrottles, passwordResetTokens, refreshTokens, sessions, users } from '../db/schema.ts';
+import { createSession, revokeSession } from './sessions.ts';
+import { recordFailure } from './login-throttle.ts';
+import { newOpaqueToken } from './opaque-tokens.ts';
+import { purgeDeadIdentityData } from './housekeeping.ts';
+
+const DAY = 86_400_000;
+
+describe('identity housekeeping', () => {
+  let ctx: TestContext;
+  beforeAll(async () => {
+    ctx = await createTestContext();
+  });
+  afterAll(() => ctx.close());
+
+  it('deletes sessions, reset tokens and lock-out counts a day after they died, and keeps the living', async () => {
+    const db = ctx.app.db;
+    const [admin] = await db.select().from(users).where(eq(users.email, 'admin@demo.test'));
+    const now = new Date();
+    const old = await createSession(db, admin!.id, new Date(now.getTime() - 12 * DAY));
+    const revoked = await createSession(db, admin!.id, new Date(now.getTime() - 3 * DAY));
+    await revokeSession(db, revoked.sessionId, new Date(now.getTime() - 2 * DAY), 'logout');
+    const live = await createSession(db, admin!.id, new Date(now.getTime() - 5 * DAY));
+    const usedLink = newOpaqueToken();
+    const openLink = newOpaqueToken();
+    await db.insert(passwordResetTokens).values([
+      { tokenHash: usedLink.hash, userId: admin!.id, expiresAt: new Date(now.getTime() - 2 * DAY), usedAt: new Date(now.getTime() - 2 * DAY) },
+      { tokenHash: openLink.hash, userId: admin!.id, expiresAt: new Date(now.getTime() + 60_000) },
+    ]);
+    await recordFailure(db, 'stale@demo.test|10.0.0.1', new Date(now.getTime() - 2 * DAY));
+    await recordFailure(db, 'fresh@demo.test|10.0.0.1', now);
+
+    expect(await purgeDeadIdentityData(db, now)).toEqual({ sessions: 2, resetTokens: 1, throttles: 1 });
+    const remaining = await db.select({ id: sessions.id }).from(sessions);
+    expect(remaining.map((row) => row.id)).toEqual([live.sessionId]);
+    expect(await db.select().from(refreshTokens).where(eq(refreshTokens.sessionId, old.sessionId))).toHaveLength(0);
+    expect((await db.select().from(passwordResetTokens)).map((row) => row.tokenHash)).toEqual([openLink.hash]);
+    expect((await db.select().from(loginThrottles)).map((row) => row.key)).toEqual(['fresh@demo.test|10.0.0.1']);
+  });
+});

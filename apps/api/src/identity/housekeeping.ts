@@ -1,0 +1,33 @@
+import { and, isNull, lt, or, sql } from 'drizzle-orm';
+import type { Executor } from '../db/client.ts';
+import { loginThrottles, passwordResetTokens, sessions } from '../db/schema.ts';
+
+/** Dead rows are kept a day after they die, for support questions ("why was I signed out?"). */
+const KEEP_AFTER_DEATH_MS = 24 * 60 * 60_000;
+
+/**
+ * Deletes what can never be accepted again: sessions past their 10 days or revoked (their refresh
+ * tokens go with them by cascade), reset tokens expired or used, and lock-out counts nobody has
+ * touched for a day. Without it an attacker spraying addresses would grow login_throttles forever.
+ */
+export async function purgeDeadIdentityData(executor: Executor, now: Date) {
+  const before = new Date(now.getTime() - KEEP_AFTER_DEATH_MS);
+  const deadSessions = await executor
+    .delete(sessions)
+    .where(or(lt(sessions.expiresAt, before), lt(sessions.revokedAt, before)))
+    .returning({ id: sessions.id });
+  const deadResetTokens = await executor
+    .delete(passwordResetTokens)
+    .where(or(lt(passwordResetTokens.expiresAt, before), lt(passwordResetTokens.usedAt, before)))
+    .returning({ id: passwordResetTokens.tokenHash });
+  const staleThrottles = await executor
+    .delete(loginThrottles)
+    .where(
+      and(
+        lt(loginThrottles.lastFailureAt, before),
+        or(isNull(loginThrottles.lockedUntil), lt(loginThrottles.lockedUntil, sql`${now.toISOString()}::timestamptz`)),
+      ),
+    )
+    .returning({ key: loginThrottles.key });
+  return { sessions: deadSessions.length, resetTokens: deadResetTokens.length, throttles: staleThrottles.length };
+}
