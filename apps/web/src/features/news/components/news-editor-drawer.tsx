@@ -88,14 +88,17 @@ export function NewsEditorDrawer() {
     const post = (location: { search: string }) => new URLSearchParams(location.search).get('post');
     return currentLocation.pathname !== nextLocation.pathname || post(currentLocation) !== post(nextLocation);
   });
+  const isAskingRef = useRef(false);
   useEffect(() => {
-    if (blocker.state !== 'blocked') return;
+    if (blocker.state !== 'blocked' || isAskingRef.current) return;
+    isAskingRef.current = true;
     void confirm({
       title: t('confirm.discard.title'),
       message: t('confirm.discard.message'),
       confirmLabel: t('confirm.discard.confirm'),
       isDanger: true,
     }).then((isConfirmed) => {
+      isAskingRef.current = false;
       if (isConfirmed) {
         isDirtyRef.current = false;
         blocker.proceed();

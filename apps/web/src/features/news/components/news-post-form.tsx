@@ -17,7 +17,7 @@ import { BOUNDS } from '@sf/contract/validation';
 import { message } from '@sf/contract/messages';
 import { IconAlertTriangle } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
-import { Controller, useForm, useWatch } from 'react-hook-form';
+import { Controller, useForm, useWatch, type Control } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { isApiError } from '../../../lib/api-error.ts';
 import { useFormatters } from '../../../lib/format.ts';
@@ -55,6 +55,35 @@ type Props = {
 
 const FORM_FIELDS = new Set<string>(['title', 'summary', 'body', 'coverImageId', 'audience', 'publishAt', 'pinned']);
 
+/** Watches the whole form, so it lives in its own component that only renders on the Preview tab. */
+function FormPreview({ control, post, isDirty }: { control: Control<NewsFormValues>; post: NewsPost | undefined; isDirty: boolean }) {
+  const { t } = useTranslation('news');
+  const format = useFormatters();
+  const values = useWatch({ control }) as NewsFormValues;
+  const dateLabel = (() => {
+    if (values.publishMode === 'schedule' && values.publishAt) return format.dateTime(wallClockToInstant(values.publishAt, format.timeZone));
+    if (post?.publishAt && post.status === 'published') return format.dateTime(post.publishAt);
+    return t('preview.today', { date: format.date(new Date()) });
+  })();
+  return (
+    <Stack gap="xs">
+      {isDirty && (
+        <Text size="sm" c="dimmed">
+          {t('preview.unsaved')}
+        </Text>
+      )}
+      <NewsPreview
+        title={values.title}
+        summary={values.summary}
+        bodyHtml={isDirty || !post ? values.body : post.body}
+        coverUrl={values.coverImageUrl}
+        dateLabel={dateLabel}
+        isPinned={values.pinned}
+      />
+    </Stack>
+  );
+}
+
 export function NewsPostForm({ post, onCreated, onDeleted, onDirtyChange, onReload }: Props) {
   const { t, i18n } = useTranslation('news');
   const language = currentLanguage();
@@ -74,7 +103,8 @@ export function NewsPostForm({ post, onCreated, onDeleted, onDirtyChange, onRelo
   });
   const { control, register, handleSubmit, reset, setError, setValue, formState, getValues } = form;
   const { errors, isDirty, dirtyFields } = formState;
-  const values = useWatch({ control }) as NewsFormValues;
+  // Only what the buttons and the schedule need: watching every field would re-render the editor per keystroke.
+  const [coverImageUrl, publishMode] = useWatch({ control, name: ['coverImageUrl', 'publishMode'] });
 
   useEffect(() => onDirtyChange(isDirty), [isDirty, onDirtyChange]);
   useBeforeUnload(isDirty);
@@ -201,13 +231,7 @@ export function NewsPostForm({ post, onCreated, onDeleted, onDirtyChange, onRelo
     setHasConflict(false);
   };
 
-  const previewDate = (() => {
-    if (values.publishMode === 'schedule' && values.publishAt) return format.dateTime(wallClockToInstant(values.publishAt, format.timeZone));
-    if (post?.publishAt && status === 'published') return format.dateTime(post.publishAt);
-    return t('preview.today', { date: format.date(new Date()) });
-  })();
-
-  const primaryIntent: SaveIntent = values.publishMode === 'schedule' ? 'schedule' : 'publish';
+  const primaryIntent: SaveIntent = publishMode === 'schedule' ? 'schedule' : 'publish';
 
   return (
     <Stack gap="md">
@@ -282,7 +306,7 @@ export function NewsPostForm({ post, onCreated, onDeleted, onDirtyChange, onRelo
                 )}
               />
               <CoverImageField
-                url={values.coverImageUrl}
+                url={coverImageUrl}
                 error={errors.coverImageId?.message}
                 onUploaded={(cover) => {
                   setValue('coverImageId', cover.id, { shouldDirty: true });
@@ -341,7 +365,7 @@ export function NewsPostForm({ post, onCreated, onDeleted, onDirtyChange, onRelo
                       />
                     )}
                   />
-                  {values.publishMode === 'schedule' && (
+                  {publishMode === 'schedule' && (
                     <Controller
                       control={control}
                       name="publishAt"
@@ -376,21 +400,7 @@ export function NewsPostForm({ post, onCreated, onDeleted, onDirtyChange, onRelo
         </Tabs.Panel>
 
         <Tabs.Panel value="preview" pt="md">
-          <Stack gap="xs">
-            {isDirty && (
-              <Text size="sm" c="dimmed">
-                {t('preview.unsaved')}
-              </Text>
-            )}
-            <NewsPreview
-              title={values.title}
-              summary={values.summary}
-              bodyHtml={isDirty || !post ? values.body : post.body}
-              coverUrl={values.coverImageUrl}
-              dateLabel={previewDate}
-              isPinned={values.pinned}
-            />
-          </Stack>
+          <FormPreview control={control} post={post} isDirty={isDirty} />
         </Tabs.Panel>
 
         {post && (

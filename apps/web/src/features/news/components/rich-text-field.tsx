@@ -2,7 +2,7 @@ import { Input } from '@mantine/core';
 import { Link, RichTextEditor } from '@mantine/tiptap';
 import { useEditor } from '@tiptap/react';
 import StarterKit from '@tiptap/starter-kit';
-import { useEffect, useId } from 'react';
+import { memo, useEffect, useId } from 'react';
 import { useTranslation } from 'react-i18next';
 
 type Props = {
@@ -17,7 +17,7 @@ type Props = {
  * The body editor. Only what the server's allow-list keeps is offered (paragraphs, headings, lists,
  * quotes, links, bold/italic/underline), so the preview after saving matches what was written.
  */
-export function RichTextField({ label, value, onChange, onBlur, error }: Props) {
+function RichTextFieldInner({ label, value, onChange, onBlur, error }: Props) {
   const { t } = useTranslation('news');
   const labelId = useId();
   const errorId = useId();
@@ -114,3 +114,6 @@ export function RichTextField({ label, value, onChange, onBlur, error }: Props) 
     </Input.Wrapper>
   );
 }
+
+/** Memoised: the surrounding form re-renders on every keystroke in other fields, the editor need not. */
+export const RichTextField = memo(RichTextFieldInner);
