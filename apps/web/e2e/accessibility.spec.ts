@@ -1,0 +1,54 @@
+import { expectNoSeriousA11yViolations } from './support/accessibility.ts';
+import { ADMIN, signIn } from './support/auth.ts';
+import { expect, test } from './support/fixtures.ts';
+
+test('the sign-in, registration, forgot-password, reset-password and 404 screens have no serious accessibility violation', async ({ page }) => {
+  await page.goto('/auth/login');
+  await expect(page.getByRole('heading', { name: 'Accedi' })).toBeVisible();
+  await expectNoSeriousA11yViolations(page, 'the sign-in screen');
+
+  // With the S12 texts on screen: errors are tied to their fields.
+  await page.getByRole('button', { name: 'Accedi', exact: true }).click();
+  await expect(page.getByText('Email è obbligatorio')).toBeVisible();
+  await expectNoSeriousA11yViolations(page, 'the sign-in screen with validation errors');
+
+  await page.goto('/auth/registration');
+  await expect(page.getByRole('heading', { name: 'Crea un account' })).toBeVisible();
+  await expectNoSeriousA11yViolations(page, 'the registration screen');
+
+  await page.goto('/auth/forgot-password');
+  await expect(page.getByRole('heading', { name: 'Password dimenticata?' })).toBeVisible();
+  await expectNoSeriousA11yViolations(page, 'the forgot-password screen');
+
+  await page.goto('/auth/reset-password?token=not-a-real-token');
+  await expect(page.getByRole('heading', { name: 'Scegli una nuova password' })).toBeVisible();
+  await expectNoSeriousA11yViolations(page, 'the reset-password screen');
+
+  await page.goto('/error/404');
+  await expect(page.getByRole('heading', { name: 'Pagina non trovata' })).toBeVisible();
+  await expectNoSeriousA11yViolations(page, 'the 404 screen');
+});
+
+test('the dashboard, news list, news editor drawer and profile dialog have no serious accessibility violation', async ({ page }) => {
+  await signIn(page, ADMIN);
+  await expect(page.getByRole('heading', { name: 'Ultime modifiche' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Post delle news' })).toBeVisible();
+  await expectNoSeriousA11yViolations(page, 'the dashboard');
+
+  await page.getByRole('navigation', { name: 'Menu principale' }).getByRole('link', { name: 'News', exact: true }).click();
+  await expect(page.getByRole('link', { name: 'Benvenuti nel nuovo programma fedeltà' })).toBeVisible();
+  await expectNoSeriousA11yViolations(page, 'the news list');
+
+  await page.getByRole('link', { name: 'Benvenuti nel nuovo programma fedeltà' }).click();
+  const drawer = page.getByRole('dialog', { name: 'Modifica post' });
+  await expect(drawer.getByRole('textbox', { name: /^Titolo/ })).toHaveValue('Benvenuti nel nuovo programma fedeltà');
+  await expectNoSeriousA11yViolations(page, 'the news editor drawer');
+  await drawer.getByRole('button', { name: "Chiudi l'editor" }).click();
+  await expect(drawer).toBeHidden();
+
+  await page.getByRole('button', { name: /^Menu dell'account di/ }).click();
+  await page.getByRole('menuitem', { name: 'Il mio profilo' }).click();
+  const profile = page.getByRole('dialog', { name: 'Il mio profilo' });
+  await expect(profile.getByRole('textbox', { name: /^Professione/ })).toBeVisible();
+  await expectNoSeriousA11yViolations(page, 'the profile dialog');
+});

@@ -1,0 +1,131 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, openSync, readFileSync, rmSync, closeSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+const repositoryRoot = path.resolve(import.meta.dirname, '../../../..');
+
+export type AppServer = {
+  url: string;
+  dataDir: string;
+  stop(): Promise<void>;
+};
+
+export type AppServerSettings = {
+  smtpUrl: string;
+  /** ID token lifetime in seconds (ID_TOKEN_TTL). */
+  idTokenTtlSeconds?: number | undefined;
+};
+
+function withoutNodeEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const { NODE_ENV: _ignored, ...rest } = env;
+  return rest;
+}
+
+/** A port nobody listens on right now: the server needs it before it starts, for APP_URL. */
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.unref();
+    probe.on('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+function tail(file: string, lines = 40): string {
+  try {
+    return readFileSync(file, 'utf8').split('\n').slice(-lines).join('\n');
+  } catch {
+    return '(no log)';
+  }
+}
+
+async function waitUntilReady(url: string, child: ChildProcess, logFile: string, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null || child.signalCode !== null) {
+      throw new Error(`The server exited (${child.exitCode ?? child.signalCode}) before it was ready:\n${tail(logFile)}`);
+    }
+    try {
+      const response = await fetch(`${url}/api/readyz`);
+      if (response.ok) return;
+    } catch {
+      // Not listening yet.
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  throw new Error(`The server was not ready within ${timeoutMs} ms:\n${tail(logFile)}`);
+}
+
+/**
+ * Runs `npm start`'s script (build the web app when stale, then the API serving it, B6) on a fresh
+ * data directory, so the demo data loads as on a first start. It runs in its own process group so
+ * that stopping it also stops the API process the script spawned.
+ */
+export async function startAppServer(settings: AppServerSettings): Promise<AppServer> {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'sf-e2e-'));
+  const logFile = path.join(dataDir, 'server.log');
+  const log = openSync(logFile, 'a');
+  const child = spawn(process.execPath, [path.join(repositoryRoot, 'scripts/start.mjs')], {
+    cwd: repositoryRoot,
+    detached: true,
+    stdio: ['ignore', log, log],
+    env: {
+      // Not NODE_ENV: start.mjs hands the environment to the web build too, which must stay a production
+      // build; the API's own default (development) keeps the demo data on.
+      ...withoutNodeEnv(process.env),
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      DATA_DIR: dataDir,
+      APP_URL: url,
+      SMTP_URL: settings.smtpUrl,
+      // Journeys sign in many times from one address; the limit itself is tested in the API suite.
+      AUTH_RATE_LIMIT: '1000',
+      LOG_LEVEL: 'warn',
+      ...(settings.idTokenTtlSeconds ? { ID_TOKEN_TTL: String(settings.idTokenTtlSeconds) } : {}),
+    },
+  });
+  closeSync(log);
+
+  const stopGroup = async () => {
+    if (child.exitCode !== null || child.signalCode !== null || child.pid === undefined) return;
+    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+    try {
+      process.kill(-child.pid, 'SIGTERM');
+    } catch {
+      return;
+    }
+    const isExited = await Promise.race([exited.then(() => true), new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 10_000))]);
+    if (!isExited) {
+      try {
+        process.kill(-child.pid, 'SIGKILL');
+      } catch {
+        // Already gone.
+      }
+    }
+  };
+
+  try {
+    // A first start may build the web app (a minute or more on a busy machine).
+    await waitUntilReady(url, child, logFile, 240_000);
+  } catch (error) {
+    await stopGroup();
+    throw error;
+  }
+
+  return {
+    url,
+    dataDir,
+    async stop() {
+      await stopGroup();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}

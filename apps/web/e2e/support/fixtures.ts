@@ -1,0 +1,66 @@
+import { test as base, expect, type Page } from '@playwright/test';
+import { startAppServer, type AppServer } from './app-server.ts';
+import { startSmtpCatcher, type SmtpCatcher } from './smtp-catcher.ts';
+
+type WorkerFixtures = {
+  /** ID_TOKEN_TTL of this worker's server; a spec that needs short tokens sets it with `test.use`. */
+  idTokenTtlSeconds: number | undefined;
+  smtp: SmtpCatcher;
+  appServer: AppServer;
+};
+
+type TestFixtures = {
+  /** Uncaught errors in the page fail the journey: a broken screen must not pass because it looked right. */
+  pageErrors: string[];
+};
+
+export const test = base.extend<TestFixtures, WorkerFixtures>({
+  idTokenTtlSeconds: [undefined, { scope: 'worker', option: true }],
+
+  smtp: [
+    // Playwright reads a fixture's dependencies from its first parameter's destructuring: none here.
+    // eslint-disable-next-line no-empty-pattern
+    async ({}, use) => {
+      const catcher = await startSmtpCatcher();
+      await use(catcher);
+      await catcher.close();
+    },
+    { scope: 'worker' },
+  ],
+
+  appServer: [
+    async ({ smtp, idTokenTtlSeconds }, use) => {
+      const server = await startAppServer({ smtpUrl: smtp.url, idTokenTtlSeconds });
+      try {
+        await use(server);
+      } finally {
+        await server.stop();
+      }
+    },
+    // A first start may build the web app before the server answers.
+    { scope: 'worker', timeout: 300_000 },
+  ],
+
+  baseURL: async ({ appServer }, use) => {
+    await use(appServer.url);
+  },
+
+  pageErrors: [
+    async ({ page }, use) => {
+      const errors: string[] = [];
+      page.on('pageerror', (error) => errors.push(`${error.name}: ${error.message}`));
+      await use(errors);
+      expect(errors, 'uncaught errors in the page').toEqual([]);
+    },
+    { auto: true },
+  ],
+});
+
+export { expect };
+
+/** Loads the app in English from the first paint (S13 reads `language` at start-up), unless already chosen. */
+export async function preferEnglish(page: Page): Promise<void> {
+  await page.addInitScript(() => {
+    if (!window.localStorage.getItem('language')) window.localStorage.setItem('language', 'en');
+  });
+}

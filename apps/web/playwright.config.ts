@@ -1,0 +1,44 @@
+import { defineConfig } from '@playwright/test';
+
+const isCi = Boolean(process.env.CI);
+
+/**
+ * Browser journeys against the real server: each worker starts `npm start`'s script on a fresh data
+ * directory with a local SMTP catcher (see e2e/support/fixtures.ts), so nothing has to be running
+ * beforehand and nothing is left running afterwards. Chromium comes from Debian: no browser download.
+ */
+export default defineConfig({
+  testDir: './e2e',
+  testMatch: '**/*.spec.ts',
+  // One worker: the machine has two cores and each worker runs its own server (PGlite, argon2).
+  workers: 1,
+  fullyParallel: false,
+  forbidOnly: true,
+  // A retry in CI absorbs a slow first paint on a loaded runner; the report still lists it as flaky.
+  retries: isCi ? 1 : 0,
+  reporter: 'list',
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  outputDir: './test-results',
+  use: {
+    locale: 'it-IT',
+    timezoneId: 'Europe/Rome',
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+    actionTimeout: 10_000,
+    navigationTimeout: 20_000,
+    launchOptions: {
+      executablePath: '/usr/bin/chromium',
+      args: [
+        '--no-sandbox',
+        '--headless',
+        '--disable-gpu',
+        '--disable-quic',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+      ],
+    },
+  },
+});
