@@ -7,15 +7,6 @@ import type { CurrentUser } from '../../lib/session.ts';
 
 const SCHEMES: MantineColorScheme[] = ['light', 'dark', 'auto'];
 
-function initials(name: string): string {
-  return name
-    .split(/\s+/)
-    .filter(Boolean)
-    .slice(0, 2)
-    .map((part) => part[0]?.toUpperCase() ?? '')
-    .join('');
-}
-
 export function UserMenu({
   user,
   onOpenProfile,
@@ -34,15 +25,15 @@ export function UserMenu({
   return (
     <Menu position="bottom-end" width={240} withinPortal>
       <Menu.Target>
-        <UnstyledButton aria-label={t('header.userMenu', { name })} p={4}>
+        {/* The name includes what the button shows (name and role), so speech users can say what they see. */}
+        <UnstyledButton aria-label={`${t('header.userMenu', { name })} ${user.role ? t(`userMenu.role.${user.role}`) : ''}`.trim()} p={4}>
           <Group gap="xs" wrap="nowrap">
-            <Avatar radius="xl" size="sm" color="indigo" alt="">
-              {initials(name)}
-            </Avatar>
+            {/* An icon, not initials: text in the button that its label does not contain fails WCAG 2.5.3. */}
+            <Avatar radius="xl" size="sm" color="indigo" alt="" aria-hidden />
             <div style={{ lineHeight: 1.1 }}>
               <Text size="sm" fw={500} visibleFrom="xs" truncate maw={160}>
                 {name}
-              </Text>
+              </Text>{' '}
               <Text size="xs" c="dimmed" visibleFrom="xs">
                 {user.role ? t(`userMenu.role.${user.role}`) : ''}
               </Text>
