@@ -7,5 +7,6 @@ export default defineConfig({
     port: 5173,
     proxy: { '/api': 'http://127.0.0.1:3000' },
   },
-  build: { outDir: 'dist', sourcemap: true },
+  // The manifest lets scripts/size.mjs find what /auth/login loads (the entry and its static imports).
+  build: { outDir: 'dist', sourcemap: true, manifest: true },
 });

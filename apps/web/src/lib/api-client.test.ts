@@ -1,11 +1,11 @@
 import { http, HttpResponse } from 'msw';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { notifications } from '@mantine/notifications';
 import { SESSION_STORAGE_KEY } from '@sf/contract/app-info';
 import { fakeIdToken, testUser } from '../testing/test-utils.tsx';
 import { server } from '../testing/msw-server.ts';
 import { apiClient } from './api-client.ts';
 import { ApiError } from './api-error.ts';
+import { toastModule } from './notify.ts';
 import { readStoredSession, sessionStore, writeStoredSession } from './session.ts';
 
 const oldToken = fakeIdToken({ sub: 'u1', role: 'admin', email: 'admin@demo.test', name: 'Ada' });
@@ -23,9 +23,13 @@ function tokenAnswer(idToken: string, refreshToken = 'refresh-new') {
 
 const expired = () => HttpResponse.json({ error: { code: 'token_expired', message: 'expired', requestId: 'r1' } }, { status: 401 });
 
+/** Toasts are raised a microtask later (notify.ts); give any stray one the chance to appear. */
+const flushToasts = () => new Promise((resolve) => setTimeout(resolve, 20));
+
 let show: ReturnType<typeof vi.spyOn>;
 let consoleError: ReturnType<typeof vi.spyOn>;
-beforeEach(() => {
+beforeEach(async () => {
+  const { notifications } = await toastModule();
   show = vi.spyOn(notifications, 'show').mockImplementation(() => 'toast');
   consoleError = vi.spyOn(console, 'error').mockImplementation(() => undefined);
   signInAsAdmin();
@@ -63,6 +67,7 @@ describe('token refresh (S10)', () => {
     expect(seen.filter((s) => s.token === oldToken).every((s) => s.retry === null)).toBe(true);
     for (const id of ['1', '2', '3', '4', '5']) expect(seen.filter((s) => s.id === id)).toHaveLength(2);
     expect(readStoredSession()).toMatchObject({ authToken: newToken, refreshToken: 'refresh-new' });
+    await flushToasts();
     expect(show).not.toHaveBeenCalled();
   });
 
@@ -85,7 +90,7 @@ describe('token refresh (S10)', () => {
     expect(refreshCalls).toBe(1);
     expect(calls).toBe(2);
     expect(sessionStore.getState().status).toBe('signed-in');
-    expect(show).toHaveBeenCalledTimes(1);
+    await vi.waitFor(() => expect(show).toHaveBeenCalledTimes(1));
     expect(consoleError).toHaveBeenCalled();
   });
 
@@ -100,6 +105,8 @@ describe('token refresh (S10)', () => {
     expect(results.every((r) => r.status === 'rejected' && r.reason instanceof ApiError)).toBe(true);
     expect(sessionStore.getState()).toEqual({ status: 'signed-out', reason: 'expired' });
     expect(localStorage.getItem(SESSION_STORAGE_KEY)).toBeNull();
+    await vi.waitFor(() => expect(show).toHaveBeenCalledTimes(1));
+    await flushToasts();
     expect(show).toHaveBeenCalledTimes(1);
     expect(show.mock.calls[0]?.[0]).toMatchObject({ message: 'La sessione è scaduta. Accedi di nuovo.' });
   });
@@ -207,7 +214,7 @@ describe('other errors (S11)', () => {
 
     expect(error).toBeInstanceOf(ApiError);
     expect(error).toMatchObject({ status: 500, code: 'internal', requestId: 'req-9' });
-    expect(show).toHaveBeenCalledWith(expect.objectContaining({ message: 'Si è verificato un errore sul server. Riprova più tardi.' }));
+    await vi.waitFor(() => expect(show).toHaveBeenCalledWith(expect.objectContaining({ message: 'Si è verificato un errore sul server. Riprova più tardi.' })));
     expect(consoleError).toHaveBeenCalled();
   });
 
@@ -222,6 +229,7 @@ describe('other errors (S11)', () => {
 
     await expect(apiClient.post('/form', {})).rejects.toMatchObject({ code: 'validation', fields: [{ field: 'title', message: 'Titolo è obbligatorio' }] });
     await expect(apiClient.patch('/form', {})).rejects.toMatchObject({ code: 'conflict' });
+    await flushToasts();
     expect(show).not.toHaveBeenCalled();
   });
 
@@ -229,6 +237,6 @@ describe('other errors (S11)', () => {
     server.use(http.get('/api/down', () => HttpResponse.error()));
 
     await expect(apiClient.get('/down')).rejects.toMatchObject({ status: 0, code: 'network' });
-    expect(show).toHaveBeenCalledWith(expect.objectContaining({ message: expect.stringContaining('Il server non è raggiungibile') }));
+    await vi.waitFor(() => expect(show).toHaveBeenCalledWith(expect.objectContaining({ message: expect.stringContaining('Il server non è raggiungibile') })));
   });
 });

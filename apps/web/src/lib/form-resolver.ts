@@ -1,13 +1,7 @@
 import { useEffect } from 'react';
 import type { FieldErrors, FieldValues, Resolver, UseFormReturn } from 'react-hook-form';
 import type { z } from 'zod';
-import { message } from '@sf/contract/messages';
-import { issueField, issueMessage } from '@sf/contract/validation';
 import { currentLanguage, i18n } from './i18n.ts';
-
-function isEmpty(value: unknown): boolean {
-  return value === undefined || value === null || value === '';
-}
 
 function setPath(target: Record<string, unknown>, path: string[], value: unknown): void {
   let node = target;
@@ -21,37 +15,38 @@ function setPath(target: Record<string, unknown>, path: string[], value: unknown
   });
 }
 
+export type SchemaLoader = () => Promise<z.ZodType>;
+
+const loadValidator = () => import('./form-validation.ts');
+
 /**
- * A react-hook-form resolver that validates with a contract schema and words every problem exactly as
- * the API would (S12, `issueMessage`), in the language the user has chosen at that moment. An empty
- * field reads "<field> is required" rather than "not valid".
+ * A react-hook-form resolver that validates with a contract schema and words every problem exactly
+ * as the API would (S12), in the language chosen at that moment. The schema comes from a loader
+ * (`() => import('@sf/contract/auth').then((m) => m.loginRequestSchema)`) so that zod stays out of
+ * the sign-in page's first load; `preloadResolver` fetches it right after the first paint.
+ * `refine` adds checks the schema cannot make alone (e.g. "the two passwords match").
  */
 export function contractResolver<T extends FieldValues>(
-  schema: z.ZodType,
+  loadSchema: SchemaLoader,
   refine?: (values: T) => { field: string; message: string } | null,
 ): Resolver<T> {
   return async (values) => {
-    const language = currentLanguage();
-    const result = schema.safeParse(values, { reportInput: true });
+    const [{ validateWithSchema }, schema] = await Promise.all([loadValidator(), loadSchema()]);
+    const { data, issues } = validateWithSchema(schema, values, currentLanguage());
     const errors: Record<string, unknown> = {};
-    if (!result.success) {
-      for (const issue of result.error.issues) {
-        const dotted = issueField(issue);
-        if (!dotted) continue;
-        const hasKey = typeof (issue as { params?: Record<string, unknown> }).params?.['messageKey'] === 'string';
-        const field = dotted.split('.').at(-1) ?? dotted;
-        const text =
-          !hasKey && 'input' in issue && isEmpty(issue.input)
-            ? message('required', language, { field })
-            : issueMessage(issue, language);
-        setPath(errors, dotted.split('.'), { type: issue.code, message: text });
-      }
-    }
+    for (const issue of issues) setPath(errors, issue.path.split('.'), { type: issue.type, message: issue.message });
     const extra = refine?.(values);
     if (extra) setPath(errors, extra.field.split('.'), { type: 'custom', message: extra.message });
     if (Object.keys(errors).length > 0) return { values: {}, errors: errors as FieldErrors<T> };
-    return { values: (result.success ? result.data : values) as T, errors: {} };
+    return { values: (data ?? values) as T, errors: {} };
   };
+}
+
+/** Starts loading the validation code and a form's schema before the user types. */
+export function usePreloadValidation(loadSchema: SchemaLoader): void {
+  useEffect(() => {
+    void Promise.all([loadValidator(), loadSchema()]).catch(() => undefined);
+  }, [loadSchema]);
 }
 
 /** Shows the API's per-field texts (400 `validation`) on the form's fields; true when any was placed. */

@@ -3,6 +3,7 @@ import { render, type RenderResult } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider, type RouteObject } from 'react-router';
 import type { Language } from '@sf/contract/app-info';
 import type { StaffUser } from '@sf/contract/auth';
+import { AppDataProviders } from '../app/data-providers.tsx';
 import { AppProviders } from '../app/provider.tsx';
 import { changeLanguage } from '../lib/i18n.ts';
 import { createQueryClient } from '../lib/query-client.ts';
@@ -59,11 +60,15 @@ function prepare(options: RenderOptions): void {
 }
 
 function Providers({ children }: { children: ReactNode }) {
-  return <AppProviders queryClient={createQueryClient()}>{children}</AppProviders>;
+  return (
+    <AppProviders>
+      <AppDataProviders queryClient={createQueryClient()}>{children}</AppDataProviders>
+    </AppProviders>
+  );
 }
 
 /**
- * Renders `ui` inside the app's providers (Mantine, i18n, a fresh QueryClient) at `route` of a memory
+ * Renders `ui` inside the app's providers (Mantine, i18n, toasts, modals, a fresh QueryClient) at `route` of a memory
  * router, optionally with a signed-in user.
  */
 export function renderWithProviders(ui: ReactElement, options: RenderOptions = {}): RenderResult & { router: ReturnType<typeof createMemoryRouter> } {

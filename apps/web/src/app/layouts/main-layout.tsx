@@ -11,6 +11,7 @@ import { PasswordDialog } from '../../features/profile/components/password-dialo
 import { ProfileDialog } from '../../features/profile/components/profile-dialog.tsx';
 import { useCurrentUser } from '../../lib/session.ts';
 import classes from './main-layout.module.css';
+import { AppDataProviders } from '../data-providers.tsx';
 import { UserMenu } from './user-menu.tsx';
 
 /**
@@ -68,6 +69,14 @@ function Navigation({ onNavigate }: { onNavigate: () => void }) {
 }
 
 export function Component() {
+  return (
+    <AppDataProviders>
+      <MainLayout />
+    </AppDataProviders>
+  );
+}
+
+function MainLayout() {
   const { t } = useTranslation('layout');
   const [isNavOpen, nav] = useDisclosure(false);
   const [dialog, setDialog] = useState<'profile' | 'password' | null>(null);

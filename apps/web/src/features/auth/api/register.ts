@@ -1,4 +1,3 @@
-import { useMutation } from '@tanstack/react-query';
 import type { RegisterRequest } from '@sf/contract/auth';
 import { apiClient } from '../../../lib/api-client.ts';
 import { signIn, type SignInOutcome } from './sign-in.ts';
@@ -13,8 +12,4 @@ export async function register(request: RegisterRequest): Promise<SignInOutcome 
     console.error('Automatic sign-in after registration failed', error);
     return { outcome: 'registered' };
   }
-}
-
-export function useRegister() {
-  return useMutation({ mutationFn: register });
 }

@@ -1,4 +1,3 @@
-import { useMutation } from '@tanstack/react-query';
 import type { LoginRequest, LoginResponse } from '@sf/contract/auth';
 import { isStaffRole } from '@sf/contract/roles';
 import { apiClient } from '../../../lib/api-client.ts';
@@ -36,8 +35,4 @@ export async function signIn(credentials: LoginRequest): Promise<SignInOutcome> 
     clearStoredSession();
     throw error;
   }
-}
-
-export function useSignIn() {
-  return useMutation({ mutationFn: signIn });
 }

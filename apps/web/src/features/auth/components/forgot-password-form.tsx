@@ -3,11 +3,13 @@ import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { forgotPasswordRequestSchema, type ForgotPasswordRequest } from '@sf/contract/auth';
-import { contractResolver, useRevalidateOnLanguageChange } from '../../../lib/form-resolver.ts';
-import { useRequestPasswordReset } from '../api/request-password-reset.ts';
+import type { ForgotPasswordRequest } from '@sf/contract/auth';
+import { contractResolver, usePreloadValidation, useRevalidateOnLanguageChange } from '../../../lib/form-resolver.ts';
+import { requestPasswordReset } from '../api/request-password-reset.ts';
 import { FormError } from './form-error.tsx';
 import { useFormFailure } from './use-form-failure.ts';
+
+const loadSchema = () => import('@sf/contract/auth').then((m) => m.forgotPasswordRequestSchema);
 
 /** S7: ask for a reset link; success text as the specification words it, errors shown (not swallowed). */
 export function ForgotPasswordForm() {
@@ -16,17 +18,17 @@ export function ForgotPasswordForm() {
   const form = useForm<ForgotPasswordRequest>({
     mode: 'onChange',
     defaultValues: { email: '' },
-    resolver: contractResolver<ForgotPasswordRequest>(forgotPasswordRequestSchema),
+    resolver: contractResolver<ForgotPasswordRequest>(loadSchema),
   });
+  usePreloadValidation(loadSchema);
   useRevalidateOnLanguageChange(form);
   const failure = useFormFailure(form);
-  const request = useRequestPasswordReset();
   const { errors } = form.formState;
 
   const onSubmit = form.handleSubmit(async (values) => {
     failure.clear();
     try {
-      await request.mutateAsync(values);
+      await requestPasswordReset(values);
       setSent(true);
     } catch (error) {
       failure.fromError(error);
@@ -47,7 +49,7 @@ export function ForgotPasswordForm() {
     );
   }
 
-  const isBusy = request.isPending || form.formState.isSubmitting;
+  const isBusy = form.formState.isSubmitting;
   return (
     <form onSubmit={onSubmit} noValidate aria-labelledby="forgot-title">
       <Stack gap="md">

@@ -3,29 +3,31 @@ import type { ReactNode } from 'react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { loginRequestSchema, type LoginRequest } from '@sf/contract/auth';
+import type { LoginRequest } from '@sf/contract/auth';
 import { isApiError } from '../../../lib/api-error.ts';
-import { contractResolver, useRevalidateOnLanguageChange } from '../../../lib/form-resolver.ts';
-import { useSignIn } from '../api/sign-in.ts';
+import { contractResolver, usePreloadValidation, useRevalidateOnLanguageChange } from '../../../lib/form-resolver.ts';
+import { signIn } from '../api/sign-in.ts';
 import { FormError } from './form-error.tsx';
 import { useFormFailure } from './use-form-failure.ts';
+
+const loadSchema = () => import('@sf/contract/auth').then((m) => m.loginRequestSchema);
 
 export function LoginForm({ onSignedIn, notice }: { onSignedIn: (role: 'admin' | 'editor') => void; notice?: ReactNode }) {
   const { t } = useTranslation('auth');
   const form = useForm<LoginRequest>({
     mode: 'onChange',
     defaultValues: { email: '', password: '' },
-    resolver: contractResolver<LoginRequest>(loginRequestSchema),
+    resolver: contractResolver<LoginRequest>(loadSchema),
   });
+  usePreloadValidation(loadSchema);
   useRevalidateOnLanguageChange(form);
   const failure = useFormFailure(form);
-  const signIn = useSignIn();
   const { errors } = form.formState;
 
   const onSubmit = form.handleSubmit(async (values) => {
     failure.clear();
     try {
-      const result = await signIn.mutateAsync(values);
+      const result = await signIn(values);
       if (result.outcome === 'refused') {
         console.warn('Sign-in refused: this account may not enter the back-office', { role: result.role });
         failure.loginIncorrect();
@@ -42,7 +44,7 @@ export function LoginForm({ onSignedIn, notice }: { onSignedIn: (role: 'admin' |
     }
   });
 
-  const isBusy = signIn.isPending || form.formState.isSubmitting;
+  const isBusy = form.formState.isSubmitting;
   return (
     <form onSubmit={onSubmit} noValidate aria-labelledby="login-title">
       <Stack gap="md">

@@ -3,12 +3,14 @@ import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { registerRequestSchema, type RegisterRequest } from '@sf/contract/auth';
+import type { RegisterRequest } from '@sf/contract/auth';
 import { isApiError } from '../../../lib/api-error.ts';
-import { contractResolver, useRevalidateOnLanguageChange } from '../../../lib/form-resolver.ts';
-import { useRegister } from '../api/register.ts';
+import { contractResolver, usePreloadValidation, useRevalidateOnLanguageChange } from '../../../lib/form-resolver.ts';
+import { register as registerAccount } from '../api/register.ts';
 import { FormError } from './form-error.tsx';
 import { useFormFailure } from './use-form-failure.ts';
+
+const loadSchema = () => import('@sf/contract/auth').then((m) => m.registerRequestSchema);
 
 /**
  * S6 + B7: register, sign in automatically; a new account has no role yet, so the usual ending is the
@@ -20,17 +22,17 @@ export function RegistrationForm({ onSignedIn }: { onSignedIn: (role: 'admin' | 
   const form = useForm<RegisterRequest>({
     mode: 'onChange',
     defaultValues: { firstName: '', lastName: '', email: '', password: '', acceptTerms: false },
-    resolver: contractResolver<RegisterRequest>(registerRequestSchema),
+    resolver: contractResolver<RegisterRequest>(loadSchema),
   });
+  usePreloadValidation(loadSchema);
   useRevalidateOnLanguageChange(form);
   const failure = useFormFailure(form);
-  const register = useRegister();
   const { errors } = form.formState;
 
   const onSubmit = form.handleSubmit(async (values) => {
     failure.clear();
     try {
-      const result = await register.mutateAsync(values);
+      const result = await registerAccount(values);
       if (result.outcome === 'signed-in') onSignedIn(result.role);
       else setAwaitingApproval(true);
     } catch (error) {
@@ -59,7 +61,7 @@ export function RegistrationForm({ onSignedIn }: { onSignedIn: (role: 'admin' | 
     );
   }
 
-  const isBusy = register.isPending || form.formState.isSubmitting;
+  const isBusy = form.formState.isSubmitting;
   return (
     <form onSubmit={onSubmit} noValidate aria-labelledby="registration-title">
       <Stack gap="md">

@@ -2,31 +2,28 @@ import { Alert, Anchor, Button, PasswordInput, Stack, Text, Title } from '@manti
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { z } from 'zod';
-import { passwordSchema } from '@sf/contract/validation';
-import { contractResolver, useRevalidateOnLanguageChange } from '../../../lib/form-resolver.ts';
+import { contractResolver, usePreloadValidation, useRevalidateOnLanguageChange } from '../../../lib/form-resolver.ts';
 import { i18n } from '../../../lib/i18n.ts';
-import { useResetPassword } from '../api/reset-password.ts';
+import { resetPassword } from '../api/reset-password.ts';
 import { FormError } from './form-error.tsx';
 import { useFormFailure } from './use-form-failure.ts';
 
 type ResetValues = { password: string; confirmPassword: string };
 
-// The token comes from the link, not from the user: the form checks the password with the same bounds as the API.
-const resetFormSchema = z.object({ password: passwordSchema, confirmPassword: z.string() });
+const loadSchema = () => import('../lib/reset-password-schema.ts').then((m) => m.resetPasswordFormSchema);
 
 export function ResetPasswordForm({ token, onDone }: { token: string | null; onDone: () => void }) {
   const { t } = useTranslation('auth');
   const form = useForm<ResetValues>({
     mode: 'onChange',
     defaultValues: { password: '', confirmPassword: '' },
-    resolver: contractResolver<ResetValues>(resetFormSchema, (values) =>
+    resolver: contractResolver<ResetValues>(loadSchema, (values) =>
       values.confirmPassword !== values.password ? { field: 'confirmPassword', message: i18n.t('auth:reset.mismatch') } : null,
     ),
   });
+  usePreloadValidation(loadSchema);
   useRevalidateOnLanguageChange(form);
   const failure = useFormFailure(form);
-  const reset = useResetPassword();
   const { errors } = form.formState;
 
   if (!token) {
@@ -46,14 +43,14 @@ export function ResetPasswordForm({ token, onDone }: { token: string | null; onD
   const onSubmit = form.handleSubmit(async (values) => {
     failure.clear();
     try {
-      await reset.mutateAsync({ token, password: values.password });
+      await resetPassword({ token, password: values.password });
       onDone();
     } catch (error) {
       failure.fromError(error);
     }
   });
 
-  const isBusy = reset.isPending || form.formState.isSubmitting;
+  const isBusy = form.formState.isSubmitting;
   return (
     <form onSubmit={onSubmit} noValidate aria-labelledby="reset-title">
       <Stack gap="md">

@@ -26,7 +26,7 @@ function PasswordForm({ onClose }: { onClose: () => void }) {
   const form = useForm<PasswordValues>({
     mode: 'onChange',
     defaultValues: { currentPassword: '', newPassword: '', confirmPassword: '' },
-    resolver: contractResolver<PasswordValues>(passwordFormSchema, (values) =>
+    resolver: contractResolver<PasswordValues>(async () => passwordFormSchema, (values) =>
       values.confirmPassword !== values.newPassword ? { field: 'confirmPassword', message: i18n.t('profile:password.mismatch') } : null,
     ),
   });

@@ -44,7 +44,7 @@ function ProfileForm({ user, onClose }: { user: StaffUser; onClose: () => void }
   const form = useForm<ProfileValues>({
     mode: 'onChange',
     defaultValues: toValues(user),
-    resolver: contractResolver<ProfileValues>(updateProfileRequestSchema),
+    resolver: contractResolver<ProfileValues>(async () => updateProfileRequestSchema),
   });
   useRevalidateOnLanguageChange(form);
   const update = useUpdateProfile();
