@@ -46,8 +46,11 @@ describe('graceful shutdown of the real server', () => {
     await rm(dataDir, { recursive: true, force: true });
   });
 
-  it('finishes in-flight requests on SIGTERM, exits 0, and keeps acknowledged writes across a restart', { timeout: 60_000 }, async () => {
-    const first = await startServer({ dataDir, env });
+  // ~15 s alone; the generous limit is for a machine busy with the rest of the suite.
+  it('finishes in-flight requests on SIGTERM, exits 0, and keeps acknowledged writes across a restart', { timeout: 240_000 }, async () => {
+    // Info logs tell when the server has received each request ("incoming request").
+    const first = await startServer({ dataDir, env: { ...env, LOG_LEVEL: 'info' } });
+    const received = () => first.output().split('"msg":"incoming request"').length - 1;
     started.push(first);
     const client = await openClient(first.baseUrl);
 
@@ -61,6 +64,7 @@ describe('graceful shutdown of the real server', () => {
     await Promise.all(Array.from({ length: 10 }, () => fetch(`${first.baseUrl}/api/healthz`).then((response) => response.text())));
 
     // Sign-ins hash with argon2 (~40 ms each, four at a time): several are still running at SIGTERM.
+    const countBefore = received();
     const inFlight = Array.from({ length: 10 }, (_, index) =>
       client
         .request('POST', '/api/auth/login', {
@@ -74,7 +78,9 @@ describe('graceful shutdown of the real server', () => {
           (error: unknown) => ({ status: 0, at: Date.now(), detail: `${String(error)} ${String((error as { cause?: unknown }).cause)}` }),
         ),
     );
-    await sleep(50);
+    // SIGTERM only once the server has received all of them: then each one is truly in flight.
+    const waitUntil = Date.now() + 30_000;
+    while (received() < countBefore + inFlight.length && Date.now() < waitUntil) await sleep(5);
     const sigtermAt = Date.now();
     first.child.kill('SIGTERM');
     const results = await Promise.all(inFlight);

@@ -60,7 +60,7 @@ export async function startServer(options: { dataDir: string; env?: Record<strin
   void exited.then(() => (hasExited = true));
 
   const baseUrl = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + (options.readyTimeoutMs ?? 30_000);
+  const deadline = Date.now() + (options.readyTimeoutMs ?? 90_000);
   for (;;) {
     if (hasExited) throw new Error(`the server exited before it was ready:\n${output}`);
     if (Date.now() > deadline) {
