@@ -45,10 +45,13 @@ export type RenderOptions = {
   /** Signs this user in (stored session + current user); without it nobody is signed in. */
   user?: Partial<StaffUser> | StaffUser;
   language?: Language;
+  /** Leaves the session store as the test set it (e.g. mid start-up check) instead of signing in/out. */
+  isSessionKept?: boolean;
 };
 
 function prepare(options: RenderOptions): void {
   void changeLanguage(options.language ?? 'it');
+  if (options.isSessionKept) return;
   if (options.user) {
     const user = testUser(options.user);
     const tokens = { authToken: fakeIdToken({ sub: user.uid, role: user.role, email: user.email, name: user.displayName }), refreshToken: 'refresh-1' };
