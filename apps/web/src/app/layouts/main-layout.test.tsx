@@ -1,0 +1,97 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { http, HttpResponse } from 'msw';
+import { describe, expect, it } from 'vitest';
+import { LANGUAGE_STORAGE_KEY, SESSION_STORAGE_KEY } from '@sf/contract/app-info';
+import { server } from '../../testing/msw-server.ts';
+import { renderRoutes, testUser } from '../../testing/test-utils.tsx';
+import { Component as MainLayout } from './main-layout.tsx';
+
+const routes = [
+  {
+    element: <MainLayout />,
+    children: [
+      { path: '/dashboard', element: <p>dashboard screen</p> },
+      { path: '/news', element: <p>news screen</p> },
+    ],
+  },
+  { path: '/auth/login', element: <p>login screen</p> },
+];
+
+describe('main layout', () => {
+  it('shows an admin the S14 entries whose screens exist: Dashboard, Apps → News, Create New Post', async () => {
+    renderRoutes(routes, { route: '/dashboard', user: { role: 'admin' }, language: 'en' });
+    const nav = await screen.findByRole('navigation', { name: 'Main menu' });
+    expect(within(nav).getByRole('link', { name: 'Dashboard' })).toHaveAttribute('aria-current', 'page');
+    expect(within(nav).getByRole('link', { name: 'News' })).toHaveAttribute('href', '/news');
+    expect(within(nav).getByRole('link', { name: 'Create New Post' })).toHaveAttribute('href', '/news?post=new');
+    expect(within(nav).queryByText('Anagrafiche')).not.toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Skip to main content' })).toHaveAttribute('href', '#main-content');
+    expect(screen.getByRole('main')).toHaveAttribute('id', 'main-content');
+  });
+
+  it('shows an editor only News and Create New Post, in Italian by default', async () => {
+    renderRoutes(routes, { route: '/news', user: { role: 'editor', displayName: 'Edo Editor' } });
+    const nav = await screen.findByRole('navigation', { name: 'Menu principale' });
+    expect(within(nav).queryByRole('link', { name: 'Dashboard' })).not.toBeInTheDocument();
+    expect(within(nav).getByRole('link', { name: 'News' })).toBeInTheDocument();
+    expect(within(nav).getByRole('link', { name: 'Crea nuovo post' })).toBeInTheDocument();
+  });
+
+  it('switches the language from the user menu and stores it under "language" (S13)', async () => {
+    const user = userEvent.setup();
+    renderRoutes(routes, { route: '/news', user: { role: 'editor', displayName: 'Edo Editor' }, language: 'en' });
+    await user.click(await screen.findByRole('button', { name: /Edo Editor/ }));
+    expect(await screen.findByText('Version v8.0.34')).toBeInTheDocument();
+    const italian = (await screen.findByText('Italiano')).closest('button');
+    expect(italian).toHaveAttribute('role', 'menuitem');
+    await user.click(italian as HTMLElement);
+    expect(await screen.findByRole('navigation', { name: 'Menu principale' })).toBeInTheDocument();
+    expect(localStorage.getItem(LANGUAGE_STORAGE_KEY)).toBe('it');
+  });
+
+  it('opens the own profile in a dialog and saves it with PATCH /api/admin/me', async () => {
+    document.cookie = 'XSRF-TOKEN=t; path=/';
+    const me = testUser({ role: 'editor', displayName: 'Edo Editor', firstName: 'Edo', language: 'en' });
+    let patch: Record<string, unknown> | null = null;
+    server.use(
+      http.get('/api/admin/me', () => HttpResponse.json(me)),
+      http.patch('/api/admin/me', async ({ request }) => {
+        patch = (await request.json()) as Record<string, unknown>;
+        return HttpResponse.json({ ...me, ...patch, displayName: 'Edoardo Editor' });
+      }),
+    );
+    const user = userEvent.setup();
+    renderRoutes(routes, { route: '/news', user: me, language: 'en' });
+    await user.click(await screen.findByRole('button', { name: /Edo Editor/ }));
+    await user.click(await screen.findByRole('menuitem', { name: 'My profile' }));
+    const dialog = await screen.findByRole('dialog', { name: 'My profile' });
+    const firstName = await within(dialog).findByLabelText('First name');
+    expect(firstName).toHaveValue('Edo');
+    await user.clear(firstName);
+    await user.type(firstName, 'Edoardo');
+    await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'My profile' })).not.toBeInTheDocument());
+    expect(patch).toMatchObject({ firstName: 'Edoardo', language: 'en', timeZone: 'Europe/Rome' });
+    expect(await screen.findByRole('button', { name: /Edoardo Editor/ })).toBeInTheDocument();
+  });
+
+  it('signs out: revokes the refresh token, clears the stored session and goes to /auth/login', async () => {
+    document.cookie = 'XSRF-TOKEN=t; path=/';
+    let revoked: unknown = null;
+    server.use(
+      http.post('/api/auth/logout', async ({ request }) => {
+        revoked = await request.json();
+        return HttpResponse.json({ ok: true });
+      }),
+    );
+    const user = userEvent.setup();
+    const { router } = renderRoutes(routes, { route: '/dashboard', user: { role: 'admin', displayName: 'Ada Admin' }, language: 'en' });
+    await user.click(await screen.findByRole('button', { name: /Ada Admin/ }));
+    await user.click(await screen.findByRole('menuitem', { name: 'Sign out' }));
+    expect(await screen.findByText('login screen')).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/auth/login');
+    expect(localStorage.getItem(SESSION_STORAGE_KEY)).toBeNull();
+    expect(revoked).toEqual({ refreshToken: 'refresh-1' });
+  });
+});
