@@ -410,7 +410,20 @@ export function NewsPostForm({ post, onCreated, onDeleted, onDirtyChange, onRelo
         )}
       </Tabs>
 
-      <Group justify="space-between" gap="sm" wrap="wrap" pt="sm" style={{ borderTop: '1px solid var(--mantine-color-default-border)' }}>
+      {/* Sticky, so the actions stay in reach however long the post is. */}
+      <Group
+        justify="space-between"
+        gap="sm"
+        wrap="wrap"
+        py="sm"
+        style={{
+          borderTop: '1px solid var(--mantine-color-default-border)',
+          position: 'sticky',
+          bottom: 0,
+          background: 'var(--mantine-color-body)',
+          zIndex: 2,
+        }}
+      >
         <Group gap="sm">
           {post && (status === 'draft' || status === 'scheduled') && (
             <Button variant="subtle" color="red" onClick={() => void deletePost()} disabled={isBusy}>

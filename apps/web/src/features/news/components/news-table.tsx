@@ -65,7 +65,7 @@ function PostRow({ post, hrefFor }: { post: NewsPost; hrefFor: Props['hrefFor'] 
           </Text>
         )}
       </Table.Td>
-      <Table.Td>
+      <Table.Td style={{ minWidth: 130 }}>
         <NewsStatusBadge status={post.status} />
       </Table.Td>
       <Table.Td>{post.publishAt ? format.dateTime(post.publishAt) : '—'}</Table.Td>
