@@ -3,13 +3,15 @@ import { defineConfig } from '@playwright/test';
 const isCi = Boolean(process.env.CI);
 
 /**
- * Browser journeys against the real server: each worker starts `npm start`'s script on a fresh data
- * directory with a local SMTP catcher (see e2e/support/fixtures.ts), so nothing has to be running
- * beforehand and nothing is left running afterwards. Chromium comes from Debian: no browser download.
+ * Browser journeys against the real server: the global setup builds the web app once, then each worker
+ * starts the API serving it on a fresh data directory with a local SMTP catcher (e2e/support), so
+ * nothing has to be running beforehand and nothing is left running afterwards. Chromium comes from
+ * Debian: no browser download.
  */
 export default defineConfig({
   testDir: './e2e',
   testMatch: '**/*.spec.ts',
+  globalSetup: './e2e/support/global-setup.ts',
   // One worker: the machine has two cores and each worker runs its own server (PGlite, argon2).
   workers: 1,
   fullyParallel: false,

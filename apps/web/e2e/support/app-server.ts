@@ -14,6 +14,8 @@ export type AppServer = {
 
 export type AppServerSettings = {
   smtpUrl: string;
+  /** The built web app to serve (B6). */
+  webDist: string;
   /** ID token lifetime in seconds (ID_TOKEN_TTL). */
   idTokenTtlSeconds?: number | undefined;
 };
@@ -63,9 +65,9 @@ async function waitUntilReady(url: string, child: ChildProcess, logFile: string,
 }
 
 /**
- * Runs `npm start`'s script (build the web app when stale, then the API serving it, B6) on a fresh
- * data directory, so the demo data loads as on a first start. It runs in its own process group so
- * that stopping it also stops the API process the script spawned.
+ * Runs the API as `npm start` does (scripts/start.mjs: the same entry on the same Node, serving the
+ * built web app on the same port, B6) on a fresh data directory, so the demo data loads as on a first
+ * start. It runs in its own process group so that stopping it leaves nothing behind.
  */
 export async function startAppServer(settings: AppServerSettings): Promise<AppServer> {
   const port = await freePort();
@@ -73,14 +75,14 @@ export async function startAppServer(settings: AppServerSettings): Promise<AppSe
   const dataDir = mkdtempSync(path.join(tmpdir(), 'sf-e2e-'));
   const logFile = path.join(dataDir, 'server.log');
   const log = openSync(logFile, 'a');
-  const child = spawn(process.execPath, [path.join(repositoryRoot, 'scripts/start.mjs')], {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(repositoryRoot, 'apps/api/src/server.ts')], {
     cwd: repositoryRoot,
     detached: true,
     stdio: ['ignore', log, log],
     env: {
-      // Not NODE_ENV: start.mjs hands the environment to the web build too, which must stay a production
-      // build; the API's own default (development) keeps the demo data on.
+      // The API's own NODE_ENV default (development) keeps the demo data on, whatever the runner has.
       ...withoutNodeEnv(process.env),
+      WEB_DIST: settings.webDist,
       HOST: '127.0.0.1',
       PORT: String(port),
       DATA_DIR: dataDir,
@@ -113,8 +115,8 @@ export async function startAppServer(settings: AppServerSettings): Promise<AppSe
   };
 
   try {
-    // A first start may build the web app (a minute or more on a busy machine).
-    await waitUntilReady(url, child, logFile, 240_000);
+    // Migrations and the demo data's password hashes take a while on a busy two-core machine.
+    await waitUntilReady(url, child, logFile, 120_000);
   } catch (error) {
     await stopGroup();
     throw error;

@@ -1,5 +1,6 @@
 import { test as base, expect, type Page } from '@playwright/test';
 import { startAppServer, type AppServer } from './app-server.ts';
+import { E2E_WEB_DIST } from './global-setup.ts';
 import { startSmtpCatcher, type SmtpCatcher } from './smtp-catcher.ts';
 
 type WorkerFixtures = {
@@ -30,15 +31,16 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
 
   appServer: [
     async ({ smtp, idTokenTtlSeconds }, use) => {
-      const server = await startAppServer({ smtpUrl: smtp.url, idTokenTtlSeconds });
+      const webDist = process.env[E2E_WEB_DIST];
+      if (!webDist) throw new Error(`${E2E_WEB_DIST} is not set: run the journeys through playwright.config.ts (its global setup builds the web app)`);
+      const server = await startAppServer({ smtpUrl: smtp.url, webDist, idTokenTtlSeconds });
       try {
         await use(server);
       } finally {
         await server.stop();
       }
     },
-    // A first start may build the web app before the server answers.
-    { scope: 'worker', timeout: 300_000 },
+    { scope: 'worker', timeout: 180_000 },
   ],
 
   baseURL: async ({ appServer }, use) => {

@@ -1,0 +1,32 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+const webRoot = path.resolve(import.meta.dirname, '../..');
+const repositoryRoot = path.resolve(webRoot, '../..');
+
+/** Environment variable through which the workers learn where the journeys' own web build is. */
+export const E2E_WEB_DIST = 'SF_E2E_WEB_DIST';
+
+/**
+ * Builds the web app from the current sources into a private folder that the journeys' servers serve.
+ * Not apps/web/dist: `npm start`, `npm run size` or a developer's build rewrite that folder, and a
+ * server whose files vanish mid-run answers a bare 404 instead of the app.
+ */
+export default function globalSetup(): () => void {
+  const outDir = mkdtempSync(path.join(tmpdir(), 'sf-e2e-web-'));
+  const { NODE_ENV: _ignored, ...env } = process.env;
+  const build = spawnSync(
+    process.execPath,
+    [path.join(repositoryRoot, 'node_modules/vite/bin/vite.js'), 'build', '--outDir', outDir, '--emptyOutDir', '--logLevel', 'warn'],
+    // A production build whatever NODE_ENV the runner has.
+    { cwd: webRoot, stdio: 'inherit', env },
+  );
+  if (build.status !== 0) {
+    rmSync(outDir, { recursive: true, force: true });
+    throw new Error(`The web build failed (exit ${build.status ?? build.signal})`);
+  }
+  process.env[E2E_WEB_DIST] = outDir;
+  return () => rmSync(outDir, { recursive: true, force: true });
+}
