@@ -1,7 +1,8 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { changeLanguage } from '../../../lib/i18n.ts';
 import { server } from '../../../testing/msw-server.ts';
 import { renderWithProviders } from '../../../testing/test-utils.tsx';
 import { newsPage, newsPost, setCsrfCookie } from '../testing/news-fixtures.ts';
@@ -49,6 +50,18 @@ describe('News editor', { timeout: 20_000 }, () => {
     await user.clear(title);
     await user.click(within(drawer).getByRole('button', { name: 'Save draft' }));
     expect(await within(drawer).findByText('Title is required')).toBeInTheDocument();
+  });
+
+  it('switches the validation texts already on screen when the language changes', async () => {
+    const user = userEvent.setup();
+    renderWithProviders(<NewsPage />, { route: '/news?post=new', user: editor });
+    const drawer = await openDrawer('Nuovo post');
+    await user.type(within(drawer).getByRole('textbox', { name: /Titolo/ }), 'ab');
+    await user.tab();
+    expect(await within(drawer).findByText('La lunghezza minima di Titolo è 3')).toBeInTheDocument();
+
+    await act(() => changeLanguage('en'));
+    expect(await within(drawer).findByText('Title minimum length is 3')).toBeInTheDocument();
   });
 
   it('asks for confirmation before publishing and publishes only once confirmed', async () => {

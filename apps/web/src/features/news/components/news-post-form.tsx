@@ -98,7 +98,7 @@ export function NewsPostForm({ post, onCreated, onDeleted, onDirtyChange, onRelo
 
   const form = useForm<NewsFormValues>({
     defaultValues: post ? newsFormFromPost(post, format.timeZone) : emptyNewsForm(),
-    resolver: newsFormResolver(language),
+    resolver: newsFormResolver(currentLanguage),
     mode: 'onTouched',
   });
   const { control, register, handleSubmit, reset, setError, setValue, formState, getValues } = form;
@@ -127,7 +127,9 @@ export function NewsPostForm({ post, onCreated, onDeleted, onDirtyChange, onRelo
     if (failure.code === 'validation') {
       const unplaced: string[] = [];
       for (const { field, message: text } of failure.fields ?? []) {
-        if (FORM_FIELDS.has(field)) setError(field as keyof NewsFormValues, { type: 'server', message: text }, { shouldFocus: true });
+        // A field without a visible control (the date when publishing now) is reported above the form.
+        const isShown = FORM_FIELDS.has(field) && (field !== 'publishAt' || getValues('publishMode') === 'schedule');
+        if (isShown) setError(field as keyof NewsFormValues, { type: 'server', message: text }, { shouldFocus: true });
         else unplaced.push(text);
       }
       setFormError(unplaced.length > 0 ? unplaced.join(' · ') : failure.fields?.length ? null : failure.message);

@@ -52,8 +52,10 @@ function valueAt(values: Record<string, unknown>, path: PropertyKey[]): unknown 
  * A resolver that turns zod issues into the S12 texts (the generic zod resolver would show zod's
  * English messages). An emptied text field reads "<field> is required", not a length rule.
  */
-export function newsFormResolver(language: Language): Resolver<NewsFormValues> {
+export function newsFormResolver(languageOf: Language | (() => Language)): Resolver<NewsFormValues> {
   return async (values) => {
+    // Read per call, so a language switch while the form is open changes the texts at once.
+    const language = typeof languageOf === 'function' ? languageOf() : languageOf;
     const result = formSchema.safeParse(values);
     if (result.success) return { values, errors: {} };
     const errors: Record<string, { type: string; message: string }> = {};
