@@ -72,6 +72,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     genReqId: () => randomUUID(),
     // Never trust a client-sent request id: it appears in our logs and error answers.
     requestIdHeader: false,
+    trustProxy: env.TRUST_PROXY,
     bodyLimit: 1024 * 1024,
     routerOptions: { ignoreTrailingSlash: true },
     // On SIGTERM, requests already sent on open connections are served, not refused with Fastify's

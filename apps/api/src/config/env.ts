@@ -37,6 +37,18 @@ const envSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Comma-separated client addresses exempt from rate limits (benchmarks only). */
   RATE_LIMIT_ALLOW: z.string().default(''),
+  /**
+   * Behind a reverse proxy: which hops to believe for the client address (`true` for all, or the
+   * proxies' comma-separated addresses/CIDRs). Off by default, otherwise lock-out and rate limits would count
+   * every client as the proxy — or trust an address any client can forge.
+   */
+  TRUST_PROXY: z
+    .string()
+    .default('false')
+    .transform((value): boolean | string[] => {
+      if (value === 'true' || value === 'false') return value === 'true';
+      return value.split(',').map((entry) => entry.trim()).filter(Boolean);
+    }),
   /** Requests per minute per client address on the identity endpoints. */
   AUTH_RATE_LIMIT: z.coerce.number().int().min(1).default(30),
   /** Serve the built web app from this folder (B6); empty to serve the API only. */
