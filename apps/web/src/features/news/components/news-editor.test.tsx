@@ -208,6 +208,74 @@ describe('News editor', { timeout: 20_000 }, () => {
     expect(await within(drawer).findByText('Titolo non è valido')).toBeInTheDocument();
   });
 
+  it('uploads a cover as soon as it is picked, previews it and saves its id with the post', async () => {
+    const user = userEvent.setup({ applyAccept: false });
+    const uploads: string[] = [];
+    const bodies: Record<string, unknown>[] = [];
+    server.use(
+      http.post('/api/admin/news/cover', async ({ request }) => {
+        // Read as text: jsdom's File and Node's multipart parser do not agree on what a File is.
+        expect(request.headers.get('content-type')).toMatch(/^multipart\/form-data/);
+        const raw = await request.text();
+        // jsdom's File loses its name and bytes on the way through Node's fetch, so only the part is checked here.
+        uploads.push(/name="file"/.test(raw) ? 'file part' : 'none');
+        return HttpResponse.json({ id: 'cover-1', url: '/uploads/cover-1.png' }, { status: 201 });
+      }),
+      http.post('/api/admin/news', async ({ request }) => {
+        bodies.push((await request.json()) as Record<string, unknown>);
+        return HttpResponse.json(newsPost({ id: 43, coverImageUrl: '/uploads/cover-1.png', version: 1 }), { status: 201 });
+      }),
+      http.get('/api/admin/news/43', () => HttpResponse.json(newsPost({ id: 43, coverImageUrl: '/uploads/cover-1.png', version: 1 }))),
+    );
+    renderWithProviders(<NewsPage />, { route: '/news?post=new', user: editor });
+    const drawer = await openDrawer('Nuovo post');
+    const fileInput = () => drawer.querySelector<HTMLInputElement>('input[type="file"]')!;
+
+    // Refused in the browser, before any upload: wrong type, then too large.
+    await user.upload(fileInput(), new File(['%PDF'], 'volantino.pdf', { type: 'application/pdf' }));
+    expect(await within(drawer).findByText(/Immagine di copertina non è valida/)).toBeInTheDocument();
+    await user.upload(fileInput(), new File([new Uint8Array(5 * 1024 * 1024 + 1)], 'enorme.png', { type: 'image/png' }));
+    expect(await within(drawer).findByText(/Immagine di copertina è troppo grande/)).toBeInTheDocument();
+    expect(uploads).toEqual([]);
+
+    await user.upload(fileInput(), new File(['png-bytes'], 'copertina.png', { type: 'image/png' }));
+    expect(await within(drawer).findByRole('img', { name: 'Immagine di copertina del post' })).toHaveAttribute('src', '/uploads/cover-1.png');
+    expect(uploads).toEqual(['file part']);
+
+    await user.type(within(drawer).getByRole('textbox', { name: /Titolo/ }), 'Con foto');
+    await user.click(within(drawer).getByRole('button', { name: 'Salva bozza' }));
+    await waitFor(() => expect(bodies).toHaveLength(1));
+    expect(bodies[0]).toMatchObject({ title: 'Con foto', coverImageId: 'cover-1', status: 'draft' });
+  });
+
+  it('asks before unpublishing or archiving a published post and sends the action with its version', async () => {
+    const user = userEvent.setup();
+    const actions: unknown[] = [];
+    let current = newsPost({ status: 'published', publishAt: '2026-11-20T10:00:00.000Z', version: 6 });
+    server.use(
+      http.get('/api/admin/news/7', () => HttpResponse.json(current)),
+      http.post('/api/admin/news/7/actions', async ({ request }) => {
+        const body = (await request.json()) as { action: string; version: number };
+        actions.push(body);
+        current = newsPost({ status: body.action === 'archive' ? 'archived' : 'draft', version: 7 });
+        return HttpResponse.json(current);
+      }),
+    );
+    renderWithProviders(<NewsPage />, { route: '/news?post=7', user: editor });
+    const drawer = await openDrawer('Modifica post');
+    await user.click(await within(drawer).findByRole('button', { name: 'Archivia' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Archiviare questo post?' });
+    await user.click(within(dialog).getByRole('button', { name: 'Annulla' }));
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Archiviare questo post?' })).not.toBeInTheDocument());
+    expect(actions).toEqual([]);
+
+    await user.click(within(drawer).getByRole('button', { name: 'Ritira' }));
+    const unpublish = await screen.findByRole('dialog', { name: 'Ritirare questo post?' });
+    await user.click(within(unpublish).getByRole('button', { name: 'Ritira' }));
+    await waitFor(() => expect(actions).toEqual([{ action: 'unpublish', version: 6 }]));
+    expect(await within(drawer).findByText('Bozza')).toBeInTheDocument();
+  });
+
   it('labels every toolbar button of the text editor', async () => {
     renderWithProviders(<NewsPage />, { route: '/news?post=new', user: editor, language: 'en' });
     const drawer = await openDrawer('New post');
