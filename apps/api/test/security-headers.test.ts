@@ -24,7 +24,7 @@ describe('security headers', () => {
   it.each([
     ['a success', '/api/healthz'],
     ['an error', '/api/no-such-route'],
-  ])('sends a strict CSP and nosniff on %s', async (_kind, url) => {
+  ])('sends a strict CSP, nosniff and no-referrer on %s', async (_kind, url) => {
     const response = await ctx.request({ method: 'GET', url });
     const csp = directives(response.headers['content-security-policy'] as string);
     expect(csp.get('object-src')).toBe("'none'");
@@ -32,6 +32,7 @@ describe('security headers', () => {
     expect(csp.get('frame-ancestors')).toBe("'none'");
     expect(csp.get('script-src')).not.toMatch(/unsafe-inline|unsafe-eval/);
     expect(response.headers['x-content-type-options']).toBe('nosniff');
+    expect(response.headers['referrer-policy']).toBe('no-referrer');
   });
 
   it.each([
