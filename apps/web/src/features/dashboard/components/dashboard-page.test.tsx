@@ -16,7 +16,7 @@ const answer: Dashboard = {
   ],
   latestChanges: [
     { id: 90, at: '2026-11-21T15:04:00.000Z', actorId: 'u-admin', actorEmail: 'admin@demo.test', action: 'news.publish', entityType: 'news_post', entityId: '12', requestId: 'r1' },
-    { id: 89, at: '2026-11-21T14:00:00.000Z', actorId: null, actorEmail: null, action: 'staff.invite', entityType: 'user', entityId: 'u-9', requestId: null },
+    { id: 89, at: '2026-11-21T14:00:00.000Z', actorId: null, actorEmail: null, action: 'staff.update', entityType: 'user', entityId: 'u-9', requestId: null },
   ],
 };
 
@@ -44,7 +44,7 @@ describe('DashboardPage', () => {
     expect(rows[1]).toHaveTextContent('admin@demo.test');
     expect(within(rows[1]!).getByRole('link', { name: 'post n. 12' })).toHaveAttribute('href', '/news?post=12');
     expect(rows[2]).toHaveTextContent('Sistema');
-    expect(rows[2]).toHaveTextContent('staff.invite user n. u-9');
+    expect(rows[2]).toHaveTextContent('Ha modificato un account del personale utente n. u-9');
   });
 
   it('shows empty lists in English when nothing is scheduled or changed', async () => {

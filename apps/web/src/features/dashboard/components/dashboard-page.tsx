@@ -146,7 +146,7 @@ function LatestChanges({ entries }: { entries: Dashboard['latestChanges'] }) {
                             </Anchor>
                           </>
                         ) : (
-                          ` ${t('changes.entity', { type: entry.entityType, id: entry.entityId })}`
+                          ` ${t('changes.entity', { type: t(`changes.entities.${entry.entityType}`, { defaultValue: entry.entityType }), id: entry.entityId })}`
                         ))}
                     </Table.Td>
                   </Table.Tr>
