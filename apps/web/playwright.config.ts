@@ -2,6 +2,11 @@ import { defineConfig } from '@playwright/test';
 
 const isCi = Boolean(process.env.CI);
 
+// Playwright empties its output folder when a run starts; two runs at once in one work tree (several
+// developers or agents) would delete each other's traces mid-run. Each run gets its own folder; the
+// workers inherit the runner's environment, so they resolve the same one.
+process.env.SF_E2E_RUN_ID ??= `${new Date().toISOString().replace(/[:.]/g, '-')}-${process.pid}`;
+
 /**
  * Browser journeys against the real server: the global setup builds the web app once, then each worker
  * starts the API serving it on a fresh data directory with a local SMTP catcher (e2e/support), so
@@ -21,7 +26,7 @@ export default defineConfig({
   reporter: 'list',
   timeout: 60_000,
   expect: { timeout: 10_000 },
-  outputDir: './test-results',
+  outputDir: `./test-results/${process.env.SF_E2E_RUN_ID}`,
   use: {
     locale: 'it-IT',
     timezoneId: 'Europe/Rome',
