@@ -276,6 +276,28 @@ describe('News editor', { timeout: 20_000 }, () => {
     expect(await within(drawer).findByText('Bozza')).toBeInTheDocument();
   });
 
+  it('shows who changed the post and when in the History tab', async () => {
+    const user = userEvent.setup();
+    server.use(
+      http.get('/api/admin/news/7', () => HttpResponse.json(newsPost())),
+      http.get('/api/admin/news/7/history', () =>
+        HttpResponse.json({
+          items: [
+            { id: 3, at: '2026-11-21T09:15:00.000Z', actorId: 'u-editor', actorEmail: 'editor@demo.test', action: 'news.update', entityType: 'news_post', entityId: '7', before: {}, after: {}, requestId: 'r3' },
+            { id: 2, at: '2026-11-20T09:00:00.000Z', actorId: 'u-admin', actorEmail: 'admin@demo.test', action: 'news.create', entityType: 'news_post', entityId: '7', before: null, after: {}, requestId: 'r2' },
+          ],
+        }),
+      ),
+    );
+    renderWithProviders(<NewsPage />, { route: '/news?post=7', user: editor });
+    const drawer = await openDrawer('Modifica post');
+    await user.click(await within(drawer).findByRole('tab', { name: 'Cronologia' }));
+    expect(await within(drawer).findByText('Modificato')).toBeInTheDocument();
+    expect(within(drawer).getByText('editor@demo.test')).toBeInTheDocument();
+    expect(within(drawer).getByText('21/11/2026, 10:15')).toBeInTheDocument();
+    expect(within(drawer).getByText('Creato')).toBeInTheDocument();
+  });
+
   it('labels every toolbar button of the text editor', async () => {
     renderWithProviders(<NewsPage />, { route: '/news?post=new', user: editor, language: 'en' });
     const drawer = await openDrawer('New post');
