@@ -118,7 +118,12 @@ function LatestChanges({ entries }: { entries: Dashboard['latestChanges'] }) {
       {entries.length === 0 ? (
         <Text c="dimmed">{t('changes.empty')}</Text>
       ) : (
-        <Table.ScrollContainer minWidth={480}>
+        <Table.ScrollContainer
+          minWidth={480}
+          // When the table is wider than the card and its rows hold no link, keyboard users could not
+          // scroll it: the viewport itself takes the focus (axe: scrollable-region-focusable).
+          scrollAreaProps={{ viewportProps: { tabIndex: 0, role: 'region', 'aria-labelledby': 'dashboard-changes-heading' } }}
+        >
           <Table verticalSpacing="xs">
             <Table.Thead>
               <Table.Tr>
