@@ -122,7 +122,7 @@ function LatestChanges({ entries }: { entries: Dashboard['latestChanges'] }) {
           minWidth={480}
           // When the table is wider than the card and its rows hold no link, keyboard users could not
           // scroll it: the viewport itself takes the focus (axe: scrollable-region-focusable).
-          scrollAreaProps={{ viewportProps: { tabIndex: 0, role: 'region', 'aria-labelledby': 'dashboard-changes-heading' } }}
+          scrollAreaProps={{ viewportProps: { tabIndex: 0, role: 'group', 'aria-labelledby': 'dashboard-changes-heading' } }}
         >
           <Table verticalSpacing="xs">
             <Table.Thead>
