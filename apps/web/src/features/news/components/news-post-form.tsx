@@ -38,7 +38,7 @@ import {
   type NewsFormValues,
   type SaveIntent,
 } from '../lib/news-form.ts';
-import { nowAsWallClock, wallClockToInstant } from '../lib/time-zone.ts';
+import { nextFullHourAsWallClock, nowAsWallClock, wallClockToInstant } from '../lib/time-zone.ts';
 import { NewsHistory } from './news-history.tsx';
 import { NewsPreview } from './news-preview.tsx';
 import { NewsStatusBadge } from './news-status-badge.tsx';
@@ -358,9 +358,7 @@ export function NewsPostForm({ post, onCreated, onDeleted, onDirtyChange, onRelo
                           field.onChange(value);
                           if (value === 'schedule' && !getValues('publishAt')) {
                             // A sensible starting point: the next full hour, in the user's zone.
-                            const next = nowAsWallClock(format.timeZone).slice(0, 13);
-                            const hour = Number(next.slice(11, 13));
-                            setValue('publishAt', `${next.slice(0, 11)}${String((hour + 1) % 24).padStart(2, '0')}:00:00`, { shouldDirty: true });
+                            setValue('publishAt', nextFullHourAsWallClock(format.timeZone), { shouldDirty: true });
                           }
                         }}
                         w="fit-content"

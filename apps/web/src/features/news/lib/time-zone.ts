@@ -25,3 +25,11 @@ export function wallClockToInstant(wallClock: string, timeZone: string): string 
 export function nowAsWallClock(timeZone: string): string {
   return dayjs().tz(timeZone).format(WALL_CLOCK);
 }
+
+/**
+ * The next full hour on the user's wall clock, as a starting point for scheduling: always after
+ * `now` and at most an hour ahead, across midnight and month ends too.
+ */
+export function nextFullHourAsWallClock(timeZone: string, now: Date = new Date()): string {
+  return dayjs(now).add(1, 'hour').tz(timeZone).minute(0).second(0).format(WALL_CLOCK);
+}
