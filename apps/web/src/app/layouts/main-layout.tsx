@@ -1,5 +1,5 @@
-import { Anchor, AppShell, Burger, Group, Loader, NavLink, ScrollArea, Text } from '@mantine/core';
-import { useDisclosure } from '@mantine/hooks';
+import { Anchor, AppShell, Burger, em, Group, Loader, NavLink, ScrollArea, Text } from '@mantine/core';
+import { useDisclosure, useMediaQuery } from '@mantine/hooks';
 import { IconApps, IconLayoutDashboard, IconNews, IconSquarePlus } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -79,6 +79,10 @@ export function Component() {
 function MainLayout() {
   const { t } = useTranslation('layout');
   const [isNavOpen, nav] = useDisclosure(false);
+  // Below the `sm` breakpoint (48em, where AppShell collapses the navbar) a closed menu only slides
+  // off screen: keep its links out of the Tab order and away from screen readers.
+  const isPhone = useMediaQuery(`(max-width: ${em(767.98)})`) ?? false;
+  const isNavHidden = isPhone && !isNavOpen;
   const [dialog, setDialog] = useState<'profile' | 'password' | null>(null);
   const user = useCurrentUser();
   const navigation = useNavigation();
@@ -115,7 +119,7 @@ function MainLayout() {
           </Group>
         </Group>
       </AppShell.Header>
-      <AppShell.Navbar id="main-navbar" p="xs">
+      <AppShell.Navbar id="main-navbar" p="xs" inert={isNavHidden}>
         <AppShell.Section grow component={ScrollArea}>
           <Navigation onNavigate={nav.close} />
         </AppShell.Section>
