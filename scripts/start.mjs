@@ -28,7 +28,12 @@ const isBuildStale = !existsSync(builtIndex) || Math.max(...webSources.map(newes
 
 if (isBuildStale) {
   console.log('Building the web app (first start or sources changed)…');
-  const build = spawnSync('npm', ['run', 'build', '--workspace', 'apps/web'], { cwd: root, stdio: 'inherit' });
+  // Always a production build, whatever NODE_ENV the server itself runs with.
+  const build = spawnSync('npm', ['run', 'build', '--workspace', 'apps/web'], {
+    cwd: root,
+    stdio: 'inherit',
+    env: { ...process.env, NODE_ENV: 'production' },
+  });
   if (build.status !== 0) process.exit(build.status ?? 1);
 }
 
