@@ -1,5 +1,5 @@
 import { loadEnv } from './config/env.ts';
-import { openDatabase } from './db/client.ts';
+import { openDatabaseFromEnv } from './db/client.ts';
 import { buildApp } from './app.ts';
 import { seedDemoData } from './db/seed.ts';
 
@@ -9,11 +9,9 @@ import { seedDemoData } from './db/seed.ts';
  */
 async function main() {
   const env = loadEnv();
-  const database = await openDatabase(
-    env.DATABASE_URL
-      ? { url: env.DATABASE_URL, onError: (error) => console.error('database pool error', error) }
-      : { pgliteDir: `${env.dataDir}/pglite` },
-  );
+  const database = await openDatabaseFromEnv(env, {
+    onError: (error) => console.error('database pool error', error),
+  });
   await database.migrate();
   const app = await buildApp({
     env,

@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadEnv } from '../config/env.ts';
-import { openDatabase, type DatabaseHandle } from '../db/client.ts';
+import { openDatabaseFromEnv, type DatabaseHandle } from '../db/client.ts';
 import { CliError, createAdmin, grantRole, listAccounts, revokeRole, setStatus } from './staff-commands.ts';
 
 export const STAFF_CLI_HELP = `Staff accounts of the back-office, for operators.
@@ -124,11 +124,7 @@ export async function runStaffCli(
 }
 
 async function openConfiguredDatabase(): Promise<DatabaseHandle> {
-  const env = loadEnv();
-  const dataDir = env.INIT_CWD && !path.isAbsolute(env.DATA_DIR) ? path.resolve(env.INIT_CWD, env.DATA_DIR) : env.dataDir;
-  const database = await openDatabase(
-    env.DATABASE_URL ? { url: env.DATABASE_URL, poolSize: 2 } : { pgliteDir: path.join(dataDir, 'pglite') },
-  );
+  const database = await openDatabaseFromEnv(loadEnv(), { poolSize: 2 });
   await database.migrate();
   return database;
 }

@@ -54,8 +54,9 @@ const envSchema = z.object({
   /** Serve the built web app from this folder (B6); empty to serve the API only. */
   WEB_DIST: z.string().optional(),
   /**
-   * Set by npm to the directory it was run from. `npm run staff` runs the CLI inside apps/api, so the
-   * CLI resolves a relative DATA_DIR against it to reach the same ./data as `npm start`.
+   * Set by npm to the directory it was run from. Workspace scripts (`npm run staff`, `db:migrate`,
+   * `dev`) run inside apps/api, so a relative DATA_DIR is resolved against it: every command reaches
+   * the same ./data as `npm start`.
    */
   INIT_CWD: z.string().optional(),
   /** How often scheduled posts are promoted to published, in milliseconds. */
@@ -76,6 +77,6 @@ export function loadEnv(source: Record<string, string | undefined> = process.env
     ...env,
     isProduction,
     demoData: env.DEMO_DATA ?? !isProduction,
-    dataDir: path.resolve(env.DATA_DIR),
+    dataDir: path.resolve(env.INIT_CWD ?? '.', env.DATA_DIR),
   };
 }

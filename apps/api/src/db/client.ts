@@ -70,3 +70,15 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     close: () => client.close(),
   };
 }
+
+/** The database the configuration names: a real server with DATABASE_URL, else PGlite under DATA_DIR. */
+export function openDatabaseFromEnv(
+  env: { DATABASE_URL?: string | undefined; dataDir: string },
+  options: { poolSize?: number; onError?: (error: Error) => void } = {},
+): Promise<DatabaseHandle> {
+  return openDatabase(
+    env.DATABASE_URL
+      ? { url: env.DATABASE_URL, ...options }
+      : { pgliteDir: path.join(env.dataDir, 'pglite') },
+  );
+}
