@@ -38,6 +38,13 @@ describe('S19 error answers', () => {
     expect(String(response.headers['allow'])).toMatch(/\bGET\b/);
   });
 
+  it('answers 404/405 before forgery protection: a request that matches no route changes nothing', async () => {
+    const wrongMethod = await ctx.app.inject({ method: 'DELETE', url: '/api/healthz' });
+    expect(expectErrorAnswer(wrongMethod, 405).code).toBe('method_not_allowed');
+    const unknown = await ctx.app.inject({ method: 'POST', url: '/api/no-such-collection', payload: {} });
+    expect(expectErrorAnswer(unknown, 404).code).toBe('route_not_found');
+  });
+
   it('finds the routes these checks need', () => {
     expect(bodyRoutes.length).toBeGreaterThan(0);
     expect(getByIdRoutes.length).toBeGreaterThan(0);

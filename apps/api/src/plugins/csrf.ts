@@ -42,7 +42,8 @@ export const csrfPlugin = fp<CsrfOptions>(async (app, options) => {
         httpOnly: false,
       });
     }
-    if (SAFE_METHODS.has(request.method) || !request.url.startsWith('/api/')) return;
+    // A request that matches no route changes nothing: let it reach the 404/405 answer (S19).
+    if (SAFE_METHODS.has(request.method) || !request.url.startsWith('/api/') || request.is404) return;
     const header = request.headers[CSRF_HEADER.toLowerCase()];
     const matches =
       hasValidCookie &&
