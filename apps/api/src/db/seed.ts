@@ -2,7 +2,7 @@ import { count, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { StaffProfile } from '@sf/contract/auth';
 import type { Database } from './client.ts';
-import { newsPosts, users } from './schema.ts';
+import { auditLog, newsPosts, users } from './schema.ts';
 import { hashPassword } from '../identity/passwords.ts';
 
 export const DEMO_PASSWORD = 'Demo-Password-2026';
@@ -121,11 +121,26 @@ export async function seedDemoData(db: Database, options: { log?: FastifyBaseLog
       .returning({ id: users.id, email: users.email });
     const idOf = (email: string) => inserted.find((user) => user.email === email)?.id ?? '';
     const posts = demoPosts(now, idOf('admin@demo.test'), idOf('editor@demo.test'));
-    await tx.insert(newsPosts).values(
-      posts.map((post, index) => ({
-        ...post,
-        createdAt: new Date(now.getTime() - (40 - index) * DAY),
-        updatedAt: new Date(now.getTime() - (20 - index) * DAY),
+    const created = await tx
+      .insert(newsPosts)
+      .values(
+        posts.map((post, index) => ({
+          ...post,
+          createdAt: new Date(now.getTime() - (40 - index) * DAY),
+          updatedAt: new Date(now.getTime() - (20 - index) * DAY),
+        })),
+      )
+      .returning();
+    // The demo's history: who wrote each post and when, so the dashboard and audit views have a past.
+    await tx.insert(auditLog).values(
+      created.map((post) => ({
+        at: post.updatedAt,
+        actorId: post.authorId,
+        actorEmail: inserted.find((user) => user.id === post.authorId)?.email ?? null,
+        action: 'news.create',
+        entityType: 'news_post',
+        entityId: String(post.id),
+        after: { id: post.id, title: post.title, status: post.status },
       })),
     );
   });

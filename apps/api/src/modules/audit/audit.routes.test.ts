@@ -13,6 +13,8 @@ describe('audit routes', () => {
     ctx = await createTestContext();
     admin = await ctx.tokenFor('admin@demo.test');
     editor = await ctx.tokenFor('editor@demo.test');
+    // Start from a known log: the demo data's own history would blur the counts below.
+    await ctx.app.db.delete(auditLog);
     const created = await ctx.request({ method: 'POST', url: '/api/admin/news', payload: { title: 'Tracciato' }, token: editor });
     editorId = created.json().author.id;
     await ctx.request({ method: 'POST', url: '/api/admin/news', payload: { title: 'Tracciato da admin' }, token: admin });
