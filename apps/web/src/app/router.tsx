@@ -4,6 +4,7 @@ import { AuthLayout } from './layouts/auth-layout.tsx';
 import { RootLayout } from './root-layout.tsx';
 import { RouteError } from './route-error.tsx';
 import { Component as LoginRoute } from './routes/auth/login.tsx';
+import { loadCatalogues } from '../lib/i18n.ts';
 
 /**
  * S8 route map. Only the sign-in page and what it needs are in the first bundle; every other screen
@@ -36,7 +37,11 @@ export const appRoutes: RouteObject[] = [
         element: <RequireAuth />,
         children: [
           {
-            lazy: () => import('./layouts/main-layout.tsx'),
+            // The signed-in area's texts come with its code, not with the sign-in page.
+            lazy: async () => {
+              const [layout] = await Promise.all([import('./layouts/main-layout.tsx'), loadCatalogues()]);
+              return layout;
+            },
             children: [
               { index: true, element: <HomeRedirect /> },
               { path: 'dashboard', lazy: () => import('./routes/dashboard.tsx') },

@@ -49,8 +49,14 @@ export function usePreloadValidation(loadSchema: SchemaLoader): void {
   }, [loadSchema]);
 }
 
+/** What a form must offer to show the API's per-field texts: react-hook-form's and useSchemaForm's both do. */
+export type FieldErrorTarget = {
+  getValues(): object;
+  setError(field: never, error: { type: string; message: string }): void;
+};
+
 /** Shows the API's per-field texts (400 `validation`) on the form's fields; true when any was placed. */
-export function applyServerFieldErrors<T extends FieldValues>(form: UseFormReturn<T>, fields: { field: string; message: string }[] | undefined): boolean {
+export function applyServerFieldErrors(form: FieldErrorTarget, fields: { field: string; message: string }[] | undefined): boolean {
   let isPlaced = false;
   for (const { field, message: text } of fields ?? []) {
     if (field in form.getValues()) {

@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { LANGUAGES } from '@sf/contract/app-info';
-import { catalogues, namespaces } from './i18n.ts';
+import { namespaces, type Catalogues } from './i18n.ts';
+
+// Every catalogue file, read here directly: the app itself loads most of them on demand.
+const files = import.meta.glob<Record<string, unknown>>('../locales/*/*.json', { eager: true, import: 'default' });
+const catalogues: Catalogues = {};
+for (const [file, content] of Object.entries(files)) {
+  const [, language = '', namespace = ''] = /locales\/([^/]+)\/([^/]+)\.json$/.exec(file) ?? [];
+  catalogues[language] ??= {};
+  catalogues[language][namespace] = content;
+}
 
 function keysOf(value: unknown, prefix = ''): string[] {
   if (value && typeof value === 'object' && !Array.isArray(value)) {

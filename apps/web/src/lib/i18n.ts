@@ -3,25 +3,44 @@ import { initReactI18next } from 'react-i18next';
 import { DEFAULT_LANGUAGE, LANGUAGES, LANGUAGE_STORAGE_KEY, type Language } from '@sf/contract/app-info';
 
 /**
- * Every catalogue file `src/locales/<lang>/<namespace>.json` is bundled and registered, so a feature
- * adds its own namespace (e.g. `news.json` in both languages) and calls `useTranslation('news')`
- * without touching this file. The catalogues are small; loading them eagerly keeps the first paint
- * free of a translation round trip.
+ * Every catalogue file `src/locales/<lang>/<namespace>.json` is registered, so a feature adds its own
+ * namespace (e.g. `news.json` in both languages) and calls `useTranslation('news')` without touching
+ * this file. What the sign-in page needs (`common`, `auth`) is bundled with it; the signed-in area's
+ * namespaces load with its lazy route (`loadCatalogues`), keeping the first load within budget.
  */
-const files = import.meta.glob<Record<string, unknown>>('../locales/*/*.json', { eager: true, import: 'default' });
+const FIRST_LOAD_NAMESPACES = ['common', 'auth'];
+const eagerFiles = import.meta.glob<Record<string, unknown>>('../locales/*/{common,auth}.json', { eager: true, import: 'default' });
+const lazyFiles = import.meta.glob<Record<string, unknown>>(['../locales/*/*.json', '!../locales/*/{common,auth}.json'], { import: 'default' });
 
 export type Catalogues = Record<string, Record<string, Record<string, unknown>>>;
 
-export const catalogues: Catalogues = {};
-for (const [file, content] of Object.entries(files)) {
+function parseFile(file: string): { language: string; namespace: string } | null {
   const match = /locales\/([^/]+)\/([^/]+)\.json$/.exec(file);
-  if (!match) continue;
-  const [, language = '', namespace = ''] = match;
-  catalogues[language] ??= {};
-  catalogues[language][namespace] = content;
+  return match ? { language: match[1] ?? '', namespace: match[2] ?? '' } : null;
 }
 
-export const namespaces = [...new Set(Object.values(catalogues).flatMap((byNs) => Object.keys(byNs)))];
+const firstLoadCatalogues: Catalogues = {};
+for (const [file, content] of Object.entries(eagerFiles)) {
+  const parsed = parseFile(file);
+  if (!parsed) continue;
+  firstLoadCatalogues[parsed.language] ??= {};
+  firstLoadCatalogues[parsed.language]![parsed.namespace] = content;
+}
+
+/** Every namespace that exists, loaded or not. */
+export const namespaces = [
+  ...new Set([...Object.keys(eagerFiles), ...Object.keys(lazyFiles)].map((file) => parseFile(file)?.namespace ?? '')),
+].filter(Boolean);
+
+/** Loads the given namespaces (all the lazy ones by default) in every language. */
+export async function loadCatalogues(wanted: string[] = namespaces): Promise<void> {
+  const pending = Object.entries(lazyFiles).flatMap(([file, load]) => {
+    const parsed = parseFile(file);
+    if (!parsed || !wanted.includes(parsed.namespace) || i18n.hasResourceBundle(parsed.language, parsed.namespace)) return [];
+    return [load().then((content) => i18n.addResourceBundle(parsed.language, parsed.namespace, content, true, true))];
+  });
+  await Promise.all(pending);
+}
 
 export function isLanguage(value: unknown): value is Language {
   return typeof value === 'string' && (LANGUAGES as readonly string[]).includes(value);
@@ -40,11 +59,12 @@ export function storedLanguage(): Language {
 export const i18n = i18next.createInstance();
 
 void i18n.use(initReactI18next).init({
-  resources: catalogues,
+  resources: firstLoadCatalogues,
   lng: storedLanguage(),
   fallbackLng: false,
   supportedLngs: [...LANGUAGES],
-  ns: namespaces,
+  ns: FIRST_LOAD_NAMESPACES,
+  partialBundledLanguages: true,
   defaultNS: 'common',
   interpolation: { escapeValue: false },
   returnNull: false,

@@ -2,6 +2,10 @@ import '@testing-library/jest-dom/vitest';
 import { cleanup } from '@testing-library/react';
 import { afterAll, afterEach, beforeAll, vi } from 'vitest';
 import { server } from './msw-server.ts';
+import { loadCatalogues } from '../lib/i18n.ts';
+
+// The app loads the signed-in area's catalogues with its lazy route; components under test get them all.
+await loadCatalogues();
 
 // Mantine reads these browser APIs that jsdom lacks.
 Object.defineProperty(window, 'matchMedia', {

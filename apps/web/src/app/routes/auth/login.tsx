@@ -1,4 +1,4 @@
-import { Alert } from '@mantine/core';
+import { Notice } from '../../../components/ui/notice.tsx';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useNavigate, useSearchParams } from 'react-router';
 import { LoginForm } from '../../../features/auth/components/login-form.tsx';
@@ -20,9 +20,7 @@ export function Component() {
       onSignedIn={(role) => navigate(home(role), { replace: true })}
       notice={
         params.get('reset') === 'done' ? (
-          <Alert color="green" role="status">
-            {t('login.passwordChanged')}
-          </Alert>
+          <Notice tone="success">{t('login.passwordChanged')}</Notice>
         ) : null
       }
     />

@@ -1,12 +1,8 @@
-import { Alert } from '@mantine/core';
 import type { ReactNode } from 'react';
+import { Notice } from '../../../components/ui/notice.tsx';
 
 /** A form-level failure, announced to screen readers as soon as it appears. */
 export function FormError({ children }: { children: ReactNode }) {
   if (!children) return null;
-  return (
-    <Alert color="red" role="alert" variant="light">
-      {children}
-    </Alert>
-  );
+  return <Notice tone="error">{children}</Notice>;
 }

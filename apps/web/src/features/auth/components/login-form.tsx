@@ -1,28 +1,22 @@
-import { Anchor, Button, Group, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Anchor, Button, Group, Stack, Text, TextInput, Title } from '@mantine/core';
 import type { ReactNode } from 'react';
-import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import type { LoginRequest } from '@sf/contract/auth';
 import { isApiError } from '../../../lib/api-error.ts';
-import { contractResolver, usePreloadValidation, useRevalidateOnLanguageChange } from '../../../lib/form-resolver.ts';
+import { useSchemaForm } from '../../../lib/schema-form.ts';
 import { signIn } from '../api/sign-in.ts';
 import { FormError } from './form-error.tsx';
 import { useFormFailure } from './use-form-failure.ts';
+import { PasswordField } from '../../../components/ui/password-field.tsx';
 
 const loadSchema = () => import('@sf/contract/auth').then((m) => m.loginRequestSchema);
 
 export function LoginForm({ onSignedIn, notice }: { onSignedIn: (role: 'admin' | 'editor') => void; notice?: ReactNode }) {
   const { t } = useTranslation('auth');
-  const form = useForm<LoginRequest>({
-    mode: 'onChange',
-    defaultValues: { email: '', password: '' },
-    resolver: contractResolver<LoginRequest>(loadSchema),
-  });
-  usePreloadValidation(loadSchema);
-  useRevalidateOnLanguageChange(form);
+  // Not react-hook-form: the sign-in page's first load must stay within budget (decision 007).
+  const form = useSchemaForm<LoginRequest>({ initialValues: { email: '', password: '' }, loadSchema });
   const failure = useFormFailure(form);
-  const { errors } = form.formState;
 
   const onSubmit = form.handleSubmit(async (values) => {
     failure.clear();
@@ -44,7 +38,7 @@ export function LoginForm({ onSignedIn, notice }: { onSignedIn: (role: 'admin' |
     }
   });
 
-  const isBusy = form.formState.isSubmitting;
+  const isBusy = form.isSubmitting;
   return (
     <form onSubmit={onSubmit} noValidate aria-labelledby="login-title">
       <Stack gap="md">
@@ -63,15 +57,13 @@ export function LoginForm({ onSignedIn, notice }: { onSignedIn: (role: 'admin' |
           type="email"
           autoComplete="username"
           required
-          {...form.register('email')}
-          error={errors.email?.message}
+          {...form.getInputProps('email')}
         />
-        <PasswordInput
+        <PasswordField
           label={t('fields.password')}
           autoComplete="current-password"
           required
-          {...form.register('password')}
-          error={errors.password?.message}
+          {...form.getInputProps('password')}
         />
         <Group justify="flex-end">
           <Anchor component={Link} to="/auth/forgot-password" size="sm">

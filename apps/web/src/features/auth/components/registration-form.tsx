@@ -1,4 +1,4 @@
-import { Alert, Anchor, Button, Checkbox, Group, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Anchor, Button, Checkbox, Group, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
@@ -9,6 +9,7 @@ import { contractResolver, usePreloadValidation, useRevalidateOnLanguageChange }
 import { register as registerAccount } from '../api/register.ts';
 import { FormError } from './form-error.tsx';
 import { useFormFailure } from './use-form-failure.ts';
+import { PasswordField } from '../../../components/ui/password-field.tsx';
 
 const loadSchema = () => import('@sf/contract/auth').then((m) => m.registerRequestSchema);
 
@@ -79,7 +80,7 @@ export function RegistrationForm({ onSignedIn }: { onSignedIn: (role: 'admin' | 
           <TextInput label={t('fields.lastName')} autoComplete="family-name" required {...form.register('lastName')} error={errors.lastName?.message} />
         </Group>
         <TextInput label={t('fields.email')} type="email" autoComplete="email" required {...form.register('email')} error={errors.email?.message} />
-        <PasswordInput label={t('fields.password')} autoComplete="new-password" required {...form.register('password')} error={errors.password?.message} />
+        <PasswordField label={t('fields.password')} autoComplete="new-password" required {...form.register('password')} error={errors.password?.message} />
         <Checkbox label={t('fields.acceptTerms')} {...form.register('acceptTerms')} error={errors.acceptTerms?.message} />
         <Button type="submit" loading={isBusy} disabled={isBusy} fullWidth>
           {t('registration.submit')}

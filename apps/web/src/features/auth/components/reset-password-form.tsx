@@ -1,4 +1,4 @@
-import { Alert, Anchor, Button, PasswordInput, Stack, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Button, Stack, Text, Title } from '@mantine/core';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
@@ -7,6 +7,7 @@ import { i18n } from '../../../lib/i18n.ts';
 import { resetPassword } from '../api/reset-password.ts';
 import { FormError } from './form-error.tsx';
 import { useFormFailure } from './use-form-failure.ts';
+import { PasswordField } from '../../../components/ui/password-field.tsx';
 
 type ResetValues = { password: string; confirmPassword: string };
 
@@ -63,8 +64,8 @@ export function ResetPasswordForm({ token, onDone }: { token: string | null; onD
           </Text>
         </div>
         <FormError>{failure.text}</FormError>
-        <PasswordInput label={t('fields.newPassword')} autoComplete="new-password" required {...form.register('password')} error={errors.password?.message} />
-        <PasswordInput
+        <PasswordField label={t('fields.newPassword')} autoComplete="new-password" required {...form.register('password')} error={errors.password?.message} />
+        <PasswordField
           label={t('fields.confirmPassword')}
           autoComplete="new-password"
           required

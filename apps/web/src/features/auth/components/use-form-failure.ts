@@ -1,10 +1,9 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { FieldValues, UseFormReturn } from 'react-hook-form';
 import { message } from '@sf/contract/messages';
 import { describeApiError } from '../../../lib/api-client.ts';
 import { isApiError } from '../../../lib/api-error.ts';
-import { applyServerFieldErrors } from '../../../lib/form-resolver.ts';
+import { applyServerFieldErrors, type FieldErrorTarget } from '../../../lib/form-resolver.ts';
 import { currentLanguage } from '../../../lib/i18n.ts';
 
 /**
@@ -13,7 +12,7 @@ import { currentLanguage } from '../../../lib/i18n.ts';
  */
 type Failure = { kind: 'login-incorrect' } | { kind: 'api'; error: unknown } | { kind: 'text'; key: string };
 
-export function useFormFailure<T extends FieldValues>(form: UseFormReturn<T>) {
+export function useFormFailure(form: FieldErrorTarget) {
   const [failure, setFailure] = useState<Failure | null>(null);
   const { t } = useTranslation();
   const text =

@@ -1,4 +1,4 @@
-import { Button, Group, Modal, PasswordInput, Stack, Text } from '@mantine/core';
+import { Button, Group, Modal, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
@@ -10,6 +10,7 @@ import { applyServerFieldErrors, contractResolver, useRevalidateOnLanguageChange
 import { i18n } from '../../../lib/i18n.ts';
 import { notifySuccess } from '../../../lib/notify.ts';
 import { useChangePassword } from '../api/change-password.ts';
+import { PasswordField } from '../../../components/ui/password-field.tsx';
 
 type PasswordValues = { currentPassword: string; newPassword: string; confirmPassword: string };
 
@@ -56,9 +57,9 @@ function PasswordForm({ onClose }: { onClose: () => void }) {
             {describeApiError(failure)}
           </Text>
         ) : null}
-        <PasswordInput label={t('fields.currentPassword')} autoComplete="current-password" required {...form.register('currentPassword')} error={errors.currentPassword?.message} />
-        <PasswordInput label={t('fields.newPassword')} autoComplete="new-password" required {...form.register('newPassword')} error={errors.newPassword?.message} />
-        <PasswordInput label={t('fields.confirmPassword')} autoComplete="new-password" required {...form.register('confirmPassword')} error={errors.confirmPassword?.message} />
+        <PasswordField label={t('fields.currentPassword')} autoComplete="current-password" required {...form.register('currentPassword')} error={errors.currentPassword?.message} />
+        <PasswordField label={t('fields.newPassword')} autoComplete="new-password" required {...form.register('newPassword')} error={errors.newPassword?.message} />
+        <PasswordField label={t('fields.confirmPassword')} autoComplete="new-password" required {...form.register('confirmPassword')} error={errors.confirmPassword?.message} />
         <Group justify="flex-end">
           <Button variant="default" onClick={onClose}>
             {t('common:cancel')}
