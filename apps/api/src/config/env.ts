@@ -32,8 +32,11 @@ const envSchema = z.object({
   MAIL_FROM: z.string().default('Social Fidelity <no-reply@social-fidelity.test>'),
   /** Load the demo data when the database is empty (default on, except in production). */
   DEMO_DATA: booleanFromString.optional(),
-  /** Identity provider: the built-in one (default) or Firebase Authentication. */
-  AUTH_PROVIDER: z.enum(['builtin', 'firebase']).default('builtin'),
+  /**
+   * Identity provider. Only the built-in one exists so far; the Firebase Authentication adapter (B1)
+   * is not built, so asking for it fails at start-up instead of silently using the built-in one.
+   */
+  AUTH_PROVIDER: z.enum(['builtin']).default('builtin'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Comma-separated client addresses exempt from rate limits (benchmarks only). */
   RATE_LIMIT_ALLOW: z.string().default(''),

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../../test/helper.ts';
+import { loadEnv } from './env.ts';
 
 /** Three forgot-password requests from "different clients" behind one proxy, with a limit of 2 per client. */
 async function statusesBehindProxy(ctx: TestContext): Promise<number[]> {
@@ -28,5 +29,12 @@ describe('TRUST_PROXY', () => {
   it('counts each forwarded client apart when the proxy is trusted', async () => {
     ctx = await createTestContext({ seed: false, env: { AUTH_RATE_LIMIT: '2', TRUST_PROXY: '127.0.0.1' } });
     expect(await statusesBehindProxy(ctx)).toEqual([200, 200, 200]);
+  });
+});
+
+describe('AUTH_PROVIDER', () => {
+  it('refuses to start with a provider that is not built, instead of silently using the built-in one', () => {
+    expect(() => loadEnv({ AUTH_PROVIDER: 'firebase' })).toThrow(/AUTH_PROVIDER/);
+    expect(loadEnv({}).AUTH_PROVIDER).toBe('builtin');
   });
 });
