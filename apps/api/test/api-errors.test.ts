@@ -114,6 +114,15 @@ describe('S19 error answers', () => {
       expect(error.fields?.map((field) => field.field)).toContain(name);
     });
   });
+
+  it.each([
+    ['/api/admin/news?q=a%00b', 'q'],
+    ['/api/admin/audit?actor=a%00b', 'actor'],
+    ['/api/admin/staff?q=a%00b', 'q'],
+  ])('refuses unstorable text in a query string (%s) naming the parameter, instead of a 500', async (url, name) => {
+    const error = expectErrorAnswer(await ctx.request({ method: 'GET', url, token: adminToken }), 400);
+    expect(error.fields?.map((field) => field.field)).toEqual([name]);
+  });
 });
 
 describe('5xx answers', () => {

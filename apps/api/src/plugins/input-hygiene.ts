@@ -16,9 +16,14 @@ function pathOfUnstorable(value: unknown, path: string[] = []): string[] | null 
     }
     return null;
   }
-  // Only parsed JSON, query and params: plain objects. Files and streams are not walked.
+  // Only parsed JSON, query and params: plain objects. Files and streams are not walked. The query
+  // parser builds its objects from a prototype-less class, whose prototype's prototype is null.
   const prototype = value !== null && typeof value === 'object' ? (Object.getPrototypeOf(value) as unknown) : undefined;
-  if (prototype === Object.prototype || prototype === null) {
+  const isPlain =
+    prototype === Object.prototype ||
+    prototype === null ||
+    (typeof prototype === 'object' && prototype !== null && Object.getPrototypeOf(prototype) === null);
+  if (isPlain) {
     for (const [key, item] of Object.entries(value as Record<string, unknown>)) {
       const found = pathOfUnstorable(item, [...path, key]) ?? (isUnstorable(key) ? [...path, key] : null);
       if (found) return found;
