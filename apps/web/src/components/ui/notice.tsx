@@ -2,7 +2,7 @@ import { Paper, Text } from '@mantine/core';
 import type { ReactNode } from 'react';
 
 /**
- * A message block for the sign-in area: an error (`role="alert"`) or a confirmation
+ * A message block for the auth area: an error (`role="alert"`) or a confirmation
  * (`role="status"`), announced to screen readers when it appears. Lighter than Mantine's Alert, which
  * the sign-in page's first load cannot afford (docs/decisions/007).
  */
@@ -22,7 +22,7 @@ export function Notice({ tone, title, children }: { tone: 'error' | 'success'; t
         </Text>
       ) : null}
       {children ? (
-        <Text size="sm" c={`${color}.9`}>
+        <Text component="div" size="sm" c={`${color}.9`}>
           {children}
         </Text>
       ) : null}

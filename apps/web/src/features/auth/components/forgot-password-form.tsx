@@ -1,4 +1,4 @@
-import { Alert, Anchor, Button, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Anchor, Button, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
@@ -8,6 +8,7 @@ import { contractResolver, usePreloadValidation, useRevalidateOnLanguageChange }
 import { requestPasswordReset } from '../api/request-password-reset.ts';
 import { FormError } from './form-error.tsx';
 import { useFormFailure } from './use-form-failure.ts';
+import { Notice } from '../../../components/ui/notice.tsx';
 
 const loadSchema = () => import('@sf/contract/auth').then((m) => m.forgotPasswordRequestSchema);
 
@@ -39,9 +40,9 @@ export function ForgotPasswordForm() {
     return (
       <Stack gap="md">
         <Title order={2}>{t('forgot.title')}</Title>
-        <Alert color="green" role="status" title={t('forgot.success')}>
-          <Text size="sm">{t('forgot.successDetail')}</Text>
-        </Alert>
+        <Notice tone="success" title={t('forgot.success')}>
+          {t('forgot.successDetail')}
+        </Notice>
         <Anchor component={Link} to="/auth/login">
           {t('forgot.backToLogin')}
         </Anchor>

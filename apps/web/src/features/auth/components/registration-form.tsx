@@ -1,4 +1,4 @@
-import { Alert, Anchor, Button, Checkbox, Group, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Anchor, Button, Checkbox, Group, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
@@ -10,6 +10,7 @@ import { register as registerAccount } from '../api/register.ts';
 import { FormError } from './form-error.tsx';
 import { useFormFailure } from './use-form-failure.ts';
 import { PasswordField } from '../../../components/ui/password-field.tsx';
+import { Notice } from '../../../components/ui/notice.tsx';
 
 const loadSchema = () => import('@sf/contract/auth').then((m) => m.registerRequestSchema);
 
@@ -49,12 +50,12 @@ export function RegistrationForm({ onSignedIn }: { onSignedIn: (role: 'admin' | 
     return (
       <Stack gap="md">
         <Title order={2}>{t('registration.title')}</Title>
-        <Alert color="green" role="status" title={t('registration.success')}>
+        <Notice tone="success" title={t('registration.success')}>
           <Text fw={600} size="sm">
             {t('registration.approvalTitle')}
           </Text>
           <Text size="sm">{t('registration.approval')}</Text>
-        </Alert>
+        </Notice>
         <Anchor component={Link} to="/auth/login">
           {t('registration.backToLogin')}
         </Anchor>

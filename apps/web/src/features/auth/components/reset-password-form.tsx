@@ -1,4 +1,4 @@
-import { Alert, Anchor, Button, Stack, Text, Title } from '@mantine/core';
+import { Anchor, Button, Stack, Text, Title } from '@mantine/core';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
@@ -8,6 +8,7 @@ import { resetPassword } from '../api/reset-password.ts';
 import { FormError } from './form-error.tsx';
 import { useFormFailure } from './use-form-failure.ts';
 import { PasswordField } from '../../../components/ui/password-field.tsx';
+import { Notice } from '../../../components/ui/notice.tsx';
 
 type ResetValues = { password: string; confirmPassword: string };
 
@@ -31,9 +32,7 @@ export function ResetPasswordForm({ token, onDone }: { token: string | null; onD
     return (
       <Stack gap="md">
         <Title order={2}>{t('reset.title')}</Title>
-        <Alert color="red" role="alert">
-          {t('reset.missingToken')}
-        </Alert>
+        <Notice tone="error">{t('reset.missingToken')}</Notice>
         <Anchor component={Link} to="/auth/forgot-password">
           {t('reset.requestNew')}
         </Anchor>
