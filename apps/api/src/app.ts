@@ -43,6 +43,8 @@ declare module 'fastify' {
     tokenSigner: TokenSigner;
     mailer: Mailer;
     clock: Clock;
+    /** Set once a shutdown has begun: readiness fails, answers ask keep-alive clients to reconnect. */
+    lifecycle: { isDraining: boolean };
   }
 }
 
@@ -89,6 +91,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   app.decorate('database', options.database);
   app.decorate('db', options.database.db);
   app.decorate('clock', options.clock ?? systemClock);
+  app.decorate('lifecycle', { isDraining: false });
   app.decorate(
     'tokenSigner',
     await createTokenSigner({
@@ -158,16 +161,15 @@ export async function buildApp(options: AppOptions): Promise<App> {
     secureCookie: env.isProduction,
   });
 
-  // During a graceful close, answers tell keep-alive clients to reconnect (to another instance), so
-  // that idle sockets do not hold the close open.
-  let isClosing = false;
+  // While draining and during a graceful close, answers tell keep-alive clients to reconnect (to
+  // another instance), so that idle sockets do not hold the close open.
   app.addHook('preClose', async () => {
-    isClosing = true;
+    app.lifecycle.isDraining = true;
   });
 
   // Every API answer is personal or live: never cached by browsers or proxies, unless a route says so.
   app.addHook('onSend', async (request, reply) => {
-    if (isClosing) reply.header('Connection', 'close');
+    if (app.lifecycle.isDraining) reply.header('Connection', 'close');
     if (request.url.startsWith('/api/') && !reply.hasHeader('cache-control')) {
       reply.header('Cache-Control', 'no-store');
     }

@@ -30,12 +30,20 @@ async function main() {
   const close = async (signal: string) => {
     if (closing) return;
     closing = true;
-    app.log.info({ signal }, 'closing: finishing in-flight requests');
+    app.lifecycle.isDraining = true;
     const forceExit = setTimeout(() => {
       app.log.error('graceful close timed out');
       process.exit(1);
-    }, 10_000);
+    }, env.SHUTDOWN_DELAY_MS + 10_000);
     forceExit.unref();
+    if (env.SHUTDOWN_DELAY_MS > 0) {
+      // Readiness already fails; keep serving until the load balancer has noticed. Closing at once
+      // would reset a request the balancer sends on a pooled keep-alive connection meanwhile: no
+      // HTTP/1.1 server can answer a request that arrives on a connection it is closing.
+      app.log.info({ signal, delayMs: env.SHUTDOWN_DELAY_MS }, 'draining: readiness fails, still serving');
+      await new Promise((resolve) => setTimeout(resolve, env.SHUTDOWN_DELAY_MS));
+    }
+    app.log.info({ signal }, 'closing: finishing in-flight requests');
     try {
       await app.close();
       await database.close();

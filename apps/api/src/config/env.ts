@@ -64,6 +64,12 @@ const envSchema = z.object({
   INIT_CWD: z.string().optional(),
   /** How often scheduled posts are promoted to published, in milliseconds. */
   SCHEDULER_INTERVAL_MS: z.coerce.number().int().min(100).default(15_000),
+  /**
+   * On SIGTERM, how long to keep serving while /api/readyz already answers 503, before closing. Behind a
+   * load balancer set it a little above the balancer's health-check interval: the balancer stops
+   * sending before the process stops listening, so no request meets a closing connection.
+   */
+  SHUTDOWN_DELAY_MS: z.coerce.number().int().min(0).max(120_000).default(0),
 });
 
 export type Env = z.infer<typeof envSchema> & { isProduction: boolean; demoData: boolean; dataDir: string };

@@ -38,7 +38,13 @@ export type DatabaseOptions =
 
 export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
   if ('url' in options) {
-    const pool = new pg.Pool({ connectionString: options.url, max: options.poolSize ?? 10 });
+    const pool = new pg.Pool({
+      connectionString: options.url,
+      max: options.poolSize ?? 10,
+      // Without a limit a request waits forever for a server that does not answer (a cut network);
+      // with one it fails, and is answered 503 with Retry-After (plugins/error-handler.ts).
+      connectionTimeoutMillis: 5_000,
+    });
     // An idle client losing its server must not crash the process; the next query reconnects.
     pool.on('error', (error) => options.onError?.(error));
     const db = drizzlePg({ client: pool, schema, casing: 'snake_case' });

@@ -6,6 +6,7 @@ import { issueField, issueMessage } from '@sf/contract/validation';
 import { message } from '@sf/contract/messages';
 import type { FieldError } from '@sf/contract/errors';
 import { AppError } from '../lib/errors.ts';
+import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '../db/unavailable.ts';
 
 const METHODS: HTTPMethod[] = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
 
@@ -96,6 +97,12 @@ export const errorHandlerPlugin = fp<{ spaIndex: boolean }>(async (app, options)
         ? 'The request body is not valid'
         : 'The request is not valid';
       return send(reply, request, status, { code: 'validation', message: safe });
+    }
+    if (isDatabaseUnavailable(error)) {
+      // Not the request's fault nor a bug: the same request may well succeed shortly (issue 12).
+      request.log.error({ err: error }, 'database unavailable');
+      reply.header('Retry-After', String(DATABASE_RETRY_AFTER_SECONDS));
+      return send(reply, request, 503, { code: 'unavailable', message: 'The service is temporarily unavailable, try again shortly' });
     }
     request.log.error({ err: error }, 'unhandled error');
     return send(reply, request, 500, { code: 'internal', message: 'Internal server error' });

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError } from '../../lib/errors.ts';
+import { DATABASE_RETRY_AFTER_SECONDS } from '../../db/unavailable.ts';
 
 export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
@@ -23,11 +24,19 @@ export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async () => {
+      if (app.lifecycle.isDraining) {
+        // Shutting down: the load balancer should send new requests elsewhere (server.ts).
+        throw new AppError(503, 'unavailable', 'The server is shutting down', undefined, {
+          'Retry-After': String(DATABASE_RETRY_AFTER_SECONDS),
+        });
+      }
       try {
         await app.database.ping();
       } catch (error) {
         app.log.error({ err: error }, 'readiness check failed');
-        throw new AppError(503, 'unavailable', 'The database is not reachable');
+        throw new AppError(503, 'unavailable', 'The database is not reachable', undefined, {
+          'Retry-After': String(DATABASE_RETRY_AFTER_SECONDS),
+        });
       }
       return { status: 'ready' as const, database: app.database.kind };
     },
