@@ -1,8 +1,12 @@
 import '@testing-library/jest-dom/vitest';
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { afterAll, afterEach, beforeAll, vi } from 'vitest';
 import { server } from './msw-server.ts';
 import { loadCatalogues } from '../lib/i18n.ts';
+
+// findBy…/waitFor give up after 1 s by default: on two cores busy with the API suites a menu that opens
+// in 100 ms alone took longer (issue 12's load runs). They still return as soon as the element shows.
+configure({ asyncUtilTimeout: 5_000 });
 
 // The app loads the signed-in area's catalogues with its lazy route; components under test get them all.
 await loadCatalogues();
