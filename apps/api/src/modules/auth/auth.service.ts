@@ -10,6 +10,7 @@ import type {
   TokenResponse,
 } from '@sf/contract/auth';
 import type { Language } from '@sf/contract/app-info';
+import { isStaffRole } from '@sf/contract/roles';
 import { passwordResetTokens, users } from '../../db/schema.ts';
 import { AppError } from '../../lib/errors.ts';
 import { actorOf, recordAudit } from '../../lib/audit.ts';
@@ -72,9 +73,12 @@ export async function login(app: FastifyInstance, body: LoginRequest, request: F
   const account = await findAccountByEmail(app.db, email);
   // Unknown accounts cost one argon2 verification too, so timing does not reveal which exist.
   const isPasswordRight = await verifyPassword(account?.passwordHash ?? (await dummyPasswordHash()), body.password);
-  if (!account || !isPasswordRight || account.status !== 'active') {
+  // S1: only an active account with a staff role may sign in; any other gets the wrong-password
+  // answer, after the same password check, so that nothing tells which addresses exist.
+  const refusal = !account ? 'unknown' : !isPasswordRight ? 'password' : account.status !== 'active' ? 'disabled' : !isStaffRole(account.role) ? 'no_staff_role' : null;
+  if (!account || refusal) {
     const failures = await recordFailure(app.db, key, now);
-    request.log.info({ reason: account ? (isPasswordRight ? 'disabled' : 'password') : 'unknown', failures }, 'sign-in refused');
+    request.log.info({ reason: refusal, failures }, 'sign-in refused');
     throw invalidCredentials(request.language);
   }
   await clearFailures(app.db, key);
@@ -193,7 +197,8 @@ export async function refreshTokens(app: FastifyInstance, refreshToken: string, 
     throw invalidGrant();
   }
   const account = await findAccountById(app.db, rotation.userId);
-  if (!account || account.status !== 'active') {
+  // An account disabled, or left without a staff role, since the sign-in gets no new tokens (S1).
+  if (!account || account.status !== 'active' || !isStaffRole(account.role)) {
     await revokeSession(app.db, rotation.sessionId, now, 'disabled');
     throw invalidGrant();
   }

@@ -49,18 +49,26 @@ describe('sign-in', () => {
     expect(response.json().error.message).toBe('I dati di accesso non sono corretti');
   });
 
-  it('gives tokens to a member and to an account with no role, whose tokens /api/admin refuses with 403', async () => {
+  it('refuses a member and an account with no role with the wrong-password answer, and issues nothing (S1)', async () => {
     await ctx.app.db.update(users).set({ role: null }).where(eq(users.email, 'editor@demo.test'));
-    for (const [email, role] of [['member@demo.test', 'member'], ['editor@demo.test', null]] as const) {
-      const response = await login(ctx, email, DEMO_PASSWORD);
-      expect(response.statusCode).toBe(200);
-      const { idToken } = response.json();
-      expect((await ctx.app.tokenSigner.verify(idToken)).role).toBe(role);
-      const me = await ctx.request({ method: 'GET', url: '/api/admin/me', token: idToken });
-      expect(me.statusCode).toBe(403);
-      expect(me.json().error.code).toBe('forbidden');
+    const wrong = await login(ctx, 'admin@demo.test', 'not-the-password', { 'accept-language': 'en' });
+    const sessionsBefore = (await ctx.app.db.select().from(sessions)).length;
+    for (const email of ['member@demo.test', 'editor@demo.test']) {
+      const response = await login(ctx, email, DEMO_PASSWORD, { 'accept-language': 'en' });
+      expect(response.statusCode).toBe(400);
+      expect(response.body.replace(/"requestId":"[^"]+"/, '')).toBe(wrong.body.replace(/"requestId":"[^"]+"/, ''));
     }
+    expect((await ctx.app.db.select().from(sessions)).length).toBe(sessionsBefore);
     await ctx.app.db.update(users).set({ role: 'editor' }).where(eq(users.email, 'editor@demo.test'));
+  });
+
+  it('refreshes no tokens for an account whose staff role was taken away after its sign-in', async () => {
+    const signedIn = (await login(ctx, 'editor@demo.test', DEMO_PASSWORD)).json();
+    await ctx.app.db.update(users).set({ role: 'member' }).where(eq(users.email, 'editor@demo.test'));
+    const refreshed = await ctx.request({ method: 'POST', url: '/api/auth/token', payload: { grant_type: 'refresh_token', refresh_token: signedIn.refreshToken } });
+    await ctx.app.db.update(users).set({ role: 'editor' }).where(eq(users.email, 'editor@demo.test'));
+    expect(refreshed.statusCode).toBe(400);
+    expect(refreshed.json().error.code).toBe('invalid_grant');
   });
 
   it('rejects a malformed e-mail with a 400 naming the field', async () => {
