@@ -28,7 +28,7 @@ import {
   type Account,
 } from '../../identity/accounts.ts';
 import { createSession, revokeSession, revokeUserSessions, rotateRefreshToken, sessionOfRefreshToken } from '../../identity/sessions.ts';
-import { clearFailures, clearFailuresOfAccount, isLocked, recordFailure, throttleKey } from '../../identity/login-throttle.ts';
+import { accountThrottleKey, clearFailures, clearFailuresOfAccount, reserveAttempt, throttleKey } from '../../identity/login-throttle.ts';
 import { passwordResetMail, registrationAttemptMail } from './auth-mails.ts';
 
 export const RESET_TOKEN_TTL_MS = 30 * 60_000;
@@ -52,9 +52,9 @@ function invalidResetToken(language: Language): AppError {
 /** A fresh sign-in: session + first refresh token, and an ID token carrying the current role. */
 export async function issueSignIn(app: FastifyInstance, account: Account): Promise<LoginResponse> {
   const now = app.clock.now();
-  const { refreshToken } = await createSession(app.db, account.id, now);
+  const { sessionId, refreshToken } = await createSession(app.db, account.id, now);
   return {
-    idToken: await signIdToken(app.tokenSigner, account, now),
+    idToken: await signIdToken(app.tokenSigner, account, sessionId, now),
     refreshToken,
     expiresIn: app.tokenSigner.ttlSeconds,
     localId: account.id,
@@ -63,10 +63,12 @@ export async function issueSignIn(app: FastifyInstance, account: Account): Promi
 
 export async function login(app: FastifyInstance, body: LoginRequest, request: FastifyRequest): Promise<LoginResponse> {
   const email = normaliseEmail(body.email);
-  const key = throttleKey(email, request.ip);
+  const keys = [throttleKey(email, request.ip), accountThrottleKey(email)] as const;
   const now = app.clock.now();
-  // A locked key is refused without looking at the password: guessing on is pointless.
-  if (await isLocked(app.db, key, now)) {
+  // The attempt is counted BEFORE the password check, atomically: parallel guesses cannot all slip
+  // through between a check and a count. A locked key (this address, or the account as a whole) is
+  // refused without looking at the password: guessing on is pointless.
+  if (!(await reserveAttempt(app.db, keys[0], keys[1], now))) {
     request.log.info({ reason: 'locked' }, 'sign-in refused');
     throw invalidCredentials(request.language);
   }
@@ -77,11 +79,11 @@ export async function login(app: FastifyInstance, body: LoginRequest, request: F
   // answer, after the same password check, so that nothing tells which addresses exist.
   const refusal = !account ? 'unknown' : !isPasswordRight ? 'password' : account.status !== 'active' ? 'disabled' : !isStaffRole(account.role) ? 'no_staff_role' : null;
   if (!account || refusal) {
-    const failures = await recordFailure(app.db, key, now);
-    request.log.info({ reason: refusal, failures }, 'sign-in refused');
+    // The reserved attempt stays counted: it was a failure.
+    request.log.info({ reason: refusal }, 'sign-in refused');
     throw invalidCredentials(request.language);
   }
-  await clearFailures(app.db, key);
+  await clearFailures(app.db, [...keys]);
   return issueSignIn(app, account);
 }
 
@@ -203,7 +205,7 @@ export async function refreshTokens(app: FastifyInstance, refreshToken: string, 
     throw invalidGrant();
   }
   // S10: the new ID token carries the account's role as it is now.
-  const idToken = await signIdToken(app.tokenSigner, account, now);
+  const idToken = await signIdToken(app.tokenSigner, account, rotation.sessionId, now);
   return {
     access_token: idToken,
     id_token: idToken,

@@ -185,3 +185,60 @@ describe('ID tokens at the /api/admin guard', () => {
     expect(afterDisable.json().error.code).toBe('invalid_token');
   });
 });
+
+describe('ID tokens die with their sign-in', () => {
+  let ctx: TestContext;
+  beforeAll(async () => {
+    ctx = await createTestContext({ env: { AUTH_RATE_LIMIT: '1000' } });
+  });
+  afterAll(() => ctx.close());
+
+  const me = (token: string) => ctx.request({ method: 'GET', url: '/api/admin/me', token });
+
+  it('carries the session id, and logout ends the ID token at once, not an hour later', async () => {
+    const { idToken, refreshToken } = await signIn(ctx);
+    expect((await ctx.app.tokenSigner.verify(idToken)).sid).toEqual(expect.any(String));
+    expect((await me(idToken)).statusCode).toBe(200);
+    await ctx.request({ method: 'POST', url: '/api/auth/logout', payload: { refreshToken } });
+    const after = await me(idToken);
+    expect(after.statusCode).toBe(401);
+    expect(after.json().error.code).toBe('invalid_token');
+  });
+
+  it('when a refresh token is replayed, the ID tokens of the whole family die, the winner’s included', async () => {
+    const { idToken, refreshToken } = await signIn(ctx);
+    const winner = (await refresh(ctx, refreshToken)).json();
+    expect((await me(winner.id_token)).statusCode).toBe(200);
+    expect((await refresh(ctx, refreshToken)).statusCode).toBe(400);
+    expect((await me(winner.id_token)).statusCode).toBe(401);
+    expect((await me(idToken)).statusCode).toBe(401);
+  });
+
+  it('disabling then enabling an account does not revive its old ID tokens', async () => {
+    const { idToken } = await signIn(ctx, 'editor@demo.test');
+    const adminToken = await ctx.tokenFor('admin@demo.test');
+    const [editor] = await ctx.app.db.select().from(users).where(eq(users.email, 'editor@demo.test'));
+    for (const status of ['disabled', 'active']) {
+      const change = await ctx.request({ method: 'PATCH', url: `/api/admin/staff/${editor!.id}`, token: adminToken, payload: { status } });
+      expect(change.statusCode).toBe(200);
+    }
+    const after = await me(idToken);
+    expect(after.statusCode).toBe(401);
+    expect(after.json().error.code).toBe('invalid_token');
+    // A fresh sign-in works again.
+    expect((await me((await signIn(ctx, 'editor@demo.test')).idToken)).statusCode).toBe(200);
+  });
+
+  it('refuses a validly signed token that names no session, or a session that does not exist', async () => {
+    const [admin] = await ctx.app.db.select().from(users).where(eq(users.email, 'admin@demo.test'));
+    const claims = { sub: admin!.id, email: admin!.email, name: admin!.displayName, role: admin!.role ?? null };
+    for (const token of [
+      await ctx.app.tokenSigner.sign(claims),
+      await ctx.app.tokenSigner.sign({ ...claims, sid: '00000000-0000-4000-8000-000000000000' }),
+    ]) {
+      const response = await me(token);
+      expect(response.statusCode).toBe(401);
+      expect(response.json().error.code).toBe('invalid_token');
+    }
+  });
+});
