@@ -1,4 +1,5 @@
 import fp from 'fastify-plugin';
+import type { FastifyContextConfig, FastifyRequest } from 'fastify';
 import { and, eq, gt, isNull } from 'drizzle-orm';
 import { AUTH_TOKEN_HEADER } from '@sf/contract/app-info';
 import { can, isStaffRole, type Permission, type StaffRole } from '@sf/contract/roles';
@@ -24,6 +25,17 @@ declare module 'fastify' {
     /** The live sign-in (session id) of that token. */
     sessionId: string | null;
   }
+}
+
+/**
+ * Whether the route that matched this request is one of ours under /api (it declares who may call
+ * it). Decided by the matched route, never by the raw `request.url`: `/%61pi/…` and an absolute-form
+ * request line (`POST http://host/api/…`) reach the same routes while their URL string does not
+ * start with `/api/`.
+ */
+export function isApiRoute(request: FastifyRequest): boolean {
+  const config = request.routeOptions.config as FastifyContextConfig | undefined;
+  return config?.access !== undefined || config?.permission !== undefined;
 }
 
 /** Routes that plugins register for us and that cannot carry our config: all read-only and public. */
