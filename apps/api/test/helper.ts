@@ -74,6 +74,8 @@ export type TestOptions = {
   seed?: boolean;
   /** Passed to buildApp: sees every route as it is registered. */
   onRoute?: AppOptions['onRoute'];
+  /** Passed to buildApp (default: no logging). */
+  logger?: AppOptions['logger'];
 };
 
 /** Builds the whole app on a fresh database of this run's kind; close() removes everything. */
@@ -88,6 +90,7 @@ export async function createTestContext(options: TestOptions = {}): Promise<Test
     ...(options.clock ? { clock: options.clock } : {}),
     ...(options.mailer ? { mailer: options.mailer } : {}),
     ...(options.onRoute ? { onRoute: options.onRoute } : {}),
+    ...(options.logger ? { logger: options.logger } : {}),
   });
   await app.ready();
   if (options.seed ?? true) await seedDemoData(handle.db);
