@@ -3,6 +3,7 @@ import { openDatabaseFromEnv } from './db/client.ts';
 import { buildApp } from './app.ts';
 import { seedDemoData } from './db/seed.ts';
 import { loggerOptions } from './lib/logger.ts';
+import { prepareDataDir } from './lib/data-dir.ts';
 
 /**
  * Only starts the app (STYLE.md example 4): configuration, logger, database, listen, and a graceful
@@ -10,6 +11,7 @@ import { loggerOptions } from './lib/logger.ts';
  */
 async function main() {
   const env = loadEnv();
+  await prepareDataDir(env.dataDir);
   const database = await openDatabaseFromEnv(env, {
     onError: (error) => console.error('database pool error', error),
   });
