@@ -3,6 +3,7 @@ import { eq } from 'drizzle-orm';
 import { createTestContext, type TestContext } from '../../../test/helper.ts';
 import { DEMO_PASSWORD } from '../../db/seed.ts';
 import { sessions, users } from '../../db/schema.ts';
+import { REFRESH_GRACE_MS } from '../../identity/sessions.ts';
 
 async function signIn(ctx: TestContext, email = 'admin@demo.test') {
   const response = await ctx.request({ method: 'POST', url: '/api/auth/login', payload: { email, password: DEMO_PASSWORD } });
@@ -51,11 +52,31 @@ describe('secure-token endpoint', () => {
     expect(newest.json().error.code).toBe('invalid_grant');
   });
 
-  it('lets only one of two refreshes racing with the same token succeed', async () => {
+  it('gives two tabs refreshing at once with the same token the same successor, and the family lives on', async () => {
     const { refreshToken } = await signIn(ctx);
     const answers = await Promise.all([refresh(ctx, refreshToken), refresh(ctx, refreshToken)]);
-    const statuses = answers.map((answer) => answer.statusCode).sort();
-    expect(statuses).toEqual([200, 400]);
+    expect(answers.map((answer) => answer.statusCode)).toEqual([200, 200]);
+    const [first, second] = answers.map((answer) => answer.json() as { refresh_token: string; id_token: string });
+    expect(first!.refresh_token).toBe(second!.refresh_token);
+    for (const answer of [first!, second!]) {
+      expect((await ctx.request({ method: 'GET', url: '/api/admin/me', token: answer.id_token })).statusCode).toBe(200);
+    }
+    expect((await refresh(ctx, first!.refresh_token)).statusCode).toBe(200);
+  });
+
+  it('still treats a used token as a replay after the grace window, or once its successor was used', async () => {
+    const late = await signIn(ctx);
+    const successor = (await refresh(ctx, late.refreshToken)).json().refresh_token as string;
+    now = new Date(now.getTime() + REFRESH_GRACE_MS + 1000);
+    expect((await refresh(ctx, late.refreshToken)).statusCode).toBe(400);
+    // The replay revoked the family: the unused successor is dead too.
+    expect((await refresh(ctx, successor)).statusCode).toBe(400);
+
+    const moved = await signIn(ctx);
+    const next = (await refresh(ctx, moved.refreshToken)).json().refresh_token as string;
+    expect((await refresh(ctx, next)).statusCode).toBe(200);
+    expect((await refresh(ctx, moved.refreshToken)).statusCode).toBe(400);
+    now = new Date();
   });
 
   it('accepts the form-encoded body OAuth clients send', async () => {
@@ -207,8 +228,10 @@ describe('ID tokens die with their sign-in', () => {
 
   it('when a refresh token is replayed, the ID tokens of the whole family die, the winner’s included', async () => {
     const { idToken, refreshToken } = await signIn(ctx);
-    const winner = (await refresh(ctx, refreshToken)).json();
+    const first = (await refresh(ctx, refreshToken)).json();
+    const winner = (await refresh(ctx, first.refresh_token)).json();
     expect((await me(winner.id_token)).statusCode).toBe(200);
+    // The first token again, its successor already used: a replay, not a second tab.
     expect((await refresh(ctx, refreshToken)).statusCode).toBe(400);
     expect((await me(winner.id_token)).statusCode).toBe(401);
     expect((await me(idToken)).statusCode).toBe(401);
