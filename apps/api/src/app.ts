@@ -25,7 +25,7 @@ import { errorHandlerPlugin } from './plugins/error-handler.ts';
 import { languagePlugin } from './plugins/language.ts';
 import { inputHygienePlugin } from './plugins/input-hygiene.ts';
 import { csrfPlugin } from './plugins/csrf.ts';
-import { accessControlPlugin } from './plugins/access-control.ts';
+import { accessControlPlugin, isApiRoute } from './plugins/access-control.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { staffRoutes } from './modules/staff/staff.routes.ts';
@@ -168,9 +168,11 @@ export async function buildApp(options: AppOptions): Promise<App> {
   });
 
   // Every API answer is personal or live: never cached by browsers or proxies, unless a route says so.
+  // Decided by the matched route (isApiRoute), not the URL string; an unmatched request's error
+  // answer is not worth caching either (the web app's page fallback sets its own header).
   app.addHook('onSend', async (request, reply) => {
     if (app.lifecycle.isDraining) reply.header('Connection', 'close');
-    if (request.url.startsWith('/api/') && !reply.hasHeader('cache-control')) {
+    if ((isApiRoute(request) || request.is404) && !reply.hasHeader('cache-control')) {
       reply.header('Cache-Control', 'no-store');
     }
   });

@@ -2,6 +2,8 @@ import { loadEnv } from './config/env.ts';
 import { openDatabaseFromEnv } from './db/client.ts';
 import { buildApp } from './app.ts';
 import { seedDemoData } from './db/seed.ts';
+import { loggerOptions } from './lib/logger.ts';
+import { prepareDataDir } from './lib/data-dir.ts';
 
 /**
  * Only starts the app (STYLE.md example 4): configuration, logger, database, listen, and a graceful
@@ -9,6 +11,7 @@ import { seedDemoData } from './db/seed.ts';
  */
 async function main() {
   const env = loadEnv();
+  await prepareDataDir(env.dataDir);
   const database = await openDatabaseFromEnv(env, {
     onError: (error) => console.error('database pool error', error),
   });
@@ -16,10 +19,7 @@ async function main() {
   const app = await buildApp({
     env,
     database,
-    logger: {
-      level: env.LOG_LEVEL,
-      redact: ['req.headers.authorization', 'req.headers["x-auth-token"]', 'req.headers.cookie'],
-    },
+    logger: loggerOptions(env.LOG_LEVEL),
   });
   if (env.demoData) {
     const seeded = await seedDemoData(app.db, { log: app.log });

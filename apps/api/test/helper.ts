@@ -13,6 +13,7 @@ import { loadEnv } from '../src/config/env.ts';
 import { openDatabase, type DatabaseHandle } from '../src/db/client.ts';
 import { seedDemoData } from '../src/db/seed.ts';
 import { users } from '../src/db/schema.ts';
+import { createSession } from '../src/identity/sessions.ts';
 import type { Clock } from '../src/lib/clock.ts';
 import type { Mailer } from '../src/lib/mailer.ts';
 
@@ -73,6 +74,8 @@ export type TestOptions = {
   seed?: boolean;
   /** Passed to buildApp: sees every route as it is registered. */
   onRoute?: AppOptions['onRoute'];
+  /** Passed to buildApp (default: no logging). */
+  logger?: AppOptions['logger'];
 };
 
 /** Builds the whole app on a fresh database of this run's kind; close() removes everything. */
@@ -87,6 +90,7 @@ export async function createTestContext(options: TestOptions = {}): Promise<Test
     ...(options.clock ? { clock: options.clock } : {}),
     ...(options.mailer ? { mailer: options.mailer } : {}),
     ...(options.onRoute ? { onRoute: options.onRoute } : {}),
+    ...(options.logger ? { logger: options.logger } : {}),
   });
   await app.ready();
   if (options.seed ?? true) await seedDemoData(handle.db);
@@ -111,8 +115,10 @@ export async function createTestContext(options: TestOptions = {}): Promise<Test
     async tokenFor(email, tokenOptions = {}) {
       const [account] = await app.db.select().from(users).where(eq(users.email, email)).limit(1);
       if (!account) throw new Error(`no account ${email}`);
+      // A real sign-in behind the token: the guard requires its session to be live.
+      const { sessionId } = await createSession(app.db, account.id, tokenOptions.now ?? app.clock.now());
       return app.tokenSigner.sign(
-        { sub: account.id, email: account.email, name: account.displayName, role: account.role ?? null },
+        { sub: account.id, email: account.email, name: account.displayName, role: account.role ?? null, sid: sessionId },
         tokenOptions,
       );
     },

@@ -55,6 +55,7 @@ describe('security headers', () => {
         NODE_ENV: 'production',
         CSRF_SECRET: 'a-production-secret-of-at-least-32-characters',
         APP_URL: 'https://backoffice.example.test',
+        SMTP_URL: 'smtp://127.0.0.1:1',
       },
     });
     try {

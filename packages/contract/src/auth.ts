@@ -63,6 +63,8 @@ export const idTokenClaimsSchema = z.object({
   email: z.string(),
   name: z.string(),
   role: z.enum(ACCOUNT_ROLES).nullable(),
+  /** The sign-in (refresh-token family) the token belongs to; the API's guard requires it to be live. */
+  sid: z.uuid().optional(),
   iat: z.number(),
   exp: z.number(),
   iss: z.string(),

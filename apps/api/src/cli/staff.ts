@@ -3,6 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadEnv } from '../config/env.ts';
 import { openDatabaseFromEnv, type DatabaseHandle } from '../db/client.ts';
+import { prepareDataDir } from '../lib/data-dir.ts';
 import { CliError, createAdmin, grantRole, listAccounts, revokeRole, setStatus } from './staff-commands.ts';
 
 export const STAFF_CLI_HELP = `Staff accounts of the back-office, for operators.
@@ -124,7 +125,9 @@ export async function runStaffCli(
 }
 
 async function openConfiguredDatabase(): Promise<DatabaseHandle> {
-  const database = await openDatabaseFromEnv(loadEnv(), { poolSize: 2 });
+  const env = loadEnv();
+  await prepareDataDir(env.dataDir);
+  const database = await openDatabaseFromEnv(env, { poolSize: 2 });
   await database.migrate();
   return database;
 }

@@ -32,6 +32,26 @@ describe('TRUST_PROXY', () => {
   });
 });
 
+describe('production settings', () => {
+  const production = { NODE_ENV: 'production', APP_URL: 'https://backoffice.example.test', SMTP_URL: 'smtp://mail.example.test:587' };
+
+  it('refuses to start without SMTP_URL, naming it', () => {
+    const { SMTP_URL: _smtp, ...withoutSmtp } = production;
+    expect(() => loadEnv(withoutSmtp)).toThrow(/SMTP_URL: required in production/);
+  });
+
+  it('refuses to start without APP_URL or with a plain http one, naming it', () => {
+    const { APP_URL: _url, ...withoutUrl } = production;
+    expect(() => loadEnv(withoutUrl)).toThrow(/APP_URL: required in production, an https:\/\/ address/);
+    expect(() => loadEnv({ ...production, APP_URL: 'http://backoffice.example.test' })).toThrow(/APP_URL/);
+  });
+
+  it('starts with both set, and keeps the development defaults outside production', () => {
+    expect(loadEnv(production).isProduction).toBe(true);
+    expect(loadEnv({}).APP_URL).toBe('http://localhost:3000');
+  });
+});
+
 describe('AUTH_PROVIDER', () => {
   it('refuses to start with a provider that is not built, instead of silently using the built-in one', () => {
     expect(() => loadEnv({ AUTH_PROVIDER: 'firebase' })).toThrow(/AUTH_PROVIDER/);

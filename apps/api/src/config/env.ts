@@ -82,6 +82,16 @@ export function loadEnv(source: Record<string, string | undefined> = process.env
   }
   const env = parsed.data;
   const isProduction = env.NODE_ENV === 'production';
+  if (isProduction) {
+    // The development defaults that would hurt in production: reset links in a local outbox (and no
+    // e-mail reaching anyone), and links pointing at http://localhost or over plain http.
+    const problems: string[] = [];
+    if (!env.SMTP_URL) problems.push('  SMTP_URL: required in production (without it e-mail goes to the local outbox)');
+    if (source['APP_URL'] === undefined || new URL(env.APP_URL).protocol !== 'https:') {
+      problems.push('  APP_URL: required in production, an https:// address (it is used in e-mailed links)');
+    }
+    if (problems.length > 0) throw new Error(`Invalid configuration:\n${problems.join('\n')}`);
+  }
   return {
     ...env,
     isProduction,

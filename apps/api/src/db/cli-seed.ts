@@ -1,5 +1,6 @@
 import { loadEnv } from '../config/env.ts';
 import { openDatabaseFromEnv } from './client.ts';
+import { prepareDataDir } from '../lib/data-dir.ts';
 import { seedDemoData } from './seed.ts';
 
 /**
@@ -7,6 +8,7 @@ import { seedDemoData } from './seed.ts';
  * that has accounts it changes nothing and says so.
  */
 const env = loadEnv();
+await prepareDataDir(env.dataDir);
 const database = await openDatabaseFromEnv(env, { poolSize: 1 });
 try {
   await database.migrate();

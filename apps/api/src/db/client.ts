@@ -9,6 +9,7 @@ import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import * as schema from './schema.ts';
+import { restrictTree } from '../lib/data-dir.ts';
 
 export const migrationsFolder = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
 
@@ -59,11 +60,14 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     };
   }
   let client: PGlite;
+  let ownDir: string | undefined;
   if ('pglite' in options) {
     client = options.pglite;
   } else {
-    await mkdir(options.pgliteDir, { recursive: true });
-    client = await PGlite.create({ dataDir: options.pgliteDir });
+    ownDir = options.pgliteDir;
+    await mkdir(ownDir, { recursive: true, mode: 0o700 });
+    client = await PGlite.create({ dataDir: ownDir });
+    await restrictTree(ownDir);
   }
   const db = drizzlePglite({ client, schema, casing: 'snake_case' }) as unknown as Database;
   return {
@@ -73,7 +77,10 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     ping: async () => {
       await client.query('select 1');
     },
-    close: () => client.close(),
+    close: async () => {
+      await client.close();
+      if (ownDir) await restrictTree(ownDir);
+    },
   };
 }
 

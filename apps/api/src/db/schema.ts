@@ -32,6 +32,8 @@ export const users = pgTable(
     displayName: text().notNull(),
     profile: jsonb().$type<StaffProfile>().notNull(),
     passwordChangedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    /** When the owner proved the address (B7); null for a self-registered account until it does. */
+    emailConfirmedAt: timestamp({ withTimezone: true }).defaultNow(),
     ...timestamps,
   },
   (t) => [uniqueIndex('users_email_key').on(t.email)],
@@ -63,15 +65,18 @@ export const refreshTokens = pgTable(
       .references(() => sessions.id, { onDelete: 'cascade' }),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     usedAt: timestamp({ withTimezone: true }),
+    /** Once used: its successor, sealed with a key derived from this token (the refresh grace window). */
+    successorSealed: text(),
   },
   (t) => [index('refresh_tokens_session_idx').on(t.sessionId)],
 );
 
-/** Single-use password reset tokens, stored hashed. */
+/** Single-use links, stored hashed: password resets and address confirmations. */
 export const passwordResetTokens = pgTable(
   'password_reset_tokens',
   {
     tokenHash: text().primaryKey(),
+    purpose: text().$type<'password_reset' | 'email_confirmation'>().notNull().default('password_reset'),
     userId: uuid()
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
@@ -97,7 +102,7 @@ export const uploads = pgTable('uploads', {
   size: integer().notNull(),
   uploadedBy: uuid().references(() => users.id, { onDelete: 'set null' }),
   createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
-});
+}, (t) => [index('uploads_uploaded_by_idx').on(t.uploadedBy)]);
 
 export const newsPosts = pgTable(
   'news_posts',

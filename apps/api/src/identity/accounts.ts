@@ -70,10 +70,11 @@ export function toStaffUser(account: Account): StaffUser {
  * seconds), so a token is never dated before that instant: otherwise a sign-in in the same second as
  * a reset would get a token that is dead on arrival.
  */
-export function signIdToken(signer: TokenSigner, account: Account, now: Date): Promise<string> {
+export function signIdToken(signer: TokenSigner, account: Account, sessionId: string, now: Date): Promise<string> {
   const issuedAt = new Date(Math.max(now.getTime(), account.passwordChangedAt.getTime()));
   return signer.sign(
-    { sub: account.id, email: account.email, name: account.displayName, role: account.role ?? null },
+    // `sid` ties the token to its sign-in: the guard refuses it once that session is revoked or over.
+    { sub: account.id, email: account.email, name: account.displayName, role: account.role ?? null, sid: sessionId },
     { now: issuedAt },
   );
 }

@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm';
 import { createTestContext, type TestContext } from '../../test/helper.ts';
 import { loginThrottles, passwordResetTokens, refreshTokens, sessions, users } from '../db/schema.ts';
 import { createSession, revokeSession } from './sessions.ts';
-import { recordFailure } from './login-throttle.ts';
+import { reserveAttempt } from './login-throttle.ts';
 import { newOpaqueToken } from './opaque-tokens.ts';
 import { purgeDeadIdentityData } from './housekeeping.ts';
 
@@ -30,14 +30,14 @@ describe('identity housekeeping', () => {
       { tokenHash: usedLink.hash, userId: admin!.id, expiresAt: new Date(now.getTime() - 2 * DAY), usedAt: new Date(now.getTime() - 2 * DAY) },
       { tokenHash: openLink.hash, userId: admin!.id, expiresAt: new Date(now.getTime() + 60_000) },
     ]);
-    await recordFailure(db, 'stale@demo.test|10.0.0.1', new Date(now.getTime() - 2 * DAY));
-    await recordFailure(db, 'fresh@demo.test|10.0.0.1', now);
+    await reserveAttempt(db, 'stale@demo.test|10.0.0.1', 'stale@demo.test|*', new Date(now.getTime() - 2 * DAY));
+    await reserveAttempt(db, 'fresh@demo.test|10.0.0.1', 'fresh@demo.test|*', now);
 
-    expect(await purgeDeadIdentityData(db, now)).toEqual({ sessions: 2, resetTokens: 1, throttles: 1 });
+    expect(await purgeDeadIdentityData(db, now)).toEqual({ sessions: 2, resetTokens: 1, throttles: 2 });
     const remaining = await db.select({ id: sessions.id }).from(sessions);
     expect(remaining.map((row) => row.id)).toEqual([live.sessionId]);
     expect(await db.select().from(refreshTokens).where(eq(refreshTokens.sessionId, old.sessionId))).toHaveLength(0);
     expect((await db.select().from(passwordResetTokens)).map((row) => row.tokenHash)).toEqual([openLink.hash]);
-    expect((await db.select().from(loginThrottles)).map((row) => row.key)).toEqual(['fresh@demo.test|10.0.0.1']);
+    expect((await db.select().from(loginThrottles)).map((row) => row.key).sort()).toEqual(['fresh@demo.test|*', 'fresh@demo.test|10.0.0.1']);
   });
 });

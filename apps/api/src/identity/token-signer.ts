@@ -73,7 +73,7 @@ export async function createTokenSigner(options: {
     ttlSeconds: options.ttlSeconds,
     async sign(claims, signOptions = {}) {
       const now = Math.floor((signOptions.now ?? new Date()).getTime() / 1000);
-      return new SignJWT({ email: claims.email, name: claims.name, role: claims.role })
+      return new SignJWT({ email: claims.email, name: claims.name, role: claims.role, ...(claims.sid ? { sid: claims.sid } : {}) })
         .setProtectedHeader({ alg: ALGORITHM, kid, typ: 'JWT' })
         .setSubject(claims.sub)
         .setIssuer(options.issuer)

@@ -13,7 +13,9 @@ export type Mailer = {
 
 /**
  * Real SMTP through nodemailer when configured; otherwise every message is written to
- * `<DATA_DIR>/outbox/` as an .eml file and its links are logged, so the reset flow works offline.
+ * `<DATA_DIR>/outbox/` as an .eml file plus its plain-text body as a .txt file (links whole), so the
+ * reset flow works offline. The log names the file, never a link: reset and confirmation links grant
+ * access, and logs are read by more people than the mailbox's owner.
  */
 export function createMailer(options: {
   smtpUrl?: string | undefined;
@@ -46,8 +48,8 @@ export function createMailer(options: {
       await mkdir(outbox, { recursive: true });
       const file = path.join(outbox, `${new Date().toISOString().replace(/[:.]/g, '-')}-${info.messageId.replace(/[<>@]/g, '')}.eml`);
       await writeFile(file, info.message as Buffer);
-      const links = message.text.match(/https?:\/\/\S+/g) ?? [];
-      options.log.info({ to: message.to, subject: message.subject, file, links }, 'e-mail written to the outbox');
+      await writeFile(file.replace(/\.eml$/, '.txt'), `To: ${message.to}\nSubject: ${message.subject}\n\n${message.text}\n`);
+      options.log.info({ subject: message.subject, file }, 'e-mail written to the outbox');
     },
   };
 }

@@ -1,8 +1,9 @@
 import fp from 'fastify-plugin';
-import { eq } from 'drizzle-orm';
+import type { FastifyContextConfig, FastifyRequest } from 'fastify';
+import { and, eq, gt, isNull } from 'drizzle-orm';
 import { AUTH_TOKEN_HEADER } from '@sf/contract/app-info';
 import { can, isStaffRole, type Permission, type StaffRole } from '@sf/contract/roles';
-import { users } from '../db/schema.ts';
+import { sessions, users } from '../db/schema.ts';
 import { AppError, forbidden, unauthenticated } from '../lib/errors.ts';
 import { TokenError } from '../identity/token-signer.ts';
 
@@ -21,7 +22,20 @@ declare module 'fastify' {
     user: CurrentUser | null;
     /** The verified ID token of the request, when it carried one. */
     idToken: string | null;
+    /** The live sign-in (session id) of that token. */
+    sessionId: string | null;
   }
+}
+
+/**
+ * Whether the route that matched this request is one of ours under /api (it declares who may call
+ * it). Decided by the matched route, never by the raw `request.url`: `/%61pi/…` and an absolute-form
+ * request line (`POST http://host/api/…`) reach the same routes while their URL string does not
+ * start with `/api/`.
+ */
+export function isApiRoute(request: FastifyRequest): boolean {
+  const config = request.routeOptions.config as FastifyContextConfig | undefined;
+  return config?.access !== undefined || config?.permission !== undefined;
 }
 
 /** Routes that plugins register for us and that cannot carry our config: all read-only and public. */
@@ -47,6 +61,7 @@ export function tokenFromRequest(headers: Record<string, string | string[] | und
 export const accessControlPlugin = fp(async (app) => {
   app.decorateRequest('user', null);
   app.decorateRequest('idToken', null);
+  app.decorateRequest('sessionId', null);
 
   app.addHook('onRoute', (route) => {
     if (EXTERNAL_PUBLIC_PREFIXES.some((prefix) => route.url.startsWith(prefix))) return;
@@ -73,6 +88,9 @@ export const accessControlPlugin = fp(async (app) => {
       }
       throw unauthenticated('invalid_token', 'The session token is not valid');
     }
+    // Every ID token names its sign-in; one without, or whose sign-in ended (logout, reuse of a
+    // refresh token, password change or reset, disabling), is refused however long it has left.
+    if (!claims.sid) throw unauthenticated('invalid_token', 'The session token is not valid');
     const [account] = await app.db
       .select({
         id: users.id,
@@ -81,13 +99,24 @@ export const accessControlPlugin = fp(async (app) => {
         role: users.role,
         status: users.status,
         passwordChangedAt: users.passwordChangedAt,
+        sessionId: sessions.id,
       })
       .from(users)
+      .leftJoin(
+        sessions,
+        and(
+          eq(sessions.id, claims.sid),
+          eq(sessions.userId, users.id),
+          isNull(sessions.revokedAt),
+          gt(sessions.expiresAt, app.clock.now()),
+        ),
+      )
       .where(eq(users.id, claims.sub))
       .limit(1);
     if (!account || account.status !== 'active') {
       throw unauthenticated('invalid_token', 'The account is not active');
     }
+    if (!account.sessionId) throw unauthenticated('invalid_token', 'The session has ended');
     // A password reset revokes every session, including ID tokens issued before it.
     if (claims.iat < Math.floor(account.passwordChangedAt.getTime() / 1000)) {
       throw unauthenticated('invalid_token', 'The session token is no longer valid');
@@ -95,6 +124,7 @@ export const accessControlPlugin = fp(async (app) => {
     if (!isStaffRole(account.role) || !can(account.role, permission)) throw forbidden();
     request.user = { id: account.id, email: account.email, displayName: account.displayName, role: account.role };
     request.idToken = token;
+    request.sessionId = account.sessionId;
   });
 });
 

@@ -2,6 +2,7 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import fp from 'fastify-plugin';
 import { CSRF_COOKIE, CSRF_HEADER } from '@sf/contract/app-info';
 import { AppError } from '../lib/errors.ts';
+import { isApiRoute } from './access-control.ts';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
@@ -42,8 +43,9 @@ export const csrfPlugin = fp<CsrfOptions>(async (app, options) => {
         httpOnly: false,
       });
     }
-    // A request that matches no route changes nothing: let it reach the 404/405 answer (S19).
-    if (SAFE_METHODS.has(request.method) || !request.url.startsWith('/api/') || request.is404) return;
+    // Decided by the matched route's config, not by the URL string (see isApiRoute). A request that
+    // matches no route changes nothing: let it reach the 404/405 answer (S19).
+    if (SAFE_METHODS.has(request.method) || !isApiRoute(request) || request.is404) return;
     const header = request.headers[CSRF_HEADER.toLowerCase()];
     const matches =
       hasValidCookie &&

@@ -10,6 +10,7 @@ import type {
   TokenResponse,
 } from '@sf/contract/auth';
 import type { Language } from '@sf/contract/app-info';
+import { isStaffRole } from '@sf/contract/roles';
 import { passwordResetTokens, users } from '../../db/schema.ts';
 import { AppError } from '../../lib/errors.ts';
 import { actorOf, recordAudit } from '../../lib/audit.ts';
@@ -27,7 +28,7 @@ import {
   type Account,
 } from '../../identity/accounts.ts';
 import { createSession, revokeSession, revokeUserSessions, rotateRefreshToken, sessionOfRefreshToken } from '../../identity/sessions.ts';
-import { clearFailures, clearFailuresOfAccount, isLocked, recordFailure, throttleKey } from '../../identity/login-throttle.ts';
+import { accountThrottleKey, clearFailures, clearFailuresOfAccount, reserveAttempt, throttleKey } from '../../identity/login-throttle.ts';
 import { passwordResetMail, registrationAttemptMail } from './auth-mails.ts';
 
 export const RESET_TOKEN_TTL_MS = 30 * 60_000;
@@ -51,9 +52,9 @@ function invalidResetToken(language: Language): AppError {
 /** A fresh sign-in: session + first refresh token, and an ID token carrying the current role. */
 export async function issueSignIn(app: FastifyInstance, account: Account): Promise<LoginResponse> {
   const now = app.clock.now();
-  const { refreshToken } = await createSession(app.db, account.id, now);
+  const { sessionId, refreshToken } = await createSession(app.db, account.id, now);
   return {
-    idToken: await signIdToken(app.tokenSigner, account, now),
+    idToken: await signIdToken(app.tokenSigner, account, sessionId, now),
     refreshToken,
     expiresIn: app.tokenSigner.ttlSeconds,
     localId: account.id,
@@ -62,22 +63,27 @@ export async function issueSignIn(app: FastifyInstance, account: Account): Promi
 
 export async function login(app: FastifyInstance, body: LoginRequest, request: FastifyRequest): Promise<LoginResponse> {
   const email = normaliseEmail(body.email);
-  const key = throttleKey(email, request.ip);
+  const keys = [throttleKey(email, request.ip), accountThrottleKey(email)] as const;
   const now = app.clock.now();
-  // A locked key is refused without looking at the password: guessing on is pointless.
-  if (await isLocked(app.db, key, now)) {
+  // The attempt is counted BEFORE the password check, atomically: parallel guesses cannot all slip
+  // through between a check and a count. A locked key (this address, or the account as a whole) is
+  // refused without looking at the password: guessing on is pointless.
+  if (!(await reserveAttempt(app.db, keys[0], keys[1], now))) {
     request.log.info({ reason: 'locked' }, 'sign-in refused');
     throw invalidCredentials(request.language);
   }
   const account = await findAccountByEmail(app.db, email);
   // Unknown accounts cost one argon2 verification too, so timing does not reveal which exist.
   const isPasswordRight = await verifyPassword(account?.passwordHash ?? (await dummyPasswordHash()), body.password);
-  if (!account || !isPasswordRight || account.status !== 'active') {
-    const failures = await recordFailure(app.db, key, now);
-    request.log.info({ reason: account ? (isPasswordRight ? 'disabled' : 'password') : 'unknown', failures }, 'sign-in refused');
+  // S1: only an active account with a staff role may sign in; any other gets the wrong-password
+  // answer, after the same password check, so that nothing tells which addresses exist.
+  const refusal = !account ? 'unknown' : !isPasswordRight ? 'password' : account.status !== 'active' ? 'disabled' : !isStaffRole(account.role) ? 'no_staff_role' : null;
+  if (!account || refusal) {
+    // The reserved attempt stays counted: it was a failure.
+    request.log.info({ reason: refusal }, 'sign-in refused');
     throw invalidCredentials(request.language);
   }
-  await clearFailures(app.db, key);
+  await clearFailures(app.db, [...keys]);
   return issueSignIn(app, account);
 }
 
@@ -193,12 +199,13 @@ export async function refreshTokens(app: FastifyInstance, refreshToken: string, 
     throw invalidGrant();
   }
   const account = await findAccountById(app.db, rotation.userId);
-  if (!account || account.status !== 'active') {
+  // An account disabled, or left without a staff role, since the sign-in gets no new tokens (S1).
+  if (!account || account.status !== 'active' || !isStaffRole(account.role)) {
     await revokeSession(app.db, rotation.sessionId, now, 'disabled');
     throw invalidGrant();
   }
   // S10: the new ID token carries the account's role as it is now.
-  const idToken = await signIdToken(app.tokenSigner, account, now);
+  const idToken = await signIdToken(app.tokenSigner, account, rotation.sessionId, now);
   return {
     access_token: idToken,
     id_token: idToken,

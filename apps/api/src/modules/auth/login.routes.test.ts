@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { createTestContext, type TestContext } from '../../../test/helper.ts';
 import { DEMO_PASSWORD } from '../../db/seed.ts';
-import { sessions, users } from '../../db/schema.ts';
+import { loginThrottles, sessions, users } from '../../db/schema.ts';
 
 const login = (ctx: TestContext, email: string, password: string, headers: Record<string, string> = {}) =>
   ctx.request({ method: 'POST', url: '/api/auth/login', payload: { email, password }, headers });
@@ -49,18 +49,26 @@ describe('sign-in', () => {
     expect(response.json().error.message).toBe('I dati di accesso non sono corretti');
   });
 
-  it('gives tokens to a member and to an account with no role, whose tokens /api/admin refuses with 403', async () => {
+  it('refuses a member and an account with no role with the wrong-password answer, and issues nothing (S1)', async () => {
     await ctx.app.db.update(users).set({ role: null }).where(eq(users.email, 'editor@demo.test'));
-    for (const [email, role] of [['member@demo.test', 'member'], ['editor@demo.test', null]] as const) {
-      const response = await login(ctx, email, DEMO_PASSWORD);
-      expect(response.statusCode).toBe(200);
-      const { idToken } = response.json();
-      expect((await ctx.app.tokenSigner.verify(idToken)).role).toBe(role);
-      const me = await ctx.request({ method: 'GET', url: '/api/admin/me', token: idToken });
-      expect(me.statusCode).toBe(403);
-      expect(me.json().error.code).toBe('forbidden');
+    const wrong = await login(ctx, 'admin@demo.test', 'not-the-password', { 'accept-language': 'en' });
+    const sessionsBefore = (await ctx.app.db.select().from(sessions)).length;
+    for (const email of ['member@demo.test', 'editor@demo.test']) {
+      const response = await login(ctx, email, DEMO_PASSWORD, { 'accept-language': 'en' });
+      expect(response.statusCode).toBe(400);
+      expect(response.body.replace(/"requestId":"[^"]+"/, '')).toBe(wrong.body.replace(/"requestId":"[^"]+"/, ''));
     }
+    expect((await ctx.app.db.select().from(sessions)).length).toBe(sessionsBefore);
     await ctx.app.db.update(users).set({ role: 'editor' }).where(eq(users.email, 'editor@demo.test'));
+  });
+
+  it('refreshes no tokens for an account whose staff role was taken away after its sign-in', async () => {
+    const signedIn = (await login(ctx, 'editor@demo.test', DEMO_PASSWORD)).json();
+    await ctx.app.db.update(users).set({ role: 'member' }).where(eq(users.email, 'editor@demo.test'));
+    const refreshed = await ctx.request({ method: 'POST', url: '/api/auth/token', payload: { grant_type: 'refresh_token', refresh_token: signedIn.refreshToken } });
+    await ctx.app.db.update(users).set({ role: 'editor' }).where(eq(users.email, 'editor@demo.test'));
+    expect(refreshed.statusCode).toBe(400);
+    expect(refreshed.json().error.code).toBe('invalid_grant');
   });
 
   it('rejects a malformed e-mail with a 400 naming the field', async () => {
@@ -140,5 +148,48 @@ describe('rate limit of the identity endpoints', () => {
     expect(limited.statusCode).toBe(429);
     expect(limited.json().error.code).toBe('rate_limited');
     expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
+  });
+});
+
+describe('attempts reserved before the password check, and a per-account throttle', () => {
+  let ctx: TestContext;
+  let now = new Date('2026-11-21T10:00:00Z');
+  beforeAll(async () => {
+    ctx = await createTestContext({ env: { AUTH_RATE_LIMIT: '1000' }, clock: { now: () => now } });
+  });
+  afterAll(() => ctx.close());
+
+  it('lets only one of eight parallel sign-ins reach the password check once a lock expires', async () => {
+    for (let attempt = 1; attempt <= 5; attempt += 1) {
+      expect((await login(ctx, 'editor@demo.test', `wrong-${attempt}`)).statusCode).toBe(400);
+    }
+    now = new Date(now.getTime() + 31_000);
+    // Eight guesses at once on the same (address, account) key: the first reserves the unlocked
+    // moment and earns the next lock; the other seven find that lock and are refused unchecked.
+    const answers = await Promise.all(Array.from({ length: 8 }, (_, i) => login(ctx, 'editor@demo.test', `burst-${i}`)));
+    expect(answers.map((answer) => answer.statusCode)).toEqual(Array(8).fill(400));
+    const [row] = await ctx.app.db.select().from(loginThrottles).where(eq(loginThrottles.key, 'editor@demo.test|127.0.0.1'));
+    expect(row?.failures).toBe(6);
+    // ...so the 6th failure's lock (60 s) holds: the right password is refused until it ends.
+    now = new Date(now.getTime() + 30_000);
+    expect((await login(ctx, 'editor@demo.test', DEMO_PASSWORD)).statusCode).toBe(400);
+    now = new Date(now.getTime() + 31_000);
+    expect((await login(ctx, 'editor@demo.test', DEMO_PASSWORD)).statusCode).toBe(200);
+  });
+
+  it('locks an account guessed from many addresses after 100 consecutive failures, for 15 minutes only', async () => {
+    // 99 failures from other addresses already counted for the account as a whole.
+    await ctx.app.db.insert(loginThrottles).values({ key: 'admin@demo.test|*', failures: 99, lastFailureAt: now });
+    const from = (address: string, password: string) =>
+      ctx.request({ method: 'POST', url: '/api/auth/login', remoteAddress: address, payload: { email: 'admin@demo.test', password } });
+    expect((await from('198.51.100.100', 'the-100th-guess')).statusCode).toBe(400);
+    // Now even the owner, from an address that never failed, gets the wrong-password answer.
+    const owner = await from('192.0.2.7', DEMO_PASSWORD);
+    expect(owner.statusCode).toBe(400);
+    expect(owner.json().error.code).toBe('invalid_credentials');
+    now = new Date(now.getTime() + 15 * 60_000 + 1000);
+    expect((await from('192.0.2.7', DEMO_PASSWORD)).statusCode).toBe(200);
+    // The success ended the run of consecutive failures.
+    expect(await ctx.app.db.select().from(loginThrottles).where(eq(loginThrottles.key, 'admin@demo.test|*'))).toHaveLength(0);
   });
 });

@@ -3,6 +3,7 @@ import { eq } from 'drizzle-orm';
 import { createTestContext, type TestContext } from '../../../test/helper.ts';
 import { DEMO_PASSWORD } from '../../db/seed.ts';
 import { sessions, users } from '../../db/schema.ts';
+import { REFRESH_GRACE_MS } from '../../identity/sessions.ts';
 
 async function signIn(ctx: TestContext, email = 'admin@demo.test') {
   const response = await ctx.request({ method: 'POST', url: '/api/auth/login', payload: { email, password: DEMO_PASSWORD } });
@@ -51,11 +52,31 @@ describe('secure-token endpoint', () => {
     expect(newest.json().error.code).toBe('invalid_grant');
   });
 
-  it('lets only one of two refreshes racing with the same token succeed', async () => {
+  it('gives two tabs refreshing at once with the same token the same successor, and the family lives on', async () => {
     const { refreshToken } = await signIn(ctx);
     const answers = await Promise.all([refresh(ctx, refreshToken), refresh(ctx, refreshToken)]);
-    const statuses = answers.map((answer) => answer.statusCode).sort();
-    expect(statuses).toEqual([200, 400]);
+    expect(answers.map((answer) => answer.statusCode)).toEqual([200, 200]);
+    const [first, second] = answers.map((answer) => answer.json() as { refresh_token: string; id_token: string });
+    expect(first!.refresh_token).toBe(second!.refresh_token);
+    for (const answer of [first!, second!]) {
+      expect((await ctx.request({ method: 'GET', url: '/api/admin/me', token: answer.id_token })).statusCode).toBe(200);
+    }
+    expect((await refresh(ctx, first!.refresh_token)).statusCode).toBe(200);
+  });
+
+  it('still treats a used token as a replay after the grace window, or once its successor was used', async () => {
+    const late = await signIn(ctx);
+    const successor = (await refresh(ctx, late.refreshToken)).json().refresh_token as string;
+    now = new Date(now.getTime() + REFRESH_GRACE_MS + 1000);
+    expect((await refresh(ctx, late.refreshToken)).statusCode).toBe(400);
+    // The replay revoked the family: the unused successor is dead too.
+    expect((await refresh(ctx, successor)).statusCode).toBe(400);
+
+    const moved = await signIn(ctx);
+    const next = (await refresh(ctx, moved.refreshToken)).json().refresh_token as string;
+    expect((await refresh(ctx, next)).statusCode).toBe(200);
+    expect((await refresh(ctx, moved.refreshToken)).statusCode).toBe(400);
+    now = new Date();
   });
 
   it('accepts the form-encoded body OAuth clients send', async () => {
@@ -183,5 +204,64 @@ describe('ID tokens at the /api/admin guard', () => {
     const afterDisable = await ctx.request({ method: 'GET', url: '/api/admin/me', token: admin });
     expect(afterDisable.statusCode).toBe(401);
     expect(afterDisable.json().error.code).toBe('invalid_token');
+  });
+});
+
+describe('ID tokens die with their sign-in', () => {
+  let ctx: TestContext;
+  beforeAll(async () => {
+    ctx = await createTestContext({ env: { AUTH_RATE_LIMIT: '1000' } });
+  });
+  afterAll(() => ctx.close());
+
+  const me = (token: string) => ctx.request({ method: 'GET', url: '/api/admin/me', token });
+
+  it('carries the session id, and logout ends the ID token at once, not an hour later', async () => {
+    const { idToken, refreshToken } = await signIn(ctx);
+    expect((await ctx.app.tokenSigner.verify(idToken)).sid).toEqual(expect.any(String));
+    expect((await me(idToken)).statusCode).toBe(200);
+    await ctx.request({ method: 'POST', url: '/api/auth/logout', payload: { refreshToken } });
+    const after = await me(idToken);
+    expect(after.statusCode).toBe(401);
+    expect(after.json().error.code).toBe('invalid_token');
+  });
+
+  it('when a refresh token is replayed, the ID tokens of the whole family die, the winner’s included', async () => {
+    const { idToken, refreshToken } = await signIn(ctx);
+    const first = (await refresh(ctx, refreshToken)).json();
+    const winner = (await refresh(ctx, first.refresh_token)).json();
+    expect((await me(winner.id_token)).statusCode).toBe(200);
+    // The first token again, its successor already used: a replay, not a second tab.
+    expect((await refresh(ctx, refreshToken)).statusCode).toBe(400);
+    expect((await me(winner.id_token)).statusCode).toBe(401);
+    expect((await me(idToken)).statusCode).toBe(401);
+  });
+
+  it('disabling then enabling an account does not revive its old ID tokens', async () => {
+    const { idToken } = await signIn(ctx, 'editor@demo.test');
+    const adminToken = await ctx.tokenFor('admin@demo.test');
+    const [editor] = await ctx.app.db.select().from(users).where(eq(users.email, 'editor@demo.test'));
+    for (const status of ['disabled', 'active']) {
+      const change = await ctx.request({ method: 'PATCH', url: `/api/admin/staff/${editor!.id}`, token: adminToken, payload: { status } });
+      expect(change.statusCode).toBe(200);
+    }
+    const after = await me(idToken);
+    expect(after.statusCode).toBe(401);
+    expect(after.json().error.code).toBe('invalid_token');
+    // A fresh sign-in works again.
+    expect((await me((await signIn(ctx, 'editor@demo.test')).idToken)).statusCode).toBe(200);
+  });
+
+  it('refuses a validly signed token that names no session, or a session that does not exist', async () => {
+    const [admin] = await ctx.app.db.select().from(users).where(eq(users.email, 'admin@demo.test'));
+    const claims = { sub: admin!.id, email: admin!.email, name: admin!.displayName, role: admin!.role ?? null };
+    for (const token of [
+      await ctx.app.tokenSigner.sign(claims),
+      await ctx.app.tokenSigner.sign({ ...claims, sid: '00000000-0000-4000-8000-000000000000' }),
+    ]) {
+      const response = await me(token);
+      expect(response.statusCode).toBe(401);
+      expect(response.json().error.code).toBe('invalid_token');
+    }
   });
 });

@@ -62,7 +62,7 @@ export async function changeOwnPassword(
   assertUncommonPassword(body.newPassword, 'newPassword', request.language);
   const passwordHash = await hashPassword(body.newPassword);
   const now = app.clock.now();
-  const { updated, refreshToken } = await app.db.transaction(async (tx) => {
+  const { updated, refreshToken, sessionId } = await app.db.transaction(async (tx) => {
     const [row] = await tx
       .update(users)
       .set({ passwordHash, passwordChangedAt: passwordChangeInstant(now), updatedAt: now })
@@ -77,10 +77,10 @@ export async function changeOwnPassword(
       entityId: account.id,
       after: { revokedSessions },
     });
-    return { updated: row, refreshToken: session.refreshToken };
+    return { updated: row, refreshToken: session.refreshToken, sessionId: session.sessionId };
   });
   return {
-    idToken: await signIdToken(app.tokenSigner, updated, now),
+    idToken: await signIdToken(app.tokenSigner, updated, sessionId, now),
     refreshToken,
     expiresIn: app.tokenSigner.ttlSeconds,
     localId: updated.id,

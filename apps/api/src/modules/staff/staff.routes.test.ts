@@ -63,8 +63,9 @@ describe('staff self routes', () => {
     const none = await ctx.request({ method: 'GET', url: '/api/admin/user-by-token' });
     expect(none.statusCode).toBe(401);
     expect(none.json().error.code).toBe('unauthenticated');
-    const member = await signIn('member@demo.test');
-    const forbidden = await ctx.request({ method: 'GET', url: '/api/admin/user-by-token', token: member.idToken });
+    // A member gets no tokens from the sign-in (S1); a token minted for it is still refused here.
+    const memberToken = await ctx.tokenFor('member@demo.test');
+    const forbidden = await ctx.request({ method: 'GET', url: '/api/admin/user-by-token', token: memberToken });
     expect(forbidden.statusCode).toBe(403);
   });
 

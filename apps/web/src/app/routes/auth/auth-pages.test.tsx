@@ -45,8 +45,9 @@ describe('registration (S6, B7)', () => {
     expect(screen.getByText('Accepting terms & conditions are required')).toBeInTheDocument();
   });
 
-  it('registers, signs in automatically and, with no role yet, explains that an administrator must grant access', async () => {
-    const { handlers, calls } = signInHandlers({ email: 'new@demo.test', role: null });
+  it('registers, tries the automatic sign-in, which is refused like a wrong password, and explains what comes next without a session', async () => {
+    // The provider gives an account without a staff role no tokens (S1): its sign-in answers 400.
+    const { handlers, calls } = signInHandlers({ email: 'someone-else@demo.test', role: null });
     let registered: unknown = null;
     server.use(
       ...handlers,
@@ -69,6 +70,7 @@ describe('registration (S6, B7)', () => {
     expect(status).toHaveTextContent('An administrator must grant you access');
     expect(registered).toEqual({ firstName: 'Nuovo', lastName: 'Utente', email: 'new@demo.test', password: 'A-good-password-2026', acceptTerms: true });
     expect(calls.login).toBe(1);
+    expect(calls.userByToken).toBe(0);
     expect(localStorage.getItem(SESSION_STORAGE_KEY)).toBeNull();
     expect(sessionStore.getState().status).toBe('signed-out');
     expect(screen.getByRole('link', { name: 'Back to sign in' })).toHaveAttribute('href', '/auth/login');

@@ -1,0 +1,61 @@
+import { Writable } from 'node:stream';
+import path from 'node:path';
+import { readdir, readFile } from 'node:fs/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestContext, type TestContext } from '../../test/helper.ts';
+import { loggerOptions, redactUrl } from './logger.ts';
+
+describe('redactUrl', () => {
+  it('keeps the path and harmless parameters, and redacts every value that could be a secret', () => {
+    expect(redactUrl('/api/admin/user-by-token?token=eyJ.abc.def')).toBe('/api/admin/user-by-token?token=[redacted]');
+    expect(redactUrl('/api/admin/news?page=2&status=draft')).toBe('/api/admin/news?page=2&status=draft');
+    expect(redactUrl('http://h/auth/reset-password?x=1&%74oken=abc')).toBe('http://h/auth/reset-password?x=1&%74oken=[redacted]');
+    expect(redactUrl('/a?refresh_token=r&id_token=i')).toBe('/a?refresh_token=[redacted]&id_token=[redacted]');
+  });
+});
+
+describe('what the server logs (issue 6, item 3)', () => {
+  let ctx: TestContext;
+  const lines: string[] = [];
+  beforeAll(async () => {
+    const stream = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        lines.push(...chunk.toString().split('\n').filter(Boolean));
+        done();
+      },
+    });
+    // No SMTP_URL: the outbox mailer, as on a developer's machine.
+    ctx = await createTestContext({ env: { RATE_LIMIT_ALLOW: '127.0.0.1' }, logger: { ...loggerOptions('info'), stream } });
+  });
+  afterAll(() => ctx.close());
+
+  it('never writes an ID token from the S4 query or a reset link’s token into the request log', async () => {
+    const token = await ctx.tokenFor('admin@demo.test');
+    const answer = await ctx.request({ method: 'GET', url: `/api/admin/user-by-token?token=${encodeURIComponent(token)}`, token });
+    expect(answer.statusCode).toBe(200);
+    await ctx.request({ method: 'GET', url: '/auth/reset-password?token=a-reset-secret-value' });
+    const log = lines.join('\n');
+    expect(log).toContain('/api/admin/user-by-token?token=[redacted]');
+    expect(log).not.toContain(token);
+    expect(log).not.toContain(token.split('.')[2]);
+    expect(log).not.toContain('a-reset-secret-value');
+  });
+
+  it('writes reset e-mails to the outbox with the link, and logs only the file', async () => {
+    expect((await ctx.request({ method: 'POST', url: '/api/auth/forgot-password', payload: { email: 'admin@demo.test' } })).statusCode).toBe(200);
+    const outbox = path.join(ctx.dataDir, 'outbox');
+    let texts: string[] = [];
+    for (let wait = 0; wait < 100 && texts.length === 0; wait += 1) {
+      texts = (await readdir(outbox).catch(() => [] as string[])).filter((name) => name.endsWith('.txt'));
+      if (texts.length === 0) await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    const body = await readFile(path.join(outbox, texts[0]!), 'utf8');
+    const link = body.match(/https?:\/\/\S+token=\S+/)?.[0];
+    expect(link).toBeDefined();
+    const entry = lines.find((line) => line.includes('e-mail written to the outbox'));
+    expect(entry).toBeDefined();
+    const log = lines.join('\n');
+    expect(log).not.toContain(link!);
+    expect(log).not.toContain(new URL(link!).searchParams.get('token')!);
+  });
+});
