@@ -147,3 +147,4 @@ export const auditLog = pgTable(
   ],
 );
 
+export * from '../modules/ledger/ledger.schema.ts';
