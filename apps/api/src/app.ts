@@ -34,6 +34,9 @@ import { publicNewsRoutes } from './modules/news/public-news.routes.ts';
 import { auditRoutes } from './modules/audit/audit.routes.ts';
 import { dashboardRoutes } from './modules/dashboard/dashboard.routes.ts';
 import { startNewsScheduler } from './modules/news/news.scheduler.ts';
+import { ledgerRoutes } from './modules/ledger/ledger.routes.ts';
+import { membershipRoutes } from './modules/ledger/memberships.routes.ts';
+import { startLedgerJobs } from './modules/ledger/ledger.jobs.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -182,6 +185,8 @@ export async function buildApp(options: AppOptions): Promise<App> {
       await api.register(newsRoutes, { prefix: '/admin/news' });
       await api.register(auditRoutes, { prefix: '/admin/audit' });
       await api.register(dashboardRoutes, { prefix: '/admin/dashboard' });
+      await api.register(ledgerRoutes, { prefix: '/admin/ledger' });
+      await api.register(membershipRoutes, { prefix: '/admin/customers' });
     },
     { prefix: '/api' },
   );
@@ -191,6 +196,8 @@ export async function buildApp(options: AppOptions): Promise<App> {
   if (options.runScheduler ?? true) {
     const scheduler = startNewsScheduler(app, env.SCHEDULER_INTERVAL_MS);
     app.addHook('onClose', async () => scheduler.stop());
+    const jobs = startLedgerJobs(app);
+    app.addHook('onClose', async () => jobs.stop());
   }
 
   return app;

@@ -5,7 +5,7 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { issueField, issueMessage } from '@sf/contract/validation';
 import { message } from '@sf/contract/messages';
 import type { FieldError } from '@sf/contract/errors';
-import { AppError } from '../lib/errors.ts';
+import { AppError, CodedError } from '../lib/errors.ts';
 
 const METHODS: HTTPMethod[] = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
 
@@ -74,6 +74,15 @@ export const errorHandlerPlugin = fp<{ spaIndex: boolean }>(async (app, options)
         code: error.code,
         message: error.message,
         ...(error.fields ? { fields: error.fields } : {}),
+      });
+    }
+    if (error instanceof CodedError) {
+      if (error.headers) reply.headers(error.headers);
+      const rendered = error.render(request.language);
+      return send(reply, request, error.statusCode, {
+        code: error.code,
+        message: rendered.message,
+        ...(rendered.fields ? { fields: rendered.fields } : {}),
       });
     }
     if (isResponseSerializationError(error)) {
