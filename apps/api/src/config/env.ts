@@ -62,7 +62,9 @@ const envSchema = z.object({
    * the same ./data as `npm start`.
    */
   INIT_CWD: z.string().optional(),
-  /** The business time zone: days, months and birthdays are counted in it, and exports show dates in it. */
+  /** How often scheduled posts are promoted to published, in milliseconds. */
+  SCHEDULER_INTERVAL_MS: z.coerce.number().int().min(100).default(15_000),
+  /** The business time zone: a "day" for stamps caps and points expiry, the tier windows (PRODUCT.md D). */
   BUSINESS_TIME_ZONE: z
     .string()
     .default('Europe/Rome')
@@ -73,9 +75,9 @@ const envSchema = z.object({
       } catch {
         return false;
       }
-    }, 'not an IANA time zone'),
-  /** How often scheduled posts are promoted to published, in milliseconds. */
-  SCHEDULER_INTERVAL_MS: z.coerce.number().int().min(100).default(15_000),
+    }, 'not a known IANA time zone'),
+  /** How often the background job runner looks for due jobs (points expiry), in milliseconds. */
+  JOBS_INTERVAL_MS: z.coerce.number().int().min(100).default(60_000),
 });
 
 export type Env = z.infer<typeof envSchema> & { isProduction: boolean; demoData: boolean; dataDir: string };
