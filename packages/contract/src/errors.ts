@@ -19,10 +19,17 @@ export const ERROR_CODES = [
   'invalid_reset_token',
   'rate_limited',
   'conflict',
+  'version_conflict',
+  'has_ledger_entries',
   'payload_too_large',
   'unsupported_media_type',
   'internal',
   'unavailable',
+  // Ledger (PRODUCT.md F): texts in ledger.ts.
+  'insufficient_balance',
+  'already_reversed',
+  'idempotency_key_reused',
+  'idempotency_key_in_flight',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 

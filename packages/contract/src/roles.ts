@@ -19,6 +19,16 @@ export const PERMISSIONS = {
   'dashboard:read': ['admin'],
   'audit:read': ['admin'],
   'staff:manage': ['admin'],
+  'customers:read': ['admin'],
+  'customers:write': ['admin'],
+  'merchants:read': ['admin'],
+  'merchants:write': ['admin'],
+  'programs:read': ['admin'],
+  'programs:write': ['admin'],
+  'ledger:read': ['admin'],
+  'ledger:write': ['admin'],
+  /** Manual, signed corrections of a balance (kind `adjust`). */
+  'points:adjust': ['admin'],
 } as const satisfies Record<string, readonly StaffRole[]>;
 
 export type Permission = keyof typeof PERMISSIONS;

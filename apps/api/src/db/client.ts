@@ -2,6 +2,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { mkdir } from 'node:fs/promises';
 import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePg, type NodePgDatabase } from 'drizzle-orm/node-postgres';
@@ -10,6 +11,12 @@ import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import * as schema from './schema.ts';
 import { restrictTree } from '../lib/data-dir.ts';
+
+/**
+ * Extensions the embedded PostgreSQL loads, so that it runs the same migrations as a real server
+ * (pg_trgm: the customers' contains search). Every PGlite the app or the tests create uses these.
+ */
+export const PGLITE_EXTENSIONS = { pg_trgm };
 
 export const migrationsFolder = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
 
@@ -66,7 +73,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
   } else {
     ownDir = options.pgliteDir;
     await mkdir(ownDir, { recursive: true, mode: 0o700 });
-    client = await PGlite.create({ dataDir: ownDir });
+    client = await PGlite.create({ dataDir: ownDir, extensions: PGLITE_EXTENSIONS });
     await restrictTree(ownDir);
   }
   const db = drizzlePglite({ client, schema, casing: 'snake_case' }) as unknown as Database;

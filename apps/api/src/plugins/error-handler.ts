@@ -4,9 +4,10 @@ import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } fro
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { issueField, issueMessage } from '@sf/contract/validation';
 import { message } from '@sf/contract/messages';
+import { errorText } from '@sf/contract/error-texts';
 import type { FieldError } from '@sf/contract/errors';
-import { AppError } from '../lib/errors.ts';
 import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '../db/unavailable.ts';
+import { AppError, CodedError } from '../lib/errors.ts';
 
 const METHODS: HTTPMethod[] = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
 
@@ -73,8 +74,18 @@ export const errorHandlerPlugin = fp<{ spaIndex: boolean }>(async (app, options)
       if (error.headers) reply.headers(error.headers);
       return send(reply, request, error.statusCode, {
         code: error.code,
-        message: error.message,
+        // A code thrown without a text gets its text here, in the caller's language.
+        message: error.message || (errorText(error.code, request.language) ?? error.code),
         ...(error.fields ? { fields: error.fields } : {}),
+      });
+    }
+    if (error instanceof CodedError) {
+      if (error.headers) reply.headers(error.headers);
+      const rendered = error.render(request.language);
+      return send(reply, request, error.statusCode, {
+        code: error.code,
+        message: rendered.message,
+        ...(rendered.fields ? { fields: rendered.fields } : {}),
       });
     }
     if (isResponseSerializationError(error)) {
