@@ -34,6 +34,9 @@ import { publicNewsRoutes } from './modules/news/public-news.routes.ts';
 import { auditRoutes } from './modules/audit/audit.routes.ts';
 import { dashboardRoutes } from './modules/dashboard/dashboard.routes.ts';
 import { startNewsScheduler } from './modules/news/news.scheduler.ts';
+import { merchantRoutes } from './modules/merchants/merchants.routes.ts';
+import { customerRoutes } from './modules/customers/customers.routes.ts';
+import { programRoutes } from './modules/programs/programs.routes.ts';
 import { ledgerRoutes } from './modules/ledger/ledger.routes.ts';
 import { membershipRoutes } from './modules/ledger/memberships.routes.ts';
 import { startLedgerJobs } from './modules/ledger/ledger.jobs.ts';
@@ -185,6 +188,9 @@ export async function buildApp(options: AppOptions): Promise<App> {
       await api.register(newsRoutes, { prefix: '/admin/news' });
       await api.register(auditRoutes, { prefix: '/admin/audit' });
       await api.register(dashboardRoutes, { prefix: '/admin/dashboard' });
+      await api.register(merchantRoutes, { prefix: '/admin/merchants' });
+      await api.register(customerRoutes, { prefix: '/admin/customers' });
+      await api.register(programRoutes, { prefix: '/admin/programs' });
       await api.register(ledgerRoutes, { prefix: '/admin/ledger' });
       await api.register(membershipRoutes, { prefix: '/admin/customers' });
     },
