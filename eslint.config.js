@@ -22,7 +22,11 @@ const importDirection = [
         'error',
         {
           patterns: [
-            { regex: '^(?!zod$|zod/|\\./|\\.\\./).*', message: 'The contract imports nothing but zod and its own files.' },
+            // libphonenumber-js/min: phone numbers are checked the same way by forms and API (decision 008).
+            {
+              regex: '^(?!zod$|zod/|libphonenumber-js/min$|\\./|\\.\\./).*',
+              message: 'The contract imports nothing but zod, libphonenumber-js/min and its own files.',
+            },
             { regex: '\\.\\./\\.\\./', message: 'The contract may not reach outside its package.' },
           ],
         },

@@ -10,7 +10,7 @@ import { eq } from 'drizzle-orm';
 import { CSRF_COOKIE, CSRF_HEADER } from '@sf/contract/app-info';
 import { buildApp, type App, type AppOptions } from '../src/app.ts';
 import { loadEnv } from '../src/config/env.ts';
-import { openDatabase, type DatabaseHandle } from '../src/db/client.ts';
+import { openDatabase, PGLITE_EXTENSIONS, type DatabaseHandle } from '../src/db/client.ts';
 import { seedDemoData } from '../src/db/seed.ts';
 import { users } from '../src/db/schema.ts';
 import type { Clock } from '../src/lib/clock.ts';
@@ -24,7 +24,7 @@ let pgliteTemplate: Promise<PGlite> | undefined;
 /** Migrating PGlite costs seconds: do it once per worker, then clone the migrated instance. */
 async function freshPglite(): Promise<PGlite> {
   pgliteTemplate ??= (async () => {
-    const template = await PGlite.create();
+    const template = await PGlite.create({ extensions: PGLITE_EXTENSIONS });
     const handle = await openDatabase({ pglite: template });
     await handle.migrate();
     return template;

@@ -19,6 +19,8 @@ export const ERROR_CODES = [
   'invalid_reset_token',
   'rate_limited',
   'conflict',
+  'version_conflict',
+  'has_ledger_entries',
   'payload_too_large',
   'unsupported_media_type',
   'internal',

@@ -1,4 +1,5 @@
 import type { Language } from './app-info.ts';
+import { loyaltyFieldLabels } from './loyalty-labels.ts';
 
 /**
  * The validation and sign-in texts of S12 in both languages. Shared by the API (400 answers in the
@@ -20,6 +21,11 @@ export type MessageKey =
 
 type Params = { field?: string; min?: number; max?: number };
 
+/** Italian agreement: "Partita IVA non è valida" but "Codice fiscale non è valido". */
+function isFeminine(label: string | undefined): boolean {
+  return label !== undefined && (loyaltyFieldLabels.feminine as ReadonlySet<string>).has(label);
+}
+
 const catalogue: Record<Language, Record<MessageKey, (p: Params) => string>> = {
   en: {
     invalid: (p) => `${p.field} is not valid`,
@@ -36,8 +42,8 @@ const catalogue: Record<Language, Record<MessageKey, (p: Params) => string>> = {
     commonPassword: (p) => `${p.field} is too common: choose a less predictable one`,
   },
   it: {
-    invalid: (p) => `${p.field} non è valido`,
-    required: (p) => `${p.field} è obbligatorio`,
+    invalid: (p) => `${p.field} non è ${isFeminine(p.field) ? 'valida' : 'valido'}`,
+    required: (p) => `${p.field} è ${isFeminine(p.field) ? 'obbligatoria' : 'obbligatorio'}`,
     minLength: (p) => `La lunghezza minima di ${p.field} è ${p.min}`,
     maxLength: (p) => `La lunghezza massima di ${p.field} è ${p.max}`,
     termsRequired: () => 'È necessario accettare i termini e le condizioni',
@@ -90,6 +96,7 @@ const fieldLabels: Record<Language, Record<string, string>> = {
     entity: 'Entity',
     from: 'From',
     to: 'To',
+    ...loyaltyFieldLabels.en,
   },
   it: {
     email: 'Email',
@@ -128,6 +135,7 @@ const fieldLabels: Record<Language, Record<string, string>> = {
     entity: 'Entità',
     from: 'Dal',
     to: 'Al',
+    ...loyaltyFieldLabels.it,
   },
 };
 

@@ -19,6 +19,12 @@ export const PERMISSIONS = {
   'dashboard:read': ['admin'],
   'audit:read': ['admin'],
   'staff:manage': ['admin'],
+  'customers:read': ['admin'],
+  'customers:write': ['admin'],
+  'merchants:read': ['admin'],
+  'merchants:write': ['admin'],
+  'programs:read': ['admin'],
+  'programs:write': ['admin'],
 } as const satisfies Record<string, readonly StaffRole[]>;
 
 export type Permission = keyof typeof PERMISSIONS;

@@ -17,6 +17,7 @@ export const BOUNDS = {
   newsBodyMax: 100_000,
   pageSizeMax: 100,
   searchMax: 200,
+  urlMax: 500,
 } as const;
 
 export const emailSchema = z.email().max(BOUNDS.emailMax);

@@ -2,6 +2,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { mkdir } from 'node:fs/promises';
 import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePg, type NodePgDatabase } from 'drizzle-orm/node-postgres';
@@ -9,6 +10,12 @@ import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import * as schema from './schema.ts';
+
+/**
+ * Extensions the embedded PostgreSQL loads, so that it runs the same migrations as a real server
+ * (pg_trgm: the customers' contains search). Every PGlite the app or the tests create uses these.
+ */
+export const PGLITE_EXTENSIONS = { pg_trgm };
 
 export const migrationsFolder = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
 
@@ -57,7 +64,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     client = options.pglite;
   } else {
     await mkdir(options.pgliteDir, { recursive: true });
-    client = await PGlite.create({ dataDir: options.pgliteDir });
+    client = await PGlite.create({ dataDir: options.pgliteDir, extensions: PGLITE_EXTENSIONS });
   }
   const db = drizzlePglite({ client, schema, casing: 'snake_case' }) as unknown as Database;
   return {

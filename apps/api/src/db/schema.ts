@@ -147,3 +147,7 @@ export const auditLog = pgTable(
   ],
 );
 
+
+export * from '../modules/merchants/merchants.schema.ts';
+export * from '../modules/customers/customers.schema.ts';
+export * from '../modules/programs/programs.schema.ts';

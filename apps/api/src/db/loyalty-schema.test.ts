@@ -1,0 +1,49 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { sql } from 'drizzle-orm';
+import { createTestContext } from '../../test/helper.ts';
+
+const ctx = await createTestContext({ seed: false });
+afterAll(() => ctx.close());
+
+async function rejects(statement: ReturnType<typeof sql>): Promise<string> {
+  try {
+    await ctx.app.db.execute(statement);
+  } catch (error) {
+    const cause = (error as { cause?: { message?: string } }).cause;
+    return cause?.message ?? (error as Error).message;
+  }
+  throw new Error('the statement was accepted');
+}
+
+describe('migration 0002 (loyalty core)', () => {
+  it('creates the trigram index for the customers search on both databases', async () => {
+    const result = await ctx.app.db.execute(sql`select indexname from pg_indexes where tablename = 'customers'`);
+    const names = (result.rows as { indexname: string }[]).map((row) => row.indexname);
+    expect(names).toEqual(
+      expect.arrayContaining([
+        'customers_search_trgm_idx',
+        'customers_card_number_key',
+        'customers_referral_code_key',
+        'customers_email_key',
+        'customers_last_name_prefix_idx',
+      ]),
+    );
+  });
+
+  it('refuses an unknown status, consent purpose or program type in the database itself', async () => {
+    const merchant = sql`insert into merchants (legal_name, vat_number, category, street, city, province, postal_code, status)
+      values ('Bar Rossi srl', '01234567897', 'bar', 'Via Roma 1', 'Milano', 'MI', '20121', 'closed')`;
+    expect(await rejects(merchant)).toMatch(/merchants_status_check/);
+    expect(await rejects(sql`insert into programs (name, type, bonuses) values ('x', 'coins', '{}')`)).toMatch(/programs_type_check/);
+    expect(await rejects(sql`insert into programs (name, type, bonuses) values ('x', 'points', '{}')`)).toMatch(
+      /programs_points_rate_check/,
+    );
+  });
+
+  it('keeps the search text of a customer in step with its fields', async () => {
+    await ctx.app.db.execute(sql`insert into customers (first_name, last_name, email, card_number, referral_code)
+      values ('Maria', 'Rossi', 'maria@example.it', '2790000000010', 'ACDE3467')`);
+    const result = await ctx.app.db.execute(sql`select search_text from customers where card_number = '2790000000010'`);
+    expect((result.rows[0] as { search_text: string }).search_text).toBe('maria rossi maria@example.it  2790000000010 acde3467');
+  });
+});

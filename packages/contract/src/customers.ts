@@ -1,0 +1,141 @@
+import { z } from 'zod';
+import { exportQuerySchema, listPageSchema, listQuerySchema, queryBooleanSchema } from './list-query.ts';
+import { BOUNDS } from './validation.ts';
+import { phoneSchema, provinceSchema } from './italian.ts';
+
+export const CUSTOMER_STATUSES = ['active', 'blocked', 'erased'] as const;
+export const customerStatusSchema = z.enum(CUSTOMER_STATUSES);
+export type CustomerStatus = z.infer<typeof customerStatusSchema>;
+
+/** Consent purposes (Garante, 24 Feb 2005): `service` is needed for the card; the others are optional. */
+export const CONSENT_PURPOSES = ['service', 'marketing', 'profiling'] as const;
+export const consentPurposeSchema = z.enum(CONSENT_PURPOSES);
+export type ConsentPurpose = z.infer<typeof consentPurposeSchema>;
+
+export const CONSENT_CHANNELS = ['counter', 'app', 'web', 'import', 'back-office'] as const;
+export const consentChannelSchema = z.enum(CONSENT_CHANNELS);
+export type ConsentChannel = z.infer<typeof consentChannelSchema>;
+
+/** The current state of one purpose: its latest record, or null when none was ever recorded. */
+export const consentStateSchema = z
+  .object({
+    granted: z.boolean(),
+    at: z.iso.datetime({ offset: true }),
+    channel: consentChannelSchema,
+    noticeVersion: z.string(),
+  })
+  .nullable();
+
+export const customerSchema = z.object({
+  id: z.uuid(),
+  firstName: z.string(),
+  lastName: z.string(),
+  email: z.string().nullable(),
+  phone: z.string().nullable(),
+  /** `yyyy-mm-dd` (a calendar date, no time zone). */
+  birthDate: z.iso.date().nullable(),
+  city: z.string().nullable(),
+  province: z.string().nullable(),
+  /** 13 digits issued by us: a fixed prefix, a sequence and a Luhn check digit. */
+  cardNumber: z.string(),
+  referralCode: z.string(),
+  /** The id of the customer who referred this one. */
+  referredBy: z.uuid().nullable(),
+  status: customerStatusSchema,
+  consents: z.object({ service: consentStateSchema, marketing: consentStateSchema, profiling: consentStateSchema }),
+  version: z.number().int(),
+  createdAt: z.iso.datetime({ offset: true }),
+  updatedAt: z.iso.datetime({ offset: true }),
+});
+export type Customer = z.infer<typeof customerSchema>;
+
+const noticeVersionSchema = z.string().trim().min(1).max(50);
+
+export const consentInputSchema = z.strictObject({
+  granted: z.boolean(),
+  channel: consentChannelSchema,
+  noticeVersion: noticeVersionSchema,
+});
+
+const name = z.string().trim().min(1).max(BOUNDS.nameMax);
+const nullableOptional = <T extends z.ZodType>(schema: T) => schema.nullable().optional();
+
+const customerFields = {
+  firstName: name,
+  lastName: name,
+  email: nullableOptional(z.email().max(BOUNDS.emailMax)),
+  phone: nullableOptional(phoneSchema),
+  birthDate: nullableOptional(z.iso.date()),
+  city: nullableOptional(z.string().trim().min(1).max(100)),
+  province: nullableOptional(provinceSchema),
+};
+
+/** Unambiguous characters of referral codes: no 0/O, 1/I/L, 2/Z, 5/S, 8/B. */
+export const REFERRAL_ALPHABET = '34679ACDEFGHJKMNPQRTUVWXY';
+export const referralCodeSchema = z
+  .string()
+  .trim()
+  .transform((value) => value.toUpperCase())
+  .pipe(z.string().regex(new RegExp(`^[${REFERRAL_ALPHABET}]{8}$`)));
+
+export const createCustomerSchema = z.strictObject({
+  ...customerFields,
+  /**
+   * Consents given at enrolment, per purpose. The card is issued without marketing or profiling
+   * consent: only those given here are recorded.
+   */
+  consents: z.partialRecord(consentPurposeSchema, consentInputSchema).optional(),
+  /** The referral code of the customer who brought this one. */
+  referrerCode: referralCodeSchema.optional(),
+});
+export type CreateCustomer = z.infer<typeof createCustomerSchema>;
+
+/** A change of the personal data, or block/unblock through `status`, with the `version` read. */
+export const updateCustomerSchema = z.strictObject({
+  ...z.strictObject(customerFields).partial().shape,
+  status: z.enum(['active', 'blocked']).optional(),
+  version: z.number().int().min(1),
+});
+export type UpdateCustomer = z.infer<typeof updateCustomerSchema>;
+
+/** `POST /api/admin/customers/:id/consents`: a grant or a withdrawal, recorded as a new entry. */
+export const recordConsentSchema = z.strictObject({
+  purpose: consentPurposeSchema,
+  granted: z.boolean(),
+  channel: consentChannelSchema,
+  noticeVersion: noticeVersionSchema,
+});
+export type RecordConsent = z.infer<typeof recordConsentSchema>;
+
+export const consentRecordSchema = z.object({
+  id: z.number().int(),
+  purpose: consentPurposeSchema,
+  granted: z.boolean(),
+  channel: consentChannelSchema,
+  noticeVersion: z.string(),
+  at: z.iso.datetime({ offset: true }),
+  recordedBy: z.string().nullable(),
+});
+export type ConsentRecord = z.infer<typeof consentRecordSchema>;
+/** Every grant and withdrawal of a customer, newest first. */
+export const consentHistorySchema = z.object({ items: z.array(consentRecordSchema) });
+
+export const CUSTOMER_SORT_FIELDS = ['name', 'lastName', 'firstName', 'email', 'city', 'cardNumber', 'status', 'createdAt', 'updatedAt'] as const;
+
+export const listCustomersQuerySchema = listQuerySchema({
+  sort: CUSTOMER_SORT_FIELDS,
+  defaultSort: 'name',
+  defaultOrder: 'asc',
+  filters: {
+    status: customerStatusSchema.optional(),
+    /** Customers with a membership in this program. */
+    programId: z.uuid().optional(),
+    /** Customers whose membership (in `programId` when given) has this tier. */
+    tier: z.string().trim().min(1).max(50).optional(),
+    /** The current marketing consent. */
+    marketingConsent: queryBooleanSchema.optional(),
+  },
+});
+export type ListCustomersQuery = z.infer<typeof listCustomersQuerySchema>;
+export const exportCustomersQuerySchema = exportQuerySchema(listCustomersQuerySchema);
+export const customerPageSchema = listPageSchema(customerSchema);
