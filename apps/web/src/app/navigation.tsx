@@ -1,6 +1,7 @@
 import {
   IconAddressBook,
   IconApps,
+  IconBuildingStore,
   IconFiles,
   IconLayoutDashboard,
   IconNews,
@@ -19,6 +20,7 @@ import { can, type Permission } from '@sf/contract/roles';
 export const SCREENS = {
   dashboard: { path: '/dashboard', permission: 'dashboard:read' },
   news: { path: '/news', permission: 'news:read' },
+  merchants: { path: '/merchants', permission: 'merchants:read' },
 } as const satisfies Record<string, { path: string; permission: Permission }>;
 
 export type ScreenId = keyof typeof SCREENS;
@@ -75,7 +77,7 @@ export const MENU: MenuItem[] = [
     id: 'anagrafiche',
     label: 'nav.anagrafiche',
     icon: IconAddressBook,
-    entries: [],
+    entries: [screenLink('merchants', 'nav.merchants', IconBuildingStore)],
   },
   { kind: 'group', id: 'pages', label: 'nav.pages', icon: IconFiles, entries: [] },
   { kind: 'group', id: 'features', label: 'nav.features', icon: IconPuzzle, entries: [] },

@@ -47,6 +47,7 @@ export const appRoutes: RouteObject[] = [
               { index: true, element: <HomeRedirect /> },
               { path: 'dashboard', handle: screenHandle('dashboard'), lazy: () => import('./routes/dashboard.tsx') },
               { path: 'news', handle: screenHandle('news'), lazy: () => import('./routes/news.tsx') },
+              { path: 'merchants', handle: screenHandle('merchants'), lazy: () => import('./routes/merchants.tsx') },
             ],
           },
         ],
