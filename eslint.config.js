@@ -17,6 +17,8 @@ const webFeatures = fs.existsSync(webFeaturesDir)
 const importDirection = [
   {
     files: ['packages/contract/**/*.ts'],
+    // Tests beside the contract's code run under Vitest; they are not part of what clients import.
+    ignores: ['packages/contract/**/*.test.ts'],
     rules: {
       'no-restricted-imports': [
         'error',

@@ -34,6 +34,9 @@ import { publicNewsRoutes } from './modules/news/public-news.routes.ts';
 import { auditRoutes } from './modules/audit/audit.routes.ts';
 import { dashboardRoutes } from './modules/dashboard/dashboard.routes.ts';
 import { startNewsScheduler } from './modules/news/news.scheduler.ts';
+import { merchantRoutes } from './modules/merchants/merchants.routes.ts';
+import { customerRoutes } from './modules/customers/customers.routes.ts';
+import { programRoutes } from './modules/programs/programs.routes.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -182,6 +185,9 @@ export async function buildApp(options: AppOptions): Promise<App> {
       await api.register(newsRoutes, { prefix: '/admin/news' });
       await api.register(auditRoutes, { prefix: '/admin/audit' });
       await api.register(dashboardRoutes, { prefix: '/admin/dashboard' });
+      await api.register(merchantRoutes, { prefix: '/admin/merchants' });
+      await api.register(customerRoutes, { prefix: '/admin/customers' });
+      await api.register(programRoutes, { prefix: '/admin/programs' });
     },
     { prefix: '/api' },
   );

@@ -139,3 +139,30 @@ export const listCustomersQuerySchema = listQuerySchema({
 export type ListCustomersQuery = z.infer<typeof listCustomersQuerySchema>;
 export const exportCustomersQuerySchema = exportQuerySchema(listCustomersQuerySchema);
 export const customerPageSchema = listPageSchema(customerSchema);
+
+/** Card numbers: the issuer prefix, 9 digits of sequence and a Luhn check digit (13 digits). */
+export const CARD_PREFIX = '279';
+
+/** The Luhn check digit of a string of digits. */
+export function luhnCheckDigit(digits: string): number {
+  let sum = 0;
+  for (let index = 0; index < digits.length; index += 1) {
+    let digit = Number(digits[digits.length - 1 - index]);
+    if (index % 2 === 0) {
+      digit *= 2;
+      if (digit > 9) digit -= 9;
+    }
+    sum += digit;
+  }
+  return (10 - (sum % 10)) % 10;
+}
+
+export function cardNumberFor(sequence: number): string {
+  const body = `${CARD_PREFIX}${String(sequence).padStart(9, '0')}`;
+  return `${body}${luhnCheckDigit(body)}`;
+}
+
+/** A card number as we issue them: 13 digits, our prefix, a matching check digit (typos are caught). */
+export function isValidCardNumber(value: string): boolean {
+  return /^\d{13}$/.test(value) && value.startsWith(CARD_PREFIX) && luhnCheckDigit(value.slice(0, 12)) === Number(value[12]);
+}

@@ -1,0 +1,113 @@
+import { stringify } from 'csv-stringify';
+import { sql, type SQL, type SQLWrapper } from 'drizzle-orm';
+import type { PgSelect } from 'drizzle-orm/pg-core';
+import type { FastifyReply } from 'fastify';
+import type { Language } from '@sf/contract/app-info';
+import type { Database, Transaction } from './client.ts';
+
+/**
+ * Streamed CSV exports in the Italian Excel dialect (PRODUCT.md D): `;` separator, UTF-8 BOM, CRLF,
+ * comma decimals, `dd/MM/yyyy` dates in the business time zone. Rows come from a PostgreSQL cursor
+ * (DECLARE … FETCH in batches) and are written with back-pressure, so a million rows never sit in
+ * memory. Values are formatted by PostgreSQL itself (to_char), so every column arrives as text.
+ */
+
+export type CsvColumn = { header: Record<Language, string>; value: SQL };
+
+/** Columns of an export: the header per language and an SQL expression that yields the cell's text. */
+export type CsvColumns = Record<string, CsvColumn>;
+
+const zone = (timeZone: string) => sql.raw(`'${timeZone.replace(/'/g, "''")}'`);
+
+/** Formatters producing the Italian Excel text of a value (null stays an empty cell). */
+export const csvCell = {
+  text: (expression: SQLWrapper): SQL => sql`(${expression})::text`,
+  integer: (expression: SQLWrapper): SQL => sql`(${expression})::text`,
+  /** 1234.5 → `1234,5` (no thousands separator: Excel reads it as a number). */
+  decimal: (expression: SQLWrapper): SQL => sql`replace((${expression})::text, '.', ',')`,
+  /** Euro cents → `12,50`. */
+  cents: (expression: SQLWrapper): SQL => sql`replace(to_char((${expression}) / 100.0, 'FM9999999999990.00'), '.', ',')`,
+  /** A calendar date (no time zone) → `dd/MM/yyyy`. */
+  date: (expression: SQLWrapper): SQL => sql`to_char(${expression}, 'DD/MM/YYYY')`,
+  /** An instant → `dd/MM/yyyy HH:mm` in the business time zone. */
+  dateTime: (expression: SQLWrapper, timeZone: string): SQL =>
+    sql`to_char((${expression}) at time zone ${zone(timeZone)}, 'DD/MM/YYYY HH24:MI')`,
+  /** A yes/no in the reader's language. */
+  boolean: (expression: SQLWrapper, language: Language): SQL =>
+    language === 'it'
+      ? sql`case when ${expression} then 'sì' when not ${expression} then 'no' end`
+      : sql`case when ${expression} then 'yes' when not ${expression} then 'no' end`,
+};
+
+/** The selection of an export query: each column's SQL aliased c0, c1, … in the columns' order. */
+export function csvSelection(columns: CsvColumns): Record<string, SQL.Aliased> {
+  return Object.fromEntries(Object.values(columns).map((column, index) => [`c${index}`, column.value.as(`c${index}`)]));
+}
+
+export type CsvExportOptions = {
+  db: Database;
+  fileName: string;
+  language: Language;
+  columns: CsvColumns;
+  /** The export query: `db.select(csvSelection(columns)).from(…).where(…).orderBy(…)`. */
+  query: (executor: Transaction) => PgSelect | SQLWrapper;
+  /** Runs in the export's transaction before the first row, e.g. to audit the read (B5). */
+  before?: (executor: Transaction) => Promise<void>;
+  batchSize?: number;
+};
+
+/** Waits until the stream wants more, or fails when the client went away (so the cursor is closed). */
+function drained(stream: NodeJS.WritableStream & { destroyed?: boolean }): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const cleanup = () => {
+      stream.off('drain', onDrain);
+      stream.off('close', onClose);
+    };
+    const onDrain = () => {
+      cleanup();
+      resolve();
+    };
+    const onClose = () => {
+      cleanup();
+      reject(new Error('export stream closed before the end'));
+    };
+    stream.on('drain', onDrain);
+    stream.on('close', onClose);
+  });
+}
+
+/** Answers the request with the streamed CSV. */
+export function sendCsv(reply: FastifyReply, options: CsvExportOptions): FastifyReply {
+  const headers = Object.values(options.columns).map((column) => column.header[options.language]);
+  const stringifier = stringify({ delimiter: ';', bom: true, header: true, columns: headers, record_delimiter: '\r\n' });
+  const keys = Object.keys(options.columns).map((_key, index) => `c${index}`);
+  const batchSize = options.batchSize ?? 500;
+
+  const work = options.db.transaction(async (tx) => {
+    if (options.before) await options.before(tx);
+    await tx.execute(sql`declare sf_export no scroll cursor for ${options.query(tx)}`);
+    for (;;) {
+      const result = await tx.execute(sql`fetch forward ${sql.raw(String(batchSize))} from sf_export`);
+      const rows = result.rows as Record<string, string | null>[];
+      if (rows.length === 0) break;
+      for (const row of rows) {
+        if (stringifier.destroyed) throw new Error('export stream closed before the end');
+        if (!stringifier.write(keys.map((key) => row[key] ?? ''))) await drained(stringifier);
+      }
+    }
+    await tx.execute(sql`close sf_export`);
+  });
+  work.then(
+    () => stringifier.end(),
+    (error: unknown) => {
+      reply.log.error({ err: error }, 'CSV export failed');
+      stringifier.destroy(error instanceof Error ? error : new Error(String(error)));
+    },
+  );
+
+  const safeName = options.fileName.replace(/[^A-Za-z0-9._-]/g, '_');
+  return reply
+    .header('Content-Type', 'text/csv; charset=utf-8')
+    .header('Content-Disposition', `attachment; filename="${safeName}"`)
+    .send(stringifier);
+}

@@ -1,0 +1,135 @@
+import { and, asc, count, desc, lt, gt, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
+import type { PgSelect } from 'drizzle-orm/pg-core';
+import type { Executor } from './client.ts';
+
+/**
+ * The one list helper (STYLE.md "Lists are written by hand four times"): a list is a declaration —
+ * its select, its filters as SQL conditions, a sort map keyed by the contract's sort enum — and this
+ * file does the paging, ordering, tie-breaking and counting the same way for all of them.
+ */
+
+/** LIKE treats % and _ as wildcards and \ as the escape: a search for "50%" means the text "50%". */
+export function escapeLike(text: string): string {
+  return text.replace(/[\\%_]/g, (character) => `\\${character}`);
+}
+
+/** `%text%` with the text's own wildcards escaped. */
+export function containsPattern(text: string): string {
+  return `%${escapeLike(text)}%`;
+}
+
+/** `text%` with the text's own wildcards escaped. */
+export function prefixPattern(text: string): string {
+  return `${escapeLike(text)}%`;
+}
+
+/** Joins the conditions that are present; undefined when none is. */
+export function allOf(...conditions: (SQL | undefined | false | null)[]): SQL | undefined {
+  const present = conditions.filter((condition): condition is SQL => Boolean(condition));
+  return present.length > 0 ? and(...present) : undefined;
+}
+
+/**
+ * How a sort key orders: an expression, several (name = surname then first name, matching an index),
+ * or an expression whose nulls go last (or first) whatever the direction.
+ */
+export type SortKey = SQLWrapper | SQLWrapper[] | { expression: SQLWrapper; nullsLast: boolean };
+export type SortMap<Sort extends string> = Record<Sort, SortKey>;
+
+export type ListParams<Sort extends string> = {
+  page: number;
+  pageSize: number;
+  sort: Sort;
+  order: 'asc' | 'desc';
+};
+
+/**
+ * ORDER BY for a sort key plus a unique tie-breaker in the same direction, so that pages never
+ * overlap or skip rows that share a sort value.
+ */
+export function orderFor<Sort extends string>(sorts: SortMap<Sort>, sort: Sort, order: 'asc' | 'desc', tieBreaker: SQLWrapper): SQL[] {
+  const key = sorts[sort];
+  const direction = order === 'asc' ? asc : desc;
+  if (Array.isArray(key)) return [...key.map((part) => direction(part)), direction(tieBreaker)];
+  if ('nullsLast' in key) {
+    const nulls = sql.raw(key.nullsLast ? 'nulls last' : 'nulls first');
+    return [sql`${key.expression} ${sql.raw(order)} ${nulls}`, direction(tieBreaker)];
+  }
+  return [direction(key), direction(tieBreaker)];
+}
+
+export type ListDefinition<Sort extends string> = {
+  sorts: SortMap<Sort>;
+  /** A unique column (the primary key) that orders rows with equal sort values. */
+  tieBreaker: SQLWrapper;
+  /**
+   * Count at most this many rows (large tables): the page then answers `totalIsCapped: true` when
+   * there are more. Without it the count is exact and taken in the same query (`count(*) over ()`).
+   */
+  countCap?: number;
+};
+
+export type ListResult<Row> = { rows: Row[]; total: number; totalIsCapped?: boolean };
+
+/**
+ * One page of a list. `select(total)` builds the list's select (fields + joins, `$dynamic()`) with
+ * `total` among its fields; the helper adds the filters, the order and the page.
+ */
+export async function findPage<Sort extends string, Query extends PgSelect>(
+  executor: Executor,
+  definition: ListDefinition<Sort>,
+  select: (total: SQL<number>) => Query,
+  where: SQL | undefined,
+  params: ListParams<Sort>,
+): Promise<ListResult<Omit<Awaited<Query>[number], '_total'>>> {
+  const order = orderFor(definition.sorts, params.sort, params.order, definition.tieBreaker);
+  const offset = (params.page - 1) * params.pageSize;
+  const strip = (rows: Awaited<Query>) =>
+    (rows as Record<string, unknown>[]).map(({ _total: _ignored, ...row }) => row) as Omit<Awaited<Query>[number], '_total'>[];
+
+  if (definition.countCap !== undefined) {
+    const cap = definition.countCap;
+    const limited = select(sql<number>`0`).where(where).limit(cap + 1);
+    const [rows, counted] = await Promise.all([
+      select(sql<number>`0`).where(where).orderBy(...order).limit(params.pageSize).offset(offset),
+      executor.select({ n: count() }).from(sql`(${limited}) as limited`),
+    ]);
+    const n = counted[0]?.n ?? 0;
+    return { rows: strip(rows as Awaited<Query>), total: Math.min(n, cap), totalIsCapped: n > cap };
+  }
+
+  // One query, one snapshot: the rows of the page and the number of all matching rows.
+  const total = sql<number>`count(*) over ()`.mapWith(Number);
+  const rows = (await select(total).where(where).orderBy(...order).limit(params.pageSize).offset(offset)) as Awaited<Query>;
+  const first = (rows as { _total?: number }[])[0];
+  if (first !== undefined) return { rows: strip(rows), total: Number(first._total) };
+  if (params.page === 1) return { rows: [], total: 0 };
+  // Past the last page there is no row to carry the count: count apart.
+  const all = select(sql<number>`0`).where(where);
+  const [counted] = await executor.select({ n: count() }).from(sql`(${all}) as all_rows`);
+  return { rows: [], total: counted?.n ?? 0 };
+}
+
+/**
+ * Keyset paging for append-only tables (audit, ledger): rows after (or before) the last id seen, in
+ * id order. Deep pages cost the same as the first; there is no total.
+ */
+export async function findKeysetPage<Query extends PgSelect>(
+  select: () => Query,
+  idColumn: SQLWrapper,
+  where: SQL | undefined,
+  params: { cursor?: number | undefined; pageSize: number; order: 'asc' | 'desc' },
+): Promise<{ rows: Awaited<Query>; nextCursor: number | null }> {
+  const after =
+    params.cursor === undefined ? undefined : params.order === 'desc' ? lt(idColumn as never, params.cursor) : gt(idColumn as never, params.cursor);
+  const direction = params.order === 'asc' ? asc : desc;
+  const rows = (await select()
+    .where(allOf(where, after))
+    .orderBy(direction(idColumn))
+    .limit(params.pageSize + 1)) as Awaited<Query>;
+  const list = rows as unknown as Record<string, unknown>[];
+  const hasMore = list.length > params.pageSize;
+  if (hasMore) list.pop();
+  const last = list.at(-1);
+  return { rows, nextCursor: hasMore && last ? Number(last['id']) : null };
+}

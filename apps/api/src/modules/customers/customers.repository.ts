@@ -1,0 +1,232 @@
+import { and, desc, eq, inArray, like, sql, type SQL } from 'drizzle-orm';
+import type { Language } from '@sf/contract/app-info';
+import type {
+  ConsentPurpose,
+  ConsentRecord,
+  Customer,
+  ListCustomersQuery,
+} from '@sf/contract/customers';
+import type { Executor } from '../../db/client.ts';
+import { allOf, containsPattern, findPage, orderFor, prefixPattern, type ListDefinition } from '../../db/list.ts';
+import { csvCell, csvSelection, type CsvColumns } from '../../db/csv-export.ts';
+import { customerConsents, customers } from './customers.schema.ts';
+
+export type CustomerRow = typeof customers.$inferSelect;
+export type CustomerValues = Omit<typeof customers.$inferInsert, 'id' | 'searchText'>;
+type ConsentRow = typeof customerConsents.$inferSelect;
+type Consents = Customer['consents'];
+
+const NO_CONSENTS: Consents = { service: null, marketing: null, profiling: null };
+
+export function toCustomer(row: CustomerRow, consents: Consents = NO_CONSENTS): Customer {
+  return {
+    id: row.id,
+    firstName: row.firstName,
+    lastName: row.lastName,
+    email: row.email,
+    phone: row.phone,
+    birthDate: row.birthDate,
+    city: row.city,
+    province: row.province,
+    cardNumber: row.cardNumber,
+    referralCode: row.referralCode,
+    referredBy: row.referredBy,
+    status: row.status,
+    consents,
+    version: row.version,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}
+
+export function toConsentRecord(row: ConsentRow): ConsentRecord {
+  return {
+    id: row.id,
+    purpose: row.purpose,
+    granted: row.granted,
+    channel: row.channel,
+    noticeVersion: row.noticeVersion,
+    at: row.at.toISOString(),
+    recordedBy: row.recordedBy,
+  };
+}
+
+/**
+ * A million customers: the count stops at 10,000 (the page says "10,000+"), so the first page costs
+ * an index scan of 25 rows, not a count of the whole table.
+ */
+export const CUSTOMER_COUNT_CAP = 10_000;
+
+export const customerList: ListDefinition<ListCustomersQuery['sort']> = {
+  sorts: {
+    name: [sql`lower(${customers.lastName})`, sql`lower(${customers.firstName})`],
+    lastName: [sql`lower(${customers.lastName})`, sql`lower(${customers.firstName})`],
+    firstName: sql`lower(${customers.firstName})`,
+    email: { expression: customers.email, nullsLast: true },
+    city: { expression: sql`lower(${customers.city})`, nullsLast: true },
+    cardNumber: customers.cardNumber,
+    status: customers.status,
+    createdAt: customers.createdAt,
+    updatedAt: customers.updatedAt,
+  },
+  tieBreaker: customers.id,
+  countCap: CUSTOMER_COUNT_CAP,
+};
+
+export type CustomerFilter = Omit<ListCustomersQuery, 'page' | 'pageSize' | 'sort' | 'order'>;
+
+/**
+ * `q` matches name, e-mail, phone, card number and referral code (the generated search_text,
+ * trigram-indexed). One or two characters cannot use trigrams: they match the start of the surname.
+ * A phone typed with spaces ("347 123 4567") is searched without them.
+ */
+function searchCondition(q: string): SQL {
+  const text = q.toLowerCase();
+  if (text.length < 3) return like(sql`lower(${customers.lastName})`, prefixPattern(text));
+  const compact = /^[+\d\s./-]+$/.test(text) ? text.replace(/[\s./-]/g, '') : text;
+  return like(customers.searchText, containsPattern(compact));
+}
+
+/**
+ * Program and tier read the memberships (the ledger's table, migration 0003): customers with a
+ * membership in the program, and/or whose membership has the tier.
+ */
+function membershipCondition(programId: string | undefined, tier: string | undefined): SQL | undefined {
+  if (programId === undefined && tier === undefined) return undefined;
+  const program = programId === undefined ? sql`` : sql` and m.program_id = ${programId}`;
+  const tierCondition = tier === undefined ? sql`` : sql` and m.tier = ${tier}`;
+  return sql`exists (select 1 from memberships m where m.customer_id = ${customers.id}${program}${tierCondition})`;
+}
+
+export function customerConditions(filter: CustomerFilter): SQL | undefined {
+  return allOf(
+    filter.q ? searchCondition(filter.q) : undefined,
+    filter.status !== undefined && eq(customers.status, filter.status),
+    filter.marketingConsent !== undefined && eq(customers.marketingConsent, filter.marketingConsent),
+    membershipCondition(filter.programId, filter.tier),
+  );
+}
+
+export function findCustomers(executor: Executor, query: ListCustomersQuery) {
+  const { page, pageSize, sort, order } = query;
+  return findPage(
+    executor,
+    customerList,
+    (total) => executor.select({ customer: customers, _total: total }).from(customers).$dynamic(),
+    customerConditions(query),
+    { page, pageSize, sort, order },
+  );
+}
+
+/** The current state per purpose (the latest record) for each of the customers. */
+export async function currentConsents(executor: Executor, customerIds: string[]): Promise<Map<string, Consents>> {
+  const states = new Map<string, Consents>();
+  if (customerIds.length === 0) return states;
+  const rows = await executor
+    .selectDistinctOn([customerConsents.customerId, customerConsents.purpose])
+    .from(customerConsents)
+    .where(inArray(customerConsents.customerId, customerIds))
+    .orderBy(customerConsents.customerId, customerConsents.purpose, desc(customerConsents.at), desc(customerConsents.id));
+  for (const row of rows) {
+    const state = states.get(row.customerId) ?? { ...NO_CONSENTS };
+    state[row.purpose] = { granted: row.granted, at: row.at.toISOString(), channel: row.channel, noticeVersion: row.noticeVersion };
+    states.set(row.customerId, state);
+  }
+  return states;
+}
+
+export async function consentHistory(executor: Executor, customerId: string): Promise<ConsentRecord[]> {
+  const rows = await executor
+    .select()
+    .from(customerConsents)
+    .where(eq(customerConsents.customerId, customerId))
+    .orderBy(desc(customerConsents.at), desc(customerConsents.id));
+  return rows.map(toConsentRecord);
+}
+
+export async function findCustomer(executor: Executor, id: string, options: { forUpdate?: boolean } = {}) {
+  const query = executor.select().from(customers).where(eq(customers.id, id));
+  const rows = options.forUpdate ? await query.for('update') : await query;
+  return rows[0];
+}
+
+export async function findCustomerIdBy(
+  executor: Executor,
+  by: { email: string } | { referralCode: string },
+): Promise<string | undefined> {
+  const condition =
+    'email' in by ? sql`lower(${customers.email}) = ${by.email.toLowerCase()}` : eq(customers.referralCode, by.referralCode);
+  const [row] = await executor.select({ id: customers.id }).from(customers).where(condition).limit(1);
+  return row?.id;
+}
+
+export async function nextCardSequence(executor: Executor): Promise<number> {
+  const result = await executor.execute(sql`select nextval('customer_card_seq')::int as n`);
+  return Number((result.rows[0] as { n: number }).n);
+}
+
+export async function insertCustomer(executor: Executor, values: CustomerValues): Promise<CustomerRow> {
+  const [row] = await executor.insert(customers).values(values).returning();
+  if (!row) throw new Error('insert returned no row');
+  return row;
+}
+
+export async function updateCustomerRow(executor: Executor, id: string, values: Partial<CustomerValues>): Promise<CustomerRow> {
+  const [row] = await executor.update(customers).set(values).where(eq(customers.id, id)).returning();
+  if (!row) throw new Error('update returned no row');
+  return row;
+}
+
+const CONSENT_COLUMN = {
+  service: 'serviceConsent',
+  marketing: 'marketingConsent',
+  profiling: 'profilingConsent',
+} as const satisfies Record<ConsentPurpose, keyof CustomerValues>;
+
+/** Records a grant or withdrawal and keeps the customer's current flag in step (same transaction). */
+export async function insertConsent(
+  executor: Executor,
+  record: { customerId: string; purpose: ConsentPurpose; granted: boolean; channel: ConsentRow['channel']; noticeVersion: string; at: Date; recordedBy: string | null },
+): Promise<ConsentRecord> {
+  const [row] = await executor.insert(customerConsents).values(record).returning();
+  if (!row) throw new Error('insert returned no row');
+  await executor
+    .update(customers)
+    .set({ [CONSENT_COLUMN[record.purpose]]: record.granted })
+    .where(and(eq(customers.id, record.customerId)));
+  return toConsentRecord(row);
+}
+
+export function customerExportColumns(language: Language, timeZone: string): CsvColumns {
+  return {
+    cardNumber: { header: { it: 'Numero tessera', en: 'Card number' }, value: csvCell.text(customers.cardNumber) },
+    lastName: { header: { it: 'Cognome', en: 'Last name' }, value: csvCell.text(customers.lastName) },
+    firstName: { header: { it: 'Nome', en: 'First name' }, value: csvCell.text(customers.firstName) },
+    email: { header: { it: 'Email', en: 'Email' }, value: csvCell.text(customers.email) },
+    phone: { header: { it: 'Telefono', en: 'Phone' }, value: csvCell.text(customers.phone) },
+    birthDate: { header: { it: 'Data di nascita', en: 'Birth date' }, value: csvCell.date(customers.birthDate) },
+    city: { header: { it: 'Città', en: 'City' }, value: csvCell.text(customers.city) },
+    province: { header: { it: 'Provincia', en: 'Province' }, value: csvCell.text(customers.province) },
+    referralCode: { header: { it: 'Codice invito', en: 'Referral code' }, value: csvCell.text(customers.referralCode) },
+    status: { header: { it: 'Stato', en: 'Status' }, value: csvCell.text(customers.status) },
+    serviceConsent: { header: { it: 'Consenso servizio', en: 'Service consent' }, value: csvCell.boolean(customers.serviceConsent, language) },
+    marketingConsent: {
+      header: { it: 'Consenso marketing', en: 'Marketing consent' },
+      value: csvCell.boolean(customers.marketingConsent, language),
+    },
+    profilingConsent: {
+      header: { it: 'Consenso profilazione', en: 'Profiling consent' },
+      value: csvCell.boolean(customers.profilingConsent, language),
+    },
+    createdAt: { header: { it: 'Iscritto il', en: 'Joined at' }, value: csvCell.dateTime(customers.createdAt, timeZone) },
+  };
+}
+
+export function customerExportQuery(executor: Executor, columns: CsvColumns, filter: CustomerFilter & Pick<ListCustomersQuery, 'sort' | 'order'>) {
+  return executor
+    .select(csvSelection(columns))
+    .from(customers)
+    .where(customerConditions(filter))
+    .orderBy(...orderFor(customerList.sorts, filter.sort, filter.order, customerList.tieBreaker))
+    .$dynamic();
+}

@@ -1,0 +1,195 @@
+import { randomInt } from 'node:crypto';
+import type { Language } from '@sf/contract/app-info';
+import {
+  cardNumberFor,
+  CONSENT_PURPOSES,
+  REFERRAL_ALPHABET,
+  type CreateCustomer,
+  type Customer,
+  type ListCustomersQuery,
+  type RecordConsent,
+  type UpdateCustomer,
+} from '@sf/contract/customers';
+import { message } from '@sf/contract/messages';
+import { takenText } from '@sf/contract/error-texts';
+import { fieldLabel } from '@sf/contract/messages';
+import type { Executor, Transaction } from '../../db/client.ts';
+import type { Caller, ServiceDeps } from '../../lib/caller.ts';
+import { recordAudit } from '../../lib/audit.ts';
+import { AppError, conflict, notFound, validationFailed } from '../../lib/errors.ts';
+import {
+  consentHistory,
+  currentConsents,
+  findCustomer,
+  findCustomerIdBy,
+  findCustomers,
+  insertConsent,
+  insertCustomer,
+  nextCardSequence,
+  toCustomer,
+  updateCustomerRow,
+  type CustomerRow,
+  type CustomerValues,
+} from './customers.repository.ts';
+
+export const CUSTOMER_ENTITY = 'customer';
+
+const customerNotFound = (language: Language) => notFound(message('notFound', language, { field: 'customer' }));
+
+function emailTaken(language: Language): AppError {
+  const text = takenText(fieldLabel('email', language), language);
+  return new AppError(409, 'conflict', text, [{ field: 'email', message: text }]);
+}
+
+/** A short code in an alphabet without look-alike characters (0/O, 1/I/L, 2/Z, 5/S, 8/B). */
+export function newReferralCode(): string {
+  let code = '';
+  for (let index = 0; index < 8; index += 1) code += REFERRAL_ALPHABET[randomInt(REFERRAL_ALPHABET.length)];
+  return code;
+}
+
+async function uniqueReferralCode(executor: Executor): Promise<string> {
+  for (;;) {
+    const code = newReferralCode();
+    if ((await findCustomerIdBy(executor, { referralCode: code })) === undefined) return code;
+  }
+}
+
+async function withConsents(executor: Executor, row: CustomerRow): Promise<Customer> {
+  const states = await currentConsents(executor, [row.id]);
+  return toCustomer(row, states.get(row.id));
+}
+
+/** PostgreSQL's unique violation on the customers' e-mail index (a twin request won the race). */
+function isEmailUniqueViolation(error: unknown): boolean {
+  const cause = (error as { cause?: { code?: string; constraint?: string } }).cause ?? (error as { code?: string; constraint?: string });
+  return cause?.code === '23505' && (cause.constraint === undefined || cause.constraint === 'customers_email_key');
+}
+
+export async function listCustomers(deps: ServiceDeps, query: ListCustomersQuery) {
+  const { rows, total, totalIsCapped } = await findCustomers(deps.db, query);
+  const states = await currentConsents(
+    deps.db,
+    rows.map((row) => row.customer.id),
+  );
+  return {
+    items: rows.map((row) => toCustomer(row.customer, states.get(row.customer.id))),
+    total,
+    page: query.page,
+    pageSize: query.pageSize,
+    ...(totalIsCapped === undefined ? {} : { totalIsCapped }),
+  };
+}
+
+/** A customer's personal data: the read itself is audited (B5), in the same transaction. */
+export async function getCustomer(deps: ServiceDeps, caller: Caller, id: string): Promise<Customer> {
+  return deps.db.transaction(async (tx) => {
+    const row = await findCustomer(tx, id);
+    if (!row) throw customerNotFound(caller.language);
+    await recordAudit(tx, caller.actor, { action: 'read', entityType: CUSTOMER_ENTITY, entityId: id });
+    return withConsents(tx, row);
+  });
+}
+
+export async function createCustomer(deps: ServiceDeps, caller: Caller, input: CreateCustomer): Promise<Customer> {
+  const now = deps.clock.now();
+  try {
+    return await deps.db.transaction(async (tx) => {
+      if (input.email && (await findCustomerIdBy(tx, { email: input.email }))) throw emailTaken(caller.language);
+      let referredBy: string | null = null;
+      if (input.referrerCode !== undefined) {
+        referredBy = (await findCustomerIdBy(tx, { referralCode: input.referrerCode })) ?? null;
+        if (referredBy === null) {
+          const text = message('notFound', caller.language, { field: 'referrerCode' });
+          throw validationFailed(text, [{ field: 'referrerCode', message: text }]);
+        }
+      }
+      const row = await insertCustomer(tx, {
+        firstName: input.firstName,
+        lastName: input.lastName,
+        email: input.email?.toLowerCase() ?? null,
+        phone: input.phone ?? null,
+        birthDate: input.birthDate ?? null,
+        city: input.city ?? null,
+        province: input.province ?? null,
+        cardNumber: cardNumberFor(await nextCardSequence(tx)),
+        referralCode: await uniqueReferralCode(tx),
+        referredBy,
+        status: 'active',
+        createdAt: now,
+        updatedAt: now,
+      });
+      for (const purpose of CONSENT_PURPOSES) {
+        const consent = input.consents?.[purpose];
+        if (!consent) continue;
+        await insertConsent(tx, { customerId: row.id, purpose, ...consent, at: now, recordedBy: caller.userId });
+      }
+      const customer = await withConsents(tx, (await findCustomer(tx, row.id)) ?? row);
+      await recordAudit(tx, caller.actor, { action: 'create', entityType: CUSTOMER_ENTITY, entityId: row.id, after: customer });
+      return customer;
+    });
+  } catch (error) {
+    if (isEmailUniqueViolation(error)) throw emailTaken(caller.language);
+    throw error;
+  }
+}
+
+export async function updateCustomer(deps: ServiceDeps, caller: Caller, id: string, input: UpdateCustomer): Promise<Customer> {
+  const { version, ...fields } = input;
+  try {
+    return await deps.db.transaction(async (tx) => {
+      const current = await findCustomer(tx, id, { forUpdate: true });
+      if (!current) throw customerNotFound(caller.language);
+      if (current.version !== version) throw new AppError(409, 'version_conflict', '');
+      if (current.status === 'erased') throw conflict(erasedText(caller.language));
+      const changes: Partial<CustomerValues> = {};
+      for (const [key, value] of Object.entries(fields)) {
+        if (value !== undefined) (changes as Record<string, unknown>)[key] = value;
+      }
+      if (typeof changes.email === 'string') {
+        changes.email = changes.email.toLowerCase();
+        const owner = await findCustomerIdBy(tx, { email: changes.email });
+        if (owner !== undefined && owner !== id) throw emailTaken(caller.language);
+      }
+      const row = await updateCustomerRow(tx, id, { ...changes, version: current.version + 1, updatedAt: deps.clock.now() });
+      const states = await currentConsents(tx, [id]);
+      const before = toCustomer(current, states.get(id));
+      const after = toCustomer(row, states.get(id));
+      const action = fields.status !== undefined && fields.status !== current.status ? (fields.status === 'blocked' ? 'block' : 'unblock') : 'update';
+      await recordAudit(tx, caller.actor, { action, entityType: CUSTOMER_ENTITY, entityId: id, before, after });
+      return after;
+    });
+  } catch (error) {
+    if (isEmailUniqueViolation(error)) throw emailTaken(caller.language);
+    throw error;
+  }
+}
+
+function erasedText(language: Language): string {
+  return language === 'it'
+    ? 'I dati di questo cliente sono stati cancellati e non si possono modificare'
+    : "This customer's data were erased and cannot be changed";
+}
+
+/** A grant or a withdrawal: a new record (the history is never edited), audited with the change. */
+export async function recordConsent(deps: ServiceDeps, caller: Caller, id: string, input: RecordConsent): Promise<Customer> {
+  return deps.db.transaction(async (tx: Transaction) => {
+    const current = await findCustomer(tx, id, { forUpdate: true });
+    if (!current) throw customerNotFound(caller.language);
+    if (current.status === 'erased') throw conflict(erasedText(caller.language));
+    const record = await insertConsent(tx, { customerId: id, ...input, at: deps.clock.now(), recordedBy: caller.userId });
+    await recordAudit(tx, caller.actor, {
+      action: input.granted ? 'consent_grant' : 'consent_withdraw',
+      entityType: CUSTOMER_ENTITY,
+      entityId: id,
+      after: record,
+    });
+    return withConsents(tx, (await findCustomer(tx, id)) ?? current);
+  });
+}
+
+export async function listConsentHistory(deps: ServiceDeps, caller: Caller, id: string) {
+  const row = await findCustomer(deps.db, id);
+  if (!row) throw customerNotFound(caller.language);
+  return { items: await consentHistory(deps.db, id) };
+}

@@ -1,0 +1,119 @@
+import type { Language } from '@sf/contract/app-info';
+import { message } from '@sf/contract/messages';
+import { programRuleIssues, type CreateProgram, type ListProgramsQuery, type Program, type UpdateProgram } from '@sf/contract/programs';
+import type { Executor } from '../../db/client.ts';
+import type { Caller, ServiceDeps } from '../../lib/caller.ts';
+import { recordAudit } from '../../lib/audit.ts';
+import { AppError, notFound, validationFailed } from '../../lib/errors.ts';
+import { existingMerchantIds } from '../merchants/merchants.repository.ts';
+import {
+  findProgram,
+  findPrograms,
+  insertProgram,
+  merchantIdsOf,
+  replaceProgramMerchants,
+  toProgram,
+  updateProgramRow,
+  type ProgramValues,
+} from './programs.repository.ts';
+
+export const PROGRAM_ENTITY = 'program';
+
+const programNotFound = (language: Language) => notFound(message('notFound', language, { field: 'program' }));
+
+function valuesOf(input: Partial<CreateProgram>): Partial<ProgramValues> {
+  const values: Partial<ProgramValues> = {};
+  const copy = ['name', 'type', 'status', 'pointsPerEuro', 'minSpendCents', 'stampsRequired', 'maxStampsPerDay', 'maxStampsPerTransaction', 'tiers', 'tierWindow', 'bonuses'] as const;
+  for (const key of copy) {
+    if (input[key] !== undefined) (values as Record<string, unknown>)[key] = input[key];
+  }
+  if (input.expiry !== undefined) {
+    values.expiryPolicy = input.expiry.policy;
+    values.expiryDays = input.expiry.policy === 'afterDays' ? input.expiry.days : null;
+  }
+  return values;
+}
+
+/** Every named merchant must exist: 400 naming merchantIds otherwise. */
+async function checkMerchants(executor: Executor, ids: string[], language: Language) {
+  const found = await existingMerchantIds(executor, ids);
+  const missing = ids.findIndex((id) => !found.has(id));
+  if (missing >= 0) {
+    const text = message('notFound', language, { field: 'merchant' });
+    throw validationFailed(text, [{ field: `merchantIds.${missing}`, message: text }]);
+  }
+}
+
+function checkRules(program: Parameters<typeof programRuleIssues>[0], language: Language) {
+  const issues = programRuleIssues(program);
+  if (issues.length === 0) return;
+  const fields = issues.map((issue) => {
+    const field = issue.path.map(String).join('.');
+    const last = String(issue.path.filter((part) => typeof part === 'string').at(-1) ?? field);
+    return { field, message: message(issue.messageKey, language, { field: last }) };
+  });
+  throw validationFailed(fields[0]?.message ?? '', fields);
+}
+
+export async function listPrograms(deps: ServiceDeps, query: ListProgramsQuery) {
+  const { rows, total } = await findPrograms(deps.db, query);
+  const merchantIds = await merchantIdsOf(
+    deps.db,
+    rows.map((row) => row.program.id),
+  );
+  return {
+    items: rows.map((row) => toProgram(row.program, merchantIds.get(row.program.id) ?? [])),
+    total,
+    page: query.page,
+    pageSize: query.pageSize,
+  };
+}
+
+export async function getProgram(deps: ServiceDeps, caller: Caller, id: string): Promise<Program> {
+  const row = await findProgram(deps.db, id);
+  if (!row) throw programNotFound(caller.language);
+  return toProgram(row, (await merchantIdsOf(deps.db, [id])).get(id) ?? []);
+}
+
+export async function createProgram(deps: ServiceDeps, caller: Caller, input: CreateProgram): Promise<Program> {
+  const now = deps.clock.now();
+  return deps.db.transaction(async (tx) => {
+    await checkMerchants(tx, input.merchantIds, caller.language);
+    const row = await insertProgram(tx, { ...(valuesOf(input) as ProgramValues), createdAt: now, updatedAt: now });
+    await replaceProgramMerchants(tx, row.id, input.merchantIds);
+    const program = toProgram(row, [...input.merchantIds].sort());
+    await recordAudit(tx, caller.actor, { action: 'create', entityType: PROGRAM_ENTITY, entityId: row.id, after: program });
+    return program;
+  });
+}
+
+export async function updateProgram(deps: ServiceDeps, caller: Caller, id: string, input: UpdateProgram): Promise<Program> {
+  const { version, merchantIds, ...fields } = input;
+  return deps.db.transaction(async (tx) => {
+    const current = await findProgram(tx, id, { forUpdate: true });
+    if (!current) throw programNotFound(caller.language);
+    if (current.version !== version) throw new AppError(409, 'version_conflict', '');
+    const currentMerchants = (await merchantIdsOf(tx, [id])).get(id) ?? [];
+    const before = toProgram(current, currentMerchants);
+    // The rules across fields hold for the program as it will be.
+    checkRules(
+      {
+        type: fields.type ?? before.type,
+        pointsPerEuro: fields.pointsPerEuro !== undefined ? fields.pointsPerEuro : before.pointsPerEuro,
+        stampsRequired: fields.stampsRequired !== undefined ? fields.stampsRequired : before.stampsRequired,
+        tiers: fields.tiers ?? before.tiers,
+        expiry: fields.expiry ?? before.expiry,
+        ...(merchantIds !== undefined ? { merchantIds } : {}),
+      },
+      caller.language,
+    );
+    if (merchantIds !== undefined) {
+      await checkMerchants(tx, merchantIds, caller.language);
+      await replaceProgramMerchants(tx, id, merchantIds);
+    }
+    const row = await updateProgramRow(tx, id, { ...valuesOf(fields), version: current.version + 1, updatedAt: deps.clock.now() });
+    const after = toProgram(row, merchantIds !== undefined ? [...merchantIds].sort() : currentMerchants);
+    await recordAudit(tx, caller.actor, { action: 'update', entityType: PROGRAM_ENTITY, entityId: id, before, after });
+    return after;
+  });
+}

@@ -1,0 +1,26 @@
+import type { Language } from './app-info.ts';
+import type { ErrorCode } from './errors.ts';
+
+/**
+ * Texts of the error codes a client can act on, per language. The API throws the code; its error
+ * handler answers with the text in the caller's language (STYLE.md: translate once, where answered).
+ */
+export const ERROR_TEXTS: Partial<Record<ErrorCode, Record<Language, string>>> = {
+  version_conflict: {
+    en: 'Someone else changed this record in the meantime: reload it and apply your changes again',
+    it: 'Qualcun altro ha modificato questo dato nel frattempo: ricaricalo e applica di nuovo le modifiche',
+  },
+  has_ledger_entries: {
+    en: 'This merchant has ledger entries and cannot be deleted: archive it instead',
+    it: 'Questo esercente ha movimenti e non può essere eliminato: archivialo',
+  },
+};
+
+export function errorText(code: ErrorCode, language: Language): string | undefined {
+  return ERROR_TEXTS[code]?.[language];
+}
+
+/** "Email is already used" for a unique field, naming the field in the reader's language. */
+export function takenText(label: string, language: Language): string {
+  return language === 'it' ? `${label}: valore già usato` : `${label} is already used`;
+}
