@@ -7,6 +7,8 @@ import {
   IconNews,
   IconPuzzle,
   IconSquarePlus,
+  IconStars,
+  IconUsers,
   type Icon,
 } from '@tabler/icons-react';
 import { can, type Permission } from '@sf/contract/roles';
@@ -20,10 +22,17 @@ import { can, type Permission } from '@sf/contract/roles';
 export const SCREENS = {
   dashboard: { path: '/dashboard', permission: 'dashboard:read' },
   news: { path: '/news', permission: 'news:read' },
+  customers: { path: '/customers', permission: 'customers:read' },
   merchants: { path: '/merchants', permission: 'merchants:read' },
+  programs: { path: '/programs', permission: 'programs:read' },
 } as const satisfies Record<string, { path: string; permission: Permission }>;
 
 export type ScreenId = keyof typeof SCREENS;
+
+/** A customer's page, under the Clienti screen. */
+export function customerPath(id: string): string {
+  return `${SCREENS.customers.path}/${id}`;
+}
 
 /** What a route's `handle` carries (react-router `useMatches`). */
 export type ScreenHandle = { permission: Permission };
@@ -77,10 +86,10 @@ export const MENU: MenuItem[] = [
     id: 'anagrafiche',
     label: 'nav.anagrafiche',
     icon: IconAddressBook,
-    entries: [screenLink('merchants', 'nav.merchants', IconBuildingStore)],
+    entries: [screenLink('customers', 'nav.customers', IconUsers), screenLink('merchants', 'nav.merchants', IconBuildingStore)],
   },
   { kind: 'group', id: 'pages', label: 'nav.pages', icon: IconFiles, entries: [] },
-  { kind: 'group', id: 'features', label: 'nav.features', icon: IconPuzzle, entries: [] },
+  { kind: 'group', id: 'features', label: 'nav.features', icon: IconPuzzle, entries: [screenLink('programs', 'nav.programs', IconStars)] },
   { kind: 'group', id: 'apps', label: 'nav.apps', icon: IconApps, entries: [screenLink('news', 'nav.news', IconNews)] },
   {
     kind: 'link',
