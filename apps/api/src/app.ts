@@ -37,6 +37,9 @@ import { startNewsScheduler } from './modules/news/news.scheduler.ts';
 import { merchantRoutes } from './modules/merchants/merchants.routes.ts';
 import { customerRoutes } from './modules/customers/customers.routes.ts';
 import { programRoutes } from './modules/programs/programs.routes.ts';
+import { ledgerRoutes } from './modules/ledger/ledger.routes.ts';
+import { membershipRoutes } from './modules/ledger/memberships.routes.ts';
+import { startLedgerJobs } from './modules/ledger/ledger.jobs.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -188,6 +191,8 @@ export async function buildApp(options: AppOptions): Promise<App> {
       await api.register(merchantRoutes, { prefix: '/admin/merchants' });
       await api.register(customerRoutes, { prefix: '/admin/customers' });
       await api.register(programRoutes, { prefix: '/admin/programs' });
+      await api.register(ledgerRoutes, { prefix: '/admin/ledger' });
+      await api.register(membershipRoutes, { prefix: '/admin/customers' });
     },
     { prefix: '/api' },
   );
@@ -197,6 +202,8 @@ export async function buildApp(options: AppOptions): Promise<App> {
   if (options.runScheduler ?? true) {
     const scheduler = startNewsScheduler(app, env.SCHEDULER_INTERVAL_MS);
     app.addHook('onClose', async () => scheduler.stop());
+    const jobs = startLedgerJobs(app);
+    app.addHook('onClose', async () => jobs.stop());
   }
 
   return app;

@@ -25,6 +25,11 @@ export const ERROR_CODES = [
   'unsupported_media_type',
   'internal',
   'unavailable',
+  // Ledger (PRODUCT.md F): texts in ledger.ts.
+  'insufficient_balance',
+  'already_reversed',
+  'idempotency_key_reused',
+  'idempotency_key_in_flight',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 

@@ -25,6 +25,10 @@ export const PERMISSIONS = {
   'merchants:write': ['admin'],
   'programs:read': ['admin'],
   'programs:write': ['admin'],
+  'ledger:read': ['admin'],
+  'ledger:write': ['admin'],
+  /** Manual, signed corrections of a balance (kind `adjust`). */
+  'points:adjust': ['admin'],
 } as const satisfies Record<string, readonly StaffRole[]>;
 
 export type Permission = keyof typeof PERMISSIONS;

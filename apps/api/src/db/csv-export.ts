@@ -76,18 +76,26 @@ function drained(stream: NodeJS.WritableStream & { destroyed?: boolean }): Promi
   });
 }
 
-/** Answers the request with the streamed CSV. */
-export function sendCsv(reply: FastifyReply, options: CsvExportOptions): FastifyReply {
+/**
+ * Answers the request with the streamed CSV. The cursor is opened and the first batch read before
+ * the answer starts, so that a failing query still gets a JSON error answer instead of a cut stream.
+ */
+export async function sendCsv(reply: FastifyReply, options: CsvExportOptions): Promise<FastifyReply> {
   const headers = Object.values(options.columns).map((column) => column.header[options.language]);
   const stringifier = stringify({ delimiter: ';', bom: true, header: true, columns: headers, record_delimiter: '\r\n' });
   const keys = Object.keys(options.columns).map((_key, index) => `c${index}`);
   const batchSize = options.batchSize ?? 500;
+  let started: () => void = () => undefined;
+  const isStarted = new Promise<void>((resolve) => {
+    started = resolve;
+  });
 
   const work = options.db.transaction(async (tx) => {
     if (options.before) await options.before(tx);
     await tx.execute(sql`declare sf_export no scroll cursor for ${options.query(tx)}`);
-    for (;;) {
+    for (let batch = 0; ; batch += 1) {
       const result = await tx.execute(sql`fetch forward ${sql.raw(String(batchSize))} from sf_export`);
+      if (batch === 0) started();
       const rows = result.rows as Record<string, string | null>[];
       if (rows.length === 0) break;
       for (const row of rows) {
@@ -97,6 +105,8 @@ export function sendCsv(reply: FastifyReply, options: CsvExportOptions): Fastify
     }
     await tx.execute(sql`close sf_export`);
   });
+  // Fails here (before any byte is sent) when the query itself fails.
+  await Promise.race([isStarted, work]);
   work.then(
     () => stringifier.end(),
     (error: unknown) => {

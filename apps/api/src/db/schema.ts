@@ -151,3 +151,4 @@ export const auditLog = pgTable(
 export * from '../modules/merchants/merchants.schema.ts';
 export * from '../modules/customers/customers.schema.ts';
 export * from '../modules/programs/programs.schema.ts';
+export * from '../modules/ledger/ledger.schema.ts';

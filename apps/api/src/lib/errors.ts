@@ -1,4 +1,5 @@
 import type { ErrorCode, FieldError } from '@sf/contract/errors';
+import type { Language } from '@sf/contract/app-info';
 
 /**
  * Thrown anywhere in a request; the error handler turns it into `{ error: { code, message, fields,
@@ -24,3 +25,20 @@ export const notFound = (message: string) => new AppError(404, 'not_found', mess
 export const conflict = (message: string) => new AppError(409, 'conflict', message);
 export const validationFailed = (message: string, fields: FieldError[]) =>
   new AppError(400, 'validation', message, fields);
+
+/**
+ * An error whose text is rendered in the caller's language by the error handler (STYLE.md "errors
+ * are translated where they are thrown" → translated once): services throw a code and parameters,
+ * and need not know the request's language.
+ */
+export class CodedError extends Error {
+  constructor(
+    readonly statusCode: number,
+    readonly code: ErrorCode,
+    readonly render: (language: Language) => { message: string; fields?: FieldError[] },
+    readonly headers?: Record<string, string>,
+  ) {
+    super(code);
+    this.name = 'CodedError';
+  }
+}

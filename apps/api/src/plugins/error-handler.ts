@@ -6,7 +6,7 @@ import { issueField, issueMessage } from '@sf/contract/validation';
 import { message } from '@sf/contract/messages';
 import { errorText } from '@sf/contract/error-texts';
 import type { FieldError } from '@sf/contract/errors';
-import { AppError } from '../lib/errors.ts';
+import { AppError, CodedError } from '../lib/errors.ts';
 
 const METHODS: HTTPMethod[] = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
 
@@ -76,6 +76,15 @@ export const errorHandlerPlugin = fp<{ spaIndex: boolean }>(async (app, options)
         // A code thrown without a text gets its text here, in the caller's language.
         message: error.message || (errorText(error.code, request.language) ?? error.code),
         ...(error.fields ? { fields: error.fields } : {}),
+      });
+    }
+    if (error instanceof CodedError) {
+      if (error.headers) reply.headers(error.headers);
+      const rendered = error.render(request.language);
+      return send(reply, request, error.statusCode, {
+        code: error.code,
+        message: rendered.message,
+        ...(rendered.fields ? { fields: rendered.fields } : {}),
       });
     }
     if (isResponseSerializationError(error)) {

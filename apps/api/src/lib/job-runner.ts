@@ -1,0 +1,112 @@
+import { sql } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Database } from '../db/client.ts';
+
+/**
+ * Background jobs kept in PostgreSQL (STYLE.md "Schema and jobs"): they survive a restart, and each
+ * due job is claimed by one process only (FOR UPDATE SKIP LOCKED). A claimed job carries a lease
+ * (`locked_until`): if its process dies, another takes it over when the lease has run out. Handlers
+ * must be idempotent (the expiry job is: one entry per lot, ever).
+ */
+export type JobHandler = (payload: Record<string, unknown>) => Promise<unknown>;
+
+export type JobRunner = { tick(): Promise<number>; stop(): Promise<void> };
+
+const LEASE_SECONDS = 300;
+
+/** Queues a job; with a dedupe key, only once ever (e.g. one expiry run per business day). */
+export async function enqueueJob(
+  db: Database,
+  job: { kind: string; dedupeKey?: string; payload?: Record<string, unknown>; runAt?: Date },
+): Promise<void> {
+  await db.execute(
+    sql`insert into jobs (kind, dedupe_key, payload, run_at)
+        values (${job.kind}, ${job.dedupeKey ?? null}, ${JSON.stringify(job.payload ?? {})}::jsonb, ${job.runAt ?? new Date()})
+        on conflict (dedupe_key) do nothing`,
+  );
+}
+
+/** Claims one due job (queued, or running with an expired lease), or null. */
+async function claim(db: Database): Promise<{ id: number; kind: string; payload: Record<string, unknown> } | null> {
+  const result = (await db.execute(
+    sql`update jobs set status = 'running', attempts = attempts + 1,
+          locked_until = now() + make_interval(secs => ${LEASE_SECONDS})
+        where id = (
+          select id from jobs
+          where run_at <= now() and (status = 'queued' or (status = 'running' and locked_until < now()))
+          order by run_at, id
+          for update skip locked
+          limit 1)
+        returning id, kind, payload`,
+  )) as unknown as { rows: { id: string | number; kind: string; payload: unknown }[] };
+  const row = result.rows[0];
+  if (!row) return null;
+  const payload = typeof row.payload === 'string' ? JSON.parse(row.payload) : row.payload;
+  return { id: Number(row.id), kind: row.kind, payload: (payload ?? {}) as Record<string, unknown> };
+}
+
+export function createJobRunner(options: {
+  db: Database;
+  handlers: Record<string, JobHandler>;
+  log: FastifyBaseLogger;
+  /** Called before each tick: queue recurring jobs (idempotently, with dedupe keys). */
+  schedule?: () => Promise<void>;
+  intervalMs: number;
+  /** false: no timer; tests call tick() themselves. */
+  isAutomatic?: boolean;
+}): JobRunner {
+  let running: Promise<number> | null = null;
+  let stopped = false;
+
+  async function runOnce(): Promise<number> {
+    await options.schedule?.();
+    let done = 0;
+    for (;;) {
+      if (stopped) return done;
+      const job = await claim(options.db);
+      if (!job) return done;
+      const handler = options.handlers[job.kind];
+      try {
+        if (!handler) throw new Error(`no handler for job kind ${job.kind}`);
+        const result = await handler(job.payload);
+        await options.db.execute(
+          sql`update jobs set status = 'done', finished_at = now(), locked_until = null,
+                result = ${JSON.stringify(result ?? null)}::jsonb where id = ${job.id}`,
+        );
+        done += 1;
+      } catch (error) {
+        options.log.error({ err: error, jobId: job.id, kind: job.kind }, 'background job failed');
+        // Retried later (up to 5 attempts), with a growing delay.
+        await options.db.execute(
+          sql`update jobs set status = case when attempts >= 5 then 'failed' else 'queued' end,
+                run_at = now() + make_interval(secs => attempts * 60), locked_until = null,
+                last_error = ${String((error as Error)?.message ?? error)} where id = ${job.id}`,
+        );
+      }
+    }
+  }
+
+  const tick = () => {
+    running ??= runOnce().finally(() => {
+      running = null;
+    });
+    return running;
+  };
+
+  const timer =
+    options.isAutomatic === false
+      ? null
+      : setInterval(() => {
+          tick().catch((error: unknown) => options.log.error({ err: error }, 'job runner tick failed'));
+        }, options.intervalMs);
+  timer?.unref();
+
+  return {
+    tick,
+    async stop() {
+      stopped = true;
+      if (timer) clearInterval(timer);
+      await running?.catch(() => undefined);
+    },
+  };
+}

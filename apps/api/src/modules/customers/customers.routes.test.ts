@@ -1,0 +1,166 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { and, eq } from 'drizzle-orm';
+import { isValidCardNumber } from '@sf/contract/customers';
+import { createTestContext } from '../../../test/helper.ts';
+import { auditLog } from '../../db/schema.ts';
+
+const ctx = await createTestContext();
+let token = '';
+beforeAll(async () => {
+  token = await ctx.tokenFor('admin@demo.test');
+});
+afterAll(() => ctx.close());
+
+const service = { granted: true, channel: 'counter', noticeVersion: '2026-01' };
+
+async function create(body: Record<string, unknown>, language = 'it') {
+  return ctx.request({ method: 'POST', url: '/api/admin/customers', token, payload: body, headers: { 'accept-language': language } });
+}
+const list = (query: string) => ctx.request({ method: 'GET', url: `/api/admin/customers?${query}`, token });
+const names = (response: { json(): { items: { lastName: string }[] } }) => response.json().items.map((c) => c.lastName);
+
+describe('customers API', () => {
+  let maria: { id: string; referralCode: string; cardNumber: string; version: number };
+
+  it('creates a customer with a card number, a referral code and the consents given', async () => {
+    const response = await create({
+      firstName: 'Maria',
+      lastName: 'Rossi',
+      email: 'Maria.Rossi@Example.it',
+      phone: '347 123 4567',
+      birthDate: '1985-12-10',
+      city: 'Milano',
+      province: 'mi',
+      consents: { service, marketing: { ...service, granted: true } },
+    });
+    expect(response.statusCode, response.body).toBe(201);
+    maria = response.json();
+    expect(maria).toMatchObject({
+      email: 'maria.rossi@example.it',
+      phone: '+393471234567',
+      province: 'MI',
+      status: 'active',
+      referredBy: null,
+      consents: {
+        service: { granted: true, channel: 'counter', noticeVersion: '2026-01' },
+        marketing: { granted: true },
+        profiling: null,
+      },
+    });
+    expect(isValidCardNumber(maria.cardNumber)).toBe(true);
+    expect(maria.referralCode).toMatch(/^[34679ACDEFGHJKMNPQRTUVWXY]{8}$/);
+  });
+
+  it('links a referee to the referrer by code, and refuses an unknown code naming the field', async () => {
+    const luca = await create({ firstName: 'Luca', lastName: 'Bianchi', referrerCode: maria.referralCode.toLowerCase(), consents: { service } });
+    expect(luca.statusCode).toBe(201);
+    expect(luca.json().referredBy).toBe(maria.id);
+    expect(luca.json().consents.marketing).toBeNull();
+    expect(luca.json().cardNumber).not.toBe(maria.cardNumber);
+    const unknown = await create({ firstName: 'X', lastName: 'Y', referrerCode: 'AAAAAAAA' }, 'en');
+    expect(unknown.statusCode).toBe(400);
+    expect(unknown.json().error.fields).toEqual([{ field: 'referrerCode', message: 'The requested Referrer code is not found' }]);
+  });
+
+  it('answers 400 naming wrong fields, and 409 for an e-mail already used', async () => {
+    const bad = await create({ firstName: '', lastName: 'Verdi', email: 'not-an-email', phone: '123', province: 'ZZ', birthDate: '1985-13-40' });
+    expect(bad.statusCode).toBe(400);
+    const fields = (bad.json().error.fields as { field: string; message: string }[]).map((f) => f.field).sort();
+    expect(fields).toEqual(['birthDate', 'email', 'firstName', 'phone', 'province']);
+    expect(bad.json().error.fields).toContainEqual({ field: 'province', message: 'Provincia non è valida' });
+    const taken = await create({ firstName: 'Altra', lastName: 'Maria', email: 'MARIA.ROSSI@example.it' });
+    expect(taken.statusCode).toBe(409);
+    expect(taken.json().error.fields[0].field).toBe('email');
+  });
+
+  it('audits every read of a customer detail', async () => {
+    const response = await ctx.request({ method: 'GET', url: `/api/admin/customers/${maria.id}`, token });
+    expect(response.statusCode).toBe(200);
+    expect(response.json().lastName).toBe('Rossi');
+    const reads = await ctx.app.db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.entityId, maria.id), eq(auditLog.action, 'read')));
+    expect(reads).toHaveLength(1);
+    expect(reads[0]?.actorEmail).toBe('admin@demo.test');
+  });
+
+  it('records consent changes as history, newest first, and keeps the current state', async () => {
+    const url = `/api/admin/customers/${maria.id}/consents`;
+    const withdrawn = await ctx.request({
+      method: 'POST',
+      url,
+      token,
+      payload: { purpose: 'marketing', granted: false, channel: 'back-office', noticeVersion: '2026-02' },
+    });
+    expect(withdrawn.statusCode, withdrawn.body).toBe(201);
+    expect(withdrawn.json().consents.marketing).toMatchObject({ granted: false, channel: 'back-office', noticeVersion: '2026-02' });
+    const history = (await ctx.request({ method: 'GET', url, token })).json().items;
+    expect(history.map((h: { purpose: string; granted: boolean }) => `${h.purpose}:${h.granted}`)).toEqual([
+      'marketing:false',
+      'marketing:true',
+      'service:true',
+    ]);
+    const bad = await ctx.request({ method: 'POST', url, token, payload: { purpose: 'spam', granted: true, channel: 'fax', noticeVersion: '' } });
+    expect(bad.statusCode).toBe(400);
+    expect((bad.json().error.fields as { field: string }[]).map((f) => f.field).sort()).toEqual(['channel', 'noticeVersion', 'purpose']);
+  });
+
+  it('edits, blocks and unblocks with optimistic concurrency', async () => {
+    const url = `/api/admin/customers/${maria.id}`;
+    const current = (await ctx.request({ method: 'GET', url, token })).json();
+    const blocked = await ctx.request({ method: 'PATCH', url, token, payload: { status: 'blocked', city: 'Monza', province: 'MB', version: current.version } });
+    expect(blocked.statusCode, blocked.body).toBe(200);
+    expect(blocked.json()).toMatchObject({ status: 'blocked', city: 'Monza', version: current.version + 1 });
+    const stale = await ctx.request({ method: 'PATCH', url, token, payload: { status: 'active', version: current.version } });
+    expect(stale.statusCode).toBe(409);
+    expect(stale.json().error.code).toBe('version_conflict');
+    const erase = await ctx.request({ method: 'PATCH', url, token, payload: { status: 'erased', version: current.version + 1 } });
+    expect(erase.statusCode).toBe(400);
+    const unblocked = await ctx.request({ method: 'PATCH', url, token, payload: { status: 'active', version: current.version + 1 } });
+    expect(unblocked.json().status).toBe('active');
+    const actions = await ctx.app.db.select({ action: auditLog.action }).from(auditLog).where(eq(auditLog.entityId, maria.id));
+    expect(actions.map((a) => a.action)).toEqual(expect.arrayContaining(['block', 'unblock', 'consent_withdraw']));
+  });
+
+  it('searches name, e-mail, phone, card number and referral code', async () => {
+    await create({ firstName: 'Giulia', lastName: 'Rossetti', email: 'giulia@example.com', consents: { service } });
+    expect(names(await list('q=ross&sort=name'))).toEqual(['Rossetti', 'Rossi']);
+    expect(names(await list('q=RO'))).toEqual(['Rossetti', 'Rossi']);
+    expect(names(await list('q=giulia@ex'))).toEqual(['Rossetti']);
+    expect(names(await list('q=347 123 4567'))).toEqual(['Rossi']);
+    expect(names(await list(`q=${maria.cardNumber}`))).toEqual(['Rossi']);
+    expect(names(await list(`q=${maria.referralCode.toLowerCase()}`))).toEqual(['Rossi']);
+    expect(names(await list('q=nessuno'))).toEqual([]);
+  });
+
+  it('filters by status and marketing consent, sorts and pages with a total', async () => {
+    expect(names(await list('marketingConsent=false&sort=name'))).toEqual(['Bianchi', 'Rossetti', 'Rossi']);
+    expect(names(await list('marketingConsent=true'))).toEqual([]);
+    expect(names(await list('status=blocked'))).toEqual([]);
+    const first = (await list('sort=name&order=desc&pageSize=2')).json();
+    expect(first).toMatchObject({ total: 3, page: 1, pageSize: 2, totalIsCapped: false });
+    expect(first.items.map((c: { lastName: string }) => c.lastName)).toEqual(['Rossi', 'Rossetti']);
+    expect(names(await list('sort=name&order=desc&pageSize=2&page=2'))).toEqual(['Bianchi']);
+    const bad = await list('marketingConsent=maybe');
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().error.fields[0]).toEqual({ field: 'marketingConsent', message: 'Consenso marketing non è valido' });
+  });
+
+  it('exports the filtered list with BOM, semicolons and Italian dates, and audits the export', async () => {
+    const response = await ctx.request({ method: 'GET', url: '/api/admin/customers/export.csv?q=rossi', token });
+    expect(response.statusCode).toBe(200);
+    const body = response.rawPayload.toString('utf8');
+    expect(body.charCodeAt(0)).toBe(0xfeff);
+    const lines = body.slice(1).trimEnd().split('\r\n');
+    expect(lines[0]).toBe(
+      'Numero tessera;Cognome;Nome;Email;Telefono;Data di nascita;Città;Provincia;Codice invito;Stato;Consenso servizio;Consenso marketing;Consenso profilazione;Iscritto il',
+    );
+    expect(lines).toHaveLength(2);
+    expect(lines[1]).toContain(`${maria.cardNumber};Rossi;Maria;maria.rossi@example.it;+393471234567;10/12/1985;Monza;MB;`);
+    expect(lines[1]).toMatch(/;active;sì;no;no;\d{2}\/\d{2}\/\d{4} \d{2}:\d{2}$/);
+    const exports = await ctx.app.db.select().from(auditLog).where(and(eq(auditLog.entityType, 'customer'), eq(auditLog.action, 'export')));
+    expect(exports).toHaveLength(1);
+    expect(exports[0]?.after).toMatchObject({ filters: { q: 'rossi' } });
+  });
+});

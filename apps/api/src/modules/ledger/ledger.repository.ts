@@ -1,0 +1,435 @@
+import { sql, type SQL } from 'drizzle-orm';
+import type { Executor } from '../../db/client.ts';
+import type { LedgerEntry, LedgerKind, LedgerSource, Membership } from '@sf/contract/ledger';
+
+/**
+ * The ledger's SQL. Raw SQL rather than the query builder where row locks, ON CONFLICT and
+ * aggregates make the intent clearer. Every write function expects to run inside the caller's
+ * transaction, after the membership row was locked (lockMembership).
+ */
+
+type Row = Record<string, unknown>;
+
+async function rows<T = Row>(executor: Executor, query: SQL): Promise<T[]> {
+  const result = (await executor.execute(query)) as unknown as { rows: T[] };
+  return result.rows;
+}
+
+const toIso = (value: unknown): string => (value instanceof Date ? value : new Date(String(value))).toISOString();
+const toIsoOrNull = (value: unknown): string | null => (value === null || value === undefined ? null : toIso(value));
+const toDateOrNull = (value: unknown): string | null => {
+  if (value === null || value === undefined) return null;
+  if (value instanceof Date) return value.toISOString().slice(0, 10);
+  return String(value).slice(0, 10);
+};
+
+export type ProgramRules = {
+  id: string;
+  name: string;
+  type: 'points' | 'stamps';
+  status: string;
+  pointsPerEuro: string | null;
+  minSpendCents: number | null;
+  stampsRequired: number | null;
+  maxStampsPerDay: number | null;
+  maxStampsPerTransaction: number | null;
+  tiers: { name: string; minPoints: number; multiplier: number }[];
+  tierWindow: 'rolling12' | 'calendarYear';
+  expiryPolicy: 'never' | 'afterDays' | 'endOfYear';
+  expiryDays: number | null;
+};
+
+export async function findProgramRules(executor: Executor, programId: string): Promise<ProgramRules | null> {
+  const [row] = await rows(
+    executor,
+    sql`select id, name, type, status, points_per_euro::text as points_per_euro, min_spend_cents, stamps_required,
+          max_stamps_per_day, max_stamps_per_transaction, tiers, tier_window, expiry_policy, expiry_days
+        from programs where id = ${programId}`,
+  );
+  if (!row) return null;
+  return {
+    id: String(row['id']),
+    name: String(row['name']),
+    type: row['type'] as ProgramRules['type'],
+    status: String(row['status']),
+    pointsPerEuro: (row['points_per_euro'] as string | null) ?? null,
+    minSpendCents: (row['min_spend_cents'] as number | null) ?? null,
+    stampsRequired: (row['stamps_required'] as number | null) ?? null,
+    maxStampsPerDay: (row['max_stamps_per_day'] as number | null) ?? null,
+    maxStampsPerTransaction: (row['max_stamps_per_transaction'] as number | null) ?? null,
+    tiers: (typeof row['tiers'] === 'string' ? JSON.parse(row['tiers']) : row['tiers']) as ProgramRules['tiers'],
+    tierWindow: row['tier_window'] as ProgramRules['tierWindow'],
+    expiryPolicy: row['expiry_policy'] as ProgramRules['expiryPolicy'],
+    expiryDays: (row['expiry_days'] as number | null) ?? null,
+  };
+}
+
+export async function findCustomerStatus(executor: Executor, customerId: string): Promise<string | null> {
+  const [row] = await rows(executor, sql`select status from customers where id = ${customerId}`);
+  return row ? String(row['status']) : null;
+}
+
+export async function isMerchantOfProgram(executor: Executor, merchantId: string, programId: string): Promise<boolean> {
+  const [row] = await rows(
+    executor,
+    sql`select 1 as ok from program_merchants where program_id = ${programId} and merchant_id = ${merchantId}`,
+  );
+  return row !== undefined;
+}
+
+export type MembershipRow = {
+  id: string;
+  customerId: string;
+  programId: string;
+  balance: number;
+  stamps: number;
+  tier: string | null;
+  tierFloor: string | null;
+  joinedAt: Date;
+  lastActivityAt: Date | null;
+  version: number;
+};
+
+function toMembershipRow(row: Row): MembershipRow {
+  return {
+    id: String(row['id']),
+    customerId: String(row['customer_id']),
+    programId: String(row['program_id']),
+    balance: Number(row['balance']),
+    stamps: Number(row['stamps']),
+    tier: (row['tier'] as string | null) ?? null,
+    tierFloor: (row['tier_floor'] as string | null) ?? null,
+    joinedAt: new Date(String(row['joined_at'] instanceof Date ? (row['joined_at'] as Date).toISOString() : row['joined_at'])),
+    lastActivityAt: row['last_activity_at'] ? new Date(toIso(row['last_activity_at'])) : null,
+    version: Number(row['version']),
+  };
+}
+
+export function toMembership(row: MembershipRow): Membership {
+  return {
+    id: row.id,
+    customerId: row.customerId,
+    programId: row.programId,
+    balance: row.balance,
+    stamps: row.stamps,
+    tier: row.tier,
+    tierFloor: row.tierFloor,
+    joinedAt: row.joinedAt.toISOString(),
+    lastActivityAt: row.lastActivityAt ? row.lastActivityAt.toISOString() : null,
+    version: row.version,
+  };
+}
+
+/**
+ * Locks the member's row for the rest of the transaction (creating it on the first earning), so
+ * that concurrent writes to one membership queue up and a balance can never be spent twice.
+ */
+export async function lockMembership(
+  executor: Executor,
+  customerId: string,
+  programId: string,
+  now: Date,
+): Promise<MembershipRow> {
+  const existing = await rows(
+    executor,
+    sql`select * from memberships where customer_id = ${customerId} and program_id = ${programId} for update`,
+  );
+  if (existing[0]) return toMembershipRow(existing[0]);
+  await executor.execute(
+    sql`insert into memberships (customer_id, program_id, joined_at) values (${customerId}, ${programId}, ${now})
+        on conflict (customer_id, program_id) do nothing`,
+  );
+  const [row] = await rows(
+    executor,
+    sql`select * from memberships where customer_id = ${customerId} and program_id = ${programId} for update`,
+  );
+  return toMembershipRow(row!);
+}
+
+export async function lockMembershipById(executor: Executor, membershipId: string): Promise<MembershipRow | null> {
+  const [row] = await rows(executor, sql`select * from memberships where id = ${membershipId} for update`);
+  return row ? toMembershipRow(row) : null;
+}
+
+export async function updateMembership(
+  executor: Executor,
+  id: string,
+  values: { balance: number; stamps: number; tier: string | null; lastActivityAt: Date },
+): Promise<MembershipRow> {
+  const [row] = await rows(
+    executor,
+    sql`update memberships set balance = ${values.balance}, stamps = ${values.stamps}, tier = ${values.tier},
+          last_activity_at = ${values.lastActivityAt}, version = version + 1
+        where id = ${id} returning *`,
+  );
+  return toMembershipRow(row!);
+}
+
+export type NewEntry = {
+  membershipId: string;
+  customerId: string;
+  programId: string;
+  merchantId: string | null;
+  kind: LedgerKind;
+  source: LedgerSource;
+  points: number;
+  stamps: number;
+  amountCents: number | null;
+  reason: string | null;
+  reversesId: number | null;
+  balanceAfter: number;
+  stampsAfter: number;
+  expiresOn: string | null;
+  idempotencyKey: string | null;
+  createdBy: string | null;
+  createdByLabel: string;
+  createdAt: Date;
+};
+
+const ENTRY_COLUMNS = sql`e.id, e.membership_id, e.customer_id, e.program_id, e.merchant_id, e.kind, e.source, e.points,
+  e.stamps, e.amount_cents, e.reason, e.reverses_id, e.balance_after, e.stamps_after, e.expires_on::text as expires_on,
+  e.created_by, e.created_by_label, e.created_at,
+  (select r.id from ledger_entries r where r.reverses_id = e.id) as reversed_by_id`;
+
+export function toLedgerEntry(row: Row): LedgerEntry {
+  const nullableNumber = (value: unknown) => (value === null || value === undefined ? null : Number(value));
+  return {
+    id: Number(row['id']),
+    membershipId: String(row['membership_id']),
+    customerId: String(row['customer_id']),
+    programId: String(row['program_id']),
+    merchantId: (row['merchant_id'] as string | null) ?? null,
+    kind: row['kind'] as LedgerKind,
+    source: row['source'] as LedgerSource,
+    points: Number(row['points']),
+    stamps: Number(row['stamps']),
+    amountCents: nullableNumber(row['amount_cents']),
+    reason: (row['reason'] as string | null) ?? null,
+    reversesId: nullableNumber(row['reverses_id']),
+    reversedById: nullableNumber(row['reversed_by_id']),
+    balanceAfter: Number(row['balance_after']),
+    stampsAfter: Number(row['stamps_after']),
+    expiresOn: toDateOrNull(row['expires_on']),
+    createdBy: (row['created_by'] as string | null) ?? null,
+    createdByLabel: String(row['created_by_label']),
+    createdAt: toIso(row['created_at']),
+  };
+}
+
+export async function insertEntry(executor: Executor, entry: NewEntry): Promise<LedgerEntry> {
+  const [row] = await rows(
+    executor,
+    sql`insert into ledger_entries (membership_id, customer_id, program_id, merchant_id, kind, source, points, stamps,
+          amount_cents, reason, reverses_id, balance_after, stamps_after, expires_on, idempotency_key, created_by,
+          created_by_label, created_at)
+        values (${entry.membershipId}, ${entry.customerId}, ${entry.programId}, ${entry.merchantId}, ${entry.kind},
+          ${entry.source}, ${entry.points}, ${entry.stamps}, ${entry.amountCents}, ${entry.reason}, ${entry.reversesId},
+          ${entry.balanceAfter}, ${entry.stampsAfter}, ${entry.expiresOn}, ${entry.idempotencyKey}, ${entry.createdBy},
+          ${entry.createdByLabel}, ${entry.createdAt})
+        returning id`,
+  );
+  const [full] = await rows(executor, sql`select ${ENTRY_COLUMNS} from ledger_entries e where e.id = ${row!['id']}`);
+  return toLedgerEntry(full!);
+}
+
+export async function findEntry(executor: Executor, id: number): Promise<LedgerEntry | null> {
+  const [row] = await rows(executor, sql`select ${ENTRY_COLUMNS} from ledger_entries e where e.id = ${id}`);
+  return row ? toLedgerEntry(row) : null;
+}
+
+export async function hasReversal(executor: Executor, id: number): Promise<boolean> {
+  const [row] = await rows(executor, sql`select 1 as ok from ledger_entries where reverses_id = ${id}`);
+  return row !== undefined;
+}
+
+/** Stamps earned by purchases since `since` (the start of today in the business time zone). */
+export async function stampsEarnedSince(executor: Executor, membershipId: string, since: Date): Promise<number> {
+  const [row] = await rows(
+    executor,
+    sql`select coalesce(sum(stamps), 0)::int as total from ledger_entries
+        where membership_id = ${membershipId} and kind = 'earn' and source = 'purchase' and created_at >= ${since}`,
+  );
+  return Number(row?.['total'] ?? 0);
+}
+
+/** Points earned since `since`, net of the reversals of earnings: what tiers are computed from. */
+export async function pointsEarnedSince(executor: Executor, membershipId: string, since: Date): Promise<number> {
+  const [row] = await rows(
+    executor,
+    sql`select coalesce(sum(points), 0)::int as total from ledger_entries
+        where membership_id = ${membershipId} and created_at >= ${since}
+          and (kind = 'earn' or (kind = 'reversal' and source not in ('manual', 'system')))`,
+  );
+  return Number(row?.['total'] ?? 0);
+}
+
+export type LotRow = { id: number; remaining: number; expiresOn: string | null };
+
+/** Open lots, oldest first (optionally one entry's own lots first, for the reversal of an earning). */
+export async function openLots(executor: Executor, membershipId: string, preferEntryId?: number): Promise<LotRow[]> {
+  const prefer = preferEntryId ?? 0;
+  const result = await rows(
+    executor,
+    sql`select id, remaining, expires_on::text as expires_on from ledger_lots
+        where membership_id = ${membershipId} and remaining > 0
+        order by (entry_id = ${prefer}) desc, id
+        for update`,
+  );
+  return result.map((row) => ({ id: Number(row['id']), remaining: Number(row['remaining']), expiresOn: toDateOrNull(row['expires_on']) }));
+}
+
+export async function insertLot(
+  executor: Executor,
+  lot: { entryId: number; membershipId: string; points: number; expiresOn: string | null },
+): Promise<void> {
+  await executor.execute(
+    sql`insert into ledger_lots (entry_id, membership_id, points, remaining, expires_on)
+        values (${lot.entryId}, ${lot.membershipId}, ${lot.points}, ${lot.points}, ${lot.expiresOn})`,
+  );
+}
+
+export async function takeFromLots(executor: Executor, entryId: number, takes: { lotId: number; take: number }[]): Promise<void> {
+  for (const { lotId, take } of takes) {
+    await executor.execute(sql`update ledger_lots set remaining = remaining - ${take} where id = ${lotId}`);
+    await executor.execute(sql`insert into ledger_lot_takes (entry_id, lot_id, points) values (${entryId}, ${lotId}, ${take})`);
+  }
+}
+
+/** What a consuming entry took, with each lot's expiry day: its reversal gives the points back so. */
+export async function takesOf(executor: Executor, entryId: number): Promise<{ points: number; expiresOn: string | null }[]> {
+  const result = await rows(
+    executor,
+    sql`select t.points, l.expires_on::text as expires_on from ledger_lot_takes t join ledger_lots l on l.id = t.lot_id
+        where t.entry_id = ${entryId} order by l.id`,
+  );
+  return result.map((row) => ({ points: Number(row['points']), expiresOn: toDateOrNull(row['expires_on']) }));
+}
+
+export type LedgerFilters = {
+  customerId?: string | undefined;
+  programId?: string | undefined;
+  merchantId?: string | undefined;
+  kind?: LedgerKind | undefined;
+  source?: LedgerSource | undefined;
+  from?: Date | undefined;
+  to?: Date | undefined;
+};
+
+function whereOf(filters: LedgerFilters): SQL {
+  const conditions: SQL[] = [sql`true`];
+  if (filters.customerId) conditions.push(sql`e.customer_id = ${filters.customerId}`);
+  if (filters.programId) conditions.push(sql`e.program_id = ${filters.programId}`);
+  if (filters.merchantId) conditions.push(sql`e.merchant_id = ${filters.merchantId}`);
+  if (filters.kind) conditions.push(sql`e.kind = ${filters.kind}`);
+  if (filters.source) conditions.push(sql`e.source = ${filters.source}`);
+  if (filters.from) conditions.push(sql`e.created_at >= ${filters.from}`);
+  if (filters.to) conditions.push(sql`e.created_at <= ${filters.to}`);
+  return sql.join(conditions, sql` and `);
+}
+
+/**
+ * Counting ten million rows for a total costs seconds; past this many rows the total says "at least"
+ * (the list still pages; a filter narrows it).
+ */
+export const LEDGER_COUNT_CAP = 100_000;
+
+export async function listEntries(
+  executor: Executor,
+  filters: LedgerFilters,
+  paging: { page: number; pageSize: number; order: 'asc' | 'desc' },
+): Promise<{ items: LedgerEntry[]; total: number }> {
+  const where = whereOf(filters);
+  const direction = paging.order === 'asc' ? sql`asc` : sql`desc`;
+  const [items, counted] = await Promise.all([
+    rows(
+      executor,
+      sql`select ${ENTRY_COLUMNS} from ledger_entries e where ${where}
+          order by e.created_at ${direction}, e.id ${direction}
+          limit ${paging.pageSize} offset ${(paging.page - 1) * paging.pageSize}`,
+    ),
+    rows(
+      executor,
+      sql`select count(*)::int as total from (select 1 from ledger_entries e where ${where} limit ${LEDGER_COUNT_CAP}) capped`,
+    ),
+  ]);
+  return { items: items.map(toLedgerEntry), total: Number(counted[0]?.['total'] ?? 0) };
+}
+
+/** Streams the filtered entries in pages by keyset (created_at, id), so an export needs no memory. */
+export async function* iterateEntries(executor: Executor, filters: LedgerFilters, batch = 1000): AsyncGenerator<LedgerEntry> {
+  const where = whereOf(filters);
+  let after: { createdAt: string; id: number } | null = null;
+  for (;;) {
+    const cursor: SQL = after ? sql`and (e.created_at, e.id) < (${after.createdAt}::timestamptz, ${after.id})` : sql``;
+    const page = await rows(
+      executor,
+      sql`select ${ENTRY_COLUMNS} from ledger_entries e where ${where} ${cursor}
+          order by e.created_at desc, e.id desc limit ${batch}`,
+    );
+    for (const row of page) yield toLedgerEntry(row);
+    if (page.length < batch) return;
+    const last = toLedgerEntry(page[page.length - 1]!);
+    after = { createdAt: last.createdAt, id: last.id };
+  }
+}
+
+export async function membershipsOfCustomer(executor: Executor, customerId: string) {
+  const result = await rows(
+    executor,
+    sql`select m.*, p.name as program_name, p.type as program_type, p.stamps_required, p.tier_window
+        from memberships m join programs p on p.id = m.program_id
+        where m.customer_id = ${customerId} order by p.name, m.id`,
+  );
+  return result.map((row) => ({
+    ...toMembershipRow(row),
+    programName: String(row['program_name']),
+    programType: row['program_type'] as 'points' | 'stamps',
+    stampsRequired: (row['stamps_required'] as number | null) ?? null,
+    tierWindow: row['tier_window'] as 'rolling12' | 'calendarYear',
+  }));
+}
+
+export async function expiringPoints(executor: Executor, membershipIds: string[]) {
+  if (membershipIds.length === 0) return [];
+  const result = await rows(
+    executor,
+    sql`select membership_id, expires_on::text as expires_on, sum(remaining)::int as points from ledger_lots
+        where membership_id in (${sql.join(membershipIds.map((id) => sql`${id}`), sql`, `)})
+          and remaining > 0 and expires_on is not null
+        group by membership_id, expires_on order by expires_on`,
+  );
+  return result.map((row) => ({
+    membershipId: String(row['membership_id']),
+    expiresOn: toDateOrNull(row['expires_on'])!,
+    points: Number(row['points']),
+  }));
+}
+
+/** Lots whose last day is before `today`, with something left: the expiry job's work. */
+export async function dueLots(executor: Executor, today: string, limit: number): Promise<{ id: number; membershipId: string }[]> {
+  const result = await rows(
+    executor,
+    sql`select id, membership_id from ledger_lots
+        where remaining > 0 and expires_on is not null and expires_on < ${today}::date
+        order by expires_on, id limit ${limit}`,
+  );
+  return result.map((row) => ({ id: Number(row['id']), membershipId: String(row['membership_id']) }));
+}
+
+export async function lockLot(executor: Executor, lotId: number) {
+  const [row] = await rows(
+    executor,
+    sql`select l.id, l.remaining, l.membership_id, m.customer_id, m.program_id from ledger_lots l
+        join memberships m on m.id = l.membership_id where l.id = ${lotId} for update of l`,
+  );
+  if (!row) return null;
+  return {
+    id: Number(row['id']),
+    remaining: Number(row['remaining']),
+    membershipId: String(row['membership_id']),
+    customerId: String(row['customer_id']),
+    programId: String(row['program_id']),
+  };
+}
+
+export { toIsoOrNull };

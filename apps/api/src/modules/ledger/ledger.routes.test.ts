@@ -1,0 +1,208 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'drizzle-orm';
+import { createTestContext, type TestContext } from '../../../test/helper.ts';
+import { createLedgerFixture, type LedgerFixture } from '../../../test/ledger-fixtures.ts';
+import { verifyLedger } from './ledger.verify.ts';
+import { expireDueLots } from './ledger.service.ts';
+
+const ADMIN = 'admin@demo.test';
+
+describe('the ledger API', () => {
+  let ctx: TestContext;
+  let token: string;
+  let fx: LedgerFixture;
+  let now = new Date('2026-06-15T10:00:00Z');
+  const clock = { now: () => now };
+
+  beforeAll(async () => {
+    ctx = await createTestContext({ clock });
+    token = await ctx.tokenFor(ADMIN);
+    fx = await createLedgerFixture(ctx.app.db, {
+      customers: 4,
+      expiry: { policy: 'afterDays', days: 30 },
+      tiers: [
+        { name: 'Base', minPoints: 0, multiplier: 1 },
+        { name: 'Oro', minPoints: 100, multiplier: 2 },
+      ],
+      pointsPerEuro: '1.50',
+      minSpendCents: 500,
+    });
+  });
+  afterAll(async () => ctx?.close());
+
+  const post = (body: object, key = randomUUID(), language = 'it') =>
+    ctx.request({ method: 'POST', url: '/api/admin/ledger', token, payload: body, headers: { 'idempotency-key': key, 'accept-language': language } });
+  const reverse = (id: number, reason: string, key = randomUUID()) =>
+    ctx.request({ method: 'POST', url: `/api/admin/ledger/${id}/reversal`, token, payload: { reason }, headers: { 'idempotency-key': key } });
+
+  it('records a purchase with points at the program rate, rounded down, and creates the membership', async () => {
+    const customerId = fx.customerIds[0]!;
+    const res = await post({ customerId, programId: fx.pointsProgramId, merchantId: fx.merchantId, kind: 'purchase', amountCents: 1234 });
+    expect(res.statusCode).toBe(201);
+    const body = res.json();
+    // 12.34 € × 1.5 = 18.51 → 18
+    expect(body.entry).toMatchObject({ kind: 'earn', source: 'purchase', points: 18, amountCents: 1234, balanceAfter: 18, expiresOn: '2026-07-15', createdByLabel: ADMIN });
+    expect(body.membership).toMatchObject({ balance: 18, stamps: 0, tier: 'Base' });
+  });
+
+  it('answers a retry with the same key and body with the first answer, and writes nothing more', async () => {
+    const key = randomUUID();
+    const body = { customerId: fx.customerIds[1]!, programId: fx.pointsProgramId, kind: 'purchase', amountCents: 2000 };
+    const first = await post(body, key);
+    const second = await post(body, key);
+    expect(first.statusCode).toBe(201);
+    expect(second.statusCode).toBe(201);
+    expect(second.headers['idempotent-replayed']).toBe('true');
+    expect(second.json()).toEqual(first.json());
+    const list = await ctx.request({ method: 'GET', url: `/api/admin/ledger?customerId=${fx.customerIds[1]}`, token });
+    expect(list.json().total).toBe(1);
+  });
+
+  it('refuses the same key with another body (422 idempotency_key_reused)', async () => {
+    const key = randomUUID();
+    const body = { customerId: fx.customerIds[1]!, programId: fx.pointsProgramId, kind: 'purchase', amountCents: 700 };
+    expect((await post(body, key)).statusCode).toBe(201);
+    const reused = await post({ ...body, amountCents: 701 }, key);
+    expect(reused.statusCode).toBe(422);
+    expect(reused.json().error.code).toBe('idempotency_key_reused');
+  });
+
+  it('gives no points below the minimum spend but records the purchase', async () => {
+    const res = await post({ customerId: fx.customerIds[2]!, programId: fx.pointsProgramId, kind: 'purchase', amountCents: 499 });
+    expect(res.json().entry).toMatchObject({ points: 0, amountCents: 499 });
+  });
+
+  it('refuses a redemption beyond the balance (409 insufficient_balance) and accepts one within it', async () => {
+    const customerId = fx.customerIds[0]!;
+    const tooMuch = await post({ customerId, programId: fx.pointsProgramId, kind: 'redeem', points: 19 });
+    expect(tooMuch.statusCode).toBe(409);
+    expect(tooMuch.json().error).toMatchObject({ code: 'insufficient_balance', message: 'Saldo insufficiente: 18 punti disponibili, 19 richiesti' });
+    const ok = await post({ customerId, programId: fx.pointsProgramId, kind: 'redeem', points: 10 });
+    expect(ok.statusCode).toBe(201);
+    expect(ok.json().membership.balance).toBe(8);
+  });
+
+  it('names the missing field in the user language', async () => {
+    const it = await post({ customerId: fx.customerIds[0]!, programId: fx.pointsProgramId, kind: 'adjust', points: 5 });
+    expect(it.statusCode).toBe(400);
+    expect(it.json().error.fields).toEqual([{ field: 'reason', message: 'Motivo è obbligatorio' }]);
+    const en = await post({ customerId: fx.customerIds[0]!, programId: fx.pointsProgramId, kind: 'purchase' }, randomUUID(), 'en');
+    expect(en.json().error.fields).toEqual([{ field: 'amountCents', message: 'Amount is required' }]);
+    const noKey = await ctx.request({ method: 'POST', url: '/api/admin/ledger', token, payload: { customerId: fx.customerIds[0], programId: fx.pointsProgramId, kind: 'purchase', amountCents: 1 } });
+    expect(noKey.statusCode).toBe(400);
+    expect(noKey.json().error.fields[0].field).toBe('idempotency-key');
+    const unknown = await post({ customerId: randomUUID(), programId: fx.pointsProgramId, kind: 'purchase', amountCents: 100 });
+    expect(unknown.statusCode).toBe(400);
+    expect(unknown.json().error.fields[0]).toEqual({ field: 'customerId', message: 'Cliente non è valido' });
+  });
+
+  it('reverses an entry once: a new entry of the opposite sign, then 409 already_reversed', async () => {
+    const customerId = fx.customerIds[3]!;
+    const earn = (await post({ customerId, programId: fx.pointsProgramId, kind: 'purchase', amountCents: 10_000 })).json();
+    expect(earn.membership.balance).toBe(150);
+    const reversal = await reverse(earn.entry.id, 'Reso della merce');
+    expect(reversal.statusCode).toBe(201);
+    expect(reversal.json().entry).toMatchObject({ kind: 'reversal', points: -150, reversesId: earn.entry.id, reason: 'Reso della merce' });
+    expect(reversal.json().membership.balance).toBe(0);
+    const again = await reverse(earn.entry.id, 'Di nuovo');
+    expect(again.statusCode).toBe(409);
+    expect(again.json().error.code).toBe('already_reversed');
+    const original = await ctx.request({ method: 'GET', url: `/api/admin/ledger?customerId=${customerId}&kind=earn`, token });
+    expect(original.json().items[0].reversedById).toBe(reversal.json().entry.id);
+  });
+
+  it('refuses to reverse an earning whose points were already spent', async () => {
+    const customerId = fx.customerIds[3]!;
+    const earn = (await post({ customerId, programId: fx.pointsProgramId, kind: 'purchase', amountCents: 1000 })).json();
+    await post({ customerId, programId: fx.pointsProgramId, kind: 'redeem', points: earn.membership.balance });
+    const res = await reverse(earn.entry.id, 'Errore');
+    expect(res.statusCode).toBe(409);
+    expect(res.json().error.code).toBe('insufficient_balance');
+  });
+
+  it('raises the tier from points earned in the window, multiplies later earnings, and keeps the manual floor', async () => {
+    const customerId = fx.customerIds[2]!;
+    const big = (await post({ customerId, programId: fx.pointsProgramId, kind: 'purchase', amountCents: 10_000 })).json();
+    expect(big.membership.tier).toBe('Oro');
+    const doubled = (await post({ customerId, programId: fx.pointsProgramId, kind: 'purchase', amountCents: 1000 })).json();
+    // 10 € × 1.5 × 2 = 30
+    expect(doubled.entry.points).toBe(30);
+    await ctx.app.db.execute(sql`update memberships set tier_floor = 'Oro' where id = ${big.membership.id}`);
+    const back = (await reverse(big.entry.id, 'Storno')).json();
+    expect(back.membership.tier).toBe('Oro');
+    await ctx.app.db.execute(sql`update memberships set tier_floor = null where id = ${big.membership.id}`);
+    const adjust = (await post({ customerId, programId: fx.pointsProgramId, kind: 'adjust', points: -1, reason: 'Correzione' })).json();
+    expect(adjust.membership.tier).toBe('Base');
+  });
+
+  it('caps stamps per transaction and per day (Rome)', async () => {
+    const customerId = fx.customerIds[0]!;
+    const one = (await post({ customerId, programId: fx.stampsProgramId, kind: 'purchase', amountCents: 150, stamps: 5 })).json();
+    expect(one.entry.stamps).toBe(2);
+    const two = (await post({ customerId, programId: fx.stampsProgramId, kind: 'purchase', amountCents: 150, stamps: 2 })).json();
+    expect(two.entry.stamps).toBe(1);
+    const three = (await post({ customerId, programId: fx.stampsProgramId, kind: 'purchase', amountCents: 150 })).json();
+    expect(three.entry.stamps).toBe(0);
+    expect(three.membership.stamps).toBe(3);
+    const redeem = await post({ customerId, programId: fx.stampsProgramId, kind: 'redeem', stamps: 4 });
+    expect(redeem.json().error.code).toBe('insufficient_balance');
+  });
+
+  it('shows memberships with expiring points, expires them FIFO by the job, once, and stays verifiable', async () => {
+    const customerId = fx.customerIds[1]!;
+    const memberships = await ctx.request({ method: 'GET', url: `/api/admin/customers/${customerId}/memberships`, token });
+    expect(memberships.statusCode).toBe(200);
+    const points = memberships.json().items.find((m: { programId: string }) => m.programId === fx.pointsProgramId);
+    expect(points.balance).toBe(40);
+    expect(points.expiring).toEqual([{ points: 40, expiresOn: '2026-07-15' }]);
+
+    now = new Date('2026-07-01T10:00:00Z');
+    await post({ customerId, programId: fx.pointsProgramId, kind: 'purchase', amountCents: 1000 });
+    await post({ customerId, programId: fx.pointsProgramId, kind: 'redeem', points: 5 });
+    // 15 July is the last day; on 16 July (Rome) the rest of the first lots goes.
+    now = new Date('2026-07-15T21:59:00Z');
+    expect(await expireDueLots({ db: ctx.app.db, clock, timeZone: 'Europe/Rome' })).toBe(0);
+    now = new Date('2026-07-15T22:00:00Z');
+    const [a, b] = await Promise.all([
+      expireDueLots({ db: ctx.app.db, clock, timeZone: 'Europe/Rome' }),
+      expireDueLots({ db: ctx.app.db, clock, timeZone: 'Europe/Rome' }),
+    ]);
+    // Two processes at once: every due lot (of every member) is written off exactly once.
+    const everyExpiry = (await ctx.request({ method: 'GET', url: '/api/admin/ledger?kind=expire', token })).json();
+    expect(everyExpiry.total).toBe(a + b);
+    expect(a + b).toBeGreaterThanOrEqual(2);
+    expect(await expireDueLots({ db: ctx.app.db, clock, timeZone: 'Europe/Rome' })).toBe(0);
+    const list = (await ctx.request({ method: 'GET', url: `/api/admin/ledger?customerId=${customerId}&kind=expire`, token })).json();
+    // Lots of 30 and 10 points; the redemption of 5 took from the oldest (30 → 25).
+    expect(list.items.map((e: { points: number }) => e.points).sort()).toEqual([-10, -25]);
+    const after = (await ctx.request({ method: 'GET', url: `/api/admin/customers/${customerId}/memberships`, token })).json();
+    expect(after.items.find((m: { programId: string }) => m.programId === fx.pointsProgramId).expiring).toEqual([{ points: 15, expiresOn: '2026-07-31' }]);
+    expect(await verifyLedger(ctx.app.db)).toEqual([]);
+  });
+
+  it('filters and pages the list, and exports it for Italian Excel', async () => {
+    const page = await ctx.request({ method: 'GET', url: `/api/admin/ledger?programId=${fx.stampsProgramId}&pageSize=2`, token });
+    expect(page.json()).toMatchObject({ total: 3, page: 1, pageSize: 2 });
+    expect(page.json().items).toHaveLength(2);
+    const bad = await ctx.request({ method: 'GET', url: '/api/admin/ledger?kind=gift', token });
+    expect(bad.statusCode).toBe(400);
+    const csv = await ctx.request({ method: 'GET', url: `/api/admin/ledger/export.csv?customerId=${fx.customerIds[0]}&kind=earn`, token });
+    expect(csv.statusCode).toBe(200);
+    expect(csv.headers['content-type']).toContain('text/csv');
+    expect(csv.body.charCodeAt(0)).toBe(0xfeff);
+    const lines = csv.body.slice(1).trim().split('\r\n');
+    expect(lines[0]).toBe('id;data;tipo;origine;cliente;programma;esercente;punti;timbri;importo_euro;motivo;storno_di;scadenza;operatore');
+    expect(lines.some((line) => line.includes(';12,34;') && line.includes('15/06/2026 12:00'))).toBe(true);
+  });
+
+  it('keeps entries append-only in the database itself', async () => {
+    await expect(ctx.app.db.execute(sql`update ledger_entries set points = points + 1`)).rejects.toThrow();
+    await expect(ctx.app.db.execute(sql`delete from ledger_entries`)).rejects.toThrow();
+  });
+
+  it('answers 404 for an unknown customer or entry', async () => {
+    expect((await ctx.request({ method: 'GET', url: `/api/admin/customers/${randomUUID()}/memberships`, token })).statusCode).toBe(404);
+    expect((await reverse(987654, 'x')).statusCode).toBe(404);
+  });
+});

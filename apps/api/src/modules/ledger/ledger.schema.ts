@@ -1,0 +1,88 @@
+import { bigint, bigserial, date, integer, jsonb, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import type { LedgerKind, LedgerSource } from '@sf/contract/ledger';
+
+/**
+ * The ledger's tables (migration 0003_ledger.sql is the source of truth: CHECKs, the append-only
+ * trigger, partial indexes and foreign keys to customers/programs/merchants live there).
+ */
+export const memberships = pgTable('memberships', {
+  id: uuid().primaryKey().defaultRandom(),
+  customerId: uuid().notNull(),
+  programId: uuid().notNull(),
+  balance: integer().notNull().default(0),
+  stamps: integer().notNull().default(0),
+  tier: text(),
+  tierFloor: text(),
+  joinedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  lastActivityAt: timestamp({ withTimezone: true }),
+  version: integer().notNull().default(1),
+});
+
+export const ledgerEntries = pgTable('ledger_entries', {
+  id: bigserial({ mode: 'number' }).primaryKey(),
+  membershipId: uuid().notNull(),
+  customerId: uuid().notNull(),
+  programId: uuid().notNull(),
+  merchantId: uuid(),
+  kind: text().$type<LedgerKind>().notNull(),
+  source: text().$type<LedgerSource>().notNull(),
+  points: integer().notNull().default(0),
+  stamps: integer().notNull().default(0),
+  amountCents: integer(),
+  reason: text(),
+  reversesId: bigint({ mode: 'number' }),
+  balanceAfter: integer().notNull(),
+  stampsAfter: integer().notNull(),
+  expiresOn: date({ mode: 'string' }),
+  idempotencyKey: text(),
+  createdBy: uuid(),
+  createdByLabel: text().notNull(),
+  createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+});
+
+export const ledgerLots = pgTable('ledger_lots', {
+  id: bigserial({ mode: 'number' }).primaryKey(),
+  entryId: bigint({ mode: 'number' }).notNull(),
+  membershipId: uuid().notNull(),
+  points: integer().notNull(),
+  remaining: integer().notNull(),
+  expiresOn: date({ mode: 'string' }),
+});
+
+export const ledgerLotTakes = pgTable(
+  'ledger_lot_takes',
+  {
+    entryId: bigint({ mode: 'number' }).notNull(),
+    lotId: bigint({ mode: 'number' }).notNull(),
+    points: integer().notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.entryId, t.lotId] })],
+);
+
+export const idempotencyRecords = pgTable(
+  'idempotency_records',
+  {
+    scope: text().notNull(),
+    key: text().notNull(),
+    requestHash: text().notNull(),
+    responseStatus: integer().notNull(),
+    responseBody: jsonb().notNull(),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.scope, t.key] })],
+);
+
+export const jobs = pgTable('jobs', {
+  id: bigserial({ mode: 'number' }).primaryKey(),
+  kind: text().notNull(),
+  dedupeKey: text(),
+  payload: jsonb().notNull().default({}),
+  status: text().$type<'queued' | 'running' | 'done' | 'failed'>().notNull().default('queued'),
+  runAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  attempts: integer().notNull().default(0),
+  lockedUntil: timestamp({ withTimezone: true }),
+  lastError: text(),
+  result: jsonb(),
+  createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  finishedAt: timestamp({ withTimezone: true }),
+});

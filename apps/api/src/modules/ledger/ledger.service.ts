@@ -1,0 +1,359 @@
+import {
+  ledgerErrorMessage,
+  type CreateLedgerEntry,
+  type CustomerMemberships,
+  type LedgerEntry,
+  type LedgerWriteResult,
+  type ListLedgerQuery,
+} from '@sf/contract/ledger';
+import { message } from '@sf/contract/messages';
+import type { Database, Executor, Transaction } from '../../db/client.ts';
+import { recordAudit, type AuditActor } from '../../lib/audit.ts';
+import type { Clock } from '../../lib/clock.ts';
+import { CodedError } from '../../lib/errors.ts';
+import * as repo from './ledger.repository.ts';
+import { requestHash, runIdempotent } from './idempotency.ts';
+import {
+  consumeFifo,
+  expiryDate,
+  localDate,
+  pointsForPurchase,
+  stampsForPurchase,
+  startOfLocalDay,
+  tierFor,
+  tierWindowStart,
+} from './ledger.rules.ts';
+
+export type LedgerDeps = { db: Database; clock: Clock; timeZone: string };
+
+/** Who writes: a staff member (id + e-mail for the entry's "created by"), or the system. */
+export type LedgerCaller = { id: string | null; label: string; audit: AuditActor };
+
+const IDEMPOTENCY_SCOPE = 'admin-ledger';
+
+const fieldError = (field: string, key: 'invalid' | 'required' = 'invalid') =>
+  new CodedError(400, 'validation', (language) => {
+    const text = message(key, language, { field });
+    return { message: text, fields: [{ field, message: text }] };
+  });
+
+const insufficient = (balance: number, requested: number, unit: 'points' | 'stamps') =>
+  new CodedError(409, 'insufficient_balance', (language) => ({
+    message: ledgerErrorMessage('insufficient_balance', language, { balance, requested, unit }),
+  }));
+
+const alreadyReversed = () =>
+  new CodedError(409, 'already_reversed', (language) => ({ message: ledgerErrorMessage('already_reversed', language) }));
+
+const notFoundEntry = () =>
+  new CodedError(404, 'not_found', (language) => ({ message: message('notFound', language, { field: 'entry' }) }));
+
+const conflictText = (it: string, en: string) =>
+  new CodedError(409, 'conflict', (language) => ({ message: language === 'it' ? it : en }));
+
+/** A movement already decided: what the membership gains or loses, and where it comes from. */
+type Movement = {
+  kind: LedgerEntry['kind'];
+  source: LedgerEntry['source'];
+  points: number;
+  stamps: number;
+  amountCents: number | null;
+  reason: string | null;
+  merchantId: string | null;
+  reversesId: number | null;
+  /** Consumption: take from this entry's own lots first (the reversal of an earning). */
+  preferLotsOf?: number;
+  /** Consumption: take exactly this lot (expiry writes off one lot). */
+  onlyLot?: number;
+  /** Gains: the lots to create (points and expiry day); default one lot per the program's policy. */
+  lots?: { points: number; expiresOn: string | null }[];
+};
+
+/**
+ * Applies one movement to a LOCKED membership: checks the balance, writes the entry, moves the FIFO
+ * lots, updates the stored balance, stamps and tier. All in the caller's transaction.
+ */
+async function applyMovement(
+  tx: Executor,
+  deps: LedgerDeps,
+  caller: LedgerCaller,
+  membership: repo.MembershipRow,
+  program: repo.ProgramRules,
+  movement: Movement,
+  idempotencyKey: string | null,
+): Promise<LedgerWriteResult> {
+  const now = deps.clock.now();
+  const balance = membership.balance + movement.points;
+  const stamps = membership.stamps + movement.stamps;
+  if (balance < 0) throw insufficient(membership.balance, -movement.points, 'points');
+  if (stamps < 0) throw insufficient(membership.stamps, -movement.stamps, 'stamps');
+
+  const defaultExpiry =
+    movement.points > 0
+      ? expiryDate({ policy: program.expiryPolicy, days: program.expiryDays }, now, deps.timeZone)
+      : null;
+  const lots = movement.points > 0 ? (movement.lots ?? [{ points: movement.points, expiresOn: defaultExpiry }]) : [];
+  const entryExpiry = lots.length === 1 ? lots[0]!.expiresOn : null;
+
+  const entry = await repo.insertEntry(tx, {
+    membershipId: membership.id,
+    customerId: membership.customerId,
+    programId: membership.programId,
+    merchantId: movement.merchantId,
+    kind: movement.kind,
+    source: movement.source,
+    points: movement.points,
+    stamps: movement.stamps,
+    amountCents: movement.amountCents,
+    reason: movement.reason,
+    reversesId: movement.reversesId,
+    balanceAfter: balance,
+    stampsAfter: stamps,
+    expiresOn: entryExpiry,
+    idempotencyKey,
+    createdBy: caller.id,
+    createdByLabel: caller.label,
+    createdAt: now,
+  });
+
+  if (movement.points > 0) {
+    for (const lot of lots) {
+      if (lot.points > 0) await repo.insertLot(tx, { entryId: entry.id, membershipId: membership.id, ...lot });
+    }
+  } else if (movement.points < 0) {
+    const takes =
+      movement.onlyLot !== undefined
+        ? [{ lotId: movement.onlyLot, take: -movement.points }]
+        : consumeFifo(await repo.openLots(tx, membership.id, movement.preferLotsOf), -movement.points).takes;
+    await repo.takeFromLots(tx, entry.id, takes);
+  }
+
+  let tier = membership.tier;
+  if (program.tiers.length > 0) {
+    const earned = await repo.pointsEarnedSince(tx, membership.id, tierWindowStart(program.tierWindow, now, deps.timeZone));
+    tier = tierFor(program.tiers, earned, membership.tierFloor)?.name ?? null;
+  }
+  const updated = await repo.updateMembership(tx, membership.id, { balance, stamps, tier, lastActivityAt: now });
+  await recordAudit(tx, caller.audit, {
+    action: `ledger.${entry.kind}`,
+    entityType: 'ledger_entry',
+    entityId: entry.id,
+    after: { points: entry.points, stamps: entry.stamps, membershipId: membership.id, reversesId: entry.reversesId },
+  });
+  return { entry, membership: repo.toMembership(updated) };
+}
+
+async function loadWriteContext(tx: Executor, input: { customerId: string; programId: string; merchantId?: string | undefined }) {
+  const program = await repo.findProgramRules(tx, input.programId);
+  if (!program) throw fieldError('programId');
+  if (program.status !== 'active') throw conflictText('Il programma non è attivo', 'The program is not active');
+  const customerStatus = await repo.findCustomerStatus(tx, input.customerId);
+  if (customerStatus === null) throw fieldError('customerId');
+  if (customerStatus !== 'active') throw conflictText('Il cliente non è attivo', 'The customer is not active');
+  if (input.merchantId && !(await repo.isMerchantOfProgram(tx, input.merchantId, input.programId))) {
+    throw fieldError('merchantId');
+  }
+  return program;
+}
+
+function multiplierOf(program: repo.ProgramRules, tier: string | null): number {
+  return program.tiers.find((t) => t.name === tier)?.multiplier ?? 1;
+}
+
+/** Decides a staff request's movement from the program's rules (the membership is locked). */
+async function movementFor(
+  tx: Executor,
+  deps: LedgerDeps,
+  program: repo.ProgramRules,
+  membership: repo.MembershipRow,
+  input: CreateLedgerEntry,
+): Promise<Movement> {
+  const base = { amountCents: null, reason: input.reason ?? null, merchantId: input.merchantId ?? null, reversesId: null };
+  const isStamps = program.type === 'stamps';
+  switch (input.kind) {
+    case 'purchase': {
+      if (isStamps) {
+        if (input.points !== undefined) throw fieldError('points');
+        const since = startOfLocalDay(localDate(deps.clock.now(), deps.timeZone), deps.timeZone);
+        const earnedToday = await repo.stampsEarnedSince(tx, membership.id, since);
+        const stamps = stampsForPurchase({
+          requested: input.stamps ?? 1,
+          maxPerTransaction: program.maxStampsPerTransaction,
+          maxPerDay: program.maxStampsPerDay,
+          earnedToday,
+        });
+        return { ...base, kind: 'earn', source: 'purchase', points: 0, stamps, amountCents: input.amountCents ?? null };
+      }
+      if (input.stamps !== undefined) throw fieldError('stamps');
+      const points = pointsForPurchase({
+        amountCents: input.amountCents!,
+        pointsPerEuro: program.pointsPerEuro ?? '0',
+        minSpendCents: program.minSpendCents,
+        multiplier: multiplierOf(program, membership.tier),
+      });
+      return { ...base, kind: 'earn', source: 'purchase', points, stamps: 0, amountCents: input.amountCents! };
+    }
+    case 'redeem':
+    case 'bonus': {
+      const sign = input.kind === 'redeem' ? -1 : 1;
+      if (isStamps) {
+        if (input.points !== undefined) throw fieldError('points');
+        if (input.stamps === undefined) throw fieldError('stamps', 'required');
+        return { ...base, kind: input.kind === 'redeem' ? 'redeem' : 'earn', source: input.kind === 'redeem' ? 'manual' : 'bonus', points: 0, stamps: sign * input.stamps };
+      }
+      if (input.stamps !== undefined) throw fieldError('stamps');
+      if (input.points === undefined) throw fieldError('points', 'required');
+      return { ...base, kind: input.kind === 'redeem' ? 'redeem' : 'earn', source: input.kind === 'redeem' ? 'manual' : 'bonus', points: sign * input.points, stamps: 0 };
+    }
+    case 'adjust': {
+      if (isStamps && input.points) throw fieldError('points');
+      if (!isStamps && input.stamps) throw fieldError('stamps');
+      return { ...base, kind: 'adjust', source: 'manual', points: input.points ?? 0, stamps: input.stamps ?? 0 };
+    }
+  }
+}
+
+/** `POST /api/admin/ledger`: 201 with `{ entry, membership }`, or the stored answer of its first send. */
+export async function createEntry(deps: LedgerDeps, caller: LedgerCaller, input: CreateLedgerEntry, idempotencyKey: string) {
+  return runIdempotent(
+    deps.db,
+    { scope: IDEMPOTENCY_SCOPE, key: idempotencyKey, hash: requestHash({ op: 'create', input }) },
+    async (tx: Transaction) => {
+      const program = await loadWriteContext(tx, input);
+      const membership = await repo.lockMembership(tx, input.customerId, input.programId, deps.clock.now());
+      const movement = await movementFor(tx, deps, program, membership, input);
+      const result = await applyMovement(tx, deps, caller, membership, program, movement, idempotencyKey);
+      return { status: 201, body: result };
+    },
+  );
+}
+
+/** `POST /api/admin/ledger/:id/reversal`: a new entry with the opposite sign; one per entry. */
+export async function reverseEntry(deps: LedgerDeps, caller: LedgerCaller, entryId: number, reason: string, idempotencyKey: string) {
+  return runIdempotent(
+    deps.db,
+    { scope: IDEMPOTENCY_SCOPE, key: idempotencyKey, hash: requestHash({ op: 'reverse', entryId, reason }) },
+    async (tx: Transaction) => {
+      const target = await repo.findEntry(tx, entryId);
+      if (!target) throw notFoundEntry();
+      if (target.kind === 'reversal' || target.kind === 'expire') {
+        throw conflictText(
+          'Questo movimento non si può stornare (storni e scadenze sono definitivi)',
+          'This entry cannot be reversed (reversals and expiries are final)',
+        );
+      }
+      const membership = await repo.lockMembershipById(tx, target.membershipId);
+      const program = await repo.findProgramRules(tx, target.programId);
+      if (!membership || !program) throw notFoundEntry();
+      // Checked after the lock: two reversals of one entry queue on the membership row.
+      if (await repo.hasReversal(tx, entryId)) throw alreadyReversed();
+      const movement: Movement = {
+        kind: 'reversal',
+        source: target.source,
+        points: -target.points,
+        stamps: -target.stamps,
+        amountCents: null,
+        reason,
+        merchantId: target.merchantId,
+        reversesId: target.id,
+      };
+      if (movement.points < 0) movement.preferLotsOf = target.id;
+      if (movement.points > 0) {
+        // Points given back keep the expiry day of the lots they were taken from.
+        const takes = await repo.takesOf(tx, target.id);
+        const covered = takes.reduce((sum, take) => sum + take.points, 0);
+        const rest = movement.points - covered;
+        movement.lots = [
+          ...takes,
+          ...(rest > 0
+            ? [{ points: rest, expiresOn: expiryDate({ policy: program.expiryPolicy, days: program.expiryDays }, deps.clock.now(), deps.timeZone) }]
+            : []),
+        ];
+      }
+      const result = await applyMovement(tx, deps, caller, membership, program, movement, idempotencyKey);
+      return { status: 201, body: result };
+    },
+  );
+}
+
+export async function listEntries(deps: LedgerDeps, query: ListLedgerQuery) {
+  const filters = filtersOf(query);
+  const { items, total } = await repo.listEntries(deps.db, filters, { page: query.page, pageSize: query.pageSize, order: query.order });
+  return { items, total, page: query.page, pageSize: query.pageSize };
+}
+
+export function filtersOf(query: Omit<ListLedgerQuery, 'page' | 'pageSize'>): repo.LedgerFilters {
+  return {
+    customerId: query.customerId,
+    programId: query.programId,
+    merchantId: query.merchantId,
+    kind: query.kind,
+    source: query.source,
+    from: query.from ? new Date(query.from) : undefined,
+    to: query.to ? new Date(query.to) : undefined,
+  };
+}
+
+export async function customerMemberships(deps: LedgerDeps, customerId: string): Promise<CustomerMemberships> {
+  if ((await repo.findCustomerStatus(deps.db, customerId)) === null) {
+    throw new CodedError(404, 'not_found', (language) => ({ message: message('notFound', language, { field: 'customer' }) }));
+  }
+  const memberships = await repo.membershipsOfCustomer(deps.db, customerId);
+  const expiring = await repo.expiringPoints(deps.db, memberships.map((m) => m.id));
+  const now = deps.clock.now();
+  const items = await Promise.all(
+    memberships.map(async (m) => ({
+      ...repo.toMembership(m),
+      programName: m.programName,
+      programType: m.programType,
+      stampsRequired: m.stampsRequired,
+      pointsInTierWindow: await repo.pointsEarnedSince(deps.db, m.id, tierWindowStart(m.tierWindow, now, deps.timeZone)),
+      expiring: expiring.filter((e) => e.membershipId === m.id).map(({ points, expiresOn }) => ({ points, expiresOn })),
+    })),
+  );
+  return { items };
+}
+
+/**
+ * Writes off the unspent rest of every lot whose last day is before today: one `expire` entry per
+ * lot, once, even with several processes (the lot row is locked and re-read; the entry's
+ * (source, idempotency key) is unique per lot).
+ */
+export async function expireDueLots(deps: LedgerDeps, options: { batch?: number } = {}): Promise<number> {
+  const today = localDate(deps.clock.now(), deps.timeZone);
+  const caller: LedgerCaller = { id: null, label: 'system', audit: { id: null, email: 'system' } };
+  let written = 0;
+  for (;;) {
+    const due = await repo.dueLots(deps.db, today, options.batch ?? 200);
+    if (due.length === 0) return written;
+    let progressed = false;
+    for (const lot of due) {
+      const didWrite = await deps.db.transaction(async (tx) => {
+        // Lock order as everywhere: membership, then lots.
+        const membership = await repo.lockMembershipById(tx, lot.membershipId);
+        const locked = await repo.lockLot(tx, lot.id);
+        if (!membership || !locked || locked.remaining <= 0) return false;
+        const program = await repo.findProgramRules(tx, membership.programId);
+        if (!program) return false;
+        const movement: Movement = {
+          kind: 'expire',
+          source: 'system',
+          points: -locked.remaining,
+          stamps: 0,
+          amountCents: null,
+          reason: null,
+          merchantId: null,
+          reversesId: null,
+          onlyLot: lot.id,
+        };
+        await applyMovement(tx, deps, caller, membership, program, movement, `expire:lot:${lot.id}`);
+        return true;
+      });
+      if (didWrite) {
+        written += 1;
+        progressed = true;
+      }
+    }
+    if (!progressed) return written;
+  }
+}

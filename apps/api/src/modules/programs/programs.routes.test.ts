@@ -1,0 +1,123 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
+import { createTestContext } from '../../../test/helper.ts';
+import { auditLog } from '../../db/schema.ts';
+
+const ctx = await createTestContext();
+let token = '';
+const merchantIds: string[] = [];
+beforeAll(async () => {
+  token = await ctx.tokenFor('admin@demo.test');
+  for (const [legalName, category] of [
+    ['Bar Sport', 'bar'],
+    ['Salone Lucia', 'hairdresser'],
+  ] as const) {
+    const response = await ctx.request({
+      method: 'POST',
+      url: '/api/admin/merchants',
+      token,
+      payload: { legalName, vatNumber: '00743110157', category, address: { street: 'Via Po 2', city: 'Torino', province: 'TO', postalCode: '10123' } },
+    });
+    merchantIds.push(response.json().id);
+  }
+});
+afterAll(() => ctx.close());
+
+const create = (body: Record<string, unknown>, language = 'it') =>
+  ctx.request({ method: 'POST', url: '/api/admin/programs', token, payload: body, headers: { 'accept-language': language } });
+
+describe('programs API', () => {
+  it('creates a points circuit with tiers, expiry and bonuses', async () => {
+    const response = await create({
+      name: 'Circuito Torino',
+      type: 'points',
+      merchantIds,
+      status: 'active',
+      pointsPerEuro: 1.5,
+      minSpendCents: 500,
+      tiers: [
+        { name: 'Bronzo', minPoints: 0, multiplier: 1 },
+        { name: 'Oro', minPoints: 1000, multiplier: 1.5 },
+      ],
+      expiry: { policy: 'afterDays', days: 365 },
+      bonuses: {
+        referrer: { points: 100, capPerMonth: 5 },
+        referee: { points: 50, capPerMonth: 1 },
+        share: { points: 10, capPerMonth: 4 },
+        review: { points: 20, capPerMonth: 2 },
+        checkIn: { points: 5, capPerMonth: 10 },
+        birthday: { points: 200, capPerMonth: 1 },
+      },
+    });
+    expect(response.statusCode, response.body).toBe(201);
+    expect(response.json()).toMatchObject({
+      type: 'points',
+      pointsPerEuro: 1.5,
+      merchantIds: [...merchantIds].sort(),
+      expiry: { policy: 'afterDays', days: 365 },
+      tierWindow: 'rolling12',
+      version: 1,
+    });
+  });
+
+  it('creates a stamp card with defaults for what is not given', async () => {
+    const response = await create({ name: 'Tessera caffè', type: 'stamps', merchantIds: [merchantIds[0]], stampsRequired: 10, maxStampsPerDay: 2 });
+    expect(response.statusCode, response.body).toBe(201);
+    expect(response.json()).toMatchObject({ status: 'draft', pointsPerEuro: null, stampsRequired: 10, expiry: { policy: 'never', days: null } });
+    expect(response.json().bonuses.birthday).toEqual({ points: 0, capPerMonth: 0 });
+  });
+
+  it('names the fields the rules across fields need, in both languages', async () => {
+    const points = await create({ name: 'Senza tasso', type: 'points', merchantIds, expiry: { policy: 'afterDays', days: null } });
+    expect(points.statusCode).toBe(400);
+    expect(points.json().error.fields).toEqual(
+      expect.arrayContaining([
+        { field: 'pointsPerEuro', message: 'Punti per euro è obbligatorio' },
+        { field: 'expiry.days', message: 'Giorni è obbligatorio' },
+      ]),
+    );
+    const tiers = await create(
+      {
+        name: 'Livelli storti',
+        type: 'stamps',
+        stampsRequired: 8,
+        merchantIds,
+        tiers: [
+          { name: 'A', minPoints: 100, multiplier: 1 },
+          { name: 'B', minPoints: 50, multiplier: 1 },
+        ],
+      },
+      'en',
+    );
+    expect(tiers.json().error.fields).toEqual([{ field: 'tiers.1.minPoints', message: 'Minimum points is not valid' }]);
+    const unknownMerchant = await create({ name: 'X', type: 'stamps', stampsRequired: 5, merchantIds: ['7d3a4e2c-9b1f-4c6a-8e5d-2f0b1a9c8e7d'] });
+    expect(unknownMerchant.statusCode).toBe(400);
+    expect(unknownMerchant.json().error.fields[0].field).toBe('merchantIds.0');
+  });
+
+  it('edits with the version read, checking the rules on the merged program', async () => {
+    const program = (await create({ name: 'Da modificare', type: 'stamps', stampsRequired: 5, merchantIds: [merchantIds[1]] })).json();
+    const url = `/api/admin/programs/${program.id}`;
+    const toPoints = await ctx.request({ method: 'PATCH', url, token, payload: { type: 'points', version: 1 } });
+    expect(toPoints.statusCode).toBe(400);
+    expect(toPoints.json().error.fields[0].field).toBe('pointsPerEuro');
+    const changed = await ctx.request({ method: 'PATCH', url, token, payload: { status: 'active', merchantIds, version: 1 } });
+    expect(changed.statusCode, changed.body).toBe(200);
+    expect(changed.json()).toMatchObject({ status: 'active', version: 2, merchantIds: [...merchantIds].sort() });
+    const stale = await ctx.request({ method: 'PATCH', url, token, payload: { status: 'closed', version: 1 } });
+    expect(stale.json().error.code).toBe('version_conflict');
+    const audit = await ctx.app.db.select().from(auditLog).where(eq(auditLog.entityId, program.id));
+    expect(audit.map((a) => a.action)).toEqual(['create', 'update']);
+  });
+
+  it('lists with search, filters by merchant and type, and exports with comma decimals', async () => {
+    const list = (query: string) => ctx.request({ method: 'GET', url: `/api/admin/programs?${query}`, token });
+    const byMerchant = (await list(`merchantId=${merchantIds[1]}&sort=name`)).json();
+    expect(byMerchant.items.map((p: { name: string }) => p.name)).toEqual(['Circuito Torino', 'Da modificare']);
+    expect((await list('type=stamps&q=caff')).json().total).toBe(1);
+    const csv = await ctx.request({ method: 'GET', url: '/api/admin/programs/export.csv?type=points', token });
+    const lines = csv.rawPayload.toString('utf8').slice(1).trimEnd().split('\r\n');
+    expect(lines[0]).toBe('Nome;Tipo;Stato;Punti per euro;Spesa minima (€);Timbri richiesti;Esercenti;Scadenza;Giorni di validità;Creato il');
+    expect(lines[1]).toMatch(/^Circuito Torino;points;active;1,50;5,00;;2;afterDays;365;\d{2}\/\d{2}\/\d{4} \d{2}:\d{2}$/);
+  });
+});

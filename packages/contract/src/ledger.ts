@@ -1,0 +1,229 @@
+import { z } from 'zod';
+import type { Language } from './app-info.ts';
+import { pageSchema, pagingQuerySchema, sortOrderSchema } from './common.ts';
+import { keyed } from './validation.ts';
+
+/**
+ * The points ledger (PRODUCT.md D "Ledger", F). Entries are append-only: a mistake is undone by a
+ * `reversal` entry pointing at the original, never by an edit.
+ */
+export const LEDGER_KINDS = ['earn', 'redeem', 'adjust', 'expire', 'reversal'] as const;
+export const ledgerKindSchema = z.enum(LEDGER_KINDS);
+export type LedgerKind = z.infer<typeof ledgerKindSchema>;
+
+/** Where an entry comes from; with the idempotency key it identifies a request (unique per source). */
+export const LEDGER_SOURCES = ['purchase', 'social', 'referral', 'birthday', 'bonus', 'manual', 'system'] as const;
+export const ledgerSourceSchema = z.enum(LEDGER_SOURCES);
+export type LedgerSource = z.infer<typeof ledgerSourceSchema>;
+
+/** What staff may ask the ledger to do (`POST /api/admin/ledger`). */
+export const LEDGER_REQUEST_KINDS = ['purchase', 'redeem', 'adjust', 'bonus'] as const;
+export const ledgerRequestKindSchema = z.enum(LEDGER_REQUEST_KINDS);
+export type LedgerRequestKind = z.infer<typeof ledgerRequestKindSchema>;
+
+export const LEDGER_BOUNDS = {
+  /** One purchase at most 1,000,000.00 euro. */
+  amountCentsMax: 100_000_000,
+  /** One request moves at most a million points (or stamps). */
+  pointsMax: 1_000_000,
+  stampsMax: 1_000,
+  reasonMax: 500,
+  idempotencyKeyMin: 8,
+  idempotencyKeyMax: 200,
+} as const;
+
+export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
+
+export const ledgerEntrySchema = z.object({
+  id: z.number().int(),
+  membershipId: z.string(),
+  customerId: z.string(),
+  programId: z.string(),
+  merchantId: z.string().nullable(),
+  kind: ledgerKindSchema,
+  source: ledgerSourceSchema,
+  /** Signed: earn +, redeem/expire −, adjust ±, reversal the opposite of its target. */
+  points: z.number().int(),
+  stamps: z.number().int(),
+  /** The purchase amount in euro cents (earn by purchase), else null. */
+  amountCents: z.number().int().nullable(),
+  reason: z.string().nullable(),
+  /** The entry this one reverses (kind `reversal`). */
+  reversesId: z.number().int().nullable(),
+  /** The reversal of this entry, when there is one (at most one). */
+  reversedById: z.number().int().nullable(),
+  /** The balance and stamps of the membership right after this entry. */
+  balanceAfter: z.number().int(),
+  stampsAfter: z.number().int(),
+  /** Earned points: the day their unspent rest expires (YYYY-MM-DD, business time zone), or null. */
+  expiresOn: z.iso.date().nullable(),
+  /** Who made it: the staff member's id (null for the system). */
+  createdBy: z.string().nullable(),
+  /** Who made it, readable: the staff member's e-mail, or `system`. */
+  createdByLabel: z.string(),
+  createdAt: z.iso.datetime({ offset: true }),
+});
+export type LedgerEntry = z.infer<typeof ledgerEntrySchema>;
+
+export const membershipSchema = z.object({
+  id: z.string(),
+  customerId: z.string(),
+  programId: z.string(),
+  balance: z.number().int(),
+  stamps: z.number().int(),
+  /** The effective tier name (never below the manual floor), or null when the program has no tiers. */
+  tier: z.string().nullable(),
+  tierFloor: z.string().nullable(),
+  joinedAt: z.iso.datetime({ offset: true }),
+  lastActivityAt: z.iso.datetime({ offset: true }).nullable(),
+  version: z.number().int(),
+});
+export type Membership = z.infer<typeof membershipSchema>;
+
+/** "N points expire on D": the unspent rest of earn lots, grouped by day, soonest first. */
+export const expiringPointsSchema = z.object({ points: z.number().int(), expiresOn: z.iso.date() });
+export type ExpiringPoints = z.infer<typeof expiringPointsSchema>;
+
+export const membershipDetailSchema = membershipSchema.extend({
+  programName: z.string(),
+  programType: z.enum(['points', 'stamps']),
+  stampsRequired: z.number().int().nullable(),
+  /** Points earned in the program's tier window (rolling 12 months or calendar year). */
+  pointsInTierWindow: z.number().int(),
+  expiring: z.array(expiringPointsSchema),
+});
+export type MembershipDetail = z.infer<typeof membershipDetailSchema>;
+export const customerMembershipsSchema = z.object({ items: z.array(membershipDetailSchema) });
+export type CustomerMemberships = z.infer<typeof customerMembershipsSchema>;
+
+const reasonSchema = z.string().trim().min(1).max(LEDGER_BOUNDS.reasonMax);
+
+/**
+ * `POST /api/admin/ledger`. Per kind:
+ * - `purchase`: `amountCents` (points programs: points from the program's rate; stamps programs:
+ *   `stamps`, default 1, within the caps);
+ * - `redeem`: `points` (points programs) or `stamps` (stamps programs), positive;
+ * - `adjust`: signed `points` and/or `stamps`, not both zero, `reason` required;
+ * - `bonus`: positive `points` (or `stamps`), `reason` required.
+ */
+export const createLedgerEntrySchema = z
+  .strictObject({
+    customerId: z.uuid(),
+    programId: z.uuid(),
+    merchantId: z.uuid().optional(),
+    kind: ledgerRequestKindSchema,
+    amountCents: z.number().int().min(0).max(LEDGER_BOUNDS.amountCentsMax).optional(),
+    points: z.number().int().min(-LEDGER_BOUNDS.pointsMax).max(LEDGER_BOUNDS.pointsMax).optional(),
+    stamps: z.number().int().min(-LEDGER_BOUNDS.stampsMax).max(LEDGER_BOUNDS.stampsMax).optional(),
+    reason: reasonSchema.optional(),
+  })
+  .superRefine((value, ctx) => {
+    // Reported as "<field> è obbligatorio" / "<field> non è valido" by the error handler.
+    const issue = (path: string) =>
+      ctx.addIssue({ code: 'custom', path: [path], message: `${path} is required`, ...keyed('required') });
+    const invalid = (path: string) =>
+      ctx.addIssue({ code: 'custom', path: [path], message: `${path} is not valid`, ...keyed('invalid') });
+    const points = value.points ?? 0;
+    const stamps = value.stamps ?? 0;
+    switch (value.kind) {
+      case 'purchase':
+        if (value.amountCents === undefined) issue('amountCents');
+        if (value.points !== undefined) invalid('points');
+        if (value.stamps !== undefined && value.stamps < 1) invalid('stamps');
+        break;
+      case 'redeem':
+      case 'bonus':
+        if (value.amountCents !== undefined) invalid('amountCents');
+        if (value.points === undefined && value.stamps === undefined) issue('points');
+        if (value.points !== undefined && value.points < 1) invalid('points');
+        if (value.stamps !== undefined && value.stamps < 1) invalid('stamps');
+        if (value.kind === 'bonus' && value.reason === undefined) issue('reason');
+        break;
+      case 'adjust':
+        if (value.amountCents !== undefined) invalid('amountCents');
+        if (points === 0 && stamps === 0) issue('points');
+        if (value.reason === undefined) issue('reason');
+        break;
+    }
+  });
+export type CreateLedgerEntry = z.infer<typeof createLedgerEntrySchema>;
+
+export const idempotencyHeadersSchema = z.object({
+  'idempotency-key': z
+    .string()
+    .trim()
+    .min(LEDGER_BOUNDS.idempotencyKeyMin)
+    .max(LEDGER_BOUNDS.idempotencyKeyMax)
+    .regex(/^[\x21-\x7e]+$/),
+});
+
+export const ledgerWriteResultSchema = z.object({
+  entry: ledgerEntrySchema,
+  membership: membershipSchema,
+});
+export type LedgerWriteResult = z.infer<typeof ledgerWriteResultSchema>;
+
+/** `POST /api/admin/ledger/:id/reversal`. */
+export const reverseLedgerEntrySchema = z.strictObject({ reason: reasonSchema });
+export type ReverseLedgerEntry = z.infer<typeof reverseLedgerEntrySchema>;
+export const ledgerEntryIdParamSchema = z.object({ id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) });
+
+export const LEDGER_SORT_FIELDS = ['createdAt'] as const;
+
+/** `GET /api/admin/ledger` (and `export.csv`): newest first; from/to are inclusive instants. */
+export const listLedgerQuerySchema = pagingQuerySchema.extend({
+  customerId: z.uuid().optional(),
+  programId: z.uuid().optional(),
+  merchantId: z.uuid().optional(),
+  kind: ledgerKindSchema.optional(),
+  source: ledgerSourceSchema.optional(),
+  from: z.iso.datetime({ offset: true }).optional(),
+  to: z.iso.datetime({ offset: true }).optional(),
+  sort: z.enum(LEDGER_SORT_FIELDS).default('createdAt'),
+  order: sortOrderSchema.default('desc'),
+});
+export type ListLedgerQuery = z.infer<typeof listLedgerQuerySchema>;
+export const exportLedgerQuerySchema = listLedgerQuerySchema.omit({ page: true, pageSize: true });
+export const ledgerPageSchema = pageSchema(ledgerEntrySchema);
+export type LedgerPage = z.infer<typeof ledgerPageSchema>;
+
+export const customerIdParamSchema = z.object({ id: z.uuid() });
+
+/** Error codes of the ledger (also listed in errors.ts), with their texts in both languages. */
+export const LEDGER_ERROR_CODES = [
+  'insufficient_balance',
+  'already_reversed',
+  'idempotency_key_reused',
+  'idempotency_key_in_flight',
+] as const;
+export type LedgerErrorCode = (typeof LEDGER_ERROR_CODES)[number];
+
+export const LEDGER_ERROR_STATUS: Record<LedgerErrorCode, number> = {
+  insufficient_balance: 409,
+  already_reversed: 409,
+  idempotency_key_reused: 422,
+  idempotency_key_in_flight: 409,
+};
+
+type LedgerErrorParams = { balance?: number; requested?: number; unit?: 'points' | 'stamps' };
+
+const ledgerTexts: Record<Language, Record<LedgerErrorCode, (p: LedgerErrorParams) => string>> = {
+  en: {
+    insufficient_balance: (p) =>
+      `The balance is not enough: ${p.balance ?? 0} ${p.unit ?? 'points'} available, ${p.requested ?? 0} requested`,
+    already_reversed: () => 'This entry has already been reversed',
+    idempotency_key_reused: () => 'This Idempotency-Key was already used for a different request',
+    idempotency_key_in_flight: () => 'A request with this Idempotency-Key is still being processed: retry shortly',
+  },
+  it: {
+    insufficient_balance: (p) =>
+      `Saldo insufficiente: ${p.balance ?? 0} ${p.unit === 'stamps' ? 'timbri' : 'punti'} disponibili, ${p.requested ?? 0} richiesti`,
+    already_reversed: () => 'Questo movimento è già stato stornato',
+    idempotency_key_reused: () => 'Questa Idempotency-Key è già stata usata per una richiesta diversa',
+    idempotency_key_in_flight: () => 'Una richiesta con questa Idempotency-Key è ancora in corso: riprova tra poco',
+  },
+};
+
+export function ledgerErrorMessage(code: LedgerErrorCode, language: Language, params: LedgerErrorParams = {}): string {
+  return ledgerTexts[language][code](params);
+}
