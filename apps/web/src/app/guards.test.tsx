@@ -36,6 +36,19 @@ const routes: RouteObject[] = [
 ];
 
 describe('route guard (S8, S9)', () => {
+  it("refuses a screen whose route handle names a permission the role lacks, and never loops at home", async () => {
+    const guarded: RouteObject[] = [
+      { path: 'error/404', element: <p>not found screen</p> },
+      {
+        element: <RequireAuth />,
+        children: [{ path: 'news', handle: { permission: 'staff:manage' }, element: <p>news screen</p> }],
+      },
+    ];
+    const { router } = renderRoutes(guarded, { route: '/news', user: { role: 'editor' } });
+    expect(await screen.findByText('not found screen')).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/error/404');
+  });
+
   it('sends nobody to /auth/login with where they were going, and clears the stored session', async () => {
     localStorage.setItem(SESSION_STORAGE_KEY, JSON.stringify({ authToken: 'stale', refreshToken: 'r', expiresIn: 'not a date' }));
     const { router } = renderRoutes(routes, { route: '/dashboard?range=7d' });

@@ -1,6 +1,7 @@
 import { useEffect } from 'react';
-import { Navigate, Outlet, useLocation } from 'react-router';
-import { isStaffRole } from '@sf/contract/roles';
+import { Navigate, Outlet, useLocation, useMatches } from 'react-router';
+import { can, isStaffRole } from '@sf/contract/roles';
+import type { ScreenHandle } from './navigation.tsx';
 import { sessionStore, useSession } from '../lib/session.ts';
 
 /** The path an editor may use (S9): the whole News area lives there. */
@@ -38,9 +39,21 @@ function SignOutAndGoToLogin() {
 export function RequireAuth() {
   const session = useSession();
   const location = useLocation();
+  const matches = useMatches();
   if (session.status !== 'signed-in' || !isStaffRole(session.user.role)) return <SignOutAndGoToLogin />;
   if (session.user.role === 'editor' && location.pathname !== EDITOR_HOME) {
     return <Navigate to={EDITOR_HOME} replace />;
+  }
+  // Each screen declares its permission on its route (app/navigation.tsx); the API decides, this only routes.
+  const role = session.user.role;
+  const isRefused = matches.some((match) => {
+    const permission = (match.handle as Partial<ScreenHandle> | undefined)?.permission;
+    return permission !== undefined && !can(role, permission);
+  });
+  if (isRefused) {
+    const home = role === 'editor' ? EDITOR_HOME : ADMIN_HOME;
+    // Refused at home itself: a 404 rather than a redirect loop.
+    return <Navigate to={location.pathname === home ? '/error/404' : home} replace />;
   }
   return <Outlet />;
 }

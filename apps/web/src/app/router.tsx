@@ -5,6 +5,7 @@ import { RootLayout } from './root-layout.tsx';
 import { RouteError } from './route-error.tsx';
 import { Component as LoginRoute } from './routes/auth/login.tsx';
 import { loadCatalogues } from '../lib/i18n.ts';
+import { screenHandle } from './navigation.tsx';
 
 /**
  * S8 route map. Only the sign-in page and what it needs are in the first bundle; every other screen
@@ -44,8 +45,12 @@ export const appRoutes: RouteObject[] = [
             },
             children: [
               { index: true, element: <HomeRedirect /> },
-              { path: 'dashboard', lazy: () => import('./routes/dashboard.tsx') },
-              { path: 'news', lazy: () => import('./routes/news.tsx') },
+              { path: 'dashboard', handle: screenHandle('dashboard'), lazy: () => import('./routes/dashboard.tsx') },
+              { path: 'news', handle: screenHandle('news'), lazy: () => import('./routes/news.tsx') },
+              { path: 'customers', handle: screenHandle('customers'), lazy: () => import('./routes/customers.tsx') },
+              { path: 'customers/:id', handle: screenHandle('customers'), lazy: () => import('./routes/customer.tsx') },
+              { path: 'merchants', handle: screenHandle('merchants'), lazy: () => import('./routes/merchants.tsx') },
+              { path: 'programs', handle: screenHandle('programs'), lazy: () => import('./routes/programs.tsx') },
             ],
           },
         ],

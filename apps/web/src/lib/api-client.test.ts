@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { SESSION_STORAGE_KEY } from '@sf/contract/app-info';
 import { fakeIdToken, testUser } from '../testing/test-utils.tsx';
 import { server } from '../testing/msw-server.ts';
-import { apiClient } from './api-client.ts';
+import { apiClient, filenameFromDisposition } from './api-client.ts';
 import { ApiError } from './api-error.ts';
 import { toastModule } from './notify.ts';
 import { readStoredSession, sessionStore, writeStoredSession } from './session.ts';
@@ -238,5 +238,64 @@ describe('other errors (S11)', () => {
 
     await expect(apiClient.get('/down')).rejects.toMatchObject({ status: 0, code: 'network' });
     await vi.waitFor(() => expect(show).toHaveBeenCalledWith(expect.objectContaining({ message: expect.stringContaining('Il server non è raggiungibile') })));
+  });
+});
+
+describe('downloads (list exports)', () => {
+  it('returns the file and the name the server gave it, with the token and the list query', async () => {
+    const seen: { token: string | null; url: string }[] = [];
+    server.use(
+      http.get('/api/admin/customers/export.csv', ({ request }) => {
+        seen.push({ token: request.headers.get('X-Auth-Token'), url: request.url });
+        return new HttpResponse('\uFEFFNome;Cognome\r\nAda;Rossi\r\n', {
+          headers: { 'Content-Type': 'text/csv; charset=utf-8', 'Content-Disposition': `attachment; filename="clienti.csv"; filename*=UTF-8''clienti%202026.csv` },
+        });
+      }),
+    );
+
+    const file = await apiClient.download('/admin/customers/export.csv', { params: { q: 'rossi', status: 'active' } });
+
+    expect(file.filename).toBe('clienti 2026.csv');
+    expect(await file.blob.text()).toContain('Ada;Rossi');
+    expect(seen).toHaveLength(1);
+    expect(seen[0]!.token).toBe(oldToken);
+    expect(new URL(seen[0]!.url).search).toBe('?q=rossi&status=active');
+  });
+
+  it('refreshes an expired token once and retries the download with the marker', async () => {
+    let refreshCalls = 0;
+    const retries: (string | null)[] = [];
+    server.use(
+      http.post('/api/auth/token', () => {
+        refreshCalls += 1;
+        return tokenAnswer(newToken);
+      }),
+      http.get('/api/admin/merchants/export.csv', ({ request }) => {
+        if (request.headers.get('X-Auth-Token') === oldToken) return expired();
+        retries.push(request.headers.get('X-Auth-Retry'));
+        return new HttpResponse('a;b\r\n', { headers: { 'Content-Type': 'text/csv' } });
+      }),
+    );
+
+    const file = await apiClient.download('/admin/merchants/export.csv');
+
+    expect(refreshCalls).toBe(1);
+    expect(retries).toEqual(['1']);
+    // Without Content-Disposition the path's last part names the file.
+    expect(file.filename).toBe('export.csv');
+  });
+
+  it('rejects with the API error and shows a toast when the export fails', async () => {
+    server.use(http.get('/api/admin/ledger/export.csv', () => HttpResponse.json({ error: { code: 'internal', message: 'x', requestId: 'r' } }, { status: 500 })));
+
+    await expect(apiClient.download('/admin/ledger/export.csv')).rejects.toBeInstanceOf(ApiError);
+    await vi.waitFor(() => expect(show).toHaveBeenCalled());
+  });
+
+  it('reads plain and RFC 5987 file names from Content-Disposition', () => {
+    expect(filenameFromDisposition('attachment; filename="movimenti.csv"', 'x.csv')).toBe('movimenti.csv');
+    expect(filenameFromDisposition('attachment; filename=esercenti.csv', 'x.csv')).toBe('esercenti.csv');
+    expect(filenameFromDisposition("attachment; filename*=UTF-8''caff%C3%A8.csv", 'x.csv')).toBe('caffè.csv');
+    expect(filenameFromDisposition(null, 'x.csv')).toBe('x.csv');
   });
 });

@@ -32,6 +32,8 @@ type InternalOptions = RequestOptions & {
   body?: unknown;
   /** Sends the current token as this query parameter too, re-read on a retry (S4 user-by-token). */
   tokenParam?: string;
+  /** The Accept header; JSON unless a file is wanted. */
+  accept?: string;
 };
 
 function buildUrl(path: string, params: QueryParams | undefined, tokenParam: string | undefined, token: string | null): string {
@@ -94,7 +96,7 @@ async function toApiError(response: Response): Promise<ApiError> {
 async function send(path: string, options: InternalOptions, isRetry: boolean): Promise<Response> {
   const method = options.method.toUpperCase();
   const token = currentAuthToken();
-  const headers = new Headers({ Accept: 'application/json', 'Accept-Language': currentLanguage() });
+  const headers = new Headers({ Accept: options.accept ?? 'application/json', 'Accept-Language': currentLanguage() });
   if (token) headers.set(AUTH_TOKEN_HEADER, token);
   if (isRetry) headers.set(AUTH_RETRY_HEADER, '1');
   let body: BodyInit | undefined;
@@ -186,7 +188,8 @@ function report(error: ApiError, options: InternalOptions): void {
   if (!options.isSilent) notifyError(describeApiError(error));
 }
 
-async function request<T>(path: string, options: InternalOptions): Promise<T> {
+/** Sends with the S10 refresh and S11 reporting; resolves with the successful response itself. */
+async function exchange(path: string, options: InternalOptions): Promise<Response> {
   let response: Response;
   try {
     response = await send(path, options, false);
@@ -212,9 +215,32 @@ async function request<T>(path: string, options: InternalOptions): Promise<T> {
     }
     throw error;
   }
+  return response;
+}
+
+async function request<T>(path: string, options: InternalOptions): Promise<T> {
+  const response = await exchange(path, options);
   if (response.status === 204) return undefined as T;
   const text = await response.text();
   return (text ? JSON.parse(text) : undefined) as T;
+}
+
+export type Download = { blob: Blob; filename: string };
+
+/** The file name of `Content-Disposition` (RFC 6266: `filename*=UTF-8''…` wins over `filename="…"`). */
+export function filenameFromDisposition(header: string | null, fallback: string): string {
+  if (!header) return fallback;
+  const extended = /filename\*\s*=\s*(?:UTF-8|utf-8)''([^;]+)/.exec(header);
+  if (extended?.[1]) {
+    try {
+      return decodeURIComponent(extended[1].trim());
+    } catch {
+      // A malformed escape falls through to the plain form.
+    }
+  }
+  const plain = /filename\s*=\s*"([^"]*)"|filename\s*=\s*([^;]+)/.exec(header);
+  const name = (plain?.[1] ?? plain?.[2] ?? '').trim();
+  return name || fallback;
 }
 
 export const apiClient = {
@@ -235,5 +261,12 @@ export const apiClient = {
   },
   upload<T>(path: string, formData: FormData, options: RequestOptions = {}): Promise<T> {
     return request<T>(path, { ...options, method: 'POST', body: formData });
+  },
+  /** A file (e.g. a list's `export.csv`) with the same token, refresh and error handling as any call. */
+  async download(path: string, options: RequestOptions & { fallbackName?: string } = {}): Promise<Download> {
+    const { fallbackName, ...rest } = options;
+    const response = await exchange(path, { ...rest, method: 'GET', accept: '*/*' });
+    const fallback = fallbackName ?? path.split('/').pop() ?? 'download';
+    return { blob: await response.blob(), filename: filenameFromDisposition(response.headers.get('Content-Disposition'), fallback) };
   },
 };

@@ -58,8 +58,10 @@ export type FieldErrorTarget = {
 /** Shows the API's per-field texts (400 `validation`) on the form's fields; true when any was placed. */
 export function applyServerFieldErrors(form: FieldErrorTarget, fields: { field: string; message: string }[] | undefined): boolean {
   let isPlaced = false;
+  const values = form.getValues() as Record<string, unknown>;
   for (const { field, message: text } of fields ?? []) {
-    if (field in form.getValues()) {
+    // `address.city` or `tiers.1.name` land on that nested field when the form has its parent.
+    if (field.split('.')[0]! in values) {
       form.setError(field as never, { type: 'server', message: text });
       isPlaced = true;
     }

@@ -19,13 +19,16 @@ const routes = [
 ];
 
 describe('main layout', () => {
-  it('shows an admin the S14 entries whose screens exist: Dashboard, Apps → News, Create New Post', async () => {
+  it('shows an admin the S14 entries whose screens exist, built from the screen registry', async () => {
     renderRoutes(routes, { route: '/dashboard', user: { role: 'admin' }, language: 'en' });
     const nav = await screen.findByRole('navigation', { name: 'Main menu' });
     expect(within(nav).getByRole('link', { name: 'Dashboard' })).toHaveAttribute('aria-current', 'page');
     expect(within(nav).getByRole('link', { name: 'News' })).toHaveAttribute('href', '/news');
     expect(within(nav).getByRole('link', { name: 'Create New Post' })).toHaveAttribute('href', '/news?post=new');
-    expect(within(nav).queryByText('Anagrafiche')).not.toBeInTheDocument();
+    expect(within(nav).getByText('Master data')).toBeInTheDocument();
+    expect(within(nav).getByRole('link', { name: 'Merchants' })).toHaveAttribute('href', '/merchants');
+    // A group with no working screen yet is not shown.
+    expect(within(nav).queryByText('Pages')).not.toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Skip to main content' })).toHaveAttribute('href', '#main-content');
     expect(screen.getByRole('main')).toHaveAttribute('id', 'main-content');
   });
@@ -34,6 +37,8 @@ describe('main layout', () => {
     renderRoutes(routes, { route: '/news', user: { role: 'editor', displayName: 'Edo Editor' } });
     const nav = await screen.findByRole('navigation', { name: 'Menu principale' });
     expect(within(nav).queryByRole('link', { name: 'Dashboard' })).not.toBeInTheDocument();
+    expect(within(nav).queryByText('Anagrafiche')).not.toBeInTheDocument();
+    expect(within(nav).queryByRole('link', { name: 'Esercenti' })).not.toBeInTheDocument();
     expect(within(nav).getByRole('link', { name: 'News' })).toBeInTheDocument();
     expect(within(nav).getByRole('link', { name: 'Crea nuovo post' })).toBeInTheDocument();
   });

@@ -1,69 +1,50 @@
 import { Anchor, AppShell, Burger, em, Group, Loader, NavLink, ScrollArea, Text } from '@mantine/core';
 import { useDisclosure, useMediaQuery } from '@mantine/hooks';
-import { IconApps, IconLayoutDashboard, IconNews, IconSquarePlus } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, Outlet, useLocation, useNavigate, useNavigation, useSearchParams } from 'react-router';
+import { Link, Outlet, useLocation, useNavigate, useNavigation } from 'react-router';
 import { APP_VERSION } from '@sf/contract/app-info';
-import { useCan } from '../../components/can.tsx';
 import { useSignOut } from '../../features/auth/api/sign-out.ts';
 import { PasswordDialog } from '../../features/profile/components/password-dialog.tsx';
 import { ProfileDialog } from '../../features/profile/components/profile-dialog.tsx';
 import { useCurrentUser } from '../../lib/session.ts';
 import classes from './main-layout.module.css';
 import { AppDataProviders } from '../data-providers.tsx';
+import { visibleMenu, type MenuLink } from '../navigation.tsx';
 import { UserMenu } from './user-menu.tsx';
 
-/**
- * The S14 menu, showing only entries whose screens exist today (Dashboard; Apps → News; Create New
- * Post). Anagrafiche, Pages, Features and Actions join when their areas land — never as empty pages.
- */
+/** The S14 menu, built from the screen registry (`app/navigation.tsx`) for the current role. */
 function Navigation({ onNavigate }: { onNavigate: () => void }) {
   const { t } = useTranslation('layout');
-  const { pathname } = useLocation();
-  const [params] = useSearchParams();
-  const canSeeDashboard = useCan('dashboard:read');
-  const canSeeNews = useCan('news:read');
-  const canWriteNews = useCan('news:write');
-  const isCreating = pathname === '/news' && params.get('post') === 'new';
-  const isNews = pathname === '/news' && !isCreating;
+  const location = useLocation();
+  const user = useCurrentUser();
+  const items = visibleMenu(user?.role);
+  const renderLink = (entry: MenuLink) => {
+    const isActive = entry.isActive(location);
+    return (
+      <NavLink
+        key={entry.id}
+        component={Link}
+        to={entry.to}
+        label={t(entry.label)}
+        leftSection={<entry.icon size={18} aria-hidden />}
+        active={isActive}
+        aria-current={isActive ? 'page' : undefined}
+        onClick={onNavigate}
+      />
+    );
+  };
   return (
     <nav aria-label={t('nav.label')}>
-      {canSeeDashboard ? (
-        <NavLink
-          component={Link}
-          to="/dashboard"
-          label={t('nav.dashboard')}
-          leftSection={<IconLayoutDashboard size={18} aria-hidden />}
-          active={pathname === '/dashboard'}
-          aria-current={pathname === '/dashboard' ? 'page' : undefined}
-          onClick={onNavigate}
-        />
-      ) : null}
-      {canSeeNews ? (
-        <NavLink label={t('nav.apps')} leftSection={<IconApps size={18} aria-hidden />} defaultOpened childrenOffset={28}>
-          <NavLink
-            component={Link}
-            to="/news"
-            label={t('nav.news')}
-            leftSection={<IconNews size={18} aria-hidden />}
-            active={isNews}
-            aria-current={isNews ? 'page' : undefined}
-            onClick={onNavigate}
-          />
-        </NavLink>
-      ) : null}
-      {canWriteNews ? (
-        <NavLink
-          component={Link}
-          to="/news?post=new"
-          label={t('nav.createPost')}
-          leftSection={<IconSquarePlus size={18} aria-hidden />}
-          active={isCreating}
-          aria-current={isCreating ? 'page' : undefined}
-          onClick={onNavigate}
-        />
-      ) : null}
+      {items.map((item) =>
+        item.kind === 'link' ? (
+          renderLink(item)
+        ) : (
+          <NavLink key={item.id} label={t(item.label)} leftSection={<item.icon size={18} aria-hidden />} defaultOpened childrenOffset={28}>
+            {item.entries.map(renderLink)}
+          </NavLink>
+        ),
+      )}
     </nav>
   );
 }

@@ -88,7 +88,7 @@ describe('NewsPage list', () => {
   it('shows skeleton rows while the list loads and status badges once it is there', async () => {
     answerList([newsPost({ id: 1, title: 'Uno', status: 'scheduled', publishAt: '2026-12-01T08:00:00.000Z' }), newsPost({ id: 2, title: 'Due', status: 'published', pinned: true })]);
     renderWithProviders(<NewsPage />, { route: '/news', user: editor });
-    expect(screen.getAllByTestId('news-row-skeleton').length).toBeGreaterThan(0);
+    expect(screen.getAllByTestId('row-skeleton').length).toBeGreaterThan(0);
     await screen.findByRole('link', { name: 'Uno' });
     const table = screen.getByRole('table', { name: 'Post delle news' });
     const rows = within(table).getAllByRole('row');

@@ -13,7 +13,7 @@ import { NewsTable } from './news-table.tsx';
 /** The News area at `/news` (S9: an editor's whole world): the list and the editor drawer. */
 export function NewsPage() {
   const { t } = useTranslation('news');
-  const { params, update } = useNewsListParams();
+  const { params, update, isFiltered } = useNewsListParams();
   const { hrefFor } = useEditorTarget();
   return (
     <Stack gap="lg">
@@ -26,7 +26,7 @@ export function NewsPage() {
         </Can>
       </Group>
       <NewsListToolbar params={params} onChange={update} />
-      <NewsTable params={params} onChange={update} hrefFor={hrefFor} />
+      <NewsTable params={params} onChange={update} isFiltered={isFiltered} hrefFor={hrefFor} />
       <NewsEditorDrawer />
     </Stack>
   );

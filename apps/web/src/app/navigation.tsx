@@ -1,0 +1,112 @@
+import {
+  IconAddressBook,
+  IconApps,
+  IconBuildingStore,
+  IconFiles,
+  IconLayoutDashboard,
+  IconNews,
+  IconPuzzle,
+  IconSquarePlus,
+  IconStars,
+  IconUsers,
+  type Icon,
+} from '@tabler/icons-react';
+import { can, type Permission } from '@sf/contract/roles';
+
+/**
+ * Every screen of the signed-in area, declared once: its path and the permission it needs. The
+ * router puts the permission on the route's `handle` (the guard refuses a screen the role may not
+ * use), and the S14 menu below is built from the same entries, so a menu entry and its screen can
+ * never disagree about who may see them.
+ */
+export const SCREENS = {
+  dashboard: { path: '/dashboard', permission: 'dashboard:read' },
+  news: { path: '/news', permission: 'news:read' },
+  customers: { path: '/customers', permission: 'customers:read' },
+  merchants: { path: '/merchants', permission: 'merchants:read' },
+  programs: { path: '/programs', permission: 'programs:read' },
+} as const satisfies Record<string, { path: string; permission: Permission }>;
+
+export type ScreenId = keyof typeof SCREENS;
+
+/** A customer's page, under the Clienti screen. */
+export function customerPath(id: string): string {
+  return `${SCREENS.customers.path}/${id}`;
+}
+
+/** What a route's `handle` carries (react-router `useMatches`). */
+export type ScreenHandle = { permission: Permission };
+
+export function screenHandle(id: ScreenId): ScreenHandle {
+  return { permission: SCREENS[id].permission };
+}
+
+export type MenuLocation = { pathname: string; search: string };
+
+export type MenuLink = {
+  kind: 'link';
+  id: string;
+  /** Key in the `layout` namespace. */
+  label: string;
+  icon: Icon;
+  to: string;
+  permission: Permission;
+  isActive: (location: MenuLocation) => boolean;
+};
+
+export type MenuGroup = { kind: 'group'; id: string; label: string; icon: Icon; entries: MenuLink[] };
+
+export type MenuItem = MenuLink | MenuGroup;
+
+const isCreatingPost = ({ pathname, search }: MenuLocation) => pathname === SCREENS.news.path && new URLSearchParams(search).get('post') === 'new';
+
+function screenLink(id: ScreenId, label: string, icon: Icon): MenuLink {
+  const { path, permission } = SCREENS[id];
+  return {
+    kind: 'link',
+    id,
+    label,
+    icon,
+    to: path,
+    permission,
+    // A screen's own sub-pages (a customer's page under /customers) keep its entry lit.
+    isActive: (location) => (location.pathname === path || location.pathname.startsWith(`${path}/`)) && !(id === 'news' && isCreatingPost(location)),
+  };
+}
+
+/**
+ * The S14 menu in its order: Dashboard, Anagrafiche, Pages, Features, Apps, (Actions is the header's
+ * menu), Create New Post. A group lists only entries whose screens exist; `visibleMenu` drops what
+ * the role may not use and every group left empty, so no entry ever leads to an empty page.
+ */
+export const MENU: MenuItem[] = [
+  screenLink('dashboard', 'nav.dashboard', IconLayoutDashboard),
+  {
+    kind: 'group',
+    id: 'anagrafiche',
+    label: 'nav.anagrafiche',
+    icon: IconAddressBook,
+    entries: [screenLink('customers', 'nav.customers', IconUsers), screenLink('merchants', 'nav.merchants', IconBuildingStore)],
+  },
+  { kind: 'group', id: 'pages', label: 'nav.pages', icon: IconFiles, entries: [] },
+  { kind: 'group', id: 'features', label: 'nav.features', icon: IconPuzzle, entries: [screenLink('programs', 'nav.programs', IconStars)] },
+  { kind: 'group', id: 'apps', label: 'nav.apps', icon: IconApps, entries: [screenLink('news', 'nav.news', IconNews)] },
+  {
+    kind: 'link',
+    id: 'createPost',
+    label: 'nav.createPost',
+    icon: IconSquarePlus,
+    to: `${SCREENS.news.path}?post=new`,
+    permission: 'news:write',
+    isActive: isCreatingPost,
+  },
+];
+
+/** The menu as a role sees it: entries it may use, groups with at least one of them. */
+export function visibleMenu(role: string | null | undefined, menu: MenuItem[] = MENU): MenuItem[] {
+  return menu.flatMap((item): MenuItem[] => {
+    if (item.kind === 'link') return can(role, item.permission) ? [item] : [];
+    const entries = item.entries.filter((entry) => can(role, entry.permission));
+    return entries.length > 0 ? [{ ...item, entries }] : [];
+  });
+}

@@ -1,0 +1,9 @@
+import { CustomersPage } from '../../features/customers/components/customers-page.tsx';
+import { useProgramOptions } from '../../features/programs/api/get-programs.ts';
+import { customerPath } from '../navigation.tsx';
+
+/** `/customers` — Anagrafiche → Clienti; the program filter's options come from the programs feature. */
+export function Component() {
+  const programs = useProgramOptions();
+  return <CustomersPage programOptions={programs.map(({ value, label }) => ({ value, label }))} hrefFor={customerPath} />;
+}

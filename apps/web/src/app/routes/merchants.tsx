@@ -1,0 +1,6 @@
+import { MerchantsPage } from '../../features/merchants/components/merchants-page.tsx';
+
+/** `/merchants` — Anagrafiche → Esercenti (admins). */
+export function Component() {
+  return <MerchantsPage />;
+}

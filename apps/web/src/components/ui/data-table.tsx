@@ -1,0 +1,233 @@
+import { Alert, Button, Checkbox, Group, Pagination, Select, Skeleton, Stack, Table, Text, UnstyledButton } from '@mantine/core';
+import { IconChevronDown, IconChevronUp, IconSelector } from '@tabler/icons-react';
+import { useEffect, useMemo, useState, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useFormatters } from '../../lib/format.ts';
+
+export const PAGE_SIZES = [10, 25, 50, 100] as const;
+
+export type SortOrder = 'asc' | 'desc';
+
+export type DataTableColumn<T, F extends string = string> = {
+  id: string;
+  header: string;
+  cell: (row: T) => ReactNode;
+  /** The contract's sort field for this column; without it the header is not sortable. */
+  sortField?: F;
+  /** The order of the first click on this header (text columns read best A→Z, dates newest first). */
+  firstOrder?: SortOrder;
+  /** Numbers and amounts line up on the right. */
+  isNumeric?: boolean;
+  minWidth?: number;
+};
+
+export type DataTablePage<T> = { items: T[]; total: number; page: number; pageSize: number };
+
+export type DataTableParams<F extends string = string> = { page?: number; pageSize?: number; sort?: F; order?: SortOrder };
+
+type Props<T, F extends string> = {
+  /** Names the table for screen readers (and is shown under it). */
+  caption: string;
+  columns: DataTableColumn<T, F>[];
+  query: { data?: DataTablePage<T> | undefined; isError: boolean; isFetching: boolean; refetch?: () => unknown };
+  params: DataTableParams<F>;
+  onChange: (patch: DataTableParams<F>) => void;
+  getRowId: (row: T) => string;
+  emptyText: string;
+  /** Shown instead of `emptyText` when a search or filter is on. */
+  emptyFilteredText?: string;
+  isFiltered?: boolean;
+  errorTitle?: string;
+  /** Row selection for bulk actions: `getRowLabel` names a row for its checkbox. */
+  selection?: {
+    getRowLabel: (row: T) => string;
+    actions: (selectedIds: string[], clear: () => void) => ReactNode;
+  };
+  minWidth?: number;
+};
+
+const SKELETON_ROWS = 5;
+
+function SortHeader<F extends string>({ column, params, onChange }: { column: DataTableColumn<unknown, F>; params: DataTableParams<F>; onChange: (patch: DataTableParams<F>) => void }) {
+  const { t } = useTranslation('lists');
+  const field = column.sortField!;
+  const isActive = params.sort === field;
+  const Icon = !isActive ? IconSelector : params.order === 'asc' ? IconChevronUp : IconChevronDown;
+  const nextOrder: SortOrder = isActive ? (params.order === 'asc' ? 'desc' : 'asc') : (column.firstOrder ?? 'desc');
+  return (
+    <Table.Th aria-sort={isActive ? (params.order === 'asc' ? 'ascending' : 'descending') : 'none'} style={column.minWidth ? { minWidth: column.minWidth } : undefined}>
+      <UnstyledButton onClick={() => onChange({ sort: field, order: nextOrder })} aria-label={t('sortBy', { column: column.header })} style={{ fontWeight: 700 }}>
+        <Group gap={4} wrap="nowrap" justify={column.isNumeric ? 'flex-end' : 'flex-start'}>
+          {column.header}
+          <Icon size={14} aria-hidden />
+        </Group>
+      </UnstyledButton>
+    </Table.Th>
+  );
+}
+
+/**
+ * The one table of every list (STYLE.md "lists"): column definitions, sortable headers with
+ * aria-sort, loading skeleton, empty and error states, optional row selection with bulk actions,
+ * the range, the page-size select and the pager. Sorting and paging happen on the server; the
+ * state lives in the URL (`useListParams`), so this only reports the user's choices.
+ */
+export function DataTable<T, F extends string = string>({
+  caption,
+  columns,
+  query,
+  params,
+  onChange,
+  getRowId,
+  emptyText,
+  emptyFilteredText,
+  isFiltered = false,
+  errorTitle,
+  selection,
+  minWidth = 720,
+}: Props<T, F>) {
+  const { t } = useTranslation('lists');
+  const format = useFormatters();
+  const page = query.data;
+  const pageSize = params.pageSize ?? page?.pageSize ?? 25;
+  const pageCount = page ? Math.max(1, Math.ceil(page.total / Math.max(1, page.pageSize))) : 1;
+  const [selected, setSelected] = useState<string[]>([]);
+  const rowIds = useMemo(() => page?.items.map(getRowId) ?? [], [page, getRowId]);
+
+  // A selection belongs to the rows on screen: another page, sort or filter starts empty.
+  useEffect(() => setSelected([]), [page]);
+
+  if (query.isError && !page) {
+    return (
+      <Alert color="red" title={errorTitle ?? t('errorTitle')}>
+        <Stack gap="xs" align="flex-start">
+          <Text size="sm">{t('errorText')}</Text>
+          {query.refetch ? (
+            <Button size="xs" variant="light" color="red" onClick={() => void query.refetch?.()}>
+              {t('retry')}
+            </Button>
+          ) : null}
+        </Stack>
+      </Alert>
+    );
+  }
+
+  const isAllSelected = rowIds.length > 0 && rowIds.every((id) => selected.includes(id));
+  const isSomeSelected = selected.length > 0 && !isAllSelected;
+  const columnCount = columns.length + (selection ? 1 : 0);
+
+  return (
+    <Stack gap="sm">
+      {selection && selected.length > 0 ? (
+        <Group gap="sm" role="region" aria-label={t('selected', { count: selected.length })}>
+          <Text size="sm" fw={500}>
+            {t('selected', { count: selected.length })}
+          </Text>
+          {selection.actions(selected, () => setSelected([]))}
+          <Button size="xs" variant="subtle" onClick={() => setSelected([])}>
+            {t('clearSelection')}
+          </Button>
+        </Group>
+      ) : null}
+      <Table.ScrollContainer minWidth={minWidth}>
+        <Table striped highlightOnHover verticalSpacing="sm" aria-busy={query.isFetching}>
+          <Table.Caption>{caption}</Table.Caption>
+          <Table.Thead>
+            <Table.Tr>
+              {selection ? (
+                <Table.Th w={40}>
+                  <Checkbox
+                    aria-label={t('selectAll')}
+                    checked={isAllSelected}
+                    indeterminate={isSomeSelected}
+                    disabled={rowIds.length === 0}
+                    onChange={() => setSelected(isAllSelected ? [] : rowIds)}
+                  />
+                </Table.Th>
+              ) : null}
+              {columns.map((column) =>
+                column.sortField ? (
+                  <SortHeader key={column.id} column={column as DataTableColumn<unknown, F>} params={params} onChange={onChange} />
+                ) : (
+                  <Table.Th key={column.id} ta={column.isNumeric ? 'right' : undefined} style={column.minWidth ? { minWidth: column.minWidth } : undefined}>
+                    {column.header}
+                  </Table.Th>
+                ),
+              )}
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {!page &&
+              Array.from({ length: SKELETON_ROWS }, (_, row) => (
+                <Table.Tr key={row} data-testid="row-skeleton">
+                  {Array.from({ length: columnCount }, (_, cell) => (
+                    <Table.Td key={cell}>
+                      <Skeleton height={14} />
+                    </Table.Td>
+                  ))}
+                </Table.Tr>
+              ))}
+            {page?.items.map((row) => {
+              const id = getRowId(row);
+              const isSelected = selected.includes(id);
+              return (
+                <Table.Tr key={id} aria-selected={selection ? isSelected : undefined}>
+                  {selection ? (
+                    <Table.Td>
+                      <Checkbox
+                        aria-label={t('selectRow', { name: selection.getRowLabel(row) })}
+                        checked={isSelected}
+                        onChange={() => setSelected((current) => (isSelected ? current.filter((item) => item !== id) : [...current, id]))}
+                      />
+                    </Table.Td>
+                  ) : null}
+                  {columns.map((column) => (
+                    <Table.Td key={column.id} ta={column.isNumeric ? 'right' : undefined}>
+                      {column.cell(row)}
+                    </Table.Td>
+                  ))}
+                </Table.Tr>
+              );
+            })}
+          </Table.Tbody>
+        </Table>
+      </Table.ScrollContainer>
+      {page && page.items.length === 0 && (
+        <Text c="dimmed" ta="center" py="lg">
+          {isFiltered ? (emptyFilteredText ?? t('emptyFiltered')) : emptyText}
+        </Text>
+      )}
+      {page && page.total > 0 && (
+        <Group justify="space-between" wrap="wrap">
+          <Text size="sm" c="dimmed" aria-live="polite">
+            {t('range', {
+              from: format.number((page.page - 1) * page.pageSize + 1),
+              to: format.number(Math.min(page.page * page.pageSize, page.total)),
+              total: format.number(page.total),
+            })}
+          </Text>
+          <Group gap="sm" wrap="wrap">
+            <Select
+              label={t('pageSize')}
+              data={PAGE_SIZES.map((size) => String(size))}
+              value={String(pageSize)}
+              onChange={(value) => value && onChange({ pageSize: Number(value) })}
+              allowDeselect={false}
+              w={100}
+              size="xs"
+            />
+            <Pagination
+              total={pageCount}
+              value={Math.min(params.page ?? 1, pageCount)}
+              onChange={(value) => onChange({ page: value })}
+              getItemProps={(value) => ({ 'aria-label': t('page', { page: value }) })}
+              getControlProps={(control) => ({ 'aria-label': t(`pager.${control}`) })}
+              size="sm"
+              aria-label={t('pagination')}
+            />
+          </Group>
+        </Group>
+      )}
+    </Stack>
+  );
+}

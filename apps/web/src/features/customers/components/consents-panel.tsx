@@ -1,0 +1,132 @@
+import { Button, Group, Modal, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { CONSENT_CHANNELS, CONSENT_PURPOSES, type ConsentChannel, type ConsentPurpose, type Customer } from '@sf/contract/customers';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useCan } from '../../../components/can.tsx';
+import { useFormatters } from '../../../lib/format.ts';
+import { isApiError } from '../../../lib/api-error.ts';
+import { notifySuccess } from '../../../lib/notify.ts';
+import { useConsentHistory } from '../api/get-consent-history.ts';
+import { useRecordConsent } from '../api/record-consent.ts';
+import { CURRENT_NOTICE_VERSION } from '../lib/privacy.ts';
+
+type Pending = { purpose: ConsentPurpose; granted: boolean };
+
+function ConsentDialog({ customer, pending, onClose }: { customer: Customer; pending: Pending | null; onClose: () => void }) {
+  const { t } = useTranslation('customers');
+  const [channel, setChannel] = useState<ConsentChannel>('back-office');
+  const [noticeVersion, setNoticeVersion] = useState(CURRENT_NOTICE_VERSION);
+  const [fieldError, setFieldError] = useState<string | null>(null);
+  const record = useRecordConsent();
+  const purpose = pending ? t(`purpose.${pending.purpose}`) : '';
+  const submit = async () => {
+    if (!pending) return;
+    setFieldError(null);
+    try {
+      await record.mutateAsync({ customerId: customer.id, purpose: pending.purpose, granted: pending.granted, channel, noticeVersion: noticeVersion.trim() });
+      notifySuccess(t('consents.recorded'));
+      onClose();
+    } catch (error) {
+      if (isApiError(error) && error.code === 'validation') setFieldError(error.fields?.[0]?.message ?? error.message);
+    }
+  };
+  return (
+    <Modal opened={pending !== null} onClose={onClose} title={pending?.granted ? t('consents.dialogGrant', { purpose }) : t('consents.dialogWithdraw', { purpose })} closeButtonProps={{ 'aria-label': t('form.close') }}>
+      <Stack gap="md">
+        <Select
+          label={t('consents.channel')}
+          data={CONSENT_CHANNELS.map((value) => ({ value, label: t(`channel.${value}`) }))}
+          value={channel}
+          onChange={(value) => value && setChannel(value as ConsentChannel)}
+          allowDeselect={false}
+        />
+        <TextInput label={t('form.noticeVersion')} required value={noticeVersion} onChange={(event) => setNoticeVersion(event.currentTarget.value)} error={fieldError} />
+        <Group justify="flex-end">
+          <Button variant="default" onClick={onClose}>
+            {t('confirm.cancel')}
+          </Button>
+          <Button color={pending?.granted ? 'green' : 'red'} loading={record.isPending} onClick={() => void submit()}>
+            {t('consents.submit')}
+          </Button>
+        </Group>
+      </Stack>
+    </Modal>
+  );
+}
+
+/** Consents per purpose (current state = latest record) with grant/withdraw, and their whole history. */
+export function ConsentsPanel({ customer }: { customer: Customer }) {
+  const { t } = useTranslation('customers');
+  const format = useFormatters();
+  const canWrite = useCan('customers:write') && customer.status !== 'erased';
+  const history = useConsentHistory(customer.id);
+  const [pending, setPending] = useState<Pending | null>(null);
+  return (
+    <Stack gap="sm">
+      <Title order={2} size="h4">
+        {t('consents.title')}
+      </Title>
+      <Table verticalSpacing="xs">
+        <Table.Caption>{t('consents.current')}</Table.Caption>
+        <Table.Tbody>
+          {CONSENT_PURPOSES.map((purpose) => {
+            const state = customer.consents[purpose];
+            return (
+              <Table.Tr key={purpose}>
+                <Table.Th scope="row">{t(`purpose.${purpose}`)}</Table.Th>
+                <Table.Td>
+                  {state ? (state.granted ? t('consents.grantedState') : t('consents.withdrawnState')) : t('consents.never')}
+                  {state ? (
+                    <Text size="xs" c="dimmed">
+                      {format.dateTime(state.at)} · {t(`channel.${state.channel}`)} · {state.noticeVersion}
+                    </Text>
+                  ) : null}
+                </Table.Td>
+                <Table.Td ta="right">
+                  {canWrite ? (
+                    <Button size="xs" variant="light" color={state?.granted ? 'red' : 'green'} onClick={() => setPending({ purpose, granted: !state?.granted })} aria-label={`${state?.granted ? t('consents.withdraw') : t('consents.grant')}: ${t(`purpose.${purpose}`)}`}>
+                      {state?.granted ? t('consents.withdraw') : t('consents.grant')}
+                    </Button>
+                  ) : null}
+                </Table.Td>
+              </Table.Tr>
+            );
+          })}
+        </Table.Tbody>
+      </Table>
+      <Title order={3} size="h5">
+        {t('consents.history')}
+      </Title>
+      {history.isError ? <Text c="red">{t('consents.historyError')}</Text> : null}
+      {history.data && history.data.items.length === 0 ? <Text c="dimmed">{t('consents.historyEmpty')}</Text> : null}
+      {history.data && history.data.items.length > 0 ? (
+        <Table.ScrollContainer minWidth={520}>
+          <Table striped verticalSpacing="xs">
+            <Table.Caption>{t('consents.caption')}</Table.Caption>
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>{t('consents.at')}</Table.Th>
+                <Table.Th>{t('consents.title')}</Table.Th>
+                <Table.Th>{t('consents.current')}</Table.Th>
+                <Table.Th>{t('consents.channel')}</Table.Th>
+                <Table.Th>{t('consents.noticeVersion')}</Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {history.data.items.map((record) => (
+                <Table.Tr key={record.id}>
+                  <Table.Td>{format.dateTime(record.at)}</Table.Td>
+                  <Table.Td>{t(`purpose.${record.purpose}`)}</Table.Td>
+                  <Table.Td>{record.granted ? t('consents.grantedState') : t('consents.withdrawnState')}</Table.Td>
+                  <Table.Td>{t(`channel.${record.channel}`)}</Table.Td>
+                  <Table.Td>{record.noticeVersion}</Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+      ) : null}
+      <ConsentDialog customer={customer} pending={pending} onClose={() => setPending(null)} />
+    </Stack>
+  );
+}

@@ -1,0 +1,138 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { http, HttpResponse } from 'msw';
+import { describe, expect, it } from 'vitest';
+import { server } from '../../../testing/msw-server.ts';
+import { renderWithProviders } from '../../../testing/test-utils.tsx';
+import { customer } from '../testing/customer-fixtures.ts';
+import { CustomerDetailPage } from './customer-detail-page.tsx';
+import { CustomersPage } from './customers-page.tsx';
+
+const admin = { role: 'admin' as const };
+const programs = [{ value: '11111111-1111-4111-8111-111111111111', label: 'Circuito Bergamo' }];
+
+// Typing whole forms takes seconds on a loaded machine: generous time per test, no speed asserted.
+describe('Clienti', { timeout: 30_000 }, () => {
+  it('reads search and every filter from the URL and sends them through the contract schema', async () => {
+    const seen: URLSearchParams[] = [];
+    server.use(
+      http.get('/api/admin/customers', ({ request }) => {
+        seen.push(new URL(request.url).searchParams);
+        return HttpResponse.json({ items: [customer()], total: 1, page: 1, pageSize: 25 });
+      }),
+    );
+    renderWithProviders(<CustomersPage programOptions={programs} hrefFor={(id) => `/customers/${id}`} />, {
+      route: `/customers?q=bianchi&status=active&programId=${programs[0]!.value}&tier=Oro&marketingConsent=false`,
+      user: admin,
+    });
+    expect(await screen.findByRole('link', { name: 'Bianchi Giulia' })).toHaveAttribute('href', `/customers/${customer().id}`);
+    expect(Object.fromEntries(seen.at(-1)!)).toEqual({
+      q: 'bianchi',
+      status: 'active',
+      programId: programs[0]!.value,
+      tier: 'Oro',
+      marketingConsent: 'false',
+      sort: 'name',
+      order: 'asc',
+      page: '1',
+      pageSize: '25',
+    });
+    expect(screen.getByLabelText('Consenso marketing', { selector: 'input' })).toHaveValue('Non concesso');
+    expect(screen.getByLabelText('Programma', { selector: 'input' })).toHaveValue('Circuito Bergamo');
+  });
+
+  it('creates a customer with the service consent, and marketing only when ticked', async () => {
+    document.cookie = 'XSRF-TOKEN=t; path=/';
+    const user = userEvent.setup();
+    let body: Record<string, unknown> | null = null;
+    server.use(
+      http.get('/api/admin/customers', () => HttpResponse.json({ items: [], total: 0, page: 1, pageSize: 25 })),
+      http.post('/api/admin/customers', async ({ request }) => {
+        body = (await request.json()) as Record<string, unknown>;
+        return HttpResponse.json(customer({ firstName: 'Marco', lastName: 'Neri' }), { status: 201 });
+      }),
+    );
+    const { router } = renderWithProviders(<CustomersPage programOptions={programs} hrefFor={(id) => `/customers/${id}`} />, { route: '/customers?customer=new', user: admin });
+    const drawer = await screen.findByRole('dialog', { name: 'Nuovo cliente' });
+    await user.click(within(drawer).getByRole('button', { name: 'Crea cliente' }));
+    expect(await within(drawer).findByText('Nome è obbligatorio')).toBeInTheDocument();
+    await user.type(within(drawer).getByRole('textbox', { name: /^Nome/ }), 'Marco');
+    await user.type(within(drawer).getByRole('textbox', { name: /^Cognome/ }), 'Neri');
+    await user.type(within(drawer).getByRole('textbox', { name: /^E-mail/ }), 'marco@');
+    await user.click(within(drawer).getByRole('button', { name: 'Crea cliente' }));
+    // The contract's wording, the same the API would answer.
+    expect(await within(drawer).findByText('Email non è valido')).toBeInTheDocument();
+    await user.type(within(drawer).getByRole('textbox', { name: /^E-mail/ }), 'example.it');
+    await user.click(within(drawer).getByRole('checkbox', { name: 'Marketing' }));
+    await user.click(within(drawer).getByRole('button', { name: 'Crea cliente' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe(`/customers/${customer().id}`));
+    expect(body).toEqual({
+      firstName: 'Marco',
+      lastName: 'Neri',
+      email: 'marco@example.it',
+      phone: null,
+      birthDate: null,
+      city: null,
+      province: null,
+      consents: {
+        service: { granted: true, channel: 'back-office', noticeVersion: '2026-01' },
+        marketing: { granted: true, channel: 'back-office', noticeVersion: '2026-01' },
+      },
+    });
+  });
+
+  it('shows the card with QR and barcode, the consents and their history, and records a withdrawal with channel and notice', async () => {
+    document.cookie = 'XSRF-TOKEN=t; path=/';
+    const user = userEvent.setup();
+    const current = customer({ consents: { ...customer().consents, marketing: { granted: true, at: '2026-11-02T10:00:00.000Z', channel: 'app', noticeVersion: '2026-01' } } });
+    let recorded: unknown = null;
+    server.use(
+      http.get(`/api/admin/customers/${current.id}`, () => HttpResponse.json(current)),
+      http.get(`/api/admin/customers/${current.id}/consents`, () =>
+        HttpResponse.json({ items: [{ id: 2, purpose: 'marketing', granted: true, channel: 'app', noticeVersion: '2026-01', at: '2026-11-02T10:00:00.000Z', recordedBy: null }] }),
+      ),
+      http.post(`/api/admin/customers/${current.id}/consents`, async ({ request }) => {
+        recorded = await request.json();
+        return HttpResponse.json({ ...current, consents: { ...current.consents, marketing: { granted: false, at: '2026-11-23T10:00:00.000Z', channel: 'counter', noticeVersion: '2026-01' } } }, { status: 201 });
+      }),
+    );
+    renderWithProviders(<CustomerDetailPage customerId={current.id} listHref="/customers" />, { route: `/customers/${current.id}`, user: admin });
+    expect(await screen.findByRole('heading', { name: 'Giulia Bianchi' })).toBeInTheDocument();
+    expect(screen.getByTestId('card-number')).toHaveTextContent('8012 3456 7890 3');
+    expect(await screen.findByRole('img', { name: 'Codice QR della tessera 8012345678903' })).toHaveAttribute('src', expect.stringMatching(/^data:image\/png/));
+    expect(screen.getByRole('img', { name: 'Codice a barre della tessera 8012345678903' })).toBeInTheDocument();
+    expect(screen.getByText('17/05/1990')).toBeInTheDocument();
+    const history = await screen.findByRole('table', { name: 'Cronologia dei consensi' });
+    expect(within(history).getByText('02/11/2026, 11:00')).toBeInTheDocument();
+
+    await user.click(screen.getByRole('button', { name: 'Revoca consenso: Marketing' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Revocare il consenso Marketing?' });
+    await user.click(within(dialog).getByLabelText('Canale', { selector: 'input' }));
+    await user.click(await screen.findByRole('option', { name: 'Banco', hidden: true }));
+    await user.click(within(dialog).getByRole('button', { name: 'Conferma' }));
+    await waitFor(() => expect(recorded).toEqual({ purpose: 'marketing', granted: false, channel: 'counter', noticeVersion: '2026-01' }));
+    expect(await screen.findByRole('button', { name: 'Registra consenso: Marketing' })).toBeInTheDocument();
+  });
+
+  it('asks before blocking a customer and sends the status with the version read', async () => {
+    document.cookie = 'XSRF-TOKEN=t; path=/';
+    const user = userEvent.setup();
+    const current = customer();
+    let patch: unknown = null;
+    server.use(
+      http.get(`/api/admin/customers/${current.id}`, () => HttpResponse.json(current)),
+      http.get(`/api/admin/customers/${current.id}/consents`, () => HttpResponse.json({ items: [] })),
+      http.patch(`/api/admin/customers/${current.id}`, async ({ request }) => {
+        patch = await request.json();
+        return HttpResponse.json({ ...current, status: 'blocked', version: 2 });
+      }),
+    );
+    renderWithProviders(<CustomerDetailPage customerId={current.id} listHref="/customers" />, { route: `/customers/${current.id}`, user: admin, language: 'en' });
+    await user.click(await screen.findByRole('button', { name: 'Block' }));
+    const confirm = await screen.findByRole('dialog', { name: 'Block this customer?' });
+    expect(patch).toBeNull();
+    await user.click(within(confirm).getByRole('button', { name: 'Block' }));
+    await waitFor(() => expect(patch).toEqual({ status: 'blocked', version: 1 }));
+    expect(await screen.findByRole('button', { name: 'Unblock' })).toBeInTheDocument();
+  });
+});

@@ -1,0 +1,26 @@
+import type { Merchant } from '@sf/contract/merchants';
+import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import { apiClient } from '../../../lib/api-client.ts';
+
+export type MerchantPage = { items: Merchant[]; total: number; page: number; pageSize: number };
+
+export const MERCHANTS_PATH = '/admin/merchants';
+
+export const merchantKeys = {
+  all: ['merchants'] as const,
+  lists: () => [...merchantKeys.all, 'list'] as const,
+  list: (query: Record<string, string>) => [...merchantKeys.lists(), query] as const,
+  merchant: (id: string) => [...merchantKeys.all, 'merchant', id] as const,
+};
+
+export function getMerchants(query: Record<string, string>, signal?: AbortSignal): Promise<MerchantPage> {
+  return apiClient.get<MerchantPage>(MERCHANTS_PATH, { params: query, signal });
+}
+
+export function getMerchantsQueryOptions(query: Record<string, string>) {
+  return queryOptions({ queryKey: merchantKeys.list(query), queryFn: ({ signal }) => getMerchants(query, signal), placeholderData: keepPreviousData });
+}
+
+export function useMerchants(query: Record<string, string>, options: { isEnabled?: boolean } = {}) {
+  return useQuery({ ...getMerchantsQueryOptions(query), enabled: options.isEnabled ?? true });
+}

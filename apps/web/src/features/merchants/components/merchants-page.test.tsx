@@ -1,0 +1,102 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { http, HttpResponse } from 'msw';
+import { describe, expect, it } from 'vitest';
+import { server } from '../../../testing/msw-server.ts';
+import { renderWithProviders } from '../../../testing/test-utils.tsx';
+import { merchant } from '../testing/merchant-fixtures.ts';
+import { MerchantsPage } from './merchants-page.tsx';
+
+const admin = { role: 'admin' as const };
+
+function answerList(items = [merchant()]) {
+  const seen: URLSearchParams[] = [];
+  server.use(
+    http.get('/api/admin/merchants', ({ request }) => {
+      const params = new URL(request.url).searchParams;
+      seen.push(params);
+      return HttpResponse.json({ items, total: items.length, page: 1, pageSize: 25 });
+    }),
+  );
+  return seen;
+}
+
+// Typing whole forms takes seconds on a loaded machine: generous time per test, no speed asserted.
+describe('Esercenti', { timeout: 30_000 }, () => {
+  it('lists merchants with the filters of the URL and translated categories and statuses', async () => {
+    const seen = answerList([merchant(), merchant({ id: 'b1b1b1b1-0000-4000-8000-000000000002', legalName: 'Salone Lia', category: 'hairdresser', status: 'suspended' })]);
+    renderWithProviders(<MerchantsPage />, { route: '/merchants?status=suspended&province=MI', user: admin });
+    const row = (await screen.findByRole('link', { name: 'Salone Lia' })).closest('tr')!;
+    expect(within(row).getByText('Parrucchiere')).toBeInTheDocument();
+    expect(within(row).getByText('Sospeso')).toBeInTheDocument();
+    expect(Object.fromEntries(seen.at(-1)!)).toMatchObject({ status: 'suspended', province: 'MI', sort: 'legalName', order: 'asc' });
+  });
+
+  it('checks the Italian fields in the form with clear texts before sending anything', async () => {
+    const user = userEvent.setup();
+    answerList([]);
+    let posts = 0;
+    server.use(http.post('/api/admin/merchants', () => { posts += 1; return HttpResponse.json(merchant()); }));
+    renderWithProviders(<MerchantsPage />, { route: '/merchants?merchant=new', user: admin });
+    const drawer = await screen.findByRole('dialog', { name: 'Nuovo esercente' });
+    await user.type(within(drawer).getByRole('textbox', { name: /Ragione sociale/ }), 'Bar Sport');
+    await user.type(within(drawer).getByRole('textbox', { name: /Partita IVA/ }), '01234567890');
+    await user.type(within(drawer).getByRole('textbox', { name: /CAP/ }), '2012');
+    await user.click(within(drawer).getByRole('button', { name: 'Crea esercente' }));
+    expect(await within(drawer).findByText('Partita IVA non è valida')).toBeInTheDocument();
+    expect(within(drawer).getByText('CAP non è valido')).toBeInTheDocument();
+    expect(within(drawer).getByText('Via è obbligatoria')).toBeInTheDocument();
+    expect(posts).toBe(0);
+  });
+
+  it('sends a valid merchant, shows the server’s 400 text on the named field', async () => {
+    document.cookie = 'XSRF-TOKEN=t; path=/';
+    const user = userEvent.setup();
+    answerList([]);
+    let body: Record<string, unknown> | null = null;
+    server.use(
+      http.post('/api/admin/merchants', async ({ request }) => {
+        body = (await request.json()) as Record<string, unknown>;
+        return HttpResponse.json(
+          { error: { code: 'validation', message: 'bad', fields: [{ field: 'sdiCode', message: 'Codice SDI non è valido' }], requestId: 'r' } },
+          { status: 400 },
+        );
+      }),
+    );
+    renderWithProviders(<MerchantsPage />, { route: '/merchants?merchant=new', user: admin });
+    const drawer = await screen.findByRole('dialog', { name: 'Nuovo esercente' });
+    await user.type(within(drawer).getByRole('textbox', { name: /Ragione sociale/ }), 'Bar Sport S.n.c.');
+    await user.type(within(drawer).getByRole('textbox', { name: /Partita IVA/ }), '01234567897');
+    await user.type(within(drawer).getByRole('textbox', { name: /Via e numero/ }), 'Via Po 3');
+    await user.type(within(drawer).getByRole('textbox', { name: /Città/ }), 'Torino');
+    await user.click(within(drawer).getByLabelText(/Provincia/, { selector: 'input' }));
+    // The list's province filter has the same options: the drawer's list is the one opened last.
+    await user.click((await screen.findAllByRole('option', { name: 'TO', hidden: true })).at(-1)!);
+    await user.type(within(drawer).getByRole('textbox', { name: /CAP/ }), '10123');
+    await user.click(within(drawer).getByRole('button', { name: 'Crea esercente' }));
+    expect(await within(drawer).findByText('Codice SDI non è valido')).toBeInTheDocument();
+    expect(body).toMatchObject({ legalName: 'Bar Sport S.n.c.', vatNumber: '01234567897', signName: null, address: { street: 'Via Po 3', city: 'Torino', province: 'TO', postalCode: '10123' } });
+  });
+
+  it('asks before suspending a merchant and sends the status with the version read', async () => {
+    document.cookie = 'XSRF-TOKEN=t; path=/';
+    const user = userEvent.setup();
+    const current = merchant();
+    answerList([current]);
+    let patch: unknown = null;
+    server.use(
+      http.get(`/api/admin/merchants/${current.id}`, () => HttpResponse.json(current)),
+      http.patch(`/api/admin/merchants/${current.id}`, async ({ request }) => {
+        patch = await request.json();
+        return HttpResponse.json({ ...current, status: 'suspended', version: 3 });
+      }),
+    );
+    renderWithProviders(<MerchantsPage />, { route: `/merchants?merchant=${current.id}`, user: admin });
+    const drawer = await screen.findByRole('dialog', { name: 'Modifica esercente' });
+    await user.click(await within(drawer).findByRole('button', { name: 'Sospendi' }));
+    const confirm = await screen.findByRole('dialog', { name: 'Sospendere questo esercente?' });
+    expect(patch).toBeNull();
+    await user.click(within(confirm).getByRole('button', { name: 'Sospendi' }));
+    await waitFor(() => expect(patch).toEqual({ status: 'suspended', version: 2 }));
+  });
+});

@@ -1,0 +1,28 @@
+import type { Program } from '@sf/contract/programs';
+import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import { apiClient } from '../../../lib/api-client.ts';
+
+export type ProgramPage = { items: Program[]; total: number; page: number; pageSize: number };
+
+export const PROGRAMS_PATH = '/admin/programs';
+
+export const programKeys = {
+  all: ['programs'] as const,
+  lists: () => [...programKeys.all, 'list'] as const,
+  list: (query: Record<string, string>) => [...programKeys.lists(), query] as const,
+  program: (id: string) => [...programKeys.all, 'program', id] as const,
+};
+
+export function getPrograms(query: Record<string, string>, signal?: AbortSignal): Promise<ProgramPage> {
+  return apiClient.get<ProgramPage>(PROGRAMS_PATH, { params: query, signal });
+}
+
+export function usePrograms(query: Record<string, string>) {
+  return useQuery(queryOptions({ queryKey: programKeys.list(query), queryFn: ({ signal }) => getPrograms(query, signal), placeholderData: keepPreviousData }));
+}
+
+/** Every program as select options (a back-office has a handful; the first 100 by name). */
+export function useProgramOptions(): { value: string; label: string; program: Program }[] {
+  const query = usePrograms({ pageSize: '100', sort: 'name', order: 'asc' });
+  return (query.data?.items ?? []).map((program) => ({ value: program.id, label: program.name, program }));
+}

@@ -1,0 +1,302 @@
+import { ActionIcon, Button, Drawer, Group, Loader, MultiSelect, NumberInput, SegmentedControl, Select, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
+import {
+  BONUS_KINDS,
+  EXPIRY_POLICIES,
+  NO_BONUSES,
+  PROGRAM_STATUSES,
+  TIER_WINDOWS,
+  createProgramSchema,
+  type Bonuses,
+  type CreateProgram,
+  type Program,
+} from '@sf/contract/programs';
+import { IconPlus, IconTrash } from '@tabler/icons-react';
+import { useState } from 'react';
+import { Controller, useFieldArray, useForm, type FieldPath } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
+import { z } from 'zod';
+import { describeApiError } from '../../../lib/api-client.ts';
+import { isApiError } from '../../../lib/api-error.ts';
+import { applyServerFieldErrors, contractResolver, useRevalidateOnLanguageChange } from '../../../lib/form-resolver.ts';
+import { euroToCents } from '../../../lib/form-values.ts';
+import { notifySuccess } from '../../../lib/notify.ts';
+import { useCreateProgram } from '../api/create-program.ts';
+import { useProgram } from '../api/get-program.ts';
+import { useUpdateProgram } from '../api/update-program.ts';
+
+type Num = number | string;
+
+/** The form mirrors the request's shape (so the contract's issues land on its fields); `minSpendCents` is typed in euro. */
+type Values = {
+  name: string;
+  type: CreateProgram['type'];
+  merchantIds: string[];
+  status: CreateProgram['status'];
+  pointsPerEuro: Num;
+  minSpendCents: Num;
+  stampsRequired: Num;
+  maxStampsPerDay: Num;
+  maxStampsPerTransaction: Num;
+  tiers: { name: string; minPoints: Num; multiplier: Num }[];
+  tierWindow: CreateProgram['tierWindow'];
+  expiry: { policy: CreateProgram['expiry']['policy']; days: Num };
+  bonuses: Bonuses;
+};
+
+const blank = (value: number | null | undefined): Num => (value === null || value === undefined ? '' : value);
+const numberOrNull = (value: Num): number | null => (value === '' || value === null || value === undefined ? null : Number(value));
+
+function toValues(program: Program | null): Values {
+  return {
+    name: program?.name ?? '',
+    type: program?.type ?? 'points',
+    merchantIds: program?.merchantIds ?? [],
+    status: program?.status ?? 'draft',
+    pointsPerEuro: blank(program?.pointsPerEuro ?? (program ? null : 1)),
+    minSpendCents: program?.minSpendCents ? program.minSpendCents / 100 : '',
+    stampsRequired: blank(program?.stampsRequired),
+    maxStampsPerDay: blank(program?.maxStampsPerDay),
+    maxStampsPerTransaction: blank(program?.maxStampsPerTransaction),
+    tiers: program?.tiers ?? [],
+    tierWindow: program?.tierWindow ?? 'rolling12',
+    expiry: { policy: program?.expiry.policy ?? 'never', days: blank(program?.expiry.days) },
+    bonuses: program?.bonuses ?? NO_BONUSES,
+  };
+}
+
+/** Only the rules of the chosen type are sent; amounts become integer cents. */
+function toRequest(values: Values): CreateProgram {
+  const isPoints = values.type === 'points';
+  return {
+    name: values.name,
+    type: values.type,
+    merchantIds: values.merchantIds,
+    status: values.status,
+    pointsPerEuro: isPoints ? numberOrNull(values.pointsPerEuro) : null,
+    minSpendCents: isPoints ? euroToCents(values.minSpendCents) : null,
+    stampsRequired: isPoints ? null : numberOrNull(values.stampsRequired),
+    maxStampsPerDay: isPoints ? null : numberOrNull(values.maxStampsPerDay),
+    maxStampsPerTransaction: isPoints ? null : numberOrNull(values.maxStampsPerTransaction),
+    tiers: values.tiers.map((tier) => ({ name: tier.name, minPoints: Number(tier.minPoints), multiplier: Number(tier.multiplier) })),
+    tierWindow: values.tierWindow,
+    expiry: { policy: values.expiry.policy, days: values.expiry.policy === 'afterDays' ? numberOrNull(values.expiry.days) : null },
+    bonuses: values.bonuses,
+  } as CreateProgram;
+}
+
+const loadSchema = async () => z.preprocess((value) => toRequest(value as Values), createProgramSchema);
+
+function NumberField({ form, name, label, description, decimal }: { form: ReturnType<typeof useForm<Values>>; name: FieldPath<Values>; label: string; description?: string; decimal?: boolean }) {
+  const { i18n } = useTranslation();
+  const isItalian = i18n.language === 'it';
+  return (
+    <Controller
+      control={form.control}
+      name={name}
+      render={({ field, fieldState }) => (
+        <NumberInput
+          label={label}
+          description={description}
+          value={field.value as Num}
+          onChange={field.onChange}
+          onBlur={field.onBlur}
+          min={0}
+          allowDecimal={decimal ?? false}
+          decimalScale={decimal ? 2 : 0}
+          decimalSeparator={isItalian ? ',' : '.'}
+          thousandSeparator={isItalian ? '.' : ','}
+          error={fieldState.error?.message}
+        />
+      )}
+    />
+  );
+}
+
+function ProgramForm({ program, merchantOptions, onSaved }: { program: Program | null; merchantOptions: { value: string; label: string }[]; onSaved: (program: Program) => void }) {
+  const { t } = useTranslation('programs');
+  const [failure, setFailure] = useState<unknown>(null);
+  const form = useForm<Values>({ mode: 'onTouched', defaultValues: toValues(program), resolver: contractResolver<Values>(loadSchema) });
+  useRevalidateOnLanguageChange(form);
+  const tiers = useFieldArray({ control: form.control, name: 'tiers' });
+  const create = useCreateProgram();
+  const update = useUpdateProgram();
+  const type = form.watch('type');
+  const policy = form.watch('expiry.policy');
+  const { errors } = form.formState;
+
+  const onSubmit = form.handleSubmit(async () => {
+    setFailure(null);
+    try {
+      const body = toRequest(form.getValues());
+      const saved = program ? await update.mutateAsync({ id: program.id, ...body, version: program.version }) : await create.mutateAsync(body);
+      notifySuccess(t(program ? 'form.saved' : 'form.created', { name: saved.name }));
+      onSaved(saved);
+    } catch (error) {
+      if (isApiError(error) && error.code === 'validation' && applyServerFieldErrors(form, error.fields)) return;
+      setFailure(error);
+    }
+  });
+
+  return (
+    <form onSubmit={(event) => void onSubmit(event)} noValidate>
+      <Stack gap="md">
+        {failure ? (
+          <Text c="red" role="alert" size="sm">
+            {describeApiError(failure)}
+          </Text>
+        ) : null}
+        <Title order={3} size="h5">
+          {t('form.general')}
+        </Title>
+        <TextInput label={t('form.name')} required {...form.register('name')} error={errors.name?.message} />
+        <Controller
+          control={form.control}
+          name="type"
+          render={({ field }) => (
+            <Stack gap={4}>
+              <Text size="sm" fw={500} id="program-type-label">
+                {t('form.type')}
+              </Text>
+              <SegmentedControl
+                aria-labelledby="program-type-label"
+                data={[
+                  { value: 'points', label: t('type.points') },
+                  { value: 'stamps', label: t('type.stamps') },
+                ]}
+                value={field.value}
+                onChange={field.onChange}
+              />
+            </Stack>
+          )}
+        />
+        <Controller
+          control={form.control}
+          name="merchantIds"
+          render={({ field, fieldState }) => (
+            <MultiSelect
+              label={t('form.merchants')}
+              description={t('form.merchantsHint')}
+              required
+              searchable
+              data={merchantOptions}
+              value={field.value}
+              onChange={field.onChange}
+              onBlur={field.onBlur}
+              error={fieldState.error?.message}
+            />
+          )}
+        />
+        <Controller
+          control={form.control}
+          name="status"
+          render={({ field }) => (
+            <Select label={t('form.status')} data={PROGRAM_STATUSES.map((value) => ({ value, label: t(`status.${value}`) }))} value={field.value} onChange={(value) => value && field.onChange(value)} allowDeselect={false} w={200} />
+          )}
+        />
+        <Title order={3} size="h5">
+          {t('form.rules')}
+        </Title>
+        {type === 'points' ? (
+          <SimpleGrid cols={{ base: 1, sm: 2 }}>
+            <NumberField form={form} name="pointsPerEuro" label={t('form.pointsPerEuro')} description={t('form.pointsPerEuroHint')} decimal />
+            <NumberField form={form} name="minSpendCents" label={t('form.minSpend')} decimal />
+          </SimpleGrid>
+        ) : (
+          <SimpleGrid cols={{ base: 1, sm: 3 }}>
+            <NumberField form={form} name="stampsRequired" label={t('form.stampsRequired')} />
+            <NumberField form={form} name="maxStampsPerDay" label={t('form.maxStampsPerDay')} />
+            <NumberField form={form} name="maxStampsPerTransaction" label={t('form.maxStampsPerTransaction')} />
+          </SimpleGrid>
+        )}
+        <Title order={3} size="h5">
+          {t('form.tiers')}
+        </Title>
+        <Controller
+          control={form.control}
+          name="tierWindow"
+          render={({ field }) => (
+            <Select label={t('form.tierWindow')} data={TIER_WINDOWS.map((value) => ({ value, label: t(`tierWindow.${value}`) }))} value={field.value} onChange={(value) => value && field.onChange(value)} allowDeselect={false} w={220} />
+          )}
+        />
+        {tiers.fields.length === 0 ? (
+          <Text size="sm" c="dimmed">
+            {t('form.noTiers')}
+          </Text>
+        ) : null}
+        {tiers.fields.map((tier, index) => (
+          <Group key={tier.id} align="flex-end" gap="xs" wrap="nowrap">
+            <TextInput label={t('form.tierName', { n: index + 1 })} {...form.register(`tiers.${index}.name`)} error={errors.tiers?.[index]?.name?.message} style={{ flex: 2 }} />
+            <NumberField form={form} name={`tiers.${index}.minPoints`} label={t('form.tierMinPoints', { n: index + 1 })} />
+            <NumberField form={form} name={`tiers.${index}.multiplier`} label={t('form.tierMultiplier', { n: index + 1 })} decimal />
+            <ActionIcon variant="subtle" color="red" size="lg" mb={4} onClick={() => tiers.remove(index)} aria-label={t('form.removeTier', { n: index + 1 })}>
+              <IconTrash size={16} aria-hidden />
+            </ActionIcon>
+          </Group>
+        ))}
+        <Group>
+          <Button
+            variant="light"
+            size="xs"
+            leftSection={<IconPlus size={14} aria-hidden />}
+            onClick={() => tiers.append({ name: '', minPoints: tiers.fields.length === 0 ? 0 : '', multiplier: 1 })}
+            disabled={tiers.fields.length >= 10}
+          >
+            {t('form.addTier')}
+          </Button>
+        </Group>
+        <Title order={3} size="h5">
+          {t('form.expiry')}
+        </Title>
+        <Group align="flex-end">
+          <Controller
+            control={form.control}
+            name="expiry.policy"
+            render={({ field }) => (
+              <Select label={t('form.expiryPolicy')} data={EXPIRY_POLICIES.map((value) => ({ value, label: t(`expiry.${value}`) }))} value={field.value} onChange={(value) => value && field.onChange(value)} allowDeselect={false} w={300} />
+            )}
+          />
+          {policy === 'afterDays' ? <NumberField form={form} name="expiry.days" label={t('form.expiryDays')} /> : null}
+        </Group>
+        <Title order={3} size="h5">
+          {t('form.bonuses')}
+        </Title>
+        <Text size="xs" c="dimmed">
+          {t('form.bonusHint')}
+        </Text>
+        <SimpleGrid cols={{ base: 1, sm: 2 }}>
+          {BONUS_KINDS.map((bonus) => (
+            <Group key={bonus} grow gap="xs">
+              <NumberField form={form} name={`bonuses.${bonus}.points`} label={t('form.bonusPoints', { bonus: t(`bonus.${bonus}`) })} />
+              <NumberField form={form} name={`bonuses.${bonus}.capPerMonth`} label={t('form.bonusCap', { bonus: t(`bonus.${bonus}`) })} />
+            </Group>
+          ))}
+        </SimpleGrid>
+        <Group justify="flex-end">
+          <Button type="submit" loading={form.formState.isSubmitting}>
+            {program ? t('form.save') : t('form.create')}
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}
+
+type Props = { target: string | null; merchantOptions: { value: string; label: string }[]; onClose: () => void; onCreated: (id: string) => void };
+
+export function ProgramFormDrawer({ target, merchantOptions, onClose, onCreated }: Props) {
+  const { t } = useTranslation('programs');
+  const id = target && target !== 'new' ? target : null;
+  const query = useProgram(id);
+  return (
+    <Drawer opened={target !== null} onClose={onClose} position="right" size="xl" title={target === 'new' ? t('form.newTitle') : t('form.editTitle')} closeButtonProps={{ 'aria-label': t('form.close') }}>
+      {target === 'new' ? <ProgramForm key="new" program={null} merchantOptions={merchantOptions} onSaved={(saved) => onCreated(saved.id)} /> : null}
+      {id && !query.data && query.isPending ? <Loader aria-label={t('form.loading')} /> : null}
+      {id && query.isError ? (
+        <Text c="red" role="alert">
+          {describeApiError(query.error)}
+        </Text>
+      ) : null}
+      {query.data ? <ProgramForm key={`${query.data.id}-${query.data.version}`} program={query.data} merchantOptions={merchantOptions} onSaved={() => undefined} /> : null}
+    </Drawer>
+  );
+}

@@ -1,0 +1,91 @@
+import { useCallback, useMemo } from 'react';
+import { useSearchParams } from 'react-router';
+import type { z } from 'zod';
+
+/** A list's query schema from the contract (e.g. `listNewsQuerySchema`): one zod object of optional or defaulted fields. */
+export type ListQuerySchema = z.ZodObject<z.ZodRawShape>;
+
+export type ListParams<S extends ListQuerySchema> = z.output<S>;
+
+export type ListUpdateOptions = { isReplace?: boolean };
+
+/** Page and page size: a change to anything else starts again from page 1. */
+const PAGING_KEYS = new Set(['page', 'pageSize']);
+
+/**
+ * Reads the list state from the URL through the contract's schema, field by field: a hand-edited or
+ * stale value falls back to that field's default instead of breaking the whole list. The API checks
+ * the same schema, so what the screen asks for is what the server accepts.
+ */
+export function parseListParams<S extends ListQuerySchema>(schema: S, search: URLSearchParams): ListParams<S> {
+  const result: Record<string, unknown> = {};
+  for (const [key, field] of Object.entries(schema.shape) as [string, z.ZodType][]) {
+    const raw = search.get(key);
+    const parsed = field.safeParse(raw === null || raw === '' ? undefined : raw);
+    const value = parsed.success ? parsed.data : field.safeParse(undefined).data;
+    if (value !== undefined && value !== '') result[key] = value;
+  }
+  return result as ListParams<S>;
+}
+
+export function listDefaults<S extends ListQuerySchema>(schema: S): ListParams<S> {
+  return parseListParams(schema, new URLSearchParams());
+}
+
+/** Writes only what differs from the defaults (a shared link stays short) and leaves other parameters alone. */
+export function writeListParams<S extends ListQuerySchema>(schema: S, search: URLSearchParams, params: Partial<ListParams<S>>): URLSearchParams {
+  const defaults = listDefaults(schema) as Record<string, unknown>;
+  const next = new URLSearchParams(search);
+  for (const key of Object.keys(schema.shape)) {
+    const value = (params as Record<string, unknown>)[key];
+    if (value === undefined || value === null || value === '' || value === defaults[key]) next.delete(key);
+    else next.set(key, String(value));
+  }
+  return next;
+}
+
+/** The query string values to send to the API: every field that has a value, defaults included. */
+export function toApiQuery(params: Record<string, unknown>, options: { isPagingLeftOut?: boolean } = {}): Record<string, string> {
+  const query: Record<string, string> = {};
+  for (const [key, value] of Object.entries(params)) {
+    if (options.isPagingLeftOut && PAGING_KEYS.has(key)) continue;
+    if (value !== undefined && value !== null && value !== '') query[key] = String(value);
+  }
+  return query;
+}
+
+/**
+ * The list's page, page size, sort, order, search and filters live in the URL: reload, back/forward
+ * and shared links keep them. `update` merges a patch; any change but paging goes back to page 1.
+ */
+export function useListParams<S extends ListQuerySchema>(schema: S) {
+  const [searchParams, setSearchParams] = useSearchParams();
+  const params = useMemo(() => parseListParams(schema, searchParams), [schema, searchParams]);
+  const defaults = useMemo(() => listDefaults(schema), [schema]);
+
+  const update = useCallback(
+    (patch: Partial<ListParams<S>>, options: ListUpdateOptions = {}) => {
+      setSearchParams(
+        (previous) => {
+          const current = parseListParams(schema, previous) as Record<string, unknown>;
+          // Page 7 of another filter, sort or page size means nothing: only a page change keeps a page.
+          const merged: Record<string, unknown> = { ...current, ...patch, page: (patch as Record<string, unknown>).page };
+          return writeListParams(schema, previous, merged as Partial<ListParams<S>>);
+        },
+        { replace: options.isReplace ?? false },
+      );
+    },
+    [schema, setSearchParams],
+  );
+
+  /** True when a search or filter (anything but paging and sorting) differs from the defaults. */
+  const isFiltered = useMemo(
+    () =>
+      Object.entries(params as Record<string, unknown>).some(
+        ([key, value]) => !PAGING_KEYS.has(key) && key !== 'sort' && key !== 'order' && value !== (defaults as Record<string, unknown>)[key],
+      ),
+    [params, defaults],
+  );
+
+  return { params, update, isFiltered };
+}
