@@ -73,6 +73,8 @@ export type TestOptions = {
   seed?: boolean;
   /** Passed to buildApp: sees every route as it is registered. */
   onRoute?: AppOptions['onRoute'];
+  /** Adds routes to the built app before it is ready (e.g. a streamed answer no module has yet). */
+  extend?: (app: App) => void;
 };
 
 /** Builds the whole app on a fresh database of this run's kind; close() removes everything. */
@@ -88,6 +90,7 @@ export async function createTestContext(options: TestOptions = {}): Promise<Test
     ...(options.mailer ? { mailer: options.mailer } : {}),
     ...(options.onRoute ? { onRoute: options.onRoute } : {}),
   });
+  options.extend?.(app);
   await app.ready();
   if (options.seed ?? true) await seedDemoData(handle.db);
 
