@@ -20,6 +20,6 @@ export default defineConfig({
     port: 5173,
     proxy: { '/api': 'http://127.0.0.1:3000' },
   },
-  // The manifest lets scripts/size.mjs find what /auth/login loads (the entry and its static imports).
+  // The manifest lists each route's chunks (handy to see what a screen loads; scripts/bench-web.ts measures the wire).
   build: { outDir: 'dist', sourcemap: true, manifest: true },
 });
