@@ -1,10 +1,11 @@
 import fp from 'fastify-plugin';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { AUTH_TOKEN_HEADER } from '@sf/contract/app-info';
 import { can, isStaffRole, type Permission, type StaffRole } from '@sf/contract/roles';
 import { users } from '../db/schema.ts';
 import { AppError, forbidden, unauthenticated } from '../lib/errors.ts';
 import { TokenError } from '../identity/token-signer.ts';
+import type { Account } from '../identity/accounts.ts';
 
 /** Every route declares who may call it: `public`, or a permission from the contract. */
 export type RouteAccess = { access: 'public' } | { permission: Permission };
@@ -21,6 +22,8 @@ declare module 'fastify' {
     user: CurrentUser | null;
     /** The verified ID token of the request, when it carried one. */
     idToken: string | null;
+    /** The account row the guard read for this request (set with `user`), so routes need not read it again. */
+    account: Account | null;
   }
 }
 
@@ -47,6 +50,7 @@ export function tokenFromRequest(headers: Record<string, string | string[] | und
 export const accessControlPlugin = fp(async (app) => {
   app.decorateRequest('user', null);
   app.decorateRequest('idToken', null);
+  app.decorateRequest('account', null);
 
   app.addHook('onRoute', (route) => {
     if (EXTERNAL_PUBLIC_PREFIXES.some((prefix) => route.url.startsWith(prefix))) return;
@@ -58,6 +62,14 @@ export const accessControlPlugin = fp(async (app) => {
       throw new Error(`Route ${String(route.method)} ${route.url} declares neither config.access nor config.permission`);
     }
   });
+
+  // The per-request read of the account's current role and status, as a named prepared statement:
+  // built once instead of per request, and parsed and planned once per database connection. The
+  // whole row (one row by primary key either way), kept on the request for routes about the account.
+  // Built on first use: the plugin may be registered before (or without) a database.
+  let findAccount: ReturnType<typeof prepareFindAccount> | undefined;
+  const prepareFindAccount = () =>
+    app.db.select().from(users).where(eq(users.id, sql.placeholder('id'))).limit(1).prepare('access_control_account');
 
   app.addHook('onRequest', async (request) => {
     const permission = request.routeOptions.config.permission;
@@ -73,18 +85,8 @@ export const accessControlPlugin = fp(async (app) => {
       }
       throw unauthenticated('invalid_token', 'The session token is not valid');
     }
-    const [account] = await app.db
-      .select({
-        id: users.id,
-        email: users.email,
-        displayName: users.displayName,
-        role: users.role,
-        status: users.status,
-        passwordChangedAt: users.passwordChangedAt,
-      })
-      .from(users)
-      .where(eq(users.id, claims.sub))
-      .limit(1);
+    findAccount ??= prepareFindAccount();
+    const [account] = await findAccount.execute({ id: claims.sub });
     if (!account || account.status !== 'active') {
       throw unauthenticated('invalid_token', 'The account is not active');
     }
@@ -95,6 +97,7 @@ export const accessControlPlugin = fp(async (app) => {
     if (!isStaffRole(account.role) || !can(account.role, permission)) throw forbidden();
     request.user = { id: account.id, email: account.email, displayName: account.displayName, role: account.role };
     request.idToken = token;
+    request.account = account;
   });
 });
 
