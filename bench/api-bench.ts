@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --db=postgres] [-- --duration=8 --connections=10 --posts=3000]`
+ * `npm run bench [-- --db=postgres] [-- --duration=8 --connections=10 --posts=3000] [-- --cpu-prof=DIR]`
  *
  * Loads ~3000 news posts into a throw-away database, starts the REAL server as a child process and
  * measures three routes from loopback with autocannon: the bare health check, the token lookup
@@ -9,6 +9,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { createRequire } from 'node:module';
+import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { eq } from 'drizzle-orm';
@@ -43,10 +44,17 @@ const { values } = parseArgs({
     warmup: { type: 'string', default: '2' },
     connections: { type: 'string', default: '10' },
     posts: { type: 'string', default: '3000' },
+    // Writes the server's V8 CPU profile (.cpuprofile, open in Chrome DevTools) to this directory.
+    'cpu-prof': { type: 'string' },
+    // Only the routes whose name contains this text (e.g. `user-by-token`), to profile one of them.
+    only: { type: 'string' },
   },
 });
 // `npm run bench -- --db=postgres` from the root reaches this script as npm's own config variable.
 const kind = (values.db === 'postgres' || process.env['npm_config_db'] === 'postgres') ? 'postgres' : 'pglite';
+// The same for the other options given through `npm run bench -- --name=value`.
+const profileDir = values['cpu-prof'] ?? process.env['npm_config_cpu_prof'];
+const onlyRoute = values.only ?? process.env['npm_config_only'];
 const duration = Number(values.duration);
 const warmup = Number(values.warmup);
 const connections = Number(values.connections);
@@ -89,6 +97,23 @@ async function loadData(database: DatabaseHandle) {
   }
 }
 
+/**
+ * CPU time the API process has used so far (user + system, from /proc), so that each route's cost per
+ * request can be read apart from the machine's load: req/s swings with whatever else runs on a shared
+ * machine, CPU per request much less. PostgreSQL's own work is not in it.
+ */
+function serverCpuMs(pid: number | undefined): number {
+  if (pid === undefined) return 0;
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+    // utime and stime are fields 14 and 15 of stat(5), counted from the state field (3) here.
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_SECOND;
+  } catch {
+    return 0;
+  }
+}
+const CLOCK_TICKS_PER_SECOND = 100;
+
 function formatRow(cells: string[], widths: number[]) {
   return cells.map((cell, index) => (index === 0 ? cell.padEnd(widths[index] ?? 0) : cell.padStart(widths[index] ?? 0))).join('  ');
 }
@@ -99,6 +124,7 @@ async function main() {
   let server: ServerProcess | undefined;
   try {
     const env: Record<string, string> = { LOG_LEVEL: 'warn', DEMO_DATA: 'false' };
+    if (profileDir) env['NODE_OPTIONS'] = `--cpu-prof --cpu-prof-dir=${path.resolve(profileDir)}`;
     let database: DatabaseHandle;
     if (kind === 'postgres') {
       const started = await startPostgres();
@@ -126,19 +152,21 @@ async function main() {
       { name: 'GET /api/admin/news?pageSize=25', url: '/api/admin/news?pageSize=25', headers: auth },
     ];
 
-    const results: { name: string; result: AutocannonResult }[] = [];
-    for (const target of targets) {
+    const results: { name: string; result: AutocannonResult; cpuPerRequest: number }[] = [];
+    for (const target of targets.filter(({ name }, index) => index === 0 || !onlyRoute || name.includes(onlyRoute))) {
       const options = { url: `${server.baseUrl}${target.url}`, connections, headers: target.headers };
       await autocannon({ ...options, duration: warmup });
+      const cpuBefore = serverCpuMs(server.child.pid);
       const result = await autocannon({ ...options, duration });
-      results.push({ name: target.name, result });
+      const cpuPerRequest = ((serverCpuMs(server.child.pid) - cpuBefore) * 1000) / Math.max(1, result.requests.total);
+      results.push({ name: target.name, result, cpuPerRequest });
     }
 
     const bare = results[0]?.result.requests.average ?? 1;
-    const widths = [34, 10, 9, 9, 9, 8];
+    const widths = [34, 10, 9, 9, 9, 8, 14];
     console.log(`\n${connections} connections, ${duration} s per route after ${warmup} s of warm-up, ${os.cpus().length} CPUs\n`);
-    console.log(formatRow(['route', 'req/s', 'p50 ms', 'p99 ms', 'vs bare', 'non-2xx'], widths));
-    for (const { name, result } of results) {
+    console.log(formatRow(['route', 'req/s', 'p50 ms', 'p99 ms', 'vs bare', 'non-2xx', 'API CPU µs/req'], widths));
+    for (const { name, result, cpuPerRequest } of results) {
       console.log(
         formatRow(
           [
@@ -148,6 +176,7 @@ async function main() {
             String(result.latency.p99),
             `${((result.requests.average / bare) * 100).toFixed(0)}%`,
             String(result.non2xx + result.errors + result.timeouts),
+            cpuPerRequest.toFixed(0),
           ],
           widths,
         ),

@@ -2,6 +2,7 @@ import path from 'node:path';
 import { existsSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance, type FastifyServerOptions, type RouteOptions } from 'fastify';
+import compress from '@fastify/compress';
 import cookie from '@fastify/cookie';
 import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
@@ -139,6 +140,11 @@ export async function buildApp(options: AppOptions): Promise<App> {
     crossOriginEmbedderPolicy: false,
   });
   await app.register(cookie);
+  // JSON and CSV answers over 1 KiB go out compressed (brotli at a fast quality, or gzip); the web
+  // app's files are compressed at build time and served as such (registerWebApp). The plugin runs as
+  // each route's last onSend hook, after a route's own (the public feed's ETag sees the plain body).
+  // Request bodies are not decompressed: clients send small JSON, and a gzip body is refused as before.
+  await app.register(compress, { threshold: 1024, encodings: ['br', 'gzip'], globalDecompression: false });
   await app.register(rateLimit, {
     global: false,
     allowList: env.RATE_LIMIT_ALLOW.split(',').map((entry) => entry.trim()).filter(Boolean),
@@ -223,12 +229,22 @@ async function registerWebApp(app: App, root: string) {
     prefix: '/',
     wildcard: false,
     index: false,
-    // Hashed assets never change; index.html always revalidates.
+    // Vite writes `name.br` and `name.gz` next to each file (vite.config.ts): sent to browsers that
+    // accept them, with Content-Encoding, instead of compressing the same bytes on every request.
+    preCompressed: true,
+    // `send`'s own Cache-Control (`public, max-age=0`) goes into the reply's headers, which Fastify
+    // writes over those setHeaders put on the raw response: turned off, so the choice below holds.
+    cacheControl: false,
+    // Hashed assets never change; index.html and the other unhashed files always revalidate.
     setHeaders: (res, filePath) => {
-      res.setHeader(
-        'Cache-Control',
-        filePath.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache',
-      );
+      res.setHeader('Cache-Control', isHashedAsset(root, filePath) ? 'public, max-age=31536000, immutable' : 'no-cache');
+      // A cache must keep the brotli, gzip and plain copies apart.
+      res.setHeader('Vary', 'Accept-Encoding');
     },
   });
+}
+
+/** Vite puts the content-hashed build output under `assets/`; everything else keeps its name. */
+function isHashedAsset(root: string, filePath: string): boolean {
+  return path.relative(root, filePath).startsWith(`assets${path.sep}`);
 }

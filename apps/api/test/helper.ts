@@ -76,6 +76,8 @@ export type TestOptions = {
   onRoute?: AppOptions['onRoute'];
   /** Passed to buildApp (default: no logging). */
   logger?: AppOptions['logger'];
+  /** Adds routes to the built app before it is ready (e.g. a streamed answer no module has yet). */
+  extend?: (app: App) => void;
 };
 
 /** Builds the whole app on a fresh database of this run's kind; close() removes everything. */
@@ -92,6 +94,7 @@ export async function createTestContext(options: TestOptions = {}): Promise<Test
     ...(options.onRoute ? { onRoute: options.onRoute } : {}),
     ...(options.logger ? { logger: options.logger } : {}),
   });
+  options.extend?.(app);
   await app.ready();
   if (options.seed ?? true) await seedDemoData(handle.db);
 

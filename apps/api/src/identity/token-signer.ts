@@ -12,6 +12,7 @@ import {
   type JWK,
 } from 'jose';
 import { idTokenClaimsSchema, type IdTokenClaims } from '@sf/contract/auth';
+import { VerifiedTokenCache } from './verified-token-cache.ts';
 
 const ALGORITHM = 'EdDSA';
 
@@ -67,6 +68,7 @@ export async function createTokenSigner(options: {
   const kid = await calculateJwkThumbprint(publicJwk);
   const privateKey = (await importJWK(privateJwk, ALGORITHM)) as CryptoKey;
   const publicKey = (await importJWK(publicJwk, ALGORITHM)) as CryptoKey;
+  const verified = new VerifiedTokenCache<IdTokenClaims>();
 
   return {
     jwks: { keys: [{ ...publicJwk, kid, alg: ALGORITHM, use: 'sig' }] },
@@ -83,6 +85,8 @@ export async function createTokenSigner(options: {
         .sign(privateKey);
     },
     async verify(token) {
+      const known = verified.get(token, Math.floor(Date.now() / 1000));
+      if (known) return { ...known };
       try {
         const { payload } = await jwtVerify(token, publicKey, {
           issuer: options.issuer,
@@ -92,6 +96,7 @@ export async function createTokenSigner(options: {
         });
         const parsed = idTokenClaimsSchema.safeParse(payload);
         if (!parsed.success) throw new TokenError('invalid');
+        verified.set(token, parsed.data);
         return parsed.data;
       } catch (error) {
         if (error instanceof TokenError) throw error;

@@ -1,11 +1,12 @@
 import fp from 'fastify-plugin';
 import type { FastifyContextConfig, FastifyRequest } from 'fastify';
-import { and, eq, gt, isNull } from 'drizzle-orm';
+import { and, eq, getTableColumns, gt, isNull, sql } from 'drizzle-orm';
 import { AUTH_TOKEN_HEADER } from '@sf/contract/app-info';
 import { can, isStaffRole, type Permission, type StaffRole } from '@sf/contract/roles';
 import { sessions, users } from '../db/schema.ts';
 import { AppError, forbidden, unauthenticated } from '../lib/errors.ts';
 import { TokenError } from '../identity/token-signer.ts';
+import type { Account } from '../identity/accounts.ts';
 
 /** Every route declares who may call it: `public`, or a permission from the contract. */
 export type RouteAccess = { access: 'public' } | { permission: Permission };
@@ -24,6 +25,8 @@ declare module 'fastify' {
     idToken: string | null;
     /** The live sign-in (session id) of that token. */
     sessionId: string | null;
+    /** The account row the guard read for this request (set with `user`), so routes need not read it again. */
+    account: Account | null;
   }
 }
 
@@ -62,6 +65,7 @@ export const accessControlPlugin = fp(async (app) => {
   app.decorateRequest('user', null);
   app.decorateRequest('idToken', null);
   app.decorateRequest('sessionId', null);
+  app.decorateRequest('account', null);
 
   app.addHook('onRoute', (route) => {
     if (EXTERNAL_PUBLIC_PREFIXES.some((prefix) => route.url.startsWith(prefix))) return;
@@ -73,6 +77,28 @@ export const accessControlPlugin = fp(async (app) => {
       throw new Error(`Route ${String(route.method)} ${route.url} declares neither config.access nor config.permission`);
     }
   });
+
+  // The per-request read of the account's current role and status, as a named prepared statement:
+  // built once instead of per request, and parsed and planned once per database connection. The
+  // whole row (one row by primary key either way), kept on the request for routes about the account.
+  // Built on first use: the plugin may be registered before (or without) a database.
+  let findAccount: ReturnType<typeof prepareFindAccount> | undefined;
+  const prepareFindAccount = () =>
+    app.db
+      .select({ ...getTableColumns(users), sessionId: sessions.id })
+      .from(users)
+      .leftJoin(
+        sessions,
+        and(
+          eq(sessions.id, sql.placeholder('sid')),
+          eq(sessions.userId, users.id),
+          isNull(sessions.revokedAt),
+          gt(sessions.expiresAt, sql.placeholder('now')),
+        ),
+      )
+      .where(eq(users.id, sql.placeholder('id')))
+      .limit(1)
+      .prepare('access_control_account');
 
   app.addHook('onRequest', async (request) => {
     const permission = request.routeOptions.config.permission;
@@ -91,32 +117,13 @@ export const accessControlPlugin = fp(async (app) => {
     // Every ID token names its sign-in; one without, or whose sign-in ended (logout, reuse of a
     // refresh token, password change or reset, disabling), is refused however long it has left.
     if (!claims.sid) throw unauthenticated('invalid_token', 'The session token is not valid');
-    const [account] = await app.db
-      .select({
-        id: users.id,
-        email: users.email,
-        displayName: users.displayName,
-        role: users.role,
-        status: users.status,
-        passwordChangedAt: users.passwordChangedAt,
-        sessionId: sessions.id,
-      })
-      .from(users)
-      .leftJoin(
-        sessions,
-        and(
-          eq(sessions.id, claims.sid),
-          eq(sessions.userId, users.id),
-          isNull(sessions.revokedAt),
-          gt(sessions.expiresAt, app.clock.now()),
-        ),
-      )
-      .where(eq(users.id, claims.sub))
-      .limit(1);
-    if (!account || account.status !== 'active') {
+    findAccount ??= prepareFindAccount();
+    const [row] = await findAccount.execute({ id: claims.sub, sid: claims.sid, now: app.clock.now() });
+    if (!row || row.status !== 'active') {
       throw unauthenticated('invalid_token', 'The account is not active');
     }
-    if (!account.sessionId) throw unauthenticated('invalid_token', 'The session has ended');
+    const { sessionId, ...account } = row;
+    if (!sessionId) throw unauthenticated('invalid_token', 'The session has ended');
     // A password reset revokes every session, including ID tokens issued before it.
     if (claims.iat < Math.floor(account.passwordChangedAt.getTime() / 1000)) {
       throw unauthenticated('invalid_token', 'The session token is no longer valid');
@@ -124,7 +131,8 @@ export const accessControlPlugin = fp(async (app) => {
     if (!isStaffRole(account.role) || !can(account.role, permission)) throw forbidden();
     request.user = { id: account.id, email: account.email, displayName: account.displayName, role: account.role };
     request.idToken = token;
-    request.sessionId = account.sessionId;
+    request.sessionId = sessionId;
+    request.account = account;
   });
 });
 

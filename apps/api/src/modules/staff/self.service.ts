@@ -15,9 +15,9 @@ import { createSession, revokeUserSessions } from '../../identity/sessions.ts';
 type ProfileUpdate = z.infer<typeof updateProfileRequestSchema>;
 type PasswordChange = z.infer<typeof changePasswordRequestSchema>;
 
-/** The signed-in account as the guard found it; gone only if deleted between the guard and here. */
+/** The signed-in account as the guard read it for this request (no second read of the same row). */
 export async function currentAccount(app: FastifyInstance, request: FastifyRequest): Promise<Account> {
-  const account = request.user ? await findAccountById(app.db, request.user.id) : undefined;
+  const account = request.user ? (request.account ?? (await findAccountById(app.db, request.user.id))) : undefined;
   if (!account) throw notFound(message('notFound', request.language, { field: 'user' }));
   return account;
 }

@@ -1,0 +1,274 @@
+/**
+ * What the browser receives, measured on the REAL server (the API serving the built web app, as
+ * `npm start` runs it) with Debian's Chromium:
+ *
+ * - the bytes on the wire for /auth/login (JS, CSS, total: transfer sizes, i.e. compressed), fresh
+ *   cache, until the network is idle — what a first visit downloads, lazy chunks fetched on the way
+ *   included. Over budget → exit 1 (CI runs this).
+ * - with `--full` (`npm run bench:web`): the Lighthouse mobile performance score (median of 3), the
+ *   median time from pressing "Accedi" on /auth/login to N rows of the list visible, and the median
+ *   time of a deep link to the list while signed in. Reported against their budgets, never failing:
+ *   they depend on the machine's load.
+ *
+ *   npm run size                       # build, bytes on the wire, budget check
+ *   npm run bench:web                  # the same + Lighthouse + timings
+ *   npm run bench:web -- --no-build --runs=7 --list-path=/customers --rows=25
+ */
+import { execFileSync } from 'node:child_process';
+import { createServer } from 'node:net';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { chromium, type Browser, type BrowserContext, type Page } from '@playwright/test';
+import { CSRF_COOKIE, CSRF_HEADER } from '@sf/contract/app-info';
+import { startAppServer, type AppServer } from '../e2e/support/app-server.ts';
+
+const KIB = 1024;
+const BUDGET = {
+  js: 100 * KIB,
+  css: 20 * KIB,
+  lighthouse: 98,
+  signInToListMs: 500,
+  deepLinkMs: 350,
+};
+const CHROMIUM = '/usr/bin/chromium';
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--headless',
+  '--disable-gpu',
+  '--disable-quic',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
+const DEMO = { email: 'admin@demo.test', password: 'Demo-Password-2026' };
+
+const { values: args } = parseArgs({
+  options: {
+    full: { type: 'boolean', default: false },
+    'no-build': { type: 'boolean', default: false },
+    runs: { type: 'string', default: '5' },
+    'lighthouse-runs': { type: 'string', default: '3' },
+    // The list the sign-in lands on and the deep link opens: the news list until the customers list exists.
+    'list-path': { type: 'string', default: '/news' },
+    rows: { type: 'string', default: '25' },
+    // Data rows only: the loading skeleton's rows carry no link.
+    'row-selector': { type: 'string', default: 'main table tbody tr:has(a)' },
+  },
+});
+
+const webRoot = path.resolve(import.meta.dirname, '..');
+const dist = path.join(webRoot, 'dist');
+const runs = Number(args.runs);
+const rowsWanted = Number(args.rows);
+const listPath = args['list-path'];
+const rowSelector = args['row-selector'];
+
+const kib = (bytes: number) => `${(bytes / KIB).toFixed(1)} KiB`;
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? (sorted[middle] ?? NaN) : ((sorted[middle - 1] ?? NaN) + (sorted[middle] ?? NaN)) / 2;
+};
+const verdict = (isWithin: boolean) => (isWithin ? 'within budget' : 'OVER BUDGET');
+
+type Transfer = { url: string; type: string; bytes: number; encoding: string };
+
+/** Every response of a fresh visit to `url`, with the bytes it took on the wire (headers included). */
+async function transfersOf(browser: Browser, url: string): Promise<Transfer[]> {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('Network.enable');
+  await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
+  const requests = new Map<string, { url: string; type: string; encoding: string }>();
+  const transfers: Transfer[] = [];
+  cdp.on('Network.responseReceived', (event) => {
+    const encoding = Object.entries(event.response.headers).find(([name]) => name.toLowerCase() === 'content-encoding')?.[1] ?? 'none';
+    requests.set(event.requestId, { url: event.response.url, type: event.type ?? 'Other', encoding: String(encoding) });
+  });
+  cdp.on('Network.loadingFinished', (event) => {
+    const request = requests.get(event.requestId);
+    if (request) transfers.push({ ...request, bytes: event.encodedDataLength });
+  });
+  await page.goto(url, { waitUntil: 'networkidle' });
+  await page.getByRole('button', { name: 'Accedi', exact: true }).waitFor();
+  // Whatever the page fetches right after its first paint (preloads on idle) belongs to the visit too.
+  await page.waitForLoadState('networkidle');
+  await context.close();
+  return transfers;
+}
+
+/** The demo has a dozen posts; the list must be able to show a full page. */
+async function ensureListRows(server: AppServer, minimum: number) {
+  const probe = await fetch(`${server.url}/api/healthz`);
+  const csrf = /XSRF-TOKEN=([^;]+)/.exec(probe.headers.get('set-cookie') ?? '')?.[1] ?? '';
+  const headers = { 'content-type': 'application/json', cookie: `${CSRF_COOKIE}=${csrf}`, [CSRF_HEADER]: csrf };
+  const signIn = await fetch(`${server.url}/api/auth/login`, { method: 'POST', headers, body: JSON.stringify(DEMO) });
+  if (!signIn.ok) throw new Error(`sign-in failed: ${signIn.status} ${await signIn.text()}`);
+  const { idToken } = (await signIn.json()) as { idToken: string };
+  const auth = { ...headers, 'x-auth-token': idToken };
+  if (listPath !== '/news') return;
+  const list = (await (await fetch(`${server.url}/api/admin/news?pageSize=1`, { headers: auth })).json()) as { total: number };
+  for (let index = list.total; index < minimum + 5; index += 1) {
+    const created = await fetch(`${server.url}/api/admin/news`, {
+      method: 'POST',
+      headers: auth,
+      body: JSON.stringify({ title: `Notizia di misura ${index}`, summary: 'Per la misura della lista.', status: 'published' }),
+    });
+    if (!created.ok) throw new Error(`could not add a post: ${created.status} ${await created.text()}`);
+  }
+}
+
+const rowsVisible = (page: Page) =>
+  page.waitForFunction(
+    ({ selector, wanted }) => {
+      const rows = [...document.querySelectorAll(selector)].filter((row) => (row as HTMLElement).offsetParent !== null);
+      return rows.length >= wanted ? performance.now() : null;
+    },
+    { selector: rowSelector, wanted: rowsWanted },
+    { polling: 'raf', timeout: 30_000 },
+  );
+
+/** From the click on "Accedi" (fields filled) to the list's rows on screen, timed inside the page. */
+async function signInToList(context: BrowserContext, baseUrl: string): Promise<number> {
+  const page = await context.newPage();
+  await page.goto(`${baseUrl}/auth/login?redirect=${encodeURIComponent(listPath)}`, { waitUntil: 'networkidle' });
+  await page.getByRole('textbox', { name: /^Email/ }).fill(DEMO.email);
+  await page.getByLabel(/^Password/).and(page.locator('input')).fill(DEMO.password);
+  const submit = page.getByRole('button', { name: 'Accedi', exact: true });
+  await submit.evaluate((button) => {
+    (window as unknown as { benchStart: number }).benchStart = performance.now();
+    (button as HTMLButtonElement).click();
+  });
+  const shownAt = Number(await (await rowsVisible(page)).jsonValue());
+  if (!page.url().includes(listPath)) await page.waitForURL(`**${listPath}*`);
+  const startedAt = await page.evaluate(() => (window as unknown as { benchStart: number }).benchStart);
+  await page.close();
+  return shownAt - startedAt;
+}
+
+/** Opening the list's address in a new tab while signed in: from navigation start to the rows on screen. */
+async function deepLink(context: BrowserContext, baseUrl: string): Promise<number> {
+  const page = await context.newPage();
+  await page.goto(`${baseUrl}${listPath}`);
+  const shownAt = Number(await (await rowsVisible(page)).jsonValue());
+  await page.close();
+  return shownAt;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.on('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      probe.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+async function lighthouseScores(url: string, count: number): Promise<number[]> {
+  const { default: lighthouse } = await import('lighthouse');
+  const scores: number[] = [];
+  for (let run = 0; run < count; run += 1) {
+    // Lighthouse drives its own Chromium over the DevTools protocol: a fresh profile per run.
+    const port = await freePort();
+    const lighthouseBrowser = await chromium.launch({
+      executablePath: process.env['CHROME_PATH'] ?? CHROMIUM,
+      args: [...CHROMIUM_ARGS, `--remote-debugging-port=${port}`],
+    });
+    try {
+      const result = await lighthouse(url, { port, output: 'json', logLevel: 'error', onlyCategories: ['performance'] });
+      const score = result?.lhr.categories['performance']?.score;
+      const lcp = result?.lhr.audits['largest-contentful-paint']?.displayValue ?? '?';
+      if (typeof score !== 'number') throw new Error(`Lighthouse gave no score: ${JSON.stringify(result?.lhr.runtimeError ?? null)}`);
+      scores.push(Math.round(score * 100));
+      console.log(`  run ${run + 1}: ${Math.round(score * 100)} (LCP ${lcp})`);
+    } finally {
+      await lighthouseBrowser.close();
+    }
+  }
+  return scores;
+}
+
+async function main(): Promise<number> {
+  if (!args['no-build']) {
+    execFileSync('npx', ['vite', 'build', '--logLevel', 'warn'], { cwd: webRoot, stdio: 'inherit', env: { ...process.env, NODE_ENV: 'production' } });
+  }
+  // No mail is sent during the measure; the server only needs an address to parse.
+  const server = await startAppServer({ smtpUrl: 'smtp://127.0.0.1:9', webDist: dist });
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  let isOver: boolean;
+  try {
+    const loginUrl = `${server.url}/auth/login`;
+    const transfers = await transfersOf(browser, loginUrl);
+    const sum = (type: string) => transfers.filter((item) => item.type === type).reduce((total, item) => total + item.bytes, 0);
+    const js = sum('Script');
+    const css = sum('Stylesheet');
+    const total = transfers.reduce((all, item) => all + item.bytes, 0);
+    console.log(`\nWhat a first visit to /auth/login receives (fresh cache, until the network is idle):`);
+    for (const item of [...transfers].sort((a, b) => b.bytes - a.bytes)) {
+      console.log(`  ${item.type.padEnd(10)} ${kib(item.bytes).padStart(10)}  ${item.encoding.padEnd(5)} ${new URL(item.url).pathname}`);
+    }
+    const isJsWithin = js <= BUDGET.js;
+    const isCssWithin = css <= BUDGET.css;
+    isOver = !isJsWithin || !isCssWithin;
+    console.log(`Login JS on the wire:  ${kib(js)} (budget ${kib(BUDGET.js)}, ${verdict(isJsWithin)})`);
+    console.log(`Login CSS on the wire: ${kib(css)} (budget ${kib(BUDGET.css)}, ${verdict(isCssWithin)})`);
+    console.log(`Login total on the wire: ${kib(total)} in ${transfers.length} responses`);
+
+    if (args.full) {
+      await ensureListRows(server, rowsWanted);
+      const context = await browser.newContext({ locale: 'it-IT', timezoneId: 'Europe/Rome' });
+      const signInTimes: number[] = [];
+      const deepLinkTimes: number[] = [];
+      for (let run = 0; run < runs; run += 1) {
+        // Each run starts signed out, so the page shows the form; the assets stay cached as for a returning user.
+        await context.clearCookies();
+        const page = await context.newPage();
+        await page.goto(loginUrl);
+        await page.evaluate(() => window.localStorage.clear());
+        await page.close();
+        signInTimes.push(await signInToList(context, server.url));
+        deepLinkTimes.push(await deepLink(context, server.url));
+      }
+      const signInMedian = median(signInTimes);
+      const deepLinkMedian = median(deepLinkTimes);
+      const list = `${rowsWanted} rows of ${listPath}`;
+      console.log(`\nSign-in → ${list} visible, ${runs} runs: ${signInTimes.map((ms) => ms.toFixed(0)).join(', ')} ms`);
+      console.log(`  median ${signInMedian.toFixed(0)} ms (budget ${BUDGET.signInToListMs} ms, ${verdict(signInMedian <= BUDGET.signInToListMs)})`);
+      console.log(`Deep link to ${listPath} while signed in → ${list} visible: ${deepLinkTimes.map((ms) => ms.toFixed(0)).join(', ')} ms`);
+      console.log(`  median ${deepLinkMedian.toFixed(0)} ms (budget ${BUDGET.deepLinkMs} ms, ${verdict(deepLinkMedian <= BUDGET.deepLinkMs)})`);
+      await context.close();
+
+      console.log(`\nLighthouse mobile performance on /auth/login (simulated slow 4G, mid-range phone):`);
+      try {
+        const scores = await lighthouseScores(loginUrl, Number(args['lighthouse-runs']));
+        const score = median(scores);
+        console.log(`  median ${score} (budget ≥ ${BUDGET.lighthouse}, ${verdict(score >= BUDGET.lighthouse)})`);
+      } catch (error) {
+        console.log(`  Lighthouse did not run: ${error instanceof Error ? error.message : String(error)}`);
+      }
+      console.log('The timings and the score depend on the machine and its load: reported, not enforced.');
+    }
+  } finally {
+    await browser.close();
+    await server.stop();
+  }
+  if (isOver) {
+    console.error('\nThe sign-in page is over its byte budget (docs/decisions/010-what-the-sign-in-page-carries.md).');
+    return 1;
+  }
+  return 0;
+}
+
+main().then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    console.error(error);
+    process.exitCode = 1;
+  },
+);
