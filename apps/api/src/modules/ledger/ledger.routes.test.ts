@@ -158,12 +158,16 @@ describe('the ledger API', () => {
     expect(points.expiring).toEqual([{ points: 40, expiresOn: '2026-07-15' }]);
 
     now = new Date('2026-07-01T10:00:00Z');
+    // A sign-in lasts 10 days (S2) on the test's clock, and the guard checks that it is live: sign in again.
+    token = await ctx.tokenFor(ADMIN);
     await post({ customerId, programId: fx.pointsProgramId, kind: 'purchase', amountCents: 1000 });
     await post({ customerId, programId: fx.pointsProgramId, kind: 'redeem', points: 5 });
     // 15 July is the last day; on 16 July (Rome) the rest of the first lots goes.
     now = new Date('2026-07-15T21:59:00Z');
     expect(await expireDueLots({ db: ctx.app.db, clock, timeZone: 'Europe/Rome' })).toBe(0);
     now = new Date('2026-07-15T22:00:00Z');
+    // A sign-in lasts 10 days (S2) on the test's clock, and the guard checks that it is live: sign in again.
+    token = await ctx.tokenFor(ADMIN);
     const [a, b] = await Promise.all([
       expireDueLots({ db: ctx.app.db, clock, timeZone: 'Europe/Rome' }),
       expireDueLots({ db: ctx.app.db, clock, timeZone: 'Europe/Rome' }),
