@@ -3,9 +3,8 @@ import path from 'node:path';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import pg from 'pg';
-import { PGlite } from '@electric-sql/pglite';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { openDatabase, PGLITE_EXTENSIONS, type DatabaseHandle } from '../src/db/client.ts';
+import { openDatabase, type DatabaseHandle } from '../src/db/client.ts';
 import { verifyLedger } from '../src/modules/ledger/ledger.verify.ts';
 import { testDatabaseKind } from './helper.ts';
 import { createLedgerFixture, type LedgerFixture } from './ledger-fixtures.ts';
@@ -29,8 +28,8 @@ describe('the ledger across a crash of the server process', () => {
   /** The run's database, opened while no server holds it (PGlite is single-process). */
   async function openOwnDatabase(): Promise<DatabaseHandle> {
     if (testDatabaseKind === 'postgres') return openDatabase({ url: env['DATABASE_URL']!, poolSize: 1 });
-    const client = await PGlite.create({ dataDir: path.join(dataDir, 'pglite'), extensions: PGLITE_EXTENSIONS });
-    return openDatabase({ pglite: client });
+    // Through openDatabase, like the server: DATA_DIR stays private (0700), or the server refuses to start.
+    return openDatabase({ pgliteDir: path.join(dataDir, 'pglite') });
   }
 
   beforeAll(async () => {
