@@ -32,7 +32,7 @@ describe('permissions of the data directory', () => {
     await rm(parent, { recursive: true, force: true });
   });
 
-  it('creates DATA_DIR 0700 and writes nothing that the group or others can read', async () => {
+  it('creates DATA_DIR 0700 and writes nothing that the group or others can read', { timeout: 120_000 }, async () => {
     const dataDir = path.join(parent, 'fresh', 'data');
     const server = await startServer({ dataDir });
     try {
@@ -55,7 +55,7 @@ describe('permissions of the data directory', () => {
     expect(open).toEqual([]);
   });
 
-  it('refuses to start on a DATA_DIR that other users can read, naming it and the fix', async () => {
+  it('refuses to start on a DATA_DIR that other users can read, naming it and the fix', { timeout: 120_000 }, async () => {
     const dataDir = path.join(parent, 'loose');
     await mkdir(dataDir);
     await chmod(dataDir, 0o755);
