@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { sessionIdOf } from '../../identity/accounts.ts';
 import {
   forgotPasswordRequestSchema,
   loginRequestSchema,
@@ -43,7 +44,11 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       config: limited,
       schema: { tags, summary: 'Sign in with e-mail and password', body: loginRequestSchema, response: { 200: loginResponseSchema } },
     },
-    async (request) => login(app, request.body, request),
+    async (request, reply) => {
+      const answer = await login(app, request.body, request);
+      reply.bindCsrfToSession(sessionIdOf(answer.idToken));
+      return answer;
+    },
   );
 
   app.post(
@@ -102,7 +107,11 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: tokenResponseSchema },
       },
     },
-    async (request) => refreshTokens(app, request.body.refresh_token, request),
+    async (request, reply) => {
+      const answer = await refreshTokens(app, request.body.refresh_token, request);
+      reply.bindCsrfToSession(sessionIdOf(answer.id_token));
+      return answer;
+    },
   );
 
   app.post(
