@@ -15,7 +15,8 @@ import {
 import { okResponseSchema } from '@sf/contract/common';
 import { purgeDeadIdentityData } from '../../identity/housekeeping.ts';
 import { createAfterReply } from './after-reply.ts';
-import { forgotPassword, login, logout, refreshTokens, register, resetPassword } from './auth.service.ts';
+import { confirmEmail, forgotPassword, login, logout, refreshTokens, register, resetPassword } from './auth.service.ts';
+import { confirmEmailRequestSchema } from '@sf/contract/email-confirmation';
 
 const jwksResponseSchema = z.object({ keys: z.array(z.record(z.string(), z.unknown())) });
 
@@ -66,6 +67,20 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       const answer = await register(app, request.body, request, afterReply);
       return reply.status(201).send(answer);
     },
+  );
+
+  app.post(
+    '/confirm-email',
+    {
+      config: limited,
+      schema: {
+        tags,
+        summary: 'Confirm the address of a self-registered account with the link of its e-mail (single use)',
+        body: confirmEmailRequestSchema,
+        response: { 200: okResponseSchema },
+      },
+    },
+    async (request) => confirmEmail(app, request.body, request),
   );
 
   app.post(
