@@ -32,7 +32,8 @@ describe('permissions of the data directory', () => {
     await rm(parent, { recursive: true, force: true });
   });
 
-  it('creates DATA_DIR 0700 and writes nothing that the group or others can read', { timeout: 120_000 }, async () => {
+  // A real server start: generous on a loaded machine.
+  it('creates DATA_DIR 0700 and writes nothing that the group or others can read', { timeout: 180_000 }, async () => {
     const dataDir = path.join(parent, 'fresh', 'data');
     const server = await startServer({ dataDir });
     try {
@@ -55,7 +56,7 @@ describe('permissions of the data directory', () => {
     expect(open).toEqual([]);
   });
 
-  it('refuses to start on a DATA_DIR that other users can read, naming it and the fix', { timeout: 120_000 }, async () => {
+  it('refuses to start on a DATA_DIR that other users can read, naming it and the fix', { timeout: 180_000 }, async () => {
     const dataDir = path.join(parent, 'loose');
     await mkdir(dataDir);
     await chmod(dataDir, 0o755);

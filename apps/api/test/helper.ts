@@ -7,6 +7,7 @@ import pg from 'pg';
 import { inject } from 'vitest';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { eq } from 'drizzle-orm';
+import { decodeJwt } from 'jose';
 import { CSRF_COOKIE, CSRF_HEADER } from '@sf/contract/app-info';
 import { buildApp, type App, type AppOptions } from '../src/app.ts';
 import { loadEnv } from '../src/config/env.ts';
@@ -105,11 +106,14 @@ export async function createTestContext(options: TestOptions = {}): Promise<Test
     app,
     dataDir,
     request({ token, headers, ...rest }) {
+      // Like the browser after its sign-in: a forgery-protection cookie bound to the token's session.
+      const sid = token ? decodeJwt(token).sid : undefined;
+      const csrf = typeof sid === 'string' ? app.csrfTokenFor(sid) : csrfCookie;
       return app.inject({
         ...rest,
         headers: {
-          cookie: `${CSRF_COOKIE}=${csrfCookie}`,
-          [CSRF_HEADER.toLowerCase()]: csrfCookie,
+          cookie: `${CSRF_COOKIE}=${csrf}`,
+          [CSRF_HEADER.toLowerCase()]: csrf,
           ...(token ? { 'x-auth-token': token } : {}),
           ...headers,
         },

@@ -82,11 +82,13 @@ export async function openClient(baseUrl: string) {
   const probe = await fetch(`${baseUrl}/api/healthz`);
   const match = (probe.headers.get('set-cookie') ?? '').match(new RegExp(`${CSRF_COOKIE}=([^;]+)`));
   if (!match?.[1]) throw new Error('no forgery-protection cookie');
-  const csrf = match[1];
+  let csrf = match[1];
   return {
-    csrf,
-    request(method: string, url: string, options: { body?: unknown; token?: string; headers?: Record<string, string> } = {}) {
-      return fetch(`${baseUrl}${url}`, {
+    get csrf() {
+      return csrf;
+    },
+    async request(method: string, url: string, options: { body?: unknown; token?: string; headers?: Record<string, string> } = {}) {
+      const response = await fetch(`${baseUrl}${url}`, {
         method,
         headers: {
           cookie: `${CSRF_COOKIE}=${csrf}`,
@@ -97,6 +99,10 @@ export async function openClient(baseUrl: string) {
         },
         ...(options.body !== undefined ? { body: JSON.stringify(options.body) } : {}),
       });
+      // Like a browser: a new cookie (e.g. bound to the session a sign-in started) replaces the old one.
+      const renewed = (response.headers.get('set-cookie') ?? '').match(new RegExp(`${CSRF_COOKIE}=([^;]+)`))?.[1];
+      if (renewed) csrf = renewed;
+      return response;
     },
   };
 }

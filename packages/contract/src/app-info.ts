@@ -20,4 +20,6 @@ export const AUTH_RETRY_HEADER = 'X-Auth-Retry';
 
 /** S17 */
 export const CSRF_COOKIE = 'XSRF-TOKEN';
+/** The same cookie's name where the app is served over https (`__Host-`: Secure, Path=/, no Domain). */
+export const CSRF_COOKIE_HOST = '__Host-XSRF-TOKEN';
 export const CSRF_HEADER = 'X-XSRF-TOKEN';

@@ -17,6 +17,7 @@ export const ERROR_CODES = [
   'invalid_credentials',
   'invalid_grant',
   'invalid_reset_token',
+  'invalid_confirmation_token',
   'rate_limited',
   'conflict',
   'version_conflict',

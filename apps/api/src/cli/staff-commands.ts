@@ -84,6 +84,9 @@ export async function grantRole(db: Database, options: { email?: string | undefi
     throw new CliError(`--role must be one of: ${ACCOUNT_ROLES.join(', ')}`);
   }
   const account = await existingAccount(db, options.email);
+  if (!account.emailConfirmedAt) {
+    throw new CliError(`${account.email} has not confirmed its address yet (B7): it cannot be given a role before it does`);
+  }
   return summary(await updateAccount(db, account, { role: options.role as AccountRole }, now));
 }
 

@@ -54,6 +54,8 @@ const envSchema = z.object({
     }),
   /** Requests per minute per client address on the identity endpoints. */
   AUTH_RATE_LIMIT: z.coerce.number().int().min(1).default(30),
+  /** How many bytes of uploaded images each user may keep (413 beyond it). */
+  UPLOAD_QUOTA_BYTES: z.coerce.number().int().min(1).default(200 * 1024 * 1024),
   /** Serve the built web app from this folder (B6); empty to serve the API only. */
   WEB_DIST: z.string().optional(),
   /**

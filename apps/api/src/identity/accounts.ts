@@ -1,4 +1,5 @@
 import { eq, sql, type SQL } from 'drizzle-orm';
+import { decodeJwt } from 'jose';
 import type { Language } from '@sf/contract/app-info';
 import type { StaffProfile, StaffUser } from '@sf/contract/auth';
 import type { Executor } from '../db/client.ts';
@@ -77,6 +78,13 @@ export function signIdToken(signer: TokenSigner, account: Account, sessionId: st
     { sub: account.id, email: account.email, name: account.displayName, role: account.role ?? null, sid: sessionId },
     { now: issuedAt },
   );
+}
+
+/** The session of an ID token we just signed (no need to verify it again). */
+export function sessionIdOf(idToken: string): string {
+  const { sid } = decodeJwt(idToken);
+  if (typeof sid !== 'string') throw new Error('an ID token without sid');
+  return sid;
 }
 
 /**

@@ -16,7 +16,7 @@ describe('identity housekeeping', () => {
   });
   afterAll(() => ctx.close());
 
-  it('deletes sessions, reset tokens and lock-out counts a day after they died, and keeps the living', async () => {
+  it('deletes sessions, reset tokens and lock-out counts a day after they died, and unconfirmed registrations after a week, and keeps the living', async () => {
     const db = ctx.app.db;
     const [admin] = await db.select().from(users).where(eq(users.email, 'admin@demo.test'));
     const now = new Date();
@@ -33,7 +33,16 @@ describe('identity housekeeping', () => {
     await reserveAttempt(db, 'stale@demo.test|10.0.0.1', 'stale@demo.test|*', new Date(now.getTime() - 2 * DAY));
     await reserveAttempt(db, 'fresh@demo.test|10.0.0.1', 'fresh@demo.test|*', now);
 
-    expect(await purgeDeadIdentityData(db, now)).toEqual({ sessions: 2, resetTokens: 1, throttles: 2 });
+    await db.insert(users).values([
+      { email: 'never.confirmed@example.test', passwordHash: 'x', displayName: 'N', profile: admin!.profile, emailConfirmedAt: null, createdAt: new Date(now.getTime() - 8 * DAY) },
+      { email: 'still.in.time@example.test', passwordHash: 'x', displayName: 'S', profile: admin!.profile, emailConfirmedAt: null, createdAt: new Date(now.getTime() - 2 * DAY) },
+    ]);
+
+    expect(await purgeDeadIdentityData(db, now)).toEqual({ sessions: 2, resetTokens: 1, throttles: 2, unconfirmedAccounts: 1 });
+    const emails = (await db.select({ email: users.email }).from(users)).map((row) => row.email);
+    expect(emails).toContain('still.in.time@example.test');
+    expect(emails).not.toContain('never.confirmed@example.test');
+    expect(emails).toContain('admin@demo.test');
     const remaining = await db.select({ id: sessions.id }).from(sessions);
     expect(remaining.map((row) => row.id)).toEqual([live.sessionId]);
     expect(await db.select().from(refreshTokens).where(eq(refreshTokens.sessionId, old.sessionId))).toHaveLength(0);

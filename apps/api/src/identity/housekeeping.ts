@@ -1,9 +1,11 @@
 import { and, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Executor } from '../db/client.ts';
-import { loginThrottles, passwordResetTokens, sessions } from '../db/schema.ts';
+import { loginThrottles, passwordResetTokens, sessions, users } from '../db/schema.ts';
 
 /** Dead rows are kept a day after they die, for support questions ("why was I signed out?"). */
 const KEEP_AFTER_DEATH_MS = 24 * 60 * 60_000;
+/** A self-registration whose address was never confirmed is deleted after a week (its link lived 24 h). */
+export const UNCONFIRMED_ACCOUNT_TTL_MS = 7 * 24 * 60 * 60_000;
 
 /**
  * Deletes what can never be accepted again: sessions past their 10 days or revoked (their refresh
@@ -29,5 +31,21 @@ export async function purgeDeadIdentityData(executor: Executor, now: Date) {
       ),
     )
     .returning({ key: loginThrottles.key });
-  return { sessions: deadSessions.length, resetTokens: deadResetTokens.length, throttles: staleThrottles.length };
+  // Never confirmed, never given a role: nothing but a claim on an address (and on its e-mails).
+  const unconfirmed = await executor
+    .delete(users)
+    .where(
+      and(
+        isNull(users.emailConfirmedAt),
+        isNull(users.role),
+        lt(users.createdAt, new Date(now.getTime() - UNCONFIRMED_ACCOUNT_TTL_MS)),
+      ),
+    )
+    .returning({ id: users.id });
+  return {
+    sessions: deadSessions.length,
+    resetTokens: deadResetTokens.length,
+    throttles: staleThrottles.length,
+    unconfirmedAccounts: unconfirmed.length,
+  };
 }

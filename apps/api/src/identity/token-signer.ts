@@ -15,6 +15,8 @@ import { idTokenClaimsSchema, type IdTokenClaims } from '@sf/contract/auth';
 import { VerifiedTokenCache } from './verified-token-cache.ts';
 
 const ALGORITHM = 'EdDSA';
+/** The `typ` header of our ID tokens; a token we signed for anything else must not pass for one. */
+export const ID_TOKEN_TYPE = 'JWT';
 
 export type TokenSigner = {
   /** The public keys as a JWKS document (`/api/auth/jwks.json`). */
@@ -76,7 +78,7 @@ export async function createTokenSigner(options: {
     async sign(claims, signOptions = {}) {
       const now = Math.floor((signOptions.now ?? new Date()).getTime() / 1000);
       return new SignJWT({ email: claims.email, name: claims.name, role: claims.role, ...(claims.sid ? { sid: claims.sid } : {}) })
-        .setProtectedHeader({ alg: ALGORITHM, kid, typ: 'JWT' })
+        .setProtectedHeader({ alg: ALGORITHM, kid, typ: ID_TOKEN_TYPE })
         .setSubject(claims.sub)
         .setIssuer(options.issuer)
         .setAudience(options.audience)
@@ -92,6 +94,7 @@ export async function createTokenSigner(options: {
           issuer: options.issuer,
           audience: options.audience,
           algorithms: [ALGORITHM],
+          typ: ID_TOKEN_TYPE,
           clockTolerance: 0,
         });
         const parsed = idTokenClaimsSchema.safeParse(payload);

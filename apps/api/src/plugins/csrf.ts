@@ -1,6 +1,7 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import fp from 'fastify-plugin';
-import { CSRF_COOKIE, CSRF_HEADER } from '@sf/contract/app-info';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { CSRF_COOKIE, CSRF_COOKIE_HOST, CSRF_HEADER } from '@sf/contract/app-info';
 import { AppError } from '../lib/errors.ts';
 import { isApiRoute } from './access-control.ts';
 
@@ -8,52 +9,99 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 export type CsrfOptions = { secret: string; secureCookie: boolean };
 
-function sign(secret: string, nonce: string): string {
-  return createHmac('sha256', secret).update(nonce).digest('base64url');
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** A forgery-protection token bound to this session (null: anonymous), for tests and tools. */
+    csrfTokenFor(sessionId: string | null): string;
+  }
+  interface FastifyReply {
+    /** This answer starts a sign-in: it carries a forgery-protection cookie bound to the new session. */
+    bindCsrfToSession(sessionId: string): void;
+  }
+  interface FastifyRequest {
+    /** Set by bindCsrfToSession. */
+    csrfBinding: string | null;
+  }
 }
 
-export function createCsrfToken(secret: string): string {
+function sign(secret: string, binding: string, nonce: string): string {
+  return createHmac('sha256', secret).update(`${binding}|${nonce}`).digest('base64url');
+}
+
+/** `nonce.session.signature`: the HMAC covers the nonce and the session id ('' before there is one). */
+export function createCsrfToken(secret: string, sessionId: string | null = null): string {
   const nonce = randomBytes(18).toString('base64url');
-  return `${nonce}.${sign(secret, nonce)}`;
+  const binding = sessionId ?? '';
+  return `${nonce}.${binding}.${sign(secret, binding, nonce)}`;
 }
 
-function isSignedBy(secret: string, token: string): boolean {
-  const [nonce, signature] = token.split('.');
-  if (!nonce || !signature) return false;
-  const expected = Buffer.from(sign(secret, nonce));
+/** The session a token we signed is bound to ('' for none), or undefined for anything we did not sign. */
+function bindingOf(secret: string, token: string | undefined): string | undefined {
+  if (!token) return undefined;
+  const [nonce, binding, signature, ...rest] = token.split('.');
+  if (!nonce || binding === undefined || !signature || rest.length > 0) return undefined;
+  const expected = Buffer.from(sign(secret, binding, nonce));
   const given = Buffer.from(signature);
-  return expected.length === given.length && timingSafeEqual(expected, given);
+  return expected.length === given.length && timingSafeEqual(expected, given) ? binding : undefined;
 }
 
 /**
- * Forgery protection (S17), double-submit with a server-signed token: every answer that finds no
- * valid `XSRF-TOKEN` cookie sets one; a mutating request must echo it in `X-XSRF-TOKEN`. The
- * signature stops a cookie planted by a sibling sub-domain from being accepted.
+ * Forgery protection (S17), double submit with a server-signed token bound to the session:
+ * - the token's HMAC covers the session id (the ID token's `sid`) once there is one;
+ * - a mutating request on a guarded route must echo a cookie bound to ITS session: an anonymous one,
+ *   or another session's, is refused. Public routes (sign-in, refresh, register…) act on the secrets
+ *   in their body, not on a session, so any token we signed will do there;
+ * - the cookie is `__Host-XSRF-TOKEN` (Secure, Path=/, no Domain: a sibling sub-domain cannot plant
+ *   or overwrite it) where the app is served over https, `XSRF-TOKEN` on plain http://localhost;
+ * - it is set on API answers and HTML pages whose request lacks a fitting one — never on static
+ *   assets — and on the answer that starts a sign-in, bound to the new session.
+ * Routes are told apart by the matched route's config (isApiRoute), never by the URL string.
  */
 export const csrfPlugin = fp<CsrfOptions>(async (app, options) => {
-  app.addHook('onRequest', async (request, reply) => {
-    const cookie = request.cookies[CSRF_COOKIE];
-    const hasValidCookie = typeof cookie === 'string' && isSignedBy(options.secret, cookie);
-    if (!hasValidCookie) {
-      reply.setCookie(CSRF_COOKIE, createCsrfToken(options.secret), {
-        path: '/',
-        sameSite: 'strict',
-        secure: options.secureCookie,
-        // The web app reads it to echo it back, so it cannot be HttpOnly.
-        httpOnly: false,
-      });
-    }
-    // Decided by the matched route's config, not by the URL string (see isApiRoute). A request that
-    // matches no route changes nothing: let it reach the 404/405 answer (S19).
+  const cookieName = options.secureCookie ? CSRF_COOKIE_HOST : CSRF_COOKIE;
+  app.decorate('csrfTokenFor', (sessionId: string | null) => createCsrfToken(options.secret, sessionId));
+  app.decorateRequest('csrfBinding', null);
+  app.decorateReply('bindCsrfToSession', function (this: FastifyReply, sessionId: string) {
+    this.request.csrfBinding = sessionId;
+  });
+
+  const cookieOf = (request: FastifyRequest): string | undefined => {
+    const value = request.cookies[cookieName];
+    return typeof value === 'string' && value.length > 0 ? value : undefined;
+  };
+  /** The binding this request needs: its guard-verified session on a guarded route, none elsewhere. */
+  const requiredBinding = (request: FastifyRequest): string | null =>
+    request.routeOptions.config.permission !== undefined ? (request.sessionId ?? '') : null;
+  const fits = (binding: string | undefined, required: string | null) =>
+    binding !== undefined && (required === null || binding === required);
+
+  app.addHook('onRequest', async (request) => {
+    // A request that matches no route changes nothing: let it reach the 404/405 answer (S19).
     if (SAFE_METHODS.has(request.method) || !isApiRoute(request) || request.is404) return;
+    // The guard, registered before this plugin, has already verified the token and set its session.
+    const cookie = cookieOf(request);
     const header = request.headers[CSRF_HEADER.toLowerCase()];
-    const matches =
-      hasValidCookie &&
+    const isValid =
+      cookie !== undefined &&
+      fits(bindingOf(options.secret, cookie), requiredBinding(request)) &&
       typeof header === 'string' &&
       header.length === cookie.length &&
       timingSafeEqual(Buffer.from(header), Buffer.from(cookie));
-    if (!matches) {
-      throw new AppError(403, 'csrf', 'The forgery-protection token is missing or does not match');
-    }
+    if (!isValid) throw new AppError(403, 'csrf', 'The forgery-protection token is missing or does not match');
+  });
+
+  app.addHook('onSend', async (request, reply) => {
+    const isPage = String(reply.getHeader('content-type') ?? '').startsWith('text/html');
+    if (!isApiRoute(request) && !request.is404 && !isPage) return;
+    const current = bindingOf(options.secret, cookieOf(request));
+    const required = request.csrfBinding ?? requiredBinding(request);
+    if (fits(current, required)) return;
+    reply.setCookie(cookieName, createCsrfToken(options.secret, required || null), {
+      path: '/',
+      sameSite: 'strict',
+      secure: options.secureCookie,
+      // The web app reads it to echo it back, so it cannot be HttpOnly.
+      httpOnly: false,
+    });
   });
 });

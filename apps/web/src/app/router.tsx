@@ -25,6 +25,7 @@ export const appRoutes: RouteObject[] = [
           { path: 'registration', lazy: () => import('./routes/auth/registration.tsx') },
           { path: 'forgot-password', lazy: () => import('./routes/auth/forgot-password.tsx') },
           { path: 'reset-password', lazy: () => import('./routes/auth/reset-password.tsx') },
+          { path: 'confirm-email', lazy: () => import('./routes/auth/confirm-email.tsx') },
         ],
       },
       {

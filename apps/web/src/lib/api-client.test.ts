@@ -188,6 +188,25 @@ describe('forgery protection (S17)', () => {
     expect(received).toBe('fresh');
   });
 
+  it('prefers the __Host- cookie, and sends a mutation once more when it was refused with a fresh cookie', async () => {
+    document.cookie = '__Host-XSRF-TOKEN=anonymous; path=/; secure';
+    const received: (string | null)[] = [];
+    server.use(
+      http.post('/api/things', ({ request }) => {
+        received.push(request.headers.get('X-XSRF-TOKEN'));
+        if (received.length === 1) {
+          // The server answers an unfitting token with 403 csrf and a cookie bound to the session.
+          document.cookie = '__Host-XSRF-TOKEN=bound; path=/; secure';
+          return HttpResponse.json({ error: { code: 'csrf', message: 'no', requestId: 'r' } }, { status: 403 });
+        }
+        return HttpResponse.json({ ok: true });
+      }),
+    );
+    expect(await apiClient.post('/things', {})).toEqual({ ok: true });
+    expect(received).toEqual(['anonymous', 'bound']);
+    document.cookie = '__Host-XSRF-TOKEN=; path=/; secure; max-age=0';
+  });
+
   it('puts the token header on every call and the query parameters in the URL', async () => {
     let url = '';
     let token: string | null = null;

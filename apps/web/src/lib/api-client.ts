@@ -2,6 +2,7 @@ import {
   AUTH_RETRY_HEADER,
   AUTH_TOKEN_HEADER,
   CSRF_COOKIE,
+  CSRF_COOKIE_HOST,
   CSRF_HEADER,
 } from '@sf/contract/app-info';
 import type { TokenResponse } from '@sf/contract/auth';
@@ -58,9 +59,14 @@ function readCookie(name: string): string | null {
 
 let csrfPriming: Promise<void> | null = null;
 
-/** S17: the API sets the cookie on any answer; without one yet, a cheap GET fetches it first. */
+/** Over https the cookie carries the `__Host-` prefix; on plain http://localhost it cannot. */
+function readCsrfCookie(): string | null {
+  return readCookie(CSRF_COOKIE_HOST) ?? readCookie(CSRF_COOKIE);
+}
+
+/** S17: the API sets the cookie on its answers; without one yet, a cheap GET fetches it first. */
 async function csrfToken(): Promise<string | null> {
-  const existing = readCookie(CSRF_COOKIE);
+  const existing = readCsrfCookie();
   if (existing) return existing;
   csrfPriming ??= fetch(`${API_BASE}/healthz`, { credentials: 'same-origin' })
     .then(() => undefined, () => undefined)
@@ -68,7 +74,7 @@ async function csrfToken(): Promise<string | null> {
       csrfPriming = null;
     });
   await csrfPriming;
-  return readCookie(CSRF_COOKIE);
+  return readCsrfCookie();
 }
 
 const SAFE_METHODS = new Set(['GET', 'HEAD']);
@@ -193,6 +199,12 @@ async function exchange(path: string, options: InternalOptions): Promise<Respons
   let response: Response;
   try {
     response = await send(path, options, false);
+    // The token is bound to the session: a refusal comes with a fresh cookie bound to this one (e.g.
+    // after a sign-in in another tab), so the request is sent once more with it.
+    if (response.status === 403 && !SAFE_METHODS.has(options.method.toUpperCase())) {
+      const refusal = await toApiError(response.clone());
+      if (refusal.code === 'csrf') response = await send(path, options, false);
+    }
     const isRefreshable = (response.status === 401 || response.status === 403) && !isAuthEndpoint(path);
     if (isRefreshable) {
       const original = await toApiError(response);

@@ -5,6 +5,26 @@ function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
+/** Longest name put in an e-mail. */
+const MAIL_NAME_MAX = 40;
+
+/**
+ * A name as it may appear in our e-mails: a registrant chooses it, so it must not be able to carry a
+ * sentence with a link (a phishing line in "our" e-mail). Letters, combining marks, spaces,
+ * apostrophes and hyphens only — no dots, colons, slashes, @ or digits, so nothing in it can pass for
+ * an address or a link — collapsed, and cut to 40 characters. Plain text in both parts (escaped in HTML).
+ */
+export function nameForMail(name: string): string {
+  const letters = name.normalize('NFC').replace(/[^\p{L}\p{M}' -]/gu, ' ').replace(/\s+/g, ' ').trim();
+  return [...letters].slice(0, MAIL_NAME_MAX).join('').trim();
+}
+
+function greetingOf(language: Language, name: string): string {
+  const safe = nameForMail(name);
+  if (language === 'it') return safe ? `Ciao ${safe},` : 'Ciao,';
+  return safe ? `Hello ${safe},` : 'Hello,';
+}
+
 function html(paragraphs: string[], link?: { href: string; label: string }): string {
   const body = paragraphs.map((p) => `<p>${escapeHtml(p)}</p>`);
   if (link) body.splice(1, 0, `<p><a href="${escapeHtml(link.href)}">${escapeHtml(link.label)}</a></p>`);
@@ -16,7 +36,7 @@ export function passwordResetMail(to: string, name: string, link: string, langua
     language === 'it'
       ? {
           subject: 'Reimposta la tua password di Social Fidelity',
-          greeting: `Ciao ${name},`,
+          greeting: greetingOf('it', name),
           intro: 'abbiamo ricevuto una richiesta di reimpostare la password del tuo account.',
           action: 'Reimposta la password',
           expiry: 'Il link vale 30 minuti e si può usare una sola volta.',
@@ -24,7 +44,7 @@ export function passwordResetMail(to: string, name: string, link: string, langua
         }
       : {
           subject: 'Reset your Social Fidelity password',
-          greeting: `Hello ${name},`,
+          greeting: greetingOf('en', name),
           intro: 'we received a request to reset the password of your account.',
           action: 'Reset your password',
           expiry: 'The link is valid for 30 minutes and can be used once.',
@@ -43,14 +63,14 @@ export function registrationAttemptMail(to: string, name: string, forgotLink: st
     language === 'it'
       ? {
           subject: 'Tentativo di registrazione con il tuo indirizzo',
-          greeting: `Ciao ${name},`,
+          greeting: greetingOf('it', name),
           intro: 'qualcuno ha provato a registrare un nuovo account di Social Fidelity con questo indirizzo e-mail, che ha già un account.',
           action: 'Se eri tu e non ricordi la password, puoi reimpostarla',
           ignore: 'Se non eri tu, ignora questo messaggio: il tuo account non è cambiato.',
         }
       : {
           subject: 'Someone tried to register with your address',
-          greeting: `Hello ${name},`,
+          greeting: greetingOf('en', name),
           intro: 'someone tried to register a new Social Fidelity account with this e-mail address, which already has one.',
           action: 'If it was you and you forgot your password, you can reset it',
           ignore: 'If it was not you, ignore this message: your account has not changed.',
@@ -60,5 +80,32 @@ export function registrationAttemptMail(to: string, name: string, forgotLink: st
     subject: lines.subject,
     text: [lines.greeting, lines.intro, `${lines.action}: ${forgotLink}`, lines.ignore].join('\n\n'),
     html: html([`${lines.greeting} ${lines.intro}`, lines.ignore], { href: forgotLink, label: lines.action }),
+  };
+}
+
+export function emailConfirmationMail(to: string, name: string, link: string, language: Language): MailMessage {
+  const lines =
+    language === 'it'
+      ? {
+          subject: 'Conferma il tuo indirizzo per Social Fidelity',
+          greeting: greetingOf('it', name),
+          intro: 'per completare la registrazione al back-office di Social Fidelity conferma che questo indirizzo è tuo.',
+          action: 'Conferma l’indirizzo',
+          expiry: 'Il link vale 24 ore e si può usare una sola volta. Dopo la conferma un amministratore deve approvare il tuo account.',
+          ignore: 'Se non ti sei registrato tu, ignora questo messaggio: senza conferma l’account non può essere approvato.',
+        }
+      : {
+          subject: 'Confirm your address for Social Fidelity',
+          greeting: greetingOf('en', name),
+          intro: 'to complete your registration to the Social Fidelity back-office, confirm that this address is yours.',
+          action: 'Confirm your address',
+          expiry: 'The link is valid for 24 hours and can be used once. After the confirmation an administrator must approve your account.',
+          ignore: 'If you did not register, ignore this message: without a confirmation the account cannot be approved.',
+        };
+  return {
+    to,
+    subject: lines.subject,
+    text: [lines.greeting, lines.intro, `${lines.action}: ${link}`, lines.expiry, lines.ignore].join('\n\n'),
+    html: html([`${lines.greeting} ${lines.intro}`, lines.expiry, lines.ignore], { href: link, label: lines.action }),
   };
 }

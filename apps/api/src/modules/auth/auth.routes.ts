@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { sessionIdOf } from '../../identity/accounts.ts';
 import {
   forgotPasswordRequestSchema,
   loginRequestSchema,
@@ -14,7 +15,8 @@ import {
 import { okResponseSchema } from '@sf/contract/common';
 import { purgeDeadIdentityData } from '../../identity/housekeeping.ts';
 import { createAfterReply } from './after-reply.ts';
-import { forgotPassword, login, logout, refreshTokens, register, resetPassword } from './auth.service.ts';
+import { confirmEmail, forgotPassword, login, logout, refreshTokens, register, resetPassword } from './auth.service.ts';
+import { confirmEmailRequestSchema } from '@sf/contract/email-confirmation';
 
 const jwksResponseSchema = z.object({ keys: z.array(z.record(z.string(), z.unknown())) });
 
@@ -43,7 +45,11 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       config: limited,
       schema: { tags, summary: 'Sign in with e-mail and password', body: loginRequestSchema, response: { 200: loginResponseSchema } },
     },
-    async (request) => login(app, request.body, request),
+    async (request, reply) => {
+      const answer = await login(app, request.body, request);
+      reply.bindCsrfToSession(sessionIdOf(answer.idToken));
+      return answer;
+    },
   );
 
   app.post(
@@ -61,6 +67,20 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       const answer = await register(app, request.body, request, afterReply);
       return reply.status(201).send(answer);
     },
+  );
+
+  app.post(
+    '/confirm-email',
+    {
+      config: limited,
+      schema: {
+        tags,
+        summary: 'Confirm the address of a self-registered account with the link of its e-mail (single use)',
+        body: confirmEmailRequestSchema,
+        response: { 200: okResponseSchema },
+      },
+    },
+    async (request) => confirmEmail(app, request.body, request),
   );
 
   app.post(
@@ -102,7 +122,11 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: tokenResponseSchema },
       },
     },
-    async (request) => refreshTokens(app, request.body.refresh_token, request),
+    async (request, reply) => {
+      const answer = await refreshTokens(app, request.body.refresh_token, request);
+      reply.bindCsrfToSession(sessionIdOf(answer.id_token));
+      return answer;
+    },
   );
 
   app.post(

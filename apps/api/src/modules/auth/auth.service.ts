@@ -29,7 +29,8 @@ import {
 } from '../../identity/accounts.ts';
 import { createSession, revokeSession, revokeUserSessions, rotateRefreshToken, sessionOfRefreshToken } from '../../identity/sessions.ts';
 import { accountThrottleKey, clearFailures, clearFailuresOfAccount, reserveAttempt, throttleKey } from '../../identity/login-throttle.ts';
-import { passwordResetMail, registrationAttemptMail } from './auth-mails.ts';
+import { emailConfirmationMail, passwordResetMail, registrationAttemptMail } from './auth-mails.ts';
+import { EMAIL_CONFIRMATION_TTL_MS, type ConfirmEmailRequest } from '@sf/contract/email-confirmation';
 
 export const RESET_TOKEN_TTL_MS = 30 * 60_000;
 
@@ -77,7 +78,7 @@ export async function login(app: FastifyInstance, body: LoginRequest, request: F
   const isPasswordRight = await verifyPassword(account?.passwordHash ?? (await dummyPasswordHash()), body.password);
   // S1: only an active account with a staff role may sign in; any other gets the wrong-password
   // answer, after the same password check, so that nothing tells which addresses exist.
-  const refusal = !account ? 'unknown' : !isPasswordRight ? 'password' : account.status !== 'active' ? 'disabled' : !isStaffRole(account.role) ? 'no_staff_role' : null;
+  const refusal = !account ? 'unknown' : !isPasswordRight ? 'password' : account.status !== 'active' ? 'disabled' : !isStaffRole(account.role) ? 'no_staff_role' : !account.emailConfirmedAt ? 'unconfirmed' : null;
   if (!account || refusal) {
     // The reserved attempt stays counted: it was a failure.
     request.log.info({ reason: refusal }, 'sign-in refused');
@@ -93,18 +94,17 @@ export async function register(app: FastifyInstance, body: RegisterRequest, requ
   // Hashed whether or not the address is taken, so both answers take as long.
   const passwordHash = await hashPassword(body.password);
   const displayName = displayNameOf(body.firstName, body.lastName);
-  const created = await app.db.transaction(async (tx) => {
+  const now = app.clock.now();
+  const details = {
+    passwordHash,
+    displayName,
+    profile: defaultProfile(body.firstName, body.lastName, request.language),
+    passwordChangedAt: now,
+  };
+  const outcome = await app.db.transaction(async (tx): Promise<{ kind: 'confirm'; userId: string } | { kind: 'taken' }> => {
     const [row] = await tx
       .insert(users)
-      .values({
-        email,
-        passwordHash,
-        role: null,
-        status: 'active',
-        displayName,
-        profile: defaultProfile(body.firstName, body.lastName, request.language),
-        passwordChangedAt: app.clock.now(),
-      })
+      .values({ email, role: null, status: 'active', emailConfirmedAt: null, ...details })
       .onConflictDoNothing({ target: users.email })
       .returning({ id: users.id, email: users.email, displayName: users.displayName, role: users.role });
     if (row) {
@@ -112,12 +112,44 @@ export async function register(app: FastifyInstance, body: RegisterRequest, requ
         action: 'account.register',
         entityType: 'user',
         entityId: row.id,
-        after: { email: row.email, displayName: row.displayName, role: row.role, status: 'active' },
+        after: { email: row.email, displayName: row.displayName, role: row.role, status: 'active', emailConfirmed: false },
       });
+      return { kind: 'confirm', userId: row.id };
     }
-    return row;
+    // An address nobody has confirmed proves nothing: the newest registration replaces it, and only
+    // the newest link can confirm it (an older one, perhaps someone else's, dies here).
+    const [unconfirmed] = await tx
+      .update(users)
+      .set({ ...details, updatedAt: now })
+      .where(and(eq(users.email, email), isNull(users.emailConfirmedAt)))
+      .returning({ id: users.id });
+    if (!unconfirmed) return { kind: 'taken' };
+    await tx
+      .update(passwordResetTokens)
+      .set({ usedAt: now })
+      .where(and(eq(passwordResetTokens.userId, unconfirmed.id), isNull(passwordResetTokens.usedAt)));
+    await recordAudit(tx, actorOf(request, { id: unconfirmed.id, email }), {
+      action: 'account.register',
+      entityType: 'user',
+      entityId: unconfirmed.id,
+      after: { email, displayName, replacedUnconfirmed: true },
+    });
+    return { kind: 'confirm', userId: unconfirmed.id };
   });
-  if (!created) {
+  if (outcome.kind === 'confirm') {
+    afterReply('address confirmation e-mail', async () => {
+      const { token, hash } = newOpaqueToken();
+      await app.db.insert(passwordResetTokens).values({
+        tokenHash: hash,
+        purpose: 'email_confirmation',
+        userId: outcome.userId,
+        createdAt: now,
+        expiresAt: new Date(now.getTime() + EMAIL_CONFIRMATION_TTL_MS),
+      });
+      const link = `${app.env.APP_URL}/auth/confirm-email?token=${encodeURIComponent(token)}`;
+      await app.mailer.send(emailConfirmationMail(email, displayName, link, request.language));
+    });
+  } else {
     // The same 201 as for a new account; only the owner learns of the attempt, by e-mail.
     afterReply('registration attempt e-mail', async () => {
       const owner = await findAccountByEmail(app.db, email);
@@ -127,6 +159,46 @@ export async function register(app: FastifyInstance, body: RegisterRequest, requ
     });
   }
   return { email };
+}
+
+/**
+ * B7: the single-use link of the confirmation e-mail. Only then may an admin approve the account (and
+ * only then does the staff list show it as waiting).
+ */
+export async function confirmEmail(app: FastifyInstance, body: ConfirmEmailRequest, request: FastifyRequest) {
+  const now = app.clock.now();
+  const isDone = await app.db.transaction(async (tx) => {
+    const [claimed] = await tx
+      .update(passwordResetTokens)
+      .set({ usedAt: now })
+      .where(
+        and(
+          eq(passwordResetTokens.tokenHash, hashOpaqueToken(body.token)),
+          eq(passwordResetTokens.purpose, 'email_confirmation'),
+          isNull(passwordResetTokens.usedAt),
+        ),
+      )
+      .returning({ userId: passwordResetTokens.userId, expiresAt: passwordResetTokens.expiresAt });
+    if (!claimed || claimed.expiresAt.getTime() <= now.getTime()) return false;
+    const [confirmed] = await tx
+      .update(users)
+      .set({ emailConfirmedAt: now, updatedAt: now })
+      .where(and(eq(users.id, claimed.userId), isNull(users.emailConfirmedAt)))
+      .returning({ id: users.id, email: users.email });
+    if (!confirmed) return false;
+    await recordAudit(tx, actorOf(request, confirmed), {
+      action: 'account.confirm_email',
+      entityType: 'user',
+      entityId: confirmed.id,
+      after: { emailConfirmed: true },
+    });
+    return true;
+  });
+  if (!isDone) {
+    const text = message('invalid', request.language, { field: 'token' });
+    throw new AppError(400, 'invalid_confirmation_token', text, [{ field: 'token', message: text }]);
+  }
+  return { ok: true as const };
 }
 
 /**
@@ -162,21 +234,34 @@ export async function resetPassword(app: FastifyInstance, body: ResetPasswordReq
     const [claimed] = await tx
       .update(passwordResetTokens)
       .set({ usedAt: now })
-      .where(and(eq(passwordResetTokens.tokenHash, tokenHash), isNull(passwordResetTokens.usedAt)))
+      .where(
+        and(
+          eq(passwordResetTokens.tokenHash, tokenHash),
+          eq(passwordResetTokens.purpose, 'password_reset'),
+          isNull(passwordResetTokens.usedAt),
+        ),
+      )
       .returning({ userId: passwordResetTokens.userId, expiresAt: passwordResetTokens.expiresAt });
     if (!claimed || claimed.expiresAt.getTime() <= now.getTime()) return false;
     const account = await findAccountById(tx, claimed.userId);
     if (!account) return false;
     await tx
       .update(users)
-      .set({ passwordHash, passwordChangedAt: passwordChangeInstant(now), updatedAt: now })
+      // The reset link reached the mailbox: that proves the address too.
+      .set({ passwordHash, passwordChangedAt: passwordChangeInstant(now), updatedAt: now, emailConfirmedAt: account.emailConfirmedAt ?? now })
       .where(eq(users.id, account.id));
     const revokedSessions = await revokeUserSessions(tx, account.id, now, 'password_reset');
-    // Any other link still in a mailbox dies with this one.
+    // Any other reset link still in a mailbox dies with this one.
     await tx
       .update(passwordResetTokens)
       .set({ usedAt: now })
-      .where(and(eq(passwordResetTokens.userId, account.id), isNull(passwordResetTokens.usedAt)));
+      .where(
+        and(
+          eq(passwordResetTokens.userId, account.id),
+          eq(passwordResetTokens.purpose, 'password_reset'),
+          isNull(passwordResetTokens.usedAt),
+        ),
+      );
     await clearFailuresOfAccount(tx, account.email);
     await recordAudit(tx, actorOf(request, { id: account.id, email: account.email }), {
       action: 'account.password_reset',

@@ -146,12 +146,14 @@ describe('the outbox when no SMTP server is configured', () => {
     await ctx.request({ method: 'POST', url: '/api/auth/forgot-password', payload: { email: 'admin@demo.test' } });
     const outbox = path.join(ctx.dataDir, 'outbox');
     let files: string[] = [];
-    for (let attempt = 0; attempt < 100 && files.length === 0; attempt += 1) {
-      files = await readdir(outbox).catch(() => []);
-      if (files.length === 0) await new Promise((resolve) => setTimeout(resolve, 50));
+    for (let attempt = 0; attempt < 100 && files.length < 2; attempt += 1) {
+      files = (await readdir(outbox).catch(() => [] as string[])).sort();
+      if (files.length < 2) await new Promise((resolve) => setTimeout(resolve, 50));
     }
-    expect(files).toHaveLength(1);
+    // The message, and its plain text for a developer to read (README).
+    expect(files).toHaveLength(2);
     expect(files[0]).toMatch(/\.eml$/);
+    expect(files[1]).toBe(files[0]!.replace(/\.eml$/, '.txt'));
     const mail = await PostalMime.parse(await readFile(path.join(outbox, files[0]!)));
     expect(mail.to?.[0]?.address).toBe('admin@demo.test');
     expect(mail.text).toContain('http://localhost:3000/auth/reset-password?token=');

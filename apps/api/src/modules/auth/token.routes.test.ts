@@ -1,3 +1,6 @@
+import path from 'node:path';
+import { readFile } from 'node:fs/promises';
+import { decodeJwt, decodeProtectedHeader, importJWK, SignJWT, type JWK } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { createTestContext, type TestContext } from '../../../test/helper.ts';
@@ -261,6 +264,30 @@ describe('ID tokens die with their sign-in', () => {
     ]) {
       const response = await me(token);
       expect(response.statusCode).toBe(401);
+      expect(response.json().error.code).toBe('invalid_token');
+    }
+  });
+});
+
+describe('the ID token type (issue 6, item 11)', () => {
+  let ctx: TestContext;
+  beforeAll(async () => {
+    ctx = await createTestContext({ env: { AUTH_RATE_LIMIT: '1000' } });
+  });
+  afterAll(() => ctx.close());
+
+  it('refuses a token signed with our key but without typ JWT', async () => {
+    const jwk = JSON.parse(await readFile(path.join(ctx.dataDir, 'keys', 'id-token-signing.jwk.json'), 'utf8')) as JWK;
+    const key = await importJWK(jwk, 'EdDSA');
+    const good = await ctx.tokenFor('admin@demo.test');
+    const claims = decodeJwt(good);
+    const { kid } = decodeProtectedHeader(good);
+    const withType = (typ?: string) =>
+      new SignJWT(claims).setProtectedHeader({ alg: 'EdDSA', ...(kid ? { kid } : {}), ...(typ ? { typ } : {}) }).sign(key);
+    expect((await ctx.request({ method: 'GET', url: '/api/admin/me', token: await withType('JWT') })).statusCode).toBe(200);
+    for (const typ of ['at+jwt', 'logout+jwt', undefined]) {
+      const response = await ctx.request({ method: 'GET', url: '/api/admin/me', token: await withType(typ) });
+      expect(response.statusCode, String(typ)).toBe(401);
       expect(response.json().error.code).toBe('invalid_token');
     }
   });

@@ -166,7 +166,7 @@ describe('cover image upload', () => {
     const editorId = (await ctx.request({ method: 'GET', url: '/api/admin/news?pageSize=1', token: editor })).json().items[0].author.id;
     await expect(
       storeCoverImage(
-        { db: ctx.app.db, dataDir: ctx.dataDir },
+        { db: ctx.app.db, dataDir: ctx.dataDir, quotaBytes: ctx.app.env.UPLOAD_QUOTA_BYTES },
         // The audit insert refuses this id, so the whole record is rolled back.
         { id: 'not-a-uuid', email: 'broken@demo.test' },
         { bytes: buildPng(), type: { contentType: 'image/png', extension: 'png' }, fileName: 'x.png', uploadedBy: editorId },
@@ -178,5 +178,41 @@ describe('cover image upload', () => {
   it('answers 404 for an unknown upload id', async () => {
     expect((await ctx.request({ method: 'GET', url: '/api/public/uploads/unknown-id' })).statusCode).toBe(404);
     expect((await ctx.request({ method: 'GET', url: '/api/public/uploads/..%2F..%2Fetc%2Fpasswd' })).statusCode).toBe(404);
+  });
+});
+
+describe('per-user upload quota (issue 6, item 11)', () => {
+  const png = buildPng();
+  let ctx: TestContext;
+  beforeAll(async () => {
+    // Room for exactly two images per user.
+    ctx = await createTestContext({ env: { UPLOAD_QUOTA_BYTES: String(png.length * 2) } });
+  });
+  afterAll(() => ctx.close());
+
+  const upload = (token: string) => {
+    const body = multipart('file', 'copertina.png', 'image/png', png);
+    return ctx.request({ method: 'POST', url: '/api/admin/news/cover', payload: body.payload, headers: body.headers, token });
+  };
+  const files = async () => {
+    const dir = path.join(ctx.dataDir, 'uploads');
+    return existsSync(dir) ? (await readdir(dir)).length : 0;
+  };
+
+  it('refuses an upload beyond the quota with 413 and keeps nothing of it; other users are not affected', async () => {
+    const editor = await ctx.tokenFor('editor@demo.test');
+    expect((await upload(editor)).statusCode).toBe(201);
+    expect((await upload(editor)).statusCode).toBe(201);
+    const over = await upload(editor);
+    expect(over.statusCode).toBe(413);
+    expect(over.json().error).toMatchObject({ code: 'payload_too_large', message: expect.stringContaining('quota') });
+    expect(await files()).toBe(2);
+    expect((await upload(await ctx.tokenFor('admin@demo.test'))).statusCode).toBe(201);
+  });
+
+  it('counts parallel uploads one by one: only what fits is accepted', async () => {
+    const admin = await ctx.tokenFor('admin@demo.test');
+    const answers = await Promise.all([upload(admin), upload(admin), upload(admin)]);
+    expect(answers.map((answer) => answer.statusCode).sort()).toEqual([201, 413, 413]);
   });
 });

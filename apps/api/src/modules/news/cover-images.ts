@@ -1,9 +1,10 @@
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
-import { uploads } from '../../db/schema.ts';
+import { uploads, users } from '../../db/schema.ts';
+import { AppError } from '../../lib/errors.ts';
 import { recordAudit, type AuditActor } from '../../lib/audit.ts';
 
 export const COVER_MAX_BYTES = 5 * 1024 * 1024;
@@ -55,7 +56,7 @@ const EXTENSIONS: Record<string, string> = {
  * row never points at nothing; if recording fails the file is removed again.
  */
 export async function storeCoverImage(
-  deps: { db: Database; dataDir: string },
+  deps: { db: Database; dataDir: string; quotaBytes: number },
   actor: AuditActor,
   file: { bytes: Buffer; type: ImageType; fileName: string; uploadedBy: string },
 ): Promise<{ id: string }> {
@@ -65,6 +66,19 @@ export async function storeCoverImage(
   await writeFile(target, file.bytes, { flag: 'wx' });
   try {
     await deps.db.transaction(async (tx) => {
+      // Per-user quota: the uploader's row is locked so that parallel uploads are counted one by one.
+      await tx.select({ id: users.id }).from(users).where(eq(users.id, file.uploadedBy)).for('update');
+      const [used] = await tx
+        .select({ bytes: sql<string>`coalesce(sum(${uploads.size}), 0)` })
+        .from(uploads)
+        .where(eq(uploads.uploadedBy, file.uploadedBy));
+      if (Number(used?.bytes ?? 0) + file.bytes.length > deps.quotaBytes) {
+        throw new AppError(
+          413,
+          'payload_too_large',
+          `Upload quota reached: at most ${Math.floor(deps.quotaBytes / (1024 * 1024))} MB of images per user`,
+        );
+      }
       const row = {
         id,
         // Kept for people, never used to build a path.

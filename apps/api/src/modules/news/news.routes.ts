@@ -100,7 +100,7 @@ export const newsRoutes: FastifyPluginAsyncZod = async (app) => {
       }
       const caller = callerOf(request);
       const { id } = await storeCoverImage(
-        { db: app.db, dataDir: app.env.dataDir },
+        { db: app.db, dataDir: app.env.dataDir, quotaBytes: app.env.UPLOAD_QUOTA_BYTES },
         caller.actor,
         { bytes, type, fileName: file.filename, uploadedBy: caller.authorId },
       );

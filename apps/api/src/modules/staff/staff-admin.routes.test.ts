@@ -16,6 +16,8 @@ describe('staff administration', () => {
       url: '/api/auth',
       payload: { email: 'new.hire@example.test', password: 'Tiramisu-della-nonna-3', firstName: 'Nuovo', lastName: 'Arrivo', acceptTerms: true },
     });
+    // Its owner confirmed the address (the link itself is tested in register.routes.test.ts).
+    await ctx.app.db.update(users).set({ emailConfirmedAt: new Date() }).where(eq(users.email, 'new.hire@example.test'));
   });
   afterAll(() => ctx.close());
 

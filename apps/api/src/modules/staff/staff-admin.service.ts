@@ -1,4 +1,4 @@
-import { and, asc, count, eq, ilike, isNull, or, type SQL } from 'drizzle-orm';
+import { and, asc, count, eq, ilike, isNotNull, isNull, or, type SQL } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { message } from '@sf/contract/messages';
 import type { ListStaffQuery, StaffAccount, UpdateStaffRequest } from '@sf/contract/staff';
@@ -25,7 +25,8 @@ function containsPattern(text: string): string {
 }
 
 export async function listStaff(app: FastifyInstance, query: ListStaffQuery) {
-  const filters: SQL[] = [];
+  // B7: a self-registered account whose address is not confirmed is nobody's to approve yet.
+  const filters: SQL[] = [isNotNull(users.emailConfirmedAt)];
   if (query.q) {
     const pattern = containsPattern(query.q);
     const match = or(ilike(users.email, pattern), ilike(users.displayName, pattern));
@@ -53,7 +54,8 @@ export async function updateStaff(app: FastifyInstance, request: FastifyRequest,
   // An admin demoting or disabling themselves could leave nobody able to administer.
   if (id === request.user?.id) throw conflict('You cannot change your own role or status');
   const account = await findAccountById(app.db, id);
-  if (!account) throw notFoundError();
+  // Not listed until its address is confirmed, and not to be approved before either (B7).
+  if (!account || !account.emailConfirmedAt) throw notFoundError();
   const changes = {
     ...(body.role !== undefined ? { role: body.role } : {}),
     ...(body.status !== undefined ? { status: body.status } : {}),

@@ -9,9 +9,10 @@ import {
 } from '@sf/contract/auth';
 import { listStaffQuerySchema, staffAccountSchema, staffIdParamSchema, staffPageSchema, updateStaffRequestSchema } from '@sf/contract/staff';
 import { unauthenticated } from '../../lib/errors.ts';
-import { toStaffUser } from '../../identity/accounts.ts';
+import { sessionIdOf, toStaffUser } from '../../identity/accounts.ts';
 import { changeOwnPassword, currentAccount, updateOwnProfile } from './self.service.ts';
 import { listStaff, updateStaff } from './staff-admin.service.ts';
+
 
 /**
  * The signed-in staff member's own account (S3, S4 and the profile dialog), and the admins' view of
@@ -70,7 +71,12 @@ export const staffRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: changePasswordResponseSchema },
       },
     },
-    async (request) => changeOwnPassword(app, request, request.body),
+    async (request, reply) => {
+      const answer = await changeOwnPassword(app, request, request.body);
+      // Every other session ended; the new one gets its own forgery-protection cookie.
+      reply.bindCsrfToSession(sessionIdOf(answer.idToken));
+      return answer;
+    },
   );
 
   app.get(

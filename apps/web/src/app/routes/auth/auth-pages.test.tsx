@@ -11,12 +11,14 @@ import { Component as ForgotPasswordRoute } from './forgot-password.tsx';
 import { Component as LoginRoute } from './login.tsx';
 import { Component as RegistrationRoute } from './registration.tsx';
 import { Component as ResetPasswordRoute } from './reset-password.tsx';
+import { Component as ConfirmEmailRoute } from './confirm-email.tsx';
 
 const routes = [
   { path: '/auth/login', element: <LoginRoute /> },
   { path: '/auth/registration', element: <RegistrationRoute /> },
   { path: '/auth/forgot-password', element: <ForgotPasswordRoute /> },
   { path: '/auth/reset-password', element: <ResetPasswordRoute /> },
+  { path: '/auth/confirm-email', element: <ConfirmEmailRoute /> },
   { path: '/news', element: <p>news screen</p> },
   { path: '/dashboard', element: <p>dashboard screen</p> },
 ];
@@ -138,5 +140,35 @@ describe('forgot and reset password (S7)', () => {
   it('says so when the reset link has no token', async () => {
     renderRoutes(routes, { route: '/auth/reset-password', language: 'en' });
     await waitFor(() => expect(screen.getByRole('alert')).toHaveTextContent('This reset link is incomplete'));
+  });
+});
+
+describe('address confirmation (B7)', () => {
+  it('confirms the address once with the token of the link and says that an administrator approves next', async () => {
+    document.cookie = 'XSRF-TOKEN=t; path=/';
+    const bodies: unknown[] = [];
+    server.use(
+      http.post('/api/auth/confirm-email', async ({ request }) => {
+        bodies.push(await request.json());
+        return HttpResponse.json({ ok: true });
+      }),
+    );
+    renderRoutes(routes, { route: '/auth/confirm-email?token=tok-1', language: 'en' });
+    const status = await screen.findByRole('status');
+    expect(status).toHaveTextContent('Your address is confirmed.');
+    expect(status).toHaveTextContent('An administrator must now grant you access');
+    expect(bodies).toEqual([{ token: 'tok-1' }]);
+  });
+
+  it('says so when the link is used up or expired, in Italian by default', async () => {
+    document.cookie = 'XSRF-TOKEN=t; path=/';
+    server.use(
+      http.post('/api/auth/confirm-email', () =>
+        HttpResponse.json({ error: { code: 'invalid_confirmation_token', message: 'Token non è valido', requestId: 'r' } }, { status: 400 }),
+      ),
+    );
+    renderRoutes(routes, { route: '/auth/confirm-email?token=used-up' });
+    expect(await screen.findByRole('alert')).toHaveTextContent('Questo link di conferma non è più valido');
+    expect(screen.getByRole('link', { name: "Torna all'accesso" })).toHaveAttribute('href', '/auth/login');
   });
 });
