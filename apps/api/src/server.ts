@@ -3,6 +3,7 @@ import { openDatabaseFromEnv } from './db/client.ts';
 import { buildApp } from './app.ts';
 import { seedDemoData } from './db/seed.ts';
 import { seedLoyaltyDemo } from './db/seed-loyalty.ts';
+import { seedLedgerDemo } from './modules/ledger/ledger.seed.ts';
 
 /**
  * Only starts the app (STYLE.md example 4): configuration, logger, database, listen, and a graceful
@@ -27,6 +28,8 @@ async function main() {
     if (seeded) app.log.info('demo data loaded (admin@demo.test, editor@demo.test, member@demo.test)');
     // Merchants, programs and customers, once, into a database that has none.
     await seedLoyaltyDemo(app.db, { log: app.log });
+    // Their ledger (~60,000 entries over 18 months), once, into a ledger that has no entries.
+    await seedLedgerDemo(app.db, { log: app.log, timeZone: env.BUSINESS_TIME_ZONE });
   }
 
   let closing = false;
