@@ -76,7 +76,7 @@ try {
   const address = app.server.address() as { port: number };
   const base = `http://127.0.0.1:${address.port}`;
   const [account] = ((await database.db.execute(sql`select id, email, display_name, role from users where email = 'admin@demo.test'`)) as unknown as {
-    rows: { id: string; email: string; display_name: string; role: string }[];
+    rows: { id: string; email: string; display_name: string; role: 'admin' | 'editor' | 'member' | null }[];
   }).rows;
   const token = await app.tokenSigner.sign({ sub: account!.id, email: account!.email, name: account!.display_name, role: account!.role });
   const probe = await fetch(`${base}/api/healthz`);
