@@ -1,0 +1,152 @@
+import os from 'node:os';
+import path from 'node:path';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import pg from 'pg';
+import { PGlite } from '@electric-sql/pglite';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { openDatabase, PGLITE_EXTENSIONS, type DatabaseHandle } from '../src/db/client.ts';
+import { verifyLedger } from '../src/modules/ledger/ledger.verify.ts';
+import { testDatabaseKind } from './helper.ts';
+import { createLedgerFixture, type LedgerFixture } from './ledger-fixtures.ts';
+import { openClient, startServer, type ServerProcess } from './server-process.ts';
+
+const PASSWORD = 'Demo-Password-2026';
+const PURCHASES = 120;
+
+/**
+ * kill -9 the REAL server process in the middle of a stream of idempotent purchases, start it
+ * again, retry every request that was not acknowledged with its own key: each purchase must be
+ * counted exactly once (no loss, no double), on this run's kind of database.
+ */
+describe('the ledger across a crash of the server process', () => {
+  let dataDir = '';
+  const env: Record<string, string> = {};
+  let dropDatabase = async () => undefined as void;
+  const started: ServerProcess[] = [];
+  let fx: LedgerFixture;
+
+  /** The run's database, opened while no server holds it (PGlite is single-process). */
+  async function openOwnDatabase(): Promise<DatabaseHandle> {
+    if (testDatabaseKind === 'postgres') return openDatabase({ url: env['DATABASE_URL']!, poolSize: 1 });
+    const client = await PGlite.create({ dataDir: path.join(dataDir, 'pglite'), extensions: PGLITE_EXTENSIONS });
+    return openDatabase({ pglite: client });
+  }
+
+  beforeAll(async () => {
+    dataDir = await mkdtemp(path.join(os.tmpdir(), 'sf-ledger-crash-'));
+    if (testDatabaseKind === 'postgres') {
+      const adminUrl = inject('postgresAdminUrl');
+      const name = `crash_${randomBytes(5).toString('hex')}`;
+      const admin = new pg.Client({ connectionString: `${adminUrl}/postgres` });
+      await admin.connect();
+      await admin.query(`CREATE DATABASE ${name} TEMPLATE sf_template`);
+      await admin.end();
+      env['DATABASE_URL'] = `${adminUrl}/${name}`;
+      dropDatabase = async () => {
+        const client = new pg.Client({ connectionString: `${adminUrl}/postgres` });
+        await client.connect();
+        await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+        await client.end();
+      };
+    }
+    const own = await openOwnDatabase();
+    await own.migrate();
+    fx = await createLedgerFixture(own.db, { customers: 1 });
+    await own.close();
+  });
+
+  afterAll(async () => {
+    for (const server of started) server.child.kill('SIGKILL');
+    await dropDatabase();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it('counts every purchase exactly once after kill -9 and retries', { timeout: 300_000 }, async () => {
+    const customerId = fx.customerIds[0]!;
+    const requests = Array.from({ length: PURCHASES }, (_, index) => ({
+      key: `crash-${randomUUID()}`,
+      // 1.00 € × (index + 1) at 1 point per euro: purchase i is worth i + 1 points.
+      body: { customerId, programId: fx.pointsProgramId, merchantId: fx.merchantId, kind: 'purchase', amountCents: 100 * (index + 1) },
+    }));
+    const acknowledged = new Map<string, number>();
+
+    async function signedInClient(server: ServerProcess) {
+      const client = await openClient(server.baseUrl);
+      const signIn = await client.request('POST', '/api/auth/login', { body: { email: 'admin@demo.test', password: PASSWORD } });
+      expect(signIn.status, server.output()).toBe(200);
+      const { idToken } = (await signIn.json()) as { idToken: string };
+      return { client, token: idToken };
+    }
+
+    const first = await startServer({ dataDir, env });
+    started.push(first);
+    const one = await signedInClient(first);
+
+    // Four tills stream purchases; the process dies by SIGKILL once a third are acknowledged.
+    let next = 0;
+    let killed = false;
+    const till = async () => {
+      while (next < requests.length) {
+        const request = requests[next++]!;
+        try {
+          const response = await one.client.request('POST', '/api/admin/ledger', {
+            token: one.token,
+            body: request.body,
+            headers: { 'idempotency-key': request.key },
+          });
+          if (response.status === 201) {
+            acknowledged.set(request.key, ((await response.json()) as { entry: { id: number } }).entry.id);
+          } else {
+            expect(response.status, await response.text()).toBe(201);
+          }
+        } catch {
+          // The connection died with the process: this request is not acknowledged.
+        }
+        if (!killed && acknowledged.size >= PURCHASES / 3) {
+          killed = true;
+          first.child.kill('SIGKILL');
+        }
+      }
+    };
+    await Promise.all([till(), till(), till(), till()]);
+    await first.exited;
+    expect(killed).toBe(true);
+    expect(acknowledged.size).toBeLessThan(PURCHASES);
+
+    const second = await startServer({ dataDir, env });
+    started.push(second);
+    const two = await signedInClient(second);
+    // Retry everything not acknowledged (some may have been committed before the kill), and a few
+    // acknowledged ones too: the answer must be the stored one.
+    const acknowledgedKeys = [...acknowledged.keys()];
+    const retries = [...requests.filter((r) => !acknowledged.has(r.key)), ...requests.filter((r) => acknowledgedKeys.slice(0, 5).includes(r.key))];
+    for (const request of retries) {
+      const response = await two.client.request('POST', '/api/admin/ledger', {
+        token: two.token,
+        body: request.body,
+        headers: { 'idempotency-key': request.key },
+      });
+      expect(response.status, await response.clone().text()).toBe(201);
+      const { entry } = (await response.json()) as { entry: { id: number } };
+      if (acknowledged.has(request.key)) {
+        expect(entry.id).toBe(acknowledged.get(request.key));
+        expect(response.headers.get('idempotent-replayed')).toBe('true');
+      }
+    }
+
+    const memberships = await two.client.request('GET', `/api/admin/customers/${customerId}/memberships`, { token: two.token });
+    const { items } = (await memberships.json()) as { items: { programId: string; balance: number }[] };
+    expect(items.find((m) => m.programId === fx.pointsProgramId)?.balance).toBe((PURCHASES * (PURCHASES + 1)) / 2);
+    const list = await two.client.request('GET', `/api/admin/ledger?customerId=${customerId}&pageSize=1`, { token: two.token });
+    expect(((await list.json()) as { total: number }).total).toBe(PURCHASES);
+
+    expect(await second.stop()).toBe(0);
+    const own = await openOwnDatabase();
+    try {
+      expect(await verifyLedger(own.db)).toEqual([]);
+    } finally {
+      await own.close();
+    }
+  });
+});
