@@ -84,6 +84,8 @@ const envSchema = z.object({
         return false;
       }
     }, 'not a known IANA time zone'),
+  /** Ledger entries the demo data gets on a fresh start (about 60,000 over 18 months); 0 for none. */
+  DEMO_LEDGER_ENTRIES: z.coerce.number().int().min(0).max(1_000_000).default(60_000),
   /** How often the background job runner looks for due jobs (points expiry), in milliseconds. */
   JOBS_INTERVAL_MS: z.coerce.number().int().min(100).default(60_000),
 });
