@@ -1,5 +1,6 @@
 import {
   IconAddressBook,
+  IconArrowsExchange,
   IconApps,
   IconBuildingStore,
   IconFiles,
@@ -25,6 +26,7 @@ export const SCREENS = {
   customers: { path: '/customers', permission: 'customers:read' },
   merchants: { path: '/merchants', permission: 'merchants:read' },
   programs: { path: '/programs', permission: 'programs:read' },
+  ledger: { path: '/ledger', permission: 'ledger:read' },
 } as const satisfies Record<string, { path: string; permission: Permission }>;
 
 export type ScreenId = keyof typeof SCREENS;
@@ -89,7 +91,7 @@ export const MENU: MenuItem[] = [
     entries: [screenLink('customers', 'nav.customers', IconUsers), screenLink('merchants', 'nav.merchants', IconBuildingStore)],
   },
   { kind: 'group', id: 'pages', label: 'nav.pages', icon: IconFiles, entries: [] },
-  { kind: 'group', id: 'features', label: 'nav.features', icon: IconPuzzle, entries: [screenLink('programs', 'nav.programs', IconStars)] },
+  { kind: 'group', id: 'features', label: 'nav.features', icon: IconPuzzle, entries: [screenLink('programs', 'nav.programs', IconStars), screenLink('ledger', 'nav.ledger', IconArrowsExchange)] },
   { kind: 'group', id: 'apps', label: 'nav.apps', icon: IconApps, entries: [screenLink('news', 'nav.news', IconNews)] },
   {
     kind: 'link',
@@ -109,4 +111,24 @@ export function visibleMenu(role: string | null | undefined, menu: MenuItem[] = 
     const entries = item.entries.filter((entry) => can(role, entry.permission));
     return entries.length > 0 ? [{ ...item, entries }] : [];
   });
+}
+
+/**
+ * The header's Actions menu (S14 "Actions", PRODUCT.md C): ledger dialogs open over any screen, the
+ * "new" entries go to their screen's form. Built for the role like the menu.
+ */
+export type HeaderAction =
+  | { id: 'purchase' | 'redeem' | 'adjust'; kind: 'dialog'; label: string; permission: Permission }
+  | { id: 'newCustomer' | 'newMerchant'; kind: 'link'; label: string; permission: Permission; to: string };
+
+export const HEADER_ACTIONS: HeaderAction[] = [
+  { id: 'purchase', kind: 'dialog', label: 'ledger:actions.purchase', permission: 'ledger:write' },
+  { id: 'redeem', kind: 'dialog', label: 'ledger:actions.redeem', permission: 'ledger:write' },
+  { id: 'adjust', kind: 'dialog', label: 'ledger:actions.adjust', permission: 'points:adjust' },
+  { id: 'newCustomer', kind: 'link', label: 'ledger:actions.newCustomer', permission: 'customers:write', to: `${SCREENS.customers.path}?customer=new` },
+  { id: 'newMerchant', kind: 'link', label: 'ledger:actions.newMerchant', permission: 'merchants:write', to: `${SCREENS.merchants.path}?merchant=new` },
+];
+
+export function visibleActions(role: string | null | undefined): HeaderAction[] {
+  return HEADER_ACTIONS.filter((action) => can(role, action.permission));
 }

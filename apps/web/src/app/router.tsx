@@ -51,6 +51,7 @@ export const appRoutes: RouteObject[] = [
               { path: 'customers/:id', handle: screenHandle('customers'), lazy: () => import('./routes/customer.tsx') },
               { path: 'merchants', handle: screenHandle('merchants'), lazy: () => import('./routes/merchants.tsx') },
               { path: 'programs', handle: screenHandle('programs'), lazy: () => import('./routes/programs.tsx') },
+              { path: 'ledger', handle: screenHandle('ledger'), lazy: () => import('./routes/ledger.tsx') },
             ],
           },
         ],

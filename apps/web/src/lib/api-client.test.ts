@@ -299,3 +299,20 @@ describe('downloads (list exports)', () => {
     expect(filenameFromDisposition(null, 'x.csv')).toBe('x.csv');
   });
 });
+
+describe('extra headers', () => {
+  it('sends the same Idempotency-Key on the retry after a refresh', async () => {
+    document.cookie = 'XSRF-TOKEN=t; path=/';
+    const keys: (string | null)[] = [];
+    server.use(
+      http.post('/api/auth/token', () => tokenAnswer(newToken)),
+      http.post('/api/admin/ledger', ({ request }) => {
+        keys.push(request.headers.get('Idempotency-Key'));
+        if (request.headers.get('X-Auth-Token') === oldToken) return expired();
+        return HttpResponse.json({ ok: true }, { status: 201 });
+      }),
+    );
+    await apiClient.post('/admin/ledger', { kind: 'purchase' }, { headers: { 'Idempotency-Key': 'key-12345678' } });
+    expect(keys).toEqual(['key-12345678', 'key-12345678']);
+  });
+});

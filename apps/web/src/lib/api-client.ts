@@ -25,6 +25,8 @@ export type RequestOptions = {
   signal?: AbortSignal;
   /** No toast for this call: the caller shows the failure itself (it is still logged). */
   isSilent?: boolean;
+  /** Extra request headers, e.g. the ledger's `Idempotency-Key` (sent again unchanged on the retry after a refresh). */
+  headers?: Record<string, string>;
 };
 
 type InternalOptions = RequestOptions & {
@@ -97,6 +99,7 @@ async function send(path: string, options: InternalOptions, isRetry: boolean): P
   const method = options.method.toUpperCase();
   const token = currentAuthToken();
   const headers = new Headers({ Accept: options.accept ?? 'application/json', 'Accept-Language': currentLanguage() });
+  for (const [name, value] of Object.entries(options.headers ?? {})) headers.set(name, value);
   if (token) headers.set(AUTH_TOKEN_HEADER, token);
   if (isRetry) headers.set(AUTH_RETRY_HEADER, '1');
   let body: BodyInit | undefined;
