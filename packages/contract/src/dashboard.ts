@@ -2,6 +2,21 @@ import { z } from 'zod';
 import { auditEntrySchema } from './audit.ts';
 import { newsPostSchema } from './news.ts';
 
+/** Customers, merchants and points (the full loyalty dashboard is a later issue). */
+export const loyaltyFiguresSchema = z.object({
+  customersTotal: z.number().int(),
+  /** Customers created in the last `periodDays` days. */
+  customersNew: z.number().int(),
+  activeMerchants: z.number().int(),
+  /** Points earned and redeemed in the last `periodDays` days (net of their reversals). */
+  pointsIssued: z.number().int(),
+  pointsRedeemed: z.number().int(),
+  /** Points on members' balances now. */
+  pointsOutstanding: z.number().int(),
+  periodDays: z.number().int(),
+});
+export type LoyaltyFigures = z.infer<typeof loyaltyFiguresSchema>;
+
 export const dashboardSchema = z.object({
   postsByStatus: z.object({
     draft: z.number().int(),
@@ -11,5 +26,6 @@ export const dashboardSchema = z.object({
   }),
   nextScheduled: z.array(newsPostSchema.pick({ id: true, title: true, publishAt: true, author: true })),
   latestChanges: z.array(auditEntrySchema.omit({ before: true, after: true })),
+  loyalty: loyaltyFiguresSchema,
 });
 export type Dashboard = z.infer<typeof dashboardSchema>;

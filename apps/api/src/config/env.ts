@@ -76,18 +76,6 @@ const envSchema = z.object({
     }, 'not an IANA time zone'),
   /** How often scheduled posts are promoted to published, in milliseconds. */
   SCHEDULER_INTERVAL_MS: z.coerce.number().int().min(100).default(15_000),
-  /** The business time zone: a "day" for stamps caps and points expiry, the tier windows (PRODUCT.md D). */
-  BUSINESS_TIME_ZONE: z
-    .string()
-    .default('Europe/Rome')
-    .refine((zone) => {
-      try {
-        new Intl.DateTimeFormat('en', { timeZone: zone });
-        return true;
-      } catch {
-        return false;
-      }
-    }, 'not a known IANA time zone'),
   /** How often the background job runner looks for due jobs (points expiry), in milliseconds. */
   JOBS_INTERVAL_MS: z.coerce.number().int().min(100).default(60_000),
 });

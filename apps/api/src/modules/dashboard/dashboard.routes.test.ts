@@ -1,7 +1,9 @@
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Dashboard } from '@sf/contract/dashboard';
 import type { NewsPost } from '@sf/contract/news';
 import { createTestContext, type TestContext } from '../../../test/helper.ts';
+import { createLedgerFixture } from '../../../test/ledger-fixtures.ts';
 
 const HOUR = 3_600_000;
 
@@ -62,5 +64,46 @@ describe('dashboard routes', () => {
   it('is for admins only', async () => {
     const editor = await ctx.tokenFor('editor@demo.test');
     expect((await ctx.request({ method: 'GET', url: '/api/admin/dashboard', token: editor })).statusCode).toBe(403);
+  });
+});
+
+describe('dashboard loyalty figures', () => {
+  let ctx: TestContext;
+  let admin: string;
+
+  beforeAll(async () => {
+    ctx = await createTestContext();
+    admin = await ctx.tokenFor('admin@demo.test');
+  });
+  afterAll(() => ctx.close());
+
+  it('counts customers, active merchants and points issued, redeemed and outstanding', async () => {
+    const read = async () => (await ctx.request({ method: 'GET', url: '/api/admin/dashboard', token: admin })).json() as Dashboard;
+    const before = (await read()).loyalty;
+    const fx = await createLedgerFixture(ctx.app.db, { customers: 2 });
+    const send = (payload: object) =>
+      ctx.request({ method: 'POST', url: '/api/admin/ledger', token: admin, payload, headers: { 'idempotency-key': randomUUID() } });
+    await send({ customerId: fx.customerIds[0], programId: fx.pointsProgramId, kind: 'purchase', amountCents: 5000 });
+    await send({ customerId: fx.customerIds[1], programId: fx.pointsProgramId, kind: 'purchase', amountCents: 2000 });
+    const redeem = (await send({ customerId: fx.customerIds[0], programId: fx.pointsProgramId, kind: 'redeem', points: 30 })).json();
+    const second = (await send({ customerId: fx.customerIds[0], programId: fx.pointsProgramId, kind: 'redeem', points: 5 })).json();
+    await ctx.request({
+      method: 'POST',
+      url: `/api/admin/ledger/${second.entry.id}/reversal`,
+      token: admin,
+      payload: { reason: 'Errore di cassa' },
+      headers: { 'idempotency-key': randomUUID() },
+    });
+    expect(redeem.membership.balance).toBe(20);
+    const after = (await read()).loyalty;
+    expect(after).toEqual({
+      customersTotal: before.customersTotal + 2,
+      customersNew: before.customersNew + 2,
+      activeMerchants: before.activeMerchants + 1,
+      pointsIssued: before.pointsIssued + 70,
+      pointsRedeemed: before.pointsRedeemed + 30,
+      pointsOutstanding: before.pointsOutstanding + 40,
+      periodDays: 30,
+    });
   });
 });

@@ -3,6 +3,8 @@ import { desc } from 'drizzle-orm';
 import { dashboardSchema } from '@sf/contract/dashboard';
 import { auditLog } from '../../db/schema.ts';
 import { countByEffectiveStatus, findNextScheduled, toNewsPost } from '../news/news.repository.ts';
+import { loyaltyFigures } from '../ledger/ledger.service.ts';
+import { ledgerDeps } from '../ledger/ledger.routes.ts';
 
 export const dashboardRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
@@ -11,13 +13,14 @@ export const dashboardRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { permission: 'dashboard:read' },
       schema: {
         tags: ['dashboard'],
-        summary: 'Dashboard figures: posts by (effective) status, the next 5 scheduled posts, the 10 latest changes',
+        summary:
+          'Dashboard figures: posts by (effective) status, the next 5 scheduled posts, the 10 latest changes, customers/merchants/points',
         response: { 200: dashboardSchema },
       },
     },
     async () => {
       const now = app.clock.now();
-      const [postsByStatus, next, latest] = await Promise.all([
+      const [postsByStatus, next, latest, loyalty] = await Promise.all([
         countByEffectiveStatus(app.db, now),
         findNextScheduled(app.db, now, 5),
         // before/after can be whole posts: leave them in the database.
@@ -35,6 +38,7 @@ export const dashboardRoutes: FastifyPluginAsyncZod = async (app) => {
           .from(auditLog)
           .orderBy(desc(auditLog.at), desc(auditLog.id))
           .limit(10),
+        loyaltyFigures(ledgerDeps(app)),
       ]);
       return {
         postsByStatus,
@@ -43,6 +47,7 @@ export const dashboardRoutes: FastifyPluginAsyncZod = async (app) => {
           return { id: post.id, title: post.title, publishAt: post.publishAt, author: post.author };
         }),
         latestChanges: latest.map((row) => ({ ...row, at: row.at.toISOString() })),
+        loyalty,
       };
     },
   );

@@ -16,7 +16,6 @@ async function rows<T = Row>(executor: Executor, query: SQL): Promise<T[]> {
 }
 
 const toIso = (value: unknown): string => (value instanceof Date ? value : new Date(String(value))).toISOString();
-const toIsoOrNull = (value: unknown): string | null => (value === null || value === undefined ? null : toIso(value));
 const toDateOrNull = (value: unknown): string | null => {
   if (value === null || value === undefined) return null;
   if (value instanceof Date) return value.toISOString().slice(0, 10);
@@ -315,7 +314,7 @@ export type LedgerFilters = {
   to?: Date | undefined;
 };
 
-function whereOf(filters: LedgerFilters): SQL {
+export function whereOf(filters: LedgerFilters): SQL {
   const conditions: SQL[] = [sql`true`];
   if (filters.customerId) conditions.push(sql`e.customer_id = ${filters.customerId}`);
   if (filters.programId) conditions.push(sql`e.program_id = ${filters.programId}`);
@@ -353,24 +352,6 @@ export async function listEntries(
     ),
   ]);
   return { items: items.map(toLedgerEntry), total: Number(counted[0]?.['total'] ?? 0) };
-}
-
-/** Streams the filtered entries in pages by keyset (created_at, id), so an export needs no memory. */
-export async function* iterateEntries(executor: Executor, filters: LedgerFilters, batch = 1000): AsyncGenerator<LedgerEntry> {
-  const where = whereOf(filters);
-  let after: { createdAt: string; id: number } | null = null;
-  for (;;) {
-    const cursor: SQL = after ? sql`and (e.created_at, e.id) < (${after.createdAt}::timestamptz, ${after.id})` : sql``;
-    const page = await rows(
-      executor,
-      sql`select ${ENTRY_COLUMNS} from ledger_entries e where ${where} ${cursor}
-          order by e.created_at desc, e.id desc limit ${batch}`,
-    );
-    for (const row of page) yield toLedgerEntry(row);
-    if (page.length < batch) return;
-    const last = toLedgerEntry(page[page.length - 1]!);
-    after = { createdAt: last.createdAt, id: last.id };
-  }
 }
 
 export async function membershipsOfCustomer(executor: Executor, customerId: string) {
@@ -432,4 +413,26 @@ export async function lockLot(executor: Executor, lotId: number) {
   };
 }
 
-export { toIsoOrNull };
+export async function loyaltyFigures(executor: Executor, since: Date) {
+  const [row] = await rows(
+    executor,
+    sql`select
+          (select count(*) from customers where status <> 'erased')::int as customers_total,
+          (select count(*) from customers where status <> 'erased' and created_at >= ${since})::int as customers_new,
+          (select count(*) from merchants where status = 'active')::int as active_merchants,
+          (select coalesce(sum(points), 0) from ledger_entries
+            where created_at >= ${since} and (kind = 'earn' or (kind = 'reversal' and source not in ('manual', 'system'))))::bigint as points_issued,
+          (select coalesce(-sum(e.points), 0) from ledger_entries e
+            where e.created_at >= ${since} and (e.kind = 'redeem'
+              or (e.kind = 'reversal' and exists (select 1 from ledger_entries t where t.id = e.reverses_id and t.kind = 'redeem'))))::bigint as points_redeemed,
+          (select coalesce(sum(balance), 0) from memberships)::bigint as points_outstanding`,
+  );
+  return {
+    customersTotal: Number(row?.['customers_total'] ?? 0),
+    customersNew: Number(row?.['customers_new'] ?? 0),
+    activeMerchants: Number(row?.['active_merchants'] ?? 0),
+    pointsIssued: Number(row?.['points_issued'] ?? 0),
+    pointsRedeemed: Number(row?.['points_redeemed'] ?? 0),
+    pointsOutstanding: Number(row?.['points_outstanding'] ?? 0),
+  };
+}

@@ -187,13 +187,14 @@ describe('the ledger API', () => {
     expect(page.json().items).toHaveLength(2);
     const bad = await ctx.request({ method: 'GET', url: '/api/admin/ledger?kind=gift', token });
     expect(bad.statusCode).toBe(400);
-    const csv = await ctx.request({ method: 'GET', url: `/api/admin/ledger/export.csv?customerId=${fx.customerIds[0]}&kind=earn`, token });
+    const csv = await ctx.request({ method: 'GET', url: `/api/admin/ledger/export.csv?customerId=${fx.customerIds[0]}&programId=${fx.pointsProgramId}&kind=earn`, token });
     expect(csv.statusCode).toBe(200);
     expect(csv.headers['content-type']).toContain('text/csv');
     expect(csv.body.charCodeAt(0)).toBe(0xfeff);
     const lines = csv.body.slice(1).trim().split('\r\n');
-    expect(lines[0]).toBe('id;data;tipo;origine;cliente;programma;esercente;punti;timbri;importo_euro;motivo;storno_di;scadenza;operatore');
-    expect(lines.some((line) => line.includes(';12,34;') && line.includes('15/06/2026 12:00'))).toBe(true);
+    expect(lines[0]).toBe('ID;Data;Tipo;Origine;Cliente;Programma;Esercente;Punti;Timbri;Importo (€);Saldo dopo;Motivo;Storno di;Scadenza;Operatore');
+    expect(lines).toHaveLength(2);
+    expect(lines.some((line) => line.includes(';12,34;') && line.includes('15/06/2026 12:00') && line.includes('15/07/2026'))).toBe(true);
   });
 
   it('keeps entries append-only in the database itself', async () => {

@@ -1,7 +1,6 @@
-import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { stringify } from 'csv-stringify';
+import { sql } from 'drizzle-orm';
 import { can } from '@sf/contract/roles';
 import { message } from '@sf/contract/messages';
 import {
@@ -13,11 +12,11 @@ import {
   ledgerWriteResultSchema,
   listLedgerQuerySchema,
   reverseLedgerEntrySchema,
-  type LedgerEntry,
 } from '@sf/contract/ledger';
 import { actorOf } from '../../lib/audit.ts';
 import { forbidden, validationFailed } from '../../lib/errors.ts';
-import { iterateEntries } from './ledger.repository.ts';
+import { csvCell, sendCsv, type CsvColumns } from '../../db/csv-export.ts';
+import { whereOf } from './ledger.repository.ts';
 import { createEntry, filtersOf, listEntries, reverseEntry, type LedgerCaller, type LedgerDeps } from './ledger.service.ts';
 import { localDate } from './ledger.rules.ts';
 
@@ -121,40 +120,36 @@ export const ledgerRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       checkPeriod(request, request.query.from, request.query.to);
       const deps = ledgerDeps(app);
-      const timeZone = deps.timeZone;
-      const time = new Intl.DateTimeFormat('it-IT', { timeZone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
-      const euros = new Intl.NumberFormat('it-IT', { minimumFractionDigits: 2, maximumFractionDigits: 2, useGrouping: false });
-      const italianDate = (iso: string) => {
-        const [y, m, d] = localDate(new Date(iso), timeZone).split('-');
-        return `${d}/${m}/${y} ${time.format(new Date(iso))}`;
+      const e = (column: string) => sql.raw(`e.${column}`);
+      const columns: CsvColumns = {
+        id: { header: { it: 'ID', en: 'ID' }, value: csvCell.integer(e('id')) },
+        createdAt: { header: { it: 'Data', en: 'Date' }, value: csvCell.dateTime(e('created_at'), deps.timeZone) },
+        kind: { header: { it: 'Tipo', en: 'Kind' }, value: csvCell.text(e('kind')) },
+        source: { header: { it: 'Origine', en: 'Source' }, value: csvCell.text(e('source')) },
+        customerId: { header: { it: 'Cliente', en: 'Customer' }, value: csvCell.text(e('customer_id')) },
+        programId: { header: { it: 'Programma', en: 'Program' }, value: csvCell.text(e('program_id')) },
+        merchantId: { header: { it: 'Esercente', en: 'Merchant' }, value: csvCell.text(e('merchant_id')) },
+        points: { header: { it: 'Punti', en: 'Points' }, value: csvCell.integer(e('points')) },
+        stamps: { header: { it: 'Timbri', en: 'Stamps' }, value: csvCell.integer(e('stamps')) },
+        amount: { header: { it: 'Importo (€)', en: 'Amount (€)' }, value: csvCell.cents(e('amount_cents')) },
+        balanceAfter: { header: { it: 'Saldo dopo', en: 'Balance after' }, value: csvCell.integer(e('balance_after')) },
+        reason: { header: { it: 'Motivo', en: 'Reason' }, value: csvCell.text(e('reason')) },
+        reversesId: { header: { it: 'Storno di', en: 'Reverses' }, value: csvCell.integer(e('reverses_id')) },
+        expiresOn: { header: { it: 'Scadenza', en: 'Expires on' }, value: csvCell.date(e('expires_on')) },
+        createdBy: { header: { it: 'Operatore', en: 'Made by' }, value: csvCell.text(e('created_by_label')) },
       };
-      const header = ['id', 'data', 'tipo', 'origine', 'cliente', 'programma', 'esercente', 'punti', 'timbri', 'importo_euro', 'motivo', 'storno_di', 'scadenza', 'operatore'];
-      async function* rows() {
-        yield header;
-        for await (const e of iterateEntries(deps.db, filtersOf(request.query)) as AsyncGenerator<LedgerEntry>) {
-          yield [
-            e.id,
-            italianDate(e.createdAt),
-            e.kind,
-            e.source,
-            e.customerId,
-            e.programId,
-            e.merchantId ?? '',
-            e.points,
-            e.stamps,
-            e.amountCents === null ? '' : euros.format(e.amountCents / 100),
-            e.reason ?? '',
-            e.reversesId ?? '',
-            e.expiresOn ? e.expiresOn.split('-').reverse().join('/') : '',
-            e.createdByLabel,
-          ];
-        }
-      }
-      const csv = Readable.from(rows()).pipe(stringify({ delimiter: ';', bom: true, record_delimiter: '\r\n' }));
-      return reply
-        .header('Content-Type', 'text/csv; charset=utf-8')
-        .header('Content-Disposition', `attachment; filename="movimenti-${localDate(app.clock.now(), timeZone)}.csv"`)
-        .send(csv);
+      const selection = sql.join(
+        Object.values(columns).map((column, index) => sql`${column.value} as ${sql.raw(`c${index}`)}`),
+        sql`, `,
+      );
+      const where = whereOf(filtersOf(request.query));
+      return sendCsv(reply, {
+        db: deps.db,
+        fileName: `movimenti-${localDate(app.clock.now(), deps.timeZone)}.csv`,
+        language: request.language,
+        columns,
+        query: () => sql`select ${selection} from ledger_entries e where ${where} order by e.created_at desc, e.id desc`,
+      });
     },
   );
 };

@@ -7,6 +7,7 @@ import {
   type ListLedgerQuery,
 } from '@sf/contract/ledger';
 import { message } from '@sf/contract/messages';
+import type { LoyaltyFigures } from '@sf/contract/dashboard';
 import type { Database, Executor, Transaction } from '../../db/client.ts';
 import { recordAudit, type AuditActor } from '../../lib/audit.ts';
 import type { Clock } from '../../lib/clock.ts';
@@ -356,4 +357,12 @@ export async function expireDueLots(deps: LedgerDeps, options: { batch?: number 
     }
     if (!progressed) return written;
   }
+}
+
+export const DASHBOARD_PERIOD_DAYS = 30;
+
+/** The dashboard's loyalty figures (customers, merchants, points). */
+export async function loyaltyFigures(deps: LedgerDeps): Promise<LoyaltyFigures> {
+  const since = new Date(deps.clock.now().getTime() - DASHBOARD_PERIOD_DAYS * 86_400_000);
+  return { ...(await repo.loyaltyFigures(deps.db, since)), periodDays: DASHBOARD_PERIOD_DAYS };
 }

@@ -11,6 +11,7 @@ const admin = { role: 'admin' as const };
 
 const answer: Dashboard = {
   postsByStatus: { draft: 3, scheduled: 2, published: 1234, archived: 0 },
+  loyalty: { customersTotal: 0, customersNew: 0, activeMerchants: 0, pointsIssued: 0, pointsRedeemed: 0, pointsOutstanding: 0, periodDays: 30 },
   nextScheduled: [
     { id: 12, title: 'Saldi di primavera', publishAt: '2026-12-01T08:00:00.000Z', author: { id: 'u-editor', displayName: 'Eddie Editor' } },
   ],

@@ -1,0 +1,314 @@
+import { randomUUID } from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Database, Executor } from '../../db/client.ts';
+import * as repo from './ledger.repository.ts';
+import {
+  addDays,
+  consumeFifo,
+  DEFAULT_BUSINESS_TIME_ZONE,
+  expiryDate,
+  localDate,
+  pointsForPurchase,
+  startOfLocalDay,
+  tierFor,
+  tierWindowStart,
+} from './ledger.rules.ts';
+
+/**
+ * Demo ledger for `npm start`: about 60,000 entries over the last 18 months on the demo customers'
+ * memberships (purchases, redemptions, adjustments, reversals, expiries), so that every screen and
+ * the dashboard has substance. The history is played in memory by the same rules as the service
+ * (FIFO lots, expiry days, tiers), then written in a few set-based statements (json_to_recordset),
+ * so it loads in seconds even on PGlite and `npm run ledger:verify` passes on it.
+ */
+const MONTH = 30 * 86_400_000;
+
+type Lot = { id: number; remaining: number; points: number; expiresOn: string | null; entryId: number };
+type Entry = {
+  id: number;
+  membership_id: string;
+  customer_id: string;
+  program_id: string;
+  merchant_id: string | null;
+  kind: string;
+  source: string;
+  points: number;
+  stamps: number;
+  amount_cents: number | null;
+  reason: string | null;
+  reverses_id: number | null;
+  balance_after: number;
+  stamps_after: number;
+  expires_on: string | null;
+  idempotency_key: string | null;
+  created_by_label: string;
+  created_at: string;
+};
+
+/** mulberry32: a small deterministic generator, so the demo is the same on every machine. */
+function generator(seed: number) {
+  let state = seed >>> 0;
+  const next = () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+  };
+  return {
+    next,
+    int: (min: number, max: number) => min + Math.floor(next() * (max - min + 1)),
+    pick: <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)]!,
+  };
+}
+
+async function insertJson(executor: Executor, table: string, columns: string, rows: object[], batch = 5000) {
+  for (let offset = 0; offset < rows.length; offset += batch) {
+    const chunk = JSON.stringify(rows.slice(offset, offset + batch));
+    const names = columns
+      .split(',')
+      .map((column) => column.trim().split(' ')[0])
+      .join(', ');
+    await executor.execute(
+      sql`insert into ${sql.raw(table)} (${sql.raw(names)}) select ${sql.raw(names)} from json_to_recordset(${chunk}::json) as r(${sql.raw(columns)})`,
+    );
+  }
+}
+
+export async function seedLedgerDemo(
+  db: Database,
+  options: { now?: Date; timeZone?: string; targetEntries?: number; log?: FastifyBaseLogger } = {},
+): Promise<number> {
+  const now = options.now ?? new Date();
+  const timeZone = options.timeZone ?? DEFAULT_BUSINESS_TIME_ZONE;
+  const target = options.targetEntries ?? 60_000;
+  const count = async (query: ReturnType<typeof sql>) =>
+    Number(((await db.execute(query)) as unknown as { rows: { n: number }[] }).rows[0]?.n ?? 0);
+  if ((await count(sql`select count(*)::int as n from ledger_entries`)) > 0) return 0;
+
+  const programRows = ((await db.execute(
+    sql`select p.id, array_agg(pm.merchant_id::text) filter (where pm.merchant_id is not null) as merchants
+        from programs p left join program_merchants pm on pm.program_id = p.id
+        where p.status = 'active' group by p.id order by p.id`,
+  )) as unknown as { rows: { id: string; merchants: string[] | string | null }[] }).rows;
+  const customerRows = ((await db.execute(
+    sql`select id, created_at from customers where status = 'active' order by id`,
+  )) as unknown as { rows: { id: string; created_at: string | Date }[] }).rows;
+  if (programRows.length === 0 || customerRows.length === 0) return 0;
+
+  const programs = [];
+  for (const row of programRows) {
+    const rules = await repo.findProgramRules(db, row.id);
+    if (!rules) continue;
+    // PGlite returns arrays as arrays; node-postgres too. A text fallback for safety.
+    const merchants = Array.isArray(row.merchants) ? row.merchants : row.merchants ? String(row.merchants).replace(/[{}]/g, '').split(',') : [];
+    programs.push({ rules, merchants });
+  }
+  const pointsPrograms = programs.filter((p) => p.rules.type === 'points');
+  const stampsPrograms = programs.filter((p) => p.rules.type === 'stamps');
+
+  const random = generator(20_260_101);
+  const start = now.getTime() - 18 * MONTH;
+  type Plan = { customerId: string; program: (typeof programs)[number]; joinedAt: number };
+  const plans: Plan[] = [];
+  for (const customer of customerRows) {
+    const createdAt = new Date(customer.created_at instanceof Date ? customer.created_at : String(customer.created_at)).getTime();
+    // Customers created long ago join after their creation; ones just created (as the demo's are)
+    // get a history anyway.
+    const earliest = createdAt < now.getTime() - MONTH ? Math.max(start, createdAt) : start;
+    for (const program of pointsPrograms) {
+      if (random.next() < 0.85) plans.push({ customerId: customer.id, program, joinedAt: random.int(earliest, now.getTime() - 3 * 86_400_000) });
+    }
+    for (const program of stampsPrograms) {
+      if (random.next() < 0.3) plans.push({ customerId: customer.id, program, joinedAt: random.int(earliest, now.getTime() - 3 * 86_400_000) });
+    }
+  }
+  if (plans.length === 0) return 0;
+  const eventsPerMembership = Math.max(1, Math.round(target / plans.length / 1.08));
+
+  const entries: Entry[] = [];
+  const lots: Lot[] = [];
+  const takes: { entry_id: number; lot_id: number; points: number }[] = [];
+  const memberships: object[] = [];
+  let entryId = 0;
+  let lotId = 0;
+
+  for (const plan of plans) {
+    const { rules, merchants } = plan.program;
+    const membershipId = randomUUID();
+    let balance = 0;
+    let stamps = 0;
+    const mine: Lot[] = [];
+    const history: { entry: Entry; lots: Lot[]; takes: { lot: Lot; points: number }[]; isReversed: boolean }[] = [];
+    const stampsByDay = new Map<string, number>();
+
+    const write = (at: number, fields: Partial<Entry> & Pick<Entry, 'kind' | 'source'>) => {
+      entryId += 1;
+      const entry: Entry = {
+        id: entryId,
+        membership_id: membershipId,
+        customer_id: plan.customerId,
+        program_id: rules.id,
+        merchant_id: null,
+        points: 0,
+        stamps: 0,
+        amount_cents: null,
+        reason: null,
+        reverses_id: null,
+        balance_after: 0,
+        stamps_after: 0,
+        expires_on: null,
+        idempotency_key: null,
+        created_by_label: 'admin@demo.test',
+        created_at: new Date(at).toISOString(),
+        ...fields,
+      };
+      balance += entry.points;
+      stamps += entry.stamps;
+      entry.balance_after = balance;
+      entry.stamps_after = stamps;
+      entries.push(entry);
+      const record = { entry, lots: [] as Lot[], takes: [] as { lot: Lot; points: number }[], isReversed: false };
+      history.push(record);
+      return record;
+    };
+    const addLot = (record: (typeof history)[number], points: number, expiresOn: string | null) => {
+      lotId += 1;
+      const lot: Lot = { id: lotId, remaining: points, points, expiresOn, entryId: record.entry.id };
+      lots.push(lot);
+      mine.push(lot);
+      record.lots.push(lot);
+    };
+    const consume = (record: (typeof history)[number], points: number, prefer?: Lot[]) => {
+      const ordered = prefer ? [...prefer, ...mine.filter((lot) => !prefer.includes(lot))] : mine;
+      for (const take of consumeFifo(ordered, points).takes) {
+        const lot = mine.find((l) => l.id === take.lotId)!;
+        lot.remaining -= take.take;
+        record.takes.push({ lot, points: take.take });
+        takes.push({ entry_id: record.entry.id, lot_id: lot.id, points: take.take });
+      }
+    };
+    const expireUntil = (day: string) => {
+      // The nightly job: lots whose last day is before `day`, written off the morning after.
+      const due = mine.filter((lot) => lot.remaining > 0 && lot.expiresOn !== null && lot.expiresOn < day);
+      due.sort((a, b) => (a.expiresOn! < b.expiresOn! ? -1 : a.expiresOn! > b.expiresOn! ? 1 : a.id - b.id));
+      for (const lot of due) {
+        const at = Math.min(startOfLocalDay(addDays(lot.expiresOn!, 1), timeZone).getTime() + 2 * 3_600_000, now.getTime());
+        const record = write(at, {
+          kind: 'expire',
+          source: 'system',
+          points: -lot.remaining,
+          idempotency_key: `expire:lot:${lot.id}`,
+          created_by_label: 'system',
+        });
+        record.takes.push({ lot, points: lot.remaining });
+        takes.push({ entry_id: record.entry.id, lot_id: lot.id, points: lot.remaining });
+        lot.remaining = 0;
+      }
+    };
+
+    const times = Array.from({ length: random.int(1, eventsPerMembership * 2 - 1) }, () =>
+      random.int(plan.joinedAt, now.getTime() - 60_000),
+    ).sort((a, b) => a - b);
+    for (const at of times) {
+      const day = localDate(new Date(at), timeZone);
+      expireUntil(day);
+      const merchant = merchants.length > 0 ? random.pick(merchants) : null;
+      const roll = random.next();
+      if (rules.type === 'points') {
+        const reversible = history.filter((h) => !h.isReversed && (h.entry.kind === 'earn' || h.entry.kind === 'redeem'));
+        if (roll < 0.14 && balance >= 100) {
+          const points = Math.min(balance, random.pick([100, 100, 200, 300, 500]));
+          const record = write(at, { kind: 'redeem', source: 'manual', points: -points, merchant_id: merchant, reason: 'Premio ritirato' });
+          consume(record, points);
+        } else if (roll < 0.18) {
+          const delta = random.int(-30, 50) || 10;
+          if (balance + delta < 0) continue;
+          const record = write(at, {
+            kind: 'adjust',
+            source: 'manual',
+            points: delta,
+            reason: random.pick(['Correzione saldo', 'Compensazione disservizio', 'Punti di benvenuto']),
+          });
+          if (delta > 0) addLot(record, delta, expiryDate({ policy: rules.expiryPolicy, days: rules.expiryDays }, new Date(at), timeZone));
+          else consume(record, -delta);
+        } else if (roll < 0.22 && reversible.length > 0) {
+          const target = random.pick(reversible);
+          const points = -target.entry.points;
+          if (balance + points < 0) continue;
+          target.isReversed = true;
+          const record = write(at, {
+            kind: 'reversal',
+            source: target.entry.source,
+            points,
+            merchant_id: target.entry.merchant_id,
+            reverses_id: target.entry.id,
+            reason: target.entry.kind === 'earn' ? random.pick(['Reso della merce', 'Errore di cassa']) : 'Premio annullato',
+          });
+          if (points < 0) consume(record, -points, target.lots);
+          else for (const take of target.takes) addLot(record, take.points, take.lot.expiresOn);
+          record.entry.expires_on = record.lots.length === 1 ? record.lots[0]!.expiresOn : null;
+        } else {
+          const amount = random.next() < 0.8 ? random.int(300, 4000) : random.int(4000, 15_000);
+          const points = pointsForPurchase({ amountCents: amount, pointsPerEuro: rules.pointsPerEuro ?? '1', minSpendCents: rules.minSpendCents });
+          const expiresOn = points > 0 ? expiryDate({ policy: rules.expiryPolicy, days: rules.expiryDays }, new Date(at), timeZone) : null;
+          const record = write(at, { kind: 'earn', source: 'purchase', points, amount_cents: amount, merchant_id: merchant, expires_on: expiresOn, created_by_label: 'cassa' });
+          if (points > 0) addLot(record, points, expiresOn);
+        }
+      } else {
+        const required = rules.stampsRequired ?? 10;
+        if (stamps >= required && roll < 0.5) {
+          write(at, { kind: 'redeem', source: 'manual', stamps: -required, merchant_id: merchant, reason: 'Premio ritirato' });
+        } else if (roll < 0.03 && stamps > 0) {
+          const target = history.filter((h) => !h.isReversed && h.entry.kind === 'earn' && h.entry.stamps > 0).at(-1);
+          if (!target) continue;
+          target.isReversed = true;
+          write(at, { kind: 'reversal', source: 'purchase', stamps: -target.entry.stamps, merchant_id: target.entry.merchant_id, reverses_id: target.entry.id, reason: 'Errore di cassa' });
+        } else {
+          const today = stampsByDay.get(day) ?? 0;
+          const granted = Math.min(1, Math.max(0, (rules.maxStampsPerDay ?? 99) - today));
+          stampsByDay.set(day, today + granted);
+          write(at, { kind: 'earn', source: 'purchase', stamps: granted, amount_cents: random.int(120, 2500), merchant_id: merchant, created_by_label: 'cassa' });
+        }
+      }
+    }
+    expireUntil(localDate(now, timeZone));
+
+    const windowStart = tierWindowStart(rules.tierWindow, now, timeZone).toISOString();
+    const earned = history
+      .filter((h) => h.entry.created_at >= windowStart && (h.entry.kind === 'earn' || (h.entry.kind === 'reversal' && h.entry.source !== 'manual')))
+      .reduce((sum, h) => sum + h.entry.points, 0);
+    memberships.push({
+      id: membershipId,
+      customer_id: plan.customerId,
+      program_id: rules.id,
+      balance,
+      stamps,
+      tier: rules.tiers.length > 0 ? (tierFor(rules.tiers, earned)?.name ?? null) : null,
+      joined_at: new Date(plan.joinedAt).toISOString(),
+      last_activity_at: history.at(-1)?.entry.created_at ?? null,
+    });
+  }
+
+  await db.transaction(async (tx) => {
+    await insertJson(tx, 'memberships', 'id uuid, customer_id uuid, program_id uuid, balance int, stamps int, tier text, joined_at timestamptz, last_activity_at timestamptz', memberships);
+    await insertJson(
+      tx,
+      'ledger_entries',
+      'id bigint, membership_id uuid, customer_id uuid, program_id uuid, merchant_id uuid, kind text, source text, points int, stamps int, amount_cents int, reason text, reverses_id bigint, balance_after int, stamps_after int, expires_on date, idempotency_key text, created_by_label text, created_at timestamptz',
+      entries,
+    );
+    await insertJson(
+      tx,
+      'ledger_lots',
+      'id bigint, entry_id bigint, membership_id uuid, points int, remaining int, expires_on date',
+      lots.map((lot) => ({ id: lot.id, entry_id: lot.entryId, membership_id: entries[lot.entryId - 1]!.membership_id, points: lot.points, remaining: lot.remaining, expires_on: lot.expiresOn })),
+    );
+    await insertJson(tx, 'ledger_lot_takes', 'entry_id bigint, lot_id bigint, points int', takes);
+    await tx.execute(sql`select setval(pg_get_serial_sequence('ledger_entries', 'id'), greatest((select max(id) from ledger_entries), 1))`);
+    await tx.execute(sql`select setval(pg_get_serial_sequence('ledger_lots', 'id'), greatest((select max(id) from ledger_lots), 1))`);
+  });
+  options.log?.info({ entries: entries.length, memberships: memberships.length }, 'demo ledger loaded');
+  return entries.length;
+}
