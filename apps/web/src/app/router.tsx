@@ -5,7 +5,7 @@ import { RootLayout } from './root-layout.tsx';
 import { RouteError } from './route-error.tsx';
 import { Component as LoginRoute } from './routes/auth/login.tsx';
 import { loadCatalogues } from '../lib/i18n.ts';
-import { screenHandle } from './navigation.tsx';
+import { screenHandle } from './screens.ts';
 
 /**
  * S8 route map. Only the sign-in page and what it needs are in the first bundle; every other screen

@@ -3,7 +3,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { SESSION_STORAGE_KEY } from '@sf/contract/app-info';
 import { fakeIdToken, testUser } from '../testing/test-utils.tsx';
 import { server } from '../testing/msw-server.ts';
-import { apiClient, filenameFromDisposition } from './api-client.ts';
+import { apiClient } from './api-client.ts';
+import { download, filenameFromDisposition } from './download.ts';
 import { ApiError } from './api-error.ts';
 import { toastModule } from './notify.ts';
 import { readStoredSession, sessionStore, writeStoredSession } from './session.ts';
@@ -253,7 +254,7 @@ describe('downloads (list exports)', () => {
       }),
     );
 
-    const file = await apiClient.download('/admin/customers/export.csv', { params: { q: 'rossi', status: 'active' } });
+    const file = await download('/admin/customers/export.csv', { params: { q: 'rossi', status: 'active' } });
 
     expect(file.filename).toBe('clienti 2026.csv');
     expect(await file.blob.text()).toContain('Ada;Rossi');
@@ -277,7 +278,7 @@ describe('downloads (list exports)', () => {
       }),
     );
 
-    const file = await apiClient.download('/admin/merchants/export.csv');
+    const file = await download('/admin/merchants/export.csv');
 
     expect(refreshCalls).toBe(1);
     expect(retries).toEqual(['1']);
@@ -288,7 +289,7 @@ describe('downloads (list exports)', () => {
   it('rejects with the API error and shows a toast when the export fails', async () => {
     server.use(http.get('/api/admin/ledger/export.csv', () => HttpResponse.json({ error: { code: 'internal', message: 'x', requestId: 'r' } }, { status: 500 })));
 
-    await expect(apiClient.download('/admin/ledger/export.csv')).rejects.toBeInstanceOf(ApiError);
+    await expect(download('/admin/ledger/export.csv')).rejects.toBeInstanceOf(ApiError);
     await vi.waitFor(() => expect(show).toHaveBeenCalled());
   });
 

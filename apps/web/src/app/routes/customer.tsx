@@ -9,7 +9,7 @@ import type { LedgerDialogKind } from '../../features/ledger/components/ledger-e
 import { MembershipsPanel } from '../../features/ledger/components/memberships-panel.tsx';
 import { LedgerActionDialog } from '../ledger-actions.tsx';
 import { useLoyaltyLookups } from '../loyalty-lookups.tsx';
-import { SCREENS } from '../navigation.tsx';
+import { SCREENS } from '../screens.ts';
 
 /** `/customers/:id` — the customer's page, with their memberships, ledger and the ledger actions. */
 export function Component() {

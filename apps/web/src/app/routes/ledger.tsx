@@ -2,7 +2,7 @@ import { useTranslation } from 'react-i18next';
 import { CustomerPicker } from '../../features/customers/components/customer-picker.tsx';
 import { LedgerPage } from '../../features/ledger/components/ledger-page.tsx';
 import { useLoyaltyLookups } from '../loyalty-lookups.tsx';
-import { customerPath } from '../navigation.tsx';
+import { customerPath } from '../screens.ts';
 
 /** `/ledger` — Features → Movimenti. */
 export function Component() {
