@@ -94,7 +94,11 @@ test('an admin creates a merchant, a program and a customer, records a purchase,
   // A purchase of 12,50 € at 2 points per euro: 25 points, shown before confirming.
   await page.getByRole('button', { name: 'Registra acquisto' }).click();
   const purchase = page.getByRole('dialog', { name: 'Registra acquisto' });
-  await choose(page, purchase.getByLabel(/^Programma/), '', programName);
+  // The dialog is still settling (transition, focus trap) when the first choice is made: check it held.
+  await expect(async () => {
+    await choose(page, purchase.getByLabel(/^Programma/), '', programName);
+    await expect(purchase.getByLabel(/^Programma/)).toHaveValue(programName, { timeout: 1_000 });
+  }).toPass({ timeout: 20_000 });
   await choose(page, purchase.getByLabel(/^Esercente/), signName, signName);
   await purchase.getByRole('textbox', { name: /^Importo/ }).fill('12,50');
   await purchase.getByRole('button', { name: 'Continua' }).click();
