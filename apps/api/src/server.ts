@@ -2,6 +2,7 @@ import { loadEnv } from './config/env.ts';
 import { openDatabaseFromEnv } from './db/client.ts';
 import { buildApp } from './app.ts';
 import { seedDemoData } from './db/seed.ts';
+import { seedLoyaltyDemo } from './db/seed-loyalty.ts';
 
 /**
  * Only starts the app (STYLE.md example 4): configuration, logger, database, listen, and a graceful
@@ -24,6 +25,8 @@ async function main() {
   if (env.demoData) {
     const seeded = await seedDemoData(app.db, { log: app.log });
     if (seeded) app.log.info('demo data loaded (admin@demo.test, editor@demo.test, member@demo.test)');
+    // Merchants, programs and customers, once, into a database that has none.
+    await seedLoyaltyDemo(app.db, { log: app.log });
   }
 
   let closing = false;

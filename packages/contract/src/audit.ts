@@ -22,3 +22,6 @@ export const listAuditQuerySchema = pagingQuerySchema.extend({
   to: z.iso.datetime({ offset: true }).optional(),
 });
 export const auditPageSchema = pageSchema(auditEntrySchema);
+
+/** The audit export takes the list's filters, without paging. */
+export const exportAuditQuerySchema = listAuditQuerySchema.omit({ page: true, pageSize: true });

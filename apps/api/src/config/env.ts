@@ -62,18 +62,6 @@ const envSchema = z.object({
    * the same ./data as `npm start`.
    */
   INIT_CWD: z.string().optional(),
-  /** The business time zone: days, months and birthdays are counted in it, and exports show dates in it. */
-  BUSINESS_TIME_ZONE: z
-    .string()
-    .default('Europe/Rome')
-    .refine((zone) => {
-      try {
-        new Intl.DateTimeFormat('en', { timeZone: zone });
-        return true;
-      } catch {
-        return false;
-      }
-    }, 'not an IANA time zone'),
   /** How often scheduled posts are promoted to published, in milliseconds. */
   SCHEDULER_INTERVAL_MS: z.coerce.number().int().min(100).default(15_000),
   /** How often the background job runner looks for due jobs (points expiry), in milliseconds. */

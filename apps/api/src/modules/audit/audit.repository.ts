@@ -1,4 +1,6 @@
-import { and, count, desc, eq, gte, lte, type SQL } from 'drizzle-orm';
+import { and, eq, gte, lte, type SQL } from 'drizzle-orm';
+import { findPage, orderFor, type ListDefinition } from '../../db/list.ts';
+import { csvCell, csvSelection, type CsvColumns } from '../../db/csv-export.ts';
 import type { AuditEntry } from '@sf/contract/audit';
 import type { Executor } from '../../db/client.ts';
 import { auditLog } from '../../db/schema.ts';
@@ -36,21 +38,43 @@ function conditions(filter: AuditFilter): SQL | undefined {
   return parts.length > 0 ? and(...parts) : undefined;
 }
 
+/** The audit list: newest first, always (the id breaks ties within one instant). */
+const auditList: ListDefinition<'at'> = { sorts: { at: auditLog.at }, tieBreaker: auditLog.id };
+
 export async function findAuditEntries(
   executor: Executor,
   filter: AuditFilter,
   paging: { page: number; pageSize: number },
 ): Promise<{ rows: AuditRow[]; total: number }> {
-  const where = conditions(filter);
-  const [rows, totals] = await Promise.all([
-    executor
-      .select()
-      .from(auditLog)
-      .where(where)
-      .orderBy(desc(auditLog.at), desc(auditLog.id))
-      .limit(paging.pageSize)
-      .offset((paging.page - 1) * paging.pageSize),
-    executor.select({ total: count() }).from(auditLog).where(where),
-  ]);
-  return { rows, total: totals[0]?.total ?? 0 };
+  const { rows, total } = await findPage(
+    executor,
+    auditList,
+    (count) => executor.select({ entry: auditLog, _total: count }).from(auditLog).$dynamic(),
+    conditions(filter),
+    { ...paging, sort: 'at', order: 'desc' },
+  );
+  return { rows: rows.map((row) => row.entry), total };
+}
+
+/** Columns of the audit export (before/after as JSON text). */
+export function auditExportColumns(timeZone: string): CsvColumns {
+  return {
+    at: { header: { it: 'Data e ora', en: 'Date and time' }, value: csvCell.dateTime(auditLog.at, timeZone) },
+    actor: { header: { it: 'Utente', en: 'User' }, value: csvCell.text(auditLog.actorEmail) },
+    action: { header: { it: 'Azione', en: 'Action' }, value: csvCell.text(auditLog.action) },
+    entityType: { header: { it: 'Entità', en: 'Entity' }, value: csvCell.text(auditLog.entityType) },
+    entityId: { header: { it: 'Id entità', en: 'Entity id' }, value: csvCell.text(auditLog.entityId) },
+    before: { header: { it: 'Prima', en: 'Before' }, value: csvCell.text(auditLog.before) },
+    after: { header: { it: 'Dopo', en: 'After' }, value: csvCell.text(auditLog.after) },
+    requestId: { header: { it: 'Richiesta', en: 'Request' }, value: csvCell.text(auditLog.requestId) },
+  };
+}
+
+export function auditExportQuery(executor: Executor, columns: CsvColumns, filter: AuditFilter) {
+  return executor
+    .select(csvSelection(columns))
+    .from(auditLog)
+    .where(conditions(filter))
+    .orderBy(...orderFor(auditList.sorts, 'at', 'desc', auditList.tieBreaker))
+    .$dynamic();
 }

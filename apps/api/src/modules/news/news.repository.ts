@@ -1,6 +1,8 @@
 import { and, asc, count, desc, eq, gt, ilike, lte, or, sql, type SQL } from 'drizzle-orm';
+import { allOf, containsPattern, findPage, orderFor, type ListDefinition } from '../../db/list.ts';
+import { csvCell, csvSelection, type CsvColumns } from '../../db/csv-export.ts';
 import type { ListNewsQuery, NewsPost, NewsStatus } from '@sf/contract/news';
-import type { AnyPgColumn } from 'drizzle-orm/pg-core';
+import type { Language } from '@sf/contract/app-info';
 import type { Executor } from '../../db/client.ts';
 import { newsPosts, uploads, users } from '../../db/schema.ts';
 
@@ -102,24 +104,53 @@ export function toNewsPost(row: PostRow): NewsPost {
   };
 }
 
-/** LIKE treats % and _ as wildcards and \ as the escape: a search for "50%" means the text "50%". */
-export function escapeLike(text: string): string {
-  return text.replace(/[\\%_]/g, (character) => `\\${character}`);
+/** The News list as a declaration: sort keys (the effective status depends on now) and the tie-breaker. */
+function newsList(now: Date): ListDefinition<ListNewsQuery['sort']> {
+  return {
+    sorts: {
+      updatedAt: newsPosts.updatedAt,
+      createdAt: newsPosts.createdAt,
+      // Posts without a publish date go last in either direction: they have nothing to compare.
+      publishAt: { expression: newsPosts.publishAt, nullsLast: true },
+      title: sql`lower(${newsPosts.title})`,
+      status: effectiveStatus(now),
+    },
+    tieBreaker: newsPosts.id,
+  };
 }
 
-function sortExpression(sort: ListNewsQuery['sort'], now: Date): SQL | AnyPgColumn {
-  switch (sort) {
-    case 'createdAt':
-      return newsPosts.createdAt;
-    case 'publishAt':
-      return newsPosts.publishAt;
-    case 'title':
-      return sql`lower(${newsPosts.title})`;
-    case 'status':
-      return effectiveStatus(now);
-    default:
-      return newsPosts.updatedAt;
-  }
+export type NewsFilter = Pick<ListNewsQuery, 'q' | 'status'>;
+
+function newsConditions(now: Date, filter: NewsFilter): SQL | undefined {
+  const pattern = filter.q ? containsPattern(filter.q) : undefined;
+  return allOf(
+    pattern !== undefined && (or(ilike(newsPosts.title, pattern), ilike(newsPosts.summary, pattern)) as SQL),
+    filter.status !== undefined && hasEffectiveStatus(filter.status, now),
+  );
+}
+
+export function newsExportColumns(now: Date, timeZone: string, language: Language): CsvColumns {
+  return {
+    id: { header: { it: 'Id', en: 'Id' }, value: csvCell.integer(newsPosts.id) },
+    title: { header: { it: 'Titolo', en: 'Title' }, value: csvCell.text(newsPosts.title) },
+    summary: { header: { it: 'Sommario', en: 'Summary' }, value: csvCell.text(newsPosts.summary) },
+    status: { header: { it: 'Stato', en: 'Status' }, value: csvCell.text(effectiveStatus(now)) },
+    publishAt: { header: { it: 'Data di pubblicazione', en: 'Publish date' }, value: csvCell.dateTime(newsPosts.publishAt, timeZone) },
+    pinned: { header: { it: 'In evidenza', en: 'Pinned' }, value: csvCell.boolean(newsPosts.pinned, language) },
+    author: { header: { it: 'Autore', en: 'Author' }, value: csvCell.text(users.displayName) },
+    updatedAt: { header: { it: 'Modificato il', en: 'Updated at' }, value: csvCell.dateTime(newsPosts.updatedAt, timeZone) },
+  };
+}
+
+export function newsExportQuery(executor: Executor, now: Date, columns: CsvColumns, query: NewsFilter & Pick<ListNewsQuery, 'sort' | 'order'>) {
+  const list = newsList(now);
+  return executor
+    .select(csvSelection(columns))
+    .from(newsPosts)
+    .innerJoin(users, eq(users.id, newsPosts.authorId))
+    .where(newsConditions(now, query))
+    .orderBy(...orderFor(list.sorts, query.sort, query.order, list.tieBreaker))
+    .$dynamic();
 }
 
 export async function findPosts(
@@ -127,32 +158,20 @@ export async function findPosts(
   now: Date,
   query: ListNewsQuery,
 ): Promise<{ rows: PostRow[]; total: number }> {
-  const conditions: SQL[] = [];
-  if (query.q) {
-    const pattern = `%${escapeLike(query.q)}%`;
-    conditions.push(or(ilike(newsPosts.title, pattern), ilike(newsPosts.summary, pattern)) as SQL);
-  }
-  if (query.status) conditions.push(hasEffectiveStatus(query.status, now));
-  const where = conditions.length > 0 ? and(...conditions) : undefined;
-  const direction = query.order === 'asc' ? asc : desc;
-  const sortBy = sortExpression(query.sort, now);
-  // Posts without a publish date go last in either direction: they have nothing to compare.
-  const primary =
-    query.sort === 'publishAt'
-      ? sql`${newsPosts.publishAt} ${sql.raw(query.order === 'asc' ? 'asc' : 'desc')} nulls last`
-      : direction(sortBy);
-  const [rows, totals] = await Promise.all([
-    executor
-      .select(postColumns(now))
-      .from(newsPosts)
-      .innerJoin(users, eq(users.id, newsPosts.authorId))
-      .where(where)
-      .orderBy(primary, direction(newsPosts.id))
-      .limit(query.pageSize)
-      .offset((query.page - 1) * query.pageSize),
-    executor.select({ total: count() }).from(newsPosts).where(where),
-  ]);
-  return { rows: rows as PostRow[], total: totals[0]?.total ?? 0 };
+  const where = newsConditions(now, query);
+  const { rows, total } = await findPage(
+    executor,
+    newsList(now),
+    (count) =>
+      executor
+        .select({ ...postColumns(now), _total: count })
+        .from(newsPosts)
+        .innerJoin(users, eq(users.id, newsPosts.authorId))
+        .$dynamic(),
+    where,
+    query,
+  );
+  return { rows: rows as PostRow[], total };
 }
 
 export async function findPost(

@@ -1,5 +1,8 @@
-import { and, asc, count, eq, ilike, isNull, or, type SQL } from 'drizzle-orm';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { eq, ilike, isNull, or } from 'drizzle-orm';
+import { allOf, containsPattern, findPage, orderFor, type ListDefinition } from '../../db/list.ts';
+import { csvCell, csvSelection, sendCsv, type CsvColumns } from '../../db/csv-export.ts';
+import type { Language } from '@sf/contract/app-info';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { message } from '@sf/contract/messages';
 import type { ListStaffQuery, StaffAccount, UpdateStaffRequest } from '@sf/contract/staff';
 import { users } from '../../db/schema.ts';
@@ -19,33 +22,54 @@ function toStaffAccount(account: Account): StaffAccount {
   };
 }
 
-/** `%` and `_` typed in the search box are literal characters, not patterns. */
-function containsPattern(text: string): string {
-  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+/** The staff list: by e-mail (unique, so it is its own tie-breaker). */
+const staffList: ListDefinition<'email'> = { sorts: { email: users.email }, tieBreaker: users.id };
+
+type StaffFilter = Pick<ListStaffQuery, 'q' | 'role' | 'status'>;
+
+function staffConditions(query: StaffFilter) {
+  const pattern = query.q ? containsPattern(query.q) : undefined;
+  return allOf(
+    pattern !== undefined && or(ilike(users.email, pattern), ilike(users.displayName, pattern)),
+    query.role === 'none' && isNull(users.role),
+    query.role !== undefined && query.role !== 'none' && eq(users.role, query.role),
+    query.status !== undefined && eq(users.status, query.status),
+  );
+}
+
+/** The staff list as CSV (Italian Excel), with the same filters, by e-mail. */
+export function sendStaffExport(app: FastifyInstance, reply: FastifyReply, query: StaffFilter, language: Language) {
+  const columns: CsvColumns = {
+    email: { header: { it: 'Email', en: 'Email' }, value: csvCell.text(users.email) },
+    displayName: { header: { it: 'Nome', en: 'Name' }, value: csvCell.text(users.displayName) },
+    role: { header: { it: 'Ruolo', en: 'Role' }, value: csvCell.text(users.role) },
+    status: { header: { it: 'Stato', en: 'Status' }, value: csvCell.text(users.status) },
+    createdAt: { header: { it: 'Creato il', en: 'Created at' }, value: csvCell.dateTime(users.createdAt, app.env.BUSINESS_TIME_ZONE) },
+  };
+  return sendCsv(reply, {
+    db: app.db,
+    fileName: 'staff.csv',
+    language,
+    columns,
+    query: (tx) =>
+      tx
+        .select(csvSelection(columns))
+        .from(users)
+        .where(staffConditions(query))
+        .orderBy(...orderFor(staffList.sorts, 'email', 'asc', staffList.tieBreaker)),
+  });
 }
 
 export async function listStaff(app: FastifyInstance, query: ListStaffQuery) {
-  const filters: SQL[] = [];
-  if (query.q) {
-    const pattern = containsPattern(query.q);
-    const match = or(ilike(users.email, pattern), ilike(users.displayName, pattern));
-    if (match) filters.push(match);
-  }
-  if (query.role === 'none') filters.push(isNull(users.role));
-  else if (query.role) filters.push(eq(users.role, query.role));
-  if (query.status) filters.push(eq(users.status, query.status));
-  const where = filters.length > 0 ? and(...filters) : undefined;
-  const [rows, [total]] = await Promise.all([
-    app.db
-      .select()
-      .from(users)
-      .where(where)
-      .orderBy(asc(users.email))
-      .limit(query.pageSize)
-      .offset((query.page - 1) * query.pageSize),
-    app.db.select({ value: count() }).from(users).where(where),
-  ]);
-  return { items: rows.map(toStaffAccount), total: total?.value ?? 0, page: query.page, pageSize: query.pageSize };
+  const where = staffConditions(query);
+  const { rows, total } = await findPage(
+    app.db,
+    staffList,
+    (count) => app.db.select({ account: users, _total: count }).from(users).$dynamic(),
+    where,
+    { page: query.page, pageSize: query.pageSize, sort: 'email', order: 'asc' },
+  );
+  return { items: rows.map((row) => toStaffAccount(row.account)), total, page: query.page, pageSize: query.pageSize };
 }
 
 export async function updateStaff(app: FastifyInstance, request: FastifyRequest, id: string, body: UpdateStaffRequest) {
