@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import { Navigate, Outlet, useLocation, useMatches } from 'react-router';
 import { can, isStaffRole } from '@sf/contract/roles';
-import type { ScreenHandle } from './navigation.tsx';
+import type { ScreenHandle } from './screens.ts';
 import { sessionStore, useSession } from '../lib/session.ts';
 
 /** The path an editor may use (S9): the whole News area lives there. */

@@ -1,5 +1,6 @@
 import {
   IconAddressBook,
+  IconArrowsExchange,
   IconApps,
   IconBuildingStore,
   IconFiles,
@@ -12,34 +13,7 @@ import {
   type Icon,
 } from '@tabler/icons-react';
 import { can, type Permission } from '@sf/contract/roles';
-
-/**
- * Every screen of the signed-in area, declared once: its path and the permission it needs. The
- * router puts the permission on the route's `handle` (the guard refuses a screen the role may not
- * use), and the S14 menu below is built from the same entries, so a menu entry and its screen can
- * never disagree about who may see them.
- */
-export const SCREENS = {
-  dashboard: { path: '/dashboard', permission: 'dashboard:read' },
-  news: { path: '/news', permission: 'news:read' },
-  customers: { path: '/customers', permission: 'customers:read' },
-  merchants: { path: '/merchants', permission: 'merchants:read' },
-  programs: { path: '/programs', permission: 'programs:read' },
-} as const satisfies Record<string, { path: string; permission: Permission }>;
-
-export type ScreenId = keyof typeof SCREENS;
-
-/** A customer's page, under the Clienti screen. */
-export function customerPath(id: string): string {
-  return `${SCREENS.customers.path}/${id}`;
-}
-
-/** What a route's `handle` carries (react-router `useMatches`). */
-export type ScreenHandle = { permission: Permission };
-
-export function screenHandle(id: ScreenId): ScreenHandle {
-  return { permission: SCREENS[id].permission };
-}
+import { SCREENS, type ScreenId } from './screens.ts';
 
 export type MenuLocation = { pathname: string; search: string };
 
@@ -89,7 +63,7 @@ export const MENU: MenuItem[] = [
     entries: [screenLink('customers', 'nav.customers', IconUsers), screenLink('merchants', 'nav.merchants', IconBuildingStore)],
   },
   { kind: 'group', id: 'pages', label: 'nav.pages', icon: IconFiles, entries: [] },
-  { kind: 'group', id: 'features', label: 'nav.features', icon: IconPuzzle, entries: [screenLink('programs', 'nav.programs', IconStars)] },
+  { kind: 'group', id: 'features', label: 'nav.features', icon: IconPuzzle, entries: [screenLink('programs', 'nav.programs', IconStars), screenLink('ledger', 'nav.ledger', IconArrowsExchange)] },
   { kind: 'group', id: 'apps', label: 'nav.apps', icon: IconApps, entries: [screenLink('news', 'nav.news', IconNews)] },
   {
     kind: 'link',
@@ -109,4 +83,24 @@ export function visibleMenu(role: string | null | undefined, menu: MenuItem[] = 
     const entries = item.entries.filter((entry) => can(role, entry.permission));
     return entries.length > 0 ? [{ ...item, entries }] : [];
   });
+}
+
+/**
+ * The header's Actions menu (S14 "Actions", PRODUCT.md C): ledger dialogs open over any screen, the
+ * "new" entries go to their screen's form. Built for the role like the menu.
+ */
+export type HeaderAction =
+  | { id: 'purchase' | 'redeem' | 'adjust'; kind: 'dialog'; label: string; permission: Permission }
+  | { id: 'newCustomer' | 'newMerchant'; kind: 'link'; label: string; permission: Permission; to: string };
+
+export const HEADER_ACTIONS: HeaderAction[] = [
+  { id: 'purchase', kind: 'dialog', label: 'ledger:actions.purchase', permission: 'ledger:write' },
+  { id: 'redeem', kind: 'dialog', label: 'ledger:actions.redeem', permission: 'ledger:write' },
+  { id: 'adjust', kind: 'dialog', label: 'ledger:actions.adjust', permission: 'points:adjust' },
+  { id: 'newCustomer', kind: 'link', label: 'ledger:actions.newCustomer', permission: 'customers:write', to: `${SCREENS.customers.path}?customer=new` },
+  { id: 'newMerchant', kind: 'link', label: 'ledger:actions.newMerchant', permission: 'merchants:write', to: `${SCREENS.merchants.path}?merchant=new` },
+];
+
+export function visibleActions(role: string | null | undefined): HeaderAction[] {
+  return HEADER_ACTIONS.filter((action) => can(role, action.permission));
 }

@@ -5,7 +5,7 @@ import { RootLayout } from './root-layout.tsx';
 import { RouteError } from './route-error.tsx';
 import { Component as LoginRoute } from './routes/auth/login.tsx';
 import { loadCatalogues } from '../lib/i18n.ts';
-import { screenHandle } from './navigation.tsx';
+import { screenHandle } from './screens.ts';
 
 /**
  * S8 route map. Only the sign-in page and what it needs are in the first bundle; every other screen
@@ -52,6 +52,7 @@ export const appRoutes: RouteObject[] = [
               { path: 'customers/:id', handle: screenHandle('customers'), lazy: () => import('./routes/customer.tsx') },
               { path: 'merchants', handle: screenHandle('merchants'), lazy: () => import('./routes/merchants.tsx') },
               { path: 'programs', handle: screenHandle('programs'), lazy: () => import('./routes/programs.tsx') },
+              { path: 'ledger', handle: screenHandle('ledger'), lazy: () => import('./routes/ledger.tsx') },
             ],
           },
         ],

@@ -3,7 +3,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { SESSION_STORAGE_KEY } from '@sf/contract/app-info';
 import { fakeIdToken, testUser } from '../testing/test-utils.tsx';
 import { server } from '../testing/msw-server.ts';
-import { apiClient, filenameFromDisposition } from './api-client.ts';
+import { apiClient } from './api-client.ts';
+import { download, filenameFromDisposition } from './download.ts';
 import { ApiError } from './api-error.ts';
 import { toastModule } from './notify.ts';
 import { readStoredSession, sessionStore, writeStoredSession } from './session.ts';
@@ -272,7 +273,7 @@ describe('downloads (list exports)', () => {
       }),
     );
 
-    const file = await apiClient.download('/admin/customers/export.csv', { params: { q: 'rossi', status: 'active' } });
+    const file = await download('/admin/customers/export.csv', { params: { q: 'rossi', status: 'active' } });
 
     expect(file.filename).toBe('clienti 2026.csv');
     expect(await file.blob.text()).toContain('Ada;Rossi');
@@ -296,7 +297,7 @@ describe('downloads (list exports)', () => {
       }),
     );
 
-    const file = await apiClient.download('/admin/merchants/export.csv');
+    const file = await download('/admin/merchants/export.csv');
 
     expect(refreshCalls).toBe(1);
     expect(retries).toEqual(['1']);
@@ -307,7 +308,7 @@ describe('downloads (list exports)', () => {
   it('rejects with the API error and shows a toast when the export fails', async () => {
     server.use(http.get('/api/admin/ledger/export.csv', () => HttpResponse.json({ error: { code: 'internal', message: 'x', requestId: 'r' } }, { status: 500 })));
 
-    await expect(apiClient.download('/admin/ledger/export.csv')).rejects.toBeInstanceOf(ApiError);
+    await expect(download('/admin/ledger/export.csv')).rejects.toBeInstanceOf(ApiError);
     await vi.waitFor(() => expect(show).toHaveBeenCalled());
   });
 
@@ -316,5 +317,22 @@ describe('downloads (list exports)', () => {
     expect(filenameFromDisposition('attachment; filename=esercenti.csv', 'x.csv')).toBe('esercenti.csv');
     expect(filenameFromDisposition("attachment; filename*=UTF-8''caff%C3%A8.csv", 'x.csv')).toBe('caffè.csv');
     expect(filenameFromDisposition(null, 'x.csv')).toBe('x.csv');
+  });
+});
+
+describe('extra headers', () => {
+  it('sends the same Idempotency-Key on the retry after a refresh', async () => {
+    document.cookie = 'XSRF-TOKEN=t; path=/';
+    const keys: (string | null)[] = [];
+    server.use(
+      http.post('/api/auth/token', () => tokenAnswer(newToken)),
+      http.post('/api/admin/ledger', ({ request }) => {
+        keys.push(request.headers.get('Idempotency-Key'));
+        if (request.headers.get('X-Auth-Token') === oldToken) return expired();
+        return HttpResponse.json({ ok: true }, { status: 201 });
+      }),
+    );
+    await apiClient.post('/admin/ledger', { kind: 'purchase' }, { headers: { 'Idempotency-Key': 'key-12345678' } });
+    expect(keys).toEqual(['key-12345678', 'key-12345678']);
   });
 });

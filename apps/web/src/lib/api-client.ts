@@ -26,6 +26,8 @@ export type RequestOptions = {
   signal?: AbortSignal;
   /** No toast for this call: the caller shows the failure itself (it is still logged). */
   isSilent?: boolean;
+  /** Extra request headers, e.g. the ledger's `Idempotency-Key` (sent again unchanged on the retry after a refresh). */
+  headers?: Record<string, string>;
 };
 
 type InternalOptions = RequestOptions & {
@@ -103,6 +105,7 @@ async function send(path: string, options: InternalOptions, isRetry: boolean): P
   const method = options.method.toUpperCase();
   const token = currentAuthToken();
   const headers = new Headers({ Accept: options.accept ?? 'application/json', 'Accept-Language': currentLanguage() });
+  for (const [name, value] of Object.entries(options.headers ?? {})) headers.set(name, value);
   if (token) headers.set(AUTH_TOKEN_HEADER, token);
   if (isRetry) headers.set(AUTH_RETRY_HEADER, '1');
   let body: BodyInit | undefined;
@@ -182,6 +185,8 @@ export function describeApiError(error: unknown): string {
   if (!(error instanceof ApiError)) return i18n.t('common:errors.internal');
   const key = `common:errors.${error.code}`;
   if (i18n.exists(key)) return i18n.t(key);
+  // Codes of the signed-in areas (loyalty, ledger) live in a catalogue loaded with them.
+  if (i18n.exists(`api-errors:${error.code}`)) return i18n.t(`api-errors:${error.code}`);
   if (error.status >= 500) return i18n.t('common:errors.internal');
   return i18n.t('common:errors.unknown', { status: error.status });
 }
@@ -237,24 +242,6 @@ async function request<T>(path: string, options: InternalOptions): Promise<T> {
   return (text ? JSON.parse(text) : undefined) as T;
 }
 
-export type Download = { blob: Blob; filename: string };
-
-/** The file name of `Content-Disposition` (RFC 6266: `filename*=UTF-8''…` wins over `filename="…"`). */
-export function filenameFromDisposition(header: string | null, fallback: string): string {
-  if (!header) return fallback;
-  const extended = /filename\*\s*=\s*(?:UTF-8|utf-8)''([^;]+)/.exec(header);
-  if (extended?.[1]) {
-    try {
-      return decodeURIComponent(extended[1].trim());
-    } catch {
-      // A malformed escape falls through to the plain form.
-    }
-  }
-  const plain = /filename\s*=\s*"([^"]*)"|filename\s*=\s*([^;]+)/.exec(header);
-  const name = (plain?.[1] ?? plain?.[2] ?? '').trim();
-  return name || fallback;
-}
-
 export const apiClient = {
   get<T>(path: string, options: RequestOptions & { tokenParam?: string } = {}): Promise<T> {
     return request<T>(path, { ...options, method: 'GET' });
@@ -274,11 +261,11 @@ export const apiClient = {
   upload<T>(path: string, formData: FormData, options: RequestOptions = {}): Promise<T> {
     return request<T>(path, { ...options, method: 'POST', body: formData });
   },
-  /** A file (e.g. a list's `export.csv`) with the same token, refresh and error handling as any call. */
-  async download(path: string, options: RequestOptions & { fallbackName?: string } = {}): Promise<Download> {
-    const { fallbackName, ...rest } = options;
-    const response = await exchange(path, { ...rest, method: 'GET', accept: '*/*' });
-    const fallback = fallbackName ?? path.split('/').pop() ?? 'download';
-    return { blob: await response.blob(), filename: filenameFromDisposition(response.headers.get('Content-Disposition'), fallback) };
+  /**
+   * The successful response itself (token, refresh and error handling as any call), for what is not
+   * JSON: `lib/download.ts` reads files through it.
+   */
+  raw(path: string, options: RequestOptions & { accept?: string } = {}): Promise<Response> {
+    return exchange(path, { ...options, method: 'GET' });
   },
 };

@@ -1,6 +1,7 @@
-import { Anchor, AppShell, Burger, em, Group, Loader, NavLink, ScrollArea, Text } from '@mantine/core';
+import { Anchor, AppShell, Burger, Button, em, Group, Loader, Menu, NavLink, ScrollArea, Text } from '@mantine/core';
+import { IconBolt, IconChevronDown } from '@tabler/icons-react';
 import { useDisclosure, useMediaQuery } from '@mantine/hooks';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Outlet, useLocation, useNavigate, useNavigation } from 'react-router';
 import { APP_VERSION } from '@sf/contract/app-info';
@@ -10,7 +11,42 @@ import { ProfileDialog } from '../../features/profile/components/profile-dialog.
 import { useCurrentUser } from '../../lib/session.ts';
 import classes from './main-layout.module.css';
 import { AppDataProviders } from '../data-providers.tsx';
-import { visibleMenu, type MenuLink } from '../navigation.tsx';
+import { visibleActions, visibleMenu, type MenuLink } from '../navigation.tsx';
+
+// The ledger dialogs (with their programs/merchants lookups) load the first time an action is chosen.
+const LedgerActionDialog = lazy(() => import('../ledger-actions.tsx').then((module) => ({ default: module.LedgerActionDialog })));
+
+type LedgerKind = 'purchase' | 'redeem' | 'adjust';
+
+/** S14 Actions: the header menu, from any screen, built for the role from the registry. */
+function ActionsMenu({ onAction }: { onAction: (kind: LedgerKind) => void }) {
+  const { t } = useTranslation('layout');
+  const user = useCurrentUser();
+  const actions = visibleActions(user?.role);
+  if (actions.length === 0) return null;
+  return (
+    <Menu position="bottom-end" withinPortal>
+      <Menu.Target>
+        <Button variant="light" size="sm" leftSection={<IconBolt size={16} aria-hidden />} rightSection={<IconChevronDown size={14} aria-hidden />}>
+          {t('nav.actions')}
+        </Button>
+      </Menu.Target>
+      <Menu.Dropdown>
+        {actions.map((action) =>
+          action.kind === 'link' ? (
+            <Menu.Item key={action.id} component={Link} to={action.to}>
+              {t(action.label)}
+            </Menu.Item>
+          ) : (
+            <Menu.Item key={action.id} onClick={() => onAction(action.id)}>
+              {t(action.label)}
+            </Menu.Item>
+          ),
+        )}
+      </Menu.Dropdown>
+    </Menu>
+  );
+}
 import { UserMenu } from './user-menu.tsx';
 
 /** The S14 menu, built from the screen registry (`app/navigation.tsx`) for the current role. */
@@ -65,6 +101,8 @@ function MainLayout() {
   const isPhone = useMediaQuery(`(max-width: ${em(767.98)})`) ?? false;
   const isNavHidden = isPhone && !isNavOpen;
   const [dialog, setDialog] = useState<'profile' | 'password' | null>(null);
+  const [ledgerDialog, setLedgerDialog] = useState<LedgerKind | null>(null);
+  const [hasLedgerDialog, setHasLedgerDialog] = useState(false);
   const user = useCurrentUser();
   const navigation = useNavigation();
   const navigate = useNavigate();
@@ -86,6 +124,12 @@ function MainLayout() {
             {navigation.state === 'loading' ? <Loader size="xs" aria-label={t('header.loading')} /> : null}
           </Group>
           <Group gap="sm" wrap="nowrap">
+            <ActionsMenu
+              onAction={(kind) => {
+                setHasLedgerDialog(true);
+                setLedgerDialog(kind);
+              }}
+            />
             <Text size="xs" c="dimmed" visibleFrom="md">
               {APP_VERSION}
             </Text>
@@ -110,6 +154,11 @@ function MainLayout() {
       </AppShell.Main>
       <ProfileDialog isOpen={dialog === 'profile'} onClose={() => setDialog(null)} />
       <PasswordDialog isOpen={dialog === 'password'} onClose={() => setDialog(null)} />
+      {hasLedgerDialog ? (
+        <Suspense fallback={null}>
+          <LedgerActionDialog kind={ledgerDialog} onClose={() => setLedgerDialog(null)} />
+        </Suspense>
+      ) : null}
     </AppShell>
   );
 }

@@ -1,9 +1,55 @@
+import { Button, Group, Paper } from '@mantine/core';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
+import { useCan } from '../../components/can.tsx';
 import { CustomerDetailPage } from '../../features/customers/components/customer-detail-page.tsx';
-import { SCREENS } from '../navigation.tsx';
+import { CustomerLedger } from '../../features/ledger/components/customer-ledger.tsx';
+import type { LedgerDialogKind } from '../../features/ledger/components/ledger-entry-dialog.tsx';
+import { MembershipsPanel } from '../../features/ledger/components/memberships-panel.tsx';
+import { LedgerActionDialog } from '../ledger-actions.tsx';
+import { useLoyaltyLookups } from '../loyalty-lookups.tsx';
+import { SCREENS } from '../screens.ts';
 
-/** `/customers/:id` — the customer's page. */
+/** `/customers/:id` — the customer's page, with their memberships, ledger and the ledger actions. */
 export function Component() {
   const { id = '' } = useParams();
-  return <CustomerDetailPage key={id} customerId={id} listHref={SCREENS.customers.path} />;
+  const { t } = useTranslation('ledger');
+  const lookups = useLoyaltyLookups();
+  const canWrite = useCan('ledger:write');
+  const canAdjust = useCan('points:adjust');
+  const [dialog, setDialog] = useState<{ kind: LedgerDialogKind; customer: { id: string; label: string } } | null>(null);
+  return (
+    <>
+      <CustomerDetailPage
+        key={id}
+        customerId={id}
+        listHref={SCREENS.customers.path}
+        actions={(customer) => {
+          if (customer.status !== 'active' || !canWrite) return null;
+          const picked = { id: customer.id, label: `${customer.firstName} ${customer.lastName} · ${customer.cardNumber}` };
+          return (
+            <Group gap="xs">
+              <Button onClick={() => setDialog({ kind: 'purchase', customer: picked })}>{t('actions.purchase')}</Button>
+              <Button variant="light" onClick={() => setDialog({ kind: 'redeem', customer: picked })}>
+                {t('actions.redeem')}
+              </Button>
+              {canAdjust ? (
+                <Button variant="light" onClick={() => setDialog({ kind: 'adjust', customer: picked })}>
+                  {t('actions.adjust')}
+                </Button>
+              ) : null}
+            </Group>
+          );
+        }}
+        memberships={(customer) => (
+          <Paper withBorder p="md" radius="md">
+            <MembershipsPanel customerId={customer.id} />
+          </Paper>
+        )}
+        ledger={(customer) => <CustomerLedger customerId={customer.id} names={lookups.names} />}
+      />
+      <LedgerActionDialog kind={dialog?.kind ?? null} customer={dialog?.customer ?? null} onClose={() => setDialog(null)} />
+    </>
+  );
 }

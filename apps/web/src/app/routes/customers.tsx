@@ -1,6 +1,6 @@
 import { CustomersPage } from '../../features/customers/components/customers-page.tsx';
 import { useProgramOptions } from '../../features/programs/api/get-programs.ts';
-import { customerPath } from '../navigation.tsx';
+import { customerPath } from '../screens.ts';
 
 /** `/customers` — Anagrafiche → Clienti; the program filter's options come from the programs feature. */
 export function Component() {

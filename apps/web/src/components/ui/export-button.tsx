@@ -2,7 +2,7 @@ import { Button } from '@mantine/core';
 import { IconDownload } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { apiClient, type Download } from '../../lib/api-client.ts';
+import { download, type Download } from '../../lib/download.ts';
 import { toApiQuery } from '../../hooks/use-list-params.ts';
 import { notifySuccess } from '../../lib/notify.ts';
 
@@ -34,7 +34,7 @@ export function ExportButton({ path, params }: Props) {
   const onClick = async () => {
     setBusy(true);
     try {
-      const file = await apiClient.download(`${path}/export.csv`, { params: toApiQuery(params, { isPagingLeftOut: true }) });
+      const file = await download(`${path}/export.csv`, { params: toApiQuery(params, { isPagingLeftOut: true }) });
       saveDownload(file);
       notifySuccess(t('exported', { name: file.filename }));
     } catch {

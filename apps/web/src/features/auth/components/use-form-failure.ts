@@ -1,10 +1,16 @@
 import { useState } from 'react';
+import type * as MessagesModule from '@sf/contract/messages';
 import { useTranslation } from 'react-i18next';
-import { message } from '@sf/contract/messages';
 import { describeApiError } from '../../../lib/api-client.ts';
 import { isApiError } from '../../../lib/api-error.ts';
 import { applyServerFieldErrors, type FieldErrorTarget } from '../../../lib/form-resolver.ts';
 import { currentLanguage } from '../../../lib/i18n.ts';
+
+type Messages = typeof MessagesModule;
+let messages: Messages | null = null;
+// The contract's wording (with every field label of every area) is not needed for the sign-in page's
+// first paint: it is fetched right after, long before an answer to a sign-in can come back.
+const loadingMessages: Promise<Messages> = import('@sf/contract/messages').then((module) => (messages = module));
 
 /**
  * What went wrong with a submitted auth form, kept as a description rather than a text so that it is
@@ -19,14 +25,14 @@ export function useFormFailure(form: FieldErrorTarget) {
     failure === null
       ? null
       : failure.kind === 'login-incorrect'
-        ? message('loginIncorrect', currentLanguage())
+        ? (messages?.message('loginIncorrect', currentLanguage()) ?? '')
         : failure.kind === 'text'
           ? t(failure.key)
           : describeApiError(failure.error);
   return {
     text,
     clear: () => setFailure(null),
-    loginIncorrect: () => setFailure({ kind: 'login-incorrect' }),
+    loginIncorrect: () => void loadingMessages.then(() => setFailure({ kind: 'login-incorrect' })),
     show: (key: string) => setFailure({ kind: 'text', key }),
     /** 400 `validation` goes onto the fields; the rest becomes the form's alert (and is logged). */
     fromError(error: unknown) {

@@ -11,7 +11,7 @@ const admin = { role: 'admin' as const };
 
 const answer: Dashboard = {
   postsByStatus: { draft: 3, scheduled: 2, published: 1234, archived: 0 },
-  loyalty: { customersTotal: 0, customersNew: 0, activeMerchants: 0, pointsIssued: 0, pointsRedeemed: 0, pointsOutstanding: 0, periodDays: 30 },
+  loyalty: { customersTotal: 3012, customersNew: 41, activeMerchants: 24, pointsIssued: 125_400, pointsRedeemed: 48_250, pointsOutstanding: 1_234_567, periodDays: 30 },
   nextScheduled: [
     { id: 12, title: 'Saldi di primavera', publishAt: '2026-12-01T08:00:00.000Z', author: { id: 'u-editor', displayName: 'Eddie Editor' } },
   ],
@@ -33,6 +33,16 @@ describe('DashboardPage', () => {
     expect(within(screen.getByTestId('posts-scheduled')).getByText('2')).toBeInTheDocument();
     expect(within(screen.getByTestId('posts-archived')).getByText('0')).toBeInTheDocument();
     expect(screen.getByText('1.239 in tutto')).toBeInTheDocument();
+
+    // The loyalty figures of the API, with Italian grouping, each leading to its list.
+    const customers = screen.getByTestId('loyalty-customers');
+    expect(within(customers).getByText('3.012')).toBeInTheDocument();
+    expect(within(customers).getByText('41 nuovi negli ultimi 30 giorni')).toBeInTheDocument();
+    expect(within(customers).getByRole('link', { name: 'Apri: Clienti' })).toHaveAttribute('href', '/customers');
+    expect(within(screen.getByTestId('loyalty-merchants')).getByText('24')).toBeInTheDocument();
+    expect(within(screen.getByTestId('loyalty-issued')).getByText('125.400')).toBeInTheDocument();
+    expect(within(screen.getByTestId('loyalty-redeemed')).getByText('48.250')).toBeInTheDocument();
+    expect(within(screen.getByTestId('loyalty-outstanding')).getByText('1.234.567')).toBeInTheDocument();
     expect(within(screen.getByTestId('posts-draft')).getByRole('link', { name: 'Mostra i post: Bozze' })).toHaveAttribute('href', '/news?status=draft');
 
     const next = screen.getByRole('region', { name: 'Prossimi post programmati' });
@@ -51,13 +61,14 @@ describe('DashboardPage', () => {
   it('shows empty lists in English when nothing is scheduled or changed', async () => {
     server.use(
       http.get('/api/admin/dashboard', () =>
-        HttpResponse.json({ postsByStatus: { draft: 0, scheduled: 0, published: 0, archived: 0 }, nextScheduled: [], latestChanges: [] }),
+        HttpResponse.json({ postsByStatus: { draft: 0, scheduled: 0, published: 0, archived: 0 }, loyalty: { ...answer.loyalty, customersNew: 1 }, nextScheduled: [], latestChanges: [] }),
       ),
     );
     renderWithProviders(<DashboardPage />, { route: '/dashboard', user: admin, language: 'en' });
     expect(await screen.findByText('No post is scheduled.')).toBeInTheDocument();
     expect(screen.getByText('Nothing has changed yet.')).toBeInTheDocument();
     expect(screen.getByText('0 in all')).toBeInTheDocument();
+    expect(screen.getByText('1 new in the last 30 days')).toBeInTheDocument();
   });
 
   it('shows an error with a retry when the figures cannot be loaded', async () => {

@@ -26,6 +26,49 @@ const STATUS_COLORS: Record<NewsStatus, string> = {
   archived: 'orange',
 };
 
+function LoyaltyFigures({ figures }: { figures: Dashboard['loyalty'] }) {
+  const { t } = useTranslation('dashboard');
+  const format = useFormatters();
+  const cards = [
+    { id: 'customers', label: t('loyalty.customers'), value: figures.customersTotal, hint: t('loyalty.customersNew', { count: figures.customersNew, new: format.number(figures.customersNew), days: figures.periodDays }), to: '/customers' },
+    { id: 'merchants', label: t('loyalty.merchants'), value: figures.activeMerchants, hint: null, to: '/merchants?status=active' },
+    { id: 'issued', label: t('loyalty.issued', { days: figures.periodDays }), value: figures.pointsIssued, hint: null, to: '/ledger?kind=earn' },
+    { id: 'redeemed', label: t('loyalty.redeemed', { days: figures.periodDays }), value: figures.pointsRedeemed, hint: null, to: '/ledger?kind=redeem' },
+    { id: 'outstanding', label: t('loyalty.outstanding'), value: figures.pointsOutstanding, hint: null, to: null },
+  ];
+  return (
+    <section aria-labelledby="dashboard-loyalty-heading">
+      <Title order={2} size="h3" id="dashboard-loyalty-heading" mb="sm">
+        {t('loyalty.title')}
+      </Title>
+      <SimpleGrid cols={{ base: 1, xs: 2, md: 5 }}>
+        {cards.map((card) => (
+          <Card key={card.id} withBorder padding="md" radius="md" data-testid={`loyalty-${card.id}`}>
+            <Stack gap={2}>
+              <Text size="sm" c="dimmed" fw={600} tt="uppercase">
+                {card.label}
+              </Text>
+              <Text fz={28} fw={700} lh={1.1}>
+                {format.number(card.value)}
+              </Text>
+              {card.hint ? (
+                <Text size="sm" c="dimmed">
+                  {card.hint}
+                </Text>
+              ) : null}
+              {card.to ? (
+                <Anchor component={Link} to={card.to} size="sm">
+                  {t('loyalty.open', { what: card.label })}
+                </Anchor>
+              ) : null}
+            </Stack>
+          </Card>
+        ))}
+      </SimpleGrid>
+    </section>
+  );
+}
+
 function StatusCards({ counts }: { counts: Dashboard['postsByStatus'] }) {
   const { t } = useTranslation('dashboard');
   const format = useFormatters();
@@ -202,6 +245,7 @@ export function DashboardPage() {
       )}
       {query.data && (
         <>
+          <LoyaltyFigures figures={query.data.loyalty} />
           <StatusCards counts={query.data.postsByStatus} />
           <SimpleGrid cols={{ base: 1, lg: 2 }}>
             <NextScheduled posts={query.data.nextScheduled} />

@@ -1,0 +1,31 @@
+import type { Permission } from '@sf/contract/roles';
+
+/**
+ * Every screen of the signed-in area, declared once: its path and the permission it needs. The
+ * router puts the permission on the route's `handle` (the guard refuses a screen the role may not
+ * use), and the S14 menu (navigation.tsx) is built from the same entries, so a menu entry and its
+ * screen can never disagree about who may see them. Kept apart from the menu (and its icons): the
+ * router, which the sign-in page loads, needs only this.
+ */
+export const SCREENS = {
+  dashboard: { path: '/dashboard', permission: 'dashboard:read' },
+  news: { path: '/news', permission: 'news:read' },
+  customers: { path: '/customers', permission: 'customers:read' },
+  merchants: { path: '/merchants', permission: 'merchants:read' },
+  programs: { path: '/programs', permission: 'programs:read' },
+  ledger: { path: '/ledger', permission: 'ledger:read' },
+} as const satisfies Record<string, { path: string; permission: Permission }>;
+
+export type ScreenId = keyof typeof SCREENS;
+
+/** A customer's page, under the Clienti screen. */
+export function customerPath(id: string): string {
+  return `${SCREENS.customers.path}/${id}`;
+}
+
+/** What a route's `handle` carries (react-router `useMatches`). */
+export type ScreenHandle = { permission: Permission };
+
+export function screenHandle(id: ScreenId): ScreenHandle {
+  return { permission: SCREENS[id].permission };
+}

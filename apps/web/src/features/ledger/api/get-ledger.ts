@@ -1,0 +1,20 @@
+import type { LedgerPage } from '@sf/contract/ledger';
+import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import { apiClient } from '../../../lib/api-client.ts';
+
+export const LEDGER_PATH = '/admin/ledger';
+
+export const ledgerKeys = {
+  all: ['ledger'] as const,
+  lists: () => [...ledgerKeys.all, 'list'] as const,
+  list: (query: Record<string, string>) => [...ledgerKeys.lists(), query] as const,
+  memberships: (customerId: string) => [...ledgerKeys.all, 'memberships', customerId] as const,
+};
+
+export function getLedger(query: Record<string, string>, signal?: AbortSignal): Promise<LedgerPage> {
+  return apiClient.get<LedgerPage>(LEDGER_PATH, { params: query, signal });
+}
+
+export function useLedger(query: Record<string, string>) {
+  return useQuery(queryOptions({ queryKey: ledgerKeys.list(query), queryFn: ({ signal }) => getLedger(query, signal), placeholderData: keepPreviousData }));
+}

@@ -1,0 +1,241 @@
+import { Alert, Button, Group, Modal, NumberInput, Select, Stack, Text, Textarea } from '@mantine/core';
+import { LEDGER_BOUNDS, createLedgerEntrySchema, type CreateLedgerEntry } from '@sf/contract/ledger';
+import type { Program } from '@sf/contract/programs';
+import { useRef, useState, type ReactNode } from 'react';
+import { Controller, useForm } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
+import { z } from 'zod';
+import { describeApiError } from '../../../lib/api-client.ts';
+import { isApiError } from '../../../lib/api-error.ts';
+import { applyServerFieldErrors, contractResolver, useRevalidateOnLanguageChange } from '../../../lib/form-resolver.ts';
+import { euroToCents } from '../../../lib/form-values.ts';
+import { useFormatters } from '../../../lib/format.ts';
+import { notifySuccess } from '../../../lib/notify.ts';
+import { useCreateLedgerEntry } from '../api/create-ledger-entry.ts';
+import { useMemberships } from '../api/get-memberships.ts';
+import { newIdempotencyKey } from '../lib/idempotency.ts';
+import { previewPurchase } from '../lib/points-preview.ts';
+
+export type LedgerDialogKind = 'purchase' | 'redeem' | 'adjust';
+
+export type DialogCustomer = { id: string; label: string };
+
+type Num = number | string;
+
+/** Field names follow the request, so the contract's issues land on them; `amountCents` is typed in euro. */
+type Values = { customerId: string; programId: string; merchantId: string; amountCents: Num; points: Num; stamps: Num; reason: string };
+
+type Props = {
+  kind: LedgerDialogKind | null;
+  onClose: () => void;
+  /** The customer, when the dialog opens from their page. */
+  customer?: DialogCustomer | null;
+  /** The customer search, composed by the caller (the customers feature). */
+  renderCustomerPicker: (props: { value: DialogCustomer | null; onChange: (customer: DialogCustomer | null) => void; error: string | undefined }) => ReactNode;
+  programs: Program[];
+  merchantOptions: { value: string; label: string }[];
+};
+
+const toNumber = (value: Num): number | undefined => (value === '' || value === null || value === undefined ? undefined : Number(value));
+
+function toRequest(kind: LedgerDialogKind, values: Values, program: Program | undefined): CreateLedgerEntry {
+  const isStamps = program?.type === 'stamps';
+  const body: Record<string, unknown> = { customerId: values.customerId, programId: values.programId, kind };
+  if (values.merchantId) body.merchantId = values.merchantId;
+  if (kind === 'purchase') {
+    body.amountCents = euroToCents(values.amountCents) ?? undefined;
+    if (isStamps && toNumber(values.stamps) !== undefined) body.stamps = toNumber(values.stamps);
+  } else if (isStamps) {
+    body.stamps = toNumber(values.stamps);
+  } else {
+    body.points = toNumber(values.points);
+  }
+  if (values.reason.trim()) body.reason = values.reason.trim();
+  return body as CreateLedgerEntry;
+}
+
+function EntryForm({ kind, onClose, customer: presetCustomer, renderCustomerPicker, programs, merchantOptions }: Props & { kind: LedgerDialogKind }) {
+  const { t } = useTranslation('ledger');
+  const format = useFormatters();
+  const [customer, setCustomer] = useState<DialogCustomer | null>(presetCustomer ?? null);
+  const [step, setStep] = useState<'form' | 'confirm'>('form');
+  const [failure, setFailure] = useState<string | null>(null);
+  // One key per submission: created when the user reaches "confirm", reused if that confirmation is retried.
+  const key = useRef<string | null>(null);
+  const programsById = new Map(programs.map((program) => [program.id, program]));
+  const form = useForm<Values>({
+    mode: 'onTouched',
+    defaultValues: { customerId: presetCustomer?.id ?? '', programId: programs.length === 1 ? programs[0]!.id : '', merchantId: '', amountCents: '', points: '', stamps: kind === 'purchase' ? '' : '', reason: '' },
+    resolver: contractResolver<Values>(async () => z.preprocess((value) => toRequest(kind, value as Values, programsById.get((value as Values).programId)), createLedgerEntrySchema)),
+  });
+  useRevalidateOnLanguageChange(form);
+  const create = useCreateLedgerEntry();
+  const programId = form.watch('programId');
+  const program = programsById.get(programId);
+  const memberships = useMemberships(customer?.id ?? null);
+  const membership = memberships.data?.items.find((item) => item.programId === programId);
+  const { errors } = form.formState;
+  const isStamps = program?.type === 'stamps';
+
+  const goToConfirm = form.handleSubmit(() => {
+    key.current = newIdempotencyKey();
+    setFailure(null);
+    setStep('confirm');
+  });
+
+  const confirm = async () => {
+    if (!key.current) key.current = newIdempotencyKey();
+    setFailure(null);
+    try {
+      const result = await create.mutateAsync({ ...toRequest(kind, form.getValues(), program), idempotencyKey: key.current });
+      notifySuccess(t(`dialog.done.${kind}`, { balance: format.number(result.membership.balance), stamps: format.number(result.membership.stamps) }));
+      onClose();
+    } catch (error) {
+      if (isApiError(error) && error.code === 'validation' && applyServerFieldErrors(form, error.fields)) {
+        setStep('form');
+        return;
+      }
+      // A refusal (insufficient balance, blocked customer…) carries the API's own text; a lost answer may be retried with the same key.
+      const isRetryable = !isApiError(error) || error.status === 0 || error.status >= 500 || error.code === 'idempotency_key_in_flight';
+      setFailure(isRetryable ? `${describeApiError(error)} ${t('dialog.retry')}` : isApiError(error) ? error.message : describeApiError(error));
+    }
+  };
+
+  const amountCents = euroToCents(form.watch('amountCents')) ?? 0;
+  const preview = program && kind === 'purchase' ? previewPurchase(program, amountCents, membership?.tier ?? null, toNumber(form.watch('stamps')) ?? 1) : null;
+  const unit = isStamps ? t('dialog.unitStamps') : t('dialog.unitPoints');
+  const value = isStamps ? toNumber(form.watch('stamps')) : toNumber(form.watch('points'));
+
+  if (step === 'confirm') {
+    return (
+      <Stack gap="md">
+        <Text fw={600}>{t('dialog.summary')}</Text>
+        <Text>{customer?.label}</Text>
+        <Text>{program?.name}</Text>
+        {kind === 'purchase' ? <Text>{format.currency(amountCents / 100)}</Text> : null}
+        <Alert color="blue" role="status">
+          {kind === 'purchase' && preview
+            ? preview.stamps > 0
+              ? t('dialog.willEarnStamps', { stamps: format.number(preview.stamps) })
+              : t('dialog.willEarnPoints', { points: format.number(preview.points) })
+            : kind === 'redeem'
+              ? t('dialog.willRedeem', { value: format.number(value ?? 0), unit })
+              : t('dialog.willAdjust', { value: `${(value ?? 0) > 0 ? '+' : ''}${format.number(value ?? 0)}`, unit })}
+        </Alert>
+        {kind === 'purchase' && preview && preview.points === 0 && preview.stamps === 0 && program?.minSpendCents ? <Text size="sm">{t('dialog.belowMinSpend')}</Text> : null}
+        {membership ? <Text size="sm" c="dimmed">{t('dialog.balanceNow', { balance: format.number(membership.balance), stamps: format.number(membership.stamps) })}</Text> : null}
+        {failure ? (
+          <Text c="red" role="alert" size="sm">
+            {failure}
+          </Text>
+        ) : null}
+        <Group justify="flex-end">
+          <Button variant="default" onClick={() => setStep('form')} disabled={create.isPending}>
+            {t('dialog.back')}
+          </Button>
+          <Button loading={create.isPending} onClick={() => void confirm()}>
+            {t('dialog.confirm')}
+          </Button>
+        </Group>
+      </Stack>
+    );
+  }
+
+  return (
+    <form onSubmit={(event) => void goToConfirm(event)} noValidate>
+      <Stack gap="md">
+        {presetCustomer ? (
+          <Text>
+            {t('dialog.customer')}: <strong>{presetCustomer.label}</strong>
+          </Text>
+        ) : (
+          renderCustomerPicker({
+            value: customer,
+            onChange: (picked) => {
+              setCustomer(picked);
+              form.setValue('customerId', picked?.id ?? '', { shouldValidate: form.formState.isSubmitted });
+            },
+            error: errors.customerId?.message,
+          })
+        )}
+        <Controller
+          control={form.control}
+          name="programId"
+          render={({ field, fieldState }) => (
+            <Select
+              label={t('dialog.program')}
+              required
+              data={programs.filter((item) => item.status !== 'closed').map((item) => ({ value: item.id, label: item.name }))}
+              value={field.value || null}
+              onChange={(next) => field.onChange(next ?? '')}
+              error={fieldState.error?.message}
+            />
+          )}
+        />
+        {kind === 'purchase' ? (
+          <Controller
+            control={form.control}
+            name="merchantId"
+            render={({ field }) => (
+              <Select
+                label={t('dialog.merchant')}
+                searchable
+                clearable
+                data={program ? merchantOptions.filter((option) => program.merchantIds.includes(option.value)) : merchantOptions}
+                value={field.value || null}
+                onChange={(next) => field.onChange(next ?? '')}
+              />
+            )}
+          />
+        ) : null}
+        {kind === 'purchase' ? (
+          <Controller
+            control={form.control}
+            name="amountCents"
+            render={({ field, fieldState }) => (
+              <NumberInput label={t('dialog.amount')} required min={0} decimalScale={2} fixedDecimalScale={false} decimalSeparator={format.locale === 'it-IT' ? ',' : '.'} thousandSeparator={format.locale === 'it-IT' ? '.' : ','} value={field.value} onChange={field.onChange} onBlur={field.onBlur} error={fieldState.error?.message} />
+            )}
+          />
+        ) : null}
+        {kind !== 'purchase' || isStamps ? (
+          <Controller
+            control={form.control}
+            name={isStamps ? 'stamps' : 'points'}
+            render={({ field, fieldState }) => (
+              <NumberInput
+                label={kind === 'adjust' ? (isStamps ? t('dialog.signedStamps') : t('dialog.signedPoints')) : isStamps ? t('dialog.stamps') : t('dialog.points')}
+                required={kind !== 'purchase'}
+                allowDecimal={false}
+                allowNegative={kind === 'adjust'}
+                min={kind === 'adjust' ? -(isStamps ? LEDGER_BOUNDS.stampsMax : LEDGER_BOUNDS.pointsMax) : 1}
+                value={field.value}
+                onChange={field.onChange}
+                onBlur={field.onBlur}
+                error={fieldState.error?.message}
+              />
+            )}
+          />
+        ) : null}
+        {kind !== 'purchase' ? (
+          <Textarea label={t('dialog.reason')} required={kind === 'adjust'} maxLength={LEDGER_BOUNDS.reasonMax} rows={2} {...form.register('reason')} error={errors.reason?.message} />
+        ) : null}
+        <Group justify="flex-end">
+          <Button variant="default" onClick={onClose}>
+            {t('dialog.cancel')}
+          </Button>
+          <Button type="submit">{t('dialog.next')}</Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}
+
+/** Register a purchase, redeem or adjust points: details → what will happen → confirm (with an Idempotency-Key). */
+export function LedgerEntryDialog(props: Props) {
+  const { t } = useTranslation('ledger');
+  return (
+    <Modal opened={props.kind !== null} onClose={props.onClose} title={props.kind ? t(`actions.${props.kind}`) : ''} size="md" closeButtonProps={{ 'aria-label': t('dialog.close') }}>
+      {props.kind ? <EntryForm {...props} kind={props.kind} /> : null}
+    </Modal>
+  );
+}

@@ -1,0 +1,121 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { http, HttpResponse } from 'msw';
+import { describe, expect, it } from 'vitest';
+import { server } from '../../../testing/msw-server.ts';
+import { renderWithProviders } from '../../../testing/test-utils.tsx';
+import { CUSTOMER_ID, MERCHANT_ID, entry, membership, program } from '../testing/ledger-fixtures.ts';
+import { LedgerEntryDialog } from './ledger-entry-dialog.tsx';
+import { LedgerPage } from './ledger-page.tsx';
+
+const admin = { role: 'admin' as const };
+const customer = { id: CUSTOMER_ID, label: 'Giulia Bianchi · 8012345678903' };
+const names = { program: () => 'Circuito Bergamo', merchant: () => 'Bar Centrale', customerHref: (id: string) => `/customers/${id}` };
+
+function renderDialog(kind: 'purchase' | 'adjust') {
+  return renderWithProviders(
+    <LedgerEntryDialog
+      kind={kind}
+      onClose={() => undefined}
+      customer={customer}
+      renderCustomerPicker={() => null}
+      programs={[program()]}
+      merchantOptions={[{ value: MERCHANT_ID, label: 'Bar Centrale' }]}
+    />,
+    { route: '/', user: admin },
+  );
+}
+
+// Dialogs with several steps take seconds on a loaded machine: generous time per test, no speed asserted.
+describe('ledger actions and Movimenti', { timeout: 30_000 }, () => {
+  it('shows the points a purchase earns before confirming, and retries a lost answer with the same Idempotency-Key', async () => {
+    document.cookie = 'XSRF-TOKEN=t; path=/';
+    const user = userEvent.setup();
+    const keys: string[] = [];
+    const bodies: unknown[] = [];
+    server.use(
+      http.get(`/api/admin/customers/${CUSTOMER_ID}/memberships`, () => HttpResponse.json({ items: [membership()] })),
+      http.post('/api/admin/ledger', async ({ request }) => {
+        keys.push(request.headers.get('Idempotency-Key') ?? '');
+        bodies.push(await request.json());
+        if (keys.length === 1) return HttpResponse.json({ error: { code: 'unavailable', message: 'down', requestId: 'r' } }, { status: 503 });
+        return HttpResponse.json({ entry: entry({ points: 74 }), membership: { ...membership(), balance: 1274 } }, { status: 201 });
+      }),
+    );
+    renderDialog('purchase');
+    const dialog = await screen.findByRole('dialog', { name: 'Registra acquisto' });
+    await user.type(within(dialog).getByRole('textbox', { name: /Importo/ }), '24,50');
+    await user.click(within(dialog).getByRole('button', { name: 'Continua' }));
+    // 24,50 € × 1,5 punti × 2 (livello Oro) = 73,5 → 73, rounded down once.
+    expect(await within(dialog).findByText('Il cliente riceverà 73 punti')).toBeInTheDocument();
+    expect(within(dialog).getByText('24,50 €')).toBeInTheDocument();
+    expect(within(dialog).getByText('Saldo attuale: 1.200 punti, 0 timbri')).toBeInTheDocument();
+
+    await user.click(within(dialog).getByRole('button', { name: 'Conferma' }));
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent("non verrà registrata due volte");
+    await user.click(within(dialog).getByRole('button', { name: 'Conferma' }));
+    await waitFor(() => expect(keys).toHaveLength(2));
+    expect(keys[0]).toMatch(/^web-/);
+    expect(keys[1]).toBe(keys[0]);
+    expect(bodies[1]).toEqual({ customerId: CUSTOMER_ID, programId: program().id, kind: 'purchase', amountCents: 2450 });
+  });
+
+  it('requires a reason for an adjustment and sends the signed points', async () => {
+    document.cookie = 'XSRF-TOKEN=t; path=/';
+    const user = userEvent.setup();
+    let body: unknown = null;
+    server.use(
+      http.get(`/api/admin/customers/${CUSTOMER_ID}/memberships`, () => HttpResponse.json({ items: [membership()] })),
+      http.post('/api/admin/ledger', async ({ request }) => {
+        body = await request.json();
+        return HttpResponse.json({ entry: entry({ kind: 'adjust', points: -50 }), membership: { ...membership(), balance: 1150 } }, { status: 201 });
+      }),
+    );
+    renderDialog('adjust');
+    const dialog = await screen.findByRole('dialog', { name: 'Rettifica punti' });
+    await user.type(within(dialog).getByRole('textbox', { name: /Punti \(con segno/ }), '-50');
+    await user.click(within(dialog).getByRole('button', { name: 'Continua' }));
+    expect(await within(dialog).findByText('Motivo è obbligatorio')).toBeInTheDocument();
+    await user.type(within(dialog).getByRole('textbox', { name: /Motivo/ }), 'Errore di cassa');
+    await user.click(within(dialog).getByRole('button', { name: 'Continua' }));
+    expect(await within(dialog).findByText('Rettifica di -50 punti')).toBeInTheDocument();
+    await user.click(within(dialog).getByRole('button', { name: 'Conferma' }));
+    await waitFor(() => expect(body).toEqual({ customerId: CUSTOMER_ID, programId: program().id, kind: 'adjust', points: -50, reason: 'Errore di cassa' }));
+  });
+
+  it('filters the ledger through the URL and reverses an entry only after confirming with a reason', async () => {
+    document.cookie = 'XSRF-TOKEN=t; path=/';
+    const user = userEvent.setup();
+    const seen: URLSearchParams[] = [];
+    let reversal: { body: unknown; key: string | null } | null = null;
+    server.use(
+      http.get('/api/admin/ledger', ({ request }) => {
+        seen.push(new URL(request.url).searchParams);
+        return HttpResponse.json({ items: [entry()], total: 1, page: 1, pageSize: 25 });
+      }),
+      http.post('/api/admin/ledger/41/reversal', async ({ request }) => {
+        reversal = { body: await request.json(), key: request.headers.get('Idempotency-Key') };
+        return HttpResponse.json({ entry: entry({ id: 42, kind: 'reversal', points: -37, reversesId: 41 }), membership: membership() }, { status: 201 });
+      }),
+    );
+    renderWithProviders(
+      <LedgerPage programOptions={[{ value: program().id, label: 'Circuito Bergamo' }]} merchantOptions={[]} names={names} customerFilter={() => null} />,
+      { route: `/ledger?kind=earn&programId=${program().id}`, user: admin },
+    );
+    const row = (await screen.findByText('+37')).closest('tr')!;
+    expect(within(row).getByText('24,50 €')).toBeInTheDocument();
+    expect(within(row).getByText('21/11/2026, 11:15')).toBeInTheDocument();
+    expect(Object.fromEntries(seen.at(-1)!)).toMatchObject({ kind: 'earn', programId: program().id, sort: 'createdAt', order: 'desc' });
+
+    await user.click(within(row).getByRole('button', { name: 'Storna il movimento 41' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Stornare questo movimento?' });
+    await user.click(within(dialog).getByRole('button', { name: 'Storna' }));
+    expect(await within(dialog).findByText('Motivo dello storno è obbligatorio')).toBeInTheDocument();
+    expect(reversal).toBeNull();
+    await user.type(within(dialog).getByRole('textbox', { name: /Motivo dello storno/ }), 'Scontrino annullato');
+    await user.click(within(dialog).getByRole('button', { name: 'Storna' }));
+    await waitFor(() => expect(reversal).not.toBeNull());
+    expect(reversal!.body).toEqual({ reason: 'Scontrino annullato' });
+    expect(reversal!.key).toMatch(/^web-/);
+  });
+});

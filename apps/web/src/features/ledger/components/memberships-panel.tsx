@@ -1,0 +1,56 @@
+import { Badge, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import { useFormatters } from '../../../lib/format.ts';
+import { useMemberships } from '../api/get-memberships.ts';
+
+/** The customer's memberships: balance or stamps, tier, and the points that expire soonest. */
+export function MembershipsPanel({ customerId }: { customerId: string }) {
+  const { t } = useTranslation('ledger');
+  const format = useFormatters();
+  const query = useMemberships(customerId);
+  return (
+    <Stack gap="sm">
+      <Title order={2} size="h4">
+        {t('memberships.title')}
+      </Title>
+      {query.isError ? <Text c="red">{t('memberships.error')}</Text> : null}
+      {query.data && query.data.items.length === 0 ? <Text c="dimmed">{t('memberships.empty')}</Text> : null}
+      <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }}>
+        {query.data?.items.map((membership) => (
+          <Paper key={membership.id} withBorder p="md" radius="md" component="section" aria-label={membership.programName}>
+            <Stack gap={6}>
+              <Group justify="space-between" wrap="nowrap">
+                <Text fw={600}>{membership.programName}</Text>
+                {membership.tier ? <Badge variant="light">{membership.tier}</Badge> : null}
+              </Group>
+              {membership.programType === 'points' ? (
+                <Text>
+                  {t('memberships.balance')}: <strong data-testid="membership-balance">{format.number(membership.balance)}</strong>
+                </Text>
+              ) : (
+                <Text>
+                  {t('memberships.stamps')}:{' '}
+                  <strong data-testid="membership-stamps">{t('memberships.stampsOf', { stamps: format.number(membership.stamps), required: membership.stampsRequired ?? '—' })}</strong>
+                </Text>
+              )}
+              <Text size="sm" c="dimmed">
+                {t('memberships.joinedAt')} {format.date(membership.joinedAt)}
+              </Text>
+              {membership.expiring.length === 0 ? (
+                <Text size="sm" c="dimmed">
+                  {t('memberships.noExpiring')}
+                </Text>
+              ) : (
+                membership.expiring.slice(0, 3).map((lot) => (
+                  <Text key={lot.expiresOn} size="sm">
+                    {t('memberships.expiring', { points: format.number(lot.points), date: format.date(`${lot.expiresOn}T12:00:00Z`) })}
+                  </Text>
+                ))
+              )}
+            </Stack>
+          </Paper>
+        ))}
+      </SimpleGrid>
+    </Stack>
+  );
+}

@@ -1,0 +1,64 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { http, HttpResponse } from 'msw';
+import { describe, expect, it } from 'vitest';
+import { server } from '../../../testing/msw-server.ts';
+import { renderWithProviders } from '../../../testing/test-utils.tsx';
+import { ProgramsPage } from './programs-page.tsx';
+
+const admin = { role: 'admin' as const };
+const MERCHANT = '0d7f5c2e-8a31-4c1b-9a57-3f2b1e0c9d11';
+
+// Forms with many fields take seconds on a loaded machine: generous time per test, no speed asserted.
+describe('Programmi fedeltà', { timeout: 30_000 }, () => {
+  it('creates a points program with tiers, checking the contract rules first', async () => {
+    document.cookie = 'XSRF-TOKEN=t; path=/';
+    const user = userEvent.setup();
+    let body: Record<string, unknown> | null = null;
+    server.use(
+      http.get('/api/admin/programs', () => HttpResponse.json({ items: [], total: 0, page: 1, pageSize: 25 })),
+      http.post('/api/admin/programs', async ({ request }) => {
+        body = (await request.json()) as Record<string, unknown>;
+        return HttpResponse.json({ error: { code: 'validation', message: 'x', fields: [{ field: 'tiers.1.minPoints', message: 'Punti minimi non è valido' }], requestId: 'r' } }, { status: 400 });
+      }),
+    );
+    renderWithProviders(<ProgramsPage merchantOptions={[{ value: MERCHANT, label: 'Bar Centrale' }]} />, { route: '/programs?program=new', user: admin });
+    const drawer = await screen.findByRole('dialog', { name: 'Nuovo programma' });
+    await user.click(within(drawer).getByRole('button', { name: 'Crea programma' }));
+    expect(await within(drawer).findByText('Nome è obbligatorio')).toBeInTheDocument();
+    expect(body).toBeNull();
+
+    await user.type(within(drawer).getByRole('textbox', { name: /^Nome/ }), 'Circuito Centro');
+    await user.click(within(drawer).getByLabelText(/Esercenti del circuito/, { selector: 'input' }));
+    await user.click(await screen.findByRole('option', { name: 'Bar Centrale', hidden: true }));
+    const rate = within(drawer).getByRole('textbox', { name: /^Punti per euro/ });
+    await user.clear(rate);
+    await user.type(rate, '1,5');
+    await user.click(within(drawer).getByRole('button', { name: 'Aggiungi livello' }));
+    await user.click(within(drawer).getByRole('button', { name: 'Aggiungi livello' }));
+    await user.type(within(drawer).getByRole('textbox', { name: 'Nome del livello 1' }), 'Base');
+    await user.type(within(drawer).getByRole('textbox', { name: 'Nome del livello 2' }), 'Oro');
+    await user.type(within(drawer).getByRole('textbox', { name: 'Punti minimi del livello 2' }), '1000');
+    const multiplier = within(drawer).getByRole('textbox', { name: 'Moltiplicatore del livello 2' });
+    await user.clear(multiplier);
+    await user.type(multiplier, '2');
+    await user.click(within(drawer).getByRole('button', { name: 'Crea programma' }));
+    await waitFor(() => expect(body).not.toBeNull());
+    expect(body).toMatchObject({
+      name: 'Circuito Centro',
+      type: 'points',
+      merchantIds: [MERCHANT],
+      status: 'draft',
+      pointsPerEuro: 1.5,
+      minSpendCents: null,
+      stampsRequired: null,
+      tiers: [
+        { name: 'Base', minPoints: 0, multiplier: 1 },
+        { name: 'Oro', minPoints: 1000, multiplier: 2 },
+      ],
+      expiry: { policy: 'never', days: null },
+    });
+    // The server's 400 lands on the named tier field.
+    expect(await within(drawer).findByText('Punti minimi non è valido')).toBeInTheDocument();
+  });
+});
