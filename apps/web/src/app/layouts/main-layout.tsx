@@ -1,3 +1,4 @@
+import '../full-styles.ts';
 import { Anchor, AppShell, Burger, em, Group, Loader, NavLink, ScrollArea, Text } from '@mantine/core';
 import { useDisclosure, useMediaQuery } from '@mantine/hooks';
 import { IconApps, IconLayoutDashboard, IconNews, IconSquarePlus } from '@tabler/icons-react';
