@@ -188,10 +188,11 @@ async function lighthouseScores(url: string, count: number): Promise<number[]> {
     try {
       const result = await lighthouse(url, { port, output: 'json', logLevel: 'error', onlyCategories: ['performance'] });
       const score = result?.lhr.categories['performance']?.score;
-      const lcp = result?.lhr.audits['largest-contentful-paint']?.displayValue ?? '?';
+      const metric = (id: string) => `${id.split('-').map((word) => word[0]?.toUpperCase()).join('')} ${result?.lhr.audits[id]?.displayValue ?? '?'}`;
+      const metrics = ['first-contentful-paint', 'largest-contentful-paint', 'total-blocking-time', 'cumulative-layout-shift', 'speed-index'].map(metric).join(', ');
       if (typeof score !== 'number') throw new Error(`Lighthouse gave no score: ${JSON.stringify(result?.lhr.runtimeError ?? null)}`);
       scores.push(Math.round(score * 100));
-      console.log(`  run ${run + 1}: ${Math.round(score * 100)} (LCP ${lcp})`);
+      console.log(`  run ${run + 1}: ${Math.round(score * 100)} (${metrics})`);
     } finally {
       await lighthouseBrowser.close();
     }
