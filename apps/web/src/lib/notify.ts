@@ -1,18 +1,38 @@
+import type * as NotificationsModule from '@mantine/notifications';
 /**
  * Toasts in one place so their look stays consistent (timing and position are set on the provider,
- * S16). The toast code is fetched as soon as this module runs but outside the sign-in page's first
- * load (~10 kB gzip, issue 3 budget); a toast raised meanwhile shows as soon as it has arrived.
+ * S16). The toast code is fetched with the first toast, not with the page (decision 010): the first
+ * `show` loads the store and tells the provider to mount the container; the toast shows once both
+ * have arrived.
  */
 import { i18n } from './i18n.ts';
 
-const loading = import('@mantine/notifications');
+let loading: Promise<typeof NotificationsModule> | undefined;
+const load = () => (loading ??= import('@mantine/notifications'));
+
+let isToastRaised = false;
+const firstToastListeners = new Set<() => void>();
+
+/** For the provider (useSyncExternalStore): whether any toast has been raised yet. */
+export function hasToastBeenRaised(): boolean {
+  return isToastRaised;
+}
+
+export function onFirstToast(listener: () => void): () => void {
+  firstToastListeners.add(listener);
+  return () => firstToastListeners.delete(listener);
+}
 
 type ToastOptions = { color: string; message: string; title?: string };
 
 function show(options: ToastOptions): void {
+  if (!isToastRaised) {
+    isToastRaised = true;
+    for (const listener of firstToastListeners) listener();
+  }
   // The close button is an icon: it needs a name for screen readers (axe "button-name").
   const closeButtonProps = { 'aria-label': i18n.t('common:close') };
-  void loading.then(({ notifications }) => notifications.show({ ...options, closeButtonProps })).catch((error: unknown) => console.error('Toast failed', error, options.message));
+  void load().then(({ notifications }) => notifications.show({ ...options, closeButtonProps })).catch((error: unknown) => console.error('Toast failed', error, options.message));
 }
 
 export function notifyError(message: string, title?: string): void {
@@ -25,5 +45,5 @@ export function notifySuccess(message: string, title?: string): void {
 
 /** The toasts' module, once loaded (tests wait for it before spying on `notifications.show`). */
 export function toastModule() {
-  return loading;
+  return load();
 }

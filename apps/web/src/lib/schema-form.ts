@@ -35,8 +35,9 @@ export function useSchemaForm<T extends Record<string, string>>(options: { initi
     [loadSchema],
   );
 
-  // Fetch zod and the schema right after the first paint, before the user types.
-  useEffect(() => {
+  // Fetch zod and the schema when the user first focuses a field, before they type: a visit that
+  // never touches the form does not download them (decision 010). A submit loads them if still missing.
+  const preload = useCallback(() => {
     void Promise.all([loadValidator(), loadSchema()]).catch(() => undefined);
   }, [loadSchema]);
 
@@ -53,6 +54,7 @@ export function useSchemaForm<T extends Record<string, string>>(options: { initi
     name: field,
     value: values[field],
     error: errors[field]?.message,
+    onFocus: preload,
     onChange: (event: ChangeEvent<HTMLInputElement>) => {
       const next = { ...latest.current, [field]: event.currentTarget.value };
       latest.current = next;

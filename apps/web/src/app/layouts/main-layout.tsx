@@ -1,3 +1,4 @@
+import '../full-styles.ts';
 import { Anchor, AppShell, Burger, Button, em, Group, Loader, Menu, NavLink, ScrollArea, Text } from '@mantine/core';
 import { IconBolt, IconChevronDown } from '@tabler/icons-react';
 import { useDisclosure, useMediaQuery } from '@mantine/hooks';

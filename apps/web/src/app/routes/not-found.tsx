@@ -1,3 +1,4 @@
+import '../full-styles.ts';
 import { Anchor, Center, Stack, Text, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';

@@ -1,3 +1,4 @@
+import '../../full-styles.ts';
 import { ForgotPasswordForm } from '../../../features/auth/components/forgot-password-form.tsx';
 
 export function Component() {

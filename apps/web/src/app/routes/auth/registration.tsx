@@ -1,3 +1,4 @@
+import '../../full-styles.ts';
 import { Navigate, useNavigate } from 'react-router';
 import { RegistrationForm } from '../../../features/auth/components/registration-form.tsx';
 import { useSession } from '../../../lib/session.ts';

@@ -1,3 +1,4 @@
+import '../../full-styles.ts';
 import { useNavigate, useSearchParams } from 'react-router';
 import { ResetPasswordForm } from '../../../features/auth/components/reset-password-form.tsx';
 

@@ -12,13 +12,23 @@ import { PasswordField } from '../../../components/ui/password-field.tsx';
 
 const loadSchema = () => import('@sf/contract/auth').then((m) => m.loginRequestSchema);
 
-export function LoginForm({ onSignedIn, notice }: { onSignedIn: (role: 'admin' | 'editor') => void; notice?: ReactNode }) {
+export function LoginForm({
+  onSignedIn,
+  onSubmitStart,
+  notice,
+}: {
+  onSignedIn: (role: 'admin' | 'editor') => void;
+  /** Called as a submit begins (the page fetches what comes after signing in meanwhile). */
+  onSubmitStart?: () => void;
+  notice?: ReactNode;
+}) {
   const { t } = useTranslation('auth');
   // Not react-hook-form: the sign-in page's first load must stay within budget (decision 007).
   const form = useSchemaForm<LoginRequest>({ initialValues: { email: '', password: '' }, loadSchema });
   const failure = useFormFailure(form);
 
   const onSubmit = form.handleSubmit(async (values) => {
+    onSubmitStart?.();
     failure.clear();
     try {
       const result = await signIn(values);

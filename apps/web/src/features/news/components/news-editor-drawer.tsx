@@ -1,13 +1,22 @@
 import { Alert, Drawer, Skeleton, Stack } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import type { NewsPost } from '@sf/contract/news';
-import { useCallback, useEffect, useRef } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useBlocker } from 'react-router';
 import { useNewsPost } from '../api/get-news-post.ts';
 import { useConfirm } from '../hooks/use-confirm.tsx';
 import { useEditorTarget } from '../hooks/use-news-search-params.ts';
-import { NewsPostForm } from './news-post-form.tsx';
+
+// The form brings the rich-text editor (tiptap, ProseMirror) and the date picker, ~150 KiB on the
+// wire: it loads when the drawer first opens, not with the list (decision 010).
+const NewsPostForm = lazy(() => import('./news-post-form.tsx').then((module) => ({ default: module.NewsPostForm })));
+const formFallback = (
+  <Stack>
+    <Skeleton height={36} />
+    <Skeleton height={220} />
+  </Stack>
+);
 
 function ExistingPostEditor({
   id,
@@ -116,21 +125,23 @@ export function NewsEditorDrawer() {
       closeButtonProps={{ 'aria-label': t('editor.close') }}
       padding="lg"
     >
-      {target === 'new' && (
-        <NewsPostForm
-          key="new"
-          onCreated={(post) => {
-            isDirtyRef.current = false;
-            show(post.id);
-          }}
-          onDeleted={forceClose}
-          onDirtyChange={onDirtyChange}
-          onReload={async () => undefined}
-        />
-      )}
-      {typeof target === 'number' && (
-        <ExistingPostEditor key={target} id={target} onDeleted={forceClose} onDirtyChange={onDirtyChange} />
-      )}
+      <Suspense fallback={formFallback}>
+        {target === 'new' && (
+          <NewsPostForm
+            key="new"
+            onCreated={(post) => {
+              isDirtyRef.current = false;
+              show(post.id);
+            }}
+            onDeleted={forceClose}
+            onDirtyChange={onDirtyChange}
+            onReload={async () => undefined}
+          />
+        )}
+        {typeof target === 'number' && (
+          <ExistingPostEditor key={target} id={target} onDeleted={forceClose} onDirtyChange={onDirtyChange} />
+        )}
+      </Suspense>
     </Drawer>
   );
 }

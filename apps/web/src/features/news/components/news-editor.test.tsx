@@ -16,7 +16,10 @@ beforeEach(() => {
 });
 
 async function openDrawer(name: RegExp | string) {
-  return screen.findByRole('dialog', { name });
+  const drawer = await screen.findByRole('dialog', { name });
+  // The form (with the rich-text editor) is a lazy chunk: wait until it has arrived.
+  await within(drawer).findByRole('textbox', { name: /Titolo|Title/ }, { timeout: 10_000 });
+  return drawer;
 }
 
 // Typing into a form with a rich-text editor is slow in jsdom, more so on a shared CI machine.

@@ -1,5 +1,3 @@
-import '@mantine/dates/styles.css';
-import '@mantine/tiptap/styles.css';
 import { Button, Group, Stack, Title } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';

@@ -1,3 +1,6 @@
+// The date picker's and the rich-text editor's styles come with the form (lazy, news-editor-drawer.tsx).
+import '@mantine/dates/styles.css';
+import '@mantine/tiptap/styles.css';
 import {
   Alert,
   Button,
