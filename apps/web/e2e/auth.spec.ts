@@ -84,6 +84,32 @@ test('a new account registers and reads that an administrator must grant access'
   await expect(page.getByRole('alert')).toHaveText('The login detail is incorrect');
 });
 
+test('a new account confirms its address through the e-mailed link, once', async ({ page, smtp, appServer }) => {
+  await preferEnglish(page);
+  await page.goto('/auth/registration');
+  const email = `confirming.${Date.now()}@example.test`;
+  await page.getByRole('textbox', { name: /^First name/ }).fill('Carla');
+  await page.getByRole('textbox', { name: /^Last name/ }).fill('Verdi');
+  await emailField(page).fill(email);
+  await passwordField(page).fill('Another-unusual-passphrase-77');
+  await page.getByRole('checkbox', { name: /terms & conditions/ }).check();
+  await page.getByRole('button', { name: 'Register', exact: true }).click();
+  await expect(page.getByRole('status')).toContainText('confirm your address');
+
+  const mail = await smtp.waitForMessageTo(email);
+  const link = /https?:\/\/[^\s"'<>]+\/auth\/confirm-email\?token=[^\s"'<>]+/.exec(mail.text ?? '')?.[0];
+  expect(link?.startsWith(`${appServer.url}/auth/confirm-email?token=`), 'a confirmation link to APP_URL').toBe(true);
+  await page.goto(link ?? '');
+  await expect(page.getByRole('status')).toContainText('Your address is confirmed.');
+  // Single use: the same link again says so.
+  await page.goto(link ?? '');
+  await expect(page.getByRole('alert')).toContainText('This confirmation link is not valid any more');
+  // Confirmed, but no role yet: the sign-in is still refused like a wrong password.
+  await page.goto('/auth/login');
+  await submitLogin(page, email, 'Another-unusual-passphrase-77', 'en');
+  await expect(page.getByRole('alert')).toHaveText('The login detail is incorrect');
+});
+
 test('the language chosen (it ↔ en) survives a reload, before and after signing in', async ({ page }) => {
   await page.goto('/auth/login');
   await expect(page.getByRole('heading', { name: 'Accedi' })).toBeVisible();
