@@ -98,15 +98,15 @@ try {
     await response.arrayBuffer();
   };
   const lists: { name: string; url: string; sql: string; params: unknown[] }[] = [
-    { name: 'customers: first page by name', url: '/api/admin/customers?sort=name&order=asc', sql: 'select * from customers order by last_name, first_name, id limit 25', params: [] },
-    { name: 'customers: deep page (page 2000)', url: '/api/admin/customers?sort=name&order=asc&page=2000', sql: 'select * from customers order by last_name, first_name, id limit 25 offset 49975', params: [] },
+    { name: 'customers: first page by name', url: '/api/admin/customers?sort=name&order=asc', sql: 'select * from customers order by lower(last_name), lower(first_name), id limit 25', params: [] },
+    { name: 'customers: deep page (page 2000)', url: '/api/admin/customers?sort=name&order=asc&page=2000', sql: 'select * from customers order by lower(last_name), lower(first_name), id limit 25 offset 49975', params: [] },
     { name: 'customers: search by card number', url: `/api/admin/customers?q=${card}`, sql: 'select * from customers where card_number = $1 limit 25', params: [card] },
-    { name: 'customers: search by surname prefix', url: '/api/admin/customers?q=Ro', sql: `select * from customers where lower(last_name) like 'ro%' order by last_name, first_name, id limit 25`, params: [] },
-    { name: 'customers: search by e-mail', url: `/api/admin/customers?q=${encodeURIComponent(email)}`, sql: 'select * from customers where email = $1 limit 25', params: [email] },
+    { name: 'customers: search by surname prefix', url: '/api/admin/customers?q=Ro', sql: `select * from customers where lower(last_name) like 'ro%' order by lower(last_name), lower(first_name), id limit 25`, params: [] },
+    { name: 'customers: search by e-mail', url: `/api/admin/customers?q=${encodeURIComponent(email)}`, sql: 'select * from customers where lower(email) = lower($1) limit 25', params: [email] },
     {
       name: 'customers: filter by program and tier',
       url: `/api/admin/customers?programId=${programId}&tier=Oro`,
-      sql: `select c.* from customers c where exists (select 1 from memberships m where m.customer_id = c.id and m.program_id = $1 and m.tier = 'Oro') order by last_name, first_name, id limit 25`,
+      sql: `select c.* from customers c where exists (select 1 from memberships m where m.customer_id = c.id and m.program_id = $1 and m.tier = 'Oro') order by lower(last_name), lower(first_name), id limit 25`,
       params: [programId],
     },
     {
@@ -153,6 +153,16 @@ try {
     const seconds = (Date.now() - start) / 1000;
     return { perSecond: ok / seconds, ok, errors: Object.values(errors).reduce((a, b) => a + b, 0), detail: errors };
   }
+  const single = await timed(async () => {
+    const response = await fetch(`${base}/api/admin/ledger`, {
+      method: 'POST',
+      headers: { ...headers, 'idempotency-key': randomUUID() },
+      body: JSON.stringify({ customerId: spread[0], programId, kind: 'purchase', amountCents: 1250 }),
+    });
+    if (response.status !== 201) throw new Error(`purchase: ${response.status} ${await response.text()}`);
+    await response.arrayBuffer();
+  }, 20);
+  console.log(`\none purchase at a time: p50 ${ms(percentile(single, 50))} p95 ${ms(percentile(single, 95))}`);
   console.log(`\npurchases (POST /api/admin/ledger over HTTP, ${CONCURRENCY} concurrent clients, ${WRITE_SECONDS} s each; goal ≥ 1,000/s spread, ≥ 200/s hot, 0 errors)`);
   let n = 0;
   const spreadResult = await purchases(() => spread[n++ % spread.length]!);

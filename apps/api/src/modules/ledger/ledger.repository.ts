@@ -225,10 +225,12 @@ export async function insertEntry(executor: Executor, entry: NewEntry): Promise<
           ${entry.source}, ${entry.points}, ${entry.stamps}, ${entry.amountCents}, ${entry.reason}, ${entry.reversesId},
           ${entry.balanceAfter}, ${entry.stampsAfter}, ${entry.expiresOn}, ${entry.idempotencyKey}, ${entry.createdBy},
           ${entry.createdByLabel}, ${entry.createdAt})
-        returning id`,
+        returning id, membership_id, customer_id, program_id, merchant_id, kind, source, points, stamps, amount_cents,
+          reason, reverses_id, balance_after, stamps_after, expires_on::text as expires_on, created_by, created_by_label,
+          created_at, null as reversed_by_id`,
   );
-  const [full] = await rows(executor, sql`select ${ENTRY_COLUMNS} from ledger_entries e where e.id = ${row!['id']}`);
-  return toLedgerEntry(full!);
+  // A new entry has no reversal yet.
+  return toLedgerEntry(row!);
 }
 
 export async function findEntry(executor: Executor, id: number): Promise<LedgerEntry | null> {
