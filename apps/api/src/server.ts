@@ -3,6 +3,7 @@ import { openDatabaseFromEnv } from './db/client.ts';
 import { buildApp } from './app.ts';
 import { seedDemoData } from './db/seed.ts';
 import { seedLoyaltyDemo } from './db/seed-loyalty.ts';
+import { seedLedgerDemo } from './modules/ledger/ledger.seed.ts';
 
 /**
  * Only starts the app (STYLE.md example 4): configuration, logger, database, listen, and a graceful
@@ -26,7 +27,11 @@ async function main() {
     const seeded = await seedDemoData(app.db, { log: app.log });
     if (seeded) app.log.info('demo data loaded (admin@demo.test, editor@demo.test, member@demo.test)');
     // Merchants, programs and customers, once, into a database that has none.
-    await seedLoyaltyDemo(app.db, { log: app.log });
+    const isLoyaltySeeded = await seedLoyaltyDemo(app.db, { log: app.log });
+    // Their ledger (~60,000 entries over 18 months), with the demo anagrafiche it belongs to.
+    if (isLoyaltySeeded && env.DEMO_LEDGER_ENTRIES > 0) {
+      await seedLedgerDemo(app.db, { log: app.log, timeZone: env.BUSINESS_TIME_ZONE, targetEntries: env.DEMO_LEDGER_ENTRIES });
+    }
   }
 
   let closing = false;

@@ -64,6 +64,20 @@ const envSchema = z.object({
   INIT_CWD: z.string().optional(),
   /** How often scheduled posts are promoted to published, in milliseconds. */
   SCHEDULER_INTERVAL_MS: z.coerce.number().int().min(100).default(15_000),
+  /** The business time zone: a "day" for stamps caps and points expiry, the tier windows (PRODUCT.md D). */
+  BUSINESS_TIME_ZONE: z
+    .string()
+    .default('Europe/Rome')
+    .refine((zone) => {
+      try {
+        new Intl.DateTimeFormat('en', { timeZone: zone });
+        return true;
+      } catch {
+        return false;
+      }
+    }, 'not a known IANA time zone'),
+  /** Ledger entries the demo data gets on a fresh start (about 60,000 over 18 months); 0 for none. */
+  DEMO_LEDGER_ENTRIES: z.coerce.number().int().min(0).max(1_000_000).default(60_000),
   /** How often the background job runner looks for due jobs (points expiry), in milliseconds. */
   JOBS_INTERVAL_MS: z.coerce.number().int().min(100).default(60_000),
 });

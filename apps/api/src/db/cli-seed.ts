@@ -2,6 +2,7 @@ import { loadEnv } from '../config/env.ts';
 import { openDatabaseFromEnv } from './client.ts';
 import { seedDemoData } from './seed.ts';
 import { seedLoyaltyDemo } from './seed-loyalty.ts';
+import { seedLedgerDemo } from '../modules/ledger/ledger.seed.ts';
 
 /**
  * `npm run db:seed`: loads the demo data into an EMPTY database (no staff account yet); on a database
@@ -15,6 +16,10 @@ try {
   console.log(isSeeded ? 'demo data loaded' : 'the database already has accounts: demo data not loaded');
   const isLoyaltySeeded = await seedLoyaltyDemo(database.db);
   console.log(isLoyaltySeeded ? 'demo merchants, programs and customers loaded' : 'the database already has merchants: demo anagrafiche not loaded');
+  const entries = isLoyaltySeeded
+    ? await seedLedgerDemo(database.db, { timeZone: env.BUSINESS_TIME_ZONE, targetEntries: env.DEMO_LEDGER_ENTRIES })
+    : 0;
+  console.log(entries > 0 ? `demo ledger loaded: ${entries} entries` : 'demo ledger not loaded (only with freshly loaded demo anagrafiche)');
 } finally {
   await database.close();
 }

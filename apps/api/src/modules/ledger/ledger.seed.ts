@@ -292,6 +292,9 @@ export async function seedLedgerDemo(
   }
 
   await db.transaction(async (tx) => {
+    // Generated rows that reference only rows read above: skip the per-row foreign-key triggers for
+    // this transaction (they dominate the load on PGlite). The seed test runs ledger:verify on it.
+    await tx.execute(sql`set local session_replication_role = replica`);
     await insertJson(tx, 'memberships', 'id uuid, customer_id uuid, program_id uuid, balance int, stamps int, tier text, joined_at timestamptz, last_activity_at timestamptz', memberships);
     await insertJson(
       tx,

@@ -1,0 +1,174 @@
+import os from 'node:os';
+import path from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import pg from 'pg';
+import { sql } from 'drizzle-orm';
+import { CSRF_COOKIE, CSRF_HEADER } from '@sf/contract/app-info';
+import { buildApp } from '../apps/api/src/app.ts';
+import { loadEnv } from '../apps/api/src/config/env.ts';
+import { openDatabase } from '../apps/api/src/db/client.ts';
+import { seedDemoData } from '../apps/api/src/db/seed.ts';
+import { verifyLedger } from '../apps/api/src/modules/ledger/ledger.verify.ts';
+import { startPostgresServer } from '../apps/api/test/postgres-server.ts';
+import { seedLarge } from './loyalty-seed-large.ts';
+
+/**
+ * `npm run bench:loyalty` — prints figures, asserts nothing (speed is measured here, never in tests).
+ * Starts a real PostgreSQL, loads the large data set, then measures through the real app:
+ *  - p50/p95 of the customers list queries and of one customer's ledger, next to the same question
+ *    asked as raw SQL (the ratio shows what the app layer costs);
+ *  - purchases per second with 20 concurrent clients over HTTP, spread over 10,000 members and on
+ *    one hot member, with the error count.
+ * Default scale: 100,000 customers / 1,000,000 entries (minutes on a shared 2-core machine);
+ * `--full` is the issue's 1,000,000 / 10,000,000; `--customers N --entries M` anything else.
+ */
+function argument(name: string, fallback: number): number {
+  const index = process.argv.indexOf(`--${name}`);
+  return index < 0 ? fallback : Number(process.argv[index + 1]);
+}
+const isFull = process.argv.includes('--full');
+const CUSTOMERS = argument('customers', isFull ? 1_000_000 : 100_000);
+const ENTRIES = argument('entries', isFull ? 10_000_000 : 1_000_000);
+const SAMPLES = argument('samples', 40);
+const WRITE_SECONDS = argument('seconds', 10);
+const CONCURRENCY = 20;
+
+const percentile = (values: number[], p: number) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
+};
+const ms = (value: number) => `${value.toFixed(1)} ms`;
+
+async function timed(run: () => Promise<unknown>, samples = SAMPLES): Promise<number[]> {
+  for (let i = 0; i < 3; i += 1) await run();
+  const times: number[] = [];
+  for (let i = 0; i < samples; i += 1) {
+    const start = process.hrtime.bigint();
+    await run();
+    times.push(Number(process.hrtime.bigint() - start) / 1e6);
+  }
+  return times;
+}
+
+const server = await startPostgresServer();
+const dataDir = await mkdtemp(path.join(os.tmpdir(), 'sf-bench-loyalty-'));
+try {
+  const admin = new pg.Client({ connectionString: `${server.adminUrl}/postgres` });
+  await admin.connect();
+  await admin.query('create database bench');
+  await admin.end();
+  const url = `${server.adminUrl}/bench`;
+  const database = await openDatabase({ url, poolSize: CONCURRENCY });
+  await database.migrate();
+  await seedDemoData(database.db);
+
+  console.log(`loading ${CUSTOMERS.toLocaleString('en')} customers and ~${ENTRIES.toLocaleString('en')} ledger entries (set-based)…`);
+  const seeded = await seedLarge(url, { customers: CUSTOMERS, entries: ENTRIES, log: (line) => console.log(line) });
+  console.log(
+    `seeded ${seeded.customers.toLocaleString('en')} customers, ${seeded.memberships.toLocaleString('en')} memberships, ` +
+      `${seeded.entries.toLocaleString('en')} entries in ${seeded.seconds.toFixed(1)} s`,
+  );
+
+  const env = loadEnv({ NODE_ENV: 'production', DATA_DIR: dataDir, LOG_LEVEL: 'silent', RATE_LIMIT_ALLOW: '127.0.0.1,::1', DATABASE_URL: url, CSRF_SECRET: 'b'.repeat(40) });
+  const app = await buildApp({ env, database, runScheduler: false });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.server.address() as { port: number };
+  const base = `http://127.0.0.1:${address.port}`;
+  const [account] = ((await database.db.execute(sql`select id, email, display_name, role from users where email = 'admin@demo.test'`)) as unknown as {
+    rows: { id: string; email: string; display_name: string; role: 'admin' | 'editor' | 'member' | null }[];
+  }).rows;
+  const token = await app.tokenSigner.sign({ sub: account!.id, email: account!.email, name: account!.display_name, role: account!.role });
+  const probe = await fetch(`${base}/api/healthz`);
+  const csrf = new RegExp(`${CSRF_COOKIE}=([^;]+)`).exec(probe.headers.get('set-cookie') ?? '')?.[1] ?? '';
+  const headers = { 'x-auth-token': token, cookie: `${CSRF_COOKIE}=${csrf}`, [CSRF_HEADER]: csrf, 'content-type': 'application/json' };
+
+  const raw = new pg.Pool({ connectionString: url, max: 2 });
+  const ids = await raw.query<{ points: string; customer: string; card: string; email: string }>(
+    `select (select id from programs where type = 'points' limit 1) as points,
+            (select customer_id from memberships m join programs p on p.id = m.program_id and p.type = 'points' order by m.customer_id limit 1 offset 777) as customer,
+            (select card_number from customers order by id limit 1 offset 4242) as card,
+            (select email from customers where email is not null order by id limit 1 offset 999) as email`,
+  );
+  const { points: programId, customer: customerId, card, email } = ids.rows[0]!;
+
+  const get = async (url: string) => {
+    const response = await fetch(`${base}${url}`, { headers });
+    if (response.status !== 200) throw new Error(`${url}: ${response.status} ${await response.text()}`);
+    await response.arrayBuffer();
+  };
+  const lists: { name: string; url: string; sql: string; params: unknown[] }[] = [
+    { name: 'customers: first page by name', url: '/api/admin/customers?sort=name&order=asc', sql: 'select * from customers order by last_name, first_name, id limit 25', params: [] },
+    { name: 'customers: deep page (page 2000)', url: '/api/admin/customers?sort=name&order=asc&page=2000', sql: 'select * from customers order by last_name, first_name, id limit 25 offset 49975', params: [] },
+    { name: 'customers: search by card number', url: `/api/admin/customers?q=${card}`, sql: 'select * from customers where card_number = $1 limit 25', params: [card] },
+    { name: 'customers: search by surname prefix', url: '/api/admin/customers?q=Ro', sql: `select * from customers where lower(last_name) like 'ro%' order by last_name, first_name, id limit 25`, params: [] },
+    { name: 'customers: search by e-mail', url: `/api/admin/customers?q=${encodeURIComponent(email)}`, sql: 'select * from customers where email = $1 limit 25', params: [email] },
+    {
+      name: 'customers: filter by program and tier',
+      url: `/api/admin/customers?programId=${programId}&tier=Oro`,
+      sql: `select c.* from customers c where exists (select 1 from memberships m where m.customer_id = c.id and m.program_id = $1 and m.tier = 'Oro') order by last_name, first_name, id limit 25`,
+      params: [programId],
+    },
+    {
+      name: 'ledger: one customer',
+      url: `/api/admin/ledger?customerId=${customerId}`,
+      sql: 'select * from ledger_entries where customer_id = $1 order by created_at desc, id desc limit 25',
+      params: [customerId],
+    },
+  ];
+  console.log('\nlist queries (server p50/p95 over HTTP on loopback; raw SQL p50/p95 on the same database; goal p95 < 50 ms)');
+  for (const list of lists) {
+    const api = await timed(() => get(list.url));
+    const direct = await timed(() => raw.query(list.sql, list.params));
+    console.log(
+      `  ${list.name.padEnd(40)} app p50 ${ms(percentile(api, 50)).padStart(9)} p95 ${ms(percentile(api, 95)).padStart(9)}` +
+        `  | raw SQL p50 ${ms(percentile(direct, 50)).padStart(9)} p95 ${ms(percentile(direct, 95)).padStart(9)}` +
+        `  | ratio p95 ${(percentile(api, 95) / Math.max(percentile(direct, 95), 0.01)).toFixed(1)}×`,
+    );
+  }
+
+  const members = await raw.query<{ customer_id: string }>(
+    `select customer_id from memberships where program_id = $1 order by customer_id limit 10000`,
+    [programId],
+  );
+  const spread = members.rows.map((row) => row.customer_id);
+  async function purchases(pick: () => string) {
+    let ok = 0;
+    const errors: Record<string, number> = {};
+    const deadline = Date.now() + WRITE_SECONDS * 1000;
+    const client = async () => {
+      while (Date.now() < deadline) {
+        const response = await fetch(`${base}/api/admin/ledger`, {
+          method: 'POST',
+          headers: { ...headers, 'idempotency-key': randomUUID() },
+          body: JSON.stringify({ customerId: pick(), programId, kind: 'purchase', amountCents: 1250 }),
+        });
+        if (response.status === 201) ok += 1;
+        else errors[String(response.status)] = (errors[String(response.status)] ?? 0) + 1;
+        await response.arrayBuffer();
+      }
+    };
+    const start = Date.now();
+    await Promise.all(Array.from({ length: CONCURRENCY }, client));
+    const seconds = (Date.now() - start) / 1000;
+    return { perSecond: ok / seconds, ok, errors: Object.values(errors).reduce((a, b) => a + b, 0), detail: errors };
+  }
+  console.log(`\npurchases (POST /api/admin/ledger over HTTP, ${CONCURRENCY} concurrent clients, ${WRITE_SECONDS} s each; goal ≥ 1,000/s spread, ≥ 200/s hot, 0 errors)`);
+  let n = 0;
+  const spreadResult = await purchases(() => spread[n++ % spread.length]!);
+  console.log(`  spread over ${spread.length.toLocaleString('en')} members: ${spreadResult.perSecond.toFixed(0)}/s (${spreadResult.ok} ok, ${spreadResult.errors} errors ${JSON.stringify(spreadResult.detail)})`);
+  const hotResult = await purchases(() => customerId);
+  console.log(`  one hot member:                ${hotResult.perSecond.toFixed(0)}/s (${hotResult.ok} ok, ${hotResult.errors} errors ${JSON.stringify(hotResult.detail)})`);
+
+  if (process.argv.includes('--verify')) {
+    const started = Date.now();
+    const problems = await verifyLedger(database.db);
+    console.log(`\nledger:verify after the run: ${problems.length === 0 ? 'OK' : problems.join('; ')} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+  }
+  await raw.end();
+  await app.close();
+  await database.close();
+} finally {
+  await server.stop();
+  await rm(dataDir, { recursive: true, force: true });
+}
