@@ -24,7 +24,7 @@ const importDirection = [
         'error',
         {
           patterns: [
-            // libphonenumber-js/min: phone numbers are checked the same way by forms and API (decision 008).
+            // libphonenumber-js/min: phone numbers are checked the same way by forms and API (decision 012).
             {
               regex: '^(?!zod$|zod/|libphonenumber-js/min$|\\./|\\.\\./).*',
               message: 'The contract imports nothing but zod, libphonenumber-js/min and its own files.',
