@@ -41,6 +41,37 @@ describe('the role matrix over every /api route', () => {
     expect(guarded.length).toBeGreaterThan(0);
   });
 
+  it('checks every route of the loyalty anagrafiche and every list export, all admin-only', () => {
+    const loyalty = [
+      'GET /api/admin/merchants',
+      'POST /api/admin/merchants',
+      'GET /api/admin/merchants/export.csv',
+      'GET /api/admin/merchants/:id',
+      'PATCH /api/admin/merchants/:id',
+      'DELETE /api/admin/merchants/:id',
+      'GET /api/admin/customers',
+      'POST /api/admin/customers',
+      'GET /api/admin/customers/export.csv',
+      'GET /api/admin/customers/:id',
+      'PATCH /api/admin/customers/:id',
+      'POST /api/admin/customers/:id/consents',
+      'GET /api/admin/customers/:id/consents',
+      'GET /api/admin/programs',
+      'POST /api/admin/programs',
+      'GET /api/admin/programs/export.csv',
+      'GET /api/admin/programs/:id',
+      'PATCH /api/admin/programs/:id',
+      'GET /api/admin/audit/export.csv',
+      'GET /api/admin/staff/export.csv',
+    ];
+    const byLabel = new Map(guarded.map((route) => [label(route), route.access]));
+    for (const route of loyalty) {
+      expect(byLabel.has(route), route).toBe(true);
+      expect(can('editor', byLabel.get(route) as Permission), route).toBe(false);
+    }
+    expect(byLabel.get('GET /api/admin/news/export.csv')).toBe('news:read');
+  });
+
   describe.each(publicRoutes.map((route) => [label(route), route] as const))('public route %s', (_name, route) => {
     it.each(['anonymous', 'expired', 'member', 'editor', 'admin'] as const)(
       'answers the %s caller with neither 401 nor 403',

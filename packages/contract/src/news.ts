@@ -86,6 +86,8 @@ export const listNewsQuerySchema = pagingQuerySchema.extend({
 });
 export type ListNewsQuery = z.infer<typeof listNewsQuerySchema>;
 export const newsPageSchema = pageSchema(newsPostSchema);
+/** The export takes the list's search, filter and sort, without paging. */
+export const exportNewsQuerySchema = listNewsQuerySchema.omit({ page: true, pageSize: true });
 
 export const coverUploadResponseSchema = z.object({ id: z.string(), url: z.string() });
 

@@ -25,6 +25,8 @@ export const listStaffQuerySchema = pagingQuerySchema.extend({
 });
 export type ListStaffQuery = z.infer<typeof listStaffQuerySchema>;
 export const staffPageSchema = pageSchema(staffAccountSchema);
+/** The export takes the list's filters, without paging. */
+export const exportStaffQuerySchema = listStaffQuerySchema.omit({ page: true, pageSize: true });
 
 export const staffIdParamSchema = z.object({ id: z.uuid() });
 

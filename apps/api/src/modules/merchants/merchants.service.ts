@@ -2,11 +2,13 @@ import type { CreateMerchant, ListMerchantsQuery, Merchant, UpdateMerchant } fro
 import { message } from '@sf/contract/messages';
 import { SDI_CODE_USE_PEC } from '@sf/contract/italian';
 import type { Language } from '@sf/contract/app-info';
+import type { Executor } from '../../db/client.ts';
 import type { Caller, ServiceDeps } from '../../lib/caller.ts';
 import { recordAudit } from '../../lib/audit.ts';
 import { AppError, notFound, validationFailed } from '../../lib/errors.ts';
 import {
   deleteMerchantRow,
+  existingMerchantIds,
   findMerchant,
   findMerchants,
   hasLedgerEntries,
@@ -115,4 +117,9 @@ export async function deleteMerchant(deps: ServiceDeps, caller: Caller, id: stri
     await deleteMerchantRow(tx, id);
     await recordAudit(tx, caller.actor, { action: 'delete', entityType: MERCHANT_ENTITY, entityId: id, before: toMerchant(current) });
   });
+}
+
+/** For other modules (programs): which of these merchants exist, read in the caller's transaction. */
+export function merchantsThatExist(executor: Executor, ids: string[]): Promise<Set<string>> {
+  return existingMerchantIds(executor, ids);
 }

@@ -1,6 +1,8 @@
 import { and, asc, count, desc, eq, gt, ilike, lte, or, sql, type SQL } from 'drizzle-orm';
-import { allOf, containsPattern, findPage, type ListDefinition } from '../../db/list.ts';
+import { allOf, containsPattern, findPage, orderFor, type ListDefinition } from '../../db/list.ts';
+import { csvCell, csvSelection, type CsvColumns } from '../../db/csv-export.ts';
 import type { ListNewsQuery, NewsPost, NewsStatus } from '@sf/contract/news';
+import type { Language } from '@sf/contract/app-info';
 import type { Executor } from '../../db/client.ts';
 import { newsPosts, uploads, users } from '../../db/schema.ts';
 
@@ -117,16 +119,46 @@ function newsList(now: Date): ListDefinition<ListNewsQuery['sort']> {
   };
 }
 
+export type NewsFilter = Pick<ListNewsQuery, 'q' | 'status'>;
+
+function newsConditions(now: Date, filter: NewsFilter): SQL | undefined {
+  const pattern = filter.q ? containsPattern(filter.q) : undefined;
+  return allOf(
+    pattern !== undefined && (or(ilike(newsPosts.title, pattern), ilike(newsPosts.summary, pattern)) as SQL),
+    filter.status !== undefined && hasEffectiveStatus(filter.status, now),
+  );
+}
+
+export function newsExportColumns(now: Date, timeZone: string, language: Language): CsvColumns {
+  return {
+    id: { header: { it: 'Id', en: 'Id' }, value: csvCell.integer(newsPosts.id) },
+    title: { header: { it: 'Titolo', en: 'Title' }, value: csvCell.text(newsPosts.title) },
+    summary: { header: { it: 'Sommario', en: 'Summary' }, value: csvCell.text(newsPosts.summary) },
+    status: { header: { it: 'Stato', en: 'Status' }, value: csvCell.text(effectiveStatus(now)) },
+    publishAt: { header: { it: 'Data di pubblicazione', en: 'Publish date' }, value: csvCell.dateTime(newsPosts.publishAt, timeZone) },
+    pinned: { header: { it: 'In evidenza', en: 'Pinned' }, value: csvCell.boolean(newsPosts.pinned, language) },
+    author: { header: { it: 'Autore', en: 'Author' }, value: csvCell.text(users.displayName) },
+    updatedAt: { header: { it: 'Modificato il', en: 'Updated at' }, value: csvCell.dateTime(newsPosts.updatedAt, timeZone) },
+  };
+}
+
+export function newsExportQuery(executor: Executor, now: Date, columns: CsvColumns, query: NewsFilter & Pick<ListNewsQuery, 'sort' | 'order'>) {
+  const list = newsList(now);
+  return executor
+    .select(csvSelection(columns))
+    .from(newsPosts)
+    .innerJoin(users, eq(users.id, newsPosts.authorId))
+    .where(newsConditions(now, query))
+    .orderBy(...orderFor(list.sorts, query.sort, query.order, list.tieBreaker))
+    .$dynamic();
+}
+
 export async function findPosts(
   executor: Executor,
   now: Date,
   query: ListNewsQuery,
 ): Promise<{ rows: PostRow[]; total: number }> {
-  const pattern = query.q ? containsPattern(query.q) : undefined;
-  const where = allOf(
-    pattern !== undefined && (or(ilike(newsPosts.title, pattern), ilike(newsPosts.summary, pattern)) as SQL),
-    query.status !== undefined && hasEffectiveStatus(query.status, now),
-  );
+  const where = newsConditions(now, query);
   const { rows, total } = await findPage(
     executor,
     newsList(now),

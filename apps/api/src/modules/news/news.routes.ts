@@ -7,6 +7,7 @@ import { message } from '@sf/contract/messages';
 import {
   coverUploadResponseSchema,
   createNewsPostSchema,
+  exportNewsQuerySchema,
   listNewsQuerySchema,
   newsActionSchema,
   newsHistorySchema,
@@ -17,7 +18,8 @@ import {
 import { actorOf } from '../../lib/audit.ts';
 import { AppError, validationFailed } from '../../lib/errors.ts';
 import { COVER_MAX_BYTES, detectImageType, storeCoverImage } from './cover-images.ts';
-import { uploadUrl } from './news.repository.ts';
+import { newsExportColumns, newsExportQuery, uploadUrl } from './news.repository.ts';
+import { sendCsv } from '../../db/csv-export.ts';
 import {
   applyAction,
   createPost,
@@ -54,6 +56,29 @@ export const newsRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => listPosts(app, request.query),
+  );
+
+  app.get(
+    '/export.csv',
+    {
+      config: { permission: 'news:read' },
+      schema: {
+        tags: ['news'],
+        summary: 'The list as CSV for Italian Excel (`;`, BOM, dd/MM/yyyy HH:mm), with the same search, status filter and sort',
+        querystring: exportNewsQuerySchema,
+      },
+    },
+    async (request, reply) => {
+      const now = app.clock.now();
+      const columns = newsExportColumns(now, app.env.BUSINESS_TIME_ZONE, request.language);
+      return sendCsv(reply, {
+        db: app.db,
+        fileName: 'news.csv',
+        language: request.language,
+        columns,
+        query: (tx) => newsExportQuery(tx, now, columns, request.query),
+      });
+    },
   );
 
   app.post(

@@ -5,7 +5,7 @@ import type { Executor } from '../../db/client.ts';
 import type { Caller, ServiceDeps } from '../../lib/caller.ts';
 import { recordAudit } from '../../lib/audit.ts';
 import { AppError, notFound, validationFailed } from '../../lib/errors.ts';
-import { existingMerchantIds } from '../merchants/merchants.repository.ts';
+import { merchantsThatExist } from '../merchants/merchants.service.ts';
 import {
   findProgram,
   findPrograms,
@@ -36,7 +36,7 @@ function valuesOf(input: Partial<CreateProgram>): Partial<ProgramValues> {
 
 /** Every named merchant must exist: 400 naming merchantIds otherwise. */
 async function checkMerchants(executor: Executor, ids: string[], language: Language) {
-  const found = await existingMerchantIds(executor, ids);
+  const found = await merchantsThatExist(executor, ids);
   const missing = ids.findIndex((id) => !found.has(id));
   if (missing >= 0) {
     const text = message('notFound', language, { field: 'merchant' });
