@@ -41,6 +41,22 @@ describe('the role matrix over every /api route', () => {
     expect(guarded.length).toBeGreaterThan(0);
   });
 
+  it('checks every route of the ledger with its own permission, all admin-only', () => {
+    const byLabel = new Map(guarded.map((route) => [label(route), route.access]));
+    const ledger = {
+      'GET /api/admin/ledger': 'ledger:read',
+      'POST /api/admin/ledger': 'ledger:write',
+      'POST /api/admin/ledger/:id/reversal': 'ledger:write',
+      'GET /api/admin/ledger/export.csv': 'ledger:read',
+      'GET /api/admin/customers/:id/memberships': 'ledger:read',
+    };
+    expect(Object.fromEntries(Object.keys(ledger).map((route) => [route, byLabel.get(route)]))).toEqual(ledger);
+    for (const permission of ['ledger:read', 'ledger:write', 'points:adjust'] as const) {
+      expect(can('admin', permission)).toBe(true);
+      expect(can('editor', permission)).toBe(false);
+    }
+  });
+
   it('checks every route of the loyalty anagrafiche and every list export, all admin-only', () => {
     const loyalty = [
       'GET /api/admin/merchants',
