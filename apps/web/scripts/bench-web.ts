@@ -30,8 +30,10 @@ const BUDGET = {
   js: 100 * KIB,
   css: 20 * KIB,
   // What CI enforces: today's weight plus a little room, so that any growth fails; lower it as the
-  // page gets lighter, until it meets the target.
-  jsCeiling: 140 * KIB,
+  // page gets lighter, until it meets the target. 140 → 150 when the loyalty screens landed: the
+  // components the sign-in page shares with them now come in more, smaller chunks, and the contract's
+  // wording (every loyalty label) loads right after the first paint (145 KiB measured; decision 010).
+  jsCeiling: 150 * KIB,
   cssCeiling: 20 * KIB,
   lighthouse: 98,
   signInToListMs: 500,
