@@ -116,7 +116,10 @@ async function ensureListRows(server: AppServer, minimum: number) {
   const signIn = await fetch(`${server.url}/api/auth/login`, { method: 'POST', headers, body: JSON.stringify(DEMO) });
   if (!signIn.ok) throw new Error(`sign-in failed: ${signIn.status} ${await signIn.text()}`);
   const { idToken } = (await signIn.json()) as { idToken: string };
-  const auth = { ...headers, 'x-auth-token': idToken };
+  // The forgery-protection token is bound to the session once there is one (issue 6): the sign-in
+  // answer renews it, and guarded writes need the renewed one, as a browser would send it.
+  const renewed = new RegExp(`${CSRF_COOKIE}=([^;]+)`).exec(signIn.headers.get('set-cookie') ?? '')?.[1] ?? csrf;
+  const auth = { 'content-type': 'application/json', cookie: `${CSRF_COOKIE}=${renewed}`, [CSRF_HEADER]: renewed, 'x-auth-token': idToken };
   if (listPath !== '/news') return;
   const list = (await (await fetch(`${server.url}/api/admin/news?pageSize=1`, { headers: auth })).json()) as { total: number };
   for (let index = list.total; index < minimum + 5; index += 1) {
