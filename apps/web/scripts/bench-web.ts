@@ -13,7 +13,7 @@
  *
  *   npm run size                       # build, bytes on the wire, budget check
  *   npm run bench:web                  # the same + Lighthouse + timings
- *   npm run bench:web -- --no-build --runs=7 --list-path=/customers --rows=25
+ *   npm run bench:web -- --no-build --runs=7 --list-path=/news --rows=25
  */
 import { execFileSync } from 'node:child_process';
 import { createServer } from 'node:net';
@@ -59,7 +59,7 @@ const { values: args } = parseArgs({
     runs: { type: 'string', default: '5' },
     'lighthouse-runs': { type: 'string', default: '3' },
     // The list the sign-in lands on and the deep link opens: the news list until the customers list exists.
-    'list-path': { type: 'string', default: '/news' },
+    'list-path': { type: 'string', default: '/customers' },
     rows: { type: 'string', default: '25' },
     // Data rows only: the loading skeleton's rows carry no link.
     'row-selector': { type: 'string', default: 'main table tbody tr:has(a)' },
