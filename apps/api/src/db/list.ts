@@ -64,7 +64,7 @@ export type ListDefinition<Sort extends string> = {
   tieBreaker: SQLWrapper;
   /**
    * Count at most this many rows (large tables): the page then answers `totalIsCapped: true` when
-   * there are more. Without it the count is exact and taken in the same query (`count(*) over ()`).
+   * there are more. Without it the count is exact (a second query beside the page's).
    */
   countCap?: number;
 };
@@ -98,16 +98,16 @@ export async function findPage<Sort extends string, Query extends PgSelect>(
     return { rows: strip(rows as Awaited<Query>), total: Math.min(n, cap), totalIsCapped: n > cap };
   }
 
-  // One query, one snapshot: the rows of the page and the number of all matching rows.
-  const total = sql<number>`count(*) over ()`.mapWith(Number);
-  const rows = (await select(total).where(where).orderBy(...order).limit(params.pageSize).offset(offset)) as Awaited<Query>;
-  const first = (rows as { _total?: number }[])[0];
-  if (first !== undefined) return { rows: strip(rows), total: Number(first._total) };
-  if (params.page === 1) return { rows: [], total: 0 };
-  // Past the last page there is no row to carry the count: count apart.
+  // The page and the count as two queries. Counting in the page's query (`count(*) over ()`) makes
+  // PostgreSQL read and sort every matching row, all its columns, before the LIMIT: the news list fell
+  // from 769 to 187 requests/s on 3,000 posts (npm run bench -- --db=postgres). Apart, the page is a
+  // LIMITed scan an index can serve, and the count reads no column.
   const all = select(sql<number>`0`).where(where);
-  const [counted] = await executor.select({ n: count() }).from(sql`(${all}) as all_rows`);
-  return { rows: [], total: counted?.n ?? 0 };
+  const [rows, counted] = await Promise.all([
+    select(sql<number>`0`).where(where).orderBy(...order).limit(params.pageSize).offset(offset),
+    executor.select({ n: count() }).from(sql`(${all}) as all_rows`),
+  ]);
+  return { rows: strip(rows as Awaited<Query>), total: Number(counted[0]?.n ?? 0) };
 }
 
 /**
