@@ -15,7 +15,7 @@ const byEmail: ListDefinition<'email' | 'role'> = {
 const select = (total: ReturnType<typeof sql<number>>) => ctx.app.db.select({ email: users.email, _total: total }).from(users).$dynamic();
 
 describe('the list helper', () => {
-  it('pages in the declared order with the total from the same query', async () => {
+  it('pages in the declared order with the total of all matching rows', async () => {
     const first = await findPage(ctx.app.db, byEmail, select, undefined, { page: 1, pageSize: 2, sort: 'email', order: 'asc' });
     expect(first.rows.map((row) => row.email)).toEqual(['admin@demo.test', 'editor@demo.test']);
     expect(first.total).toBe(3);
