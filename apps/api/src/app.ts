@@ -35,12 +35,12 @@ import { publicNewsRoutes } from './modules/news/public-news.routes.ts';
 import { auditRoutes } from './modules/audit/audit.routes.ts';
 import { dashboardRoutes } from './modules/dashboard/dashboard.routes.ts';
 import { startNewsScheduler } from './modules/news/news.scheduler.ts';
+import { startBackgroundJobs } from './jobs.ts';
 import { merchantRoutes } from './modules/merchants/merchants.routes.ts';
 import { customerRoutes } from './modules/customers/customers.routes.ts';
 import { programRoutes } from './modules/programs/programs.routes.ts';
 import { ledgerRoutes } from './modules/ledger/ledger.routes.ts';
 import { membershipRoutes } from './modules/ledger/memberships.routes.ts';
-import { startLedgerJobs } from './modules/ledger/ledger.jobs.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -212,7 +212,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   if (options.runScheduler ?? true) {
     const scheduler = startNewsScheduler(app, env.SCHEDULER_INTERVAL_MS);
     app.addHook('onClose', async () => scheduler.stop());
-    const jobs = startLedgerJobs(app);
+    const jobs = startBackgroundJobs(app);
     app.addHook('onClose', async () => jobs.stop());
   }
 

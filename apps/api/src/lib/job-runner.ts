@@ -12,6 +12,9 @@ export type JobHandler = (payload: Record<string, unknown>) => Promise<unknown>;
 
 export type JobRunner = { tick(): Promise<number>; stop(): Promise<void> };
 
+/** A module's share of the background work: its job kinds, and what it queues before each tick. */
+export type JobModule = { handlers: Record<string, JobHandler>; schedule?: () => Promise<void> };
+
 const LEASE_SECONDS = 300;
 
 /** Queues a job; with a dedupe key, only once ever (e.g. one expiry run per business day). */

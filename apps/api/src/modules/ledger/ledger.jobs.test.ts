@@ -4,7 +4,7 @@ import { sql } from 'drizzle-orm';
 import { createTestContext, type TestContext } from '../../../test/helper.ts';
 import { createLedgerFixture } from '../../../test/ledger-fixtures.ts';
 import { createJobRunner, enqueueJob } from '../../lib/job-runner.ts';
-import { startLedgerJobs } from './ledger.jobs.ts';
+import { startBackgroundJobs } from '../../jobs.ts';
 import { createEntry } from './ledger.service.ts';
 
 describe('the background job runner and the daily expiry job', () => {
@@ -27,8 +27,8 @@ describe('the background job runner and the daily expiry job', () => {
       randomUUID(),
     );
     now = new Date('2026-01-16T09:00:00Z');
-    const one = startLedgerJobs(ctx.app, { isAutomatic: false });
-    const two = startLedgerJobs(ctx.app, { isAutomatic: false });
+    const one = startBackgroundJobs(ctx.app, { isAutomatic: false });
+    const two = startBackgroundJobs(ctx.app, { isAutomatic: false });
     const [a, b] = await Promise.all([one.tick(), two.tick()]);
     expect(a + b).toBe(1);
     expect(await one.tick()).toBe(0);
