@@ -9,7 +9,7 @@ import {
 import { message } from '@sf/contract/messages';
 import type { LoyaltyFigures } from '@sf/contract/dashboard';
 import type { Database, Executor, Transaction } from '../../db/client.ts';
-import { recordAudit, type AuditActor } from '../../lib/audit.ts';
+import type { AuditActor } from '../../lib/audit.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { CodedError } from '../../lib/errors.ts';
 import * as repo from './ledger.repository.ts';
@@ -96,50 +96,55 @@ async function applyMovement(
   const lots = movement.points > 0 ? (movement.lots ?? [{ points: movement.points, expiresOn: defaultExpiry }]) : [];
   const entryExpiry = lots.length === 1 ? lots[0]!.expiresOn : null;
 
-  const entry = await repo.insertEntry(tx, {
-    membershipId: membership.id,
-    customerId: membership.customerId,
-    programId: membership.programId,
-    merchantId: movement.merchantId,
-    kind: movement.kind,
-    source: movement.source,
-    points: movement.points,
-    stamps: movement.stamps,
-    amountCents: movement.amountCents,
-    reason: movement.reason,
-    reversesId: movement.reversesId,
-    balanceAfter: balance,
-    stampsAfter: stamps,
-    expiresOn: entryExpiry,
-    idempotencyKey,
-    createdBy: caller.id,
-    createdByLabel: caller.label,
-    createdAt: now,
-  });
-
-  if (movement.points > 0) {
-    for (const lot of lots) {
-      if (lot.points > 0) await repo.insertLot(tx, { entryId: entry.id, membershipId: membership.id, ...lot });
-    }
-  } else if (movement.points < 0) {
-    const takes =
-      movement.onlyLot !== undefined
+  const takes =
+    movement.points >= 0
+      ? []
+      : movement.onlyLot !== undefined
         ? [{ lotId: movement.onlyLot, take: -movement.points }]
         : consumeFifo(await repo.openLots(tx, membership.id, movement.preferLotsOf), -movement.points).takes;
-    await repo.takeFromLots(tx, entry.id, takes);
-  }
 
   let tier = membership.tier;
   if (program.tiers.length > 0) {
-    const earned = await repo.pointsEarnedSince(tx, membership.id, tierWindowStart(program.tierWindow, now, deps.timeZone));
-    tier = tierFor(program.tiers, earned, membership.tierFloor)?.name ?? null;
+    // Read before this entry is written: add its own share of "points earned" (earnings and the
+    // reversals of earnings count; see pointsEarnedSince).
+    const earnedBefore = await repo.pointsEarnedSince(tx, membership.id, tierWindowStart(program.tierWindow, now, deps.timeZone));
+    const countsAsEarned =
+      movement.kind === 'earn' || (movement.kind === 'reversal' && movement.source !== 'manual' && movement.source !== 'system');
+    tier = tierFor(program.tiers, earnedBefore + (countsAsEarned ? movement.points : 0), membership.tierFloor)?.name ?? null;
   }
-  const updated = await repo.updateMembership(tx, membership.id, { balance, stamps, tier, lastActivityAt: now });
-  await recordAudit(tx, caller.audit, {
-    action: `ledger.${entry.kind}`,
-    entityType: 'ledger_entry',
-    entityId: entry.id,
-    after: { points: entry.points, stamps: entry.stamps, membershipId: membership.id, reversesId: entry.reversesId },
+
+  const { entry, membership: updated } = await repo.writeMovement(tx, {
+    entry: {
+      membershipId: membership.id,
+      customerId: membership.customerId,
+      programId: membership.programId,
+      merchantId: movement.merchantId,
+      kind: movement.kind,
+      source: movement.source,
+      points: movement.points,
+      stamps: movement.stamps,
+      amountCents: movement.amountCents,
+      reason: movement.reason,
+      reversesId: movement.reversesId,
+      balanceAfter: balance,
+      stampsAfter: stamps,
+      expiresOn: entryExpiry,
+      idempotencyKey,
+      createdBy: caller.id,
+      createdByLabel: caller.label,
+      createdAt: now,
+    },
+    lots,
+    takes,
+    membership: { id: membership.id, balance, stamps, tier, lastActivityAt: now },
+    audit: {
+      actorId: caller.audit.id,
+      actorEmail: caller.audit.email,
+      requestId: caller.audit.requestId ?? null,
+      ip: caller.audit.ip ?? null,
+      action: `ledger.${movement.kind}`,
+      after: { points: movement.points, stamps: movement.stamps, membershipId: membership.id, reversesId: movement.reversesId },
+    },
   });
   return { entry, membership: repo.toMembership(updated) };
 }
@@ -155,6 +160,25 @@ async function loadWriteContext(tx: Executor, input: { customerId: string; progr
     throw fieldError('merchantId');
   }
   return program;
+}
+
+/**
+ * Locks the membership and checks the request's program, customer and merchant. The usual case (the
+ * member exists) takes one round trip; a first earning, or an unknown id, takes the long way, which
+ * says exactly which field is wrong.
+ */
+async function lockForWrite(
+  tx: Executor,
+  deps: LedgerDeps,
+  input: { customerId: string; programId: string; merchantId?: string | undefined },
+): Promise<{ program: repo.ProgramRules; membership: repo.MembershipRow }> {
+  const known = await repo.lockMembershipWithContext(tx, input);
+  if (known && known.program.status === 'active' && known.customerStatus === 'active' && known.isMerchantOfProgram) {
+    return { program: known.program, membership: known.membership };
+  }
+  const program = await loadWriteContext(tx, input);
+  const membership = known?.membership ?? (await repo.lockMembership(tx, input.customerId, input.programId, deps.clock.now()));
+  return { program, membership };
 }
 
 function multiplierOf(program: repo.ProgramRules, tier: string | null): number {
@@ -220,8 +244,7 @@ export async function createEntry(deps: LedgerDeps, caller: LedgerCaller, input:
     deps.db,
     { scope: IDEMPOTENCY_SCOPE, key: idempotencyKey, hash: requestHash({ op: 'create', input }) },
     async (tx: Transaction) => {
-      const program = await loadWriteContext(tx, input);
-      const membership = await repo.lockMembership(tx, input.customerId, input.programId, deps.clock.now());
+      const { program, membership } = await lockForWrite(tx, deps, input);
       const movement = await movementFor(tx, deps, program, membership, input);
       const result = await applyMovement(tx, deps, caller, membership, program, movement, idempotencyKey);
       return { status: 201, body: result };
