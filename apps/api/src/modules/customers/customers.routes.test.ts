@@ -128,6 +128,10 @@ describe('customers API', () => {
     expect(names(await list('q=ross&sort=name'))).toEqual(['Rossetti', 'Rossi']);
     expect(names(await list('q=RO'))).toEqual(['Rossetti', 'Rossi']);
     expect(names(await list('q=giulia@ex'))).toEqual(['Rossetti']);
+    // Shaped like an address: the addresses that start with it, whatever its case.
+    expect(names(await list('q=Giulia@Example.com'))).toEqual(['Rossetti']);
+    expect(names(await list('q=giulia@example.co'))).toEqual(['Rossetti']);
+    expect(names(await list('q=iulia@example.com'))).toEqual([]);
     expect(names(await list('q=347 123 4567'))).toEqual(['Rossi']);
     expect(names(await list(`q=${maria.cardNumber}`))).toEqual(['Rossi']);
     expect(names(await list(`q=${maria.referralCode.toLowerCase()}`))).toEqual(['Rossi']);

@@ -32,6 +32,9 @@ export const customers = pgTable('customers', {
   searchText: text().generatedAlwaysAs(
     sql`lower(first_name || ' ' || last_name || ' ' || coalesce(email, '') || ' ' || coalesce(phone, '') || ' ' || card_number || ' ' || referral_code)`,
   ),
+  /** The list's sort keys, lower-cased in plain columns so that a page's ids come from an index alone (migration 0010). */
+  lastNameKey: text().generatedAlwaysAs(sql`lower(last_name)`),
+  firstNameKey: text().generatedAlwaysAs(sql`lower(first_name)`),
   version: integer().notNull().default(1),
   createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
