@@ -1,21 +1,30 @@
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
-import { compression, defineAlgorithm } from 'vite-plugin-compression2';
-import { constants } from 'node:zlib';
+import path from 'node:path';
+// @ts-expect-error -- a plain ES module shared with `npm start` (scripts/start.mjs), which runs it with node.
+import { precompress } from './scripts/precompress.mjs';
+
+/**
+ * `name.br` and `name.gz` next to every text file of the build, at the strongest settings (the cost is
+ * paid once, at build time); the API serves them with @fastify/static's `preCompressed`. `npm start`
+ * sets SF_PRECOMPRESS=later: it builds without this step, starts serving, then runs it at low priority.
+ */
+function precompressed(): Plugin {
+  let outDir = 'dist';
+  return {
+    name: 'sf-precompress',
+    apply: 'build',
+    configResolved(config) {
+      outDir = path.resolve(config.root, config.build.outDir);
+    },
+    async closeBundle() {
+      if (process.env['SF_PRECOMPRESS'] !== 'later') await precompress(outDir);
+    },
+  };
+}
 
 export default defineConfig({
-  plugins: [
-    react(),
-    // `name.br` and `name.gz` next to every text file of the build, at the strongest settings (the cost
-    // is paid once, at build time); the API serves them with @fastify/static's `preCompressed`.
-    compression({
-      algorithms: [
-        defineAlgorithm('brotliCompress', { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }),
-        defineAlgorithm('gzip', { level: 9 }),
-      ],
-      logLevel: 'silent',
-    }),
-  ],
+  plugins: [react(), precompressed()],
   server: {
     port: 5173,
     proxy: { '/api': 'http://127.0.0.1:3000' },

@@ -6,7 +6,7 @@ export default defineProject({
   test: {
     name: 'web',
     root: import.meta.dirname,
-    include: ['src/**/*.test.{ts,tsx}'],
+    include: ['src/**/*.test.{ts,tsx}', 'scripts/**/*.test.ts'],
     environment: 'jsdom',
     setupFiles: ['./src/testing/setup-tests.ts'],
     // The web tests share two cores with both API suites: a dialog test that takes 1 s alone took over
