@@ -1,7 +1,7 @@
 import { useMemo } from 'react';
 import { CustomerPicker } from '../features/customers/components/customer-picker.tsx';
 import type { DialogCustomer } from '../features/ledger/components/ledger-entry-dialog.tsx';
-import { useMerchants } from '../features/merchants/api/get-merchants.ts';
+import { useAllMerchants } from '../features/merchants/api/get-merchants.ts';
 import { useProgramOptions } from '../features/programs/api/get-programs.ts';
 
 /**
@@ -10,9 +10,9 @@ import { useProgramOptions } from '../features/programs/api/get-programs.ts';
  */
 export function useLoyaltyLookups() {
   const programs = useProgramOptions();
-  const merchants = useMerchants({ pageSize: '100', sort: 'legalName', order: 'asc' });
+  const merchants = useAllMerchants();
   return useMemo(() => {
-    const merchantItems = merchants.data?.items ?? [];
+    const merchantItems = merchants.data ?? [];
     const programNames = new Map(programs.map((option) => [option.value, option.label]));
     const merchantNames = new Map(merchantItems.map((merchant) => [merchant.id, merchant.signName ?? merchant.legalName]));
     return {

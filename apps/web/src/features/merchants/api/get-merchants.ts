@@ -1,5 +1,6 @@
 import type { Merchant } from '@sf/contract/merchants';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import { fetchAllPages } from '../../../lib/all-pages.ts';
 import { apiClient } from '../../../lib/api-client.ts';
 
 export type MerchantPage = { items: Merchant[]; total: number; page: number; pageSize: number };
@@ -23,4 +24,10 @@ export function getMerchantsQueryOptions(query: Record<string, string>) {
 
 export function useMerchants(query: Record<string, string>, options: { isEnabled?: boolean } = {}) {
   return useQuery({ ...getMerchantsQueryOptions(query), enabled: options.isEnabled ?? true });
+}
+
+/** Every merchant, by name, for pickers and for naming merchants in other lists (not only the first 100). */
+export function useAllMerchants() {
+  const query = { sort: 'legalName', order: 'asc' };
+  return useQuery({ queryKey: [...merchantKeys.lists(), 'all'], queryFn: ({ signal }) => fetchAllPages(getMerchants, query, { signal }) });
 }

@@ -1,5 +1,6 @@
 import type { Program } from '@sf/contract/programs';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import { fetchAllPages } from '../../../lib/all-pages.ts';
 import { apiClient } from '../../../lib/api-client.ts';
 
 export type ProgramPage = { items: Program[]; total: number; page: number; pageSize: number };
@@ -21,8 +22,11 @@ export function usePrograms(query: Record<string, string>) {
   return useQuery(queryOptions({ queryKey: programKeys.list(query), queryFn: ({ signal }) => getPrograms(query, signal), placeholderData: keepPreviousData }));
 }
 
-/** Every program as select options (a back-office has a handful; the first 100 by name). */
+/** Every program as select options, by name (all of them, page after page). */
 export function useProgramOptions(): { value: string; label: string; program: Program }[] {
-  const query = usePrograms({ pageSize: '100', sort: 'name', order: 'asc' });
-  return (query.data?.items ?? []).map((program) => ({ value: program.id, label: program.name, program }));
+  const query = useQuery({
+    queryKey: [...programKeys.lists(), 'all'],
+    queryFn: ({ signal }) => fetchAllPages(getPrograms, { sort: 'name', order: 'asc' }, { signal }),
+  });
+  return (query.data ?? []).map((program) => ({ value: program.id, label: program.name, program }));
 }
