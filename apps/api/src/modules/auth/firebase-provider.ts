@@ -345,7 +345,14 @@ export function createFirebaseProvider(app: FastifyInstance): IdentityProvider {
         request.log.info({ reason: `firebase:${error.reason}` }, 'refresh refused');
         throw invalidGrant();
       }
-      const decoded = await verify(answer.id_token);
+      let decoded;
+      try {
+        decoded = await verify(answer.id_token);
+      } catch (error) {
+        // e.g. a sign-in Firebase revoked since (the emulator checks revocation on every verification).
+        request.log.info({ reason: (error as { code?: string }).code }, 'refresh refused');
+        throw invalidGrant();
+      }
       const account = await accountOfUid(decoded.uid);
       // An account disabled, left without a staff role, or signed out since (S1, S10) gets no new tokens.
       if (!account || account.status !== 'active' || !isStaffRole(account.role) || isEndedSignIn(decoded, account)) {
