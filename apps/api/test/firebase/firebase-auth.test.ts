@@ -177,6 +177,31 @@ describe('sign-in, refresh and the guard with Firebase', () => {
     expect((await asUser(again.json().idToken, { method: 'PATCH', url: '/api/admin/me', payload: { occupation: 'Barista' } })).statusCode).toBe(200);
   });
 
+  it('an admin re-roling someone in the Staff API writes the claim too; the person is an editor from the next request', async () => {
+    const boss = await staffMember('admin');
+    const other = await staffMember('admin');
+    const changed = await asUser(boss.idToken, { method: 'PATCH', url: `/api/admin/staff/${other.localId}`, payload: { role: 'editor' } });
+    expect(changed.statusCode, changed.body).toBe(200);
+    expect((await admin.auth.getUserByEmail(other.email)).customClaims).toEqual({ role: 'editor' });
+    expect((await asUser(other.idToken, { method: 'GET', url: '/api/admin/staff' })).statusCode).toBe(403);
+    expect(decodeJwt((await refresh(other.refreshToken)).json().id_token).role).toBe('editor');
+  });
+
+  it('the profile dialog changes the password at Firebase after checking the current one, and answers a fresh sign-in', async () => {
+    const { email, idToken } = await staffMember('editor');
+    const newPassword = 'Brioche-al-miele-31';
+    const change = (currentPassword: string) =>
+      asUser(idToken, { method: 'POST', url: '/api/admin/me/password', payload: { currentPassword, newPassword } });
+    const wrong = await change('Not-my-password-1');
+    expect(wrong.statusCode).toBe(400);
+    expect(wrong.json().error.fields).toEqual([expect.objectContaining({ field: 'currentPassword' })]);
+    const changed = await change(PASSWORD);
+    expect(changed.statusCode, changed.body).toBe(200);
+    expect((await asUser(changed.json().idToken, { method: 'GET', url: '/api/admin/news' })).statusCode).toBe(200);
+    expect((await login(email)).statusCode).toBe(400);
+    expect((await login(email, newPassword)).statusCode).toBe(200);
+  });
+
   it('logout ends every sign-in of the account in this app', async () => {
     const { email, idToken, refreshToken } = await staffMember('editor');
     await new Promise((resolve) => setTimeout(resolve, 1100));
