@@ -33,6 +33,12 @@ function unavailable(): AppError {
   return new AppError(503, 'unavailable', 'The identity provider cannot be reached; try again shortly');
 }
 
+/** The Admin SDK could not reach Firebase or Google's keys. */
+function isOutage(error: unknown): boolean {
+  const code = (error as { code?: string }).code ?? '';
+  return code.startsWith('app/network') || code === 'auth/internal-error';
+}
+
 /** Anything but "those credentials/codes are wrong" (a 400 from Firebase) means Firebase is out of reach. */
 function isRefusal(error: unknown): error is FirebaseRestError {
   return error instanceof FirebaseRestError && error.status >= 400 && error.status < 500;
@@ -170,7 +176,10 @@ export function createFirebaseProvider(app: FastifyInstance): IdentityProvider {
         throw invalidCredentials(request.language);
       }
       const answer = await signIn(email, body.password, request);
-      const decoded = await verify(answer.idToken);
+      const decoded = await verify(answer.idToken).catch((error: unknown) => {
+        request.log.error({ err: error }, 'Firebase ID token not verified');
+        throw unavailable();
+      });
       let account = await accountFor(decoded, request);
       if (account && decoded.email_verified && !account.emailConfirmedAt) {
         // B7: the address was confirmed at Firebase (its own link): an admin may approve the account now.
@@ -392,6 +401,8 @@ export function createFirebaseProvider(app: FastifyInstance): IdentityProvider {
       } catch (error) {
         const code = (error as { code?: string }).code;
         if (code === 'auth/id-token-expired') throw unauthenticated('token_expired', 'The session token has expired');
+        // Firebase (or Google's keys) out of reach says nothing about the token: not a sign-out.
+        if (isOutage(error)) throw unavailable();
         throw unauthenticated('invalid_token', 'The session token is not valid');
       }
       const account = await accountOfUid(decoded.uid);
