@@ -41,6 +41,8 @@ import { customerRoutes } from './modules/customers/customers.routes.ts';
 import { programRoutes } from './modules/programs/programs.routes.ts';
 import { ledgerRoutes } from './modules/ledger/ledger.routes.ts';
 import { membershipRoutes } from './modules/ledger/memberships.routes.ts';
+import type { IdentityProvider } from './identity/provider.ts';
+import { createBuiltinProvider } from './modules/auth/builtin-provider.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -48,6 +50,8 @@ declare module 'fastify' {
     db: Database;
     database: DatabaseHandle;
     tokenSigner: TokenSigner;
+    /** The identity provider chosen by AUTH_PROVIDER (B1): built-in or Firebase. */
+    identity: IdentityProvider;
     mailer: Mailer;
     clock: Clock;
     /** Set once a shutdown has begun: readiness fails, answers ask keep-alive clients to reconnect. */
@@ -113,6 +117,15 @@ export async function buildApp(options: AppOptions): Promise<App> {
     'mailer',
     options.mailer ?? createMailer({ smtpUrl: env.SMTP_URL, from: env.MAIL_FROM, dataDir: env.dataDir, log: app.log }),
   );
+
+  // Firebase's Admin SDK is loaded only when it is the provider.
+  app.decorate(
+    'identity',
+    env.AUTH_PROVIDER === 'firebase'
+      ? (await import('./modules/auth/firebase-provider.ts')).createFirebaseProvider(app)
+      : createBuiltinProvider(app),
+  );
+  app.addHook('onClose', async () => app.identity.close());
 
   // Form-encoded bodies for the secure-token endpoint (OAuth clients send them so).
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) => {

@@ -4,7 +4,8 @@ import { fileURLToPath } from 'node:url';
 import { loadEnv } from '../config/env.ts';
 import { openDatabaseFromEnv, type DatabaseHandle } from '../db/client.ts';
 import { prepareDataDir } from '../lib/data-dir.ts';
-import { CliError, createAdmin, grantRole, listAccounts, revokeRole, setStatus } from './staff-commands.ts';
+import { CliError, createAdmin, grantRole, listAccounts, revokeRole, setStatus, type CliFirebase } from './staff-commands.ts';
+import { createFirebaseAdmin } from '../identity/firebase/firebase-admin.ts';
 
 export const STAFF_CLI_HELP = `Staff accounts of the back-office, for operators.
 
@@ -30,7 +31,10 @@ Options:
 Database: DATABASE_URL when set, otherwise the embedded PostgreSQL under DATA_DIR (default ./data,\nrelative to the directory npm is run from, the same as for npm start).
 The embedded database belongs to ONE process at a time: stop a running server that uses the same
 DATA_DIR before running this command (a server on DATABASE_URL may stay up).
-Every change is written to the audit log with the actor "cli".`;
+Every change is written to the audit log with the actor "cli".
+With AUTH_PROVIDER=firebase (and its FIREBASE_* settings) the role is also written to the Firebase user's
+"role" custom claim; grant/revoke/disable/enable link an account to the Firebase user with its e-mail
+(or import that user), and create-admin creates the Firebase user with the password.`;
 
 export type CliIo = { out(line: string): void; err(line: string): void };
 
@@ -41,7 +45,12 @@ export type CliIo = { out(line: string): void; err(line: string): void };
 export async function runStaffCli(
   argv: string[],
   io: CliIo,
-  options: { openDb?: () => Promise<DatabaseHandle>; now?: () => Date } = {},
+  options: {
+    openDb?: () => Promise<DatabaseHandle>;
+    now?: () => Date;
+    /** The Firebase Admin SDK when Firebase is the provider; by default from AUTH_PROVIDER and its settings. */
+    firebase?: () => CliFirebase;
+  } = {},
 ): Promise<number> {
   let parsed;
   try {
@@ -75,29 +84,31 @@ export async function runStaffCli(
 
   const now = options.now ?? (() => new Date());
   let database: DatabaseHandle | undefined;
+  let firebase: CliFirebase = null;
   try {
+    firebase = (options.firebase ?? configuredFirebase)();
     database = await (options.openDb ?? openConfiguredDatabase)();
     const db = database.db;
     switch (command) {
       case 'create-admin': {
-        const created = await createAdmin(db, values, now());
+        const created = await createAdmin(db, values, now(), firebase);
         io.out(`Created admin ${created.email}`);
         if (created.generatedPassword) io.out(`Password (shown once, store it safely): ${created.generatedPassword}`);
         break;
       }
       case 'grant': {
-        const account = await grantRole(db, values, now());
+        const account = await grantRole(db, values, now(), firebase);
         io.out(`${account.email} now has the role ${account.role}`);
         break;
       }
       case 'revoke': {
-        const account = await revokeRole(db, values, now());
+        const account = await revokeRole(db, values, now(), firebase);
         io.out(`${account.email} has no role now`);
         break;
       }
       case 'disable':
       case 'enable': {
-        const account = await setStatus(db, values, command === 'disable' ? 'disabled' : 'active', now());
+        const account = await setStatus(db, values, command === 'disable' ? 'disabled' : 'active', now(), firebase);
         io.out(`${account.email} is ${account.status}`);
         break;
       }
@@ -121,7 +132,13 @@ export async function runStaffCli(
   } finally {
     // Only a database we opened ourselves is ours to close.
     if (database && !options.openDb) await database.close();
+    if (firebase && !options.firebase) await firebase.close();
   }
+}
+
+function configuredFirebase(): CliFirebase {
+  const env = loadEnv();
+  return env.AUTH_PROVIDER === 'firebase' ? createFirebaseAdmin(env) : null;
 }
 
 async function openConfiguredDatabase(): Promise<DatabaseHandle> {

@@ -53,8 +53,34 @@ describe('production settings', () => {
 });
 
 describe('AUTH_PROVIDER', () => {
-  it('refuses to start with a provider that is not built, instead of silently using the built-in one', () => {
-    expect(() => loadEnv({ AUTH_PROVIDER: 'firebase' })).toThrow(/AUTH_PROVIDER/);
+  it('is the built-in provider by default and refuses one that does not exist', () => {
     expect(loadEnv({}).AUTH_PROVIDER).toBe('builtin');
+    expect(() => loadEnv({ AUTH_PROVIDER: 'keycloak' })).toThrow(/AUTH_PROVIDER/);
+  });
+
+  it('firebase: refuses to start without what it needs, naming each setting', () => {
+    expect(() => loadEnv({ AUTH_PROVIDER: 'firebase' })).toThrow(/FIREBASE_PROJECT_ID: required with AUTH_PROVIDER=firebase/);
+    const real = () => loadEnv({ AUTH_PROVIDER: 'firebase', FIREBASE_PROJECT_ID: 'fidelity-prod' });
+    expect(real).toThrow(/FIREBASE_API_KEY: required with AUTH_PROVIDER=firebase on a real project/);
+    expect(real).toThrow(/FIREBASE_SERVICE_ACCOUNT: required/);
+    expect(() => loadEnv({ AUTH_PROVIDER: 'firebase', FIREBASE_PROJECT_ID: 'Not A Project!' })).toThrow(/FIREBASE_PROJECT_ID: not a Firebase project id/);
+    expect(() => loadEnv({ AUTH_PROVIDER: 'firebase', FIREBASE_PROJECT_ID: 'demo-x', FIREBASE_AUTH_EMULATOR_HOST: 'http://x' })).toThrow(
+      /FIREBASE_AUTH_EMULATOR_HOST: expected host:port/,
+    );
+    // A demo project exists only in the emulator.
+    expect(() => loadEnv({ AUTH_PROVIDER: 'firebase', FIREBASE_PROJECT_ID: 'demo-x', FIREBASE_API_KEY: 'k', FIREBASE_SERVICE_ACCOUNT: '{}' })).toThrow(
+      /FIREBASE_PROJECT_ID: a demo-… project exists only in the emulator/,
+    );
+  });
+
+  it('firebase: starts on the emulator with a project id, or on a real project with its key and service account; never the emulator in production', () => {
+    expect(loadEnv({ AUTH_PROVIDER: 'firebase', FIREBASE_PROJECT_ID: 'demo-x', FIREBASE_AUTH_EMULATOR_HOST: '127.0.0.1:9099' }).AUTH_PROVIDER).toBe('firebase');
+    const real = { AUTH_PROVIDER: 'firebase', FIREBASE_PROJECT_ID: 'fidelity-prod', FIREBASE_API_KEY: 'AIza-key' };
+    expect(loadEnv({ ...real, FIREBASE_SERVICE_ACCOUNT: '/etc/sf/firebase.json' }).FIREBASE_PROJECT_ID).toBe('fidelity-prod');
+    expect(loadEnv({ ...real, GOOGLE_APPLICATION_CREDENTIALS: '/etc/sf/firebase.json' }).FIREBASE_PROJECT_ID).toBe('fidelity-prod');
+    const production = { NODE_ENV: 'production', SMTP_URL: 'smtp://mail', APP_URL: 'https://bo.example.it' };
+    expect(() =>
+      loadEnv({ ...production, AUTH_PROVIDER: 'firebase', FIREBASE_PROJECT_ID: 'demo-x', FIREBASE_AUTH_EMULATOR_HOST: '127.0.0.1:9099' }),
+    ).toThrow(/FIREBASE_AUTH_EMULATOR_HOST: not allowed in production/);
   });
 });

@@ -32,11 +32,20 @@ const envSchema = z.object({
   MAIL_FROM: z.string().default('Social Fidelity <no-reply@social-fidelity.test>'),
   /** Load the demo data when the database is empty (default on, except in production). */
   DEMO_DATA: booleanFromString.optional(),
+  /** Identity provider (B1): the built-in one, or Firebase Authentication (decision 023). */
+  AUTH_PROVIDER: z.enum(['builtin', 'firebase']).default('builtin'),
+  /** AUTH_PROVIDER=firebase: the Firebase project id (`demo-…` ids exist only in the emulator). */
+  FIREBASE_PROJECT_ID: z.string().regex(/^[a-z0-9-]{4,40}$/, 'not a Firebase project id').optional(),
+  /** AUTH_PROVIDER=firebase: the project's Web API key (Project settings → General), for the REST sign-in and refresh. */
+  FIREBASE_API_KEY: z.string().min(1).optional(),
+  /** host:port of the Firebase Auth emulator (tests, development); never in production. */
+  FIREBASE_AUTH_EMULATOR_HOST: z.string().regex(/^[^\s/:]+:\d{1,5}$/, 'expected host:port').optional(),
   /**
-   * Identity provider. Only the built-in one exists so far; the Firebase Authentication adapter (B1)
-   * is not built, so asking for it fails at start-up instead of silently using the built-in one.
+   * AUTH_PROVIDER=firebase on a real project: the service account's key, as the JSON itself or the path
+   * of its file (or set GOOGLE_APPLICATION_CREDENTIALS to that path instead).
    */
-  AUTH_PROVIDER: z.enum(['builtin']).default('builtin'),
+  FIREBASE_SERVICE_ACCOUNT: z.string().min(1).optional(),
+  GOOGLE_APPLICATION_CREDENTIALS: z.string().min(1).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Comma-separated client addresses exempt from rate limits (benchmarks only). */
   RATE_LIMIT_ALLOW: z.string().default(''),
@@ -110,10 +119,31 @@ export function loadEnv(source: Record<string, string | undefined> = process.env
     }
     if (problems.length > 0) throw new Error(`Invalid configuration:\n${problems.join('\n')}`);
   }
+  const firebaseProblems = env.AUTH_PROVIDER === 'firebase' ? firebaseSettingProblems(env, isProduction) : [];
+  if (firebaseProblems.length > 0) throw new Error(`Invalid configuration:\n${firebaseProblems.join('\n')}`);
   return {
     ...env,
     isProduction,
     demoData: env.DEMO_DATA ?? !isProduction,
     dataDir: path.resolve(env.INIT_CWD ?? '.', env.DATA_DIR),
   };
+}
+
+/** What AUTH_PROVIDER=firebase needs: a project, and either the emulator or a Web API key and a service account. */
+function firebaseSettingProblems(env: z.infer<typeof envSchema>, isProduction: boolean): string[] {
+  const problems: string[] = [];
+  const why = 'required with AUTH_PROVIDER=firebase';
+  if (!env.FIREBASE_PROJECT_ID) problems.push(`  FIREBASE_PROJECT_ID: ${why} (the Firebase project id)`);
+  if (env.FIREBASE_AUTH_EMULATOR_HOST) {
+    if (isProduction) problems.push('  FIREBASE_AUTH_EMULATOR_HOST: not allowed in production (the emulator accepts unsigned tokens)');
+    return problems;
+  }
+  if (env.FIREBASE_PROJECT_ID?.startsWith('demo-')) {
+    problems.push('  FIREBASE_PROJECT_ID: a demo-… project exists only in the emulator: set FIREBASE_AUTH_EMULATOR_HOST');
+  }
+  if (!env.FIREBASE_API_KEY) problems.push(`  FIREBASE_API_KEY: ${why} on a real project (the Web API key)`);
+  if (!env.FIREBASE_SERVICE_ACCOUNT && !env.GOOGLE_APPLICATION_CREDENTIALS) {
+    problems.push(`  FIREBASE_SERVICE_ACCOUNT: ${why} on a real project (the service account key: its JSON or the path of its file; or set GOOGLE_APPLICATION_CREDENTIALS)`);
+  }
+  return problems;
 }

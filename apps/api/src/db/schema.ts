@@ -34,9 +34,11 @@ export const users = pgTable(
     passwordChangedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     /** When the owner proved the address (B7); null for a self-registered account until it does. */
     emailConfirmedAt: timestamp({ withTimezone: true }).defaultNow(),
+    /** The Firebase user this account is (AUTH_PROVIDER=firebase, decision 023); null otherwise. */
+    firebaseUid: text(),
     ...timestamps,
   },
-  (t) => [uniqueIndex('users_email_key').on(t.email)],
+  (t) => [uniqueIndex('users_email_key').on(t.email), uniqueIndex('users_firebase_uid_key').on(t.firebaseUid)],
 );
 
 /** A sign-in: the family of rotated refresh tokens; dies 10 days after sign-in (S2). */

@@ -22,8 +22,10 @@ export async function changeAccount(
   changes: AccountChanges,
   actor: AuditActor,
   now: Date,
+  /** The identity provider's part once the change is committed (Firebase: the `role` custom claim follows). */
+  afterChange?: (account: Account) => Promise<void>,
 ): Promise<Account | undefined> {
-  return db.transaction(async (tx) => {
+  const changed = await db.transaction(async (tx) => {
     const [updated] = await tx.update(users).set({ ...changes, updatedAt: now }).where(eq(users.id, account.id)).returning();
     if (!updated) return undefined;
     if (changes.status === 'disabled') await revokeUserSessions(tx, account.id, now, 'disabled');
@@ -44,4 +46,8 @@ export async function changeAccount(
     });
     return updated;
   });
+  // Our database decides on every request whatever the provider holds; a failure here is reported to
+  // the caller (the change stands, running it again brings the provider in line).
+  if (changed && afterChange) await afterChange(changed);
+  return changed;
 }

@@ -1,11 +1,8 @@
 import fp from 'fastify-plugin';
 import type { FastifyContextConfig, FastifyRequest } from 'fastify';
-import { and, eq, getTableColumns, gt, isNull, sql } from 'drizzle-orm';
 import { AUTH_TOKEN_HEADER } from '@sf/contract/app-info';
 import { can, isStaffRole, type Permission, type StaffRole } from '@sf/contract/roles';
-import { sessions, users } from '../db/schema.ts';
 import { AppError, forbidden, unauthenticated } from '../lib/errors.ts';
-import { TokenError } from '../identity/token-signer.ts';
 import type { Account } from '../identity/accounts.ts';
 
 /** Every route declares who may call it: `public`, or a permission from the contract. */
@@ -58,8 +55,8 @@ export function tokenFromRequest(headers: Record<string, string | string[] | und
  * Deny by default (STYLE.md example 6): a route registered without `config.access` or
  * `config.permission` makes the app fail to start, and so fails every test.
  *
- * For a guarded route the token is verified, then the account's CURRENT role and status are read
- * from the database, so a demoted or disabled account loses access on its next request.
+ * For a guarded route the identity provider verifies the token and reads the account's CURRENT role
+ * and status from the database, so a demoted or disabled account loses access on its next request.
  */
 export const accessControlPlugin = fp(async (app) => {
   app.decorateRequest('user', null);
@@ -78,56 +75,15 @@ export const accessControlPlugin = fp(async (app) => {
     }
   });
 
-  // The per-request read of the account's current role and status, as a named prepared statement:
-  // built once instead of per request, and parsed and planned once per database connection. The
-  // whole row (one row by primary key either way), kept on the request for routes about the account.
-  // Built on first use: the plugin may be registered before (or without) a database.
-  let findAccount: ReturnType<typeof prepareFindAccount> | undefined;
-  const prepareFindAccount = () =>
-    app.db
-      .select({ ...getTableColumns(users), sessionId: sessions.id })
-      .from(users)
-      .leftJoin(
-        sessions,
-        and(
-          eq(sessions.id, sql.placeholder('sid')),
-          eq(sessions.userId, users.id),
-          isNull(sessions.revokedAt),
-          gt(sessions.expiresAt, sql.placeholder('now')),
-        ),
-      )
-      .where(eq(users.id, sql.placeholder('id')))
-      .limit(1)
-      .prepare('access_control_account');
-
   app.addHook('onRequest', async (request) => {
     const permission = request.routeOptions.config.permission;
     if (permission === undefined) return;
     const token = tokenFromRequest(request.headers);
     if (!token) throw unauthenticated('unauthenticated', 'Sign in to continue');
-    let claims;
-    try {
-      claims = await app.tokenSigner.verify(token);
-    } catch (error) {
-      if (error instanceof TokenError && error.reason === 'expired') {
-        throw unauthenticated('token_expired', 'The session token has expired');
-      }
-      throw unauthenticated('invalid_token', 'The session token is not valid');
-    }
-    // Every ID token names its sign-in; one without, or whose sign-in ended (logout, reuse of a
-    // refresh token, password change or reset, disabling), is refused however long it has left.
-    if (!claims.sid) throw unauthenticated('invalid_token', 'The session token is not valid');
-    findAccount ??= prepareFindAccount();
-    const [row] = await findAccount.execute({ id: claims.sub, sid: claims.sid, now: app.clock.now() });
-    if (!row || row.status !== 'active') {
-      throw unauthenticated('invalid_token', 'The account is not active');
-    }
-    const { sessionId, ...account } = row;
-    if (!sessionId) throw unauthenticated('invalid_token', 'The session has ended');
-    // A password reset revokes every session, including ID tokens issued before it.
-    if (claims.iat < Math.floor(account.passwordChangedAt.getTime() / 1000)) {
-      throw unauthenticated('invalid_token', 'The session token is no longer valid');
-    }
+    // The provider verifies the token and reads the account as it is NOW (B1): role and status come
+    // from our database on every request, whatever the token says. A request that changes something
+    // also asks Firebase whether the sign-in was revoked there (decision 023).
+    const { account, sessionId } = await app.identity.authenticate(token, { checkRevoked: isWrite(request.method) });
     if (!isStaffRole(account.role) || !can(account.role, permission)) throw forbidden();
     request.user = { id: account.id, email: account.email, displayName: account.displayName, role: account.role };
     request.idToken = token;
@@ -135,5 +91,10 @@ export const accessControlPlugin = fp(async (app) => {
     request.account = account;
   });
 });
+
+/** Requests that change something: with Firebase, their token's revocation is checked at Firebase too. */
+function isWrite(method: string): boolean {
+  return method !== 'GET' && method !== 'HEAD' && method !== 'OPTIONS';
+}
 
 export { AppError };

@@ -18,6 +18,8 @@ export type AppServerSettings = {
   webDist: string;
   /** ID token lifetime in seconds (ID_TOKEN_TTL). */
   idTokenTtlSeconds?: number | undefined;
+  /** More settings for the server (e.g. AUTH_PROVIDER=firebase and its emulator). */
+  extraEnv?: Record<string, string> | undefined;
 };
 
 function withoutNodeEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
@@ -92,6 +94,7 @@ export async function startAppServer(settings: AppServerSettings): Promise<AppSe
       AUTH_RATE_LIMIT: '1000',
       LOG_LEVEL: 'warn',
       ...(settings.idTokenTtlSeconds ? { ID_TOKEN_TTL: String(settings.idTokenTtlSeconds) } : {}),
+      ...settings.extraEnv,
     },
   });
   closeSync(log);

@@ -2,10 +2,15 @@ import { test as base, expect, type Page } from '@playwright/test';
 import { startAppServer, type AppServer } from './app-server.ts';
 import { E2E_WEB_DIST } from './global-setup.ts';
 import { startSmtpCatcher, type SmtpCatcher } from './smtp-catcher.ts';
+import { startAuthEmulator } from '../../../../tools/firebase-emulator/auth-emulator.mjs';
 
 type WorkerFixtures = {
   /** ID_TOKEN_TTL of this worker's server; a spec that needs short tokens sets it with `test.use`. */
   idTokenTtlSeconds: number | undefined;
+  /** The identity provider of this worker's server; `firebase` starts the Firebase Auth emulator for it. */
+  authProvider: 'builtin' | 'firebase';
+  /** host:port of that emulator (firebase only). */
+  firebaseEmulatorHost: string | undefined;
   smtp: SmtpCatcher;
   appServer: AppServer;
 };
@@ -17,6 +22,20 @@ type TestFixtures = {
 
 export const test = base.extend<TestFixtures, WorkerFixtures>({
   idTokenTtlSeconds: [undefined, { scope: 'worker', option: true }],
+  authProvider: ['builtin', { scope: 'worker', option: true }],
+
+  firebaseEmulatorHost: [
+    async ({ authProvider }, use) => {
+      if (authProvider !== 'firebase') return use(undefined);
+      const emulator = await startAuthEmulator({ projectId: 'demo-sf-e2e' });
+      try {
+        await use(emulator.host);
+      } finally {
+        await emulator.stop();
+      }
+    },
+    { scope: 'worker', timeout: 180_000 },
+  ],
 
   smtp: [
     // Playwright reads a fixture's dependencies from its first parameter's destructuring: none here.
@@ -30,10 +49,13 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
   ],
 
   appServer: [
-    async ({ smtp, idTokenTtlSeconds }, use) => {
+    async ({ smtp, idTokenTtlSeconds, firebaseEmulatorHost }, use) => {
       const webDist = process.env[E2E_WEB_DIST];
       if (!webDist) throw new Error(`${E2E_WEB_DIST} is not set: run the journeys through playwright.config.ts (its global setup builds the web app)`);
-      const server = await startAppServer({ smtpUrl: smtp.url, webDist, idTokenTtlSeconds });
+      const extraEnv = firebaseEmulatorHost
+        ? { AUTH_PROVIDER: 'firebase', FIREBASE_PROJECT_ID: 'demo-sf-e2e', FIREBASE_AUTH_EMULATOR_HOST: firebaseEmulatorHost }
+        : undefined;
+      const server = await startAppServer({ smtpUrl: smtp.url, webDist, idTokenTtlSeconds, extraEnv });
       try {
         await use(server);
       } finally {

@@ -1,6 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { sessionIdOf } from '../../identity/accounts.ts';
 import {
   forgotPasswordRequestSchema,
   loginRequestSchema,
@@ -15,13 +14,12 @@ import {
 import { okResponseSchema } from '@sf/contract/common';
 import { purgeDeadIdentityData } from '../../identity/housekeeping.ts';
 import { createAfterReply } from './after-reply.ts';
-import { confirmEmail, forgotPassword, login, logout, refreshTokens, register, resetPassword } from './auth.service.ts';
 import { confirmEmailRequestSchema } from '@sf/contract/email-confirmation';
 
 const jwksResponseSchema = z.object({ keys: z.array(z.record(z.string(), z.unknown())) });
 
 /**
- * The built-in identity provider (B1, S18). Public by nature, and the favourite target of guessing:
+ * The identity endpoints (B1, S18), answered by the provider AUTH_PROVIDER chose (`app.identity`). Public by nature, and the favourite target of guessing:
  * every route is rate limited per client address (429 with Retry-After), on top of the per-account
  * lock-out of the sign-in.
  */
@@ -46,8 +44,8 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: { tags, summary: 'Sign in with e-mail and password', body: loginRequestSchema, response: { 200: loginResponseSchema } },
     },
     async (request, reply) => {
-      const answer = await login(app, request.body, request);
-      reply.bindCsrfToSession(sessionIdOf(answer.idToken));
+      const answer = await app.identity.login(request.body, request);
+      reply.bindCsrfToSession(app.identity.sessionIdOf(answer.idToken));
       return answer;
     },
   );
@@ -64,7 +62,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const answer = await register(app, request.body, request, afterReply);
+      const answer = await app.identity.register(request.body, request, afterReply);
       return reply.status(201).send(answer);
     },
   );
@@ -80,7 +78,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: okResponseSchema },
       },
     },
-    async (request) => confirmEmail(app, request.body, request),
+    async (request) => app.identity.confirmEmail(request.body, request),
   );
 
   app.post(
@@ -94,7 +92,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: okResponseSchema },
       },
     },
-    async (request) => forgotPassword(app, request.body, afterReply),
+    async (request) => app.identity.forgotPassword(request.body, request, afterReply),
   );
 
   app.post(
@@ -108,7 +106,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: okResponseSchema },
       },
     },
-    async (request) => resetPassword(app, request.body, request),
+    async (request) => app.identity.resetPassword(request.body, request),
   );
 
   app.post(
@@ -123,8 +121,8 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const answer = await refreshTokens(app, request.body.refresh_token, request);
-      reply.bindCsrfToSession(sessionIdOf(answer.id_token));
+      const answer = await app.identity.refresh(request.body.refresh_token, request);
+      reply.bindCsrfToSession(app.identity.sessionIdOf(answer.id_token));
       return answer;
     },
   );
@@ -135,7 +133,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       config: limited,
       schema: { tags, summary: 'End the session of a refresh token', body: logoutRequestSchema, response: { 200: okResponseSchema } },
     },
-    async (request) => logout(app, request.body.refreshToken),
+    async (request) => app.identity.logout(request.body.refreshToken, request),
   );
 
   app.get(

@@ -32,20 +32,20 @@ import { accountThrottleKey, clearFailures, clearFailuresOfAccount, reserveAttem
 import { emailConfirmationMail, passwordResetMail, registrationAttemptMail } from './auth-mails.ts';
 import { EMAIL_CONFIRMATION_TTL_MS, type ConfirmEmailRequest } from '@sf/contract/email-confirmation';
 
+import type { AfterReply } from '../../identity/provider.ts';
+
 export const RESET_TOKEN_TTL_MS = 30 * 60_000;
 
-type AfterReply = (what: string, work: () => Promise<void>) => void;
-
 /** One answer for a wrong password, an unknown, disabled or locked account: nothing to enumerate. */
-function invalidCredentials(language: Language): AppError {
+export function invalidCredentials(language: Language): AppError {
   return new AppError(400, 'invalid_credentials', message('loginIncorrect', language));
 }
 
-function invalidGrant(): AppError {
+export function invalidGrant(): AppError {
   return new AppError(400, 'invalid_grant', 'The refresh token is not valid; sign in again');
 }
 
-function invalidResetToken(language: Language): AppError {
+export function invalidResetToken(language: Language): AppError {
   const text = message('invalid', language, { field: 'token' });
   return new AppError(400, 'invalid_reset_token', text, [{ field: 'token', message: text }]);
 }

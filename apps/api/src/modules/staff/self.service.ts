@@ -55,6 +55,8 @@ export async function changeOwnPassword(
   body: PasswordChange,
 ): Promise<ChangePasswordResponse> {
   const account = await currentAccount(app, request);
+  // A provider that keeps the passwords itself (Firebase) changes it there.
+  if (app.identity.changeOwnPassword) return app.identity.changeOwnPassword(request, account, body);
   if (!(await verifyPassword(account.passwordHash, body.currentPassword))) {
     const text = message('invalid', request.language, { field: 'currentPassword' });
     throw validationFailed(text, [{ field: 'currentPassword', message: text }]);

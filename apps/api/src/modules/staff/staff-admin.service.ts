@@ -85,7 +85,7 @@ export async function updateStaff(app: FastifyInstance, request: FastifyRequest,
     ...(body.role !== undefined ? { role: body.role } : {}),
     ...(body.status !== undefined ? { status: body.status } : {}),
   };
-  const updated = await changeAccount(app.db, account, changes, actorOf(request), app.clock.now());
+  const updated = await changeAccount(app.db, account, changes, actorOf(request), app.clock.now(), app.identity.accountChanged);
   if (!updated) throw notFoundError();
   return toStaffAccount(updated);
 }

@@ -9,7 +9,7 @@ import {
 } from '@sf/contract/auth';
 import { exportStaffQuerySchema, listStaffQuerySchema, staffAccountSchema, staffIdParamSchema, staffPageSchema, updateStaffRequestSchema } from '@sf/contract/staff';
 import { unauthenticated } from '../../lib/errors.ts';
-import { sessionIdOf, toStaffUser } from '../../identity/accounts.ts';
+import { toStaffUser } from '../../identity/accounts.ts';
 import { changeOwnPassword, currentAccount, updateOwnProfile } from './self.service.ts';
 import { listStaff, sendStaffExport, updateStaff } from './staff-admin.service.ts';
 
@@ -74,7 +74,7 @@ export const staffRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const answer = await changeOwnPassword(app, request, request.body);
       // Every other session ended; the new one gets its own forgery-protection cookie.
-      reply.bindCsrfToSession(sessionIdOf(answer.idToken));
+      reply.bindCsrfToSession(app.identity.sessionIdOf(answer.idToken));
       return answer;
     },
   );

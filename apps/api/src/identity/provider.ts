@@ -1,0 +1,57 @@
+import type { FastifyRequest } from 'fastify';
+import type {
+  ChangePasswordResponse,
+  ForgotPasswordRequest,
+  LoginRequest,
+  LoginResponse,
+  RegisterRequest,
+  ResetPasswordRequest,
+  TokenResponse,
+} from '@sf/contract/auth';
+import type { ConfirmEmailRequest } from '@sf/contract/email-confirmation';
+import type { Account } from './accounts.ts';
+
+/** Work done after the answer went out (so that its timing tells nothing). */
+export type AfterReply = (what: string, work: () => Promise<void>) => void;
+
+export type PasswordChange = { currentPassword: string; newPassword: string };
+
+/** Who a verified ID token belongs to: the account row as it is NOW, and the sign-in the token is part of. */
+export type Authenticated = { account: Account; sessionId: string };
+
+/**
+ * The identity provider behind `/api/auth/*` and the guard of `/api/admin/*` (B1): the built-in one
+ * (`modules/auth/builtin-provider.ts`) or Firebase Authentication (`firebase/firebase-provider.ts`),
+ * chosen by AUTH_PROVIDER. Both answer the web app with the same shapes, so the web app does not know
+ * which one runs (decision 023). Whatever the provider, the account's role and status come from OUR
+ * database on every request.
+ */
+export interface IdentityProvider {
+  readonly kind: 'builtin' | 'firebase';
+  /** S1: tokens only for an active, confirmed account with a staff role; else 400 invalid_credentials. */
+  login(body: LoginRequest, request: FastifyRequest): Promise<LoginResponse>;
+  /** S6/B7: an account without a role, whose address must be confirmed. */
+  register(body: RegisterRequest, request: FastifyRequest, afterReply: AfterReply): Promise<{ email: string }>;
+  confirmEmail(body: ConfirmEmailRequest, request: FastifyRequest): Promise<{ ok: true }>;
+  /** S7: same answer for any address; the work happens after the reply. */
+  forgotPassword(body: ForgotPasswordRequest, request: FastifyRequest, afterReply: AfterReply): { ok: true };
+  resetPassword(body: ResetPasswordRequest, request: FastifyRequest): Promise<{ ok: true }>;
+  /** S10: the secure-token endpoint; 400 invalid_grant for an account that may no longer enter. */
+  refresh(refreshToken: string, request: FastifyRequest): Promise<TokenResponse>;
+  logout(refreshToken: string, request: FastifyRequest): Promise<{ ok: true }>;
+  /** The sign-in an ID token this provider just issued belongs to (binds the forgery-protection cookie). */
+  sessionIdOf(idToken: string): string;
+  /**
+   * The guard's check of a presented ID token; throws a 401 AppError. `checkRevoked`: also ask the
+   * provider whether the sign-in was revoked since (a network round trip with Firebase).
+   */
+  authenticate(token: string, options: { checkRevoked: boolean }): Promise<Authenticated>;
+  /**
+   * The profile dialog's password change, for a provider that keeps the passwords itself (Firebase);
+   * absent: ours, in `modules/staff/self.service.ts`. Ends every session, answers with a fresh sign-in.
+   */
+  changeOwnPassword?(request: FastifyRequest, account: Account, body: PasswordChange): Promise<ChangePasswordResponse>;
+  /** After an admin or the CLI changed an account's role or status (Firebase: the custom claims follow). */
+  accountChanged(account: Account): Promise<void>;
+  close(): Promise<void>;
+}

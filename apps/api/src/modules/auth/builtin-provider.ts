@@ -1,0 +1,80 @@
+import type { FastifyInstance } from 'fastify';
+import { and, eq, getTableColumns, gt, isNull, sql } from 'drizzle-orm';
+import { sessions, users } from '../../db/schema.ts';
+import { unauthenticated } from '../../lib/errors.ts';
+import { TokenError } from '../../identity/token-signer.ts';
+import { sessionIdOf } from '../../identity/accounts.ts';
+import type { IdentityProvider } from '../../identity/provider.ts';
+import { confirmEmail, forgotPassword, login, logout, refreshTokens, register, resetPassword } from './auth.service.ts';
+
+/**
+ * The built-in identity provider (B1, the default): argon2id passwords in our database, EdDSA ID
+ * tokens tied to a live session, rotated opaque refresh tokens (`identity/README.md`).
+ */
+export function createBuiltinProvider(app: FastifyInstance): IdentityProvider {
+  // The per-request read of the account's current role and status, as a named prepared statement:
+  // built once instead of per request, and parsed and planned once per database connection. The
+  // whole row (one row by primary key either way), kept on the request for routes about the account.
+  // Built on first use: the app may be built before (or without) a migrated database.
+  let findAccount: ReturnType<typeof prepareFindAccount> | undefined;
+  const prepareFindAccount = () =>
+    app.db
+      .select({ ...getTableColumns(users), sessionId: sessions.id })
+      .from(users)
+      .leftJoin(
+        sessions,
+        and(
+          eq(sessions.id, sql.placeholder('sid')),
+          eq(sessions.userId, users.id),
+          isNull(sessions.revokedAt),
+          gt(sessions.expiresAt, sql.placeholder('now')),
+        ),
+      )
+      .where(eq(users.id, sql.placeholder('id')))
+      .limit(1)
+      .prepare('access_control_account');
+
+  return {
+    kind: 'builtin',
+    login: (body, request) => login(app, body, request),
+    register: (body, request, afterReply) => register(app, body, request, afterReply),
+    confirmEmail: (body, request) => confirmEmail(app, body, request),
+    forgotPassword: (body, _request, afterReply) => forgotPassword(app, body, afterReply),
+    resetPassword: (body, request) => resetPassword(app, body, request),
+    refresh: (refreshToken, request) => refreshTokens(app, refreshToken, request),
+    logout: (refreshToken) => logout(app, refreshToken),
+    sessionIdOf,
+    // Our ID tokens die with their session, so every check is a revocation check: the option changes nothing.
+    async authenticate(token) {
+      let claims;
+      try {
+        claims = await app.tokenSigner.verify(token);
+      } catch (error) {
+        if (error instanceof TokenError && error.reason === 'expired') {
+          throw unauthenticated('token_expired', 'The session token has expired');
+        }
+        throw unauthenticated('invalid_token', 'The session token is not valid');
+      }
+      // Every ID token names its sign-in; one without, or whose sign-in ended (logout, reuse of a
+      // refresh token, password change or reset, disabling), is refused however long it has left.
+      if (!claims.sid) throw unauthenticated('invalid_token', 'The session token is not valid');
+      findAccount ??= prepareFindAccount();
+      const [row] = await findAccount.execute({ id: claims.sub, sid: claims.sid, now: app.clock.now() });
+      if (!row || row.status !== 'active') {
+        throw unauthenticated('invalid_token', 'The account is not active');
+      }
+      const { sessionId, ...account } = row;
+      if (!sessionId) throw unauthenticated('invalid_token', 'The session has ended');
+      // A password reset revokes every session, including ID tokens issued before it.
+      if (claims.iat < Math.floor(account.passwordChangedAt.getTime() / 1000)) {
+        throw unauthenticated('invalid_token', 'The session token is no longer valid');
+      }
+      return { account, sessionId };
+    },
+    // The profile dialog's password change stays in modules/staff/self.service.ts (our own hashes).
+    async accountChanged() {
+      // Role and status live in our database only; the guard reads them on every request.
+    },
+    async close() {},
+  };
+}
