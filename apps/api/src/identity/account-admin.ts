@@ -1,5 +1,5 @@
-import { eq } from 'drizzle-orm';
-import type { Database } from '../db/client.ts';
+import { and, eq } from 'drizzle-orm';
+import type { Database, Executor } from '../db/client.ts';
 import { users } from '../db/schema.ts';
 import { recordAudit, type AuditActor } from '../lib/audit.ts';
 import type { Account } from './accounts.ts';
@@ -15,6 +15,7 @@ export function accountSummary(account: Pick<Account, 'email' | 'role' | 'status
  * Changes an account's role or status for an admin or the CLI, with its audit record, in one
  * transaction. Disabling also ends every session: the guard already refuses the account's ID tokens,
  * and its refresh tokens must not mint new ones. Resolves to undefined when the account is gone.
+ * `check` runs first inside the same transaction (e.g. `keepAnActiveAdmin`) and may throw to refuse.
  */
 export async function changeAccount(
   db: Database,
@@ -22,8 +23,10 @@ export async function changeAccount(
   changes: AccountChanges,
   actor: AuditActor,
   now: Date,
+  check?: (tx: Executor) => Promise<void>,
 ): Promise<Account | undefined> {
   return db.transaction(async (tx) => {
+    if (check) await check(tx);
     const [updated] = await tx.update(users).set({ ...changes, updatedAt: now }).where(eq(users.id, account.id)).returning();
     if (!updated) return undefined;
     if (changes.status === 'disabled') await revokeUserSessions(tx, account.id, now, 'disabled');
@@ -44,4 +47,20 @@ export async function changeAccount(
     });
     return updated;
   });
+}
+
+/**
+ * Refuses (with `refuse()`'s error) a change that would leave no active admin. The active admins'
+ * rows are locked first, so two admins demoting each other at once cannot both succeed: the second
+ * waits, then sees that only one is left.
+ */
+export async function keepAnActiveAdmin(tx: Executor, accountId: string, changes: AccountChanges, refuse: () => Error): Promise<void> {
+  const admins = await tx
+    .select({ id: users.id })
+    .from(users)
+    .where(and(eq(users.role, 'admin'), eq(users.status, 'active')))
+    .for('update');
+  const isActiveAdmin = admins.some((admin) => admin.id === accountId);
+  const staysActiveAdmin = (changes.role === undefined || changes.role === 'admin') && (changes.status === undefined || changes.status === 'active');
+  if (isActiveAdmin && !staysActiveAdmin && admins.length <= 1) throw refuse();
 }
