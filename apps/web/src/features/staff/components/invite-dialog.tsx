@@ -1,6 +1,6 @@
 import { Button, Group, Modal, Select, Stack, Text, TextInput } from '@mantine/core';
 import { STAFF_ROLES } from '@sf/contract/roles';
-import type { CreateInvitationRequest } from '@sf/contract/staff-invitations';
+import { createInvitationRequestSchema, type CreateInvitationRequest } from '@sf/contract/staff-invitations';
 import { useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
@@ -10,7 +10,8 @@ import { applyServerFieldErrors, contractResolver, useRevalidateOnLanguageChange
 import { notifySuccess } from '../../../lib/notify.ts';
 import { useCreateInvitation } from '../api/invitations.ts';
 
-const loadSchema = () => import('@sf/contract/staff-invitations').then((module) => module.createInvitationRequestSchema);
+// The Staff screen's chunk has the contract already: no second request for the schema.
+const loadSchema = async () => createInvitationRequestSchema;
 
 const EMPTY: CreateInvitationRequest = { displayName: '', email: '', role: 'editor' };
 
