@@ -30,6 +30,7 @@ import { accessControlPlugin, isApiRoute } from './plugins/access-control.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { staffRoutes } from './modules/staff/staff.routes.ts';
+import { invitationAdminRoutes, invitationAuthRoutes } from './modules/staff/invitations.routes.ts';
 import { newsRoutes } from './modules/news/news.routes.ts';
 import { publicNewsRoutes } from './modules/news/public-news.routes.ts';
 import { auditRoutes } from './modules/audit/audit.routes.ts';
@@ -216,6 +217,8 @@ export async function buildApp(options: AppOptions): Promise<App> {
       await api.register(programRoutes, { prefix: '/admin/programs' });
       await api.register(ledgerRoutes, { prefix: '/admin/ledger' });
       await api.register(membershipRoutes, { prefix: '/admin/customers' });
+      await api.register(invitationAdminRoutes, { prefix: '/admin/staff/invitations' });
+      await api.register(invitationAuthRoutes, { prefix: '/auth/invitation' });
     },
     { prefix: '/api' },
   );

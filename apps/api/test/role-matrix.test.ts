@@ -57,6 +57,25 @@ describe('the role matrix over every /api route', () => {
     }
   });
 
+  it('checks every route of the Staff screen and its invitations (admin-only) and the invitee’s public routes', () => {
+    const byLabel = new Map(routes.map((route) => [label(route), route.access]));
+    const staff = {
+      'GET /api/admin/staff': 'staff:manage',
+      'GET /api/admin/staff/export.csv': 'staff:manage',
+      'PATCH /api/admin/staff/:id': 'staff:manage',
+      'GET /api/admin/staff/invitations': 'staff:manage',
+      'GET /api/admin/staff/invitations/export.csv': 'staff:manage',
+      'POST /api/admin/staff/invitations': 'staff:manage',
+      'POST /api/admin/staff/invitations/:id/resend': 'staff:manage',
+      'DELETE /api/admin/staff/invitations/:id': 'staff:manage',
+      'POST /api/auth/invitation/details': 'public',
+      'POST /api/auth/invitation/accept': 'public',
+    };
+    expect(Object.fromEntries(Object.keys(staff).map((route) => [route, byLabel.get(route)]))).toEqual(staff);
+    expect(can('admin', 'staff:manage')).toBe(true);
+    expect(can('editor', 'staff:manage')).toBe(false);
+  });
+
   it('checks every route of the loyalty anagrafiche and every list export, all admin-only', () => {
     const loyalty = [
       'GET /api/admin/merchants',

@@ -20,6 +20,10 @@ test('the sign-in, registration, forgot-password, reset-password and 404 screens
   await expect(page.getByRole('heading', { name: 'Password dimenticata?' })).toBeVisible();
   await expectNoSeriousA11yViolations(page, 'the forgot-password screen');
 
+  await page.goto('/auth/invitation?token=not-a-real-token');
+  await expect(page.getByRole('heading', { name: 'Invito non valido' })).toBeVisible();
+  await expectNoSeriousA11yViolations(page, 'the invitation screen with a bad link');
+
   await page.goto('/auth/reset-password?token=not-a-real-token');
   await expect(page.getByRole('heading', { name: 'Scegli una nuova password' })).toBeVisible();
   await expectNoSeriousA11yViolations(page, 'the reset-password screen');
@@ -51,4 +55,16 @@ test('the dashboard, news list, news editor drawer and profile dialog have no se
   const profile = page.getByRole('dialog', { name: 'Il mio profilo' });
   await expect(profile.getByRole('textbox', { name: /^Professione/ })).toBeVisible();
   await expectNoSeriousA11yViolations(page, 'the profile dialog');
+});
+
+test('the Staff screen (accounts and invitations, with the invite dialog) has no serious accessibility violation', async ({ page }) => {
+  await signIn(page, ADMIN);
+  await page.goto('/staff');
+  await expect(page.getByRole('heading', { name: 'Staff', level: 1 })).toBeVisible();
+  await expect(page.getByRole('row').filter({ hasText: 'editor@demo.test' })).toBeVisible();
+  await expectNoSeriousA11yViolations(page, 'the staff accounts list');
+  await page.getByRole('tab', { name: 'Inviti' }).click();
+  await page.getByRole('button', { name: 'Invita' }).click();
+  await expect(page.getByRole('dialog', { name: 'Invita nello staff' })).toBeVisible();
+  await expectNoSeriousA11yViolations(page, 'the invite dialog');
 });

@@ -27,5 +27,7 @@ export const dashboardSchema = z.object({
   nextScheduled: z.array(newsPostSchema.pick({ id: true, title: true, publishAt: true, author: true })),
   latestChanges: z.array(auditEntrySchema.omit({ before: true, after: true })),
   loyalty: loyaltyFiguresSchema,
+  /** Self-registered accounts with a confirmed address waiting for an admin to grant a role (B7). */
+  pendingStaff: z.number().int(),
 });
 export type Dashboard = z.infer<typeof dashboardSchema>;

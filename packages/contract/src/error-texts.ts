@@ -14,6 +14,22 @@ export const ERROR_TEXTS: Partial<Record<ErrorCode, Record<Language, string>>> =
     en: 'This merchant has ledger entries and cannot be deleted: archive it instead',
     it: 'Questo esercente ha movimenti e non può essere eliminato: archivialo',
   },
+  last_admin: {
+    en: 'This is the last active administrator: appoint another administrator first',
+    it: 'È l’ultimo amministratore attivo: nomina prima un altro amministratore',
+  },
+  own_account: {
+    en: 'You cannot change your own role or status: ask another administrator',
+    it: 'Non puoi cambiare il tuo ruolo o il tuo stato: chiedi a un altro amministratore',
+  },
+  account_exists: {
+    en: 'An account with this e-mail already exists: change its role in the staff list instead',
+    it: 'Esiste già un account con questa e-mail: cambiane il ruolo dall’elenco dello staff',
+  },
+  invalid_invitation_token: {
+    en: 'This invitation link is not valid or has expired: ask an administrator for a new one',
+    it: 'Questo link di invito non è valido o è scaduto: chiedi un nuovo invito a un amministratore',
+  },
 };
 
 export function errorText(code: ErrorCode, language: Language): string | undefined {

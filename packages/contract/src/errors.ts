@@ -31,6 +31,11 @@ export const ERROR_CODES = [
   'already_reversed',
   'idempotency_key_reused',
   'idempotency_key_in_flight',
+  // Staff screen and invitations (issue 11): texts in error-texts.ts.
+  'last_admin',
+  'own_account',
+  'account_exists',
+  'invalid_invitation_token',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 

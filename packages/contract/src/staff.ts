@@ -1,7 +1,6 @@
 import { z } from 'zod';
-import { pageSchema, pagingQuerySchema } from './common.ts';
+import { exportQuerySchema, listPageSchema, listQuerySchema } from './list-query.ts';
 import { ACCOUNT_ROLES } from './roles.ts';
-import { BOUNDS } from './validation.ts';
 
 export const ACCOUNT_STATUSES = ['active', 'disabled'] as const;
 
@@ -16,17 +15,23 @@ export const staffAccountSchema = z.object({
 });
 export type StaffAccount = z.infer<typeof staffAccountSchema>;
 
-export const listStaffQuerySchema = pagingQuerySchema.extend({
-  /** Matches e-mail or name, case-insensitive. */
-  q: z.string().trim().max(BOUNDS.searchMax).optional(),
-  /** `none` lists the accounts waiting for a role (self-registered, B7). */
-  role: z.enum([...ACCOUNT_ROLES, 'none']).optional(),
-  status: z.enum(ACCOUNT_STATUSES).optional(),
+/**
+ * `waiting` (the default) puts the accounts waiting for approval first — address confirmed, active, no
+ * role yet (B7) — then everyone by e-mail. `q` matches e-mail or name, case-insensitive.
+ */
+export const listStaffQuerySchema = listQuerySchema({
+  sort: ['waiting', 'email', 'displayName', 'role', 'status', 'createdAt'] as const,
+  defaultSort: 'waiting',
+  filters: {
+    /** `none` lists the accounts without a role (self-registered, B7). */
+    role: z.enum([...ACCOUNT_ROLES, 'none']).optional(),
+    status: z.enum(ACCOUNT_STATUSES).optional(),
+  },
 });
 export type ListStaffQuery = z.infer<typeof listStaffQuerySchema>;
-export const staffPageSchema = pageSchema(staffAccountSchema);
-/** The export takes the list's filters, without paging. */
-export const exportStaffQuerySchema = listStaffQuerySchema.omit({ page: true, pageSize: true });
+export const staffPageSchema = listPageSchema(staffAccountSchema);
+/** The export takes the list's filters and sort, without paging. */
+export const exportStaffQuerySchema = exportQuerySchema(listStaffQuerySchema);
 
 export const staffIdParamSchema = z.object({ id: z.uuid() });
 

@@ -133,7 +133,7 @@ export async function createAdmin(
 }
 
 async function updateAccount(db: Database, account: Account, changes: AccountChanges, now: Date, firebase: CliFirebase): Promise<Account> {
-  const updated = await changeAccount(db, account, changes, CLI_ACTOR, now, firebase ? (changed) => firebase.syncClaims(changed) : undefined);
+  const updated = await changeAccount(db, account, changes, CLI_ACTOR, now, firebase ? { afterChange: (changed) => firebase.syncClaims(changed) } : {});
   if (!updated) throw new CliError(`No account with the e-mail ${account.email}`);
   return updated;
 }

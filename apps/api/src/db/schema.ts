@@ -159,3 +159,4 @@ export * from '../modules/merchants/merchants.schema.ts';
 export * from '../modules/customers/customers.schema.ts';
 export * from '../modules/programs/programs.schema.ts';
 export * from '../modules/ledger/ledger.schema.ts';
+export * from '../modules/staff/staff.schema.ts';

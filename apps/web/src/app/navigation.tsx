@@ -10,6 +10,7 @@ import {
   IconSquarePlus,
   IconStars,
   IconUsers,
+  IconUserShield,
   type Icon,
 } from '@tabler/icons-react';
 import { can, type Permission } from '@sf/contract/roles';
@@ -26,6 +27,8 @@ export type MenuLink = {
   to: string;
   permission: Permission;
   isActive: (location: MenuLocation) => boolean;
+  /** A count shown beside the label (the main layout renders it). */
+  badge?: 'pendingStaff';
 };
 
 export type MenuGroup = { kind: 'group'; id: string; label: string; icon: Icon; entries: MenuLink[] };
@@ -60,7 +63,11 @@ export const MENU: MenuItem[] = [
     id: 'anagrafiche',
     label: 'nav.anagrafiche',
     icon: IconAddressBook,
-    entries: [screenLink('customers', 'nav.customers', IconUsers), screenLink('merchants', 'nav.merchants', IconBuildingStore)],
+    entries: [
+      screenLink('customers', 'nav.customers', IconUsers),
+      screenLink('merchants', 'nav.merchants', IconBuildingStore),
+      { ...screenLink('staff', 'nav.staff', IconUserShield), badge: 'pendingStaff' },
+    ],
   },
   { kind: 'group', id: 'pages', label: 'nav.pages', icon: IconFiles, entries: [] },
   { kind: 'group', id: 'features', label: 'nav.features', icon: IconPuzzle, entries: [screenLink('programs', 'nav.programs', IconStars), screenLink('ledger', 'nav.ledger', IconArrowsExchange)] },

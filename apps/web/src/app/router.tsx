@@ -26,6 +26,14 @@ export const appRoutes: RouteObject[] = [
           { path: 'forgot-password', lazy: () => import('./routes/auth/forgot-password.tsx') },
           { path: 'reset-password', lazy: () => import('./routes/auth/reset-password.tsx') },
           { path: 'confirm-email', lazy: () => import('./routes/auth/confirm-email.tsx') },
+          {
+            path: 'invitation',
+            // Its texts (and the API's error texts) come with it, not with the sign-in page.
+            lazy: async () => {
+              const [route] = await Promise.all([import('./routes/auth/invitation.tsx'), loadCatalogues(['invitation', 'api-errors'])]);
+              return route;
+            },
+          },
         ],
       },
       {
@@ -53,6 +61,7 @@ export const appRoutes: RouteObject[] = [
               { path: 'merchants', handle: screenHandle('merchants'), lazy: () => import('./routes/merchants.tsx') },
               { path: 'programs', handle: screenHandle('programs'), lazy: () => import('./routes/programs.tsx') },
               { path: 'ledger', handle: screenHandle('ledger'), lazy: () => import('./routes/ledger.tsx') },
+              { path: 'staff', handle: screenHandle('staff'), lazy: () => import('./routes/staff.tsx') },
             ],
           },
         ],

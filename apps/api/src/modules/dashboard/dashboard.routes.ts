@@ -5,6 +5,7 @@ import { auditLog } from '../../db/schema.ts';
 import { countByEffectiveStatus, findNextScheduled, toNewsPost } from '../news/news.repository.ts';
 import { loyaltyFigures } from '../ledger/ledger.service.ts';
 import { ledgerDeps } from '../ledger/ledger.routes.ts';
+import { countWaitingStaff } from '../staff/staff-admin.service.ts';
 
 export const dashboardRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
@@ -20,7 +21,7 @@ export const dashboardRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async () => {
       const now = app.clock.now();
-      const [postsByStatus, next, latest, loyalty] = await Promise.all([
+      const [postsByStatus, next, latest, loyalty, pendingStaff] = await Promise.all([
         countByEffectiveStatus(app.db, now),
         findNextScheduled(app.db, now, 5),
         // before/after can be whole posts: leave them in the database.
@@ -39,6 +40,7 @@ export const dashboardRoutes: FastifyPluginAsyncZod = async (app) => {
           .orderBy(desc(auditLog.at), desc(auditLog.id))
           .limit(10),
         loyaltyFigures(ledgerDeps(app)),
+        countWaitingStaff(app),
       ]);
       return {
         postsByStatus,
@@ -48,6 +50,7 @@ export const dashboardRoutes: FastifyPluginAsyncZod = async (app) => {
         }),
         latestChanges: latest.map((row) => ({ ...row, at: row.at.toISOString() })),
         loyalty,
+        pendingStaff,
       };
     },
   );

@@ -1,4 +1,4 @@
-import { eq, ilike, isNotNull, isNull, or } from 'drizzle-orm';
+import { and, count, eq, ilike, isNotNull, isNull, or, sql } from 'drizzle-orm';
 import { allOf, containsPattern, findPage, orderFor, type ListDefinition } from '../../db/list.ts';
 import { csvCell, csvSelection, sendCsv, type CsvColumns } from '../../db/csv-export.ts';
 import type { Language } from '@sf/contract/app-info';
@@ -6,10 +6,10 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { message } from '@sf/contract/messages';
 import type { ListStaffQuery, StaffAccount, UpdateStaffRequest } from '@sf/contract/staff';
 import { users } from '../../db/schema.ts';
-import { conflict, notFound } from '../../lib/errors.ts';
+import { AppError, notFound } from '../../lib/errors.ts';
 import { actorOf } from '../../lib/audit.ts';
 import { findAccountById, type Account } from '../../identity/accounts.ts';
-import { changeAccount } from '../../identity/account-admin.ts';
+import { changeAccount, keepAnActiveAdmin } from '../../identity/account-admin.ts';
 
 function toStaffAccount(account: Account): StaffAccount {
   return {
@@ -22,10 +22,26 @@ function toStaffAccount(account: Account): StaffAccount {
   };
 }
 
-/** The staff list: by e-mail (unique, so it is its own tie-breaker). */
-const staffList: ListDefinition<'email'> = { sorts: { email: users.email }, tieBreaker: users.id };
+/** An account waiting for approval (B7): address confirmed (every listed account), active, no role yet. */
+const isWaiting = and(isNull(users.role), eq(users.status, 'active'));
 
-type StaffFilter = Pick<ListStaffQuery, 'q' | 'role' | 'status'>;
+/**
+ * The staff list. `waiting` (the default) puts the accounts waiting for approval first, then everyone
+ * by e-mail; the id breaks ties (e-mail is unique anyway).
+ */
+const staffList: ListDefinition<ListStaffQuery['sort']> = {
+  sorts: {
+    waiting: [sql`(case when ${isWaiting} then 0 else 1 end)`, users.email],
+    email: users.email,
+    displayName: sql`lower(${users.displayName})`,
+    role: { expression: users.role, nullsLast: false },
+    status: users.status,
+    createdAt: users.createdAt,
+  },
+  tieBreaker: users.id,
+};
+
+type StaffFilter = Pick<ListStaffQuery, 'q' | 'role' | 'status' | 'sort' | 'order'>;
 
 function staffConditions(query: StaffFilter) {
   const pattern = query.q ? containsPattern(query.q) : undefined;
@@ -58,7 +74,7 @@ export function sendStaffExport(app: FastifyInstance, reply: FastifyReply, query
         .select(csvSelection(columns))
         .from(users)
         .where(staffConditions(query))
-        .orderBy(...orderFor(staffList.sorts, 'email', 'asc', staffList.tieBreaker)),
+        .orderBy(...orderFor(staffList.sorts, query.sort, query.order, staffList.tieBreaker)),
   });
 }
 
@@ -69,15 +85,24 @@ export async function listStaff(app: FastifyInstance, query: ListStaffQuery) {
     staffList,
     (count) => app.db.select({ account: users, _total: count }).from(users).$dynamic(),
     where,
-    { page: query.page, pageSize: query.pageSize, sort: 'email', order: 'asc' },
+    { page: query.page, pageSize: query.pageSize, sort: query.sort, order: query.order },
   );
   return { items: rows.map((row) => toStaffAccount(row.account)), total, page: query.page, pageSize: query.pageSize };
 }
 
+/** The dashboard's badge and the menu's: accounts waiting for an admin to grant a role. */
+export async function countWaitingStaff(app: FastifyInstance): Promise<number> {
+  const [row] = await app.db
+    .select({ n: count() })
+    .from(users)
+    .where(and(isNotNull(users.emailConfirmedAt), isWaiting));
+  return Number(row?.n ?? 0);
+}
+
 export async function updateStaff(app: FastifyInstance, request: FastifyRequest, id: string, body: UpdateStaffRequest) {
   const notFoundError = () => notFound(message('notFound', request.language, { field: 'user' }));
-  // An admin demoting or disabling themselves could leave nobody able to administer.
-  if (id === request.user?.id) throw conflict('You cannot change your own role or status');
+  // An admin demoting or disabling themselves could leave nobody able to administer; another admin must.
+  if (id === request.user?.id) throw new AppError(409, 'own_account', '');
   const account = await findAccountById(app.db, id);
   // Unconfirmed self-registrations are not listed, and cannot be approved either (B7).
   if (!account || !account.emailConfirmedAt) throw notFoundError();
@@ -85,7 +110,10 @@ export async function updateStaff(app: FastifyInstance, request: FastifyRequest,
     ...(body.role !== undefined ? { role: body.role } : {}),
     ...(body.status !== undefined ? { status: body.status } : {}),
   };
-  const updated = await changeAccount(app.db, account, changes, actorOf(request), app.clock.now(), app.identity.accountChanged);
+  const updated = await changeAccount(app.db, account, changes, actorOf(request), app.clock.now(), {
+    check: (tx) => keepAnActiveAdmin(tx, account.id, changes, () => new AppError(409, 'last_admin', '')),
+    afterChange: app.identity.accountChanged,
+  });
   if (!updated) throw notFoundError();
   return toStaffAccount(updated);
 }

@@ -13,6 +13,7 @@ import { useCurrentUser } from '../../lib/session.ts';
 import classes from './main-layout.module.css';
 import { AppDataProviders } from '../data-providers.tsx';
 import { visibleActions, visibleMenu, type MenuLink } from '../navigation.tsx';
+import { PendingStaffBadge } from '../../features/staff/components/pending-staff-badge.tsx';
 
 // The ledger dialogs (with their programs/merchants lookups) load the first time an action is chosen.
 const LedgerActionDialog = lazy(() => import('../ledger-actions.tsx').then((module) => ({ default: module.LedgerActionDialog })));
@@ -65,6 +66,7 @@ function Navigation({ onNavigate }: { onNavigate: () => void }) {
         to={entry.to}
         label={t(entry.label)}
         leftSection={<entry.icon size={18} aria-hidden />}
+        rightSection={entry.badge === 'pendingStaff' ? <PendingStaffBadge /> : undefined}
         active={isActive}
         aria-current={isActive ? 'page' : undefined}
         onClick={onNavigate}

@@ -12,6 +12,7 @@ const admin = { role: 'admin' as const };
 const answer: Dashboard = {
   postsByStatus: { draft: 3, scheduled: 2, published: 1234, archived: 0 },
   loyalty: { customersTotal: 3012, customersNew: 41, activeMerchants: 24, pointsIssued: 125_400, pointsRedeemed: 48_250, pointsOutstanding: 1_234_567, periodDays: 30 },
+  pendingStaff: 2,
   nextScheduled: [
     { id: 12, title: 'Saldi di primavera', publishAt: '2026-12-01T08:00:00.000Z', author: { id: 'u-editor', displayName: 'Eddie Editor' } },
   ],

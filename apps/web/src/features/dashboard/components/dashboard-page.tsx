@@ -226,6 +226,23 @@ function DashboardSkeleton() {
 }
 
 /** The admin's dashboard: the figures that exist today (news posts and the audit log), nothing invented. */
+/** Accounts waiting for an admin to approve them (B7), with the way to the Staff screen. */
+function PendingStaff({ count }: { count: number }) {
+  const { t } = useTranslation('dashboard');
+  const format = useFormatters();
+  if (count === 0) return null;
+  return (
+    <Alert color="orange" variant="light" title={t('pendingStaff.title')} data-testid="pending-staff">
+      <Group gap="sm">
+        <Text size="sm">{t('pendingStaff.text', { count, n: format.number(count) })}</Text>
+        <Anchor component={Link} to="/staff?role=none&status=active" size="sm">
+          {t('pendingStaff.open')}
+        </Anchor>
+      </Group>
+    </Alert>
+  );
+}
+
 export function DashboardPage() {
   const { t } = useTranslation('dashboard');
   const query = useDashboard();
@@ -245,6 +262,7 @@ export function DashboardPage() {
       )}
       {query.data && (
         <>
+          <PendingStaff count={query.data.pendingStaff} />
           <LoyaltyFigures figures={query.data.loyalty} />
           <StatusCards counts={query.data.postsByStatus} />
           <SimpleGrid cols={{ base: 1, lg: 2 }}>

@@ -1,0 +1,294 @@
+import { and, eq, gt, ilike, isNull, or } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Language } from '@sf/contract/app-info';
+import type { LoginResponse } from '@sf/contract/auth';
+import { message } from '@sf/contract/messages';
+import {
+  INVITATION_TTL_MS,
+  type AcceptInvitationRequest,
+  type CreateInvitationRequest,
+  type InvitationDetails,
+  type ListInvitationsQuery,
+  type StaffInvitation,
+} from '@sf/contract/staff-invitations';
+import type { Executor } from '../../db/client.ts';
+import { allOf, containsPattern, findPage, orderFor, type ListDefinition } from '../../db/list.ts';
+import { csvCell, csvSelection, sendCsv, type CsvColumns } from '../../db/csv-export.ts';
+import { users } from '../../db/schema.ts';
+import { AppError, CodedError, notFound } from '../../lib/errors.ts';
+import { errorText } from '@sf/contract/error-texts';
+import { actorOf, recordAudit } from '../../lib/audit.ts';
+import { hashOpaqueToken, newOpaqueToken } from '../../identity/opaque-tokens.ts';
+import { hashPassword } from '../../identity/passwords.ts';
+import { assertUncommonPassword } from '../../identity/password-policy.ts';
+import { defaultProfile, displayNameOf, findAccountByEmail, normaliseEmail } from '../../identity/accounts.ts';
+import { clearFailuresOfAccount } from '../../identity/login-throttle.ts';
+import { issueSignIn } from '../auth/auth.service.ts';
+import { invitationMail } from './invitation-mails.ts';
+import { staffInvitations } from './staff.schema.ts';
+
+type InvitationRow = typeof staffInvitations.$inferSelect;
+
+const inviter = alias(users, 'inviter');
+
+/** Open: neither accepted nor revoked (expired ones stay open until resent or revoked). */
+const isOpen = and(isNull(staffInvitations.acceptedAt), isNull(staffInvitations.revokedAt));
+
+function toInvitation(row: InvitationRow, invitedBy: string | null, now: Date): StaffInvitation {
+  return {
+    id: row.id,
+    email: row.email,
+    displayName: row.displayName,
+    role: row.role,
+    status: row.expiresAt.getTime() <= now.getTime() ? 'expired' : 'pending',
+    invitedBy,
+    createdAt: row.createdAt.toISOString(),
+    sentAt: row.sentAt.toISOString(),
+    expiresAt: row.expiresAt.toISOString(),
+  };
+}
+
+function summary(row: Pick<InvitationRow, 'email' | 'displayName' | 'role' | 'expiresAt'>) {
+  return { email: row.email, displayName: row.displayName, role: row.role, expiresAt: row.expiresAt.toISOString() };
+}
+
+/** One answer for an unknown, used, revoked or expired link, and for an address taken meanwhile. */
+function invalidInvitation(): AppError {
+  return new AppError(400, 'invalid_invitation_token', '');
+}
+
+const invitationList: ListDefinition<ListInvitationsQuery['sort']> = {
+  sorts: { sentAt: staffInvitations.sentAt, email: staffInvitations.email, expiresAt: staffInvitations.expiresAt },
+  tieBreaker: staffInvitations.id,
+};
+
+function invitationConditions(query: Pick<ListInvitationsQuery, 'q'>) {
+  const pattern = query.q ? containsPattern(query.q) : undefined;
+  return allOf(isOpen, pattern !== undefined && or(ilike(staffInvitations.email, pattern), ilike(staffInvitations.displayName, pattern)));
+}
+
+export async function listInvitations(app: FastifyInstance, query: ListInvitationsQuery) {
+  const now = app.clock.now();
+  const { rows, total } = await findPage(
+    app.db,
+    invitationList,
+    (count) =>
+      app.db
+        .select({ invitation: staffInvitations, inviterEmail: inviter.email, _total: count })
+        .from(staffInvitations)
+        .leftJoin(inviter, eq(inviter.id, staffInvitations.invitedBy))
+        .$dynamic(),
+    invitationConditions(query),
+    query,
+  );
+  return { items: rows.map((row) => toInvitation(row.invitation, row.inviterEmail, now)), total, page: query.page, pageSize: query.pageSize };
+}
+
+export function sendInvitationsExport(app: FastifyInstance, reply: FastifyReply, query: Omit<ListInvitationsQuery, 'page' | 'pageSize'>, language: Language) {
+  const timeZone = app.env.BUSINESS_TIME_ZONE;
+  const columns: CsvColumns = {
+    email: { header: { it: 'Email', en: 'Email' }, value: csvCell.text(staffInvitations.email) },
+    displayName: { header: { it: 'Nome', en: 'Name' }, value: csvCell.text(staffInvitations.displayName) },
+    role: { header: { it: 'Ruolo', en: 'Role' }, value: csvCell.text(staffInvitations.role) },
+    invitedBy: { header: { it: 'Invitato da', en: 'Invited by' }, value: csvCell.text(inviter.email) },
+    sentAt: { header: { it: 'Inviato il', en: 'Sent at' }, value: csvCell.dateTime(staffInvitations.sentAt, timeZone) },
+    expiresAt: { header: { it: 'Scade il', en: 'Expires at' }, value: csvCell.dateTime(staffInvitations.expiresAt, timeZone) },
+  };
+  return sendCsv(reply, {
+    db: app.db,
+    fileName: 'inviti-staff.csv',
+    language,
+    columns,
+    query: (tx) =>
+      tx
+        .select(csvSelection(columns))
+        .from(staffInvitations)
+        .leftJoin(inviter, eq(inviter.id, staffInvitations.invitedBy))
+        .where(invitationConditions(query))
+        .orderBy(...orderFor(invitationList.sorts, query.sort, query.order, invitationList.tieBreaker)),
+  });
+}
+
+function linkFor(app: FastifyInstance, token: string): string {
+  // APP_URL only: a forged Host header must not put an attacker's site in the link.
+  return `${app.env.APP_URL}/auth/invitation?token=${encodeURIComponent(token)}`;
+}
+
+/**
+ * The e-mail goes out after the commit and the admin waits for it: a mail server that refuses it is
+ * worth telling them (the invitation stays, and can be resent).
+ */
+async function mailInvitation(app: FastifyInstance, request: FastifyRequest, row: InvitationRow, token: string, inviterName: string) {
+  try {
+    await app.mailer.send(invitationMail(row.email, row.displayName, inviterName, row.role, linkFor(app, token), row.language));
+  } catch (error) {
+    request.log.error({ err: error }, 'invitation e-mail failed');
+    throw new AppError(503, 'unavailable', 'The invitation is saved but its e-mail could not be sent: resend it later');
+  }
+}
+
+function inviterNameOf(request: FastifyRequest): string {
+  return request.account?.displayName ?? '';
+}
+
+/**
+ * An admin invites someone. An address that already has a confirmed account answers 409
+ * `account_exists` (admins see every account anyway); an unconfirmed self-registration proves nothing
+ * and does not block. A second invitation to the same address replaces the open one (its link dies).
+ */
+export async function createInvitation(app: FastifyInstance, request: FastifyRequest, body: CreateInvitationRequest): Promise<StaffInvitation> {
+  const email = normaliseEmail(body.email);
+  const now = app.clock.now();
+  const { token, hash } = newOpaqueToken();
+  const row = await app.db.transaction(async (tx) => {
+    const existing = await findAccountByEmail(tx, email);
+    if (existing?.emailConfirmedAt) {
+      throw new CodedError(409, 'account_exists', (language) => {
+        const text = errorText('account_exists', language) ?? 'account_exists';
+        return { message: text, fields: [{ field: 'email', message: text }] };
+      });
+    }
+    const replaced = await tx
+      .update(staffInvitations)
+      .set({ revokedAt: now })
+      .where(and(eq(staffInvitations.email, email), isOpen))
+      .returning({ id: staffInvitations.id });
+    const [created] = await tx
+      .insert(staffInvitations)
+      .values({
+        email,
+        displayName: body.displayName,
+        role: body.role,
+        language: request.language,
+        tokenHash: hash,
+        invitedBy: request.user?.id ?? null,
+        createdAt: now,
+        sentAt: now,
+        expiresAt: new Date(now.getTime() + INVITATION_TTL_MS),
+      })
+      .returning();
+    if (!created) throw new Error('insert returned no row');
+    await recordAudit(tx, actorOf(request), {
+      action: 'staff.invite',
+      entityType: 'staff_invitation',
+      entityId: created.id,
+      ...(replaced.length > 0 ? { before: { replaced: replaced.map((r) => r.id) } } : {}),
+      after: summary(created),
+    });
+    return created;
+  });
+  await mailInvitation(app, request, row, token, inviterNameOf(request));
+  return toInvitation(row, request.user?.email ?? null, now);
+}
+
+async function openInvitation(executor: Executor, id: string) {
+  const [row] = await executor
+    .select()
+    .from(staffInvitations)
+    .where(and(eq(staffInvitations.id, id), isOpen))
+    .for('update');
+  return row;
+}
+
+/** A new link (the old one dies: its hash is replaced) and 7 more days. */
+export async function resendInvitation(app: FastifyInstance, request: FastifyRequest, id: string): Promise<StaffInvitation> {
+  const now = app.clock.now();
+  const { token, hash } = newOpaqueToken();
+  const row = await app.db.transaction(async (tx) => {
+    const current = await openInvitation(tx, id);
+    if (!current) throw notFound(message('notFound', request.language, { field: 'invitation' }));
+    const [updated] = await tx
+      .update(staffInvitations)
+      .set({ tokenHash: hash, sentAt: now, expiresAt: new Date(now.getTime() + INVITATION_TTL_MS), language: request.language })
+      .where(eq(staffInvitations.id, id))
+      .returning();
+    if (!updated) throw new Error('update returned no row');
+    await recordAudit(tx, actorOf(request), {
+      action: 'staff.invite_resend',
+      entityType: 'staff_invitation',
+      entityId: id,
+      before: summary(current),
+      after: summary(updated),
+    });
+    return updated;
+  });
+  await mailInvitation(app, request, row, token, inviterNameOf(request));
+  const [inviterRow] = row.invitedBy ? await app.db.select({ email: users.email }).from(users).where(eq(users.id, row.invitedBy)) : [];
+  return toInvitation(row, inviterRow?.email ?? null, now);
+}
+
+export async function revokeInvitation(app: FastifyInstance, request: FastifyRequest, id: string): Promise<void> {
+  const now = app.clock.now();
+  await app.db.transaction(async (tx) => {
+    const current = await openInvitation(tx, id);
+    if (!current) throw notFound(message('notFound', request.language, { field: 'invitation' }));
+    await tx.update(staffInvitations).set({ revokedAt: now }).where(eq(staffInvitations.id, id));
+    await recordAudit(tx, actorOf(request), {
+      action: 'staff.invite_revoke',
+      entityType: 'staff_invitation',
+      entityId: id,
+      before: summary(current),
+    });
+  });
+}
+
+/** Open and not expired, by the token of its link. */
+function usableByToken(token: string, now: Date) {
+  return and(eq(staffInvitations.tokenHash, hashOpaqueToken(token)), isOpen, gt(staffInvitations.expiresAt, now));
+}
+
+/** What the invitee's page shows above the form. */
+export async function invitationDetails(app: FastifyInstance, token: string): Promise<InvitationDetails> {
+  const [row] = await app.db.select().from(staffInvitations).where(usableByToken(token, app.clock.now()));
+  if (!row) throw invalidInvitation();
+  return { email: row.email, displayName: row.displayName, role: row.role };
+}
+
+/**
+ * The invitee sets their name and password: the account is created with the invited role and a
+ * confirmed address (the link reached the mailbox), the invitation is used up, and the answer is a
+ * sign-in. An address that got a confirmed account meanwhile gets the same answer as a bad link; an
+ * unconfirmed self-registration of the address is replaced, as a newer registration would replace it.
+ */
+export async function acceptInvitation(app: FastifyInstance, request: FastifyRequest, body: AcceptInvitationRequest): Promise<LoginResponse> {
+  assertUncommonPassword(body.password, 'password', request.language);
+  const passwordHash = await hashPassword(body.password);
+  const now = app.clock.now();
+  const account = await app.db.transaction(async (tx) => {
+    // The claim is the conditional UPDATE: of two simultaneous acceptances only one finds the row open.
+    const [claimed] = await tx
+      .update(staffInvitations)
+      .set({ acceptedAt: now })
+      .where(usableByToken(body.token, now))
+      .returning();
+    if (!claimed) throw invalidInvitation();
+    const details = {
+      passwordHash,
+      displayName: displayNameOf(body.firstName, body.lastName),
+      profile: defaultProfile(body.firstName, body.lastName, claimed.language),
+      role: claimed.role,
+      status: 'active' as const,
+      emailConfirmedAt: now,
+      passwordChangedAt: now,
+      updatedAt: now,
+    };
+    const [created] = await tx
+      .insert(users)
+      .values({ email: claimed.email, ...details, createdAt: now })
+      .onConflictDoUpdate({ target: users.email, set: details, setWhere: isNull(users.emailConfirmedAt) })
+      .returning();
+    // A confirmed account took the address meanwhile: the claim rolls back with this error.
+    if (!created) throw invalidInvitation();
+    await tx.update(staffInvitations).set({ acceptedUserId: created.id }).where(eq(staffInvitations.id, claimed.id));
+    await clearFailuresOfAccount(tx, created.email);
+    await recordAudit(tx, actorOf(request, { id: created.id, email: created.email }), {
+      action: 'account.accept_invitation',
+      entityType: 'user',
+      entityId: created.id,
+      after: { email: created.email, displayName: created.displayName, role: created.role, status: created.status, invitation: claimed.id },
+    });
+    return created;
+  });
+  return issueSignIn(app, account);
+}
