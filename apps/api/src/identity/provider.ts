@@ -9,6 +9,7 @@ import type {
   TokenResponse,
 } from '@sf/contract/auth';
 import type { ConfirmEmailRequest } from '@sf/contract/email-confirmation';
+import type { Executor } from '../db/client.ts';
 import type { Account } from './accounts.ts';
 
 /** Work done after the answer went out (so that its timing tells nothing). */
@@ -51,6 +52,13 @@ export interface IdentityProvider {
    * absent: ours, in `modules/staff/self.service.ts`. Ends every session, answers with a fresh sign-in.
    */
   changeOwnPassword?(request: FastifyRequest, account: Account, body: PasswordChange): Promise<ChangePasswordResponse>;
+  /**
+   * An invited person's account, just created in our database inside `tx`, gets its credentials where
+   * the provider keeps them; absent: ours (the built-in provider stored the password's hash already).
+   * Firebase: the Firebase user of the address (created, or the existing one given this password: the
+   * invitation link proved the mailbox), linked by uid, with its `role` claim. Returns the account.
+   */
+  provisionInvitedAccount?(tx: Executor, account: Account, password: string): Promise<Account>;
   /** After an admin or the CLI changed an account's role or status (Firebase: the custom claims follow). */
   accountChanged(account: Account): Promise<void>;
   close(): Promise<void>;

@@ -265,6 +265,33 @@ describe('registration and reset with Firebase', () => {
     expect((await accountRow(email))?.role).toBe('editor');
   });
 
+  it('an invitation accepted under Firebase creates the Firebase user with the role claim and signs the person in there', async () => {
+    const inviter = await staffMember('admin');
+    const email = newAddress();
+    const invited = await asUser(inviter.idToken, {
+      method: 'POST',
+      url: '/api/admin/staff/invitations',
+      payload: { email, displayName: 'Carla Neri', role: 'editor' },
+    });
+    expect(invited.statusCode, invited.body).toBe(201);
+    const token = linkToken(await mailTo(email, /.*/), 'invitation');
+    const accepted = await ctx.request({
+      method: 'POST',
+      url: '/api/auth/invitation/accept',
+      payload: { token, firstName: 'Carla', lastName: 'Neri', password: PASSWORD },
+    });
+    expect(accepted.statusCode, accepted.body).toBe(200);
+    const user = await admin.auth.getUserByEmail(email);
+    expect(user.customClaims).toEqual({ role: 'editor' });
+    expect(user.emailVerified).toBe(true);
+    expect(await accountRow(email)).toMatchObject({ firebaseUid: user.uid, role: 'editor', status: 'active' });
+    // Firebase's own tokens, accepted by our guard; and the password works for the next sign-in.
+    const { idToken } = accepted.json() as { idToken: string };
+    expect(decodeJwt(idToken)).toMatchObject({ role: 'editor', user_id: user.uid });
+    expect((await asUser(idToken, { method: 'GET', url: '/api/admin/news' })).statusCode).toBe(200);
+    expect((await login(email)).statusCode).toBe(200);
+  });
+
   it('forgot-password e-mails a reset link whose code sets the new password at Firebase and ends the earlier sign-ins', async () => {
     const { email, idToken, refreshToken } = await staffMember('editor');
     await new Promise((resolve) => setTimeout(resolve, 1100));

@@ -431,6 +431,26 @@ export function createFirebaseProvider(app: FastifyInstance): IdentityProvider {
       return { idToken: answer.idToken, refreshToken: answer.refreshToken, expiresIn: Number(answer.expiresIn), localId: account.id };
     },
 
+    async provisionInvitedAccount(tx, account, password) {
+      const existing = await admin.auth.getUserByEmail(account.email).catch((error: unknown) => {
+        if ((error as { code?: string }).code === 'auth/user-not-found') return null;
+        throw error;
+      });
+      const details = { password, displayName: account.displayName || undefined, emailVerified: true };
+      const user = existing
+        ? await admin.auth.updateUser(existing.uid, details)
+        : await admin.auth.createUser({ email: account.email, ...details });
+      // The password lives at Firebase now; ours can never match it.
+      const [linked] = await tx
+        .update(users)
+        .set({ firebaseUid: user.uid, passwordHash: FIREBASE_MANAGED_PASSWORD })
+        .where(eq(users.id, account.id))
+        .returning();
+      // The sign-in that follows needs the staff claim on the token (S1 checks both it and our row).
+      await admin.syncClaims(linked!);
+      return linked!;
+    },
+
     accountChanged: (account) => admin.syncClaims(account),
     close: () => admin.close(),
   };

@@ -12,7 +12,6 @@ import {
   listInvitationsQuerySchema,
   staffInvitationSchema,
 } from '@sf/contract/staff-invitations';
-import { sessionIdOf } from '../../identity/accounts.ts';
 import {
   acceptInvitation,
   createInvitation,
@@ -116,7 +115,7 @@ export const invitationAuthRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const answer = await acceptInvitation(app, request, request.body);
-      reply.bindCsrfToSession(sessionIdOf(answer.idToken));
+      reply.bindCsrfToSession(app.identity.sessionIdOf(answer.idToken));
       return answer;
     },
   );

@@ -281,6 +281,7 @@ export async function acceptInvitation(app: FastifyInstance, request: FastifyReq
     // A confirmed account took the address meanwhile: the claim rolls back with this error.
     if (!created) throw invalidInvitation();
     await tx.update(staffInvitations).set({ acceptedUserId: created.id }).where(eq(staffInvitations.id, claimed.id));
+    const provisioned = app.identity.provisionInvitedAccount ? await app.identity.provisionInvitedAccount(tx, created, body.password) : created;
     await clearFailuresOfAccount(tx, created.email);
     await recordAudit(tx, actorOf(request, { id: created.id, email: created.email }), {
       action: 'account.accept_invitation',
@@ -288,7 +289,10 @@ export async function acceptInvitation(app: FastifyInstance, request: FastifyReq
       entityId: created.id,
       after: { email: created.email, displayName: created.displayName, role: created.role, status: created.status, invitation: claimed.id },
     });
-    return created;
+    return provisioned;
   });
-  return issueSignIn(app, account);
+  // Firebase issues that provider's tokens: sign in there with the password just set.
+  return app.identity.provisionInvitedAccount
+    ? app.identity.login({ email: account.email, password: body.password }, request)
+    : issueSignIn(app, account);
 }
