@@ -41,6 +41,8 @@ import { customerRoutes } from './modules/customers/customers.routes.ts';
 import { programRoutes } from './modules/programs/programs.routes.ts';
 import { ledgerRoutes } from './modules/ledger/ledger.routes.ts';
 import { membershipRoutes } from './modules/ledger/memberships.routes.ts';
+import { redemptionRoutes, rewardRoutes, voucherRoutes } from './modules/rewards/rewards.routes.ts';
+import { socialProofRoutes } from './modules/social-proofs/social-proofs.routes.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -203,6 +205,10 @@ export async function buildApp(options: AppOptions): Promise<App> {
       await api.register(programRoutes, { prefix: '/admin/programs' });
       await api.register(ledgerRoutes, { prefix: '/admin/ledger' });
       await api.register(membershipRoutes, { prefix: '/admin/customers' });
+      await api.register(rewardRoutes, { prefix: '/admin/rewards' });
+      await api.register(redemptionRoutes, { prefix: '/admin/redemptions' });
+      await api.register(voucherRoutes, { prefix: '/admin/vouchers' });
+      await api.register(socialProofRoutes, { prefix: '/admin/social-proofs' });
     },
     { prefix: '/api' },
   );
