@@ -109,9 +109,9 @@ describe('the role matrix over every /api route', () => {
       'POST /api/admin/social-proofs': 'proofs:decide',
       'POST /api/admin/social-proofs/image': 'proofs:decide',
       'POST /api/admin/social-proofs/decisions': 'proofs:decide',
-    };
+    } satisfies Record<string, Permission>;
     expect(Object.fromEntries(Object.keys(rewards).map((route) => [route, byLabel.get(route)]))).toEqual(rewards);
-    for (const permission of new Set(Object.values(rewards))) {
+    for (const permission of new Set<Permission>(Object.values(rewards))) {
       expect(can('admin', permission)).toBe(true);
       expect(can('editor', permission)).toBe(false);
     }
