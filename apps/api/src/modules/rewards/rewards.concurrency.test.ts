@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { openDatabase, type DatabaseHandle } from '../../db/client.ts';
 import { systemClock } from '../../lib/clock.ts';
 import type { Caller, ServiceDeps } from '../../lib/caller.ts';
-import { CodedError } from '../../lib/errors.ts';
+import type { CodedError } from '../../lib/errors.ts';
 import { testDatabaseKind } from '../../../test/helper.ts';
 import { createLedgerFixture, type LedgerFixture } from '../../../test/ledger-fixtures.ts';
 import { createEntry } from '../ledger/ledger.service.ts';
