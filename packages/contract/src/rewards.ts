@@ -216,7 +216,8 @@ export type RedemptionResult = z.infer<typeof redemptionResultSchema>;
 /** `POST /api/admin/vouchers/:code/use`. */
 export const useVoucherSchema = z.strictObject({ merchantId: z.uuid() });
 export type UseVoucher = z.infer<typeof useVoucherSchema>;
-export const voucherCodeParamSchema = z.object({ code: voucherCodeSchema });
+/** Any text a till may read (an unknown code is a 404, not a 400). */
+export const voucherCodeParamSchema = z.object({ code: z.string().trim().min(1).max(REWARD_BOUNDS.codeMax) });
 
 /** What a till learns about a code (check, and the answer of a use). */
 export const voucherCheckSchema = z.object({

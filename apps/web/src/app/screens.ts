@@ -14,6 +14,8 @@ export const SCREENS = {
   merchants: { path: '/merchants', permission: 'merchants:read' },
   programs: { path: '/programs', permission: 'programs:read' },
   ledger: { path: '/ledger', permission: 'ledger:read' },
+  rewards: { path: '/rewards', permission: 'rewards:read' },
+  approvals: { path: '/approvals', permission: 'proofs:read' },
 } as const satisfies Record<string, { path: string; permission: Permission }>;
 
 export type ScreenId = keyof typeof SCREENS;
@@ -21,6 +23,11 @@ export type ScreenId = keyof typeof SCREENS;
 /** A customer's page, under the Clienti screen. */
 export function customerPath(id: string): string {
   return `${SCREENS.customers.path}/${id}`;
+}
+
+/** A reward's page, under the Premi screen. */
+export function rewardPath(id: string): string {
+  return `${SCREENS.rewards.path}/${id}`;
 }
 
 /** What a route's `handle` carries (react-router `useMatches`). */
