@@ -8,5 +8,9 @@ export function Component() {
   const { id = '' } = useParams();
   const lookups = useLoyaltyLookups();
   const programs = lookups.programs.map((program) => ({ value: program.id, label: program.name, type: program.type }));
-  return <RewardDetailPage key={id} rewardId={id} listHref={SCREENS.rewards.path} programs={programs} merchantOptions={lookups.merchantOptions} customerHref={customerPath} />;
+  const merchantsOfProgram = (programId: string) => {
+    const ids = new Set(lookups.programs.find((program) => program.id === programId)?.merchantIds ?? []);
+    return lookups.merchantOptions.filter((option) => ids.has(option.value));
+  };
+  return <RewardDetailPage key={id} rewardId={id} listHref={SCREENS.rewards.path} programs={programs} merchantsOfProgram={merchantsOfProgram} customerHref={customerPath} />;
 }

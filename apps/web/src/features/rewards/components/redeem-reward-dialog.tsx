@@ -104,7 +104,7 @@ function RedeemForm({ onClose, customer: preset, renderCustomerPicker }: Omit<Pr
 export function RedeemRewardDialog({ isOpen, ...props }: Props) {
   const { t } = useTranslation('rewards');
   return (
-    <Modal opened={isOpen} onClose={props.onClose} title={t('redeem.title')} size="lg">
+    <Modal opened={isOpen} onClose={props.onClose} title={t('redeem.title')} size="lg" closeButtonProps={{ 'aria-label': t('common:close') }}>
       {isOpen ? <RedeemForm {...props} /> : null}
     </Modal>
   );

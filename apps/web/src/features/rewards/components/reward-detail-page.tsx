@@ -239,12 +239,13 @@ type Props = {
   rewardId: string;
   listHref: string;
   programs: { value: string; label: string; type: 'points' | 'stamps' }[];
-  merchantOptions: Option[];
+  /** The merchants of a program: where its vouchers may be used. */
+  merchantsOfProgram: (programId: string) => Option[];
   customerHref: (id: string) => string;
 };
 
 /** `/rewards/:id` — a reward, its vouchers (generate, import, list, void) and the use of a code. */
-export function RewardDetailPage({ rewardId, listHref, programs, merchantOptions, customerHref }: Props) {
+export function RewardDetailPage({ rewardId, listHref, programs, merchantsOfProgram, customerHref }: Props) {
   const { t } = useTranslation('rewards');
   const format = useFormatters();
   const drawer = useDrawerParam('reward');
@@ -302,7 +303,7 @@ export function RewardDetailPage({ rewardId, listHref, programs, merchantOptions
       </Can>
       <Can permission="vouchers:use">
         <Card withBorder>
-          <UseVoucherForm merchantOptions={merchantOptions} />
+          <UseVoucherForm merchantOptions={merchantsOfProgram(reward.programId)} />
         </Card>
       </Can>
       <Title order={2} size="h3">

@@ -199,7 +199,7 @@ export function RewardFormDrawer({ target, programs, onClose, onSaved }: { targe
   const isNew = target === 'new';
   const query = useReward(target && !isNew ? target : null);
   return (
-    <Drawer opened={target !== null} onClose={onClose} position="right" size="lg" title={isNew ? t('form.titleNew') : t('form.titleEdit')}>
+    <Drawer opened={target !== null} onClose={onClose} position="right" size="lg" title={isNew ? t('form.titleNew') : t('form.titleEdit')} closeButtonProps={{ 'aria-label': t('common:close') }}>
       {target === null ? null : isNew ? (
         <RewardForm reward={null} programs={programs} onSaved={onSaved} />
       ) : query.data ? (

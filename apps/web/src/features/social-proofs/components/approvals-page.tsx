@@ -161,7 +161,7 @@ export function ApprovalsPage({ programOptions, merchantOptions, customerHref }:
         isFiltered={isFiltered}
         errorTitle={t('errorTitle')}
         selection={{
-          getRowLabel: (proof) => t('selectRow', { name: proof.customerName, kind: t(`kind.${proof.kind}`) }),
+          getRowLabel: (proof) => t('rowLabel', { name: proof.customerName, kind: t(`kind.${proof.kind}`) }),
           actions: (selectedIds, clear) => (
             <Group gap="xs">
               <Button size="sm" color="green" loading={decide.isPending} onClick={() => run(selectedIds.map(Number), 'approve', clear)}>
@@ -174,7 +174,7 @@ export function ApprovalsPage({ programOptions, merchantOptions, customerHref }:
           ),
         }}
       />
-      <Modal opened={rejecting !== null} onClose={() => setRejecting(null)} title={t('rejectTitle', { count: rejecting?.ids.length ?? 0 })}>
+      <Modal opened={rejecting !== null} onClose={() => setRejecting(null)} title={t('rejectTitle', { count: rejecting?.ids.length ?? 0 })} closeButtonProps={{ 'aria-label': t('common:close') }}>
         <form
           onSubmit={(event) => {
             event.preventDefault();
