@@ -114,7 +114,7 @@ test('an admin creates a reward and 20 vouchers, redeems it for a customer, uses
   await page.goto(rewardUrl);
   await expect(vouchers.getByRole('row').filter({ hasText: code })).toContainText('Assegnato');
   await page.getByRole('textbox', { name: /^Codice/ }).fill(code);
-  await choose(page, page.getByRole('textbox', { name: /^Esercente/ }), '', /.+/);
+  await choose(page, page.getByRole('combobox', { name: 'Esercente' }), '', /.+/);
   await page.getByRole('button', { name: 'Usa il buono' }).click();
   await expect(page.getByRole('alert').filter({ hasText: `Buono ${code} usato` })).toBeVisible();
   await expect(vouchers.getByRole('row').filter({ hasText: code })).toContainText('Usato');
