@@ -164,7 +164,7 @@ export function ApprovalsPage({ programOptions, merchantOptions, customerHref }:
           getRowLabel: (proof) => t('rowLabel', { name: proof.customerName, kind: t(`kind.${proof.kind}`) }),
           actions: (selectedIds, clear) => (
             <Group gap="xs">
-              <Button size="sm" color="green" loading={decide.isPending} onClick={() => run(selectedIds.map(Number), 'approve', clear)}>
+              <Button size="sm" loading={decide.isPending} onClick={() => run(selectedIds.map(Number), 'approve', clear)}>
                 {t('approve', { count: selectedIds.length })}
               </Button>
               <Button size="sm" color="red" variant="light" onClick={() => setRejecting({ ids: selectedIds.map(Number), clear })}>
