@@ -44,6 +44,8 @@ import { ledgerRoutes } from './modules/ledger/ledger.routes.ts';
 import { membershipRoutes } from './modules/ledger/memberships.routes.ts';
 import type { IdentityProvider } from './identity/provider.ts';
 import { createBuiltinProvider } from './modules/auth/builtin-provider.ts';
+import { redemptionRoutes, rewardRoutes, voucherRoutes } from './modules/rewards/rewards.routes.ts';
+import { socialProofRoutes } from './modules/social-proofs/social-proofs.routes.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -219,6 +221,10 @@ export async function buildApp(options: AppOptions): Promise<App> {
       await api.register(membershipRoutes, { prefix: '/admin/customers' });
       await api.register(invitationAdminRoutes, { prefix: '/admin/staff/invitations' });
       await api.register(invitationAuthRoutes, { prefix: '/auth/invitation' });
+      await api.register(rewardRoutes, { prefix: '/admin/rewards' });
+      await api.register(redemptionRoutes, { prefix: '/admin/redemptions' });
+      await api.register(voucherRoutes, { prefix: '/admin/vouchers' });
+      await api.register(socialProofRoutes, { prefix: '/admin/social-proofs' });
     },
     { prefix: '/api' },
   );

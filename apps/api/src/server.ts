@@ -5,6 +5,7 @@ import { seedDemoData } from './db/seed.ts';
 import { loggerOptions } from './lib/logger.ts';
 import { prepareDataDir } from './lib/data-dir.ts';
 import { seedLoyaltyDemo } from './db/seed-loyalty.ts';
+import { seedRewardsDemo } from './modules/rewards/rewards.seed.ts';
 import { seedLedgerDemo } from './modules/ledger/ledger.seed.ts';
 
 /**
@@ -32,6 +33,8 @@ async function main() {
     if (isLoyaltySeeded && env.DEMO_LEDGER_ENTRIES > 0) {
       await seedLedgerDemo(app.db, { log: app.log, timeZone: env.BUSINESS_TIME_ZONE, targetEntries: env.DEMO_LEDGER_ENTRIES });
     }
+    // Rewards (with vouchers and redemptions) and pending social-action proofs on the demo programs.
+    if (isLoyaltySeeded) await seedRewardsDemo(app.db, { log: app.log, timeZone: env.BUSINESS_TIME_ZONE });
   }
 
   let closing = false;

@@ -68,3 +68,24 @@ test('the Staff screen (accounts and invitations, with the invite dialog) has no
   await expect(page.getByRole('dialog', { name: 'Invita nello staff' })).toBeVisible();
   await expectNoSeriousA11yViolations(page, 'the invite dialog');
 });
+
+test('Premi (list, a demo reward with its vouchers) and Approvazioni (the queue, the reject dialog) have no serious accessibility violation', async ({ page }) => {
+  test.setTimeout(240_000);
+  await signIn(page, ADMIN);
+  const nav = page.getByRole('navigation', { name: 'Menu principale' });
+  await nav.getByRole('link', { name: 'Premi', exact: true }).click();
+  await expect(page.getByRole('link', { name: 'Buono sconto 5 €' })).toBeVisible({ timeout: 30_000 });
+  await expectNoSeriousA11yViolations(page, 'the rewards list');
+  await page.getByRole('link', { name: 'Buono sconto 5 €' }).click();
+  await expect(page.getByRole('table', { name: 'Buoni del premio' }).getByRole('row').filter({ hasText: 'Disponibile' }).first()).toBeVisible({ timeout: 30_000 });
+  await expectNoSeriousA11yViolations(page, 'a reward with its vouchers');
+
+  await nav.getByRole('link', { name: 'Approvazioni' }).click();
+  const queue = page.getByRole('table', { name: 'Azioni social da approvare' });
+  await expect(queue.getByRole('row').filter({ hasText: 'In attesa' }).first()).toBeVisible({ timeout: 30_000 });
+  await expectNoSeriousA11yViolations(page, 'the approvals queue');
+  await queue.getByRole('checkbox').nth(1).check();
+  await page.getByRole('button', { name: 'Rifiuta (1)' }).click();
+  await expect(page.getByRole('dialog', { name: 'Rifiuta 1 azione' })).toBeVisible();
+  await expectNoSeriousA11yViolations(page, 'the reject dialog');
+});

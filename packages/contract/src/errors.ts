@@ -36,6 +36,16 @@ export const ERROR_CODES = [
   'own_account',
   'account_exists',
   'invalid_invitation_token',
+  // Rewards and vouchers (PRODUCT.md F): texts in rewards.ts.
+  'out_of_stock',
+  'reward_not_available',
+  'reward_limit_reached',
+  'voucher_used',
+  'voucher_expired',
+  'voucher_not_yet_valid',
+  'voucher_not_issued',
+  'voucher_void',
+  'voucher_wrong_merchant',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 

@@ -4,6 +4,7 @@ import { prepareDataDir } from '../lib/data-dir.ts';
 import { seedDemoData } from './seed.ts';
 import { seedLoyaltyDemo } from './seed-loyalty.ts';
 import { seedLedgerDemo } from '../modules/ledger/ledger.seed.ts';
+import { seedRewardsDemo } from '../modules/rewards/rewards.seed.ts';
 
 /**
  * `npm run db:seed`: loads the demo data into an EMPTY database (no staff account yet); on a database
@@ -22,6 +23,8 @@ try {
     ? await seedLedgerDemo(database.db, { timeZone: env.BUSINESS_TIME_ZONE, targetEntries: env.DEMO_LEDGER_ENTRIES })
     : 0;
   console.log(entries > 0 ? `demo ledger loaded: ${entries} entries` : 'demo ledger not loaded (only with freshly loaded demo anagrafiche)');
+  const rewards = isLoyaltySeeded ? await seedRewardsDemo(database.db, { timeZone: env.BUSINESS_TIME_ZONE }) : 0;
+  console.log(rewards > 0 ? `demo rewards loaded: ${rewards}` : 'demo rewards not loaded');
 } finally {
   await database.close();
 }

@@ -160,3 +160,5 @@ export * from '../modules/customers/customers.schema.ts';
 export * from '../modules/programs/programs.schema.ts';
 export * from '../modules/ledger/ledger.schema.ts';
 export * from '../modules/staff/staff.schema.ts';
+export * from '../modules/rewards/rewards.schema.ts';
+export * from '../modules/social-proofs/social-proofs.schema.ts';

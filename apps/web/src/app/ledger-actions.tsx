@@ -1,6 +1,7 @@
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { LedgerEntryDialog, type DialogCustomer, type LedgerDialogKind } from '../features/ledger/components/ledger-entry-dialog.tsx';
+import { RedeemRewardDialog } from '../features/rewards/components/redeem-reward-dialog.tsx';
 import { renderCustomerPicker, useLoyaltyLookups } from './loyalty-lookups.tsx';
 
 /**
@@ -21,4 +22,11 @@ export function LedgerActionDialog({ kind, customer, onClose }: { kind: LedgerDi
       merchantOptions={lookups.merchantOptions}
     />
   );
+}
+
+/** "Riscatta un premio" from the header's Actions menu and the customer page. */
+export function RewardActionDialog({ isOpen, customer, onClose }: { isOpen: boolean; customer?: DialogCustomer | null; onClose: () => void }) {
+  const { t } = useTranslation('ledger');
+  const Picker = useMemo(() => renderCustomerPicker(t('dialog.customer'), t('dialog.customerPlaceholder')), [t]);
+  return <RedeemRewardDialog isOpen={isOpen} onClose={onClose} customer={customer ?? null} renderCustomerPicker={(props) => <Picker {...props} />} />;
 }

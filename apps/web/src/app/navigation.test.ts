@@ -13,7 +13,8 @@ describe('menu registry (S14)', () => {
     const admin = ids(visibleMenu('admin'));
     expect(admin[0]).toBe('dashboard');
     expect(admin.at(-1)).toBe('createPost');
-    expect(admin).toContain('apps[news]');
+    expect(admin).toContain('apps[news,approvals]');
+    expect(admin).toContain('features[programs,ledger,rewards]');
   });
 
   it('drops a group with no entry the role may use, and shows nothing to a role that may not sign in', () => {

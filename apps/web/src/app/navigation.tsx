@@ -4,11 +4,13 @@ import {
   IconApps,
   IconBuildingStore,
   IconFiles,
+  IconGift,
   IconLayoutDashboard,
   IconNews,
   IconPuzzle,
   IconSquarePlus,
   IconStars,
+  IconThumbUp,
   IconUsers,
   IconUserShield,
   type Icon,
@@ -70,8 +72,8 @@ export const MENU: MenuItem[] = [
     ],
   },
   { kind: 'group', id: 'pages', label: 'nav.pages', icon: IconFiles, entries: [] },
-  { kind: 'group', id: 'features', label: 'nav.features', icon: IconPuzzle, entries: [screenLink('programs', 'nav.programs', IconStars), screenLink('ledger', 'nav.ledger', IconArrowsExchange)] },
-  { kind: 'group', id: 'apps', label: 'nav.apps', icon: IconApps, entries: [screenLink('news', 'nav.news', IconNews)] },
+  { kind: 'group', id: 'features', label: 'nav.features', icon: IconPuzzle, entries: [screenLink('programs', 'nav.programs', IconStars), screenLink('ledger', 'nav.ledger', IconArrowsExchange), screenLink('rewards', 'nav.rewards', IconGift)] },
+  { kind: 'group', id: 'apps', label: 'nav.apps', icon: IconApps, entries: [screenLink('news', 'nav.news', IconNews), screenLink('approvals', 'nav.approvals', IconThumbUp)] },
   {
     kind: 'link',
     id: 'createPost',
@@ -97,13 +99,14 @@ export function visibleMenu(role: string | null | undefined, menu: MenuItem[] = 
  * "new" entries go to their screen's form. Built for the role like the menu.
  */
 export type HeaderAction =
-  | { id: 'purchase' | 'redeem' | 'adjust'; kind: 'dialog'; label: string; permission: Permission }
+  | { id: 'purchase' | 'redeem' | 'adjust' | 'redeemReward'; kind: 'dialog'; label: string; permission: Permission }
   | { id: 'newCustomer' | 'newMerchant'; kind: 'link'; label: string; permission: Permission; to: string };
 
 export const HEADER_ACTIONS: HeaderAction[] = [
   { id: 'purchase', kind: 'dialog', label: 'ledger:actions.purchase', permission: 'ledger:write' },
   { id: 'redeem', kind: 'dialog', label: 'ledger:actions.redeem', permission: 'ledger:write' },
   { id: 'adjust', kind: 'dialog', label: 'ledger:actions.adjust', permission: 'points:adjust' },
+  { id: 'redeemReward', kind: 'dialog', label: 'rewards:actions.redeemReward', permission: 'rewards:redeem' },
   { id: 'newCustomer', kind: 'link', label: 'ledger:actions.newCustomer', permission: 'customers:write', to: `${SCREENS.customers.path}?customer=new` },
   { id: 'newMerchant', kind: 'link', label: 'ledger:actions.newMerchant', permission: 'merchants:write', to: `${SCREENS.merchants.path}?merchant=new` },
 ];

@@ -15,6 +15,8 @@ export const SCREENS = {
   programs: { path: '/programs', permission: 'programs:read' },
   ledger: { path: '/ledger', permission: 'ledger:read' },
   staff: { path: '/staff', permission: 'staff:manage' },
+  rewards: { path: '/rewards', permission: 'rewards:read' },
+  approvals: { path: '/approvals', permission: 'proofs:read' },
 } as const satisfies Record<string, { path: string; permission: Permission }>;
 
 export type ScreenId = keyof typeof SCREENS;
@@ -22,6 +24,11 @@ export type ScreenId = keyof typeof SCREENS;
 /** A customer's page, under the Clienti screen. */
 export function customerPath(id: string): string {
   return `${SCREENS.customers.path}/${id}`;
+}
+
+/** A reward's page, under the Premi screen. */
+export function rewardPath(id: string): string {
+  return `${SCREENS.rewards.path}/${id}`;
 }
 
 /** What a route's `handle` carries (react-router `useMatches`). */

@@ -17,8 +17,9 @@ import { PendingStaffBadge } from '../../features/staff/components/pending-staff
 
 // The ledger dialogs (with their programs/merchants lookups) load the first time an action is chosen.
 const LedgerActionDialog = lazy(() => import('../ledger-actions.tsx').then((module) => ({ default: module.LedgerActionDialog })));
+const RewardActionDialog = lazy(() => import('../ledger-actions.tsx').then((module) => ({ default: module.RewardActionDialog })));
 
-type LedgerKind = 'purchase' | 'redeem' | 'adjust';
+type LedgerKind = 'purchase' | 'redeem' | 'adjust' | 'redeemReward';
 
 /** S14 Actions: the header menu, from any screen, built for the role from the registry. */
 function ActionsMenu({ onAction }: { onAction: (kind: LedgerKind) => void }) {
@@ -159,7 +160,8 @@ function MainLayout() {
       <PasswordDialog isOpen={dialog === 'password'} onClose={() => setDialog(null)} />
       {hasLedgerDialog ? (
         <Suspense fallback={null}>
-          <LedgerActionDialog kind={ledgerDialog} onClose={() => setLedgerDialog(null)} />
+          <LedgerActionDialog kind={ledgerDialog === 'redeemReward' ? null : ledgerDialog} onClose={() => setLedgerDialog(null)} />
+          <RewardActionDialog isOpen={ledgerDialog === 'redeemReward'} onClose={() => setLedgerDialog(null)} />
         </Suspense>
       ) : null}
     </AppShell>

@@ -7,7 +7,7 @@ import { CustomerDetailPage } from '../../features/customers/components/customer
 import { CustomerLedger } from '../../features/ledger/components/customer-ledger.tsx';
 import type { LedgerDialogKind } from '../../features/ledger/components/ledger-entry-dialog.tsx';
 import { MembershipsPanel } from '../../features/ledger/components/memberships-panel.tsx';
-import { LedgerActionDialog } from '../ledger-actions.tsx';
+import { LedgerActionDialog, RewardActionDialog } from '../ledger-actions.tsx';
 import { useLoyaltyLookups } from '../loyalty-lookups.tsx';
 import { SCREENS } from '../screens.ts';
 
@@ -18,6 +18,8 @@ export function Component() {
   const lookups = useLoyaltyLookups();
   const canWrite = useCan('ledger:write');
   const canAdjust = useCan('points:adjust');
+  const canRedeemReward = useCan('rewards:redeem');
+  const [rewardFor, setRewardFor] = useState<{ id: string; label: string } | null>(null);
   const [dialog, setDialog] = useState<{ kind: LedgerDialogKind; customer: { id: string; label: string } } | null>(null);
   return (
     <>
@@ -34,6 +36,11 @@ export function Component() {
               <Button variant="light" onClick={() => setDialog({ kind: 'redeem', customer: picked })}>
                 {t('actions.redeem')}
               </Button>
+              {canRedeemReward ? (
+                <Button variant="light" onClick={() => setRewardFor(picked)}>
+                  {t('rewards:actions.redeemReward')}
+                </Button>
+              ) : null}
               {canAdjust ? (
                 <Button variant="light" onClick={() => setDialog({ kind: 'adjust', customer: picked })}>
                   {t('actions.adjust')}
@@ -50,6 +57,7 @@ export function Component() {
         ledger={(customer) => <CustomerLedger customerId={customer.id} names={lookups.names} />}
       />
       <LedgerActionDialog kind={dialog?.kind ?? null} customer={dialog?.customer ?? null} onClose={() => setDialog(null)} />
+      <RewardActionDialog isOpen={rewardFor !== null} customer={rewardFor} onClose={() => setRewardFor(null)} />
     </>
   );
 }

@@ -1,0 +1,111 @@
+import { Alert, Button, Group, Modal, Select, Stack, Text } from '@mantine/core';
+import type { RedemptionResult } from '@sf/contract/rewards';
+import { useRef, useState, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { describeApiError } from '../../../lib/api-client.ts';
+import { isApiError } from '../../../lib/api-error.ts';
+import { useFormatters } from '../../../lib/format.ts';
+import { notifySuccess } from '../../../lib/notify.ts';
+import { useRewards } from '../api/get-rewards.ts';
+import { useRedeemReward } from '../api/redeem-reward.ts';
+
+export type RedeemCustomer = { id: string; label: string };
+
+type Props = {
+  isOpen: boolean;
+  onClose: () => void;
+  /** The customer, when the dialog opens from their page. */
+  customer?: RedeemCustomer | null;
+  /** The customer search, composed by the caller (the customers feature). */
+  renderCustomerPicker: (props: { value: RedeemCustomer | null; onChange: (customer: RedeemCustomer | null) => void; error: string | undefined }) => ReactNode;
+};
+
+/** A fresh Idempotency-Key per confirmation, reused if that confirmation is retried. */
+const newKey = () => `web-redeem-${crypto.randomUUID()}`;
+
+function RedeemForm({ onClose, customer: preset, renderCustomerPicker }: Omit<Props, 'isOpen'>) {
+  const { t } = useTranslation('rewards');
+  const format = useFormatters();
+  const [customer, setCustomer] = useState<RedeemCustomer | null>(preset ?? null);
+  const [rewardId, setRewardId] = useState<string | null>(null);
+  const [failure, setFailure] = useState<string | null>(null);
+  const [done, setDone] = useState<RedemptionResult | null>(null);
+  const key = useRef<string | null>(null);
+  const rewards = useRewards({ status: 'active', pageSize: '100', sort: 'name', order: 'asc' });
+  const redeem = useRedeemReward();
+  const options = (rewards.data?.items ?? []).map((reward) => ({
+    value: reward.id,
+    label: `${reward.name} · ${reward.programName} · ${t(`cost.${reward.costUnit}`, { count: reward.cost, value: format.number(reward.cost) })}`,
+  }));
+
+  if (done) {
+    return (
+      <Stack>
+        <Alert color="green" title={t('redeem.doneTitle')}>
+          <Text>{t('redeem.doneText')}</Text>
+          <Text ff="monospace" fz="xl" fw={700} data-testid="voucher-code">
+            {done.voucher.code}
+          </Text>
+          {done.voucher.validUntil ? <Text size="sm">{t('redeem.validUntil', { date: format.date(done.voucher.validUntil) })}</Text> : null}
+        </Alert>
+        <Group justify="flex-end">
+          <Button onClick={onClose}>{t('redeem.close')}</Button>
+        </Group>
+      </Stack>
+    );
+  }
+
+  return (
+    <form
+      onSubmit={(event) => {
+        event.preventDefault();
+        if (!customer || !rewardId) return;
+        setFailure(null);
+        key.current ??= newKey();
+        redeem.mutate(
+          { customerId: customer.id, rewardId, idempotencyKey: key.current },
+          {
+            onSuccess: (result) => {
+              notifySuccess(t('redeem.doneToast', { code: result.voucher.code }));
+              setDone(result);
+            },
+            onError: (error) => {
+              setFailure(describeApiError(error));
+              // A refusal from the API is final for this key (a new attempt is a new request); after a
+              // network failure the same key is sent again, so a redemption that did happen counts once.
+              if (isApiError(error)) key.current = null;
+            },
+          },
+        );
+      }}
+    >
+      <Stack>
+        {failure ? (
+          <Alert color="red" role="alert">
+            {failure}
+          </Alert>
+        ) : null}
+        {renderCustomerPicker({ value: customer, onChange: setCustomer, error: undefined })}
+        <Select label={t('redeem.reward')} data={options} value={rewardId} onChange={setRewardId} searchable required nothingFoundMessage={t('redeem.noRewards')} />
+        <Group justify="flex-end">
+          <Button variant="default" onClick={onClose}>
+            {t('redeem.cancel')}
+          </Button>
+          <Button type="submit" loading={redeem.isPending} disabled={!customer || !rewardId}>
+            {t('redeem.confirm')}
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}
+
+/** "Riscatta un premio": the reward's cost from the customer's balance, and the voucher's code. */
+export function RedeemRewardDialog({ isOpen, ...props }: Props) {
+  const { t } = useTranslation('rewards');
+  return (
+    <Modal opened={isOpen} onClose={props.onClose} title={t('redeem.title')} size="lg" closeButtonProps={{ 'aria-label': t('common:close') }}>
+      {isOpen ? <RedeemForm {...props} /> : null}
+    </Modal>
+  );
+}

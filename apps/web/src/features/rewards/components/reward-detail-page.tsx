@@ -1,0 +1,316 @@
+import { Alert, Anchor, Button, Card, FileInput, Group, Image, List, Loader, NumberInput, Paper, Select, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
+import { REWARD_BOUNDS, VOUCHER_STATUSES, listVouchersQuerySchema, type Voucher, type VoucherBatchResult } from '@sf/contract/rewards';
+import { useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { Can } from '../../../components/can.tsx';
+import { DataTable, type DataTableColumn } from '../../../components/ui/data-table.tsx';
+import { ExportButton } from '../../../components/ui/export-button.tsx';
+import { ListSearchInput } from '../../../components/ui/list-search-input.tsx';
+import { useDrawerParam } from '../../../hooks/use-drawer-param.ts';
+import { toApiQuery, useListParams, type ListParams } from '../../../hooks/use-list-params.ts';
+import { describeApiError } from '../../../lib/api-client.ts';
+import { useFormatters } from '../../../lib/format.ts';
+import { notifySuccess } from '../../../lib/notify.ts';
+import { useReward } from '../api/get-rewards.ts';
+import { useCreateVouchers, useUseVoucher, useVoidVoucher, useVouchers, vouchersPath } from '../api/vouchers.ts';
+import { RewardFormDrawer } from './reward-form-drawer.tsx';
+import { RewardStatusBadge, VoucherStatusBadge } from './reward-status-badge.tsx';
+
+type SortField = ListParams<typeof listVouchersQuerySchema>['sort'];
+type Option = { value: string; label: string };
+
+function GenerateVouchers({ rewardId }: { rewardId: string }) {
+  const { t } = useTranslation('rewards');
+  const [count, setCount] = useState<number | string>(20);
+  const [failure, setFailure] = useState<string | null>(null);
+  const create = useCreateVouchers(rewardId);
+  return (
+    <Stack gap="xs">
+      <Title order={3} size="h5">
+        {t('vouchers.generateTitle')}
+      </Title>
+      <Group align="flex-end">
+        <NumberInput label={t('vouchers.count')} value={count} onChange={setCount} min={1} max={REWARD_BOUNDS.generateMax} allowDecimal={false} w={160} />
+        <Button
+          loading={create.isPending}
+          onClick={() => {
+            setFailure(null);
+            create.mutate(
+              { count: Number(count) },
+              { onSuccess: (result) => notifySuccess(t('vouchers.generated', { count: result.created })), onError: (error) => setFailure(describeApiError(error)) },
+            );
+          }}
+        >
+          {t('vouchers.generate')}
+        </Button>
+      </Group>
+      {failure ? (
+        <Text c="red" size="sm" role="alert">
+          {failure}
+        </Text>
+      ) : null}
+    </Stack>
+  );
+}
+
+function ImportVouchers({ rewardId }: { rewardId: string }) {
+  const { t } = useTranslation('rewards');
+  const [file, setFile] = useState<File | null>(null);
+  const [report, setReport] = useState<VoucherBatchResult | null>(null);
+  const [failure, setFailure] = useState<string | null>(null);
+  const create = useCreateVouchers(rewardId);
+  const run = (dryRun: boolean) => {
+    if (!file) return;
+    setFailure(null);
+    create.mutate(
+      { file, dryRun },
+      {
+        onSuccess: (result) => {
+          setReport(result);
+          if (!result.dryRun) notifySuccess(t('vouchers.imported', { count: result.created }));
+        },
+        onError: (error) => setFailure(describeApiError(error)),
+      },
+    );
+  };
+  return (
+    <Stack gap="xs">
+      <Title order={3} size="h5">
+        {t('vouchers.importTitle')}
+      </Title>
+      <Text size="sm" c="dimmed">
+        {t('vouchers.importHelp')}
+      </Text>
+      <Group align="flex-end">
+        <FileInput label={t('vouchers.file')} accept=".csv,text/csv" value={file} onChange={(next) => { setFile(next); setReport(null); }} clearable w={260} />
+        <Button variant="light" disabled={!file} loading={create.isPending} onClick={() => run(true)}>
+          {t('vouchers.dryRun')}
+        </Button>
+        <Button disabled={!file || !report?.dryRun} loading={create.isPending} onClick={() => run(false)}>
+          {t('vouchers.import')}
+        </Button>
+      </Group>
+      {failure ? (
+        <Text c="red" size="sm" role="alert">
+          {failure}
+        </Text>
+      ) : null}
+      {report ? (
+        <Alert color={report.errors.length > 0 ? 'yellow' : 'green'} title={t(report.dryRun ? 'vouchers.dryRunReport' : 'vouchers.importReport', { count: report.created })}>
+          {report.errors.length > 0 ? (
+            <List size="sm">
+              {report.errors.slice(0, 50).map((error) => (
+                <List.Item key={`${error.row}-${error.code}`}>{t('vouchers.rowError', { row: error.row, message: error.message })}</List.Item>
+              ))}
+            </List>
+          ) : (
+            <Text size="sm">{t('vouchers.noErrors')}</Text>
+          )}
+        </Alert>
+      ) : null}
+    </Stack>
+  );
+}
+
+/** The till's step from the back-office: a code used at a merchant of the program, once. */
+export function UseVoucherForm({ merchantOptions }: { merchantOptions: Option[] }) {
+  const { t } = useTranslation('rewards');
+  const [code, setCode] = useState('');
+  const [merchantId, setMerchantId] = useState<string | null>(null);
+  const [failure, setFailure] = useState<string | null>(null);
+  const use = useUseVoucher();
+  return (
+    <form
+      onSubmit={(event) => {
+        event.preventDefault();
+        if (!code.trim() || !merchantId) return;
+        setFailure(null);
+        use.mutate(
+          { code, merchantId },
+          {
+            onSuccess: (result) => {
+              notifySuccess(t('vouchers.usedOk', { code: result.code }));
+              setCode('');
+            },
+            onError: (error) => setFailure(describeApiError(error)),
+          },
+        );
+      }}
+    >
+      <Stack gap="xs">
+        <Title order={3} size="h5">
+          {t('vouchers.useTitle')}
+        </Title>
+        <Group align="flex-end">
+          <TextInput label={t('vouchers.code')} value={code} onChange={(event) => setCode(event.currentTarget.value)} required w={200} />
+          <Select label={t('vouchers.merchant')} data={merchantOptions} value={merchantId} onChange={setMerchantId} required searchable w={220} />
+          <Button type="submit" loading={use.isPending} disabled={!code.trim() || !merchantId}>
+            {t('vouchers.use')}
+          </Button>
+        </Group>
+        {failure ? (
+          <Text c="red" size="sm" role="alert">
+            {failure}
+          </Text>
+        ) : null}
+      </Stack>
+    </form>
+  );
+}
+
+function VoucherList({ rewardId, customerHref }: { rewardId: string; customerHref: (id: string) => string }) {
+  const { t } = useTranslation('rewards');
+  const format = useFormatters();
+  const { params, update, isFiltered } = useListParams(listVouchersQuerySchema);
+  const query = useVouchers(rewardId, toApiQuery(params));
+  const voidVoucher = useVoidVoucher(rewardId);
+  const columns = useMemo<DataTableColumn<Voucher, SortField>[]>(
+    () => [
+      { id: 'code', header: t('vouchers.columns.code'), sortField: 'code', firstOrder: 'asc', cell: (voucher) => <Text ff="monospace">{voucher.code}</Text> },
+      { id: 'status', header: t('vouchers.columns.status'), sortField: 'status', firstOrder: 'asc', cell: (voucher) => <VoucherStatusBadge status={voucher.status} /> },
+      {
+        id: 'customer',
+        header: t('vouchers.columns.customer'),
+        cell: (voucher) =>
+          voucher.customerId ? (
+            <Anchor component={Link} to={customerHref(voucher.customerId)}>
+              {voucher.customerName ?? voucher.customerId.slice(0, 8)}
+            </Anchor>
+          ) : (
+            '—'
+          ),
+      },
+      { id: 'issuedAt', header: t('vouchers.columns.issuedAt'), sortField: 'issuedAt', cell: (voucher) => (voucher.issuedAt ? format.dateTime(voucher.issuedAt) : '—') },
+      { id: 'usedAt', header: t('vouchers.columns.usedAt'), sortField: 'usedAt', cell: (voucher) => (voucher.usedAt ? format.dateTime(voucher.usedAt) : '—') },
+      {
+        id: 'actions',
+        header: t('vouchers.columns.actions'),
+        cell: (voucher) =>
+          voucher.status === 'available' || voucher.status === 'issued' ? (
+            <Button
+              size="compact-sm"
+              variant="subtle"
+              color="red"
+              aria-label={t('vouchers.voidLabel', { code: voucher.code })}
+              onClick={() => {
+                if (window.confirm(t('vouchers.voidConfirm', { code: voucher.code }))) voidVoucher.mutate(voucher.id);
+              }}
+            >
+              {t('vouchers.void')}
+            </Button>
+          ) : null,
+      },
+    ],
+    [t, format, customerHref, voidVoucher],
+  );
+  return (
+    <Stack gap="sm">
+      <Group justify="space-between" align="flex-end" wrap="wrap">
+        <Group align="flex-end" gap="sm">
+          <ListSearchInput value={params.q} onSearch={(q) => update({ q }, { isReplace: true })} placeholder={t('vouchers.searchPlaceholder')} />
+          <Select
+            label={t('vouchers.filterStatus')}
+            data={[{ value: 'all', label: t('filters.allStatuses') }, ...VOUCHER_STATUSES.map((value) => ({ value, label: t(`voucherStatus.${value}`) }))]}
+            value={params.status ?? 'all'}
+            onChange={(value) => update({ status: value && value !== 'all' ? (value as Voucher['status']) : undefined })}
+            allowDeselect={false}
+            w={180}
+          />
+        </Group>
+        <ExportButton path={vouchersPath(rewardId)} params={params} />
+      </Group>
+      <DataTable
+        caption={t('vouchers.caption')}
+        columns={columns}
+        query={query}
+        params={params}
+        onChange={update}
+        getRowId={(voucher) => String(voucher.id)}
+        emptyText={t('vouchers.empty')}
+        isFiltered={isFiltered}
+        errorTitle={t('errorTitle')}
+      />
+    </Stack>
+  );
+}
+
+type Props = {
+  rewardId: string;
+  listHref: string;
+  programs: { value: string; label: string; type: 'points' | 'stamps' }[];
+  /** The merchants of a program: where its vouchers may be used. */
+  merchantsOfProgram: (programId: string) => Option[];
+  customerHref: (id: string) => string;
+};
+
+/** `/rewards/:id` — a reward, its vouchers (generate, import, list, void) and the use of a code. */
+export function RewardDetailPage({ rewardId, listHref, programs, merchantsOfProgram, customerHref }: Props) {
+  const { t } = useTranslation('rewards');
+  const format = useFormatters();
+  const drawer = useDrawerParam('reward');
+  const query = useReward(rewardId);
+  const reward = query.data;
+  if (query.isError) return <Alert color="red" title={t('errorTitle')}>{describeApiError(query.error)}</Alert>;
+  if (!reward) return <Loader aria-label={t('loading')} />;
+  return (
+    <Stack gap="lg">
+      <Anchor component={Link} to={listHref} size="sm">
+        {t('backToList')}
+      </Anchor>
+      <Group justify="space-between" wrap="wrap">
+        <Group gap="sm">
+          <Title order={1}>{reward.name}</Title>
+          <RewardStatusBadge status={reward.status} />
+        </Group>
+        <Can permission="rewards:write">
+          <Button variant="light" component={Link} to={drawer.hrefFor(reward.id)}>
+            {t('edit')}
+          </Button>
+        </Can>
+      </Group>
+      <Paper withBorder p="md" radius="md">
+        <Group align="flex-start" wrap="nowrap">
+          {reward.imageUrl ? <Image src={reward.imageUrl} alt={t('form.imageAlt')} w={120} h={120} fit="cover" radius="sm" /> : null}
+          <SimpleGrid cols={{ base: 1, sm: 3 }} style={{ flex: 1 }}>
+            <Text size="sm">{t('detail.program', { name: reward.programName })}</Text>
+            <Text size="sm">{t('detail.cost', { cost: t(`cost.${reward.costUnit}`, { count: reward.cost, value: format.number(reward.cost) }) })}</Text>
+            <Text size="sm">{t('detail.stock', { stock: reward.stock === null ? t('unlimited') : format.number(reward.stock) })}</Text>
+            <Text size="sm">{t('detail.limit', { limit: reward.limitPerCustomer === null ? t('unlimited') : format.number(reward.limitPerCustomer) })}</Text>
+            <Text size="sm">
+              {t('detail.window', { from: reward.validFrom ? format.date(reward.validFrom) : '—', until: reward.validUntil ? format.date(reward.validUntil) : '—' })}
+            </Text>
+            <Text size="sm">
+              {t('voucherCounts', { available: format.number(reward.vouchers.available), issued: format.number(reward.vouchers.issued), used: format.number(reward.vouchers.used) })}
+            </Text>
+          </SimpleGrid>
+        </Group>
+        {reward.description ? (
+          <Text size="sm" mt="sm">
+            {reward.description}
+          </Text>
+        ) : null}
+      </Paper>
+      <Can permission="rewards:write">
+        <SimpleGrid cols={{ base: 1, md: 2 }}>
+          <Card withBorder>
+            <GenerateVouchers rewardId={reward.id} />
+          </Card>
+          <Card withBorder>
+            <ImportVouchers rewardId={reward.id} />
+          </Card>
+        </SimpleGrid>
+      </Can>
+      <Can permission="vouchers:use">
+        <Card withBorder>
+          <UseVoucherForm merchantOptions={merchantsOfProgram(reward.programId)} />
+        </Card>
+      </Can>
+      <Title order={2} size="h3">
+        {t('vouchers.title')}
+      </Title>
+      <VoucherList rewardId={reward.id} customerHref={customerHref} />
+      <RewardFormDrawer target={drawer.target} programs={programs} onClose={drawer.close} onSaved={() => drawer.close()} />
+    </Stack>
+  );
+}

@@ -1,0 +1,212 @@
+import { Button, Drawer, FileInput, Group, Image, Loader, NumberInput, Select, SimpleGrid, Stack, Text, TextInput, Textarea } from '@mantine/core';
+import { REWARD_STATUSES, createRewardSchema, type CreateReward, type Reward, type UpdateReward } from '@sf/contract/rewards';
+import { useState } from 'react';
+import { Controller, useForm } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
+import { z } from 'zod';
+import { describeApiError } from '../../../lib/api-client.ts';
+import { isApiError } from '../../../lib/api-error.ts';
+import { applyServerFieldErrors, contractResolver, useRevalidateOnLanguageChange } from '../../../lib/form-resolver.ts';
+import { notifySuccess } from '../../../lib/notify.ts';
+import { useReward } from '../api/get-rewards.ts';
+import { uploadRewardImage, useSaveReward } from '../api/save-reward.ts';
+
+type Num = number | string;
+type Values = {
+  programId: string;
+  name: string;
+  description: string;
+  imageId: string | null;
+  cost: Num;
+  stock: Num;
+  limitPerCustomer: Num;
+  validFrom: string;
+  validUntil: string;
+  status: CreateReward['status'];
+};
+
+const numberOrNull = (value: Num): number | null => (value === '' || value === null || value === undefined ? null : Number(value));
+/** A day typed in the form ↔ an instant: from the start of the first day to the end of the last (browser time). */
+const dayStart = (day: string) => (day ? new Date(`${day}T00:00:00`).toISOString() : null);
+const dayEnd = (day: string) => (day ? new Date(`${day}T23:59:59`).toISOString() : null);
+const toDay = (iso: string | null) => {
+  if (!iso) return '';
+  const date = new Date(iso);
+  return `${date.getFullYear()}-${String(date.getMonth() + 1).padStart(2, '0')}-${String(date.getDate()).padStart(2, '0')}`;
+};
+
+function toValues(reward: Reward | null): Values {
+  return {
+    programId: reward?.programId ?? '',
+    name: reward?.name ?? '',
+    description: reward?.description ?? '',
+    imageId: reward?.imageId ?? null,
+    cost: reward?.cost ?? '',
+    stock: reward?.stock ?? '',
+    limitPerCustomer: reward?.limitPerCustomer ?? '',
+    validFrom: toDay(reward?.validFrom ?? null),
+    validUntil: toDay(reward?.validUntil ?? null),
+    status: reward?.status ?? 'draft',
+  };
+}
+
+function toRequest(values: Values): CreateReward {
+  return {
+    programId: values.programId,
+    name: values.name,
+    description: values.description,
+    imageId: values.imageId,
+    cost: numberOrNull(values.cost) as number,
+    stock: numberOrNull(values.stock),
+    limitPerCustomer: numberOrNull(values.limitPerCustomer),
+    validFrom: dayStart(values.validFrom),
+    validUntil: dayEnd(values.validUntil),
+    status: values.status,
+  };
+}
+
+const loadSchema = async () => z.preprocess((value) => toRequest(value as Values), createRewardSchema);
+
+type ProgramOption = { value: string; label: string; type: 'points' | 'stamps' };
+
+function RewardForm({ reward, programs, onSaved }: { reward: Reward | null; programs: ProgramOption[]; onSaved: (reward: Reward) => void }) {
+  const { t } = useTranslation('rewards');
+  const [failure, setFailure] = useState<unknown>(null);
+  const [imageUrl, setImageUrl] = useState<string | null>(reward?.imageUrl ?? null);
+  const [isUploading, setIsUploading] = useState(false);
+  const form = useForm<Values>({ mode: 'onTouched', defaultValues: toValues(reward), resolver: contractResolver<Values>(loadSchema) });
+  useRevalidateOnLanguageChange(form);
+  const save = useSaveReward();
+  const { errors } = form.formState;
+  const program = programs.find((option) => option.value === form.watch('programId'));
+  const unit = reward?.costUnit ?? program?.type ?? 'points';
+
+  const onSubmit = form.handleSubmit(async () => {
+    setFailure(null);
+    try {
+      const body = toRequest(form.getValues());
+      const { programId: _programId, ...changes } = body;
+      const saved = await save.mutateAsync(reward ? { id: reward.id, body: { ...changes, version: reward.version } as UpdateReward } : { id: null, body });
+      notifySuccess(t(reward ? 'form.saved' : 'form.created', { name: saved.name }));
+      onSaved(saved);
+    } catch (error) {
+      if (isApiError(error) && error.code === 'validation' && applyServerFieldErrors(form, error.fields)) return;
+      setFailure(error);
+    }
+  });
+
+  const onImage = async (file: File | null) => {
+    if (!file) {
+      form.setValue('imageId', null);
+      setImageUrl(null);
+      return;
+    }
+    setIsUploading(true);
+    try {
+      const uploaded = await uploadRewardImage(file);
+      form.setValue('imageId', uploaded.id);
+      setImageUrl(uploaded.url);
+    } catch {
+      // The API client has shown why (not an image, too large).
+    } finally {
+      setIsUploading(false);
+    }
+  };
+
+  return (
+    <form onSubmit={(event) => void onSubmit(event)} noValidate>
+      <Stack gap="md">
+        {failure ? (
+          <Text c="red" role="alert" size="sm">
+            {describeApiError(failure)}
+          </Text>
+        ) : null}
+        <Controller
+          control={form.control}
+          name="programId"
+          render={({ field }) => (
+            <Select
+              label={t('form.program')}
+              data={programs.map(({ value, label }) => ({ value, label }))}
+              value={field.value || null}
+              onChange={(value) => field.onChange(value ?? '')}
+              disabled={reward !== null}
+              required
+              searchable
+              error={errors.programId?.message}
+            />
+          )}
+        />
+        <TextInput label={t('form.name')} required {...form.register('name')} error={errors.name?.message} />
+        <Textarea label={t('form.description')} autosize minRows={2} {...form.register('description')} error={errors.description?.message} />
+        <Group align="flex-end">
+          <FileInput label={t('form.image')} accept="image/png,image/jpeg,image/webp,image/gif" clearable onChange={(file) => void onImage(file)} placeholder={t('form.imagePlaceholder')} style={{ flex: 1 }} />
+          {isUploading ? <Loader size="sm" aria-label={t('form.uploading')} /> : null}
+        </Group>
+        {imageUrl ? <Image src={imageUrl} alt={t('form.imageAlt')} h={120} w="auto" fit="contain" radius="sm" /> : null}
+        <SimpleGrid cols={{ base: 1, sm: 3 }}>
+          {(['cost', 'stock', 'limitPerCustomer'] as const).map((name) => (
+            <Controller
+              key={name}
+              control={form.control}
+              name={name}
+              render={({ field, fieldState }) => (
+                <NumberInput
+                  label={name === 'cost' ? t(`form.cost.${unit}`) : t(`form.${name}`)}
+                  description={name === 'cost' ? undefined : t('form.blankUnlimited')}
+                  required={name === 'cost'}
+                  value={field.value}
+                  onChange={field.onChange}
+                  onBlur={field.onBlur}
+                  min={name === 'stock' ? 0 : 1}
+                  allowDecimal={false}
+                  error={fieldState.error?.message}
+                />
+              )}
+            />
+          ))}
+        </SimpleGrid>
+        <SimpleGrid cols={{ base: 1, sm: 2 }}>
+          <TextInput type="date" label={t('form.validFrom')} {...form.register('validFrom')} error={errors.validFrom?.message} />
+          <TextInput type="date" label={t('form.validUntil')} {...form.register('validUntil')} error={errors.validUntil?.message} />
+        </SimpleGrid>
+        <Controller
+          control={form.control}
+          name="status"
+          render={({ field }) => (
+            <Select
+              label={t('form.status')}
+              data={REWARD_STATUSES.map((value) => ({ value, label: t(`status.${value}`) }))}
+              value={field.value}
+              onChange={(value) => field.onChange(value ?? 'draft')}
+              allowDeselect={false}
+            />
+          )}
+        />
+        <Group justify="flex-end">
+          <Button type="submit" loading={save.isPending || isUploading}>
+            {reward ? t('form.save') : t('form.create')}
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}
+
+/** The reward's form in a drawer addressed by `?reward=new` or `?reward=<id>`. */
+export function RewardFormDrawer({ target, programs, onClose, onSaved }: { target: string | null; programs: ProgramOption[]; onClose: () => void; onSaved: (reward: Reward) => void }) {
+  const { t } = useTranslation('rewards');
+  const isNew = target === 'new';
+  const query = useReward(target && !isNew ? target : null);
+  return (
+    <Drawer opened={target !== null} onClose={onClose} position="right" size="lg" title={isNew ? t('form.titleNew') : t('form.titleEdit')} closeButtonProps={{ 'aria-label': t('common:close') }}>
+      {target === null ? null : isNew ? (
+        <RewardForm reward={null} programs={programs} onSaved={onSaved} />
+      ) : query.data ? (
+        <RewardForm key={`${query.data.id}-${query.data.version}`} reward={query.data} programs={programs} onSaved={onSaved} />
+      ) : (
+        <Loader aria-label={t('loading')} />
+      )}
+    </Drawer>
+  );
+}

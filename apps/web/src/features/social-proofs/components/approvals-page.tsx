@@ -1,0 +1,199 @@
+import { Anchor, Badge, Button, Group, Image, Modal, Select, Stack, Text, TextInput, Textarea, Title } from '@mantine/core';
+import { PROOF_BOUNDS, PROOF_KINDS, PROOF_STATUSES, listSocialProofsQuerySchema, type ProofStatus, type SocialProof } from '@sf/contract/social-proofs';
+import { useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { DataTable, type DataTableColumn } from '../../../components/ui/data-table.tsx';
+import { ExportButton } from '../../../components/ui/export-button.tsx';
+import { ListSearchInput } from '../../../components/ui/list-search-input.tsx';
+import { toApiQuery, useListParams, type ListParams } from '../../../hooks/use-list-params.ts';
+import { describeApiError } from '../../../lib/api-client.ts';
+import { useFormatters } from '../../../lib/format.ts';
+import { notifyError, notifySuccess } from '../../../lib/notify.ts';
+import { SOCIAL_PROOFS_PATH, useDecideSocialProofs, useSocialProofs } from '../api/social-proofs.ts';
+
+type SortField = ListParams<typeof listSocialProofsQuerySchema>['sort'];
+type Option = { value: string; label: string };
+
+const STATUS_COLORS: Record<ProofStatus, string> = { pending: 'yellow', approved: 'green', rejected: 'red' };
+
+/** The link (opened apart, without our page as opener) and/or the screenshot's thumbnail. */
+function Evidence({ proof }: { proof: SocialProof }) {
+  const { t } = useTranslation('approvals');
+  return (
+    <Group gap="xs" wrap="nowrap">
+      {proof.imageUrl ? (
+        <Anchor href={proof.imageUrl} target="_blank" rel="noopener noreferrer">
+          <Image src={proof.imageUrl} alt={t('screenshotOf', { name: proof.customerName })} w={48} h={48} fit="cover" radius="sm" />
+        </Anchor>
+      ) : null}
+      {proof.url ? (
+        <Anchor href={proof.url} target="_blank" rel="noopener noreferrer nofollow" size="sm" style={{ wordBreak: 'break-all' }}>
+          {new URL(proof.url).hostname}
+        </Anchor>
+      ) : null}
+    </Group>
+  );
+}
+
+/** `/approvals` — Apps → Approvazioni: the queue (pending first), filters, bulk approve/reject, export. */
+export function ApprovalsPage({ programOptions, merchantOptions, customerHref }: { programOptions: Option[]; merchantOptions: Option[]; customerHref: (id: string) => string }) {
+  const { t } = useTranslation('approvals');
+  const format = useFormatters();
+  const { params, update, isFiltered } = useListParams(listSocialProofsQuerySchema);
+  const query = useSocialProofs(toApiQuery(params));
+  const decide = useDecideSocialProofs();
+  const [rejecting, setRejecting] = useState<{ ids: number[]; clear: () => void } | null>(null);
+  const [reason, setReason] = useState('');
+
+  const run = (ids: number[], decision: 'approve' | 'reject', clear: () => void, why?: string) =>
+    decide.mutate(
+      { ids, decision, ...(why ? { reason: why } : {}) },
+      {
+        onSuccess: (result) => {
+          const decided = result.items.filter((item) => item.outcome === 'decided').length;
+          const failed = result.items.filter((item) => item.outcome === 'failed');
+          notifySuccess(t(decision === 'approve' ? 'approvedToast' : 'rejectedToast', { count: decided }));
+          for (const item of failed) notifyError(`#${item.id}: ${item.message ?? ''}`);
+          clear();
+          setRejecting(null);
+          setReason('');
+        },
+        onError: (error) => notifyError(describeApiError(error)),
+      },
+    );
+
+  const columns = useMemo<DataTableColumn<SocialProof, SortField>[]>(
+    () => [
+      { id: 'createdAt', header: t('columns.createdAt'), sortField: 'createdAt', cell: (proof) => format.dateTime(proof.createdAt) },
+      {
+        id: 'customer',
+        header: t('columns.customer'),
+        cell: (proof) => (
+          <Anchor component={Link} to={customerHref(proof.customerId)}>
+            {proof.customerName}
+          </Anchor>
+        ),
+      },
+      { id: 'program', header: t('columns.program'), cell: (proof) => (proof.merchantName ? `${proof.programName} · ${proof.merchantName}` : proof.programName) },
+      { id: 'kind', header: t('columns.kind'), sortField: 'kind', firstOrder: 'asc', cell: (proof) => t(`kind.${proof.kind}`) },
+      { id: 'evidence', header: t('columns.evidence'), cell: (proof) => <Evidence proof={proof} /> },
+      {
+        id: 'status',
+        header: t('columns.status'),
+        sortField: 'status',
+        firstOrder: 'asc',
+        cell: (proof) => (
+          <Badge color={STATUS_COLORS[proof.status]} variant="light">
+            {t(`status.${proof.status}`)}
+          </Badge>
+        ),
+      },
+      {
+        id: 'outcome',
+        header: t('columns.outcome'),
+        cell: (proof) => (
+          <Stack gap={0}>
+            {proof.points !== null ? <Text size="sm">{t('points', { count: proof.points, value: format.number(proof.points) })}</Text> : null}
+            {proof.reason ? (
+              <Text size="xs" c="dimmed">
+                {proof.reason}
+              </Text>
+            ) : null}
+          </Stack>
+        ),
+      },
+    ],
+    [t, format, customerHref],
+  );
+
+  return (
+    <Stack gap="lg">
+      <Group justify="space-between" wrap="wrap">
+        <Title order={1}>{t('title')}</Title>
+        <ExportButton path={SOCIAL_PROOFS_PATH} params={params} />
+      </Group>
+      <Group align="flex-end" gap="sm" wrap="wrap">
+        <ListSearchInput value={params.q} onSearch={(q) => update({ q }, { isReplace: true })} placeholder={t('searchPlaceholder')} />
+        <Select
+          label={t('filters.status')}
+          data={[{ value: 'all', label: t('filters.all') }, ...PROOF_STATUSES.map((value) => ({ value, label: t(`status.${value}`) }))]}
+          value={params.status ?? 'all'}
+          onChange={(value) => update({ status: value && value !== 'all' ? (value as ProofStatus) : undefined })}
+          allowDeselect={false}
+          w={150}
+        />
+        <Select
+          label={t('filters.kind')}
+          data={[{ value: 'all', label: t('filters.all') }, ...PROOF_KINDS.map((value) => ({ value, label: t(`kind.${value}`) }))]}
+          value={params.kind ?? 'all'}
+          onChange={(value) => update({ kind: value && value !== 'all' ? (value as SocialProof['kind']) : undefined })}
+          allowDeselect={false}
+          w={150}
+        />
+        <Select
+          label={t('filters.program')}
+          data={[{ value: 'all', label: t('filters.all') }, ...programOptions]}
+          value={params.programId ?? 'all'}
+          onChange={(value) => update({ programId: value && value !== 'all' ? value : undefined })}
+          allowDeselect={false}
+          w={200}
+        />
+        <Select
+          label={t('filters.merchant')}
+          data={[{ value: 'all', label: t('filters.all') }, ...merchantOptions]}
+          value={params.merchantId ?? 'all'}
+          onChange={(value) => update({ merchantId: value && value !== 'all' ? value : undefined })}
+          allowDeselect={false}
+          w={200}
+        />
+        <TextInput type="date" label={t('filters.from')} value={params.from ?? ''} onChange={(event) => update({ from: event.currentTarget.value || undefined })} w={160} />
+        <TextInput type="date" label={t('filters.to')} value={params.to ?? ''} onChange={(event) => update({ to: event.currentTarget.value || undefined })} w={160} />
+      </Group>
+      <DataTable
+        caption={t('caption')}
+        columns={columns}
+        query={query}
+        params={params}
+        onChange={update}
+        getRowId={(proof) => String(proof.id)}
+        emptyText={t('empty')}
+        isFiltered={isFiltered}
+        errorTitle={t('errorTitle')}
+        selection={{
+          getRowLabel: (proof) => t('rowLabel', { name: proof.customerName, kind: t(`kind.${proof.kind}`) }),
+          actions: (selectedIds, clear) => (
+            <Group gap="xs">
+              <Button size="sm" loading={decide.isPending} onClick={() => run(selectedIds.map(Number), 'approve', clear)}>
+                {t('approve', { count: selectedIds.length })}
+              </Button>
+              <Button size="sm" color="red" variant="light" onClick={() => setRejecting({ ids: selectedIds.map(Number), clear })}>
+                {t('reject', { count: selectedIds.length })}
+              </Button>
+            </Group>
+          ),
+        }}
+      />
+      <Modal opened={rejecting !== null} onClose={() => setRejecting(null)} title={t('rejectTitle', { count: rejecting?.ids.length ?? 0 })} closeButtonProps={{ 'aria-label': t('common:close') }}>
+        <form
+          onSubmit={(event) => {
+            event.preventDefault();
+            if (rejecting && reason.trim()) run(rejecting.ids, 'reject', rejecting.clear, reason.trim());
+          }}
+        >
+          <Stack>
+            <Textarea label={t('reason')} value={reason} onChange={(event) => setReason(event.currentTarget.value)} required maxLength={PROOF_BOUNDS.reasonMax} autosize minRows={2} data-autofocus />
+            <Group justify="flex-end">
+              <Button variant="default" onClick={() => setRejecting(null)}>
+                {t('cancel')}
+              </Button>
+              <Button type="submit" color="red" disabled={!reason.trim()} loading={decide.isPending}>
+                {t('confirmReject')}
+              </Button>
+            </Group>
+          </Stack>
+        </form>
+      </Modal>
+    </Stack>
+  );
+}
