@@ -31,6 +31,10 @@ export const ERROR_CODES = [
   'already_reversed',
   'idempotency_key_reused',
   'idempotency_key_in_flight',
+  // Privacy requests and imports (issue 10): texts in error-texts.ts.
+  'processing_blocked',
+  'customer_erased',
+  'invalid_state',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 

@@ -29,6 +29,12 @@ export const PERMISSIONS = {
   'ledger:write': ['admin'],
   /** Manual, signed corrections of a balance (kind `adjust`). */
   'points:adjust': ['admin'],
+  /** GDPR requests: read the queue, act on them (export, erase, restrict). */
+  'privacy:read': ['admin'],
+  'privacy:write': ['admin'],
+  /** CSV imports of customers and opening balances. */
+  'imports:read': ['admin'],
+  'imports:write': ['admin'],
 } as const satisfies Record<string, readonly StaffRole[]>;
 
 export type Permission = keyof typeof PERMISSIONS;

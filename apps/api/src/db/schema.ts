@@ -157,3 +157,5 @@ export * from '../modules/merchants/merchants.schema.ts';
 export * from '../modules/customers/customers.schema.ts';
 export * from '../modules/programs/programs.schema.ts';
 export * from '../modules/ledger/ledger.schema.ts';
+export * from '../modules/privacy/privacy.schema.ts';
+export * from '../modules/imports/imports.schema.ts';
