@@ -42,6 +42,7 @@ import { programRoutes } from './modules/programs/programs.routes.ts';
 import { ledgerRoutes } from './modules/ledger/ledger.routes.ts';
 import { membershipRoutes } from './modules/ledger/memberships.routes.ts';
 import { privacyRoutes } from './modules/privacy/privacy.routes.ts';
+import { importRoutes } from './modules/imports/imports.routes.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -205,6 +206,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
       await api.register(ledgerRoutes, { prefix: '/admin/ledger' });
       await api.register(membershipRoutes, { prefix: '/admin/customers' });
       await api.register(privacyRoutes, { prefix: '/admin/privacy-requests' });
+      await api.register(importRoutes, { prefix: '/admin/imports' });
     },
     { prefix: '/api' },
   );

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { createJobRunner, type JobModule, type JobRunner } from './lib/job-runner.ts';
 import { ledgerJobs } from './modules/ledger/ledger.jobs.ts';
 import { privacyJobs } from './modules/privacy/privacy.retention.ts';
+import { importJobs } from './modules/imports/imports.jobs.ts';
 
 /**
  * The one background-job runner of a process. Every job kind of every module must be known to it:
@@ -9,7 +10,7 @@ import { privacyJobs } from './modules/privacy/privacy.retention.ts';
  * A module with background work adds its JobModule to this list (one line).
  */
 function jobModules(app: FastifyInstance): JobModule[] {
-  return [ledgerJobs(app), privacyJobs(app)];
+  return [ledgerJobs(app), privacyJobs(app), importJobs(app)];
 }
 
 export function startBackgroundJobs(app: FastifyInstance, options: { isAutomatic?: boolean } = {}): JobRunner {

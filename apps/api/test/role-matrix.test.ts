@@ -97,6 +97,12 @@ describe('the role matrix over every /api route', () => {
       'GET /api/admin/privacy-requests/:id': 'privacy:read',
       'PATCH /api/admin/privacy-requests/:id': 'privacy:write',
       'POST /api/admin/privacy-requests/:id/actions': 'privacy:write',
+      'GET /api/admin/imports': 'imports:read',
+      'POST /api/admin/imports': 'imports:write',
+      'GET /api/admin/imports/:id': 'imports:read',
+      'GET /api/admin/imports/:id/errors.csv': 'imports:read',
+      'POST /api/admin/imports/:id/start': 'imports:write',
+      'POST /api/admin/imports/:id/cancel': 'imports:write',
     };
     expect(Object.fromEntries(Object.keys(routes).map((route) => [route, byLabel.get(route)]))).toEqual(routes);
     for (const permission of Object.values(routes)) {
