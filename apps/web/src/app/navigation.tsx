@@ -4,6 +4,8 @@ import {
   IconApps,
   IconBuildingStore,
   IconFiles,
+  IconFileImport,
+  IconShieldLock,
   IconLayoutDashboard,
   IconNews,
   IconPuzzle,
@@ -62,7 +64,13 @@ export const MENU: MenuItem[] = [
     icon: IconAddressBook,
     entries: [screenLink('customers', 'nav.customers', IconUsers), screenLink('merchants', 'nav.merchants', IconBuildingStore)],
   },
-  { kind: 'group', id: 'pages', label: 'nav.pages', icon: IconFiles, entries: [] },
+  {
+    kind: 'group',
+    id: 'pages',
+    label: 'nav.pages',
+    icon: IconFiles,
+    entries: [screenLink('privacyRequests', 'nav.privacyRequests', IconShieldLock), screenLink('imports', 'nav.imports', IconFileImport)],
+  },
   { kind: 'group', id: 'features', label: 'nav.features', icon: IconPuzzle, entries: [screenLink('programs', 'nav.programs', IconStars), screenLink('ledger', 'nav.ledger', IconArrowsExchange)] },
   { kind: 'group', id: 'apps', label: 'nav.apps', icon: IconApps, entries: [screenLink('news', 'nav.news', IconNews)] },
   {
@@ -91,7 +99,7 @@ export function visibleMenu(role: string | null | undefined, menu: MenuItem[] = 
  */
 export type HeaderAction =
   | { id: 'purchase' | 'redeem' | 'adjust'; kind: 'dialog'; label: string; permission: Permission }
-  | { id: 'newCustomer' | 'newMerchant'; kind: 'link'; label: string; permission: Permission; to: string };
+  | { id: 'newCustomer' | 'newMerchant' | 'importCustomers'; kind: 'link'; label: string; permission: Permission; to: string };
 
 export const HEADER_ACTIONS: HeaderAction[] = [
   { id: 'purchase', kind: 'dialog', label: 'ledger:actions.purchase', permission: 'ledger:write' },
@@ -99,6 +107,7 @@ export const HEADER_ACTIONS: HeaderAction[] = [
   { id: 'adjust', kind: 'dialog', label: 'ledger:actions.adjust', permission: 'points:adjust' },
   { id: 'newCustomer', kind: 'link', label: 'ledger:actions.newCustomer', permission: 'customers:write', to: `${SCREENS.customers.path}?customer=new` },
   { id: 'newMerchant', kind: 'link', label: 'ledger:actions.newMerchant', permission: 'merchants:write', to: `${SCREENS.merchants.path}?merchant=new` },
+  { id: 'importCustomers', kind: 'link', label: 'imports:actions.importCustomers', permission: 'imports:write', to: `${SCREENS.imports.path}?import=new` },
 ];
 
 export function visibleActions(role: string | null | undefined): HeaderAction[] {

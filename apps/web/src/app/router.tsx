@@ -53,6 +53,8 @@ export const appRoutes: RouteObject[] = [
               { path: 'merchants', handle: screenHandle('merchants'), lazy: () => import('./routes/merchants.tsx') },
               { path: 'programs', handle: screenHandle('programs'), lazy: () => import('./routes/programs.tsx') },
               { path: 'ledger', handle: screenHandle('ledger'), lazy: () => import('./routes/ledger.tsx') },
+              { path: 'privacy-requests', handle: screenHandle('privacyRequests'), lazy: () => import('./routes/privacy-requests.tsx') },
+              { path: 'imports', handle: screenHandle('imports'), lazy: () => import('./routes/imports.tsx') },
             ],
           },
         ],

@@ -14,6 +14,8 @@ export const SCREENS = {
   merchants: { path: '/merchants', permission: 'merchants:read' },
   programs: { path: '/programs', permission: 'programs:read' },
   ledger: { path: '/ledger', permission: 'ledger:read' },
+  privacyRequests: { path: '/privacy-requests', permission: 'privacy:read' },
+  imports: { path: '/imports', permission: 'imports:read' },
 } as const satisfies Record<string, { path: string; permission: Permission }>;
 
 export type ScreenId = keyof typeof SCREENS;
