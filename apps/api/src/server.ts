@@ -6,6 +6,7 @@ import { loggerOptions } from './lib/logger.ts';
 import { prepareDataDir } from './lib/data-dir.ts';
 import { seedLoyaltyDemo } from './db/seed-loyalty.ts';
 import { seedLedgerDemo } from './modules/ledger/ledger.seed.ts';
+import { seedPrivacyDemo } from './modules/privacy/privacy.seed.ts';
 
 /**
  * Only starts the app (STYLE.md example 4): configuration, logger, database, listen, and a graceful
@@ -32,6 +33,8 @@ async function main() {
     if (isLoyaltySeeded && env.DEMO_LEDGER_ENTRIES > 0) {
       await seedLedgerDemo(app.db, { log: app.log, timeZone: env.BUSINESS_TIME_ZONE, targetEntries: env.DEMO_LEDGER_ENTRIES });
     }
+    // A few GDPR requests (one near its deadline), once, over the demo customers.
+    if (isLoyaltySeeded) await seedPrivacyDemo(app.db, { log: app.log });
   }
 
   let closing = false;

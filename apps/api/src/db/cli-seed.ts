@@ -4,6 +4,7 @@ import { prepareDataDir } from '../lib/data-dir.ts';
 import { seedDemoData } from './seed.ts';
 import { seedLoyaltyDemo } from './seed-loyalty.ts';
 import { seedLedgerDemo } from '../modules/ledger/ledger.seed.ts';
+import { seedPrivacyDemo } from '../modules/privacy/privacy.seed.ts';
 
 /**
  * `npm run db:seed`: loads the demo data into an EMPTY database (no staff account yet); on a database
@@ -22,6 +23,8 @@ try {
     ? await seedLedgerDemo(database.db, { timeZone: env.BUSINESS_TIME_ZONE, targetEntries: env.DEMO_LEDGER_ENTRIES })
     : 0;
   console.log(entries > 0 ? `demo ledger loaded: ${entries} entries` : 'demo ledger not loaded (only with freshly loaded demo anagrafiche)');
+  const requests = isLoyaltySeeded ? await seedPrivacyDemo(database.db) : 0;
+  console.log(requests > 0 ? `demo privacy requests loaded: ${requests}` : 'demo privacy requests not loaded (only with freshly loaded demo anagrafiche)');
 } finally {
   await database.close();
 }

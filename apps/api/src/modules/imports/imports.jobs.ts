@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { JobModule } from '../../lib/job-runner.ts';
-import { importDeps } from './imports.routes.ts';
-import { IMPORT_JOB, runImportJob } from './imports.service.ts';
+import { IMPORT_JOB, importDeps, runImportJob } from './imports.service.ts';
 
 /** Imports run as background jobs: one chunk per job run, resumed from the last committed batch. */
 export function importJobs(app: FastifyInstance): JobModule {

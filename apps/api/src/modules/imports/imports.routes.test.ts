@@ -5,8 +5,7 @@ import { createTestContext } from '../../../test/helper.ts';
 import { createLedgerFixture } from '../../../test/ledger-fixtures.ts';
 import { createJobRunner } from '../../lib/job-runner.ts';
 import { startBackgroundJobs } from '../../jobs.ts';
-import { importDeps } from './imports.routes.ts';
-import { IMPORT_JOB, runImportChunk } from './imports.service.ts';
+import { IMPORT_JOB, importDeps, runImportChunk } from './imports.service.ts';
 
 const ctx = await createTestContext();
 let token = '';

@@ -6,17 +6,14 @@ import { uuidParamSchema } from '@sf/contract/list-query';
 import { message } from '@sf/contract/messages';
 import { createImportFieldsSchema, importDetailSchema, importPageSchema, listImportsQuerySchema } from '@sf/contract/imports';
 import { sql } from 'drizzle-orm';
-import { callerOf, depsOf } from '../../lib/caller.ts';
+import { callerOf } from '../../lib/caller.ts';
 import { recordAudit } from '../../lib/audit.ts';
 import { AppError, validationFailed } from '../../lib/errors.ts';
 import { csvCell, sendCsv } from '../../db/csv-export.ts';
 import { importRowErrors } from './imports.schema.ts';
-import { cancelImport, createImport, getImport, IMPORT_ENTITY, listImports, rowErrorText, startImport, storeUpload, type ImportDeps } from './imports.service.ts';
+import { cancelImport, createImport, getImport, IMPORT_ENTITY, importDeps, listImports, rowErrorText, startImport, storeUpload } from './imports.service.ts';
+import { nudgeBackgroundJobs } from '../../jobs.ts';
 import { eq } from 'drizzle-orm';
-
-export function importDeps(app: Parameters<typeof depsOf>[0]): ImportDeps {
-  return { ...depsOf(app), dataDir: app.env.dataDir, quotaBytes: app.env.UPLOAD_QUOTA_BYTES, log: app.log };
-}
 
 /** Importazioni (admin): CSV imports of customers and opening balances, their checks and progress. */
 export const importRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -79,6 +76,7 @@ export const importRoutes: FastifyPluginAsyncZod = async (app) => {
           throw validationFailed(text, [{ field, message: text }]);
         }
         const result = await createImport(deps, callerOf(request), { ...parsed.data, ...stored });
+        if (result.status === 'queued') nudgeBackgroundJobs(app.log);
         return reply.code(201).send(result);
       } catch (error) {
         if (stored && !(error instanceof AppError && error.statusCode >= 500)) {
@@ -147,7 +145,12 @@ export const importRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { permission: 'imports:write' },
       schema: { tags: ['imports'], summary: 'Start a checked import (status validated → queued): it runs as a background job', params: uuidParamSchema, response: { 200: importDetailSchema } },
     },
-    async (request) => startImport(deps, callerOf(request), request.params.id),
+    async (request) => {
+      const result = await startImport(deps, callerOf(request), request.params.id);
+      // The person is watching the progress bar: the runner starts now, not at its next interval.
+      nudgeBackgroundJobs(app.log);
+      return result;
+    },
   );
 
   app.post(

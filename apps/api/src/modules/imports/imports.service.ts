@@ -4,7 +4,7 @@ import { createWriteStream } from 'node:fs';
 import { mkdir, open, rm } from 'node:fs/promises';
 import { pipeline } from 'node:stream/promises';
 import type { Readable } from 'node:stream';
-import type { FastifyBaseLogger } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { Language } from '@sf/contract/app-info';
 import { cardNumberFor } from '@sf/contract/customers';
 import { errorText } from '@sf/contract/error-texts';
@@ -12,7 +12,7 @@ import { message, type MessageKey } from '@sf/contract/messages';
 import type { Import, ImportDetail, ImportErrorCode, ImportKind, ListImportsQuery } from '@sf/contract/imports';
 import type { Database, Executor } from '../../db/client.ts';
 import { recordAudit, type AuditActor } from '../../lib/audit.ts';
-import type { Caller, ServiceDeps } from '../../lib/caller.ts';
+import { depsOf, type Caller, type ServiceDeps } from '../../lib/caller.ts';
 import { AppError, CodedError } from '../../lib/errors.ts';
 import { enqueueJob } from '../../lib/job-runner.ts';
 import { newReferralCode } from '../customers/customers.service.ts';
@@ -41,6 +41,10 @@ const CHUNK_MILLISECONDS = 60_000;
 const ERRORS_SHOWN = 200;
 
 export type ImportDeps = ServiceDeps & { dataDir: string; quotaBytes: number; log?: FastifyBaseLogger };
+
+export function importDeps(app: FastifyInstance): ImportDeps {
+  return { ...depsOf(app), dataDir: app.env.dataDir, quotaBytes: app.env.UPLOAD_QUOTA_BYTES, log: app.log };
+}
 
 const importsDir = (dataDir: string) => path.join(dataDir, 'imports');
 const filePathOf = (dataDir: string, storedName: string) => path.join(importsDir(dataDir), storedName);
