@@ -1,3 +1,5 @@
+import path from 'node:path';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { parse } from 'csv-parse/sync';
@@ -233,6 +235,25 @@ describe('CSV import of customers', () => {
     expect(detail).toMatchObject({ status: 'done', importedRows: 9, report: { imported: 9, skipped: 1 } });
     const [claims] = await rows<{ n: number }>(sql`select count(*)::int as n from import_rows where import_id = ${id}`);
     expect(claims?.n).toBe(9);
+  });
+
+  it('marks an import failed when its run breaks, and resumes it when started again', async () => {
+    const content = 'Nome;Cognome\nGuasto;Uno\nGuasto;Due\n';
+    const response = await upload({ kind: 'customers', dryRun: 'false' }, { name: 'guasto.csv', content });
+    const id = response.json().id as string;
+    const [stored] = await rows<{ stored_name: string }>(sql`select stored_name from imports where id = ${id}`);
+    const file = path.join(ctx.dataDir, 'imports', stored!.stored_name);
+    const saved = await readFile(file);
+    await rm(file);
+    const runner = startBackgroundJobs(ctx.app, { isAutomatic: false });
+    await runner.tick();
+    expect((await ctx.request({ method: 'GET', url: `/api/admin/imports/${id}`, token })).json().status).toBe('failed');
+    await writeFile(file, saved);
+    const resumed = await ctx.request({ method: 'POST', url: `/api/admin/imports/${id}/start`, token });
+    expect(resumed.statusCode, resumed.body).toBe(200);
+    await runner.tick();
+    await runner.stop();
+    expect((await ctx.request({ method: 'GET', url: `/api/admin/imports/${id}`, token })).json()).toMatchObject({ status: 'done', importedRows: 2 });
   });
 
   it('cancels a queued import: the runner then imports nothing', async () => {

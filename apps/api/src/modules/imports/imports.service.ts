@@ -342,14 +342,16 @@ export async function createImport(deps: ImportDeps, caller: Caller, input: Crea
 
 /** Queues a checked import for the background runner. */
 export async function startImport(deps: ImportDeps, caller: Caller, id: string) {
-  await deps.db.transaction(async (tx) => {
+  const started = await deps.db.transaction(async (tx) => {
     const value = await repo.findImport(tx, id, { forUpdate: true });
     if (!value) throw importNotFound();
-    if (value.status !== 'validated') throw invalidState();
+    // A failed import starts again after its last committed batch.
+    if (value.status !== 'validated' && value.status !== 'failed') throw invalidState();
     await repo.updateImport(tx, id, { status: 'queued', version: value.version + 1 });
-    await recordAudit(tx, caller.actor, { action: 'start', entityType: IMPORT_ENTITY, entityId: id });
+    await recordAudit(tx, caller.actor, { action: value.status === 'failed' ? 'resume' : 'start', entityType: IMPORT_ENTITY, entityId: id });
+    return value;
   });
-  await enqueueJob(deps.db, { kind: IMPORT_JOB, dedupeKey: `${IMPORT_JOB}:${id}:0`, payload: { importId: id } });
+  await enqueueJob(deps.db, { kind: IMPORT_JOB, dedupeKey: `${IMPORT_JOB}:${id}:${started.version}`, payload: { importId: id } });
   return getImport(deps, id, caller.language);
 }
 
@@ -359,7 +361,7 @@ export async function cancelImport(deps: ImportDeps, caller: Caller, id: string)
   const storedName = await deps.db.transaction(async (tx) => {
     const value = await repo.findImport(tx, id, { forUpdate: true });
     if (!value) throw importNotFound();
-    if (!['validated', 'queued', 'running'].includes(value.status)) throw invalidState();
+    if (!['validated', 'queued', 'running', 'failed'].includes(value.status)) throw invalidState();
     const imported = await repo.countImported(tx, id);
     await repo.updateImport(tx, id, {
       status: 'cancelled',
@@ -557,10 +559,24 @@ async function finishImport(deps: ImportDeps, id: string, startedAt: number) {
   if (storedName) await rm(filePathOf(deps.dataDir, storedName), { force: true });
 }
 
-/** The job handler: one chunk, then its continuation queued (a new job, so each run keeps a short lease). */
+/**
+ * The job handler: one chunk, then its continuation queued (a new job, so each run keeps a short
+ * lease). A chunk that fails marks the import `failed` (it shows on the screen, with the rows committed
+ * so far); starting it again resumes after the last committed batch.
+ */
 export async function runImportJob(deps: ImportDeps, db: Database, payload: Record<string, unknown>) {
   const id = String(payload['importId'] ?? '');
-  const result = await runImportChunk(deps, id);
+  let result: ChunkResult;
+  try {
+    result = await runImportChunk(deps, id);
+  } catch (error) {
+    deps.log?.error({ err: error, importId: id }, 'import failed');
+    await db.transaction(async (tx) => {
+      const value = await repo.findImport(tx, id, { forUpdate: true });
+      if (value?.status === 'running') await repo.updateImport(tx, id, { status: 'failed' });
+    });
+    return { status: 'failed' as const };
+  }
   if (result.status === 'more') {
     await enqueueJob(db, { kind: IMPORT_JOB, dedupeKey: `${IMPORT_JOB}:${id}:${result.processedRows}`, payload: { importId: id } });
   }

@@ -77,12 +77,17 @@ export function ImportDetailView({ id }: { id: string }) {
       ) : null}
       <Can permission="imports:write">
         <Group>
+          {detail.status === 'failed' ? (
+            <Button onClick={() => change.mutate({ id, action: 'start' })} loading={change.isPending}>
+              {t('detail.resume')}
+            </Button>
+          ) : null}
           {detail.status === 'validated' ? (
             <Button onClick={() => change.mutate({ id, action: 'start' })} loading={change.isPending} disabled={detail.validRows === 0}>
               {t('detail.start', { count: detail.validRows, formatted: format.number(detail.validRows) })}
             </Button>
           ) : null}
-          {detail.status === 'validated' || isActive ? (
+          {detail.status === 'validated' || detail.status === 'failed' || isActive ? (
             <Button variant="default" color="red" onClick={() => change.mutate({ id, action: 'cancel' })} loading={change.isPending}>
               {t('detail.cancel')}
             </Button>

@@ -86,6 +86,7 @@ export function ImportWizard({ programOptions, onChecked, onCancel }: Props) {
         onChange={(chosen) => void choose(chosen)}
         leftSection={<IconFileTypeCsv size={16} aria-hidden />}
         clearable
+        clearButtonProps={{ 'aria-label': t('wizard.clearFile') }}
       />
       {readError ? <Alert color="red">{readError}</Alert> : null}
       {head ? (

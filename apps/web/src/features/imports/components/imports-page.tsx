@@ -1,4 +1,4 @@
-import { Button, Drawer, Group, Select, Stack, Title, UnstyledButton } from '@mantine/core';
+import { Anchor, Button, Drawer, Group, Select, Stack, Title } from '@mantine/core';
 import { IMPORT_KINDS, IMPORT_STATUSES, listImportsQuerySchema, type Import } from '@sf/contract/imports';
 import { IconFileImport } from '@tabler/icons-react';
 import { useMemo } from 'react';
@@ -32,9 +32,9 @@ export function ImportsPage({ programOptions }: { programOptions: { value: strin
         sortField: 'fileName',
         firstOrder: 'asc',
         cell: (item) => (
-          <UnstyledButton component={Link} to={drawer.hrefFor(item.id)} fw={600} c="blue">
+          <Anchor component={Link} to={drawer.hrefFor(item.id)} fw={500}>
             {item.fileName}
-          </UnstyledButton>
+          </Anchor>
         ),
       },
       { id: 'kind', header: t('columns.kind'), sortField: 'kind', firstOrder: 'asc', cell: (item) => t(`kind.${item.kind}`) },
@@ -96,6 +96,7 @@ export function ImportsPage({ programOptions }: { programOptions: { value: strin
         onClose={drawer.close}
         position="right"
         size="xl"
+        closeButtonProps={{ 'aria-label': t('common:close') }}
         title={
           <Title order={2} size="h3">
             {isNew ? t('wizard.title') : t('detail.title')}

@@ -49,7 +49,7 @@ export function NewPrivacyRequestDialog({ isOpen, onClose, onCreated, renderCust
   };
 
   return (
-    <Modal opened={isOpen} onClose={onClose} title={t('form.title')} size="lg">
+    <Modal opened={isOpen} onClose={onClose} title={t('form.title')} size="lg" closeButtonProps={{ 'aria-label': t('common:close') }}>
       <form
         onSubmit={(event) => {
           event.preventDefault();

@@ -20,7 +20,7 @@ export function DaysLeft({ request }: { request: PrivacyRequest }) {
   const isUrgent = request.daysLeft < PRIVACY_DEADLINE_WARNING_DAYS;
   const text = request.daysLeft < 0 ? t('daysOverdue', { count: -request.daysLeft }) : t('daysLeft', { count: request.daysLeft });
   return isUrgent ? (
-    <Badge color="red" variant="filled" title={t('urgent')}>
+    <Badge color="red.9" variant="filled" title={t('urgent')}>
       {text}
     </Badge>
   ) : (

@@ -66,7 +66,7 @@ export function PrivacyRequestDrawer({ id, onClose, customerHref, renderCustomer
   };
 
   return (
-    <Drawer opened={id !== null} onClose={onClose} position="right" size="lg" title={<Title order={2} size="h3">{t('drawer.title')}</Title>}>
+    <Drawer opened={id !== null} onClose={onClose} position="right" size="lg" closeButtonProps={{ 'aria-label': t('common:close') }} title={<Title order={2} size="h3">{t('drawer.title')}</Title>}>
       {!request ? (
         <Skeleton h={240} />
       ) : (
@@ -178,7 +178,7 @@ export function PrivacyRequestDrawer({ id, onClose, customerHref, renderCustomer
           ) : null}
         </Stack>
       )}
-      <Modal opened={ask !== null} onClose={() => setAsk(null)} title={ask ? t(`confirm.${ask.isRejected ? 'reject' : ask.action}.title`) : ''} centered>
+      <Modal opened={ask !== null} onClose={() => setAsk(null)} closeButtonProps={{ 'aria-label': t('common:close') }} title={ask ? t(`confirm.${ask.isRejected ? 'reject' : ask.action}.title`) : ''} centered>
         {ask && request ? (
           <form
             onSubmit={(event) => {

@@ -1,4 +1,4 @@
-import { Button, Group, Select, Stack, Title, UnstyledButton } from '@mantine/core';
+import { Anchor, Button, Group, Select, Stack, Title } from '@mantine/core';
 import {
   listPrivacyRequestsQuerySchema,
   PRIVACY_REQUEST_KINDS,
@@ -47,9 +47,9 @@ export function PrivacyRequestsPage({ renderCustomerPicker, customerHref, render
         sortField: 'kind',
         firstOrder: 'asc',
         cell: (request) => (
-          <UnstyledButton component={Link} to={drawer.hrefFor(request.id)} fw={600} c="blue" aria-label={t('open', { kind: t(`kind.${request.kind}`), customer: customerLabel(request, t('erasedCustomer')) })}>
+          <Anchor component={Link} to={drawer.hrefFor(request.id)} fw={500} aria-label={t('open', { kind: t(`kind.${request.kind}`), customer: customerLabel(request, t('erasedCustomer')) })}>
             {t(`kind.${request.kind}`)}
-          </UnstyledButton>
+          </Anchor>
         ),
       },
       { id: 'customer', header: t('columns.customer'), sortField: 'customer', firstOrder: 'asc', cell: (request) => customerLabel(request, t('erasedCustomer')) },
