@@ -59,8 +59,8 @@ export function ImportDetailView({ id }: { id: string }) {
       </Text>
       <Group gap="xl">
         <Text>{t('detail.total', { count: detail.totalRows, formatted: format.number(detail.totalRows) })}</Text>
-        <Text c="green">{t('detail.valid', { formatted: format.number(detail.validRows) })}</Text>
-        <Text c={detail.errorRows > 0 ? 'red' : undefined}>{t('detail.errors', { formatted: format.number(detail.errorRows) })}</Text>
+        <Text c="green.9">{t('detail.valid', { formatted: format.number(detail.validRows) })}</Text>
+        <Text c={detail.errorRows > 0 ? 'red.9' : undefined}>{t('detail.errors', { formatted: format.number(detail.errorRows) })}</Text>
       </Group>
       {isActive || detail.status === 'done' || detail.status === 'cancelled' ? (
         <Stack gap={4}>
