@@ -59,7 +59,7 @@ export function ImportDetailView({ id }: { id: string }) {
       </Text>
       <Group gap="xl">
         <Text>{t('detail.total', { count: detail.totalRows, formatted: format.number(detail.totalRows) })}</Text>
-        <Text c="green.9">{t('detail.valid', { formatted: format.number(detail.validRows) })}</Text>
+        <Text fw={600}>{t('detail.valid', { formatted: format.number(detail.validRows) })}</Text>
         <Text c={detail.errorRows > 0 ? 'red.9' : undefined}>{t('detail.errors', { formatted: format.number(detail.errorRows) })}</Text>
       </Group>
       {isActive || detail.status === 'done' || detail.status === 'cancelled' ? (
