@@ -46,6 +46,8 @@ import type { IdentityProvider } from './identity/provider.ts';
 import { createBuiltinProvider } from './modules/auth/builtin-provider.ts';
 import { redemptionRoutes, rewardRoutes, voucherRoutes } from './modules/rewards/rewards.routes.ts';
 import { socialProofRoutes } from './modules/social-proofs/social-proofs.routes.ts';
+import { privacyRoutes } from './modules/privacy/privacy.routes.ts';
+import { importRoutes } from './modules/imports/imports.routes.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -225,6 +227,8 @@ export async function buildApp(options: AppOptions): Promise<App> {
       await api.register(redemptionRoutes, { prefix: '/admin/redemptions' });
       await api.register(voucherRoutes, { prefix: '/admin/vouchers' });
       await api.register(socialProofRoutes, { prefix: '/admin/social-proofs' });
+      await api.register(privacyRoutes, { prefix: '/admin/privacy-requests' });
+      await api.register(importRoutes, { prefix: '/admin/imports' });
     },
     { prefix: '/api' },
   );

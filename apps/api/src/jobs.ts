@@ -1,6 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { createJobRunner, type JobModule, type JobRunner } from './lib/job-runner.ts';
 import { ledgerJobs } from './modules/ledger/ledger.jobs.ts';
+import { privacyJobs } from './modules/privacy/privacy.retention.ts';
+import { importJobs } from './modules/imports/imports.jobs.ts';
 
 /**
  * The one background-job runner of a process. Every job kind of every module must be known to it:
@@ -8,7 +10,18 @@ import { ledgerJobs } from './modules/ledger/ledger.jobs.ts';
  * A module with background work adds its JobModule to this list (one line).
  */
 function jobModules(app: FastifyInstance): JobModule[] {
-  return [ledgerJobs(app)];
+  return [ledgerJobs(app), privacyJobs(app), importJobs(app)];
+}
+
+/** The automatic runners of this process (normally one), so that new work can start without waiting. */
+const automaticRunners = new Set<JobRunner>();
+
+/**
+ * Asks the process's runner to look for due jobs now rather than at its next interval (an import
+ * just queued by a person waiting for its progress bar). Does nothing where no runner runs (tests).
+ */
+export function nudgeBackgroundJobs(log?: FastifyInstance['log']): void {
+  for (const runner of automaticRunners) runner.tick().catch((error: unknown) => log?.error({ err: error }, 'job runner tick failed'));
 }
 
 export function startBackgroundJobs(app: FastifyInstance, options: { isAutomatic?: boolean } = {}): JobRunner {
@@ -20,7 +33,7 @@ export function startBackgroundJobs(app: FastifyInstance, options: { isAutomatic
       handlers[kind] = handler;
     }
   }
-  return createJobRunner({
+  const runner = createJobRunner({
     db: app.db,
     log: app.log,
     intervalMs: app.env.JOBS_INTERVAL_MS,
@@ -30,4 +43,12 @@ export function startBackgroundJobs(app: FastifyInstance, options: { isAutomatic
     },
     handlers,
   });
+  if (options.isAutomatic !== false) automaticRunners.add(runner);
+  return {
+    tick: runner.tick,
+    async stop() {
+      automaticRunners.delete(runner);
+      await runner.stop();
+    },
+  };
 }

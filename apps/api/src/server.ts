@@ -7,6 +7,7 @@ import { prepareDataDir } from './lib/data-dir.ts';
 import { seedLoyaltyDemo } from './db/seed-loyalty.ts';
 import { seedRewardsDemo } from './modules/rewards/rewards.seed.ts';
 import { seedLedgerDemo } from './modules/ledger/ledger.seed.ts';
+import { seedPrivacyDemo } from './modules/privacy/privacy.seed.ts';
 
 /**
  * Only starts the app (STYLE.md example 4): configuration, logger, database, listen, and a graceful
@@ -35,6 +36,8 @@ async function main() {
     }
     // Rewards (with vouchers and redemptions) and pending social-action proofs on the demo programs.
     if (isLoyaltySeeded) await seedRewardsDemo(app.db, { log: app.log, timeZone: env.BUSINESS_TIME_ZONE });
+    // A few GDPR requests (one near its deadline), once, over the demo customers.
+    if (isLoyaltySeeded) await seedPrivacyDemo(app.db, { log: app.log });
   }
 
   let closing = false;

@@ -136,6 +136,29 @@ describe('the role matrix over every /api route', () => {
     }
   });
 
+  it('checks every route of the privacy requests and the imports with their own permissions, all admin-only', () => {
+    const byLabel = new Map(guarded.map((route) => [label(route), route.access]));
+    const routes = {
+      'GET /api/admin/privacy-requests': 'privacy:read',
+      'POST /api/admin/privacy-requests': 'privacy:write',
+      'GET /api/admin/privacy-requests/export.csv': 'privacy:read',
+      'GET /api/admin/privacy-requests/:id': 'privacy:read',
+      'PATCH /api/admin/privacy-requests/:id': 'privacy:write',
+      'POST /api/admin/privacy-requests/:id/actions': 'privacy:write',
+      'GET /api/admin/imports': 'imports:read',
+      'POST /api/admin/imports': 'imports:write',
+      'GET /api/admin/imports/:id': 'imports:read',
+      'GET /api/admin/imports/:id/errors.csv': 'imports:read',
+      'POST /api/admin/imports/:id/start': 'imports:write',
+      'POST /api/admin/imports/:id/cancel': 'imports:write',
+    };
+    expect(Object.fromEntries(Object.keys(routes).map((route) => [route, byLabel.get(route)]))).toEqual(routes);
+    for (const permission of Object.values(routes)) {
+      expect(can('admin', permission as Permission)).toBe(true);
+      expect(can('editor', permission as Permission)).toBe(false);
+    }
+  });
+
   describe.each(publicRoutes.map((route) => [label(route), route] as const))('public route %s', (_name, route) => {
     it.each(['anonymous', 'expired', 'member', 'editor', 'admin'] as const)(
       'answers the %s caller with neither 401 nor 403',

@@ -5,6 +5,7 @@ import { seedDemoData } from './seed.ts';
 import { seedLoyaltyDemo } from './seed-loyalty.ts';
 import { seedLedgerDemo } from '../modules/ledger/ledger.seed.ts';
 import { seedRewardsDemo } from '../modules/rewards/rewards.seed.ts';
+import { seedPrivacyDemo } from '../modules/privacy/privacy.seed.ts';
 
 /**
  * `npm run db:seed`: loads the demo data into an EMPTY database (no staff account yet); on a database
@@ -25,6 +26,8 @@ try {
   console.log(entries > 0 ? `demo ledger loaded: ${entries} entries` : 'demo ledger not loaded (only with freshly loaded demo anagrafiche)');
   const rewards = isLoyaltySeeded ? await seedRewardsDemo(database.db, { timeZone: env.BUSINESS_TIME_ZONE }) : 0;
   console.log(rewards > 0 ? `demo rewards loaded: ${rewards}` : 'demo rewards not loaded');
+  const requests = isLoyaltySeeded ? await seedPrivacyDemo(database.db) : 0;
+  console.log(requests > 0 ? `demo privacy requests loaded: ${requests}` : 'demo privacy requests not loaded (only with freshly loaded demo anagrafiche)');
 } finally {
   await database.close();
 }

@@ -5,6 +5,8 @@ import {
   IconBuildingStore,
   IconFiles,
   IconGift,
+  IconFileImport,
+  IconShieldLock,
   IconLayoutDashboard,
   IconNews,
   IconPuzzle,
@@ -71,7 +73,13 @@ export const MENU: MenuItem[] = [
       { ...screenLink('staff', 'nav.staff', IconUserShield), badge: 'pendingStaff' },
     ],
   },
-  { kind: 'group', id: 'pages', label: 'nav.pages', icon: IconFiles, entries: [] },
+  {
+    kind: 'group',
+    id: 'pages',
+    label: 'nav.pages',
+    icon: IconFiles,
+    entries: [screenLink('privacyRequests', 'nav.privacyRequests', IconShieldLock), screenLink('imports', 'nav.imports', IconFileImport)],
+  },
   { kind: 'group', id: 'features', label: 'nav.features', icon: IconPuzzle, entries: [screenLink('programs', 'nav.programs', IconStars), screenLink('ledger', 'nav.ledger', IconArrowsExchange), screenLink('rewards', 'nav.rewards', IconGift)] },
   { kind: 'group', id: 'apps', label: 'nav.apps', icon: IconApps, entries: [screenLink('news', 'nav.news', IconNews), screenLink('approvals', 'nav.approvals', IconThumbUp)] },
   {
@@ -100,7 +108,7 @@ export function visibleMenu(role: string | null | undefined, menu: MenuItem[] = 
  */
 export type HeaderAction =
   | { id: 'purchase' | 'redeem' | 'adjust' | 'redeemReward'; kind: 'dialog'; label: string; permission: Permission }
-  | { id: 'newCustomer' | 'newMerchant'; kind: 'link'; label: string; permission: Permission; to: string };
+  | { id: 'newCustomer' | 'newMerchant' | 'importCustomers'; kind: 'link'; label: string; permission: Permission; to: string };
 
 export const HEADER_ACTIONS: HeaderAction[] = [
   { id: 'purchase', kind: 'dialog', label: 'ledger:actions.purchase', permission: 'ledger:write' },
@@ -109,6 +117,7 @@ export const HEADER_ACTIONS: HeaderAction[] = [
   { id: 'redeemReward', kind: 'dialog', label: 'rewards:actions.redeemReward', permission: 'rewards:redeem' },
   { id: 'newCustomer', kind: 'link', label: 'ledger:actions.newCustomer', permission: 'customers:write', to: `${SCREENS.customers.path}?customer=new` },
   { id: 'newMerchant', kind: 'link', label: 'ledger:actions.newMerchant', permission: 'merchants:write', to: `${SCREENS.merchants.path}?merchant=new` },
+  { id: 'importCustomers', kind: 'link', label: 'imports:actions.importCustomers', permission: 'imports:write', to: `${SCREENS.imports.path}?import=new` },
 ];
 
 export function visibleActions(role: string | null | undefined): HeaderAction[] {

@@ -65,6 +65,8 @@ export const appRoutes: RouteObject[] = [
               { path: 'rewards', handle: screenHandle('rewards'), lazy: () => import('./routes/rewards.tsx') },
               { path: 'rewards/:id', handle: screenHandle('rewards'), lazy: () => import('./routes/reward.tsx') },
               { path: 'approvals', handle: screenHandle('approvals'), lazy: () => import('./routes/approvals.tsx') },
+              { path: 'privacy-requests', handle: screenHandle('privacyRequests'), lazy: () => import('./routes/privacy-requests.tsx') },
+              { path: 'imports', handle: screenHandle('imports'), lazy: () => import('./routes/imports.tsx') },
             ],
           },
         ],

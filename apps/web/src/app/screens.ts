@@ -17,6 +17,8 @@ export const SCREENS = {
   staff: { path: '/staff', permission: 'staff:manage' },
   rewards: { path: '/rewards', permission: 'rewards:read' },
   approvals: { path: '/approvals', permission: 'proofs:read' },
+  privacyRequests: { path: '/privacy-requests', permission: 'privacy:read' },
+  imports: { path: '/imports', permission: 'imports:read' },
 } as const satisfies Record<string, { path: string; permission: Permission }>;
 
 export type ScreenId = keyof typeof SCREENS;

@@ -1,0 +1,215 @@
+import { createReadStream } from 'node:fs';
+import { pipeline } from 'node:stream/promises';
+import { parse } from 'csv-parse';
+import {
+  createCustomerSchema,
+  isValidCardNumber,
+  type CreateCustomer,
+} from '@sf/contract/customers';
+import {
+  IMPORT_COLUMN_ALIASES,
+  IMPORT_FIELDS,
+  REQUIRED_IMPORT_FIELDS,
+  type CsvDialect,
+  type ImportErrorCode,
+  type ImportKind,
+} from '@sf/contract/imports';
+
+/**
+ * Reading the imported CSV files (pure functions, no database): the dialect, the mapping of columns
+ * to fields, and each row turned into the values to import or the row's errors.
+ */
+
+const BOM = '\uFEFF';
+
+/**
+ * Italian Excel writes `;`-separated files with a BOM, comma decimals and dd/MM/yyyy dates; other
+ * tools write plain comma-separated UTF-8. The header line decides: more `;` than `,` outside quotes.
+ */
+export function detectDialect(head: string): CsvDialect {
+  const hasBom = head.startsWith(BOM);
+  const text = hasBom ? head.slice(1) : head;
+  const firstLine = text.split(/\r?\n/, 1)[0] ?? '';
+  let semicolons = 0;
+  let commas = 0;
+  let isQuoted = false;
+  for (const character of firstLine) {
+    if (character === '"') isQuoted = !isQuoted;
+    else if (!isQuoted && character === ';') semicolons += 1;
+    else if (!isQuoted && character === ',') commas += 1;
+  }
+  const isItalian = semicolons > 0 && semicolons >= commas;
+  return {
+    delimiter: isItalian ? ';' : ',',
+    hasBom,
+    decimal: isItalian ? ',' : '.',
+    dateFormat: isItalian ? 'dd/MM/yyyy' : 'yyyy-MM-dd',
+  };
+}
+
+/** The records of a file, the header first, streamed (a million rows never sit in memory). */
+export function readRecords(filePath: string, dialect: CsvDialect): AsyncIterable<string[]> {
+  const parser = parse({ delimiter: dialect.delimiter, bom: true, relax_column_count: true, skip_empty_lines: true, trim: true });
+  // pipe() would not pass a read error (a missing file) on: the reader would wait forever.
+  pipeline(createReadStream(filePath), parser).catch((error: unknown) => parser.destroy(error as Error));
+  return parser;
+}
+
+const normalise = (name: string) => name.trim().toLowerCase().replace(/[_\s]+/g, ' ');
+
+/** The mapping proposed for a header: each field whose alias (or own name) is a column. */
+export function proposeMapping(kind: ImportKind, header: string[]): Record<string, string> {
+  const mapping: Record<string, string> = {};
+  for (const field of IMPORT_FIELDS[kind]) {
+    const names = new Set([normalise(field), ...(IMPORT_COLUMN_ALIASES[field] ?? []).map(normalise)]);
+    const column = header.find((name) => names.has(normalise(name)));
+    if (column !== undefined) mapping[field] = column;
+  }
+  return mapping;
+}
+
+/** A mapping's problems: unknown fields, columns not in the file, required fields not mapped. */
+export function mappingProblems(kind: ImportKind, header: string[], mapping: Record<string, string>): string[] {
+  const problems: string[] = [];
+  const fields = IMPORT_FIELDS[kind] as readonly string[];
+  for (const [field, column] of Object.entries(mapping)) {
+    if (!fields.includes(field)) problems.push(`unknown field ${field}`);
+    else if (column !== '' && !header.includes(column)) problems.push(`${field}: no column ${column}`);
+  }
+  for (const field of REQUIRED_IMPORT_FIELDS[kind]) {
+    if (!mapping[field]) problems.push(`${field} not mapped`);
+  }
+  return problems;
+}
+
+export type RowError = { column: string; field: string; code: ImportErrorCode };
+
+/** `dd/MM/yyyy` (also d/M/yyyy) or `yyyy-MM-dd` → `yyyy-MM-dd`, only for real calendar days. */
+export function parseDate(text: string): string | null {
+  let year: number;
+  let month: number;
+  let day: number;
+  const italian = /^(\d{1,2})[/.-](\d{1,2})[/.-](\d{4})$/.exec(text);
+  const iso = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text);
+  if (italian) [day, month, year] = [Number(italian[1]), Number(italian[2]), Number(italian[3])];
+  else if (iso) [year, month, day] = [Number(iso[1]), Number(iso[2]), Number(iso[3])];
+  else return null;
+  const date = new Date(Date.UTC(year, month - 1, day));
+  if (date.getUTCFullYear() !== year || date.getUTCMonth() !== month - 1 || date.getUTCDate() !== day) return null;
+  return `${String(year).padStart(4, '0')}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`;
+}
+
+/** A whole number as the dialect writes it: `1.234` in Italian, `1,234` in English; no decimals. */
+export function parseInteger(text: string, dialect: CsvDialect): number | null {
+  const thousands = dialect.decimal === ',' ? '.' : ',';
+  const pattern = new RegExp(`^[+-]?(\\d{1,3}(\\${thousands}\\d{3})+|\\d+)$`);
+  if (!pattern.test(text)) return null;
+  const value = Number(text.split(thousands).join(''));
+  return Number.isSafeInteger(value) ? value : null;
+}
+
+const YES = new Set(['sì', 'si', 'yes', 'y', 's', '1', 'true', 'x', 'vero']);
+const NO = new Set(['no', 'n', '0', 'false', 'falso', '']);
+
+export function parseYesNo(text: string): boolean | null {
+  const value = text.trim().toLowerCase();
+  if (YES.has(value)) return true;
+  if (NO.has(value)) return false;
+  return null;
+}
+
+/** The cells of a record by field, through the mapping (an unmapped field reads as empty). */
+export function cellsOf(header: string[], record: string[], mapping: Record<string, string>): Record<string, string> {
+  const cells: Record<string, string> = {};
+  for (const [field, column] of Object.entries(mapping)) {
+    const index = header.indexOf(column);
+    cells[field] = index >= 0 ? (record[index] ?? '').trim() : '';
+  }
+  return cells;
+}
+
+export type CustomerRowValues = {
+  customer: CreateCustomer;
+  consents: { service: boolean | null; marketing: boolean | null; profiling: boolean | null };
+  noticeVersion: string;
+};
+
+/**
+ * One customers row: the same validators as the customer form (contract customers.ts, italian.ts),
+ * so the import accepts exactly what a person could type.
+ */
+export function customerRow(
+  cells: Record<string, string>,
+  mapping: Record<string, string>,
+): { values?: CustomerRowValues; errors: RowError[] } {
+  const errors: RowError[] = [];
+  const columnOf = (field: string) => mapping[field] || field;
+  const optional = (field: string) => (cells[field] ? cells[field] : undefined);
+  let birthDate: string | undefined;
+  if (cells['birthDate']) {
+    const parsed = parseDate(cells['birthDate']);
+    if (parsed === null) errors.push({ column: columnOf('birthDate'), field: 'birthDate', code: 'invalid' });
+    else birthDate = parsed;
+  }
+  const input = {
+    firstName: cells['firstName'] ?? '',
+    lastName: cells['lastName'] ?? '',
+    email: optional('email'),
+    phone: optional('phone'),
+    birthDate,
+    city: optional('city'),
+    province: optional('province'),
+    referrerCode: optional('referrerCode'),
+  };
+  const parsed = createCustomerSchema.safeParse(input);
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues) {
+      const field = String(issue.path[0] ?? '');
+      if (errors.some((error) => error.field === field)) continue;
+      const isMissing = (input as Record<string, unknown>)[field] === undefined || (input as Record<string, unknown>)[field] === '';
+      errors.push({ column: columnOf(field), field, code: isMissing ? 'required' : 'invalid' });
+    }
+  }
+  const consents = { service: null, marketing: null, profiling: null } as CustomerRowValues['consents'];
+  for (const purpose of ['service', 'marketing', 'profiling'] as const) {
+    const field = `${purpose}Consent`;
+    if (cells[field] === undefined) continue;
+    const value = parseYesNo(cells[field]);
+    if (value === null) errors.push({ column: columnOf(field), field, code: 'consentValue' });
+    else consents[purpose] = value;
+  }
+  if (errors.length > 0 || !parsed.success) return { errors };
+  return { values: { customer: parsed.data, consents, noticeVersion: cells['noticeVersion'] || 'import' }, errors };
+}
+
+export type BalanceRowValues = { cardNumber?: string; email?: string; program?: string; points: number; reason: string };
+
+/** One opening-balance row: the customer by card number or e-mail, the program, whole points > 0. */
+export function balanceRow(
+  cells: Record<string, string>,
+  mapping: Record<string, string>,
+  dialect: CsvDialect,
+): { values?: BalanceRowValues; errors: RowError[] } {
+  const errors: RowError[] = [];
+  const columnOf = (field: string) => mapping[field] || field;
+  const cardNumber = cells['cardNumber']?.replace(/\s/g, '') || undefined;
+  const email = cells['email']?.toLowerCase() || undefined;
+  if (!cardNumber && !email) errors.push({ column: columnOf(mapping['cardNumber'] ? 'cardNumber' : 'email'), field: 'cardNumber', code: 'required' });
+  if (cardNumber && !isValidCardNumber(cardNumber)) errors.push({ column: columnOf('cardNumber'), field: 'cardNumber', code: 'invalid' });
+  const pointsText = cells['points'] ?? '';
+  const points = pointsText === '' ? null : parseInteger(pointsText, dialect);
+  if (pointsText === '') errors.push({ column: columnOf('points'), field: 'points', code: 'required' });
+  else if (points === null || points <= 0 || points > 10_000_000) errors.push({ column: columnOf('points'), field: 'points', code: 'invalid' });
+  const reason = (cells['reason'] || 'Saldo iniziale').slice(0, 500);
+  if (errors.length > 0 || points === null) return { errors };
+  return {
+    values: {
+      ...(cardNumber ? { cardNumber } : {}),
+      ...(email ? { email } : {}),
+      ...(cells['programId'] ? { program: cells['programId'] } : {}),
+      points,
+      reason,
+    },
+    errors,
+  };
+}

@@ -1,0 +1,234 @@
+import { asc, eq, sql, type SQL } from 'drizzle-orm';
+import type { ListImportsQuery } from '@sf/contract/imports';
+import type { Executor } from '../../db/client.ts';
+import { allOf, containsPattern, findPage, type ListDefinition } from '../../db/list.ts';
+import { users } from '../../db/schema.ts';
+import { importRowErrors, imports } from './imports.schema.ts';
+
+export type ImportRow = typeof imports.$inferSelect;
+export type ImportListRow = { import: ImportRow; createdByEmail: string | null };
+
+type Rows = { rows: Record<string, unknown>[] };
+export const rowsOf = async (executor: Executor, query: SQL) => ((await executor.execute(query)) as unknown as Rows).rows;
+
+const importList: ListDefinition<ListImportsQuery['sort']> = {
+  sorts: { createdAt: imports.createdAt, status: imports.status, kind: imports.kind, fileName: sql`lower(${imports.fileName})` },
+  tieBreaker: imports.id,
+};
+
+export async function findImports(executor: Executor, query: ListImportsQuery) {
+  const { page, pageSize, sort, order } = query;
+  const { rows, total } = await findPage(
+    executor,
+    importList,
+    (total) =>
+      executor
+        .select({ import: imports, createdByEmail: users.email, _total: total })
+        .from(imports)
+        .leftJoin(users, eq(users.id, imports.createdBy))
+        .$dynamic(),
+    allOf(
+      query.q ? sql`lower(${imports.fileName}) like ${containsPattern(query.q.toLowerCase())}` : undefined,
+      query.kind !== undefined && eq(imports.kind, query.kind),
+      query.status !== undefined && eq(imports.status, query.status),
+    ),
+    { page, pageSize, sort, order },
+  );
+  return { rows: rows as ImportListRow[], total };
+}
+
+export async function findImport(executor: Executor, id: string, options: { forUpdate?: boolean } = {}) {
+  const query = executor.select().from(imports).where(eq(imports.id, id));
+  const [row] = options.forUpdate ? await query.for('update') : await query;
+  return row;
+}
+
+export async function findImportWithCreator(executor: Executor, id: string): Promise<ImportListRow | undefined> {
+  const [row] = await executor
+    .select({ import: imports, createdByEmail: users.email })
+    .from(imports)
+    .leftJoin(users, eq(users.id, imports.createdBy))
+    .where(eq(imports.id, id));
+  return row;
+}
+
+export async function insertImport(executor: Executor, values: typeof imports.$inferInsert) {
+  const [row] = await executor.insert(imports).values(values).returning();
+  if (!row) throw new Error('insert returned no row');
+  return row;
+}
+
+export async function updateImport(executor: Executor, id: string, values: Partial<typeof imports.$inferInsert>) {
+  const [row] = await executor.update(imports).set(values).where(eq(imports.id, id)).returning();
+  return row;
+}
+
+export type StoredRowError = { rowNumber: number; columnName: string; code: string; params?: Record<string, string | number> };
+
+/** Row errors, once per (row, column): a resumed run or a second check does not repeat them. */
+export async function insertRowErrors(executor: Executor, importId: string, errors: StoredRowError[]) {
+  if (errors.length === 0) return;
+  await executor
+    .insert(importRowErrors)
+    .values(errors.map((error) => ({ importId, rowNumber: error.rowNumber, columnName: error.columnName, code: error.code, params: error.params ?? {} })))
+    .onConflictDoNothing();
+}
+
+export async function findRowErrors(executor: Executor, importId: string, limit: number) {
+  return executor
+    .select()
+    .from(importRowErrors)
+    .where(eq(importRowErrors.importId, importId))
+    .orderBy(asc(importRowErrors.rowNumber), asc(importRowErrors.columnName))
+    .limit(limit);
+}
+
+/** Existing e-mails among these (lower-cased). */
+export async function existingEmails(executor: Executor, emails: string[]): Promise<Set<string>> {
+  if (emails.length === 0) return new Set();
+  const rows = await rowsOf(
+    executor,
+    sql`select lower(email) as email from customers where lower(email) in (select jsonb_array_elements_text(${JSON.stringify(emails)}::jsonb))`,
+  );
+  return new Set(rows.map((row) => String(row['email'])));
+}
+
+/** Referral code → customer id, for the codes that exist. */
+export async function customersByReferralCode(executor: Executor, codes: string[]): Promise<Map<string, string>> {
+  if (codes.length === 0) return new Map();
+  const rows = await rowsOf(
+    executor,
+    sql`select referral_code, id from customers where referral_code in (select jsonb_array_elements_text(${JSON.stringify(codes)}::jsonb))`,
+  );
+  return new Map(rows.map((row) => [String(row['referral_code']), String(row['id'])]));
+}
+
+/** Card number or e-mail → customer id (active customers only: the ledger refuses the others). */
+export async function customersByCardOrEmail(executor: Executor, cards: string[], emails: string[]) {
+  const rows = await rowsOf(
+    executor,
+    sql`select id, card_number, lower(email) as email, status from customers
+        where card_number in (select jsonb_array_elements_text(${JSON.stringify(cards)}::jsonb))
+           or lower(email) in (select jsonb_array_elements_text(${JSON.stringify(emails)}::jsonb))`,
+  );
+  const byCard = new Map<string, { id: string; status: string }>();
+  const byEmail = new Map<string, { id: string; status: string }>();
+  for (const row of rows) {
+    const value = { id: String(row['id']), status: String(row['status']) };
+    byCard.set(String(row['card_number']), value);
+    if (row['email']) byEmail.set(String(row['email']), value);
+  }
+  return { byCard, byEmail };
+}
+
+/** Programs by id and by lower-cased name. */
+export async function programsByIdOrName(executor: Executor): Promise<Map<string, { id: string; status: string }>> {
+  const rows = await rowsOf(executor, sql`select id, lower(name) as name, status from programs`);
+  const map = new Map<string, { id: string; status: string }>();
+  for (const row of rows) {
+    const value = { id: String(row['id']), status: String(row['status']) };
+    map.set(String(row['id']), value);
+    map.set(String(row['name']), value);
+  }
+  return map;
+}
+
+/** Claims (import, row) pairs; answers the rows this call claimed (the others were imported before). */
+export async function claimRows(executor: Executor, importId: string, claims: { rowNumber: number; entityId: string | null }[]): Promise<Set<number>> {
+  if (claims.length === 0) return new Set();
+  const rows = await rowsOf(
+    executor,
+    sql`insert into import_rows (import_id, row_number, entity_id)
+        select ${importId}::uuid, r.row_number, r.entity_id
+        from jsonb_to_recordset(${JSON.stringify(claims.map((c) => ({ row_number: c.rowNumber, entity_id: c.entityId })))}::jsonb)
+          as r(row_number int, entity_id text)
+        on conflict do nothing
+        returning row_number`,
+  );
+  return new Set(rows.map((row) => Number(row['row_number'])));
+}
+
+export async function isRowClaimed(executor: Executor, importId: string, rowNumber: number): Promise<boolean> {
+  const rows = await rowsOf(executor, sql`select 1 from import_rows where import_id = ${importId} and row_number = ${rowNumber}`);
+  return rows.length > 0;
+}
+
+export async function unclaimEntities(executor: Executor, importId: string, rowNumbers: number[]) {
+  if (rowNumbers.length === 0) return;
+  await executor.execute(
+    sql`update import_rows set entity_id = null
+        where import_id = ${importId} and row_number in (select (jsonb_array_elements_text(${JSON.stringify(rowNumbers)}::jsonb))::int)`,
+  );
+}
+
+export async function countImported(executor: Executor, importId: string): Promise<number> {
+  const [row] = await rowsOf(executor, sql`select count(*)::int as n from import_rows where import_id = ${importId} and entity_id is not null`);
+  return Number(row?.['n'] ?? 0);
+}
+
+export async function nextCardSequences(executor: Executor, count: number): Promise<number[]> {
+  if (count === 0) return [];
+  const rows = await rowsOf(executor, sql`select nextval('customer_card_seq')::int as n from generate_series(1, ${count})`);
+  return rows.map((row) => Number(row['n']));
+}
+
+export type CustomerInsert = {
+  id: string;
+  first_name: string;
+  last_name: string;
+  email: string | null;
+  phone: string | null;
+  birth_date: string | null;
+  city: string | null;
+  province: string | null;
+  card_number: string;
+  referral_code: string;
+  referred_by: string | null;
+  service_consent: boolean;
+  marketing_consent: boolean;
+  profiling_consent: boolean;
+};
+
+/**
+ * Many customers in one statement (jsonb_to_recordset: one parameter whatever the batch size, the
+ * same on PostgreSQL and PGlite). A row that hits a unique index (an e-mail taken meanwhile, a
+ * referral code drawn twice) is left out rather than failing the batch: answers the ids inserted.
+ */
+export async function insertCustomers(executor: Executor, rows: CustomerInsert[], now: Date): Promise<Set<string>> {
+  if (rows.length === 0) return new Set();
+  const inserted = await rowsOf(
+    executor,
+    sql`insert into customers (id, first_name, last_name, email, phone, birth_date, city, province, card_number, referral_code,
+          referred_by, service_consent, marketing_consent, profiling_consent, created_at, updated_at)
+        select r.id, r.first_name, r.last_name, r.email, r.phone, r.birth_date, r.city, r.province, r.card_number, r.referral_code,
+          r.referred_by, r.service_consent, r.marketing_consent, r.profiling_consent, ${now}, ${now}
+        from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as r(id uuid, first_name text, last_name text, email text, phone text,
+          birth_date date, city text, province text, card_number text, referral_code text, referred_by uuid,
+          service_consent boolean, marketing_consent boolean, profiling_consent boolean)
+        on conflict do nothing
+        returning id`,
+  );
+  return new Set(inserted.map((row) => String(row['id'])));
+}
+
+export type ConsentInsert = { customer_id: string; purpose: string; granted: boolean; notice_version: string };
+
+export async function insertConsents(executor: Executor, rows: ConsentInsert[], now: Date) {
+  if (rows.length === 0) return;
+  await executor.execute(
+    sql`insert into customer_consents (customer_id, purpose, granted, channel, notice_version, at, recorded_by)
+        select r.customer_id, r.purpose, r.granted, 'import', r.notice_version, ${now}, null
+        from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as r(customer_id uuid, purpose text, granted boolean, notice_version text)`,
+  );
+}
+
+export async function isStoredNameUsed(executor: Executor, storedName: string): Promise<boolean> {
+  const [row] = await executor.select({ id: imports.id }).from(imports).where(eq(imports.storedName, storedName)).limit(1);
+  return row !== undefined;
+}
+
+/** Rows with at least one error. */
+export async function countErrorRows(executor: Executor, importId: string): Promise<number> {
+  const [row] = await rowsOf(executor, sql`select count(distinct row_number)::int as n from import_row_errors where import_id = ${importId}`);
+  return Number(row?.['n'] ?? 0);
+}

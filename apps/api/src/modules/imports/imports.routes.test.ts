@@ -1,0 +1,316 @@
+import path from 'node:path';
+import { readFile, rm, writeFile } from 'node:fs/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'drizzle-orm';
+import { parse } from 'csv-parse/sync';
+import { createTestContext } from '../../../test/helper.ts';
+import { createLedgerFixture } from '../../../test/ledger-fixtures.ts';
+import { createJobRunner } from '../../lib/job-runner.ts';
+import { startBackgroundJobs } from '../../jobs.ts';
+import { IMPORT_JOB, importDeps, runImportChunk } from './imports.service.ts';
+
+const ctx = await createTestContext();
+let token = '';
+let referrer = { id: '', referralCode: '', cardNumber: '' };
+let programId = '';
+beforeAll(async () => {
+  token = await ctx.tokenFor('admin@demo.test');
+  programId = (await createLedgerFixture(ctx.app.db, { customers: 0 })).pointsProgramId;
+  const response = await ctx.request({
+    method: 'POST',
+    url: '/api/admin/customers',
+    token,
+    payload: { firstName: 'Teresa', lastName: 'Referente', email: 'teresa@example.it' },
+  });
+  referrer = response.json();
+});
+afterAll(() => ctx.close());
+
+async function rows<T>(query: ReturnType<typeof sql>): Promise<T[]> {
+  return ((await ctx.app.db.execute(query)) as unknown as { rows: T[] }).rows;
+}
+
+function multipart(fields: Record<string, string>, file?: { name: string; content: string }) {
+  const boundary = '----sf-import-test';
+  const parts = Object.entries(fields).map(
+    ([name, value]) => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`,
+  );
+  if (file) {
+    parts.push(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${file.name}"\r\nContent-Type: text/csv\r\n\r\n${file.content}\r\n`);
+  }
+  return { payload: Buffer.from(`${parts.join('')}--${boundary}--\r\n`), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
+}
+
+async function upload(fields: Record<string, string>, file?: { name: string; content: string }, language = 'it') {
+  const body = multipart(fields, file);
+  return ctx.request({ method: 'POST', url: '/api/admin/imports', token, payload: body.payload, headers: { ...body.headers, 'accept-language': language } });
+}
+
+const italianCustomers = () =>
+  '\uFEFF' +
+  [
+    'Nome;Cognome;Email;Telefono;Data di nascita;Città;Provincia;Codice invito;Consenso servizio;Consenso marketing;Consenso profilazione',
+    'Mario;Rossi;mario.rossi@example.it;347 111 2222;10/12/1985;Milano;MI;;sì;sì;no',
+    'Lucia;Bianchi;lucia@example;;31/02/1990;Roma;RM;;sì;no;no',
+    ';Verdi;verdi@example.it;;;;;;sì;;',
+    'Anna;Neri;MARIO.ROSSI@example.it;;;;;;sì;no;no',
+    'Paolo;Gialli;paolo@example.it;;01/01/1970;Torino;XX;;sì;forse;no',
+    `Sara;Blu;;;;;;${referrer.referralCode};sì;no;no`,
+    'Luca;Rosa;;;;;;ZZZZZZZZ;sì;no;no',
+    '"Maria Grazia";"D\'Amico; detta ""Mary""";;;;;;;si;;',
+  ].join('\r\n') +
+  '\r\n';
+
+describe('CSV import of customers', () => {
+  let italianId = '';
+
+  it('dry-runs an Italian Excel file: dialect detected, row errors named by row and column in the reader language', async () => {
+    const response = await upload({ kind: 'customers', dryRun: 'true' }, { name: 'clienti.csv', content: italianCustomers() });
+    expect(response.statusCode, response.body).toBe(201);
+    const detail = response.json();
+    italianId = detail.id;
+    expect(detail).toMatchObject({
+      status: 'validated',
+      dialect: { delimiter: ';', hasBom: true, decimal: ',', dateFormat: 'dd/MM/yyyy' },
+      totalRows: 8,
+      validRows: 3,
+      errorRows: 5,
+      mapping: { firstName: 'Nome', lastName: 'Cognome', email: 'Email', birthDate: 'Data di nascita', referrerCode: 'Codice invito' },
+    });
+    const errors = detail.errors.map((error: { row: number; column: string; message: string }) => [error.row, error.column, error.message]);
+    expect(errors).toEqual(
+      expect.arrayContaining([
+        [3, 'Email', 'Email non è valido'],
+        [3, 'Data di nascita', 'Data di nascita non è valida'],
+        [4, 'Nome', 'Nome è obbligatorio'],
+        [5, 'Email', 'Email non è valido: ripetuto nel file'],
+        [6, 'Provincia', 'Provincia non è valida'],
+        [6, 'Consenso marketing', 'Consenso marketing non è valido: usa sì o no'],
+        [8, 'Codice invito', expect.stringContaining('non è valido')],
+      ]),
+    );
+    const english = await ctx.request({ method: 'GET', url: `/api/admin/imports/${italianId}`, token, headers: { 'accept-language': 'en' } });
+    expect(english.json().errors.find((error: { row: number }) => error.row === 4).message).toBe('First name is required');
+    expect(await rows(sql`select 1 from customers where last_name = 'Rossi' and first_name = 'Mario'`)).toHaveLength(0);
+
+    const csv = await ctx.request({ method: 'GET', url: `/api/admin/imports/${italianId}/errors.csv`, token });
+    expect(csv.statusCode, csv.body).toBe(200);
+    const records = parse(csv.body, { delimiter: ';', bom: true, columns: true }) as Record<string, string>[];
+    expect(records.find((record) => record['Riga'] === '4')).toEqual({ Riga: '4', Colonna: 'Nome', Errore: 'Nome è obbligatorio' });
+    expect(records.length).toBe(detail.errors.length);
+  });
+
+  it('imports the good rows as a background job with consents, referrer and a report', async () => {
+    const started = await ctx.request({ method: 'POST', url: `/api/admin/imports/${italianId}/start`, token });
+    expect(started.statusCode, started.body).toBe(200);
+    expect(started.json().status).toBe('queued');
+    const runner = startBackgroundJobs(ctx.app, { isAutomatic: false });
+    await runner.tick();
+    await runner.stop();
+    const detail = (await ctx.request({ method: 'GET', url: `/api/admin/imports/${italianId}`, token })).json();
+    expect(detail).toMatchObject({ status: 'done', progress: 100, importedRows: 3, report: { imported: 3, skipped: 5 } });
+    const mario = await rows<Record<string, unknown>>(
+      sql`select id, phone, birth_date::text as birth_date, province, marketing_consent, profiling_consent from customers where email = 'mario.rossi@example.it'`,
+    );
+    expect(mario).toEqual([
+      expect.objectContaining({ phone: '+393471112222', birth_date: '1985-12-10', province: 'MI', marketing_consent: true, profiling_consent: false }),
+    ]);
+    const consents = await rows<{ purpose: string; granted: boolean; channel: string }>(
+      sql`select purpose, granted, channel from customer_consents where customer_id = ${mario[0]!['id'] as string} order by purpose`,
+    );
+    expect(consents).toEqual([
+      { purpose: 'marketing', granted: true, channel: 'import' },
+      { purpose: 'profiling', granted: false, channel: 'import' },
+      { purpose: 'service', granted: true, channel: 'import' },
+    ]);
+    const [sara] = await rows<{ referred_by: string }>(sql`select referred_by from customers where last_name = 'Blu'`);
+    expect(sara?.referred_by).toBe(referrer.id);
+    const [quoted] = await rows<{ first_name: string; last_name: string }>(sql`select first_name, last_name from customers where first_name = 'Maria Grazia'`);
+    expect(quoted?.last_name).toBe('D\'Amico; detta "Mary"');
+  });
+
+  it('imports a plain comma-separated UTF-8 file straight away (dryRun=false), mixed good and bad rows', async () => {
+    const content = [
+      'firstName,lastName,email,phone,birthDate,city,province,marketingConsent',
+      'Carla,Verdi,carla@example.com,+39 333 1234567,1990-04-01,"Reggio, Emilia",RE,yes',
+      'Marco,,marco@example.com,,,,,no',
+      'Gino,Bruni,gino@example.com,,1980-13-01,,,no',
+      'Rita,Sole,rita@example.com,,,,,',
+    ].join('\n');
+    const response = await upload({ kind: 'customers', dryRun: 'false' }, { name: 'customers.csv', content }, 'en');
+    expect(response.statusCode, response.body).toBe(201);
+    const detail = response.json();
+    expect(detail).toMatchObject({ status: 'queued', dialect: { delimiter: ',', hasBom: false }, totalRows: 4, errorRows: 2 });
+    expect(detail.errors.map((error: { row: number; message: string }) => [error.row, error.message])).toEqual([
+      [3, 'Last name is required'],
+      [4, 'Birth date is not valid'],
+    ]);
+    const runner = startBackgroundJobs(ctx.app, { isAutomatic: false });
+    await runner.tick();
+    await runner.stop();
+    const done = (await ctx.request({ method: 'GET', url: `/api/admin/imports/${detail.id}`, token })).json();
+    expect(done.report).toMatchObject({ imported: 2, skipped: 2 });
+    const [carla] = await rows<{ city: string; marketing_consent: boolean }>(sql`select city, marketing_consent from customers where email = 'carla@example.com'`);
+    expect(carla).toEqual({ city: 'Reggio, Emilia', marketing_consent: true });
+  });
+
+  it('refuses bad uploads with 400 naming the field', async () => {
+    const noFile = await upload({ kind: 'customers' });
+    expect(noFile.statusCode).toBe(400);
+    expect(noFile.json().error.fields[0].field).toBe('file');
+    const badKind = await upload({ kind: 'people' }, { name: 'x.csv', content: 'Nome;Cognome\nA;B\n' });
+    expect(badKind.statusCode).toBe(400);
+    expect(badKind.json().error.fields[0].field).toBe('kind');
+    const unmapped = await upload({ kind: 'customers', mapping: JSON.stringify({ firstName: 'Nome' }) }, { name: 'x.csv', content: 'Nome;Cognome\nA;B\n' }, 'en');
+    expect(unmapped.statusCode).toBe(400);
+    expect(unmapped.json().error.fields[0]).toEqual({ field: 'mapping', message: 'Column mapping is not valid' });
+    const files = await rows<{ n: number }>(sql`select count(*)::int as n from imports where file_name = 'x.csv'`);
+    expect(files[0]?.n).toBe(0);
+  });
+
+  it('resumes after its runner died midway (lease expired) and never imports a row twice', async () => {
+    const lines = ['Nome;Cognome;Email'];
+    for (let index = 1; index <= 9; index += 1) lines.push(`Cliente;Ripresa${index};ripresa${index}@example.it`);
+    lines.push(';SenzaNome;senza@example.it');
+    const response = await upload({ kind: 'customers', dryRun: 'false' }, { name: 'ripresa.csv', content: lines.join('\r\n') });
+    expect(response.statusCode, response.body).toBe(201);
+    const id = response.json().id as string;
+    const deps = importDeps(ctx.app);
+
+    // A process that commits one batch of 2 rows, then freezes holding the job's lease (like a kill -9).
+    let release: () => void = () => undefined;
+    const frozen = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const dying = createJobRunner({
+      db: ctx.app.db,
+      log: ctx.app.log,
+      intervalMs: 1000,
+      isAutomatic: false,
+      handlers: {
+        [IMPORT_JOB]: async (payload) => {
+          await runImportChunk(deps, String(payload['importId']), { batchRows: 2, maxBatches: 1 });
+          await frozen;
+          return null;
+        },
+      },
+    });
+    void dying.tick();
+    for (let attempt = 0; attempt < 200; attempt += 1) {
+      const [row] = await rows<{ processed_rows: number }>(sql`select processed_rows from imports where id = ${id}`);
+      if (row?.processed_rows === 2) break;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    const midway = (await ctx.request({ method: 'GET', url: `/api/admin/imports/${id}`, token })).json();
+    expect(midway).toMatchObject({ status: 'running', processedRows: 2, importedRows: 2, progress: 20 });
+
+    // The lease runs out; another process takes the job over and goes on from row 4 (one batch).
+    await ctx.app.db.execute(sql`update jobs set locked_until = now() - interval '1 second' where kind = ${IMPORT_JOB} and status = 'running'`);
+    const second = createJobRunner({
+      db: ctx.app.db,
+      log: ctx.app.log,
+      intervalMs: 1000,
+      isAutomatic: false,
+      handlers: { [IMPORT_JOB]: async (payload) => runImportChunk(deps, String(payload['importId']), { batchRows: 2, maxBatches: 1 }) },
+    });
+    expect(await second.tick()).toBe(1);
+    const resumed = (await ctx.request({ method: 'GET', url: `/api/admin/imports/${id}`, token })).json();
+    expect(resumed).toMatchObject({ processedRows: 4, importedRows: 4 });
+    const [firstRows] = await rows<{ n: number }>(sql`select count(*)::int as n from customers where email in ('ripresa1@example.it', 'ripresa3@example.it')`);
+    expect(firstRows?.n).toBe(2);
+
+    // Even a run that lost the progress and starts again from the top imports nothing twice.
+    await ctx.app.db.execute(sql`update imports set processed_rows = 0 where id = ${id}`);
+    expect((await runImportChunk(deps, id, { batchRows: 3 })).status).toBe('done');
+    release();
+    await dying.stop();
+    await second.stop();
+
+    const imported = await rows<{ email: string; n: number }>(
+      sql`select email, count(*)::int as n from customers where email like 'ripresa%' group by email order by email`,
+    );
+    expect(imported).toHaveLength(9);
+    expect(imported.every((row) => row.n === 1)).toBe(true);
+    const detail = (await ctx.request({ method: 'GET', url: `/api/admin/imports/${id}`, token })).json();
+    expect(detail).toMatchObject({ status: 'done', importedRows: 9, report: { imported: 9, skipped: 1 } });
+    const [claims] = await rows<{ n: number }>(sql`select count(*)::int as n from import_rows where import_id = ${id}`);
+    expect(claims?.n).toBe(9);
+  });
+
+  it('marks an import failed when its run breaks, and resumes it when started again', async () => {
+    const content = 'Nome;Cognome\nGuasto;Uno\nGuasto;Due\n';
+    const response = await upload({ kind: 'customers', dryRun: 'false' }, { name: 'guasto.csv', content });
+    const id = response.json().id as string;
+    const [stored] = await rows<{ stored_name: string }>(sql`select stored_name from imports where id = ${id}`);
+    const file = path.join(ctx.dataDir, 'imports', stored!.stored_name);
+    const saved = await readFile(file);
+    await rm(file);
+    const runner = startBackgroundJobs(ctx.app, { isAutomatic: false });
+    await runner.tick();
+    expect((await ctx.request({ method: 'GET', url: `/api/admin/imports/${id}`, token })).json().status).toBe('failed');
+    await writeFile(file, saved);
+    const resumed = await ctx.request({ method: 'POST', url: `/api/admin/imports/${id}/start`, token });
+    expect(resumed.statusCode, resumed.body).toBe(200);
+    await runner.tick();
+    await runner.stop();
+    expect((await ctx.request({ method: 'GET', url: `/api/admin/imports/${id}`, token })).json()).toMatchObject({ status: 'done', importedRows: 2 });
+  });
+
+  it('cancels a queued import: the runner then imports nothing', async () => {
+    const response = await upload({ kind: 'customers', dryRun: 'false' }, { name: 'annullata.csv', content: 'Nome;Cognome\nDa;Annullare\n' });
+    const id = response.json().id as string;
+    const cancelled = await ctx.request({ method: 'POST', url: `/api/admin/imports/${id}/cancel`, token });
+    expect(cancelled.statusCode, cancelled.body).toBe(200);
+    expect(cancelled.json().status).toBe('cancelled');
+    const runner = startBackgroundJobs(ctx.app, { isAutomatic: false });
+    await runner.tick();
+    await runner.stop();
+    expect(await rows(sql`select 1 from customers where last_name = 'Annullare'`)).toHaveLength(0);
+    const again = await ctx.request({ method: 'POST', url: `/api/admin/imports/${id}/cancel`, token });
+    expect(again.statusCode).toBe(409);
+    const list = await ctx.request({ method: 'GET', url: '/api/admin/imports?status=cancelled', token });
+    expect(list.json().items.map((item: { id: string }) => item.id)).toContain(id);
+  });
+});
+
+describe('CSV import of opening balances', () => {
+  it('credits each row once through the ledger (adjust entries, idempotent per import and row)', async () => {
+    const content =
+      '\uFEFF' +
+      [
+        'Numero tessera;Programma;Punti;Causale',
+        `${referrer.cardNumber};Circuito Punti;1.250;Saldo dal vecchio gestionale`,
+        `2790000000000;Circuito Punti;10;`,
+        `${referrer.cardNumber};Circuito Punti;12,5;`,
+        `${referrer.cardNumber};Programma Inesistente;5;`,
+      ].join('\r\n');
+    const response = await upload({ kind: 'balances', dryRun: 'false' }, { name: 'saldi.csv', content });
+    expect(response.statusCode, response.body).toBe(201);
+    const detail = response.json();
+    expect(detail).toMatchObject({ totalRows: 4, validRows: 1, errorRows: 3, mapping: { cardNumber: 'Numero tessera', programId: 'Programma', points: 'Punti' } });
+    expect(detail.errors.map((error: { row: number; column: string }) => [error.row, error.column])).toEqual([
+      [3, 'Numero tessera'],
+      [4, 'Punti'],
+      [5, 'Programma'],
+    ]);
+    // The first row is written, then the process dies before recording that the row was done
+    // (its claim is lost): the run from the top replays the ledger's answer for the same key.
+    const deps = importDeps(ctx.app);
+    expect((await runImportChunk(deps, detail.id, { batchRows: 1, maxBatches: 1 })).status).toBe('more');
+    await ctx.app.db.execute(sql`delete from import_rows where import_id = ${detail.id}`);
+    await ctx.app.db.execute(sql`update imports set processed_rows = 0 where id = ${detail.id}`);
+    const runner = startBackgroundJobs(ctx.app, { isAutomatic: false });
+    await runner.tick();
+    await runner.stop();
+    const done = (await ctx.request({ method: 'GET', url: `/api/admin/imports/${detail.id}`, token })).json();
+    expect(done).toMatchObject({ status: 'done', report: { imported: 1, skipped: 3 } });
+    const entries = await rows<{ kind: string; points: number; reason: string; idempotency_key: string; program_id: string }>(
+      sql`select kind, points, reason, idempotency_key, program_id from ledger_entries where customer_id = ${referrer.id}`,
+    );
+    expect(entries).toEqual([
+      { kind: 'adjust', points: 1250, reason: 'Saldo dal vecchio gestionale', idempotency_key: `import:${detail.id}:2`, program_id: programId },
+    ]);
+    const [membership] = await rows<{ balance: number }>(sql`select balance from memberships where customer_id = ${referrer.id}`);
+    expect(membership?.balance).toBe(1250);
+  });
+});

@@ -1,0 +1,164 @@
+import multipart from '@fastify/multipart';
+import { rm } from 'node:fs/promises';
+import path from 'node:path';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { uuidParamSchema } from '@sf/contract/list-query';
+import { message } from '@sf/contract/messages';
+import { createImportFieldsSchema, importDetailSchema, importPageSchema, listImportsQuerySchema } from '@sf/contract/imports';
+import { sql } from 'drizzle-orm';
+import { callerOf } from '../../lib/caller.ts';
+import { recordAudit } from '../../lib/audit.ts';
+import { AppError, validationFailed } from '../../lib/errors.ts';
+import { csvCell, sendCsv } from '../../db/csv-export.ts';
+import { importRowErrors } from './imports.schema.ts';
+import { cancelImport, createImport, getImport, IMPORT_ENTITY, importDeps, listImports, rowErrorText, startImport, storeUpload } from './imports.service.ts';
+import { nudgeBackgroundJobs } from '../../jobs.ts';
+import { eq } from 'drizzle-orm';
+
+/** Importazioni (admin): CSV imports of customers and opening balances, their checks and progress. */
+export const importRoutes: FastifyPluginAsyncZod = async (app) => {
+  const deps = importDeps(app);
+  // Registered here, not app-wide: only the import upload takes multipart bodies. A file may be as
+  // large as the upload quota (UPLOAD_QUOTA_BYTES); it is kept under DATA_DIR/imports until the end.
+  await app.register(multipart, {
+    limits: { fileSize: app.env.UPLOAD_QUOTA_BYTES, files: 1, fields: 6, parts: 7, fieldNameSize: 100, fieldSize: 20_000, headerPairs: 50 },
+  });
+
+  app.get(
+    '/',
+    {
+      config: { permission: 'imports:read' },
+      schema: { tags: ['imports'], summary: 'List imports: q (file name), kind, status', querystring: listImportsQuerySchema, response: { 200: importPageSchema } },
+    },
+    async (request) => listImports(deps, request.query),
+  );
+
+  app.post(
+    '/',
+    {
+      config: { permission: 'imports:write' },
+      schema: {
+        tags: ['imports'],
+        summary:
+          'Upload a CSV (multipart: file, kind customers|balances, dryRun true|false, mapping JSON field→column, programId): Italian Excel or plain CSV, detected; every row is checked; with dryRun=false the import is queued',
+        consumes: ['multipart/form-data'],
+        response: { 201: importDetailSchema },
+      },
+    },
+    async (request, reply) => {
+      if (!request.isMultipart()) {
+        throw new AppError(415, 'unsupported_media_type', 'Send the file as multipart/form-data in the field "file"');
+      }
+      const fields: Record<string, string> = {};
+      let stored: { storedName: string; size: number; fileName: string } | undefined;
+      try {
+        for await (const part of request.parts()) {
+          if (part.type === 'file') {
+            if (part.fieldname !== 'file' || stored) {
+              part.file.resume();
+              continue;
+            }
+            const result = await storeUpload(deps, part.file);
+            stored = { ...result, fileName: part.filename };
+          } else {
+            fields[part.fieldname] = String(part.value);
+          }
+        }
+        if (!stored) {
+          const text = message('required', request.language, { field: 'file' });
+          throw validationFailed(text, [{ field: 'file', message: text }]);
+        }
+        const parsed = createImportFieldsSchema.safeParse(fields);
+        if (!parsed.success) {
+          const issue = parsed.error.issues[0]!;
+          const field = String(issue.path[0] ?? 'file');
+          const text = message(fields[field] === undefined ? 'required' : 'invalid', request.language, { field });
+          throw validationFailed(text, [{ field, message: text }]);
+        }
+        const result = await createImport(deps, callerOf(request), { ...parsed.data, ...stored });
+        if (result.status === 'queued') nudgeBackgroundJobs(app.log);
+        return reply.code(201).send(result);
+      } catch (error) {
+        if (stored && !(error instanceof AppError && error.statusCode >= 500)) {
+          const isKept = (await app.db.execute(sql`select 1 from imports where stored_name = ${stored.storedName}`)) as unknown as { rows: unknown[] };
+          if (isKept.rows.length === 0) await rm(path.join(deps.dataDir, 'imports', stored.storedName), { force: true });
+        }
+        throw error;
+      }
+    },
+  );
+
+  app.get(
+    '/:id',
+    {
+      config: { permission: 'imports:read' },
+      schema: { tags: ['imports'], summary: 'One import: status, progress, counts, report and its first row errors', params: uuidParamSchema, response: { 200: importDetailSchema } },
+    },
+    async (request) => getImport(deps, request.params.id, request.language),
+  );
+
+  app.get(
+    '/:id/errors.csv',
+    {
+      config: { permission: 'imports:read' },
+      schema: { tags: ['imports'], summary: "Every row error (row, column, message in the reader's language) as CSV for Italian Excel", params: uuidParamSchema },
+    },
+    async (request, reply) => {
+      const detail = await getImport(deps, request.params.id, request.language);
+      const language = request.language;
+      // The texts depend on the code and the field: translated in SQL through a small lookup table.
+      const codes = ['required', 'invalid', 'notFound', 'duplicateInFile', 'alreadyExists', 'consentValue', 'insufficientBalance'];
+      const fieldOf = new Map(Object.entries(detail.mapping).map(([field, column]) => [column, field]));
+      const columns = [...new Set([...Object.values(detail.mapping), ...Object.keys(detail.mapping)])];
+      const texts = columns.flatMap((column) => codes.map((code) => ({ t_column: column, t_code: code, t_text: rowErrorText(code, fieldOf.get(column) ?? column, language) })));
+      const lookup = sql`jsonb_to_recordset(${JSON.stringify(texts)}::jsonb) as t(t_column text, t_code text, t_text text)`;
+      const csvColumns = {
+        row: { header: { it: 'Riga', en: 'Row' }, value: csvCell.integer(importRowErrors.rowNumber) },
+        column: { header: { it: 'Colonna', en: 'Column' }, value: csvCell.text(importRowErrors.columnName) },
+        message: {
+          header: { it: 'Errore', en: 'Error' },
+          // Qualified by hand: drizzle writes a lone table's columns unqualified, and inside this
+          // subquery an unqualified name would be the lookup's own.
+          value: sql`coalesce((select t.t_text from ${lookup} where t.t_column = import_row_errors.column_name and t.t_code = import_row_errors.code limit 1), import_row_errors.code)`,
+        },
+      };
+      return sendCsv(reply, {
+        db: deps.db,
+        fileName: `errori-importazione-${request.params.id.slice(0, 8)}.csv`,
+        language,
+        columns: csvColumns,
+        query: (tx) =>
+          tx
+            .select({ c0: csvColumns.row.value.as('c0'), c1: csvColumns.column.value.as('c1'), c2: csvColumns.message.value.as('c2') })
+            .from(importRowErrors)
+            .where(eq(importRowErrors.importId, request.params.id))
+            .orderBy(importRowErrors.rowNumber, importRowErrors.columnName)
+            .$dynamic(),
+        before: (tx) => recordAudit(tx, callerOf(request).actor, { action: 'export_errors', entityType: IMPORT_ENTITY, entityId: request.params.id }),
+      });
+    },
+  );
+
+  app.post(
+    '/:id/start',
+    {
+      config: { permission: 'imports:write' },
+      schema: { tags: ['imports'], summary: 'Start a checked import (status validated → queued): it runs as a background job', params: uuidParamSchema, response: { 200: importDetailSchema } },
+    },
+    async (request) => {
+      const result = await startImport(deps, callerOf(request), request.params.id);
+      // The person is watching the progress bar: the runner starts now, not at its next interval.
+      nudgeBackgroundJobs(app.log);
+      return result;
+    },
+  );
+
+  app.post(
+    '/:id/cancel',
+    {
+      config: { permission: 'imports:write' },
+      schema: { tags: ['imports'], summary: 'Cancel an import: it stops before its next batch; rows already imported stay', params: uuidParamSchema, response: { 200: importDetailSchema } },
+    },
+    async (request) => cancelImport(deps, callerOf(request), request.params.id),
+  );
+};

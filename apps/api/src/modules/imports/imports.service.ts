@@ -1,0 +1,591 @@
+import path from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import { mkdir, open, rm } from 'node:fs/promises';
+import { pipeline } from 'node:stream/promises';
+import type { Readable } from 'node:stream';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import type { Language } from '@sf/contract/app-info';
+import { cardNumberFor } from '@sf/contract/customers';
+import { errorText } from '@sf/contract/error-texts';
+import { message, type MessageKey } from '@sf/contract/messages';
+import type { Import, ImportDetail, ImportErrorCode, ImportKind, ListImportsQuery } from '@sf/contract/imports';
+import type { Database, Executor } from '../../db/client.ts';
+import { recordAudit, type AuditActor } from '../../lib/audit.ts';
+import { depsOf, type Caller, type ServiceDeps } from '../../lib/caller.ts';
+import { AppError, CodedError } from '../../lib/errors.ts';
+import { enqueueJob } from '../../lib/job-runner.ts';
+import { newReferralCode } from '../customers/customers.service.ts';
+import { createEntry } from '../ledger/ledger.service.ts';
+import {
+  balanceRow,
+  cellsOf,
+  customerRow,
+  detectDialect,
+  mappingProblems,
+  proposeMapping,
+  readRecords,
+  type BalanceRowValues,
+  type CustomerRowValues,
+  type RowError,
+} from './imports.csv.ts';
+import * as repo from './imports.repository.ts';
+
+export const IMPORT_ENTITY = 'import';
+export const IMPORT_JOB = 'imports.run';
+/** Rows per committed batch: the unit of progress, of resumption and of the audit record. */
+export const IMPORT_BATCH_ROWS = 1000;
+/** One job run stops after this long and queues its continuation (well inside the runner's lease). */
+const CHUNK_MILLISECONDS = 60_000;
+/** Row errors shown in the answer of GET /imports/:id (all of them in errors.csv). */
+const ERRORS_SHOWN = 200;
+
+export type ImportDeps = ServiceDeps & { dataDir: string; quotaBytes: number; log?: FastifyBaseLogger };
+
+export function importDeps(app: FastifyInstance): ImportDeps {
+  return { ...depsOf(app), dataDir: app.env.dataDir, quotaBytes: app.env.UPLOAD_QUOTA_BYTES, log: app.log };
+}
+
+const importsDir = (dataDir: string) => path.join(dataDir, 'imports');
+const filePathOf = (dataDir: string, storedName: string) => path.join(importsDir(dataDir), storedName);
+
+const importNotFound = () =>
+  new CodedError(404, 'not_found', (language) => ({ message: message('notFound', language, { field: 'importJob' }) }));
+const fieldProblem = (field: string, key: MessageKey = 'invalid') =>
+  new CodedError(400, 'validation', (language) => {
+    const text = message(key, language, { field });
+    return { message: text, fields: [{ field, message: text }] };
+  });
+const invalidState = () => new CodedError(409, 'invalid_state', (language) => ({ message: errorText('invalid_state', language) ?? '' }));
+
+/** An import error's text in the reader's language, naming the field. */
+export function rowErrorText(code: string, field: string, language: Language): string {
+  switch (code as ImportErrorCode) {
+    case 'required':
+      return message('required', language, { field });
+    case 'notFound':
+      return message('notFound', language, { field });
+    case 'duplicateInFile':
+      return language === 'it' ? `${message('invalid', language, { field })}: ripetuto nel file` : `${message('invalid', language, { field })}: repeated in the file`;
+    case 'alreadyExists':
+      return language === 'it' ? `${fieldLabelText(field, language)}: valore già usato` : `${fieldLabelText(field, language)} is already used`;
+    case 'consentValue':
+      return language === 'it' ? `${message('invalid', language, { field })}: usa sì o no` : `${message('invalid', language, { field })}: use yes or no`;
+    case 'insufficientBalance':
+    case 'invalid':
+    default:
+      return message('invalid', language, { field });
+  }
+}
+
+function fieldLabelText(field: string, language: Language): string {
+  // "<label> is required" without its ending gives the bare label in either language.
+  return message('required', language, { field }).replace(/ (è|is) (obbligatori[oa]|required)$/, '');
+}
+
+export function toImport(row: repo.ImportListRow): Import {
+  const value = row.import;
+  return {
+    id: value.id,
+    kind: value.kind,
+    status: value.status,
+    fileName: value.fileName,
+    sizeBytes: value.sizeBytes,
+    dialect: value.dialect,
+    mapping: value.mapping,
+    totalRows: value.totalRows,
+    validRows: value.validRows,
+    errorRows: value.errorRows,
+    processedRows: value.processedRows,
+    importedRows: value.importedRows,
+    skippedRows: value.skippedRows,
+    progress: value.totalRows === 0 ? (value.status === 'done' ? 100 : 0) : Math.min(100, Math.floor((value.processedRows * 100) / value.totalRows)),
+    report: value.report ?? null,
+    createdBy: row.createdByEmail,
+    createdAt: value.createdAt.toISOString(),
+    startedAt: value.startedAt?.toISOString() ?? null,
+    finishedAt: value.finishedAt?.toISOString() ?? null,
+  };
+}
+
+export async function listImports(deps: ServiceDeps, query: ListImportsQuery) {
+  const { rows, total } = await repo.findImports(deps.db, query);
+  return { items: rows.map(toImport), total, page: query.page, pageSize: query.pageSize };
+}
+
+export async function getImport(deps: ServiceDeps, id: string, language: Language): Promise<ImportDetail> {
+  const row = await repo.findImportWithCreator(deps.db, id);
+  if (!row) throw importNotFound();
+  const errors = await repo.findRowErrors(deps.db, id, ERRORS_SHOWN);
+  const fieldOf = fieldByColumn(row.import.mapping);
+  return {
+    ...toImport(row),
+    errors: errors.map((error) => ({
+      row: error.rowNumber,
+      column: error.columnName,
+      code: error.code,
+      message: rowErrorText(error.code, fieldOf(error.columnName), language),
+    })),
+  };
+}
+
+/** The field a column was mapped to (errors name the file's column; the message names the field). */
+export function fieldByColumn(mapping: Record<string, string>) {
+  const byColumn = new Map(Object.entries(mapping).map(([field, column]) => [column, field]));
+  return (column: string) => byColumn.get(column) ?? column;
+}
+
+/**
+ * Writes the uploaded stream under DATA_DIR/imports (0600 under the 0700 data directory), stopping
+ * at the upload quota. Answers the stored name and size; the caller removes it if the import fails.
+ */
+export async function storeUpload(deps: ImportDeps, stream: Readable & { truncated?: boolean }): Promise<{ storedName: string; size: number }> {
+  await mkdir(importsDir(deps.dataDir), { recursive: true, mode: 0o700 });
+  const storedName = `${randomUUID()}.csv`;
+  const target = filePathOf(deps.dataDir, storedName);
+  let size = 0;
+  stream.on('data', (chunk: Buffer) => {
+    size += chunk.length;
+  });
+  await pipeline(stream, createWriteStream(target, { flags: 'wx', mode: 0o600 }));
+  if (stream.truncated) {
+    await rm(target, { force: true });
+    throw new AppError(413, 'payload_too_large', `The file is larger than ${Math.floor(deps.quotaBytes / (1024 * 1024))} MB`);
+  }
+  return { storedName, size };
+}
+
+async function readHead(filePath: string): Promise<string> {
+  const handle = await open(filePath, 'r');
+  try {
+    const buffer = Buffer.alloc(64 * 1024);
+    const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
+    return buffer.subarray(0, bytesRead).toString('utf8');
+  } finally {
+    await handle.close();
+  }
+}
+
+async function readHeader(filePath: string, dialect: ReturnType<typeof detectDialect>): Promise<string[]> {
+  for await (const record of readRecords(filePath, dialect)) return record;
+  return [];
+}
+
+type PreparedRow = {
+  rowNumber: number;
+  errors: RowError[];
+  customer?: CustomerRowValues & { referredBy: string | null };
+  balance?: BalanceRowValues & { customerId: string; programId: string };
+};
+
+/**
+ * What a check keeps from batch to batch: the e-mails seen earlier in the file. `isImporting`: the
+ * run itself does not look the e-mails up first — the insert's unique index refuses a taken one and
+ * the row is reported then (one query less per batch).
+ */
+type CheckState = { seenEmails: Set<string>; programs?: Map<string, { id: string; status: string }>; isImporting?: boolean };
+
+/**
+ * Checks one batch of rows: the row's own validators, then what needs the database (e-mails taken,
+ * referrers, cards, programs). The same code serves the dry run and the import.
+ */
+async function prepareBatch(
+  executor: Executor,
+  value: repo.ImportRow,
+  header: string[],
+  records: { rowNumber: number; record: string[] }[],
+  state: CheckState,
+): Promise<PreparedRow[]> {
+  if (value.kind === 'customers') {
+    const rows = records.map(({ rowNumber, record }) => {
+      const result = customerRow(cellsOf(header, record, value.mapping), value.mapping);
+      return { rowNumber, errors: result.errors, values: result.values };
+    });
+    const emails = rows.flatMap((row) => (row.values?.customer.email ? [row.values.customer.email.toLowerCase()] : []));
+    const codes = rows.flatMap((row) => (row.values?.customer.referrerCode ? [row.values.customer.referrerCode] : []));
+    const [taken, referrers] = await Promise.all([
+      state.isImporting ? new Set<string>() : repo.existingEmails(executor, emails),
+      repo.customersByReferralCode(executor, codes),
+    ]);
+    return rows.map((row) => {
+      const prepared: PreparedRow = { rowNumber: row.rowNumber, errors: [...row.errors] };
+      if (!row.values) return prepared;
+      const email = row.values.customer.email?.toLowerCase();
+      const emailColumn = value.mapping['email'] || 'email';
+      if (email && state.seenEmails.has(email)) prepared.errors.push({ column: emailColumn, field: 'email', code: 'duplicateInFile' });
+      else if (email && taken.has(email)) prepared.errors.push({ column: emailColumn, field: 'email', code: 'alreadyExists' });
+      if (email) state.seenEmails.add(email);
+      const code = row.values.customer.referrerCode;
+      const referredBy = code ? (referrers.get(code) ?? null) : null;
+      if (code && referredBy === null) prepared.errors.push({ column: value.mapping['referrerCode'] || 'referrerCode', field: 'referrerCode', code: 'notFound' });
+      if (prepared.errors.length === 0) prepared.customer = { ...row.values, referredBy };
+      return prepared;
+    });
+  }
+  state.programs ??= await repo.programsByIdOrName(executor);
+  const programs = state.programs;
+  const rows = records.map(({ rowNumber, record }) => {
+    const result = balanceRow(cellsOf(header, record, value.mapping), value.mapping, value.dialect);
+    return { rowNumber, errors: result.errors, values: result.values };
+  });
+  const cards = rows.flatMap((row) => (row.values?.cardNumber ? [row.values.cardNumber] : []));
+  const emails = rows.flatMap((row) => (row.values?.email && !row.values.cardNumber ? [row.values.email] : []));
+  const found = await repo.customersByCardOrEmail(executor, cards, emails);
+  const defaultProgram = typeof value.options['programId'] === 'string' ? value.options['programId'] : undefined;
+  return rows.map((row) => {
+    const prepared: PreparedRow = { rowNumber: row.rowNumber, errors: [...row.errors] };
+    if (!row.values) return prepared;
+    const customer = row.values.cardNumber ? found.byCard.get(row.values.cardNumber) : found.byEmail.get(row.values.email ?? '');
+    const customerField = row.values.cardNumber ? 'cardNumber' : 'email';
+    if (!customer || customer.status !== 'active') {
+      prepared.errors.push({ column: value.mapping[customerField] || customerField, field: customerField, code: 'notFound' });
+    }
+    const programKey = row.values.program?.toLowerCase() ?? defaultProgram;
+    const program = programKey ? programs.get(programKey) : undefined;
+    if (!program || program.status !== 'active') {
+      prepared.errors.push({ column: value.mapping['programId'] || 'programId', field: 'programId', code: programKey ? 'notFound' : 'required' });
+    }
+    if (prepared.errors.length === 0 && customer && program) prepared.balance = { ...row.values, customerId: customer.id, programId: program.id };
+    return prepared;
+  });
+}
+
+/**
+ * Streams the data rows of the file in batches after the first `after` data rows. Rows are numbered
+ * as a spreadsheet shows them: the header is row 1, the first data row is row 2 (so data row n is
+ * row n + 1, and `processedRows` — a count of data rows — is the last committed row minus one).
+ */
+async function* batchesOf(filePath: string, value: repo.ImportRow, after: number, batchRows: number) {
+  let header: string[] | null = null;
+  let dataIndex = 0;
+  let batch: { rowNumber: number; record: string[] }[] = [];
+  for await (const record of readRecords(filePath, value.dialect)) {
+    if (header === null) {
+      header = record;
+      continue;
+    }
+    dataIndex += 1;
+    if (dataIndex <= after) continue;
+    const rowNumber = dataIndex + 1;
+    batch.push({ rowNumber, record });
+    if (batch.length >= batchRows) {
+      yield { header, batch };
+      batch = [];
+    }
+  }
+  if (batch.length > 0 && header) yield { header, batch };
+}
+
+const toStoredErrors = (rows: PreparedRow[]): repo.StoredRowError[] =>
+  rows.flatMap((row) => row.errors.map((error) => ({ rowNumber: row.rowNumber, columnName: error.column, code: error.code })));
+
+/** The dry run: every row checked, the errors stored, the counts kept on the import. */
+async function checkFile(deps: ImportDeps, value: repo.ImportRow, batchRows: number) {
+  const state: CheckState = { seenEmails: new Set() };
+  let total = 0;
+  let errorRows = 0;
+  for await (const { header, batch } of batchesOf(filePathOf(deps.dataDir, value.storedName), value, 0, batchRows)) {
+    const prepared = await prepareBatch(deps.db, value, header, batch, state);
+    total += prepared.length;
+    errorRows += prepared.filter((row) => row.errors.length > 0).length;
+    await repo.insertRowErrors(deps.db, value.id, toStoredErrors(prepared));
+  }
+  return repo.updateImport(deps.db, value.id, { totalRows: total, errorRows, validRows: total - errorRows });
+}
+
+export type CreateImportInput = {
+  kind: ImportKind;
+  dryRun: boolean;
+  mapping?: Record<string, string> | undefined;
+  programId?: string | undefined;
+  fileName: string;
+  storedName: string;
+  size: number;
+};
+
+/**
+ * `POST /api/admin/imports`: the file is stored, its dialect detected, the columns mapped (given, or
+ * proposed from the header), every row checked (the dry run); with dryRun=false the import is queued.
+ */
+export async function createImport(deps: ImportDeps, caller: Caller, input: CreateImportInput, options: { batchRows?: number } = {}) {
+  const filePath = filePathOf(deps.dataDir, input.storedName);
+  try {
+    const dialect = detectDialect(await readHead(filePath));
+    const header = await readHeader(filePath, dialect);
+    if (header.length === 0) throw fieldProblem('file', 'required');
+    const mapping = input.mapping ?? proposeMapping(input.kind, header);
+    if (mappingProblems(input.kind, header, mapping).length > 0) throw fieldProblem('mapping');
+    if (input.kind === 'balances' && !mapping['programId'] && !input.programId) throw fieldProblem('programId', 'required');
+    const now = deps.clock.now();
+    const created = await deps.db.transaction(async (tx) => {
+      const row = await repo.insertImport(tx, {
+        kind: input.kind,
+        fileName: path.basename(input.fileName).slice(0, 255) || 'import.csv',
+        storedName: input.storedName,
+        sizeBytes: input.size,
+        dialect,
+        mapping: Object.fromEntries(Object.entries(mapping).filter(([, column]) => column !== '')),
+        options: input.programId ? { programId: input.programId } : {},
+        createdBy: caller.userId,
+        createdAt: now,
+      });
+      await recordAudit(tx, caller.actor, {
+        action: 'create',
+        entityType: IMPORT_ENTITY,
+        entityId: row.id,
+        after: { kind: row.kind, fileName: row.fileName, sizeBytes: row.sizeBytes, dialect, mapping: row.mapping },
+      });
+      return row;
+    });
+    const checked = (await checkFile(deps, created, options.batchRows ?? IMPORT_BATCH_ROWS)) ?? created;
+    if (!input.dryRun) await startImport(deps, caller, checked.id);
+    return getImport(deps, checked.id, caller.language);
+  } catch (error) {
+    // A refused file is not kept (an accepted one stays until its import ends).
+    if (!(await repo.isStoredNameUsed(deps.db, input.storedName))) await rm(filePath, { force: true });
+    throw error;
+  }
+}
+
+/** Queues a checked import for the background runner. */
+export async function startImport(deps: ImportDeps, caller: Caller, id: string) {
+  const started = await deps.db.transaction(async (tx) => {
+    const value = await repo.findImport(tx, id, { forUpdate: true });
+    if (!value) throw importNotFound();
+    // A failed import starts again after its last committed batch.
+    if (value.status !== 'validated' && value.status !== 'failed') throw invalidState();
+    await repo.updateImport(tx, id, { status: 'queued', version: value.version + 1 });
+    await recordAudit(tx, caller.actor, { action: value.status === 'failed' ? 'resume' : 'start', entityType: IMPORT_ENTITY, entityId: id });
+    return value;
+  });
+  await enqueueJob(deps.db, { kind: IMPORT_JOB, dedupeKey: `${IMPORT_JOB}:${id}:${started.version}`, payload: { importId: id } });
+  return getImport(deps, id, caller.language);
+}
+
+/** Stops an import: a running one stops before its next batch; what was imported stays (the report says how much). */
+export async function cancelImport(deps: ImportDeps, caller: Caller, id: string) {
+  const now = deps.clock.now();
+  const storedName = await deps.db.transaction(async (tx) => {
+    const value = await repo.findImport(tx, id, { forUpdate: true });
+    if (!value) throw importNotFound();
+    if (!['validated', 'queued', 'running', 'failed'].includes(value.status)) throw invalidState();
+    const imported = await repo.countImported(tx, id);
+    await repo.updateImport(tx, id, {
+      status: 'cancelled',
+      cancelledAt: now,
+      finishedAt: now,
+      importedRows: imported,
+      report: { imported, skipped: Math.max(0, value.processedRows - imported), errors: value.errorRows },
+      version: value.version + 1,
+    });
+    await recordAudit(tx, caller.actor, { action: 'cancel', entityType: IMPORT_ENTITY, entityId: id, after: { processedRows: value.processedRows, imported } });
+    return value.storedName;
+  });
+  await rm(filePathOf(deps.dataDir, storedName), { force: true });
+  return getImport(deps, id, caller.language);
+}
+
+export type ImportActor = { actor: AuditActor; userId: string | null; label: string };
+
+/**
+ * One committed batch of customers: the rows are claimed in import_rows first (a row claimed before,
+ * by this run or another, is not imported again), then inserted with their consents, all in one
+ * transaction with the progress and one audit record.
+ */
+async function importCustomerBatch(deps: ImportDeps, value: repo.ImportRow, prepared: PreparedRow[], actor: ImportActor): Promise<boolean> {
+  const now = deps.clock.now();
+  return deps.db.transaction(async (tx) => {
+    const current = await repo.findImport(tx, value.id, { forUpdate: true });
+    if (!current || current.status !== 'running') return false;
+    const valid = prepared.filter((row) => row.customer);
+    const ids = new Map(valid.map((row) => [row.rowNumber, randomUUID()]));
+    const claimed = await repo.claimRows(tx, value.id, valid.map((row) => ({ rowNumber: row.rowNumber, entityId: ids.get(row.rowNumber) ?? null })));
+    let pending = valid.filter((row) => claimed.has(row.rowNumber));
+    const cards = await repo.nextCardSequences(tx, pending.length);
+    const cardOf = new Map(pending.map((row, index) => [row.rowNumber, cardNumberFor(cards[index] ?? 0)]));
+    const inserted = new Set<string>();
+    // A referral code drawn twice (25^8 codes) or an e-mail taken meanwhile leaves a row out: retry
+    // with fresh codes; what still fails is an e-mail taken since the check.
+    for (let attempt = 0; attempt < 4 && pending.length > 0; attempt += 1) {
+      const rows: repo.CustomerInsert[] = pending.map((row) => {
+        const customer = row.customer!;
+        return {
+          id: ids.get(row.rowNumber)!,
+          first_name: customer.customer.firstName,
+          last_name: customer.customer.lastName,
+          email: customer.customer.email?.toLowerCase() ?? null,
+          phone: customer.customer.phone ?? null,
+          birth_date: customer.customer.birthDate ?? null,
+          city: customer.customer.city ?? null,
+          province: customer.customer.province ?? null,
+          card_number: cardOf.get(row.rowNumber)!,
+          referral_code: newReferralCode(),
+          referred_by: customer.referredBy,
+          service_consent: customer.consents.service === true,
+          marketing_consent: customer.consents.marketing === true,
+          profiling_consent: customer.consents.profiling === true,
+        };
+      });
+      for (const id of await repo.insertCustomers(tx, rows, now)) inserted.add(id);
+      pending = pending.filter((row) => !inserted.has(ids.get(row.rowNumber)!));
+    }
+    if (pending.length > 0) {
+      await repo.unclaimEntities(tx, value.id, pending.map((row) => row.rowNumber));
+      await repo.insertRowErrors(
+        tx,
+        value.id,
+        pending.map((row) => ({ rowNumber: row.rowNumber, columnName: value.mapping['email'] || 'email', code: 'alreadyExists' })),
+      );
+    }
+    const consents: repo.ConsentInsert[] = [];
+    for (const row of valid) {
+      const id = ids.get(row.rowNumber)!;
+      if (!inserted.has(id)) continue;
+      for (const purpose of ['service', 'marketing', 'profiling'] as const) {
+        const granted = row.customer!.consents[purpose];
+        if (granted !== null) consents.push({ customer_id: id, purpose, granted, notice_version: row.customer!.noticeVersion });
+      }
+    }
+    await repo.insertConsents(tx, consents, now);
+    await repo.insertRowErrors(tx, value.id, toStoredErrors(prepared));
+    const last = prepared.at(-1)?.rowNumber ?? current.processedRows + 1;
+    await repo.updateImport(tx, value.id, {
+      processedRows: Math.max(current.processedRows, last - 1),
+      importedRows: current.importedRows + inserted.size,
+    });
+    await recordAudit(tx, actor.actor, {
+      action: 'import_batch',
+      entityType: IMPORT_ENTITY,
+      entityId: value.id,
+      after: { rows: [prepared[0]?.rowNumber, last], imported: inserted.size },
+    });
+    return true;
+  });
+}
+
+/**
+ * One batch of opening balances: each row is an `adjust` entry through the ledger's own createEntry
+ * (never a second ledger), with the idempotency key `import:<id>:<row>` — a row written before a
+ * crash is answered from its first entry, not written twice.
+ */
+async function importBalanceBatch(deps: ImportDeps, value: repo.ImportRow, prepared: PreparedRow[], actor: ImportActor): Promise<boolean> {
+  const current = await repo.findImport(deps.db, value.id);
+  if (!current || current.status !== 'running') return false;
+  let imported = 0;
+  const failed: repo.StoredRowError[] = [];
+  for (const row of prepared) {
+    if (!row.balance) continue;
+    if (await repo.isRowClaimed(deps.db, value.id, row.rowNumber)) continue;
+    try {
+      const result = await createEntry(
+        deps,
+        { id: actor.userId, label: actor.label, audit: actor.actor },
+        { customerId: row.balance.customerId, programId: row.balance.programId, kind: 'adjust', points: row.balance.points, reason: row.balance.reason },
+        `import:${value.id}:${row.rowNumber}`,
+      );
+      const entry = (result as { body?: { entry?: { id?: number } } }).body?.entry;
+      const claimed = await repo.claimRows(deps.db, value.id, [{ rowNumber: row.rowNumber, entityId: String(entry?.id ?? 'entry') }]);
+      imported += claimed.size;
+    } catch (error) {
+      deps.log?.warn({ err: error, row: row.rowNumber }, 'import row refused by the ledger');
+      failed.push({ rowNumber: row.rowNumber, columnName: value.mapping['points'] || 'points', code: 'invalid' });
+    }
+  }
+  return deps.db.transaction(async (tx) => {
+    const locked = await repo.findImport(tx, value.id, { forUpdate: true });
+    if (!locked) return false;
+    await repo.insertRowErrors(tx, value.id, [...toStoredErrors(prepared), ...failed]);
+    const last = prepared.at(-1)?.rowNumber ?? locked.processedRows + 1;
+    await repo.updateImport(tx, value.id, { processedRows: Math.max(locked.processedRows, last - 1), importedRows: locked.importedRows + imported });
+    await recordAudit(tx, actor.actor, { action: 'import_batch', entityType: IMPORT_ENTITY, entityId: value.id, after: { rows: [prepared[0]?.rowNumber, last], imported } });
+    return locked.status === 'running';
+  });
+}
+
+export type ChunkResult = { status: 'done' | 'more' | 'stopped'; processedRows: number };
+
+/**
+ * Runs an import from its last committed row: batches until the file ends, the import is cancelled,
+ * or the chunk's time (or `maxBatches`) is used up. Safe to run twice at once or after a crash.
+ */
+export async function runImportChunk(
+  deps: ImportDeps,
+  id: string,
+  options: { maxBatches?: number; batchRows?: number; actor?: ImportActor } = {},
+): Promise<ChunkResult> {
+  const startedAt = Date.now();
+  const value = await deps.db.transaction(async (tx) => {
+    const row = await repo.findImport(tx, id, { forUpdate: true });
+    if (!row || !['queued', 'running'].includes(row.status)) return row ? { ...row, isStopped: true } : undefined;
+    const updated = await repo.updateImport(tx, id, { status: 'running', startedAt: row.startedAt ?? deps.clock.now() });
+    return { ...(updated ?? row), isStopped: false };
+  });
+  if (!value) return { status: 'stopped', processedRows: 0 };
+  if (value.isStopped) return { status: value.status === 'done' ? 'done' : 'stopped', processedRows: value.processedRows };
+  const creator = value.createdBy;
+  const actor: ImportActor = options.actor ?? {
+    actor: { id: creator, email: `import:${value.id}` },
+    userId: creator,
+    label: `import ${value.fileName}`,
+  };
+  const state: CheckState = { seenEmails: new Set(), isImporting: true };
+  let batches = 0;
+  for await (const { header, batch } of batchesOf(filePathOf(deps.dataDir, value.storedName), value, value.processedRows, options.batchRows ?? IMPORT_BATCH_ROWS)) {
+    const prepared = await prepareBatch(deps.db, value, header, batch, state);
+    const isRunning =
+      value.kind === 'customers' ? await importCustomerBatch(deps, value, prepared, actor) : await importBalanceBatch(deps, value, prepared, actor);
+    if (!isRunning) return { status: 'stopped', processedRows: batch[0]!.rowNumber - 2 };
+    batches += 1;
+    const processed = batch.at(-1)!.rowNumber - 1;
+    if ((options.maxBatches !== undefined && batches >= options.maxBatches) || Date.now() - startedAt > CHUNK_MILLISECONDS) {
+      return { status: 'more', processedRows: processed };
+    }
+  }
+  await finishImport(deps, id, startedAt);
+  return { status: 'done', processedRows: value.totalRows };
+}
+
+async function finishImport(deps: ImportDeps, id: string, startedAt: number) {
+  const storedName = await deps.db.transaction(async (tx) => {
+    const value = await repo.findImport(tx, id, { forUpdate: true });
+    if (!value || value.status !== 'running') return null;
+    const imported = await repo.countImported(tx, id);
+    const errorCount = await repo.countErrorRows(tx, id);
+    const report = { imported, skipped: Math.max(0, value.totalRows - imported), errors: errorCount, durationMs: Date.now() - startedAt };
+    await repo.updateImport(tx, id, {
+      status: 'done',
+      finishedAt: deps.clock.now(),
+      importedRows: imported,
+      skippedRows: Math.max(0, value.totalRows - imported),
+      processedRows: value.totalRows,
+      report,
+    });
+    await recordAudit(tx, { id: value.createdBy, email: `import:${id}` }, { action: 'finish', entityType: IMPORT_ENTITY, entityId: id, after: report });
+    return value.storedName;
+  });
+  if (storedName) await rm(filePathOf(deps.dataDir, storedName), { force: true });
+}
+
+/**
+ * The job handler: one chunk, then its continuation queued (a new job, so each run keeps a short
+ * lease). A chunk that fails marks the import `failed` (it shows on the screen, with the rows committed
+ * so far); starting it again resumes after the last committed batch.
+ */
+export async function runImportJob(deps: ImportDeps, db: Database, payload: Record<string, unknown>) {
+  const id = String(payload['importId'] ?? '');
+  let result: ChunkResult;
+  try {
+    result = await runImportChunk(deps, id);
+  } catch (error) {
+    deps.log?.error({ err: error, importId: id }, 'import failed');
+    await db.transaction(async (tx) => {
+      const value = await repo.findImport(tx, id, { forUpdate: true });
+      if (value?.status === 'running') await repo.updateImport(tx, id, { status: 'failed' });
+    });
+    return { status: 'failed' as const };
+  }
+  if (result.status === 'more') {
+    await enqueueJob(db, { kind: IMPORT_JOB, dedupeKey: `${IMPORT_JOB}:${id}:${result.processedRows}`, payload: { importId: id } });
+  }
+  return result;
+}

@@ -1,0 +1,256 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'drizzle-orm';
+import { parse } from 'csv-parse/sync';
+import { createTestContext } from '../../../test/helper.ts';
+import { createLedgerFixture } from '../../../test/ledger-fixtures.ts';
+
+let now = new Date('2026-03-02T10:00:00Z');
+const ctx = await createTestContext({ clock: { now: () => now } });
+let token = '';
+let programId = '';
+beforeAll(async () => {
+  token = await ctx.tokenFor('admin@demo.test');
+  programId = (await createLedgerFixture(ctx.app.db, { customers: 0 })).pointsProgramId;
+});
+afterAll(() => ctx.close());
+
+async function rows<T>(query: ReturnType<typeof sql>): Promise<T[]> {
+  return ((await ctx.app.db.execute(query)) as unknown as { rows: T[] }).rows;
+}
+
+const service = { granted: true, channel: 'counter', noticeVersion: '2026-01' };
+
+async function newCustomer(lastName: string) {
+  const response = await ctx.request({
+    method: 'POST',
+    url: '/api/admin/customers',
+    token,
+    payload: {
+      firstName: 'Giulia',
+      lastName,
+      email: `${lastName.toLowerCase()}@example.it`,
+      phone: '347 765 4321',
+      birthDate: '1990-04-01',
+      city: 'Bologna',
+      province: 'BO',
+      consents: { service, marketing: service, profiling: service },
+    },
+  });
+  expect(response.statusCode, response.body).toBe(201);
+  return response.json() as { id: string; cardNumber: string; referralCode: string; version: number };
+}
+
+async function newRequest(customerId: string, kind: string, extra: Record<string, unknown> = {}) {
+  const response = await ctx.request({ method: 'POST', url: '/api/admin/privacy-requests', token, payload: { kind, customerId, ...extra } });
+  expect(response.statusCode, response.body).toBe(201);
+  return response.json() as { id: string; version: number; dueAt: string; daysLeft: number; status: string };
+}
+
+const act = (id: string, payload: Record<string, unknown>, language = 'it') =>
+  ctx.request({ method: 'POST', url: `/api/admin/privacy-requests/${id}/actions`, token, payload, headers: { 'accept-language': language } });
+
+async function ledgerTotals() {
+  const [totals] = await rows<Record<string, string>>(
+    sql`select count(*)::text as n, coalesce(sum(points), 0)::text as points, coalesce(sum(stamps), 0)::text as stamps,
+               coalesce(sum(amount_cents), 0)::text as amount from ledger_entries`,
+  );
+  const byProgram = await rows<Record<string, string>>(
+    sql`select program_id, kind, sum(points)::text as points from ledger_entries group by 1, 2 order by 1, 2`,
+  );
+  const balances = await rows<Record<string, string>>(sql`select coalesce(sum(balance), 0)::text as balance from memberships`);
+  return { totals, byProgram, balances };
+}
+
+describe('privacy requests API', () => {
+  it('records a request due one month after receipt, extends it once by two months with a reason', async () => {
+    const customer = await newCustomer('Bianchi');
+    const request = await newRequest(customer.id, 'access', { receivedAt: '2026-01-31T09:00:00Z' });
+    expect(request.dueAt).toBe('2026-02-28T09:00:00.000Z');
+    expect(request.daysLeft).toBeLessThan(0);
+    expect(request.status).toBe('open');
+
+    const noReason = await ctx.request({
+      method: 'PATCH',
+      url: `/api/admin/privacy-requests/${request.id}`,
+      token,
+      payload: { extensionReason: '', version: request.version },
+      headers: { 'accept-language': 'en' },
+    });
+    expect(noReason.statusCode).toBe(400);
+    expect(noReason.json().error.fields[0].field).toBe('extensionReason');
+    expect(noReason.json().error.message).toContain('Extension reason');
+
+    const extended = await ctx.request({
+      method: 'PATCH',
+      url: `/api/admin/privacy-requests/${request.id}`,
+      token,
+      payload: { extensionReason: 'Richiesta complessa: dati su più esercenti', version: request.version },
+    });
+    expect(extended.statusCode, extended.body).toBe(200);
+    expect(extended.json()).toMatchObject({ dueAt: '2026-04-30T09:00:00.000Z', extensionReason: 'Richiesta complessa: dati su più esercenti' });
+    const again = await ctx.request({
+      method: 'PATCH',
+      url: `/api/admin/privacy-requests/${request.id}`,
+      token,
+      payload: { extensionReason: 'Ancora', version: extended.json().version },
+    });
+    expect(again.statusCode).toBe(409);
+    expect(again.json().error.code).toBe('invalid_state');
+    const audit = await rows<{ action: string }>(sql`select action from audit_log where entity_type = 'privacy_request' and entity_id = ${request.id} order by id`);
+    expect(audit.map((row) => row.action)).toEqual(['create', 'extend']);
+  });
+
+  it('answers 404 naming the customer for an unknown customer, and 400 for an unknown kind', async () => {
+    const unknown = await ctx.request({ method: 'POST', url: '/api/admin/privacy-requests', token, payload: { kind: 'access', customerId: randomUUID() } });
+    expect(unknown.statusCode).toBe(404);
+    expect(unknown.json().error.fields[0].field).toBe('customerId');
+    const badKind = await ctx.request({ method: 'POST', url: '/api/admin/privacy-requests', token, payload: { kind: 'forget', customerId: randomUUID() } });
+    expect(badKind.statusCode).toBe(400);
+    expect(badKind.json().error.fields[0].field).toBe('kind');
+  });
+
+  it('exports everything held on the person as JSON, audited in the same transaction', async () => {
+    const customer = await newCustomer('Verdi');
+    const entry = await ctx.request({
+      method: 'POST',
+      url: '/api/admin/ledger',
+      token,
+      headers: { 'idempotency-key': randomUUID() },
+      payload: { customerId: customer.id, programId, kind: 'adjust', points: 120, reason: 'Benvenuto' },
+    });
+    expect(entry.statusCode, entry.body).toBe(201);
+    await ctx.request({ method: 'GET', url: `/api/admin/customers/${customer.id}`, token });
+    const request = await newRequest(customer.id, 'portability');
+    const response = await act(request.id, { action: 'export', version: request.version });
+    expect(response.statusCode, response.body).toBe(200);
+    const document = response.json().export;
+    expect(document.customer).toMatchObject({ id: customer.id, email: 'verdi@example.it', last_name: 'Verdi' });
+    expect(document.customer_consents).toHaveLength(3);
+    expect(document.memberships).toHaveLength(1);
+    expect(document.ledger_entries.map((row: { points: number }) => row.points)).toEqual([120]);
+    expect(document.privacy_requests.map((row: { id: string }) => row.id)).toEqual([request.id]);
+    expect(document.audit.map((row: { action: string }) => row.action)).toEqual(expect.arrayContaining(['create', 'read']));
+    expect(response.json().request).toMatchObject({ status: 'in_progress', outcome: [{ action: 'export' }] });
+    const [audit] = await rows<{ after: { requestId: string } }>(
+      sql`select after from audit_log where action = 'privacy_export' and entity_id = ${customer.id}`,
+    );
+    expect(audit?.after.requestId).toBe(request.id);
+  });
+
+  it('erases a person: anonymised, new card and referral code, consents scrubbed, ledger totals identical', async () => {
+    const customer = await newCustomer('Neri');
+    for (const points of [300, -50]) {
+      const entry = await ctx.request({
+        method: 'POST',
+        url: '/api/admin/ledger',
+        token,
+        headers: { 'idempotency-key': randomUUID() },
+        payload: { customerId: customer.id, programId, kind: 'adjust', points, reason: 'Saldo iniziale' },
+      });
+      expect(entry.statusCode, entry.body).toBe(201);
+    }
+    const before = await ledgerTotals();
+    const request = await newRequest(customer.id, 'erasure');
+    const wrongKind = await newRequest(customer.id, 'access');
+    const refused = await act(wrongKind.id, { action: 'erase', version: wrongKind.version });
+    expect(refused.statusCode).toBe(409);
+
+    const response = await act(request.id, { action: 'erase', version: request.version });
+    expect(response.statusCode, response.body).toBe(200);
+    expect(response.json().request).toMatchObject({ status: 'done', customerStatus: 'erased', customerName: '' });
+    expect(await ledgerTotals()).toEqual(before);
+
+    const read = await ctx.request({ method: 'GET', url: `/api/admin/customers/${customer.id}`, token });
+    const erased = read.json();
+    expect(erased).toMatchObject({
+      status: 'erased',
+      firstName: '',
+      lastName: '',
+      email: null,
+      phone: null,
+      birthDate: null,
+      city: null,
+      province: null,
+      consents: { service: { granted: false }, marketing: { granted: false }, profiling: { granted: false } },
+    });
+    expect(erased.cardNumber).not.toBe(customer.cardNumber);
+    expect(erased.referralCode).not.toBe(customer.referralCode);
+    const consents = await rows<{ notice_version: string; recorded_by: string | null }>(
+      sql`select notice_version, recorded_by from customer_consents where customer_id = ${customer.id}`,
+    );
+    expect(consents.every((row) => row.notice_version === 'erased' && row.recorded_by === null)).toBe(true);
+    const snapshots = await rows<{ after: unknown }>(
+      sql`select after from audit_log where entity_type = 'customer' and entity_id = ${customer.id} and action = 'create'`,
+    );
+    expect(JSON.stringify(snapshots)).not.toContain('neri@example.it');
+    const search = await ctx.request({ method: 'GET', url: '/api/admin/customers?q=neri@example', token });
+    expect(search.json().items).toEqual([]);
+    const twice = await act(request.id, { action: 'erase', version: response.json().request.version });
+    expect(twice.statusCode).toBe(409);
+  });
+
+  it('restriction withdraws marketing and profiling and refuses new grants until lifted', async () => {
+    const customer = await newCustomer('Gialli');
+    const request = await newRequest(customer.id, 'restriction');
+    const restricted = await act(request.id, { action: 'restrict', version: request.version });
+    expect(restricted.statusCode, restricted.body).toBe(200);
+    expect(restricted.json().request).toMatchObject({ isProcessingBlocked: true, outcome: [{ action: 'restrict', withdrawn: ['marketing', 'profiling'] }] });
+    const current = await ctx.request({ method: 'GET', url: `/api/admin/customers/${customer.id}`, token });
+    expect(current.json().consents).toMatchObject({ service: { granted: true }, marketing: { granted: false }, profiling: { granted: false } });
+
+    const grant = (language: string) =>
+      ctx.request({
+        method: 'POST',
+        url: `/api/admin/customers/${customer.id}/consents`,
+        token,
+        payload: { purpose: 'marketing', granted: true, channel: 'counter', noticeVersion: '2026-02' },
+        headers: { 'accept-language': language },
+      });
+    const refused = await grant('en');
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().error.code).toBe('processing_blocked');
+    expect(refused.json().error.message).toContain('restricted or objected');
+
+    const noReason = await act(request.id, { action: 'lift', version: restricted.json().request.version });
+    expect(noReason.statusCode).toBe(400);
+    const lifted = await act(request.id, { action: 'lift', reason: 'Il cliente ha revocato la limitazione', version: restricted.json().request.version });
+    expect(lifted.statusCode, lifted.body).toBe(200);
+    expect(lifted.json().request.isProcessingBlocked).toBe(false);
+    expect((await grant('it')).statusCode).toBe(201);
+    const actions = await rows<{ action: string }>(
+      sql`select action from audit_log where entity_type = 'customer' and entity_id = ${customer.id} and action like 'privacy_%' order by id`,
+    );
+    expect(actions.map((row) => row.action)).toEqual(['privacy_restrict', 'privacy_lift']);
+  });
+
+  it('closes and rejects requests (a rejection needs a reason) and refuses actions on a closed one', async () => {
+    const customer = await newCustomer('Rosa');
+    const request = await newRequest(customer.id, 'objection');
+    expect((await act(request.id, { action: 'close', isRejected: true, version: request.version })).statusCode).toBe(400);
+    const closed = await act(request.id, { action: 'close', isRejected: true, reason: 'Richiesta non verificabile', version: request.version });
+    expect(closed.statusCode, closed.body).toBe(200);
+    expect(closed.json().request).toMatchObject({ status: 'rejected', daysLeft: null, handledByEmail: 'admin@demo.test' });
+    const after = await act(request.id, { action: 'restrict', version: closed.json().request.version });
+    expect(after.statusCode).toBe(409);
+    const stale = await act(request.id, { action: 'close', version: 1 });
+    expect(stale.json().error.code).toBe('version_conflict');
+  });
+
+  it('lists the queue by due date with days left, filters pending ones, and exports it for Italian Excel', async () => {
+    now = new Date('2026-03-10T10:00:00Z');
+    const customer = await newCustomer('Azzurri');
+    await newRequest(customer.id, 'rectification', { receivedAt: '2026-02-12T10:00:00Z' });
+    const list = await ctx.request({ method: 'GET', url: '/api/admin/privacy-requests?isPending=true&kind=rectification', token });
+    expect(list.statusCode, list.body).toBe(200);
+    const item = list.json().items.find((row: { customerId: string }) => row.customerId === customer.id);
+    expect(item).toMatchObject({ daysLeft: 2, customerName: 'Giulia Azzurri', status: 'open' });
+    const bad = await ctx.request({ method: 'GET', url: '/api/admin/privacy-requests?status=later', token });
+    expect(bad.statusCode).toBe(400);
+    const csv = await ctx.request({ method: 'GET', url: '/api/admin/privacy-requests/export.csv?q=azzurri', token });
+    expect(csv.statusCode).toBe(200);
+    const records = parse(csv.body, { delimiter: ';', bom: true, columns: true }) as Record<string, string>[];
+    expect(records).toHaveLength(1);
+    expect(records[0]).toMatchObject({ Tipo: 'rectification', Cognome: 'Azzurri', Scadenza: '12/03/2026 11:00' });
+  });
+});

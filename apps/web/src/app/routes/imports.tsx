@@ -1,0 +1,8 @@
+import { ImportsPage } from '../../features/imports/components/imports-page.tsx';
+import { useLoyaltyLookups } from '../loyalty-lookups.tsx';
+
+/** `/imports` — Pages → Importazioni (admins): CSV imports of customers and opening balances. */
+export function Component() {
+  const lookups = useLoyaltyLookups();
+  return <ImportsPage programOptions={lookups.programOptions} />;
+}

@@ -1,0 +1,90 @@
+import { Button, Group, Modal, Select, Stack, Textarea, TextInput } from '@mantine/core';
+import { PRIVACY_REQUEST_KINDS, type PrivacyRequest, type PrivacyRequestKind } from '@sf/contract/privacy';
+import { useState, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { notifySuccess } from '../../../lib/notify.ts';
+import { useCreatePrivacyRequest } from '../api/create-privacy-request.ts';
+
+export type PickedCustomer = { id: string; label: string };
+export type RenderCustomerPicker = (props: { value: PickedCustomer | null; onChange: (customer: PickedCustomer | null) => void; error: string | undefined }) => ReactNode;
+
+type Props = {
+  isOpen: boolean;
+  onClose: () => void;
+  onCreated: (request: PrivacyRequest) => void;
+  /** The customer search (the customers feature's, composed by the route). */
+  renderCustomerPicker: RenderCustomerPicker;
+};
+
+/** Records a request received from a customer; the due date follows (one month). */
+export function NewPrivacyRequestDialog({ isOpen, onClose, onCreated, renderCustomerPicker }: Props) {
+  const { t } = useTranslation('privacy');
+  const create = useCreatePrivacyRequest();
+  const [kind, setKind] = useState<PrivacyRequestKind>('access');
+  const [customer, setCustomer] = useState<PickedCustomer | null>(null);
+  const [receivedOn, setReceivedOn] = useState('');
+  const [notes, setNotes] = useState('');
+  const [customerError, setCustomerError] = useState<string | undefined>();
+
+  const submit = async () => {
+    if (!customer) {
+      setCustomerError(t('form.customerRequired'));
+      return;
+    }
+    try {
+      const request = await create.mutateAsync({
+        kind,
+        customerId: customer.id,
+        ...(receivedOn ? { receivedAt: new Date(`${receivedOn}T12:00:00`).toISOString() } : {}),
+        ...(notes.trim() ? { notes: notes.trim() } : {}),
+      });
+      notifySuccess(t('form.created'));
+      setCustomer(null);
+      setNotes('');
+      setReceivedOn('');
+      onCreated(request);
+    } catch {
+      // The client showed the reason.
+    }
+  };
+
+  return (
+    <Modal opened={isOpen} onClose={onClose} title={t('form.title')} size="lg" closeButtonProps={{ 'aria-label': t('common:close') }}>
+      <form
+        onSubmit={(event) => {
+          event.preventDefault();
+          void submit();
+        }}
+      >
+        <Stack>
+          <Select
+            label={t('form.kind')}
+            required
+            data={PRIVACY_REQUEST_KINDS.map((value) => ({ value, label: t(`kind.${value}`) }))}
+            value={kind}
+            onChange={(value) => value && setKind(value as PrivacyRequestKind)}
+            allowDeselect={false}
+          />
+          {renderCustomerPicker({
+            value: customer,
+            onChange: (value) => {
+              setCustomer(value);
+              setCustomerError(undefined);
+            },
+            error: customerError,
+          })}
+          <TextInput type="date" label={t('form.receivedOn')} description={t('form.receivedOnHelp')} value={receivedOn} onChange={(event) => setReceivedOn(event.currentTarget.value)} />
+          <Textarea label={t('form.notes')} value={notes} onChange={(event) => setNotes(event.currentTarget.value)} maxLength={2000} autosize minRows={2} />
+          <Group justify="flex-end">
+            <Button variant="default" onClick={onClose}>
+              {t('form.cancel')}
+            </Button>
+            <Button type="submit" loading={create.isPending}>
+              {t('form.submit')}
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}
