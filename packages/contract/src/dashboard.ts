@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { auditEntrySchema } from './audit.ts';
 import { newsPostSchema } from './news.ts';
+import { dashboardPeriodSchema } from './dashboard-figures.ts';
 
 /** Customers, merchants and points (the full loyalty dashboard is a later issue). */
 export const loyaltyFiguresSchema = z.object({
@@ -27,5 +28,7 @@ export const dashboardSchema = z.object({
   nextScheduled: z.array(newsPostSchema.pick({ id: true, title: true, publishAt: true, author: true })),
   latestChanges: z.array(auditEntrySchema.omit({ before: true, after: true })),
   loyalty: loyaltyFiguresSchema,
+  /** The chosen period's figures (query: from, to, programId, merchantId). */
+  period: dashboardPeriodSchema,
 });
 export type Dashboard = z.infer<typeof dashboardSchema>;
