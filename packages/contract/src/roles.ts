@@ -29,6 +29,14 @@ export const PERMISSIONS = {
   'ledger:write': ['admin'],
   /** Manual, signed corrections of a balance (kind `adjust`). */
   'points:adjust': ['admin'],
+  /** Premi: rewards, their vouchers (generate, import, void, use at a till) and redemptions. */
+  'rewards:read': ['admin'],
+  'rewards:write': ['admin'],
+  'rewards:redeem': ['admin'],
+  'vouchers:use': ['admin'],
+  /** Approvazioni: the social-action proofs queue and its decisions. */
+  'proofs:read': ['admin'],
+  'proofs:decide': ['admin'],
 } as const satisfies Record<string, readonly StaffRole[]>;
 
 export type Permission = keyof typeof PERMISSIONS;
