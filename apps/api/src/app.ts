@@ -41,6 +41,7 @@ import { customerRoutes } from './modules/customers/customers.routes.ts';
 import { programRoutes } from './modules/programs/programs.routes.ts';
 import { ledgerRoutes } from './modules/ledger/ledger.routes.ts';
 import { membershipRoutes } from './modules/ledger/memberships.routes.ts';
+import { privacyRoutes } from './modules/privacy/privacy.routes.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -203,6 +204,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
       await api.register(programRoutes, { prefix: '/admin/programs' });
       await api.register(ledgerRoutes, { prefix: '/admin/ledger' });
       await api.register(membershipRoutes, { prefix: '/admin/customers' });
+      await api.register(privacyRoutes, { prefix: '/admin/privacy-requests' });
     },
     { prefix: '/api' },
   );

@@ -14,6 +14,18 @@ export const ERROR_TEXTS: Partial<Record<ErrorCode, Record<Language, string>>> =
     en: 'This merchant has ledger entries and cannot be deleted: archive it instead',
     it: 'Questo esercente ha movimenti e non può essere eliminato: archivialo',
   },
+  processing_blocked: {
+    en: 'This customer restricted or objected to marketing and profiling: lift the block from the privacy request first',
+    it: 'Il cliente ha chiesto la limitazione o si è opposto a marketing e profilazione: revoca prima il blocco dalla richiesta privacy',
+  },
+  customer_erased: {
+    en: "This customer's data were erased",
+    it: 'I dati di questo cliente sono stati cancellati',
+  },
+  invalid_state: {
+    en: 'This action is not possible in the current state',
+    it: 'Questa azione non è possibile nello stato attuale',
+  },
 };
 
 export function errorText(code: ErrorCode, language: Language): string | undefined {

@@ -41,6 +41,10 @@ export const ERROR_CODES = [
   'voucher_not_issued',
   'voucher_void',
   'voucher_wrong_merchant',
+  // Privacy requests and imports (issue 10): texts in error-texts.ts.
+  'processing_blocked',
+  'customer_erased',
+  'invalid_state',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 

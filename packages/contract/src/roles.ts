@@ -37,6 +37,12 @@ export const PERMISSIONS = {
   /** Approvazioni: the social-action proofs queue and its decisions. */
   'proofs:read': ['admin'],
   'proofs:decide': ['admin'],
+  /** GDPR requests: read the queue, act on them (export, erase, restrict). */
+  'privacy:read': ['admin'],
+  'privacy:write': ['admin'],
+  /** CSV imports of customers and opening balances. */
+  'imports:read': ['admin'],
+  'imports:write': ['admin'],
 } as const satisfies Record<string, readonly StaffRole[]>;
 
 export type Permission = keyof typeof PERMISSIONS;

@@ -11,7 +11,7 @@ import {
   type UpdateCustomer,
 } from '@sf/contract/customers';
 import { message } from '@sf/contract/messages';
-import { takenText } from '@sf/contract/error-texts';
+import { errorText, takenText } from '@sf/contract/error-texts';
 import { fieldLabel } from '@sf/contract/messages';
 import type { Executor, Transaction } from '../../db/client.ts';
 import type { Caller, ServiceDeps } from '../../lib/caller.ts';
@@ -31,6 +31,7 @@ import {
   type CustomerRow,
   type CustomerValues,
 } from './customers.repository.ts';
+import { hasActiveBlock } from '../privacy/privacy.repository.ts';
 
 export const CUSTOMER_ENTITY = 'customer';
 
@@ -177,6 +178,11 @@ export async function recordConsent(deps: ServiceDeps, caller: Caller, id: strin
     const current = await findCustomer(tx, id, { forUpdate: true });
     if (!current) throw customerNotFound(caller.language);
     if (current.status === 'erased') throw conflict(erasedText(caller.language));
+    // A restriction or objection in force (privacy requests, decision record 021) refuses new
+    // marketing and profiling grants until it is lifted; withdrawals are always accepted.
+    if (input.granted && input.purpose !== 'service' && (await hasActiveBlock(tx, id))) {
+      throw new AppError(409, 'processing_blocked', errorText('processing_blocked', caller.language) ?? '');
+    }
     const record = await insertConsent(tx, { customerId: id, ...input, at: deps.clock.now(), recordedBy: caller.userId });
     await recordAudit(tx, caller.actor, {
       action: input.granted ? 'consent_grant' : 'consent_withdraw',

@@ -1,0 +1,266 @@
+import { and, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
+import type { Language } from '@sf/contract/app-info';
+import type { ListPrivacyRequestsQuery } from '@sf/contract/privacy';
+import type { Executor } from '../../db/client.ts';
+import { allOf, containsPattern, findPage, orderFor, type ListDefinition } from '../../db/list.ts';
+import { csvCell, csvSelection, type CsvColumns } from '../../db/csv-export.ts';
+import { auditLog, users } from '../../db/schema.ts';
+import { customers } from '../customers/customers.schema.ts';
+import { customerProcessingBlocks, privacyRequests } from './privacy.schema.ts';
+
+export type PrivacyRequestRow = typeof privacyRequests.$inferSelect;
+
+/** A request with what the queue shows beside it: the customer's name and card, the handler's e-mail. */
+export type PrivacyRequestListRow = {
+  request: PrivacyRequestRow;
+  customerFirstName: string;
+  customerLastName: string;
+  customerCardNumber: string;
+  customerStatus: string;
+  handledByEmail: string | null;
+  isBlocked: boolean;
+};
+
+const blockedExpression = sql<boolean>`exists (select 1 from customer_processing_blocks b where b.customer_id = ${privacyRequests.customerId} and b.lifted_at is null)`;
+
+const privacyList: ListDefinition<ListPrivacyRequestsQuery['sort']> = {
+  sorts: {
+    dueAt: privacyRequests.dueAt,
+    receivedAt: privacyRequests.receivedAt,
+    kind: privacyRequests.kind,
+    status: privacyRequests.status,
+    customer: [sql`lower(${customers.lastName})`, sql`lower(${customers.firstName})`],
+  },
+  tieBreaker: privacyRequests.id,
+};
+
+export type PrivacyFilter = Omit<ListPrivacyRequestsQuery, 'page' | 'pageSize' | 'sort' | 'order'>;
+
+export function privacyConditions(filter: PrivacyFilter): SQL | undefined {
+  return allOf(
+    filter.q ? sql`${customers.searchText} like ${containsPattern(filter.q.toLowerCase())}` : undefined,
+    filter.kind !== undefined && eq(privacyRequests.kind, filter.kind),
+    filter.status !== undefined && eq(privacyRequests.status, filter.status),
+    filter.isPending === true && inArray(privacyRequests.status, ['open', 'in_progress']),
+    filter.isPending === false && inArray(privacyRequests.status, ['done', 'rejected']),
+    filter.customerId !== undefined && eq(privacyRequests.customerId, filter.customerId),
+  );
+}
+
+function listSelection() {
+  return {
+    request: privacyRequests,
+    customerFirstName: customers.firstName,
+    customerLastName: customers.lastName,
+    customerCardNumber: customers.cardNumber,
+    customerStatus: customers.status,
+    handledByEmail: users.email,
+    isBlocked: blockedExpression,
+  };
+}
+
+function baseSelect(executor: Executor) {
+  return executor
+    .select(listSelection())
+    .from(privacyRequests)
+    .innerJoin(customers, eq(customers.id, privacyRequests.customerId))
+    .leftJoin(users, eq(users.id, privacyRequests.handledBy));
+}
+
+export async function findPrivacyRequests(executor: Executor, query: ListPrivacyRequestsQuery) {
+  const { page, pageSize, sort, order } = query;
+  const { rows, total } = await findPage(
+    executor,
+    privacyList,
+    (total) => {
+      return executor
+        .select({ ...listSelection(), _total: total })
+        .from(privacyRequests)
+        .innerJoin(customers, eq(customers.id, privacyRequests.customerId))
+        .leftJoin(users, eq(users.id, privacyRequests.handledBy))
+        .$dynamic();
+    },
+    privacyConditions(query),
+    { page, pageSize, sort, order },
+  );
+  return { rows: rows as PrivacyRequestListRow[], total };
+}
+
+export async function findPrivacyRequest(executor: Executor, id: string, options: { forUpdate?: boolean } = {}) {
+  if (options.forUpdate) {
+    await executor.select({ id: privacyRequests.id }).from(privacyRequests).where(eq(privacyRequests.id, id)).for('update');
+  }
+  const [row] = await baseSelect(executor).where(eq(privacyRequests.id, id));
+  return row as PrivacyRequestListRow | undefined;
+}
+
+export async function insertPrivacyRequest(executor: Executor, values: typeof privacyRequests.$inferInsert) {
+  const [row] = await executor.insert(privacyRequests).values(values).returning();
+  if (!row) throw new Error('insert returned no row');
+  return row;
+}
+
+export async function updatePrivacyRequestRow(executor: Executor, id: string, values: Partial<typeof privacyRequests.$inferInsert>) {
+  await executor.update(privacyRequests).set(values).where(eq(privacyRequests.id, id));
+}
+
+export async function hasActiveBlock(executor: Executor, customerId: string): Promise<boolean> {
+  const [row] = await executor
+    .select({ id: customerProcessingBlocks.id })
+    .from(customerProcessingBlocks)
+    .where(and(eq(customerProcessingBlocks.customerId, customerId), isNull(customerProcessingBlocks.liftedAt)))
+    .limit(1);
+  return row !== undefined;
+}
+
+export async function insertBlock(executor: Executor, values: typeof customerProcessingBlocks.$inferInsert) {
+  const [row] = await executor.insert(customerProcessingBlocks).values(values).returning();
+  return row;
+}
+
+/** Lifts every block in force for the customer; answers how many were lifted. */
+export async function liftBlocks(executor: Executor, customerId: string, values: { liftedAt: Date; liftedBy: string; liftReason: string }) {
+  const rows = await executor
+    .update(customerProcessingBlocks)
+    .set(values)
+    .where(and(eq(customerProcessingBlocks.customerId, customerId), isNull(customerProcessingBlocks.liftedAt)))
+    .returning({ id: customerProcessingBlocks.id });
+  return rows.length;
+}
+
+type Rows = { rows: Record<string, unknown>[] };
+const rowsOf = async (executor: Executor, query: SQL) => ((await executor.execute(query)) as unknown as Rows).rows;
+
+/**
+ * Every (table, column) whose foreign key points at customers(id), read from the catalogue, so that
+ * a table another module adds later (vouchers, social proofs …) is in the export without a change
+ * here. The customers table itself is left out: its self-reference (referred_by) lists other people.
+ */
+export async function tablesReferencingCustomers(executor: Executor): Promise<{ table: string; column: string }[]> {
+  const rows = await rowsOf(
+    executor,
+    sql`select c.conrelid::regclass::text as "table", a.attname as "column"
+        from pg_constraint c
+        join pg_attribute a on a.attrelid = c.conrelid and a.attnum = any(c.conkey)
+        where c.contype = 'f' and c.confrelid = 'customers'::regclass and c.conrelid <> 'customers'::regclass
+        order by 1, 2`,
+  );
+  return rows.map((row) => ({ table: String(row['table']), column: String(row['column']) }));
+}
+
+/** A table's rows for the customer (identifiers come from the catalogue, and are quoted). */
+export function rowsReferencing(executor: Executor, reference: { table: string; column: string }, customerId: string) {
+  const table = reference.table.replace(/^"|"$/g, '');
+  return rowsOf(executor, sql`select * from ${sql.identifier(table)} where ${sql.identifier(reference.column)} = ${customerId}`);
+}
+
+export async function customerRowAsStored(executor: Executor, customerId: string) {
+  const [row] = await rowsOf(executor, sql`select * from customers where id = ${customerId}`);
+  return row;
+}
+
+/** The audit trail about the customer: changes, consents and every read of their data (B5). */
+export async function auditAbout(executor: Executor, customerId: string) {
+  return executor
+    .select()
+    .from(auditLog)
+    .where(and(eq(auditLog.entityType, 'customer'), eq(auditLog.entityId, customerId)))
+    .orderBy(auditLog.at, auditLog.id);
+}
+
+/**
+ * Erasure (decision record 021): the person's own fields go, the row and its id stay (the ledger
+ * points at it), with a new card number and referral code so that the printed card and the shared
+ * code lead nowhere. The caller holds the customer's row lock.
+ */
+export async function anonymiseCustomer(
+  executor: Executor,
+  customerId: string,
+  values: { cardNumber: string; referralCode: string; now: Date },
+) {
+  await executor
+    .update(customers)
+    .set({
+      firstName: '',
+      lastName: '',
+      email: null,
+      phone: null,
+      birthDate: null,
+      city: null,
+      province: null,
+      cardNumber: values.cardNumber,
+      referralCode: values.referralCode,
+      status: 'erased',
+      serviceConsent: false,
+      marketingConsent: false,
+      profilingConsent: false,
+      version: sql`${customers.version} + 1`,
+      updatedAt: values.now,
+    })
+    .where(eq(customers.id, customerId));
+}
+
+/**
+ * The consents' personal parts: which notice the person read and who recorded it. The purpose,
+ * the yes/no and the date stay (anonymous counts of consent over time); a final withdrawal per
+ * purpose makes the current state "none".
+ */
+export async function scrubConsents(executor: Executor, customerId: string, now: Date): Promise<number> {
+  const scrubbed = await rowsOf(
+    executor,
+    sql`update customer_consents set notice_version = 'erased', recorded_by = null where customer_id = ${customerId} returning id`,
+  );
+  await executor.execute(
+    sql`insert into customer_consents (customer_id, purpose, granted, channel, notice_version, at, recorded_by)
+        select ${customerId}, purpose, false, 'back-office', 'erased', ${now}, null
+        from (values ('service'), ('marketing'), ('profiling')) as p(purpose)`,
+  );
+  return scrubbed.length;
+}
+
+/** Snapshots of the person in earlier audit records (create/update before/after) lose their contents. */
+export async function scrubAuditSnapshots(executor: Executor, customerId: string): Promise<number> {
+  const rows = await rowsOf(
+    executor,
+    sql`update audit_log set before = case when before is null then null else '{"erased":true}'::jsonb end,
+               after = case when after is null then null else '{"erased":true}'::jsonb end
+        where entity_type = 'customer' and entity_id = ${customerId}
+          and (before is not null or after is not null) returning id`,
+  );
+  return rows.length;
+}
+
+export async function countLedgerEntries(executor: Executor, customerId: string): Promise<number> {
+  const [row] = await rowsOf(executor, sql`select count(*)::int as n from ledger_entries where customer_id = ${customerId}`);
+  return Number(row?.['n'] ?? 0);
+}
+
+export function privacyExportColumns(language: Language, timeZone: string): CsvColumns {
+  return {
+    kind: { header: { it: 'Tipo', en: 'Kind' }, value: csvCell.text(privacyRequests.kind) },
+    lastName: { header: { it: 'Cognome', en: 'Last name' }, value: csvCell.text(customers.lastName) },
+    firstName: { header: { it: 'Nome', en: 'First name' }, value: csvCell.text(customers.firstName) },
+    cardNumber: { header: { it: 'Numero tessera', en: 'Card number' }, value: csvCell.text(customers.cardNumber) },
+    receivedAt: { header: { it: 'Ricevuta il', en: 'Received' }, value: csvCell.dateTime(privacyRequests.receivedAt, timeZone) },
+    dueAt: { header: { it: 'Scadenza', en: 'Due' }, value: csvCell.dateTime(privacyRequests.dueAt, timeZone) },
+    extended: { header: { it: 'Proroga', en: 'Extended' }, value: csvCell.boolean(sql`${privacyRequests.extendedAt} is not null`, language) },
+    status: { header: { it: 'Stato', en: 'Status' }, value: csvCell.text(privacyRequests.status) },
+    handledBy: { header: { it: 'Gestita da', en: 'Handled by' }, value: csvCell.text(users.email) },
+    handledAt: { header: { it: 'Gestita il', en: 'Handled at' }, value: csvCell.dateTime(privacyRequests.handledAt, timeZone) },
+  };
+}
+
+export function privacyExportQuery(
+  executor: Executor,
+  columns: CsvColumns,
+  filter: PrivacyFilter & Pick<ListPrivacyRequestsQuery, 'sort' | 'order'>,
+) {
+  return executor
+    .select(csvSelection(columns))
+    .from(privacyRequests)
+    .innerJoin(customers, eq(customers.id, privacyRequests.customerId))
+    .leftJoin(users, eq(users.id, privacyRequests.handledBy))
+    .where(privacyConditions(filter))
+    .orderBy(...orderFor(privacyList.sorts, filter.sort, filter.order, privacyList.tieBreaker))
+    .$dynamic();
+}

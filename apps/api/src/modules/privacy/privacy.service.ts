@@ -1,0 +1,292 @@
+import { cardNumberFor } from '@sf/contract/customers';
+import { errorText } from '@sf/contract/error-texts';
+import { message } from '@sf/contract/messages';
+import {
+  PRIVACY_DUE_MONTHS,
+  PRIVACY_EXTENSION_MONTHS,
+  type CreatePrivacyRequest,
+  type ListPrivacyRequestsQuery,
+  type PrivacyActionInput,
+  type PrivacyRequest,
+  type UpdatePrivacyRequest,
+} from '@sf/contract/privacy';
+import type { Executor, Transaction } from '../../db/client.ts';
+import { recordAudit } from '../../lib/audit.ts';
+import type { Caller, ServiceDeps } from '../../lib/caller.ts';
+import { AppError, CodedError } from '../../lib/errors.ts';
+import { findCustomer, findCustomerIdBy, insertConsent, nextCardSequence } from '../customers/customers.repository.ts';
+import { newReferralCode } from '../customers/customers.service.ts';
+import * as repo from './privacy.repository.ts';
+
+export const PRIVACY_ENTITY = 'privacy_request';
+const CUSTOMER_ENTITY = 'customer';
+const DAY_MS = 86_400_000;
+
+const requestNotFound = () =>
+  new CodedError(404, 'not_found', (language) => ({ message: message('notFound', language, { field: 'privacyRequest' }) }));
+const customerNotFound = () =>
+  new CodedError(404, 'not_found', (language) => {
+    const text = message('notFound', language, { field: 'customerId' });
+    return { message: text, fields: [{ field: 'customerId', message: text }] };
+  });
+const invalidState = (it: string, en: string) =>
+  new CodedError(409, 'invalid_state', (language) => ({ message: `${errorText('invalid_state', language) ?? ''}: ${language === 'it' ? it : en}` }));
+const customerErased = () =>
+  new CodedError(409, 'customer_erased', (language) => ({ message: errorText('customer_erased', language) ?? 'erased' }));
+const reasonRequired = () =>
+  new CodedError(400, 'validation', (language) => {
+    const text = message('required', language, { field: 'reason' });
+    return { message: text, fields: [{ field: 'reason', message: text }] };
+  });
+
+/** The same day of the month `months` later; the month's last day when it has fewer (31 Jan + 1 → 28/29 Feb). */
+export function addMonths(date: Date, months: number): Date {
+  const result = new Date(date.getTime());
+  const day = result.getUTCDate();
+  result.setUTCDate(1);
+  result.setUTCMonth(result.getUTCMonth() + months);
+  const lastDay = new Date(Date.UTC(result.getUTCFullYear(), result.getUTCMonth() + 1, 0)).getUTCDate();
+  result.setUTCDate(Math.min(day, lastDay));
+  return result;
+}
+
+function toPrivacyRequest(row: repo.PrivacyRequestListRow, now: Date): PrivacyRequest {
+  const request = row.request;
+  const isPending = request.status === 'open' || request.status === 'in_progress';
+  const name = request && row.customerStatus === 'erased' ? '' : `${row.customerFirstName} ${row.customerLastName}`.trim();
+  return {
+    id: request.id,
+    kind: request.kind,
+    customerId: request.customerId,
+    customerName: name,
+    customerCardNumber: row.customerCardNumber,
+    customerStatus: row.customerStatus,
+    receivedAt: request.receivedAt.toISOString(),
+    dueAt: request.dueAt.toISOString(),
+    daysLeft: isPending ? Math.floor((request.dueAt.getTime() - now.getTime()) / DAY_MS) : null,
+    extensionReason: request.extensionReason,
+    extendedAt: request.extendedAt?.toISOString() ?? null,
+    status: request.status,
+    notes: request.notes,
+    handledBy: request.handledBy,
+    handledByEmail: row.handledByEmail,
+    handledAt: request.handledAt?.toISOString() ?? null,
+    isProcessingBlocked: Boolean(row.isBlocked),
+    outcome: request.outcome,
+    version: request.version,
+    createdAt: request.createdAt.toISOString(),
+    updatedAt: request.updatedAt.toISOString(),
+  };
+}
+
+async function load(executor: Executor, id: string, now: Date, options: { forUpdate?: boolean } = {}) {
+  const row = await repo.findPrivacyRequest(executor, id, options);
+  if (!row) throw requestNotFound();
+  return { row, request: toPrivacyRequest(row, now) };
+}
+
+export async function listPrivacyRequests(deps: ServiceDeps, query: ListPrivacyRequestsQuery) {
+  const { rows, total } = await repo.findPrivacyRequests(deps.db, query);
+  const now = deps.clock.now();
+  return { items: rows.map((row) => toPrivacyRequest(row, now)), total, page: query.page, pageSize: query.pageSize };
+}
+
+export async function getPrivacyRequest(deps: ServiceDeps, id: string): Promise<PrivacyRequest> {
+  return (await load(deps.db, id, deps.clock.now())).request;
+}
+
+export async function createPrivacyRequest(deps: ServiceDeps, caller: Caller, input: CreatePrivacyRequest): Promise<PrivacyRequest> {
+  const now = deps.clock.now();
+  return deps.db.transaction(async (tx) => {
+    const customer = await findCustomer(tx, input.customerId);
+    if (!customer) throw customerNotFound();
+    const receivedAt = input.receivedAt ? new Date(input.receivedAt) : now;
+    const row = await repo.insertPrivacyRequest(tx, {
+      kind: input.kind,
+      customerId: input.customerId,
+      receivedAt,
+      dueAt: addMonths(receivedAt, PRIVACY_DUE_MONTHS),
+      notes: input.notes ?? null,
+      createdBy: caller.userId,
+      createdAt: now,
+      updatedAt: now,
+    });
+    const { request } = await load(tx, row.id, now);
+    await recordAudit(tx, caller.actor, { action: 'create', entityType: PRIVACY_ENTITY, entityId: row.id, after: auditView(request) });
+    return request;
+  });
+}
+
+/** What the audit keeps of a request: no names (the customer is referenced by id). */
+function auditView(request: PrivacyRequest) {
+  return {
+    kind: request.kind,
+    customerId: request.customerId,
+    status: request.status,
+    receivedAt: request.receivedAt,
+    dueAt: request.dueAt,
+    extensionReason: request.extensionReason,
+    notes: request.notes,
+  };
+}
+
+function checkVersion(request: PrivacyRequest, version: number) {
+  if (request.version !== version) throw new AppError(409, 'version_conflict', '');
+}
+
+function checkPending(request: PrivacyRequest) {
+  if (request.status === 'done' || request.status === 'rejected') {
+    throw invalidState('la richiesta è già chiusa', 'the request is already closed');
+  }
+}
+
+export async function updatePrivacyRequest(deps: ServiceDeps, caller: Caller, id: string, input: UpdatePrivacyRequest): Promise<PrivacyRequest> {
+  const now = deps.clock.now();
+  return deps.db.transaction(async (tx) => {
+    const { row, request: before } = await load(tx, id, now, { forUpdate: true });
+    checkVersion(before, input.version);
+    checkPending(before);
+    const changes: Partial<typeof row.request> = { version: before.version + 1, updatedAt: now };
+    if (input.notes !== undefined) changes.notes = input.notes;
+    if (input.status !== undefined) changes.status = input.status;
+    if (input.extensionReason !== undefined) {
+      // One extension, by two further months from the original deadline (art. 12(3) GDPR).
+      if (row.request.extendedAt) throw invalidState('la scadenza è già stata prorogata', 'the deadline was already extended');
+      changes.extensionReason = input.extensionReason;
+      changes.extendedAt = now;
+      changes.dueAt = addMonths(row.request.receivedAt, PRIVACY_DUE_MONTHS + PRIVACY_EXTENSION_MONTHS);
+    }
+    await repo.updatePrivacyRequestRow(tx, id, changes);
+    const { request: after } = await load(tx, id, now);
+    const action = input.extensionReason !== undefined ? 'extend' : 'update';
+    await recordAudit(tx, caller.actor, { action, entityType: PRIVACY_ENTITY, entityId: id, before: auditView(before), after: auditView(after) });
+    return after;
+  });
+}
+
+/** Everything we hold on the person (art. 15 and 20 GDPR), as one JSON document. */
+export async function buildPersonalDataExport(tx: Executor, customerId: string, now: Date) {
+  const references = await repo.tablesReferencingCustomers(tx);
+  const tables: Record<string, Record<string, unknown>[]> = {};
+  for (const reference of references) {
+    const rows = await repo.rowsReferencing(tx, reference, customerId);
+    const key = reference.table.replace(/^"|"$/g, '');
+    tables[key] = [...(tables[key] ?? []), ...rows];
+  }
+  const customer = await repo.customerRowAsStored(tx, customerId);
+  const audit = await repo.auditAbout(tx, customerId);
+  return {
+    generatedAt: now.toISOString(),
+    format: 'social-fidelity/personal-data-export@1',
+    customer: customer ?? null,
+    ...tables,
+    audit: audit.map((entry) => ({
+      at: entry.at.toISOString(),
+      action: entry.action,
+      actorEmail: entry.actorEmail,
+      before: entry.before,
+      after: entry.after,
+    })),
+  };
+}
+
+async function appendOutcome(tx: Transaction, row: repo.PrivacyRequestListRow, caller: Caller, now: Date, outcome: Record<string, unknown>, extra: Parameters<typeof repo.updatePrivacyRequestRow>[2] = {}) {
+  await repo.updatePrivacyRequestRow(tx, row.request.id, {
+    outcome: [...row.request.outcome, { ...outcome, at: now.toISOString(), by: caller.actor.email }],
+    status: row.request.status === 'open' ? 'in_progress' : row.request.status,
+    version: row.request.version + 1,
+    updatedAt: now,
+    ...extra,
+  });
+}
+
+async function uniqueReferralCode(executor: Executor): Promise<string> {
+  for (;;) {
+    const code = newReferralCode();
+    if ((await findCustomerIdBy(executor, { referralCode: code })) === undefined) return code;
+  }
+}
+
+/**
+ * `POST /api/admin/privacy-requests/:id/actions`. Each action and its audit record commit together.
+ */
+export async function runPrivacyAction(deps: ServiceDeps, caller: Caller, id: string, input: PrivacyActionInput) {
+  const now = deps.clock.now();
+  return deps.db.transaction(async (tx) => {
+    const { row, request } = await load(tx, id, now, { forUpdate: true });
+    checkVersion(request, input.version);
+    checkPending(request);
+    const customerId = request.customerId;
+    const customer = await findCustomer(tx, customerId, { forUpdate: true });
+    if (!customer) throw customerNotFound();
+    let document: Record<string, unknown> | undefined;
+
+    switch (input.action) {
+      case 'export': {
+        if (customer.status === 'erased') throw customerErased();
+        document = await buildPersonalDataExport(tx, customerId, now);
+        const counts = Object.fromEntries(
+          Object.entries(document).filter(([, value]) => Array.isArray(value)).map(([key, value]) => [key, (value as unknown[]).length]),
+        );
+        await appendOutcome(tx, row, caller, now, { action: 'export', counts });
+        await recordAudit(tx, caller.actor, { action: 'privacy_export', entityType: CUSTOMER_ENTITY, entityId: customerId, after: { requestId: id, counts } });
+        break;
+      }
+      case 'erase': {
+        if (request.kind !== 'erasure') throw invalidState('solo una richiesta di cancellazione cancella i dati', 'only an erasure request erases data');
+        if (customer.status === 'erased') throw customerErased();
+        await repo.anonymiseCustomer(tx, customerId, {
+          cardNumber: cardNumberFor(await nextCardSequence(tx)),
+          referralCode: await uniqueReferralCode(tx),
+          now,
+        });
+        const consents = await repo.scrubConsents(tx, customerId, now);
+        const auditRecords = await repo.scrubAuditSnapshots(tx, customerId);
+        const ledgerEntries = await repo.countLedgerEntries(tx, customerId);
+        const counts = { consents, auditRecords, ledgerEntriesKept: ledgerEntries };
+        await appendOutcome(tx, row, caller, now, { action: 'erase', counts }, { status: 'done', handledBy: caller.userId, handledAt: now });
+        await recordAudit(tx, caller.actor, { action: 'privacy_erase', entityType: CUSTOMER_ENTITY, entityId: customerId, after: { requestId: id, ...counts } });
+        break;
+      }
+      case 'restrict': {
+        if (request.kind !== 'restriction' && request.kind !== 'objection') {
+          throw invalidState('solo limitazione e opposizione bloccano il trattamento', 'only restriction and objection block processing');
+        }
+        if (customer.status === 'erased') throw customerErased();
+        if (await repo.hasActiveBlock(tx, customerId)) throw invalidState('il blocco è già in vigore', 'the block is already in force');
+        await repo.insertBlock(tx, { customerId, kind: request.kind, requestId: id, createdAt: now, createdBy: caller.userId });
+        const withdrawn: string[] = [];
+        for (const purpose of ['marketing', 'profiling'] as const) {
+          const isGranted = purpose === 'marketing' ? customer.marketingConsent : customer.profilingConsent;
+          if (!isGranted) continue;
+          await insertConsent(tx, { customerId, purpose, granted: false, channel: 'back-office', noticeVersion: request.kind, at: now, recordedBy: caller.userId });
+          withdrawn.push(purpose);
+        }
+        await appendOutcome(tx, row, caller, now, { action: 'restrict', withdrawn });
+        await recordAudit(tx, caller.actor, { action: 'privacy_restrict', entityType: CUSTOMER_ENTITY, entityId: customerId, after: { requestId: id, kind: request.kind, withdrawn } });
+        break;
+      }
+      case 'lift': {
+        if (!input.reason) throw reasonRequired();
+        const lifted = await repo.liftBlocks(tx, customerId, { liftedAt: now, liftedBy: caller.userId, liftReason: input.reason });
+        if (lifted === 0) throw invalidState('nessun blocco in vigore', 'no block is in force');
+        await appendOutcome(tx, row, caller, now, { action: 'lift', reason: input.reason });
+        await recordAudit(tx, caller.actor, { action: 'privacy_lift', entityType: CUSTOMER_ENTITY, entityId: customerId, after: { requestId: id, reason: input.reason } });
+        break;
+      }
+      case 'close': {
+        if (input.isRejected && !input.reason) throw reasonRequired();
+        const status = input.isRejected ? 'rejected' : 'done';
+        await appendOutcome(tx, row, caller, now, { action: 'close', status, ...(input.reason ? { reason: input.reason } : {}) }, {
+          status,
+          handledBy: caller.userId,
+          handledAt: now,
+        });
+        await recordAudit(tx, caller.actor, { action: 'close', entityType: PRIVACY_ENTITY, entityId: id, before: auditView(request), after: { status, reason: input.reason ?? null } });
+        break;
+      }
+    }
+    const { request: after } = await load(tx, id, now);
+    return { request: after, ...(document ? { export: document } : {}) };
+  });
+}
