@@ -63,7 +63,7 @@ try {
       `${seeded.entries.toLocaleString('en')} entries in ${seeded.seconds.toFixed(1)} s`,
   );
 
-  const env = loadEnv({ NODE_ENV: 'production', DATA_DIR: dataDir, LOG_LEVEL: 'silent', RATE_LIMIT_ALLOW: '127.0.0.1,::1', DATABASE_URL: url, CSRF_SECRET: 'b'.repeat(40) });
+  const env = loadEnv({ NODE_ENV: 'production', DATA_DIR: dataDir, LOG_LEVEL: 'silent', RATE_LIMIT_ALLOW: '127.0.0.1,::1', DATABASE_URL: url, CSRF_SECRET: 'b'.repeat(40), SMTP_URL: 'smtp://127.0.0.1:2525', APP_URL: 'https://bench.example.test' });
   const app = await buildApp({ env, database, runScheduler: false });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address() as { port: number };

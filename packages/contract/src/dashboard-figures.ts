@@ -12,6 +12,9 @@ export const dashboardQuerySchema = z.object({
 });
 export type DashboardQuery = z.infer<typeof dashboardQuerySchema>;
 
+/** "Near their deadline": due within this many days (the queue highlights the same). */
+export const PRIVACY_DEADLINE_DAYS = 7;
+
 export const dashboardTrendDaySchema = z.object({
   day: z.iso.date(),
   pointsIssued: z.number().int(),
@@ -57,5 +60,14 @@ export const dashboardPeriodSchema = z.object({
   ),
   /** Members by tier now (`tier` null: no tier); with a program: its members only. */
   tierMix: z.array(z.object({ tier: z.string().nullable(), members: z.number().int() })),
+  /** Rewards by vouchers issued in the period (not void); with a program: its rewards. */
+  topRewards: z.array(z.object({ rewardId: z.uuid(), name: z.string(), vouchers: z.number().int() })),
+  /** Social-action proofs waiting for a decision now (program/merchant filters apply). */
+  pendingApprovals: z.number().int(),
+  /** Open privacy requests due within `PRIVACY_DEADLINE_DAYS` days (or overdue), soonest first. */
+  privacyDeadlines: z.object({
+    count: z.number().int(),
+    items: z.array(z.object({ id: z.uuid(), kind: z.string(), dueAt: z.iso.datetime({ offset: true }), daysLeft: z.number().int() })),
+  }),
 });
 export type DashboardPeriod = z.infer<typeof dashboardPeriodSchema>;

@@ -286,3 +286,60 @@ describe('dashboard filters', () => {
     expect(response.json().error.fields[0].field).toBe('from');
   });
 });
+
+describe('dashboard figures of rewards, approvals and privacy requests', () => {
+  let ctx: TestContext;
+  let admin: string;
+  beforeAll(async () => {
+    ctx = await createTestContext();
+    admin = await ctx.tokenFor('admin@demo.test');
+  });
+  afterAll(async () => ctx?.close());
+
+  it('counts vouchers by reward in the period, pending proofs and privacy requests due within a week', async () => {
+    const fx = await createLedgerFixture(ctx.app.db, { customers: 2 });
+    const other = await createLedgerFixture(ctx.app.db, { customers: 1 });
+    const [customer] = fx.customerIds as [string];
+    const now = ctx.app.clock.now();
+    const day = 86_400_000;
+    const caffe = randomUUID();
+    const cornetto = randomUUID();
+    await ctx.app.db.execute(sql`insert into rewards (id, program_id, name, cost, status) values
+      (${caffe}, ${fx.pointsProgramId}, 'Caffè', 10, 'active'), (${cornetto}, ${other.pointsProgramId}, 'Cornetto', 20, 'active')`);
+    const voucher = (reward: string, code: string, issuedAt: Date | null, status = 'issued') =>
+      ctx.app.db.execute(sql`insert into vouchers (reward_id, code, origin, status, customer_id, issued_at)
+        values (${reward}, ${code}, 'generated', ${status}, ${issuedAt ? customer : null}, ${issuedAt})`);
+    await voucher(caffe, 'C1', now);
+    await voucher(caffe, 'C2', new Date(now.getTime() - day));
+    await voucher(caffe, 'C3', new Date(now.getTime() - 40 * day));
+    await voucher(caffe, 'C4', null, 'available');
+    await voucher(cornetto, 'K1', now);
+    const proof = (program: string, status: string) =>
+      ctx.app.db.execute(sql`insert into social_proofs (customer_id, program_id, merchant_id, kind, url, channel, submitted_by_label, status, reason, decided_at)
+        values (${customer}, ${program}, ${fx.merchantId}, 'share', 'https://example.test/p', 'app', 'test', ${status},
+          ${status === 'rejected' ? 'No' : null}, ${status === 'pending' ? null : now})`);
+    await proof(fx.pointsProgramId, 'pending');
+    await proof(fx.pointsProgramId, 'pending');
+    await proof(other.pointsProgramId, 'pending');
+    await proof(fx.pointsProgramId, 'rejected');
+    const request = (kind: string, dueInDays: number, status = 'open') =>
+      ctx.app.db.execute(sql`insert into privacy_requests (kind, customer_id, received_at, due_at, status)
+        values (${kind}, ${customer}, ${now}, ${new Date(now.getTime() + dueInDays * day)}, ${status}) returning id`);
+    await request('erasure', 3);
+    await request('access', -1);
+    await request('access', 20);
+    await request('erasure', 2, 'done');
+
+    const get = async (query: string) =>
+      ((await ctx.request({ method: 'GET', url: `/api/admin/dashboard${query}`, token: admin })).json() as Dashboard).period;
+    const all = await get('');
+    expect(all.topRewards.map((r) => [r.name, r.vouchers])).toEqual([['Caffè', 2], ['Cornetto', 1]]);
+    expect(all.pendingApprovals).toBe(3);
+    expect(all.privacyDeadlines.count).toBe(2);
+    expect(all.privacyDeadlines.items.map((i) => [i.kind, i.daysLeft])).toEqual([['access', -1], ['erasure', 3]]);
+    const one = await get(`?programId=${fx.pointsProgramId}`);
+    expect(one.topRewards.map((r) => r.name)).toEqual(['Caffè']);
+    expect(one.pendingApprovals).toBe(2);
+    expect((await get(`?merchantId=${other.merchantId}`)).pendingApprovals).toBe(0);
+  });
+});

@@ -115,3 +115,46 @@ export async function tierMix(executor: Executor, filter: PeriodFilter) {
   );
   return result.map((r) => ({ tier: r['tier'] === null ? null : String(r['tier']), members: num(r['members']) }));
 }
+
+/** Rewards by vouchers issued in the period (issue 9's tables). */
+export async function topRewards(executor: Executor, filter: PeriodFilter, limit = 5) {
+  const result = await rows(
+    executor,
+    sql`select r.id, r.name, count(*) as vouchers
+        from vouchers v join rewards r on r.id = v.reward_id
+        where v.issued_at >= ${filter.start} and v.issued_at < ${filter.end} and v.status <> 'void'
+          ${filter.programId ? sql`and r.program_id = ${filter.programId}` : sql``}
+        group by r.id, r.name
+        order by 3 desc, r.name, r.id
+        limit ${limit}`,
+  );
+  return result.map((r) => ({ rewardId: String(r['id']), name: String(r['name']), vouchers: num(r['vouchers']) }));
+}
+
+/** Social-action proofs waiting for a decision now. */
+export async function pendingApprovals(executor: Executor, filter: PeriodFilter): Promise<number> {
+  const [row] = await rows(
+    executor,
+    sql`select count(*) as n from social_proofs where status = 'pending'
+        ${filter.programId ? sql`and program_id = ${filter.programId}` : sql``}
+        ${filter.merchantId ? sql`and merchant_id = ${filter.merchantId}` : sql``}`,
+  );
+  return num(row?.['n']);
+}
+
+/** Open privacy requests due before `until` (overdue included), soonest first. */
+export async function privacyDeadlines(executor: Executor, until: Date, limit = 5) {
+  const [count] = await rows(
+    executor,
+    sql`select count(*) as n from privacy_requests where status in ('open', 'in_progress') and due_at < ${until}`,
+  );
+  const items = await rows(
+    executor,
+    sql`select id, kind, due_at from privacy_requests where status in ('open', 'in_progress') and due_at < ${until}
+        order by due_at, id limit ${limit}`,
+  );
+  return {
+    count: num(count?.['n']),
+    items: items.map((r) => ({ id: String(r['id']), kind: String(r['kind']), dueAt: r['due_at'] instanceof Date ? r['due_at'] : new Date(String(r['due_at'])) })),
+  };
+}

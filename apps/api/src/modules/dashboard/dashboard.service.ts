@@ -1,4 +1,4 @@
-import type { DashboardPeriod, DashboardQuery, DashboardTrendDay } from '@sf/contract/dashboard-figures';
+import { PRIVACY_DEADLINE_DAYS, type DashboardPeriod, type DashboardQuery, type DashboardTrendDay } from '@sf/contract/dashboard-figures';
 import type { Database } from '../../db/client.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { addDays, localDate, startOfLocalDay } from '../ledger/ledger.rules.ts';
@@ -8,6 +8,7 @@ export type DashboardDeps = { db: Database; clock: Clock; timeZone: string };
 
 /** Without `from`/`to`: the last 30 days up to today. */
 export const DEFAULT_PERIOD_DAYS = 30;
+const DAY = 86_400_000;
 
 export function periodOf(deps: DashboardDeps, query: DashboardQuery): repo.PeriodFilter {
   const today = localDate(deps.clock.now(), deps.timeZone);
@@ -73,12 +74,16 @@ function add(totals: Totals, row: repo.BucketDay): void {
 /** The dashboard's period figures (contract `dashboardPeriodSchema`), from the rollups. */
 export async function periodFigures(deps: DashboardDeps, query: DashboardQuery): Promise<DashboardPeriod> {
   const period = periodOf(deps, query);
-  const [buckets, outstanding, top, customers, tiers] = await Promise.all([
+  const now = deps.clock.now();
+  const [buckets, outstanding, top, customers, tiers, rewards, approvals, privacy] = await Promise.all([
     repo.bucketsByDay(deps.db, period),
     repo.outstandingAt(deps.db, period),
     repo.topMerchants(deps.db, period),
     repo.customerFigures(deps.db, period),
     repo.tierMix(deps.db, period),
+    repo.topRewards(deps.db, period),
+    repo.pendingApprovals(deps.db, period),
+    repo.privacyDeadlines(deps.db, new Date(now.getTime() + PRIVACY_DEADLINE_DAYS * DAY)),
   ]);
   const totals = zero();
   const byDay = new Map<string, Totals>();
@@ -111,5 +116,17 @@ export async function periodFigures(deps: DashboardDeps, query: DashboardQuery):
     trend,
     topMerchants: top,
     tierMix: tiers,
+    topRewards: rewards,
+    pendingApprovals: approvals,
+    privacyDeadlines: {
+      count: privacy.count,
+      items: privacy.items.map((item) => ({
+        id: item.id,
+        kind: item.kind,
+        dueAt: item.dueAt.toISOString(),
+        // Whole days left, rounded up (negative: overdue).
+        daysLeft: Math.ceil((item.dueAt.getTime() - now.getTime()) / DAY),
+      })),
+    },
   };
 }

@@ -39,6 +39,9 @@ const answer: Dashboard = {
       { tier: null, members: 100 },
       { tier: 'Oro', members: 12 },
     ],
+    topRewards: [{ rewardId: '00000000-0000-4000-8000-000000000002', name: 'Caffè omaggio', vouchers: 57 }],
+    pendingApprovals: 4,
+    privacyDeadlines: { count: 1, items: [{ id: '00000000-0000-4000-8000-000000000003', kind: 'erasure', dueAt: '2026-11-25T10:00:00.000Z', daysLeft: 2 }] },
   },
   nextScheduled: [
     { id: 12, title: 'Saldi di primavera', publishAt: '2026-12-01T08:00:00.000Z', author: { id: 'u-editor', displayName: 'Eddie Editor' } },
