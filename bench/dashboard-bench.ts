@@ -7,6 +7,7 @@ import { buildApp } from '../apps/api/src/app.ts';
 import { loadEnv } from '../apps/api/src/config/env.ts';
 import { openDatabase } from '../apps/api/src/db/client.ts';
 import { seedDemoData } from '../apps/api/src/db/seed.ts';
+import { createSession } from '../apps/api/src/identity/sessions.ts';
 import { addDays, localDate } from '../apps/api/src/modules/ledger/ledger.rules.ts';
 import { startPostgresServer } from '../apps/api/test/postgres-server.ts';
 import { seedLarge } from './loyalty-seed-large.ts';
@@ -71,7 +72,9 @@ try {
   const [account] = ((await database.db.execute(sql`select id, email, display_name, role from users where email = 'admin@demo.test'`)) as unknown as {
     rows: { id: string; email: string; display_name: string; role: 'admin' | 'editor' | 'member' | null }[];
   }).rows;
-  const token = await app.tokenSigner.sign({ sub: account!.id, email: account!.email, name: account!.display_name, role: account!.role });
+  // A real session behind the token: the guard requires it to be live.
+  const { sessionId } = await createSession(database.db, account!.id, new Date());
+  const token = await app.tokenSigner.sign({ sub: account!.id, email: account!.email, name: account!.display_name, role: account!.role, sid: sessionId });
   const headers = { 'x-auth-token': token };
 
   const raw = new pg.Pool({ connectionString: url, max: 2 });
@@ -105,6 +108,9 @@ try {
   await raw.end();
   await app.close();
   await database.close();
+} catch (error) {
+  console.error(error);
+  process.exitCode = 1;
 } finally {
   await server.stop();
   await rm(dataDir, { recursive: true, force: true });
