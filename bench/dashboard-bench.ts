@@ -9,6 +9,8 @@ import { openDatabase } from '../apps/api/src/db/client.ts';
 import { seedDemoData } from '../apps/api/src/db/seed.ts';
 import { createSession } from '../apps/api/src/identity/sessions.ts';
 import { addDays, localDate } from '../apps/api/src/modules/ledger/ledger.rules.ts';
+import * as repo from '../apps/api/src/modules/dashboard/dashboard.repository.ts';
+import { periodOf } from '../apps/api/src/modules/dashboard/dashboard.service.ts';
 import { startPostgresServer } from '../apps/api/test/postgres-server.ts';
 import { seedLarge } from './loyalty-seed-large.ts';
 
@@ -104,6 +106,24 @@ try {
       await response.arrayBuffer();
     });
     console.log(`  ${c.name.padEnd(34)} p50 ${ms(percentile(times, 50)).padStart(9)}  p95 ${ms(percentile(times, 95)).padStart(9)}`);
+  }
+  // Where the time goes: each query of the dashboard alone, for the widest case.
+  const deps = { db: database.db, clock: { now: () => new Date() }, timeZone: env.BUSINESS_TIME_ZONE };
+  const period = periodOf(deps, { from: addDays(today, -540), to: today });
+  console.log('\neach dashboard query alone, 18 months, no filter (p50/p95)');
+  const parts: [string, () => Promise<unknown>][] = [
+    ['rollup sums by day and bucket', () => repo.bucketsByDay(database.db, period)],
+    ['outstanding points', () => repo.outstandingAt(database.db, period)],
+    ['top merchants', () => repo.topMerchants(database.db, period)],
+    ['customers, active, merchants', () => repo.customerFigures(database.db, period)],
+    ['tier mix', () => repo.tierMix(database.db, period)],
+    ['top rewards', () => repo.topRewards(database.db, period)],
+    ['pending approvals', () => repo.pendingApprovals(database.db, period)],
+    ['privacy deadlines', () => repo.privacyDeadlines(database.db, new Date())],
+  ];
+  for (const [name, run] of parts) {
+    const times = await timed(run, Math.min(SAMPLES, 20));
+    console.log(`  ${name.padEnd(34)} p50 ${ms(percentile(times, 50)).padStart(9)}  p95 ${ms(percentile(times, 95)).padStart(9)}`);
   }
   await raw.end();
   await app.close();
