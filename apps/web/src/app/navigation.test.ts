@@ -29,7 +29,8 @@ describe('menu registry (S14)', () => {
     ];
     expect(ids(visibleMenu('editor', menu))).not.toContain('staffOnly[staff]');
     expect(ids(visibleMenu('admin', menu))).toContain('staffOnly[staff]');
-    expect(ids(visibleMenu('admin', menu)).some((id) => id.startsWith('pages'))).toBe(false);
+    expect(ids(visibleMenu('admin', menu))).toContain('pages[audit]');
+    expect(ids(visibleMenu('editor', menu)).some((id) => id.startsWith('pages'))).toBe(false);
     expect(visibleMenu('member')).toEqual([]);
     expect(visibleMenu(null)).toEqual([]);
   });

@@ -53,6 +53,7 @@ export const appRoutes: RouteObject[] = [
               { path: 'merchants', handle: screenHandle('merchants'), lazy: () => import('./routes/merchants.tsx') },
               { path: 'programs', handle: screenHandle('programs'), lazy: () => import('./routes/programs.tsx') },
               { path: 'ledger', handle: screenHandle('ledger'), lazy: () => import('./routes/ledger.tsx') },
+              { path: 'audit', handle: screenHandle('audit'), lazy: () => import('./routes/audit.tsx') },
             ],
           },
         ],
