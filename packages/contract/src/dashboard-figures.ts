@@ -33,7 +33,8 @@ export type DashboardTrendDay = z.infer<typeof dashboardTrendDaySchema>;
  *   it follows the program filter, not the merchant one (balances belong to programs);
  * - redemptions: redeem entries not reversed (count); purchases: purchase earnings (count);
  * - customers: total (joined up to the end of the period, not erased; with a program: its members),
- *   new (joined in the period), active (a movement in the period is their latest);
+ *   new (joined in the period), active (memberships whose latest movement falls in the period: a
+ *   customer active in two programs counts twice without a program filter);
  * - active merchants: merchants with status active (with a program: its merchants).
  */
 export const dashboardPeriodSchema = z.object({

@@ -93,25 +93,73 @@ $$;
 CREATE CONSTRAINT TRIGGER "customers_dashboard_rollups" AFTER INSERT OR UPDATE OF "status", "created_at" ON "customers"
 	DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION "dashboard_rollups_customer_change"();
 --> statement-breakpoint
-CREATE FUNCTION "dashboard_rollups_membership_added"() RETURNS trigger LANGUAGE plpgsql AS $$
+-- Members by tier now, and by the day of their latest movement ("active in the period"): both
+-- change only when a membership's tier or its day of latest activity changes.
+CREATE TABLE "dashboard_member_rollups" (
+	"program_id" uuid NOT NULL,
+	"tier" text,
+	"members" bigint NOT NULL,
+	CONSTRAINT "dashboard_member_rollups_key" UNIQUE NULLS NOT DISTINCT ("program_id", "tier")
+);
+--> statement-breakpoint
+CREATE TABLE "dashboard_activity_rollups" (
+	"day" date NOT NULL,
+	"program_id" uuid NOT NULL,
+	"members" bigint NOT NULL,
+	CONSTRAINT "dashboard_activity_rollups_key" UNIQUE ("day", "program_id")
+);
+--> statement-breakpoint
+CREATE FUNCTION "dashboard_member_rollups_add"(program uuid, member_tier text, delta integer) RETURNS void LANGUAGE sql AS $$
+	INSERT INTO "dashboard_member_rollups" AS r ("program_id", "tier", "members") VALUES (program, member_tier, delta)
+	ON CONFLICT ("program_id", "tier") DO UPDATE SET "members" = r."members" + EXCLUDED."members"
+$$;
+--> statement-breakpoint
+CREATE FUNCTION "dashboard_activity_rollups_add"(at timestamp with time zone, program uuid, delta integer) RETURNS void LANGUAGE sql AS $$
+	INSERT INTO "dashboard_activity_rollups" AS r ("day", "program_id", "members")
+	VALUES ((at AT TIME ZONE "dashboard_time_zone"())::date, program, delta)
+	ON CONFLICT ("day", "program_id") DO UPDATE SET "members" = r."members" + EXCLUDED."members"
+$$;
+--> statement-breakpoint
+CREATE FUNCTION "dashboard_rollups_membership_change"() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-	PERFORM "dashboard_customer_rollups_add"((NEW."joined_at" AT TIME ZONE "dashboard_time_zone"())::date, NEW."program_id", 1);
+	IF TG_OP = 'INSERT' THEN
+		PERFORM "dashboard_customer_rollups_add"((NEW."joined_at" AT TIME ZONE "dashboard_time_zone"())::date, NEW."program_id", 1);
+		PERFORM "dashboard_member_rollups_add"(NEW."program_id", NEW."tier", 1);
+		IF NEW."last_activity_at" IS NOT NULL THEN
+			PERFORM "dashboard_activity_rollups_add"(NEW."last_activity_at", NEW."program_id", 1);
+		END IF;
+		RETURN NULL;
+	END IF;
+	IF OLD."tier" IS DISTINCT FROM NEW."tier" THEN
+		PERFORM "dashboard_member_rollups_add"(OLD."program_id", OLD."tier", -1);
+		PERFORM "dashboard_member_rollups_add"(NEW."program_id", NEW."tier", 1);
+	END IF;
+	IF (OLD."last_activity_at" AT TIME ZONE "dashboard_time_zone"())::date IS DISTINCT FROM (NEW."last_activity_at" AT TIME ZONE "dashboard_time_zone"())::date THEN
+		IF OLD."last_activity_at" IS NOT NULL THEN
+			PERFORM "dashboard_activity_rollups_add"(OLD."last_activity_at", OLD."program_id", -1);
+		END IF;
+		IF NEW."last_activity_at" IS NOT NULL THEN
+			PERFORM "dashboard_activity_rollups_add"(NEW."last_activity_at", NEW."program_id", 1);
+		END IF;
+	END IF;
 	RETURN NULL;
 END;
 $$;
 --> statement-breakpoint
-CREATE CONSTRAINT TRIGGER "memberships_dashboard_rollups" AFTER INSERT ON "memberships"
-	DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION "dashboard_rollups_membership_added"();
+CREATE CONSTRAINT TRIGGER "memberships_dashboard_rollups" AFTER INSERT OR UPDATE OF "tier", "last_activity_at" ON "memberships"
+	DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION "dashboard_rollups_membership_change"();
 --> statement-breakpoint
 -- Recomputes every rollup from the source tables in the given zone (the migration's backfill; the
 -- app calls it when BUSINESS_TIME_ZONE changed). Writers wait meanwhile: nothing is counted twice.
 CREATE FUNCTION "dashboard_rollups_rebuild"(zone text) RETURNS void LANGUAGE plpgsql AS $$
 BEGIN
 	LOCK TABLE "ledger_entries", "customers", "memberships" IN SHARE MODE;
-	LOCK TABLE "dashboard_rollup_settings", "dashboard_rollups", "dashboard_customer_rollups" IN EXCLUSIVE MODE;
+	LOCK TABLE "dashboard_rollup_settings", "dashboard_rollups", "dashboard_customer_rollups", "dashboard_member_rollups", "dashboard_activity_rollups" IN EXCLUSIVE MODE;
 	UPDATE "dashboard_rollup_settings" SET "time_zone" = zone;
 	DELETE FROM "dashboard_rollups";
 	DELETE FROM "dashboard_customer_rollups";
+	DELETE FROM "dashboard_member_rollups";
+	DELETE FROM "dashboard_activity_rollups";
 	INSERT INTO "dashboard_rollups" ("day", "program_id", "merchant_id", "bucket", "entries", "points", "stamps", "amount_cents")
 	SELECT (e."created_at" AT TIME ZONE zone)::date, e."program_id", e."merchant_id",
 		CASE WHEN e."kind" = 'reversal' THEN 'reversal_' || t."kind" ELSE e."kind" END || ':' || e."source",
@@ -122,10 +170,12 @@ BEGIN
 	SELECT ("created_at" AT TIME ZONE zone)::date, NULL::uuid, count(*) FROM "customers" WHERE "status" <> 'erased' GROUP BY 1;
 	INSERT INTO "dashboard_customer_rollups" ("day", "program_id", "customers")
 	SELECT ("joined_at" AT TIME ZONE zone)::date, "program_id", count(*) FROM "memberships" GROUP BY 1, 2;
+	INSERT INTO "dashboard_member_rollups" ("program_id", "tier", "members")
+	SELECT "program_id", "tier", count(*) FROM "memberships" GROUP BY 1, 2;
+	INSERT INTO "dashboard_activity_rollups" ("day", "program_id", "members")
+	SELECT ("last_activity_at" AT TIME ZONE zone)::date, "program_id", count(*) FROM "memberships"
+	WHERE "last_activity_at" IS NOT NULL GROUP BY 1, 2;
 END;
 $$;
 --> statement-breakpoint
 SELECT "dashboard_rollups_rebuild"('Europe/Rome');
---> statement-breakpoint
--- "Active customers": memberships whose latest movement falls in the period.
-CREATE INDEX "memberships_last_activity_idx" ON "memberships" ("last_activity_at", "program_id") WHERE "last_activity_at" IS NOT NULL;

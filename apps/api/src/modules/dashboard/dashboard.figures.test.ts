@@ -77,9 +77,11 @@ async function fromLedger(ctx: TestContext, q: { from: string; to: string; progr
           (select count(*) from customers where status <> 'erased' and (created_at at time zone ${TZ})::date <= ${q.to}) as total,
           (select count(*) from customers where status <> 'erased' and (created_at at time zone ${TZ})::date between ${q.from} and ${q.to}) as new`,
   );
-  const [a] = await one(sql`select count(distinct customer_id) as active from (
-      select e.customer_id, e.membership_id, max(e.created_at) as last from ledger_entries e where true ${program} group by 1, 2) m
+  const [a] = await one(sql`select count(*) as active from (
+      select e.membership_id, max(e.created_at) as last from ledger_entries e where true ${program} group by 1) m
     where last >= ${start} and last < ${end}`);
+  const tiers = await one(sql`select tier, count(*) as members from memberships
+    ${q.programId ? sql`where program_id = ${q.programId}` : sql``} group by 1 order by 1 nulls first`);
   const merchants = await one(sql`select e.merchant_id,
       coalesce(sum(e.points) filter (where e.kind = 'earn' or t.kind = 'earn'), 0) as issued,
       count(*) filter (where e.kind = 'earn' and e.source = 'purchase') - count(*) filter (where t.kind = 'earn' and t.source = 'purchase') as purchases
@@ -99,6 +101,7 @@ async function fromLedger(ctx: TestContext, q: { from: string; to: string; progr
     customersActive: n(a?.['active']),
     trend: Object.fromEntries(trendRows.filter((r) => n(r['issued']) !== 0 || n(r['redeemed']) !== 0 || n(r['expired']) !== 0).map((r) => [String(r['day']), [n(r['issued']), n(r['redeemed']), n(r['expired'])]])),
     topMerchants: merchants.map((r) => [String(r['merchant_id']), n(r['issued']), n(r['purchases'])]),
+    tierMix: tiers.map((r) => ({ tier: r['tier'] === null ? null : String(r['tier']), members: n(r['members']) })),
   };
 }
 
@@ -122,6 +125,7 @@ function pick(period: DashboardPeriod) {
         .map((d) => [d.day, [d.pointsIssued, d.pointsRedeemed, d.pointsExpired]]),
     ),
     topMerchants: period.topMerchants.map((m) => [m.merchantId, m.pointsIssued, m.purchases]),
+    tierMix: period.tierMix,
   };
 }
 
@@ -230,6 +234,8 @@ describe('dashboard figures equal the ledger', () => {
       ((await ctx.app.db.execute(
         sql`select day::text, program_id, merchant_id, bucket, entries::int, points::int, stamps::int, amount_cents::int from dashboard_rollups
             union all select day::text, program_id, null, 'customers', customers::int, 0, 0, 0 from dashboard_customer_rollups
+            union all select day::text, program_id, null, 'active', members::int, 0, 0, 0 from dashboard_activity_rollups
+            union all select '-', program_id, null, coalesce(tier, '-'), members::int, 0, 0, 0 from dashboard_member_rollups
             order by 1, 2, 3, 4`,
       )) as unknown as { rows: Row[] }).rows.filter((r) => n(r['entries']) !== 0 || n(r['points']) !== 0 || n(r['stamps']) !== 0);
     const kept = await snapshot();

@@ -92,8 +92,8 @@ export async function customerFigures(executor: Executor, filter: PeriodFilter) 
     sql`select
           (select coalesce(sum(customers), 0) from dashboard_customer_rollups where ${program} and day <= ${filter.to}) as total,
           (select coalesce(sum(customers), 0) from dashboard_customer_rollups where ${program} and day between ${filter.from} and ${filter.to}) as new,
-          (select count(distinct customer_id) from memberships
-            where last_activity_at >= ${filter.start} and last_activity_at < ${filter.end} ${activeProgram}) as active,
+          (select coalesce(sum(members), 0) from dashboard_activity_rollups
+            where day between ${filter.from} and ${filter.to} ${activeProgram}) as active,
           (select count(*) from merchants m where m.status = 'active'
             ${filter.programId ? sql`and exists (select 1 from program_merchants pm where pm.merchant_id = m.id and pm.program_id = ${filter.programId})` : sql``}
             ${filter.merchantId ? sql`and m.id = ${filter.merchantId}` : sql``}) as active_merchants`,
@@ -109,9 +109,9 @@ export async function customerFigures(executor: Executor, filter: PeriodFilter) 
 export async function tierMix(executor: Executor, filter: PeriodFilter) {
   const result = await rows(
     executor,
-    sql`select tier, count(*) as members from memberships
+    sql`select tier, sum(members) as members from dashboard_member_rollups
         ${filter.programId ? sql`where program_id = ${filter.programId}` : sql``}
-        group by tier order by tier nulls first`,
+        group by tier having sum(members) <> 0 order by tier nulls first`,
   );
   return result.map((r) => ({ tier: r['tier'] === null ? null : String(r['tier']), members: num(r['members']) }));
 }

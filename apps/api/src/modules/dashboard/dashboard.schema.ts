@@ -33,3 +33,23 @@ export const dashboardCustomerRollups = pgTable(
   },
   (t) => [unique('dashboard_customer_rollups_key').on(t.day, t.programId).nullsNotDistinct()],
 );
+
+export const dashboardMemberRollups = pgTable(
+  'dashboard_member_rollups',
+  {
+    programId: uuid().notNull(),
+    tier: text(),
+    members: bigint({ mode: 'number' }).notNull(),
+  },
+  (t) => [unique('dashboard_member_rollups_key').on(t.programId, t.tier).nullsNotDistinct()],
+);
+
+export const dashboardActivityRollups = pgTable(
+  'dashboard_activity_rollups',
+  {
+    day: date({ mode: 'string' }).notNull(),
+    programId: uuid().notNull(),
+    members: bigint({ mode: 'number' }).notNull(),
+  },
+  (t) => [unique('dashboard_activity_rollups_key').on(t.day, t.programId)],
+);

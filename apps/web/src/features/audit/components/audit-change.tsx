@@ -20,7 +20,7 @@ export function AuditChange({ entry, onClose }: { entry: AuditEntry | null; onCl
   const format = useFormatters();
   const fields = entry ? changedFields(entry.before, entry.after) : [];
   return (
-    <Modal opened={entry !== null} onClose={onClose} title={t('change.title')} size="xl">
+    <Modal opened={entry !== null} onClose={onClose} title={t('change.title')} size="xl" closeButtonProps={{ 'aria-label': t('change.close') }}>
       {entry && (
         <Stack gap="sm">
           <Text size="sm">

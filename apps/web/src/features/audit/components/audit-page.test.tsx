@@ -27,7 +27,7 @@ describe('AuditPage', () => {
     );
     renderWithProviders(<AuditPage />, { route: '/audit', user: { role: 'admin' } });
     expect(await screen.findByText('merchant.update')).toBeInTheDocument();
-    await user.click(screen.getByRole('button', { name: 'Dettagli della voce n. 2' }));
+    await user.click(screen.getByRole('button', { name: 'Prima/dopo della voce n. 2' }));
     const dialog = await screen.findByRole('dialog', { name: 'Dettagli della voce' });
     const rows = within(dialog).getAllByRole('row');
     expect(rows).toHaveLength(2);

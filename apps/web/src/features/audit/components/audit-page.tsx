@@ -42,7 +42,7 @@ export function AuditPage() {
         id: 'details',
         header: t('columns.details'),
         cell: (entry) => (
-          <Button size="xs" variant="light" onClick={() => setOpen(entry)} aria-label={t('open', { id: entry.id })}>
+          <Button size="xs" variant="light" onClick={() => setOpen(entry)} aria-label={t('open', { what: entry.action === 'read' ? t('view') : t('compare'), id: entry.id })}>
             {entry.action === 'read' ? t('view') : t('compare')}
           </Button>
         ),
