@@ -18,6 +18,9 @@ export type AuditEntry = z.infer<typeof auditEntrySchema>;
 export const listAuditQuerySchema = pagingQuerySchema.extend({
   actor: z.string().trim().max(320).optional(),
   entity: z.string().trim().max(50).optional(),
+  /** An action (`read` = reads of personal data), or a prefix ending with a dot (`ledger.`). */
+  action: z.string().trim().max(80).optional(),
+  entityId: z.string().trim().max(100).optional(),
   from: z.iso.datetime({ offset: true }).optional(),
   to: z.iso.datetime({ offset: true }).optional(),
 });

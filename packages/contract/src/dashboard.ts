@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { auditEntrySchema } from './audit.ts';
 import { newsPostSchema } from './news.ts';
+import { dashboardPeriodSchema } from './dashboard-figures.ts';
 
 /** Customers, merchants and points (the full loyalty dashboard is a later issue). */
 export const loyaltyFiguresSchema = z.object({
@@ -29,5 +30,7 @@ export const dashboardSchema = z.object({
   loyalty: loyaltyFiguresSchema,
   /** Self-registered accounts with a confirmed address waiting for an admin to grant a role (B7). */
   pendingStaff: z.number().int(),
+  /** The chosen period's figures (query: from, to, programId, merchantId). */
+  period: dashboardPeriodSchema,
 });
 export type Dashboard = z.infer<typeof dashboardSchema>;

@@ -162,5 +162,8 @@ export * from '../modules/ledger/ledger.schema.ts';
 export * from '../modules/staff/staff.schema.ts';
 export * from '../modules/rewards/rewards.schema.ts';
 export * from '../modules/social-proofs/social-proofs.schema.ts';
+export * from '../modules/rewards/rewards.schema.ts';
+export * from '../modules/social-proofs/social-proofs.schema.ts';
+export * from '../modules/dashboard/dashboard.schema.ts';
 export * from '../modules/privacy/privacy.schema.ts';
 export * from '../modules/imports/imports.schema.ts';

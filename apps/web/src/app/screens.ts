@@ -19,6 +19,7 @@ export const SCREENS = {
   approvals: { path: '/approvals', permission: 'proofs:read' },
   privacyRequests: { path: '/privacy-requests', permission: 'privacy:read' },
   imports: { path: '/imports', permission: 'imports:read' },
+  audit: { path: '/audit', permission: 'audit:read' },
 } as const satisfies Record<string, { path: string; permission: Permission }>;
 
 export type ScreenId = keyof typeof SCREENS;

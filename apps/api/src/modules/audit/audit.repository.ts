@@ -1,4 +1,4 @@
-import { and, eq, gte, lte, type SQL } from 'drizzle-orm';
+import { and, eq, gte, like, lte, type SQL } from 'drizzle-orm';
 import { findPage, orderFor, type ListDefinition } from '../../db/list.ts';
 import { csvCell, csvSelection, type CsvColumns } from '../../db/csv-export.ts';
 import type { AuditEntry } from '@sf/contract/audit';
@@ -24,7 +24,7 @@ export function toAuditEntry(row: AuditRow): AuditEntry {
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-export type AuditFilter = { actor?: string; entity?: string; from?: Date; to?: Date };
+export type AuditFilter = { actor?: string; entity?: string; action?: string; entityId?: string; from?: Date; to?: Date };
 
 function conditions(filter: AuditFilter): SQL | undefined {
   const parts: SQL[] = [];
@@ -33,6 +33,15 @@ function conditions(filter: AuditFilter): SQL | undefined {
     parts.push(UUID.test(filter.actor) ? eq(auditLog.actorId, filter.actor) : eq(auditLog.actorEmail, filter.actor.toLowerCase()));
   }
   if (filter.entity) parts.push(eq(auditLog.entityType, filter.entity));
+  if (filter.action) {
+    // `ledger.` is every ledger action; LIKE's own wildcards in the text are taken literally.
+    parts.push(
+      filter.action.endsWith('.')
+        ? like(auditLog.action, `${filter.action.replace(/[\\%_]/g, (c) => `\\${c}`)}%`)
+        : eq(auditLog.action, filter.action),
+    );
+  }
+  if (filter.entityId) parts.push(eq(auditLog.entityId, filter.entityId));
   if (filter.from) parts.push(gte(auditLog.at, filter.from));
   if (filter.to) parts.push(lte(auditLog.at, filter.to));
   return parts.length > 0 ? and(...parts) : undefined;

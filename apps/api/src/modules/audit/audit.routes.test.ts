@@ -33,6 +33,22 @@ describe('audit routes', () => {
     return response.json() as { items: AuditEntry[]; total: number; page: number; pageSize: number };
   };
 
+  it('filters by action (exact, or a prefix ending with a dot) and by entity id, the export too', async () => {
+    await ctx.app.db.insert(auditLog).values([
+      { at: new Date('2026-03-11T10:00:00Z'), actorEmail: 'admin@demo.test', action: 'read', entityType: 'customer', entityId: 'c-1' },
+      { at: new Date('2026-03-12T10:00:00Z'), actorEmail: 'admin@demo.test', action: 'ledger.earn', entityType: 'ledger_entry', entityId: '7' },
+      { at: new Date('2026-03-12T11:00:00Z'), actorEmail: 'admin@demo.test', action: 'ledger.redeem', entityType: 'ledger_entry', entityId: '8' },
+      { at: new Date('2026-03-12T12:00:00Z'), actorEmail: 'admin@demo.test', action: 'ledger_x', entityType: 'other', entityId: '9' },
+    ]);
+    expect((await page('action=read')).items.map((e) => e.entityId)).toEqual(['c-1']);
+    expect((await page('action=ledger.')).items.map((e) => e.action)).toEqual(['ledger.redeem', 'ledger.earn']);
+    expect((await page('action=ledger')).items).toEqual([]);
+    expect((await page('entityId=8')).items.map((e) => e.action)).toEqual(['ledger.redeem']);
+    const csv = await ctx.request({ method: 'GET', url: '/api/admin/audit/export.csv?action=ledger.', token: admin });
+    const lines = csv.rawPayload.toString('utf8').slice(1).trimEnd().split('\r\n');
+    expect(lines.slice(1).map((line) => line.split(';')[2])).toEqual(['ledger.redeem', 'ledger.earn']);
+  });
+
   it('lists every entry newest first, with paging', async () => {
     const all = await page('pageSize=100');
     expect(all.total).toBe(all.items.length);

@@ -6,7 +6,10 @@ import { message } from '@sf/contract/messages';
 import { validationFailed } from '../../lib/errors.ts';
 import { auditExportColumns, auditExportQuery, findAuditEntries, toAuditEntry, type AuditFilter } from './audit.repository.ts';
 
-function filterOf(query: { actor?: string | undefined; entity?: string | undefined; from?: string | undefined; to?: string | undefined }, language: Language): AuditFilter {
+function filterOf(
+  query: { actor?: string | undefined; entity?: string | undefined; action?: string | undefined; entityId?: string | undefined; from?: string | undefined; to?: string | undefined },
+  language: Language,
+): AuditFilter {
   const from = query.from ? new Date(query.from) : undefined;
   const to = query.to ? new Date(query.to) : undefined;
   if (from && to && from.getTime() > to.getTime()) {
@@ -16,6 +19,8 @@ function filterOf(query: { actor?: string | undefined; entity?: string | undefin
   return {
     ...(query.actor ? { actor: query.actor } : {}),
     ...(query.entity ? { entity: query.entity } : {}),
+    ...(query.action ? { action: query.action } : {}),
+    ...(query.entityId ? { entityId: query.entityId } : {}),
     ...(from ? { from } : {}),
     ...(to ? { to } : {}),
   };
@@ -30,7 +35,7 @@ export const auditRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['audit'],
         summary: 'Audit log (admin only): every change by staff, newest first',
         description:
-          'Filters: actor (account id or e-mail), entity (entity type, e.g. news_post), from/to (ISO date-times, both inclusive).',
+          'Filters: actor (account id or e-mail), entity (entity type, e.g. news_post), entityId, action (exact, e.g. read for the reads of personal data, or a prefix ending with a dot, e.g. ledger.), from/to (ISO date-times, both inclusive).',
         querystring: listAuditQuerySchema,
         response: { 200: auditPageSchema },
       },

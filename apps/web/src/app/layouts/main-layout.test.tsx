@@ -27,8 +27,9 @@ describe('main layout', () => {
     expect(within(nav).getByRole('link', { name: 'Create New Post' })).toHaveAttribute('href', '/news?post=new');
     expect(within(nav).getByText('Master data')).toBeInTheDocument();
     expect(within(nav).getByRole('link', { name: 'Merchants' })).toHaveAttribute('href', '/merchants');
-    // A group with no working screen yet is not shown.
-    expect(within(nav).queryByText('Pages')).not.toBeInTheDocument();
+    // Pages holds the Audit screen now.
+    expect(within(nav).getByText('Pages')).toBeInTheDocument();
+    expect(within(nav).getByRole('link', { name: 'Audit' })).toHaveAttribute('href', '/audit');
     expect(screen.getByRole('link', { name: 'Skip to main content' })).toHaveAttribute('href', '#main-content');
     expect(screen.getByRole('main')).toHaveAttribute('id', 'main-content');
   });

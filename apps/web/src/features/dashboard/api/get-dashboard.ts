@@ -1,22 +1,27 @@
 import type { Dashboard } from '@sf/contract/dashboard';
-import { queryOptions, useQuery } from '@tanstack/react-query';
+import type { DashboardQuery } from '@sf/contract/dashboard-figures';
+import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { apiClient } from '../../../lib/api-client.ts';
 
-export const dashboardKeys = { all: ['dashboard'] as const };
+export const dashboardKeys = { all: ['dashboard'] as const, period: (query: DashboardQuery) => ['dashboard', query] as const };
 
-export function getDashboard(signal?: AbortSignal): Promise<Dashboard> {
-  return apiClient.get<Dashboard>('/admin/dashboard', { signal });
+export function getDashboard(query: DashboardQuery = {}, signal?: AbortSignal): Promise<Dashboard> {
+  const search = new URLSearchParams(Object.entries(query).filter((entry): entry is [string, string] => Boolean(entry[1])));
+  const suffix = search.size > 0 ? `?${search.toString()}` : '';
+  return apiClient.get<Dashboard>(`/admin/dashboard${suffix}`, { signal });
 }
 
-export function getDashboardQueryOptions() {
+export function getDashboardQueryOptions(query: DashboardQuery = {}) {
   return queryOptions({
-    queryKey: dashboardKeys.all,
-    queryFn: ({ signal }) => getDashboard(signal),
+    queryKey: dashboardKeys.period(query),
+    queryFn: ({ signal }) => getDashboard(query, signal),
     // Figures a minute old are fine; coming back to the tab refreshes them.
     staleTime: 60_000,
+    // Changing the period keeps the old figures on screen until the new ones arrive.
+    placeholderData: keepPreviousData,
   });
 }
 
-export function useDashboard() {
-  return useQuery(getDashboardQueryOptions());
+export function useDashboard(query: DashboardQuery = {}) {
+  return useQuery(getDashboardQueryOptions(query));
 }

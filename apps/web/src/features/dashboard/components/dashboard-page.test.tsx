@@ -2,7 +2,7 @@ import type { Dashboard } from '@sf/contract/dashboard';
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { server } from '../../../testing/msw-server.ts';
 import { renderWithProviders } from '../../../testing/test-utils.tsx';
 import { DashboardPage } from './dashboard-page.tsx';
@@ -13,6 +13,37 @@ const answer: Dashboard = {
   postsByStatus: { draft: 3, scheduled: 2, published: 1234, archived: 0 },
   loyalty: { customersTotal: 3012, customersNew: 41, activeMerchants: 24, pointsIssued: 125_400, pointsRedeemed: 48_250, pointsOutstanding: 1_234_567, periodDays: 30 },
   pendingStaff: 2,
+  period: {
+    from: '2026-10-24',
+    to: '2026-11-22',
+    programId: null,
+    merchantId: null,
+    customersTotal: 3012,
+    customersNew: 41,
+    customersActive: 870,
+    activeMerchants: 24,
+    pointsIssued: 125_400,
+    pointsRedeemed: 48_250,
+    pointsExpired: 1_500,
+    pointsAdjusted: -20,
+    pointsOutstanding: 1_234_567,
+    stampsIssued: 640,
+    stampsRedeemed: 90,
+    redemptions: 311,
+    purchases: 5_210,
+    trend: [
+      { day: '2026-11-21', pointsIssued: 4_000, pointsRedeemed: 1_200, pointsExpired: 0, stampsIssued: 20, purchases: 170 },
+      { day: '2026-11-22', pointsIssued: 3_500, pointsRedeemed: 900, pointsExpired: 100, stampsIssued: 25, purchases: 150 },
+    ],
+    topMerchants: [{ merchantId: '00000000-0000-4000-8000-000000000001', name: 'Bar Centrale', pointsIssued: 40_000, purchases: 1_600 }],
+    tierMix: [
+      { tier: null, members: 100 },
+      { tier: 'Oro', members: 12 },
+    ],
+    topRewards: [{ rewardId: '00000000-0000-4000-8000-000000000002', name: 'Caffè omaggio', vouchers: 57 }],
+    pendingApprovals: 4,
+    privacyDeadlines: { count: 1, items: [{ id: '00000000-0000-4000-8000-000000000003', kind: 'erasure', dueAt: '2026-11-25T10:00:00.000Z', daysLeft: 2 }] },
+  },
   nextScheduled: [
     { id: 12, title: 'Saldi di primavera', publishAt: '2026-12-01T08:00:00.000Z', author: { id: 'u-editor', displayName: 'Eddie Editor' } },
   ],
@@ -23,6 +54,31 @@ const answer: Dashboard = {
 };
 
 describe('DashboardPage', () => {
+  it('asks the API for the period, program and merchant in the URL, and changes the URL with the presets', async () => {
+    const user = userEvent.setup();
+    const asked: string[] = [];
+    server.use(
+      http.get('/api/admin/dashboard', ({ request }) => {
+        asked.push(new URL(request.url).search);
+        return HttpResponse.json(answer);
+      }),
+    );
+    const program = '00000000-0000-4000-8000-0000000000aa';
+    renderWithProviders(<DashboardPage programOptions={[{ value: program, label: 'Circuito' }]} />, {
+      route: `/dashboard?from=2026-01-01&to=2026-01-31&programId=${program}`,
+      user: admin,
+    });
+    await screen.findByTestId('period-figures');
+    expect(asked[0]).toBe(`?from=2026-01-01&to=2026-01-31&programId=${program}`);
+    expect(screen.getByLabelText('Dal')).toHaveValue('2026-01-01');
+    await user.click(screen.getByText('7 giorni'));
+    await vi.waitFor(() => expect(asked).toHaveLength(2));
+    const params = new URLSearchParams(asked[1]);
+    expect(params.get('programId')).toBe(program);
+    const days = (Date.parse(params.get('to')!) - Date.parse(params.get('from')!)) / 86_400_000;
+    expect(days).toBe(6);
+  });
+
   it('renders the figures of the API answer, formatted for the language', async () => {
     server.use(http.get('/api/admin/dashboard', () => HttpResponse.json(answer)));
     renderWithProviders(<DashboardPage />, { route: '/dashboard', user: admin });
@@ -35,15 +91,23 @@ describe('DashboardPage', () => {
     expect(within(screen.getByTestId('posts-archived')).getByText('0')).toBeInTheDocument();
     expect(screen.getByText('1.239 in tutto')).toBeInTheDocument();
 
-    // The loyalty figures of the API, with Italian grouping, each leading to its list.
-    const customers = screen.getByTestId('loyalty-customers');
-    expect(within(customers).getByText('3.012')).toBeInTheDocument();
-    expect(within(customers).getByText('41 nuovi negli ultimi 30 giorni')).toBeInTheDocument();
-    expect(within(customers).getByRole('link', { name: 'Apri: Clienti' })).toHaveAttribute('href', '/customers');
-    expect(within(screen.getByTestId('loyalty-merchants')).getByText('24')).toBeInTheDocument();
-    expect(within(screen.getByTestId('loyalty-issued')).getByText('125.400')).toBeInTheDocument();
-    expect(within(screen.getByTestId('loyalty-redeemed')).getByText('48.250')).toBeInTheDocument();
-    expect(within(screen.getByTestId('loyalty-outstanding')).getByText('1.234.567')).toBeInTheDocument();
+    // The period's figures, with Italian grouping, each leading to its list with the same filters.
+    expect(within(screen.getByTestId('figure-customersTotal')).getByText('3.012')).toBeInTheDocument();
+    expect(within(screen.getByTestId('figure-customersTotal')).getByRole('link', { name: 'Apri l\'elenco: Clienti' })).toHaveAttribute('href', '/customers');
+    expect(within(screen.getByTestId('figure-activeMerchants')).getByText('24')).toBeInTheDocument();
+    expect(within(screen.getByTestId('figure-pointsIssued')).getByText('125.400')).toBeInTheDocument();
+    const issuedLink = within(screen.getByTestId('figure-pointsIssued')).getByRole('link').getAttribute('href') ?? '';
+    expect(issuedLink).toMatch(/^\/ledger\?kind=earn&from=.+&to=.+/);
+    expect(within(screen.getByTestId('figure-pointsRedeemed')).getByText('48.250')).toBeInTheDocument();
+    expect(within(screen.getByTestId('figure-pointsOutstanding')).getByText('1.234.567')).toBeInTheDocument();
+    expect(within(screen.getByTestId('figure-purchases')).getByText('5.210')).toBeInTheDocument();
+    expect(within(screen.getByTestId('ranked-merchants')).getByRole('link', { name: 'Bar Centrale' })).toHaveAttribute(
+      'href',
+      expect.stringContaining('merchantId=00000000-0000-4000-8000-000000000001'),
+    );
+    expect(within(screen.getByTestId('ranked-rewards')).getByText('Caffè omaggio')).toBeInTheDocument();
+    expect(within(screen.getByTestId('ranked-tiers')).getByText('Nessun livello')).toBeInTheDocument();
+    expect(within(screen.getByTestId('privacy-deadlines')).getByText('mancano 2 giorni')).toBeInTheDocument();
     expect(within(screen.getByTestId('posts-draft')).getByRole('link', { name: 'Mostra i post: Bozze' })).toHaveAttribute('href', '/news?status=draft');
 
     const next = screen.getByRole('region', { name: 'Prossimi post programmati' });
@@ -62,14 +126,21 @@ describe('DashboardPage', () => {
   it('shows empty lists in English when nothing is scheduled or changed', async () => {
     server.use(
       http.get('/api/admin/dashboard', () =>
-        HttpResponse.json({ postsByStatus: { draft: 0, scheduled: 0, published: 0, archived: 0 }, loyalty: { ...answer.loyalty, customersNew: 1 }, nextScheduled: [], latestChanges: [] }),
+        HttpResponse.json({
+          ...answer,
+          postsByStatus: { draft: 0, scheduled: 0, published: 0, archived: 0 },
+          period: { ...answer.period, topMerchants: [], privacyDeadlines: { count: 0, items: [] } },
+          nextScheduled: [],
+          latestChanges: [],
+        }),
       ),
     );
     renderWithProviders(<DashboardPage />, { route: '/dashboard', user: admin, language: 'en' });
     expect(await screen.findByText('No post is scheduled.')).toBeInTheDocument();
     expect(screen.getByText('Nothing has changed yet.')).toBeInTheDocument();
     expect(screen.getByText('0 in all')).toBeInTheDocument();
-    expect(screen.getByText('1 new in the last 30 days')).toBeInTheDocument();
+    expect(screen.getByText('No request due in the next 7 days.')).toBeInTheDocument();
+    expect(within(screen.getByTestId('ranked-merchants')).getByText('No data in the period.')).toBeInTheDocument();
   });
 
   it('shows an error with a retry when the figures cannot be loaded', async () => {

@@ -12,12 +12,17 @@ import {
   Text,
   Title,
 } from '@mantine/core';
+import { useMemo } from 'react';
+import { useSearchParams } from 'react-router';
 import type { Dashboard } from '@sf/contract/dashboard';
 import { NEWS_STATUSES, type NewsStatus } from '@sf/contract/news';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useFormatters } from '../../../lib/format.ts';
 import { useDashboard } from '../api/get-dashboard.ts';
+import { dayOf, readFilters, writeFilters, type DashboardFilters } from '../lib/period.ts';
+import { DashboardFilterBar, type Option } from './dashboard-filters.tsx';
+import { PeriodFigures } from './period-figures.tsx';
 
 const STATUS_COLORS: Record<NewsStatus, string> = {
   draft: 'gray',
@@ -25,49 +30,6 @@ const STATUS_COLORS: Record<NewsStatus, string> = {
   published: 'green',
   archived: 'orange',
 };
-
-function LoyaltyFigures({ figures }: { figures: Dashboard['loyalty'] }) {
-  const { t } = useTranslation('dashboard');
-  const format = useFormatters();
-  const cards = [
-    { id: 'customers', label: t('loyalty.customers'), value: figures.customersTotal, hint: t('loyalty.customersNew', { count: figures.customersNew, new: format.number(figures.customersNew), days: figures.periodDays }), to: '/customers' },
-    { id: 'merchants', label: t('loyalty.merchants'), value: figures.activeMerchants, hint: null, to: '/merchants?status=active' },
-    { id: 'issued', label: t('loyalty.issued', { days: figures.periodDays }), value: figures.pointsIssued, hint: null, to: '/ledger?kind=earn' },
-    { id: 'redeemed', label: t('loyalty.redeemed', { days: figures.periodDays }), value: figures.pointsRedeemed, hint: null, to: '/ledger?kind=redeem' },
-    { id: 'outstanding', label: t('loyalty.outstanding'), value: figures.pointsOutstanding, hint: null, to: null },
-  ];
-  return (
-    <section aria-labelledby="dashboard-loyalty-heading">
-      <Title order={2} size="h3" id="dashboard-loyalty-heading" mb="sm">
-        {t('loyalty.title')}
-      </Title>
-      <SimpleGrid cols={{ base: 1, xs: 2, md: 5 }}>
-        {cards.map((card) => (
-          <Card key={card.id} withBorder padding="md" radius="md" data-testid={`loyalty-${card.id}`}>
-            <Stack gap={2}>
-              <Text size="sm" c="dimmed" fw={600} tt="uppercase">
-                {card.label}
-              </Text>
-              <Text fz={28} fw={700} lh={1.1}>
-                {format.number(card.value)}
-              </Text>
-              {card.hint ? (
-                <Text size="sm" c="dimmed">
-                  {card.hint}
-                </Text>
-              ) : null}
-              {card.to ? (
-                <Anchor component={Link} to={card.to} size="sm">
-                  {t('loyalty.open', { what: card.label })}
-                </Anchor>
-              ) : null}
-            </Stack>
-          </Card>
-        ))}
-      </SimpleGrid>
-    </section>
-  );
-}
 
 function StatusCards({ counts }: { counts: Dashboard['postsByStatus'] }) {
   const { t } = useTranslation('dashboard');
@@ -225,7 +187,6 @@ function DashboardSkeleton() {
   );
 }
 
-/** The admin's dashboard: the figures that exist today (news posts and the audit log), nothing invented. */
 /** Accounts waiting for an admin to approve them (B7), with the way to the Staff screen. */
 function PendingStaff({ count }: { count: number }) {
   const { t } = useTranslation('dashboard');
@@ -243,12 +204,24 @@ function PendingStaff({ count }: { count: number }) {
   );
 }
 
-export function DashboardPage() {
+type Props = {
+  /** Program and merchant choices of the filters (composed by the route: a feature never imports another). */
+  programOptions?: Option[];
+  merchantOptions?: Option[];
+};
+
+/** The admin's dashboard: the period's loyalty figures (filters in the URL), then news and the latest changes. */
+export function DashboardPage({ programOptions = [], merchantOptions = [] }: Props) {
   const { t } = useTranslation('dashboard');
-  const query = useDashboard();
+  const [search, setSearch] = useSearchParams();
+  const today = dayOf(new Date());
+  const filters = useMemo(() => readFilters(search, today), [search, today]);
+  const setFilters = (next: DashboardFilters) => setSearch(writeFilters(search, next), { replace: true });
+  const query = useDashboard({ from: filters.from, to: filters.to, programId: filters.programId, merchantId: filters.merchantId });
   return (
     <Stack gap="lg">
       <Title order={1}>{t('title')}</Title>
+      <DashboardFilterBar filters={filters} onChange={setFilters} programOptions={programOptions} merchantOptions={merchantOptions} today={today} />
       {query.isPending && <DashboardSkeleton />}
       {query.isError && (
         <Alert color="red" title={t('error.title')} role="alert">
@@ -263,7 +236,7 @@ export function DashboardPage() {
       {query.data && (
         <>
           <PendingStaff count={query.data.pendingStaff} />
-          <LoyaltyFigures figures={query.data.loyalty} />
+          <PeriodFigures figures={query.data.period} filters={filters} isUpdating={query.isPlaceholderData} />
           <StatusCards counts={query.data.postsByStatus} />
           <SimpleGrid cols={{ base: 1, lg: 2 }}>
             <NextScheduled posts={query.data.nextScheduled} />

@@ -1,0 +1,351 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { sql } from 'drizzle-orm';
+import type { Dashboard } from '@sf/contract/dashboard';
+import type { DashboardPeriod } from '@sf/contract/dashboard-figures';
+import { createTestContext, type TestContext } from '../../../test/helper.ts';
+import { createLedgerFixture, type LedgerFixture } from '../../../test/ledger-fixtures.ts';
+import { CodedError } from '../../lib/errors.ts';
+import { addDays, localDate, startOfLocalDay } from '../ledger/ledger.rules.ts';
+import { createEntry, expireDueLots, reverseEntry, type LedgerCaller, type LedgerDeps } from '../ledger/ledger.service.ts';
+import { verifyLedger } from '../ledger/ledger.verify.ts';
+
+/**
+ * The dashboard reads rollups kept by triggers (decision 019); this test holds them to the ledger:
+ * after a random mix of purchases, redemptions, adjustments, reversals and expiries written through
+ * the ledger service on a moving clock, every figure of the API equals a direct sum over
+ * ledger_entries (and customers/memberships), for several periods and filters.
+ */
+const TZ = 'Europe/Rome';
+const caller: LedgerCaller = { id: null, label: 'dashboard-test', audit: { id: null, email: 'dashboard-test' } };
+
+type Op =
+  | { op: 'purchase'; customer: number; set: number; stamps: boolean; cents: number; merchant: boolean }
+  | { op: 'redeem'; customer: number; set: number; stamps: boolean; amount: number }
+  | { op: 'adjust'; customer: number; set: number; amount: number }
+  | { op: 'bonus'; customer: number; set: number; amount: number }
+  | { op: 'reverse'; pick: number }
+  | { op: 'time'; hours: number }
+  | { op: 'expire' };
+
+const opArb: fc.Arbitrary<Op> = fc.oneof(
+  { weight: 5, arbitrary: fc.record({ op: fc.constant('purchase' as const), customer: fc.nat(3), set: fc.nat(1), stamps: fc.boolean(), cents: fc.integer({ min: 0, max: 9000 }), merchant: fc.boolean() }) },
+  { weight: 2, arbitrary: fc.record({ op: fc.constant('redeem' as const), customer: fc.nat(3), set: fc.nat(1), stamps: fc.boolean(), amount: fc.integer({ min: 1, max: 60 }) }) },
+  { weight: 1, arbitrary: fc.record({ op: fc.constant('adjust' as const), customer: fc.nat(3), set: fc.nat(1), amount: fc.integer({ min: -30, max: 30 }).filter((n) => n !== 0) }) },
+  { weight: 1, arbitrary: fc.record({ op: fc.constant('bonus' as const), customer: fc.nat(3), set: fc.nat(1), amount: fc.integer({ min: 1, max: 50 }) }) },
+  { weight: 2, arbitrary: fc.record({ op: fc.constant('reverse' as const), pick: fc.nat(1000) }) },
+  { weight: 2, arbitrary: fc.record({ op: fc.constant('time' as const), hours: fc.integer({ min: 1, max: 40 }) }) },
+  { weight: 1, arbitrary: fc.constant({ op: 'expire' as const }) },
+);
+
+type Row = Record<string, unknown>;
+const n = (value: unknown) => Number(value ?? 0);
+
+/** The figures straight from the ledger (no rollup), as the contract defines them. */
+async function fromLedger(ctx: TestContext, q: { from: string; to: string; programId?: string; merchantId?: string }) {
+  const db = ctx.app.db;
+  const program = q.programId ? sql`and e.program_id = ${q.programId}` : sql``;
+  const merchant = q.merchantId ? sql`and e.merchant_id = ${q.merchantId}` : sql``;
+  const inPeriod = sql`(e.created_at at time zone ${TZ})::date between ${q.from} and ${q.to}`;
+  const base = sql`from ledger_entries e left join ledger_entries t on t.id = e.reverses_id where true ${program}`;
+  const one = async (query: ReturnType<typeof sql>) => ((await db.execute(query)) as unknown as { rows: Row[] }).rows;
+  const [s] = await one(sql`select
+      coalesce(sum(e.points) filter (where e.kind = 'earn' or t.kind = 'earn'), 0) as issued,
+      coalesce(-sum(e.points) filter (where e.kind = 'redeem' or t.kind = 'redeem'), 0) as redeemed,
+      coalesce(-sum(e.points) filter (where e.kind = 'expire'), 0) as expired,
+      coalesce(sum(e.points) filter (where e.kind = 'adjust' or t.kind = 'adjust'), 0) as adjusted,
+      coalesce(sum(e.stamps) filter (where e.kind = 'earn' or t.kind = 'earn'), 0) as stamps_issued,
+      coalesce(-sum(e.stamps) filter (where e.kind = 'redeem' or t.kind = 'redeem'), 0) as stamps_redeemed,
+      count(*) filter (where e.kind = 'redeem') - count(*) filter (where t.kind = 'redeem') as redemptions,
+      count(*) filter (where e.kind = 'earn' and e.source = 'purchase') - count(*) filter (where t.kind = 'earn' and t.source = 'purchase') as purchases
+    ${base} ${merchant} and ${inPeriod}`);
+  const [o] = await one(sql`select coalesce(sum(e.points), 0) as outstanding ${base} and (e.created_at at time zone ${TZ})::date <= ${q.to}`);
+  const trendRows = await one(sql`select (e.created_at at time zone ${TZ})::date::text as day,
+      coalesce(sum(e.points) filter (where e.kind = 'earn' or t.kind = 'earn'), 0) as issued,
+      coalesce(-sum(e.points) filter (where e.kind = 'redeem' or t.kind = 'redeem'), 0) as redeemed,
+      coalesce(-sum(e.points) filter (where e.kind = 'expire'), 0) as expired
+    ${base} ${merchant} and ${inPeriod} group by 1`);
+  const start = startOfLocalDay(q.from, TZ);
+  const end = startOfLocalDay(addDays(q.to, 1), TZ);
+  const [c] = await one(
+    q.programId
+      ? sql`select
+          (select count(*) from memberships where program_id = ${q.programId} and (joined_at at time zone ${TZ})::date <= ${q.to}) as total,
+          (select count(*) from memberships where program_id = ${q.programId} and (joined_at at time zone ${TZ})::date between ${q.from} and ${q.to}) as new`
+      : sql`select
+          (select count(*) from customers where status <> 'erased' and (created_at at time zone ${TZ})::date <= ${q.to}) as total,
+          (select count(*) from customers where status <> 'erased' and (created_at at time zone ${TZ})::date between ${q.from} and ${q.to}) as new`,
+  );
+  const [a] = await one(sql`select count(*) as active from (
+      select e.membership_id, max(e.created_at) as last from ledger_entries e where true ${program} group by 1) m
+    where last >= ${start} and last < ${end}`);
+  const tiers = await one(sql`select tier, count(*) as members from memberships
+    ${q.programId ? sql`where program_id = ${q.programId}` : sql``} group by 1 order by 1 nulls first`);
+  const merchants = await one(sql`select e.merchant_id,
+      coalesce(sum(e.points) filter (where e.kind = 'earn' or t.kind = 'earn'), 0) as issued,
+      count(*) filter (where e.kind = 'earn' and e.source = 'purchase') - count(*) filter (where t.kind = 'earn' and t.source = 'purchase') as purchases
+    ${base} ${merchant} and ${inPeriod} and e.merchant_id is not null group by 1 order by 2 desc, 3 desc, 1 limit 5`);
+  return {
+    pointsIssued: n(s?.['issued']),
+    pointsRedeemed: n(s?.['redeemed']),
+    pointsExpired: n(s?.['expired']),
+    pointsAdjusted: n(s?.['adjusted']),
+    stampsIssued: n(s?.['stamps_issued']),
+    stampsRedeemed: n(s?.['stamps_redeemed']),
+    redemptions: n(s?.['redemptions']),
+    purchases: n(s?.['purchases']),
+    pointsOutstanding: n(o?.['outstanding']),
+    customersTotal: n(c?.['total']),
+    customersNew: n(c?.['new']),
+    customersActive: n(a?.['active']),
+    trend: Object.fromEntries(trendRows.filter((r) => n(r['issued']) !== 0 || n(r['redeemed']) !== 0 || n(r['expired']) !== 0).map((r) => [String(r['day']), [n(r['issued']), n(r['redeemed']), n(r['expired'])]])),
+    topMerchants: merchants.map((r) => [String(r['merchant_id']), n(r['issued']), n(r['purchases'])]),
+    tierMix: tiers.map((r) => ({ tier: r['tier'] === null ? null : String(r['tier']), members: n(r['members']) })),
+  };
+}
+
+function pick(period: DashboardPeriod) {
+  return {
+    pointsIssued: period.pointsIssued,
+    pointsRedeemed: period.pointsRedeemed,
+    pointsExpired: period.pointsExpired,
+    pointsAdjusted: period.pointsAdjusted,
+    stampsIssued: period.stampsIssued,
+    stampsRedeemed: period.stampsRedeemed,
+    redemptions: period.redemptions,
+    purchases: period.purchases,
+    pointsOutstanding: period.pointsOutstanding,
+    customersTotal: period.customersTotal,
+    customersNew: period.customersNew,
+    customersActive: period.customersActive,
+    trend: Object.fromEntries(
+      period.trend
+        .filter((d) => d.pointsIssued !== 0 || d.pointsRedeemed !== 0 || d.pointsExpired !== 0)
+        .map((d) => [d.day, [d.pointsIssued, d.pointsRedeemed, d.pointsExpired]]),
+    ),
+    topMerchants: period.topMerchants.map((m) => [m.merchantId, m.pointsIssued, m.purchases]),
+    tierMix: period.tierMix,
+  };
+}
+
+describe('dashboard figures equal the ledger', () => {
+  let ctx: TestContext;
+  const sets: LedgerFixture[] = [];
+  const clock = { now: new Date('2026-03-27T08:00:00Z') };
+  let deps: LedgerDeps;
+  const entryIds: number[] = [];
+
+  beforeAll(async () => {
+    ctx = await createTestContext({ clock: { now: () => clock.now } });
+    deps = { db: ctx.app.db, clock: { now: () => clock.now }, timeZone: TZ };
+    for (let i = 0; i < 2; i += 1) {
+      sets.push(
+        await createLedgerFixture(ctx.app.db, {
+          customers: 4,
+          expiry: { policy: 'afterDays', days: 2 },
+          tiers: [
+            { name: 'Argento', minPoints: 0, multiplier: 1 },
+            { name: 'Oro', minPoints: 100, multiplier: 2 },
+          ],
+        }),
+      );
+    }
+  });
+  afterAll(async () => ctx?.close());
+
+  const run = async (op: Op) => {
+    try {
+      if (op.op === 'time') {
+        clock.now = new Date(clock.now.getTime() + op.hours * 3_600_000);
+        return;
+      }
+      if (op.op === 'expire') {
+        await expireDueLots(deps);
+        return;
+      }
+      if (op.op === 'reverse') {
+        if (entryIds.length === 0) return;
+        const id = entryIds[op.pick % entryIds.length]!;
+        const answer = await reverseEntry(deps, caller, id, 'Errore', randomUUID());
+        entryIds.push((answer.body as { entry: { id: number } }).entry.id);
+        return;
+      }
+      const set = sets[op.set]!;
+      const customerId = set.customerIds[op.customer]!;
+      const programId = op.op !== 'adjust' && op.op !== 'bonus' && op.stamps ? set.stampsProgramId : set.pointsProgramId;
+      const body =
+        op.op === 'purchase'
+          ? programId === set.stampsProgramId
+            ? { customerId, programId, kind: 'purchase' as const, stamps: 1, ...(op.merchant ? { merchantId: set.merchantId } : {}) }
+            : { customerId, programId, kind: 'purchase' as const, amountCents: op.cents, ...(op.merchant ? { merchantId: set.merchantId } : {}) }
+          : op.op === 'redeem'
+            ? programId === set.stampsProgramId
+              ? { customerId, programId, kind: 'redeem' as const, stamps: Math.min(op.amount, 3), merchantId: set.merchantId }
+              : { customerId, programId, kind: 'redeem' as const, points: op.amount, merchantId: set.merchantId }
+            : { customerId, programId, kind: op.op, points: op.amount, reason: 'Prova' };
+      const answer = await createEntry(deps, caller, body, randomUUID());
+      entryIds.push((answer.body as { entry: { id: number } }).entry.id);
+    } catch (error) {
+      // Refusals (insufficient balance, already reversed…) are part of the mix: they write nothing.
+      if (!(error instanceof CodedError)) throw error;
+    }
+  };
+
+  const dashboard = async (query: string): Promise<DashboardPeriod> => {
+    const token = await ctx.tokenFor('admin@demo.test');
+    const response = await ctx.request({ method: 'GET', url: `/api/admin/dashboard${query}`, token });
+    expect(response.statusCode, response.body).toBe(200);
+    return (response.json() as Dashboard).period;
+  };
+
+  it('after a random mix of operations, for every period and filter', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(opArb, { minLength: 10, maxLength: 40 }), fc.nat(20), fc.nat(20), async (ops, back, span) => {
+        for (const op of ops) await run(op);
+        const today = localDate(clock.now, TZ);
+        const from = addDays(today, -back);
+        const to = addDays(from, span);
+        const set = sets[back % 2]!;
+        const queries: Record<string, string>[] = [
+          {},
+          { from, to },
+          { from, to, programId: set.pointsProgramId },
+          { from, to, merchantId: set.merchantId },
+          { from, to, programId: set.stampsProgramId, merchantId: set.merchantId },
+        ];
+        for (const q of queries) {
+          const got = await dashboard(`?${new URLSearchParams(q).toString()}`);
+          const period = { from: got.from, to: got.to, ...q };
+          expect(pick(got)).toEqual(await fromLedger(ctx, period));
+        }
+      }),
+      { numRuns: 6 },
+    );
+    // The outstanding points up to today are the members' balances, and the ledger is sound.
+    const all = await dashboard('');
+    const [balances] = ((await ctx.app.db.execute(sql`select coalesce(sum(balance), 0) as b from memberships`)) as unknown as { rows: Row[] }).rows;
+    expect(all.pointsOutstanding).toBe(n(balances?.['b']));
+    expect(await verifyLedger(ctx.app.db)).toEqual([]);
+  });
+
+  it('rebuilding the rollups from the ledger gives the same rows the triggers kept', async () => {
+    const snapshot = async () =>
+      ((await ctx.app.db.execute(
+        sql`select day::text, program_id, merchant_id, bucket, entries::int, points::int, stamps::int, amount_cents::int from dashboard_rollups
+            union all select day::text, program_id, null, 'customers', customers::int, 0, 0, 0 from dashboard_customer_rollups
+            union all select day::text, program_id, null, 'active', members::int, 0, 0, 0 from dashboard_activity_rollups
+            union all select '-', program_id, null, coalesce(tier, '-'), members::int, 0, 0, 0 from dashboard_member_rollups
+            order by 1, 2, 3, 4`,
+      )) as unknown as { rows: Row[] }).rows.filter((r) => n(r['entries']) !== 0 || n(r['points']) !== 0 || n(r['stamps']) !== 0);
+    const kept = await snapshot();
+    expect(kept.length).toBeGreaterThan(0);
+    await ctx.app.db.execute(sql`select dashboard_rollups_rebuild(${TZ})`);
+    expect(await snapshot()).toEqual(kept);
+  });
+});
+
+describe('dashboard filters', () => {
+  let ctx: TestContext;
+  let admin: string;
+  beforeAll(async () => {
+    ctx = await createTestContext();
+    admin = await ctx.tokenFor('admin@demo.test');
+  });
+  afterAll(async () => ctx?.close());
+
+  const get = (query: string, language = 'it') =>
+    ctx.request({ method: 'GET', url: `/api/admin/dashboard${query}`, token: admin, headers: { 'accept-language': language } });
+
+  it('defaults to the last 30 days up to today, one trend point per day', async () => {
+    const { period, loyalty } = (await get('')).json() as Dashboard;
+    const today = localDate(ctx.app.clock.now(), TZ);
+    expect(period.to).toBe(today);
+    expect(period.from).toBe(addDays(today, -29));
+    expect(period.trend).toHaveLength(30);
+    expect(loyalty.periodDays).toBe(30);
+  });
+
+  it('refuses a period that ends before it starts, naming the field in the language asked', async () => {
+    const it = await get('?from=2026-05-10&to=2026-05-01');
+    expect(it.statusCode).toBe(400);
+    expect(it.json().error.fields).toEqual([{ field: 'to', message: 'Al non è valido' }]);
+    const en = await get('?from=2026-05-10&to=2026-05-01', 'en');
+    expect(en.json().error.message).not.toBe(it.json().error.message);
+  });
+
+  it('refuses a malformed date or id', async () => {
+    for (const [query, field] of [
+      ['?from=10/05/2026', 'from'],
+      ['?programId=abc', 'programId'],
+      ['?merchantId=1', 'merchantId'],
+    ] as const) {
+      const response = await get(query);
+      expect(response.statusCode).toBe(400);
+      expect(response.json().error.fields.map((f: { field: string }) => f.field)).toContain(field);
+    }
+  });
+
+  it('refuses a period longer than three years', async () => {
+    const response = await get('?from=2020-01-01&to=2026-01-01');
+    expect(response.statusCode).toBe(400);
+    expect(response.json().error.fields[0].field).toBe('from');
+  });
+});
+
+describe('dashboard figures of rewards, approvals and privacy requests', () => {
+  let ctx: TestContext;
+  let admin: string;
+  beforeAll(async () => {
+    ctx = await createTestContext();
+    admin = await ctx.tokenFor('admin@demo.test');
+  });
+  afterAll(async () => ctx?.close());
+
+  it('counts vouchers by reward in the period, pending proofs and privacy requests due within a week', async () => {
+    const fx = await createLedgerFixture(ctx.app.db, { customers: 2 });
+    const other = await createLedgerFixture(ctx.app.db, { customers: 1 });
+    const [customer] = fx.customerIds as [string];
+    const now = ctx.app.clock.now();
+    const day = 86_400_000;
+    const caffe = randomUUID();
+    const cornetto = randomUUID();
+    await ctx.app.db.execute(sql`insert into rewards (id, program_id, name, cost, status) values
+      (${caffe}, ${fx.pointsProgramId}, 'Caffè', 10, 'active'), (${cornetto}, ${other.pointsProgramId}, 'Cornetto', 20, 'active')`);
+    const voucher = (reward: string, code: string, issuedAt: Date | null, status = 'issued') =>
+      ctx.app.db.execute(sql`insert into vouchers (reward_id, code, origin, status, customer_id, issued_at)
+        values (${reward}, ${code}, 'generated', ${status}, ${issuedAt ? customer : null}, ${issuedAt})`);
+    await voucher(caffe, 'C1', now);
+    await voucher(caffe, 'C2', new Date(now.getTime() - day));
+    await voucher(caffe, 'C3', new Date(now.getTime() - 40 * day));
+    await voucher(caffe, 'C4', null, 'available');
+    await voucher(cornetto, 'K1', now);
+    const proof = (program: string, status: string) =>
+      ctx.app.db.execute(sql`insert into social_proofs (customer_id, program_id, merchant_id, kind, url, channel, submitted_by_label, status, reason, decided_at)
+        values (${customer}, ${program}, ${fx.merchantId}, 'share', 'https://example.test/p', 'app', 'test', ${status},
+          ${status === 'rejected' ? 'No' : null}, ${status === 'pending' ? null : now})`);
+    await proof(fx.pointsProgramId, 'pending');
+    await proof(fx.pointsProgramId, 'pending');
+    await proof(other.pointsProgramId, 'pending');
+    await proof(fx.pointsProgramId, 'rejected');
+    const request = (kind: string, dueInDays: number, status = 'open') =>
+      ctx.app.db.execute(sql`insert into privacy_requests (kind, customer_id, received_at, due_at, status)
+        values (${kind}, ${customer}, ${now}, ${new Date(now.getTime() + dueInDays * day)}, ${status}) returning id`);
+    await request('erasure', 3);
+    await request('access', -1);
+    await request('access', 20);
+    await request('erasure', 2, 'done');
+
+    const get = async (query: string) =>
+      ((await ctx.request({ method: 'GET', url: `/api/admin/dashboard${query}`, token: admin })).json() as Dashboard).period;
+    const all = await get('');
+    expect(all.topRewards.map((r) => [r.name, r.vouchers])).toEqual([['Caffè', 2], ['Cornetto', 1]]);
+    expect(all.pendingApprovals).toBe(3);
+    expect(all.privacyDeadlines.count).toBe(2);
+    expect(all.privacyDeadlines.items.map((i) => [i.kind, i.daysLeft])).toEqual([['access', -1], ['erasure', 3]]);
+    const one = await get(`?programId=${fx.pointsProgramId}`);
+    expect(one.topRewards.map((r) => r.name)).toEqual(['Caffè']);
+    expect(one.pendingApprovals).toBe(2);
+    expect((await get(`?merchantId=${other.merchantId}`)).pendingApprovals).toBe(0);
+  });
+});

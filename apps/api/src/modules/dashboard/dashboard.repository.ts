@@ -1,0 +1,160 @@
+import { sql, type SQL } from 'drizzle-orm';
+import type { Executor } from '../../db/client.ts';
+
+/** The dashboard's SQL over the rollups (migration 0007_dashboard.sql, decision record 019). */
+
+type Row = Record<string, unknown>;
+
+async function rows<T = Row>(executor: Executor, query: SQL): Promise<T[]> {
+  const result = (await executor.execute(query)) as unknown as { rows: T[] };
+  return result.rows;
+}
+
+const num = (value: unknown): number => Number(value ?? 0);
+const day = (value: unknown): string => (value instanceof Date ? value.toISOString().slice(0, 10) : String(value).slice(0, 10));
+
+export type PeriodFilter = {
+  /** Business days, inclusive. */
+  from: string;
+  to: string;
+  /** The instants the period starts and ends (exclusive) in the business time zone. */
+  start: Date;
+  end: Date;
+  programId: string | null;
+  merchantId: string | null;
+};
+
+const filterOf = (filter: PeriodFilter, options: { merchant: boolean } = { merchant: true }): SQL =>
+  sql.join(
+    [
+      sql`true`,
+      ...(filter.programId ? [sql`program_id = ${filter.programId}`] : []),
+      ...(options.merchant && filter.merchantId ? [sql`merchant_id = ${filter.merchantId}`] : []),
+    ],
+    sql` and `,
+  );
+
+/** The zone the rollups' days were cut in; rebuilds them in `timeZone` when it differs. */
+export async function ensureRollupTimeZone(executor: Executor, timeZone: string): Promise<boolean> {
+  const [row] = await rows(executor, sql`select time_zone from dashboard_rollup_settings`);
+  if (row?.['time_zone'] === timeZone) return false;
+  await executor.execute(sql`select dashboard_rollups_rebuild(${timeZone})`);
+  return true;
+}
+
+export type BucketDay = { day: string; bucket: string; entries: number; points: number; stamps: number };
+
+/** Sums per day and bucket (kind:source) in the period. */
+export async function bucketsByDay(executor: Executor, filter: PeriodFilter): Promise<BucketDay[]> {
+  const result = await rows(
+    executor,
+    sql`select day, bucket, sum(entries) as entries, sum(points) as points, sum(stamps) as stamps
+        from dashboard_rollups
+        where day between ${filter.from} and ${filter.to} and ${filterOf(filter)}
+        group by day, bucket`,
+  );
+  return result.map((r) => ({ day: day(r['day']), bucket: String(r['bucket']), entries: num(r['entries']), points: num(r['points']), stamps: num(r['stamps']) }));
+}
+
+/** Every entry's points up to the end of the period (program filter only). */
+export async function outstandingAt(executor: Executor, filter: PeriodFilter): Promise<number> {
+  const [row] = await rows(
+    executor,
+    sql`select coalesce(sum(points), 0) as points from dashboard_rollups where day <= ${filter.to} and ${filterOf(filter, { merchant: false })}`,
+  );
+  return num(row?.['points']);
+}
+
+const ISSUED = sql`(bucket like 'earn:%' or bucket like 'reversal_earn:%')`;
+const PURCHASE_COUNT = sql`(case when bucket = 'earn:purchase' then entries when bucket = 'reversal_earn:purchase' then -entries else 0 end)`;
+
+export async function topMerchants(executor: Executor, filter: PeriodFilter, limit = 5) {
+  const result = await rows(
+    executor,
+    sql`select r.merchant_id, coalesce(m.sign_name, m.legal_name) as name, r.points_issued, r.purchases
+        from (select merchant_id, coalesce(sum(points) filter (where ${ISSUED}), 0) as points_issued, sum(${PURCHASE_COUNT}) as purchases
+              from dashboard_rollups
+              where day between ${filter.from} and ${filter.to} and merchant_id is not null and ${filterOf(filter)}
+              group by merchant_id
+              order by 2 desc, 3 desc, merchant_id
+              limit ${limit}) r
+        join merchants m on m.id = r.merchant_id
+        order by r.points_issued desc, r.purchases desc, r.merchant_id`,
+  );
+  return result.map((r) => ({ merchantId: String(r['merchant_id']), name: String(r['name']), pointsIssued: num(r['points_issued']), purchases: num(r['purchases']) }));
+}
+
+export async function customerFigures(executor: Executor, filter: PeriodFilter) {
+  const program = filter.programId ? sql`program_id = ${filter.programId}` : sql`program_id is null`;
+  const activeProgram = filter.programId ? sql`and program_id = ${filter.programId}` : sql``;
+  const [row] = await rows(
+    executor,
+    sql`select
+          (select coalesce(sum(customers), 0) from dashboard_customer_rollups where ${program} and day <= ${filter.to}) as total,
+          (select coalesce(sum(customers), 0) from dashboard_customer_rollups where ${program} and day between ${filter.from} and ${filter.to}) as new,
+          (select coalesce(sum(members), 0) from dashboard_activity_rollups
+            where day between ${filter.from} and ${filter.to} ${activeProgram}) as active,
+          (select count(*) from merchants m where m.status = 'active'
+            ${filter.programId ? sql`and exists (select 1 from program_merchants pm where pm.merchant_id = m.id and pm.program_id = ${filter.programId})` : sql``}
+            ${filter.merchantId ? sql`and m.id = ${filter.merchantId}` : sql``}) as active_merchants`,
+  );
+  return {
+    customersTotal: num(row?.['total']),
+    customersNew: num(row?.['new']),
+    customersActive: num(row?.['active']),
+    activeMerchants: num(row?.['active_merchants']),
+  };
+}
+
+export async function tierMix(executor: Executor, filter: PeriodFilter) {
+  const result = await rows(
+    executor,
+    sql`select tier, sum(members) as members from dashboard_member_rollups
+        ${filter.programId ? sql`where program_id = ${filter.programId}` : sql``}
+        group by tier having sum(members) <> 0 order by tier nulls first`,
+  );
+  return result.map((r) => ({ tier: r['tier'] === null ? null : String(r['tier']), members: num(r['members']) }));
+}
+
+/** Rewards by vouchers issued in the period (issue 9's tables). */
+export async function topRewards(executor: Executor, filter: PeriodFilter, limit = 5) {
+  const result = await rows(
+    executor,
+    sql`select r.id, r.name, count(*) as vouchers
+        from vouchers v join rewards r on r.id = v.reward_id
+        where v.issued_at >= ${filter.start} and v.issued_at < ${filter.end} and v.status <> 'void'
+          ${filter.programId ? sql`and r.program_id = ${filter.programId}` : sql``}
+        group by r.id, r.name
+        order by 3 desc, r.name, r.id
+        limit ${limit}`,
+  );
+  return result.map((r) => ({ rewardId: String(r['id']), name: String(r['name']), vouchers: num(r['vouchers']) }));
+}
+
+/** Social-action proofs waiting for a decision now. */
+export async function pendingApprovals(executor: Executor, filter: PeriodFilter): Promise<number> {
+  const [row] = await rows(
+    executor,
+    sql`select count(*) as n from social_proofs where status = 'pending'
+        ${filter.programId ? sql`and program_id = ${filter.programId}` : sql``}
+        ${filter.merchantId ? sql`and merchant_id = ${filter.merchantId}` : sql``}`,
+  );
+  return num(row?.['n']);
+}
+
+/** Open privacy requests due before `until` (overdue included), soonest first. */
+export async function privacyDeadlines(executor: Executor, until: Date, limit = 5) {
+  const [count] = await rows(
+    executor,
+    sql`select count(*) as n from privacy_requests where status in ('open', 'in_progress') and due_at < ${until}`,
+  );
+  const items = await rows(
+    executor,
+    sql`select id, kind, due_at from privacy_requests where status in ('open', 'in_progress') and due_at < ${until}
+        order by due_at, id limit ${limit}`,
+  );
+  return {
+    count: num(count?.['n']),
+    items: items.map((r) => ({ id: String(r['id']), kind: String(r['kind']), dueAt: r['due_at'] instanceof Date ? r['due_at'] : new Date(String(r['due_at'])) })),
+  };
+}

@@ -1,0 +1,17 @@
+import type { AuditEntry } from '@sf/contract/audit';
+import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import { apiClient } from '../../../lib/api-client.ts';
+
+export const AUDIT_PATH = '/admin/audit';
+
+type AuditPage = { items: AuditEntry[]; total: number; page: number; pageSize: number };
+
+export const auditKeys = { all: ['audit'] as const, list: (query: Record<string, string>) => ['audit', 'list', query] as const };
+
+export function getAudit(query: Record<string, string>, signal?: AbortSignal): Promise<AuditPage> {
+  return apiClient.get<AuditPage>(AUDIT_PATH, { params: query, signal });
+}
+
+export function useAudit(query: Record<string, string>) {
+  return useQuery(queryOptions({ queryKey: auditKeys.list(query), queryFn: ({ signal }) => getAudit(query, signal), placeholderData: keepPreviousData }));
+}

@@ -1,0 +1,75 @@
+import { Group, SegmentedControl, Select, TextInput } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import { PERIOD_PRESETS, presetRange, type DashboardFilters, type PeriodChoice } from '../lib/period.ts';
+
+export type Option = { value: string; label: string };
+
+type Props = {
+  filters: DashboardFilters;
+  onChange: (filters: DashboardFilters) => void;
+  programOptions: Option[];
+  merchantOptions: Option[];
+  today: string;
+};
+
+/** Period (presets or a custom range), program and merchant: every change goes to the URL. */
+export function DashboardFilterBar({ filters, onChange, programOptions, merchantOptions, today }: Props) {
+  const { t } = useTranslation('dashboard');
+  const choices: PeriodChoice[] = [...PERIOD_PRESETS, 'custom'];
+  return (
+    <Group align="flex-end" gap="sm" wrap="wrap" role="group" aria-label={t('filters.label')}>
+      <SegmentedControl
+        aria-label={t('filters.period')}
+        value={filters.period}
+        data={choices.map((value) => ({ value, label: t(`filters.presets.${value}`) }))}
+        onChange={(value) => {
+          const period = value as PeriodChoice;
+          onChange(period === 'custom' ? { ...filters, period } : { ...filters, period, ...presetRange(period, today) });
+        }}
+      />
+      {filters.period === 'custom' && (
+        <>
+          <TextInput
+            type="date"
+            label={t('filters.from')}
+            value={filters.from}
+            max={filters.to}
+            onChange={(event) => {
+              const from = event.currentTarget.value;
+              if (from && from <= filters.to) onChange({ ...filters, period: 'custom', from });
+            }}
+            w={160}
+          />
+          <TextInput
+            type="date"
+            label={t('filters.to')}
+            value={filters.to}
+            min={filters.from}
+            onChange={(event) => {
+              const to = event.currentTarget.value;
+              if (to && to >= filters.from) onChange({ ...filters, period: 'custom', to });
+            }}
+            w={160}
+          />
+        </>
+      )}
+      <Select
+        label={t('filters.program')}
+        data={[{ value: 'all', label: t('filters.allPrograms') }, ...programOptions]}
+        value={filters.programId ?? 'all'}
+        onChange={(value) => onChange({ ...filters, programId: value && value !== 'all' ? value : undefined })}
+        allowDeselect={false}
+        w={220}
+      />
+      <Select
+        label={t('filters.merchant')}
+        data={[{ value: 'all', label: t('filters.allMerchants') }, ...merchantOptions]}
+        value={filters.merchantId ?? 'all'}
+        onChange={(value) => onChange({ ...filters, merchantId: value && value !== 'all' ? value : undefined })}
+        allowDeselect={false}
+        searchable
+        w={220}
+      />
+    </Group>
+  );
+}

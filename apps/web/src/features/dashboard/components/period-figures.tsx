@@ -1,0 +1,194 @@
+import { Anchor, Badge, Card, Group, SimpleGrid, Skeleton, Stack, Table, Text, Title } from '@mantine/core';
+import type { DashboardPeriod } from '@sf/contract/dashboard-figures';
+import { lazy, Suspense } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { useFormatters } from '../../../lib/format.ts';
+import { ledgerLink, type DashboardFilters } from '../lib/period.ts';
+
+// recharts is big: it arrives with the chart, on this screen only.
+const TrendChart = lazy(() => import('./trend-chart.tsx'));
+
+type Card = { id: string; value: number; to: string | null; hint?: string };
+
+function customersLink(filters: DashboardFilters, extra: Record<string, string> = {}): string {
+  const query = new URLSearchParams(extra);
+  if (filters.programId) query.set('programId', filters.programId);
+  const suffix = query.toString();
+  return suffix ? `/customers?${suffix}` : '/customers';
+}
+
+function FigureCard({ card, label }: { card: Card; label: string }) {
+  const { t } = useTranslation('dashboard');
+  const format = useFormatters();
+  return (
+    <Card withBorder padding="md" radius="md" data-testid={`figure-${card.id}`}>
+      <Stack gap={2}>
+        <Text size="sm" c="dimmed" fw={600} tt="uppercase">
+          {label}
+        </Text>
+        <Text fz={28} fw={700} lh={1.1} data-testid={`figure-${card.id}-value`}>
+          {format.number(card.value)}
+        </Text>
+        {card.hint ? (
+          <Text size="sm" c="dimmed">
+            {card.hint}
+          </Text>
+        ) : null}
+        {card.to ? (
+          <Anchor component={Link} to={card.to} size="sm">
+            {t('figures.open', { what: label })}
+          </Anchor>
+        ) : null}
+      </Stack>
+    </Card>
+  );
+}
+
+/** The period's KPIs, trend, top merchants/rewards, tier mix and what waits for someone. */
+export function PeriodFigures({ figures, filters, isUpdating }: { figures: DashboardPeriod; filters: DashboardFilters; isUpdating: boolean }) {
+  const { t } = useTranslation('dashboard');
+  const format = useFormatters();
+  const cards: Card[] = [
+    { id: 'customersTotal', value: figures.customersTotal, to: customersLink(filters) },
+    { id: 'customersNew', value: figures.customersNew, to: customersLink(filters, { sort: 'createdAt', order: 'desc' }) },
+    { id: 'customersActive', value: figures.customersActive, to: ledgerLink(filters) },
+    { id: 'activeMerchants', value: figures.activeMerchants, to: '/merchants?status=active' },
+    { id: 'pointsIssued', value: figures.pointsIssued, to: ledgerLink(filters, { kind: 'earn' }) },
+    { id: 'pointsRedeemed', value: figures.pointsRedeemed, to: ledgerLink(filters, { kind: 'redeem' }) },
+    { id: 'pointsExpired', value: figures.pointsExpired, to: ledgerLink(filters, { kind: 'expire' }) },
+    {
+      id: 'pointsOutstanding',
+      value: figures.pointsOutstanding,
+      to: filters.programId ? `/ledger?programId=${filters.programId}` : '/ledger',
+      hint: t('figures.outstandingAt', { date: format.date(`${figures.to}T12:00:00`) }),
+    },
+    { id: 'stampsIssued', value: figures.stampsIssued, to: ledgerLink(filters, { kind: 'earn' }) },
+    { id: 'redemptions', value: figures.redemptions, to: ledgerLink(filters, { kind: 'redeem' }) },
+    { id: 'purchases', value: figures.purchases, to: ledgerLink(filters, { kind: 'earn', source: 'purchase' }) },
+    { id: 'pendingApprovals', value: figures.pendingApprovals, to: null },
+  ];
+  return (
+    <Stack gap="lg" aria-busy={isUpdating} data-testid="period-figures" data-period={`${figures.from}/${figures.to}`}>
+      <section aria-labelledby="dashboard-kpi-heading">
+        <Group justify="space-between" mb="sm">
+          <Title order={2} size="h3" id="dashboard-kpi-heading">
+            {t('figures.title')}
+          </Title>
+          <Text c="dimmed" size="sm" data-testid="period-range">
+            {t('figures.range', { from: format.date(`${figures.from}T12:00:00`), to: format.date(`${figures.to}T12:00:00`) })}
+          </Text>
+        </Group>
+        <SimpleGrid cols={{ base: 1, xs: 2, md: 4 }}>
+          {cards.map((card) => (
+            <FigureCard key={card.id} card={card} label={t(`figures.${card.id}`)} />
+          ))}
+        </SimpleGrid>
+      </section>
+      <Card withBorder radius="md" padding="md" component="section" aria-labelledby="dashboard-trend-heading">
+        <Title order={2} size="h3" id="dashboard-trend-heading" mb="sm">
+          {t('trend.title')}
+        </Title>
+        <div role="img" aria-label={t('trend.summary', { issued: format.number(figures.pointsIssued), redeemed: format.number(figures.pointsRedeemed), days: figures.trend.length })}>
+          <Suspense fallback={<Skeleton height={260} />}>
+            <TrendChart trend={figures.trend} />
+          </Suspense>
+        </div>
+      </Card>
+      <SimpleGrid cols={{ base: 1, lg: 2 }}>
+        <RankedList
+          id="merchants"
+          title={t('top.merchants')}
+          empty={t('top.empty')}
+          rows={figures.topMerchants.map((m) => ({ key: m.merchantId, label: m.name, value: m.pointsIssued, to: ledgerLink(filters, { merchantId: m.merchantId, kind: 'earn' }) }))}
+          valueLabel={t('figures.pointsIssued')}
+        />
+        <RankedList
+          id="rewards"
+          title={t('top.rewards')}
+          empty={t('top.empty')}
+          rows={figures.topRewards.map((r) => ({ key: r.rewardId, label: r.name, value: r.vouchers, to: null }))}
+          valueLabel={t('top.vouchers')}
+        />
+        <RankedList
+          id="tiers"
+          title={t('tiers.title')}
+          empty={t('top.empty')}
+          rows={figures.tierMix.map((tier) => ({
+            key: tier.tier ?? '-',
+            label: tier.tier ?? t('tiers.none'),
+            value: tier.members,
+            to: filters.programId && tier.tier ? customersLink(filters, { tier: tier.tier }) : null,
+          }))}
+          valueLabel={t('tiers.members')}
+        />
+        <Card withBorder radius="md" padding="md" component="section" aria-labelledby="dashboard-privacy-heading" data-testid="privacy-deadlines">
+          <Group justify="space-between" mb="sm">
+            <Title order={2} size="h3" id="dashboard-privacy-heading">
+              {t('privacy.title')}
+            </Title>
+            <Badge color={figures.privacyDeadlines.count > 0 ? 'red' : 'gray'}>{format.number(figures.privacyDeadlines.count)}</Badge>
+          </Group>
+          {figures.privacyDeadlines.items.length === 0 ? (
+            <Text c="dimmed">{t('privacy.empty')}</Text>
+          ) : (
+            <Stack gap="xs" component="ul" style={{ listStyle: 'none', padding: 0, margin: 0 }}>
+              {figures.privacyDeadlines.items.map((item) => (
+                <li key={item.id}>
+                  <Text size="sm">
+                    {t(`privacy.kinds.${item.kind}`, { defaultValue: item.kind })} · {format.date(item.dueAt)} ·{' '}
+                    <Text span c={item.daysLeft < 0 ? 'red' : 'orange'} fw={600}>
+                      {item.daysLeft < 0 ? t('privacy.overdue', { count: -item.daysLeft }) : t('privacy.daysLeft', { count: item.daysLeft })}
+                    </Text>
+                  </Text>
+                </li>
+              ))}
+            </Stack>
+          )}
+        </Card>
+      </SimpleGrid>
+    </Stack>
+  );
+}
+
+type RankedRow = { key: string; label: string; value: number; to: string | null };
+
+function RankedList({ id, title, empty, rows, valueLabel }: { id: string; title: string; empty: string; rows: RankedRow[]; valueLabel: string }) {
+  const format = useFormatters();
+  const headingId = `dashboard-${id}-heading`;
+  return (
+    <Card withBorder radius="md" padding="md" component="section" aria-labelledby={headingId} data-testid={`ranked-${id}`}>
+      <Title order={2} size="h3" id={headingId} mb="sm">
+        {title}
+      </Title>
+      {rows.length === 0 ? (
+        <Text c="dimmed">{empty}</Text>
+      ) : (
+        <Table verticalSpacing={4}>
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>{title}</Table.Th>
+              <Table.Th ta="right">{valueLabel}</Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {rows.map((row) => (
+              <Table.Tr key={row.key}>
+                <Table.Td>
+                  {row.to ? (
+                    <Anchor component={Link} to={row.to}>
+                      {row.label}
+                    </Anchor>
+                  ) : (
+                    row.label
+                  )}
+                </Table.Td>
+                <Table.Td ta="right">{format.number(row.value)}</Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      )}
+    </Card>
+  );
+}

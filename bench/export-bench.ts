@@ -1,0 +1,94 @@
+import os from 'node:os';
+import path from 'node:path';
+import { readFile, mkdtemp, rm } from 'node:fs/promises';
+import pg from 'pg';
+import { openDatabase } from '../apps/api/src/db/client.ts';
+import { seedDemoData } from '../apps/api/src/db/seed.ts';
+import { startPostgresServer } from '../apps/api/test/postgres-server.ts';
+import { openClient, startServer } from '../apps/api/test/server-process.ts';
+import { seedLarge } from './loyalty-seed-large.ts';
+
+/**
+ * `npm run bench:export` — prints figures, asserts nothing. Starts a real PostgreSQL, loads about
+ * 1,000,000 ledger entries (db:seed:large), starts the REAL server as its own process, downloads
+ * `GET /api/admin/ledger/export.csv` over HTTP and samples the server process's resident memory
+ * (VmRSS, every 50 ms) before and during the download: a streamed export keeps it flat.
+ * `--customers N --entries M` changes the size (default 100,000 / 1,000,000).
+ */
+function argument(name: string, fallback: number): number {
+  const index = process.argv.indexOf(`--${name}`);
+  return index < 0 ? fallback : Number(process.argv[index + 1]);
+}
+const CUSTOMERS = argument('customers', 100_000);
+const ENTRIES = argument('entries', 1_000_000);
+
+async function rssMb(pid: number): Promise<number> {
+  const status = await readFile(`/proc/${pid}/status`, 'utf8').catch(() => '');
+  const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? NaN);
+  return kb / 1024;
+}
+
+const server = await startPostgresServer();
+const dataDir = await mkdtemp(path.join(os.tmpdir(), 'sf-bench-export-'));
+try {
+  const admin = new pg.Client({ connectionString: `${server.adminUrl}/postgres` });
+  await admin.connect();
+  await admin.query('create database bench');
+  await admin.end();
+  const url = `${server.adminUrl}/bench`;
+  const database = await openDatabase({ url, poolSize: 2 });
+  await database.migrate();
+  await seedDemoData(database.db);
+  await database.close();
+  console.log(`loading ${CUSTOMERS.toLocaleString('en')} customers and ~${ENTRIES.toLocaleString('en')} ledger entries (set-based)…`);
+  const seeded = await seedLarge(url, { customers: CUSTOMERS, entries: ENTRIES, log: (line) => console.log(line) });
+  console.log(`seeded ${seeded.entries.toLocaleString('en')} entries in ${seeded.seconds.toFixed(1)} s`);
+
+  const app = await startServer({ dataDir, env: { DATABASE_URL: url, DEMO_LEDGER_ENTRIES: '0' }, readyTimeoutMs: 300_000 });
+  try {
+    const pid = app.child.pid!;
+    const client = await openClient(app.baseUrl);
+    const signIn = await client.request('POST', '/api/auth/login', { body: { email: 'admin@demo.test', password: 'Demo-Password-2026' } });
+    if (signIn.status !== 200) throw new Error(`sign-in: ${signIn.status} ${await signIn.text()}`);
+    const { idToken } = (await signIn.json()) as { idToken: string };
+    // Warm the process (routes compiled, pools open) with a small export first.
+    await (await client.request('GET', '/api/admin/ledger/export.csv?kind=redeem&from=2099-01-01T00:00:00Z', { token: idToken })).arrayBuffer();
+    const before = await rssMb(pid);
+
+    let peak = before;
+    const samples: number[] = [];
+    const sampler = setInterval(() => {
+      void rssMb(pid).then((mb) => {
+        samples.push(mb);
+        if (mb > peak) peak = mb;
+      });
+    }, 50);
+    const started = Date.now();
+    const response = await client.request('GET', '/api/admin/ledger/export.csv', { token: idToken, headers: { 'accept-encoding': 'identity' } });
+    if (response.status !== 200 || !response.body) throw new Error(`export: ${response.status}`);
+    let bytes = 0;
+    let lines = 0;
+    for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
+      bytes += chunk.byteLength;
+      for (const byte of chunk) if (byte === 0x0a) lines += 1;
+    }
+    const seconds = (Date.now() - started) / 1000;
+    clearInterval(sampler);
+    const rows = lines - 1;
+    const sorted = [...samples].sort((a, b) => a - b);
+    console.log(`\nGET /api/admin/ledger/export.csv over HTTP (server in its own process)`);
+    console.log(`  rows ${rows.toLocaleString('en')}, ${(bytes / 1024 / 1024).toFixed(1)} MB in ${seconds.toFixed(1)} s (${Math.round(rows / seconds).toLocaleString('en')} rows/s)`);
+    console.log(
+      `  server RSS: before ${before.toFixed(0)} MB, during p50 ${(sorted[Math.floor(sorted.length / 2)] ?? NaN).toFixed(0)} MB, ` +
+        `peak ${peak.toFixed(0)} MB (${samples.length} samples) — growth ${(peak - before).toFixed(0)} MB for ${(bytes / 1024 / 1024).toFixed(0)} MB sent`,
+    );
+  } finally {
+    await app.stop();
+  }
+} catch (error) {
+  console.error(error);
+  process.exitCode = 1;
+} finally {
+  await server.stop();
+  await rm(dataDir, { recursive: true, force: true });
+}
