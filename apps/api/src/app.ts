@@ -41,6 +41,9 @@ import { customerRoutes } from './modules/customers/customers.routes.ts';
 import { programRoutes } from './modules/programs/programs.routes.ts';
 import { ledgerRoutes } from './modules/ledger/ledger.routes.ts';
 import { membershipRoutes } from './modules/ledger/memberships.routes.ts';
+import { apiKeyRoutes } from './modules/integration/api-keys.routes.ts';
+import { integrationRoutes, INTEGRATION_DOCS_PREFIX, INTEGRATION_SECURITY_SCHEME } from './modules/integration/integration.routes.ts';
+import { integrationDocs } from './modules/integration/integration-docs.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -156,17 +159,21 @@ export async function buildApp(options: AppOptions): Promise<App> {
         securitySchemes: {
           authToken: { type: 'apiKey', in: 'header', name: 'X-Auth-Token' },
           bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
+          integrationKey: INTEGRATION_SECURITY_SCHEME,
         },
       },
     },
     transform: jsonSchemaTransform,
   });
   await app.register(swaggerUi, { routePrefix: '/api/docs', staticCSP: true });
+  // The integration API's own document and interactive docs (its paths only, Italian examples).
+  await app.register(integrationDocs, { prefix: INTEGRATION_DOCS_PREFIX });
 
   const webRoot = env.WEB_DIST && existsSync(path.join(env.WEB_DIST, 'index.html')) ? path.resolve(env.WEB_DIST) : null;
   await app.register(errorHandlerPlugin, { spaIndex: webRoot !== null });
   await app.register(languagePlugin);
   await app.register(inputHygienePlugin);
+  app.decorate('apiKeyPepper', await loadOrCreateSecret(env.dataDir, 'api-keys', env.API_KEY_PEPPER));
   await app.register(accessControlPlugin);
   await app.register(csrfPlugin, {
     secret: await loadOrCreateSecret(env.dataDir, 'csrf', env.CSRF_SECRET),
@@ -203,6 +210,8 @@ export async function buildApp(options: AppOptions): Promise<App> {
       await api.register(programRoutes, { prefix: '/admin/programs' });
       await api.register(ledgerRoutes, { prefix: '/admin/ledger' });
       await api.register(membershipRoutes, { prefix: '/admin/customers' });
+      await api.register(apiKeyRoutes, { prefix: '/admin/api-keys' });
+      await api.register(integrationRoutes, { prefix: '/integration/v1' });
     },
     { prefix: '/api' },
   );

@@ -29,6 +29,8 @@ export const PERMISSIONS = {
   'ledger:write': ['admin'],
   /** Manual, signed corrections of a balance (kind `adjust`). */
   'points:adjust': ['admin'],
+  /** Keys of the integration API (tills, the customers' app): create, list, revoke. */
+  'apikeys:manage': ['admin'],
 } as const satisfies Record<string, readonly StaffRole[]>;
 
 export type Permission = keyof typeof PERMISSIONS;

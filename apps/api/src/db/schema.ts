@@ -157,3 +157,4 @@ export * from '../modules/merchants/merchants.schema.ts';
 export * from '../modules/customers/customers.schema.ts';
 export * from '../modules/programs/programs.schema.ts';
 export * from '../modules/ledger/ledger.schema.ts';
+export * from '../modules/integration/integration.schema.ts';

@@ -1,0 +1,135 @@
+import type { FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { cardNumberParamSchema, integrationCardSchema, integrationPurchaseResultSchema, integrationPurchaseSchema } from '@sf/contract/integration';
+import { idempotencyHeadersSchema } from '@sf/contract/ledger';
+import { ledgerDeps } from '../ledger/ledger.routes.ts';
+import type { IntegrationKey } from './api-keys.service.ts';
+import { readCard, recordPurchase } from './integration.service.ts';
+
+export const INTEGRATION_PREFIX = '/api/integration/v1';
+/** Starts with /api/docs, like the back-office's own docs: served by @fastify/swagger-ui, public. */
+export const INTEGRATION_DOCS_PREFIX = '/api/docs-integration';
+
+const TAG = 'integrazione';
+
+/** The bearer API key, as both OpenAPI documents describe it. */
+export const INTEGRATION_SECURITY_SCHEME = { type: 'http', scheme: 'bearer', description: 'La chiave API (sfk_…)' } as const;
+
+const keyOf = (request: FastifyRequest) => request.apiKey as IntegrationKey;
+
+/**
+ * The integration API's document: the back-office's OpenAPI document cut down to /api/integration/v1,
+ * with its own title, description (Italian, like the examples) and bearer-key security.
+ */
+export function integrationSpecification(spec: Record<string, unknown>): Record<string, unknown> {
+  const paths = Object.fromEntries(
+    Object.entries((spec['paths'] ?? {}) as Record<string, unknown>).filter(([path]) => path.startsWith(INTEGRATION_PREFIX)),
+  );
+  const components = (spec['components'] ?? {}) as Record<string, unknown>;
+  return {
+    ...spec,
+    info: {
+      title: 'Social Fidelity — API di integrazione',
+      version: 'v1',
+      description:
+        'API per le casse degli esercenti e per l\u2019app dei clienti. Ogni richiesta porta ' +
+        '`Authorization: Bearer <chiave>`: la chiave è creata da un amministratore nella schermata «Chiavi API», ' +
+        'vale solo per il suo esercente e per i suoi permessi (403 altrimenti); una chiave revocata riceve 401. ' +
+        'Le scritture accettano `Idempotency-Key`: la stessa richiesta ripetuta produce un solo movimento e la stessa risposta. ' +
+        'Limite di richieste per chiave: oltre, 429 con `Retry-After`.',
+    },
+    paths,
+    tags: [{ name: TAG, description: 'Casse degli esercenti e app dei clienti' }],
+    components: { ...components, securitySchemes: { apiKey: { type: 'http', scheme: 'bearer', description: 'La chiave API (sfk_…)' } } },
+    security: [{ integrationKey: [] }],
+  };
+}
+
+/** `/api/integration/v1` (PRODUCT.md D "Integration API"): tills and the customers' app, with an API key. */
+export const integrationRoutes: FastifyPluginAsyncZod = async (app) => {
+  const deps = ledgerDeps(app);
+  // Per key, not per address: tills behind one shop router share an address (decision record 017).
+  const rateLimit = {
+    max: app.env.INTEGRATION_RATE_LIMIT,
+    timeWindow: '1 minute',
+    keyGenerator: (request: FastifyRequest) => (request.apiKey ? `api-key:${request.apiKey.id}` : `ip:${request.ip}`),
+  };
+
+  app.post(
+    '/purchases',
+    {
+      config: { integration: 'purchases:write', rateLimit },
+      schema: {
+        tags: [TAG],
+        summary: 'Registra un acquisto sulla tessera (punti o timbri secondo il programma)',
+        description:
+          'Con `Idempotency-Key` (8–200 caratteri): ripetere la stessa richiesta restituisce la prima risposta ' +
+          '(intestazione `Idempotent-Replayed: true`) senza un secondo movimento; la stessa chiave con un altro corpo: 422. ' +
+          'L\u2019esercente è quello della chiave (un altro: 403). `programId` serve solo se l\u2019esercente partecipa a più programmi.',
+        security: [{ integrationKey: [] }],
+        headers: idempotencyHeadersSchema,
+        body: integrationPurchaseSchema.meta({
+          example: { cardNumber: '2790000000018', amountCents: 2450, receipt: '2026-000123' },
+        }),
+        response: {
+          201: integrationPurchaseResultSchema.meta({
+            example: {
+              entryId: 1042,
+              cardNumber: '2790000000018',
+              programId: '0b7f5c1e-4a52-4f3e-9d51-2f4a8f0c9a11',
+              merchantId: '6c1d1b0e-2f7a-4b8e-8a3c-5d9e7f1a2b3c',
+              points: 24,
+              stamps: 0,
+              amountCents: 2450,
+              balance: 318,
+              stampsBalance: 0,
+              tier: 'Argento',
+              createdAt: '2026-11-23T10:15:00.000+01:00',
+            },
+          }),
+        },
+      },
+    },
+    async (request, reply) => {
+      const answer = await recordPurchase(deps, keyOf(request), request, request.body, request.headers['idempotency-key']);
+      if (answer.isReplay) reply.header('Idempotent-Replayed', 'true');
+      return reply.code(answer.status as 201).send(answer.body);
+    },
+  );
+
+  app.get(
+    '/cards/:cardNumber',
+    {
+      config: { integration: 'cards:read', rateLimit },
+      schema: {
+        tags: [TAG],
+        summary: 'Legge una tessera: iniziali del titolare, saldi, timbri, livello, punti in scadenza nei prossimi 30 giorni',
+        description: 'La chiave di un esercente vede solo i programmi a cui l\u2019esercente partecipa.',
+        security: [{ integrationKey: [] }],
+        params: cardNumberParamSchema,
+        response: {
+          200: integrationCardSchema.meta({
+            example: {
+              cardNumber: '2790000000018',
+              initials: 'M. R.',
+              status: 'active',
+              memberships: [
+                {
+                  programId: '0b7f5c1e-4a52-4f3e-9d51-2f4a8f0c9a11',
+                  programName: 'Caffè Sospeso — Punti',
+                  programType: 'points',
+                  balance: 318,
+                  stamps: 0,
+                  stampsRequired: null,
+                  tier: 'Argento',
+                  expiring: [{ points: 40, expiresOn: '2026-12-31' }],
+                },
+              ],
+            },
+          }),
+        },
+      },
+    },
+    async (request) => readCard(deps, keyOf(request), request.params.cardNumber),
+  );
+};
