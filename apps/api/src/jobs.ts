@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { createJobRunner, type JobModule, type JobRunner } from './lib/job-runner.ts';
 import { ledgerJobs } from './modules/ledger/ledger.jobs.ts';
+import { bonusJobs } from './modules/bonuses/bonuses.jobs.ts';
 
 /**
  * The one background-job runner of a process. Every job kind of every module must be known to it:
@@ -8,7 +9,7 @@ import { ledgerJobs } from './modules/ledger/ledger.jobs.ts';
  * A module with background work adds its JobModule to this list (one line).
  */
 function jobModules(app: FastifyInstance): JobModule[] {
-  return [ledgerJobs(app)];
+  return [ledgerJobs(app), bonusJobs(app)];
 }
 
 export function startBackgroundJobs(app: FastifyInstance, options: { isAutomatic?: boolean } = {}): JobRunner {

@@ -366,3 +366,30 @@ export async function loyaltyFigures(deps: LedgerDeps): Promise<LoyaltyFigures> 
   const since = new Date(deps.clock.now().getTime() - DASHBOARD_PERIOD_DAYS * 86_400_000);
   return { ...(await repo.loyaltyFigures(deps.db, since)), periodDays: DASHBOARD_PERIOD_DAYS };
 }
+
+/**
+ * An automatic bonus (referral, birthday) inside the caller's transaction: an `earn` entry of the
+ * given source, idempotent by (source, idempotency key) like every other write. Only the background
+ * jobs call it; they decide who gets what from the program's rules (modules/bonuses).
+ */
+export async function awardBonusInTransaction(
+  tx: Transaction,
+  deps: LedgerDeps,
+  input: { customerId: string; programId: string; points: number; source: 'referral' | 'birthday'; reason: string; idempotencyKey: string },
+): Promise<LedgerWriteResult | null> {
+  if (input.points <= 0) return null;
+  const program = await repo.findProgramRules(tx, input.programId);
+  if (!program || program.status !== 'active' || program.type !== 'points') return null;
+  if ((await repo.findCustomerStatus(tx, input.customerId)) !== 'active') return null;
+  const membership = await repo.lockMembership(tx, input.customerId, input.programId, deps.clock.now());
+  const caller: LedgerCaller = { id: null, label: 'system', audit: { id: null, email: 'system' } };
+  return applyMovement(
+    tx,
+    deps,
+    caller,
+    membership,
+    program,
+    { kind: 'earn', source: input.source, points: input.points, stamps: 0, amountCents: null, reason: input.reason, merchantId: null, reversesId: null },
+    input.idempotencyKey,
+  );
+}
