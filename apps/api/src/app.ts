@@ -44,6 +44,8 @@ import { membershipRoutes } from './modules/ledger/memberships.routes.ts';
 import { apiKeyRoutes } from './modules/integration/api-keys.routes.ts';
 import { integrationRoutes, INTEGRATION_DOCS_PREFIX, INTEGRATION_SECURITY_SCHEME } from './modules/integration/integration.routes.ts';
 import { integrationDocs } from './modules/integration/integration-docs.ts';
+import { redemptionRoutes, rewardRoutes, voucherRoutes } from './modules/rewards/rewards.routes.ts';
+import { socialProofRoutes } from './modules/social-proofs/social-proofs.routes.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -212,6 +214,10 @@ export async function buildApp(options: AppOptions): Promise<App> {
       await api.register(membershipRoutes, { prefix: '/admin/customers' });
       await api.register(apiKeyRoutes, { prefix: '/admin/api-keys' });
       await api.register(integrationRoutes, { prefix: '/integration/v1' });
+      await api.register(rewardRoutes, { prefix: '/admin/rewards' });
+      await api.register(redemptionRoutes, { prefix: '/admin/redemptions' });
+      await api.register(voucherRoutes, { prefix: '/admin/vouchers' });
+      await api.register(socialProofRoutes, { prefix: '/admin/social-proofs' });
     },
     { prefix: '/api' },
   );

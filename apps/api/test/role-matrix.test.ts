@@ -89,6 +89,35 @@ describe('the role matrix over every /api route', () => {
     expect(byLabel.get('GET /api/admin/news/export.csv')).toBe('news:read');
   });
 
+  it('checks every route of rewards, vouchers, redemptions and social proofs with its own permission, all admin-only', () => {
+    const byLabel = new Map(guarded.map((route) => [label(route), route.access]));
+    const rewards = {
+      'GET /api/admin/rewards': 'rewards:read',
+      'POST /api/admin/rewards': 'rewards:write',
+      'GET /api/admin/rewards/export.csv': 'rewards:read',
+      'POST /api/admin/rewards/image': 'rewards:write',
+      'GET /api/admin/rewards/:id': 'rewards:read',
+      'PATCH /api/admin/rewards/:id': 'rewards:write',
+      'GET /api/admin/rewards/:id/vouchers': 'rewards:read',
+      'GET /api/admin/rewards/:id/vouchers/export.csv': 'rewards:read',
+      'POST /api/admin/rewards/:id/vouchers': 'rewards:write',
+      'POST /api/admin/rewards/:id/vouchers/:voucherId/void': 'rewards:write',
+      'POST /api/admin/redemptions': 'rewards:redeem',
+      'GET /api/admin/vouchers/:code': 'vouchers:use',
+      'POST /api/admin/vouchers/:code/use': 'vouchers:use',
+      'GET /api/admin/social-proofs': 'proofs:read',
+      'GET /api/admin/social-proofs/export.csv': 'proofs:read',
+      'POST /api/admin/social-proofs': 'proofs:decide',
+      'POST /api/admin/social-proofs/image': 'proofs:decide',
+      'POST /api/admin/social-proofs/decisions': 'proofs:decide',
+    };
+    expect(Object.fromEntries(Object.keys(rewards).map((route) => [route, byLabel.get(route)]))).toEqual(rewards);
+    for (const permission of new Set(Object.values(rewards))) {
+      expect(can('admin', permission as Permission)).toBe(true);
+      expect(can('editor', permission as Permission)).toBe(false);
+    }
+  });
+
   describe.each(publicRoutes.map((route) => [label(route), route] as const))('public route %s', (_name, route) => {
     it.each(['anonymous', 'expired', 'member', 'editor', 'admin'] as const)(
       'answers the %s caller with neither 401 nor 403',

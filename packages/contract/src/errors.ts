@@ -31,6 +31,16 @@ export const ERROR_CODES = [
   'already_reversed',
   'idempotency_key_reused',
   'idempotency_key_in_flight',
+  // Rewards and vouchers (PRODUCT.md F): texts in rewards.ts.
+  'out_of_stock',
+  'reward_not_available',
+  'reward_limit_reached',
+  'voucher_used',
+  'voucher_expired',
+  'voucher_not_yet_valid',
+  'voucher_not_issued',
+  'voucher_void',
+  'voucher_wrong_merchant',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 

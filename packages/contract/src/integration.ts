@@ -3,6 +3,8 @@ import type { Language } from './app-info.ts';
 import { listPageSchema, listQuerySchema, exportQuerySchema } from './list-query.ts';
 import { expiringPointsSchema, LEDGER_BOUNDS } from './ledger.ts';
 import { keyed } from './validation.ts';
+import { voucherCheckSchema } from './rewards.ts';
+import { proofKindSchema, proofUrlSchema, PROOF_BOUNDS, proofStatusSchema } from './social-proofs.ts';
 
 /**
  * The integration API (`/api/integration/v1`, PRODUCT.md D "Integration API", F) and its keys
@@ -144,8 +146,62 @@ export const integrationCardSchema = z.object({
   initials: z.string(),
   status: z.string(),
   memberships: z.array(integrationMembershipSchema),
+  /** Active rewards of those programs, cheapest still missing first (at most 10). */
+  rewardsWithinReach: z.array(rewardWithinReachSchema),
 });
 export type IntegrationCard = z.infer<typeof integrationCardSchema>;
+
+/** A voucher as a till sees it: no customer id (the till knows the card it scanned). */
+export const integrationVoucherSchema = voucherCheckSchema.omit({ customerId: true });
+export type IntegrationVoucher = z.infer<typeof integrationVoucherSchema>;
+
+/** `POST /api/integration/v1/redemptions` (with `Idempotency-Key`). */
+export const integrationRedemptionSchema = z.strictObject({
+  cardNumber: z.string().trim().regex(/^\d{13}$/),
+  rewardId: z.uuid(),
+});
+export type IntegrationRedemption = z.infer<typeof integrationRedemptionSchema>;
+
+export const integrationRedemptionResultSchema = z.object({
+  entryId: z.number().int(),
+  programId: z.string(),
+  /** Taken: negative points (or stamps for a stamp card). */
+  points: z.number().int(),
+  stamps: z.number().int(),
+  balance: z.number().int(),
+  stampsBalance: z.number().int(),
+  voucher: z.object({ code: z.string(), validUntil: z.iso.datetime({ offset: true }).nullable() }),
+});
+export type IntegrationRedemptionResult = z.infer<typeof integrationRedemptionResultSchema>;
+
+/** `POST /api/integration/v1/proofs`: a link and/or a screenshot uploaded with `POST /proofs/image`. */
+export const integrationProofSchema = z
+  .strictObject({
+    cardNumber: z.string().trim().regex(/^\d{13}$/),
+    programId: z.uuid(),
+    kind: proofKindSchema,
+    url: proofUrlSchema.optional(),
+    imageId: z.string().min(1).max(100).optional(),
+    note: z.string().trim().max(PROOF_BOUNDS.noteMax).optional(),
+  })
+  .superRefine((value, ctx) => {
+    if (value.url === undefined && value.imageId === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['url'], message: 'url is required', ...keyed('required') });
+    }
+  });
+export type IntegrationProof = z.infer<typeof integrationProofSchema>;
+
+export const integrationProofResultSchema = z.object({
+  id: z.number().int(),
+  kind: proofKindSchema,
+  status: proofStatusSchema,
+  createdAt: z.iso.datetime({ offset: true }),
+});
+
+/** `Idempotency-Key` is optional on a proof: with it, a retry answers the proof filed first. */
+export const optionalIdempotencyHeadersSchema = z.object({
+  'idempotency-key': z.string().trim().min(LEDGER_BOUNDS.idempotencyKeyMin).max(LEDGER_BOUNDS.idempotencyKeyMax).regex(/^[\x21-\x7e]+$/).optional(),
+});
 
 /** Texts of the integration API's refusals. */
 export function integrationErrorMessage(

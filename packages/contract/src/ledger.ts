@@ -12,7 +12,7 @@ export const ledgerKindSchema = z.enum(LEDGER_KINDS);
 export type LedgerKind = z.infer<typeof ledgerKindSchema>;
 
 /** Where an entry comes from; with the idempotency key it identifies a request (unique per source). */
-export const LEDGER_SOURCES = ['purchase', 'social', 'referral', 'birthday', 'bonus', 'manual', 'system'] as const;
+export const LEDGER_SOURCES = ['purchase', 'social', 'referral', 'birthday', 'bonus', 'manual', 'system', 'reward'] as const;
 export const ledgerSourceSchema = z.enum(LEDGER_SOURCES);
 export type LedgerSource = z.infer<typeof ledgerSourceSchema>;
 

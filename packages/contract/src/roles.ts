@@ -31,6 +31,14 @@ export const PERMISSIONS = {
   'points:adjust': ['admin'],
   /** Keys of the integration API (tills, the customers' app): create, list, revoke. */
   'apikeys:manage': ['admin'],
+  /** Premi: rewards, their vouchers (generate, import, void, use at a till) and redemptions. */
+  'rewards:read': ['admin'],
+  'rewards:write': ['admin'],
+  'rewards:redeem': ['admin'],
+  'vouchers:use': ['admin'],
+  /** Approvazioni: the social-action proofs queue and its decisions. */
+  'proofs:read': ['admin'],
+  'proofs:decide': ['admin'],
 } as const satisfies Record<string, readonly StaffRole[]>;
 
 export type Permission = keyof typeof PERMISSIONS;

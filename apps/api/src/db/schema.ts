@@ -157,4 +157,6 @@ export * from '../modules/merchants/merchants.schema.ts';
 export * from '../modules/customers/customers.schema.ts';
 export * from '../modules/programs/programs.schema.ts';
 export * from '../modules/ledger/ledger.schema.ts';
+export * from '../modules/rewards/rewards.schema.ts';
+export * from '../modules/social-proofs/social-proofs.schema.ts';
 export * from '../modules/integration/integration.schema.ts';

@@ -205,6 +205,121 @@ describe('the integration API over HTTP', () => {
   });
 });
 
+describe('rewards, vouchers and proofs through the integration API', () => {
+  let ctx: TestContext;
+  let call: ReturnType<typeof client>;
+  let base: string;
+  let adminToken: string;
+  let fx: LedgerFixture;
+  let other: LedgerFixture;
+  let cardNumber: string;
+
+  beforeAll(async () => {
+    ctx = await createTestContext({ seed: true });
+    base = await listen(ctx);
+    call = client(base);
+    adminToken = await ctx.tokenFor('admin@demo.test');
+    fx = await createLedgerFixture(ctx.app.db, { customers: 1 });
+    other = await createLedgerFixture(ctx.app.db, { customers: 1 });
+    const [row] = await rows<{ card_number: string }>(ctx, sql`select card_number from customers where id = ${fx.customerIds[0]!}`);
+    cardNumber = row!.card_number;
+  });
+  afterAll(async () => ctx?.close());
+
+  const reward = async (programId: string, cost: number) => {
+    const response = await ctx.request({ method: 'POST', url: '/api/admin/rewards', token: adminToken, payload: { programId, name: 'Cappuccino omaggio', cost, status: 'active' } });
+    expect(response.statusCode, response.body).toBe(201);
+    return response.json().id as string;
+  };
+
+  it('redeems a reward for a card (once per Idempotency-Key), then checks and uses the voucher once at the till', async () => {
+    const till = await createKey(ctx, adminToken, {
+      name: 'Cassa premi',
+      kind: 'merchant',
+      merchantId: fx.merchantId,
+      scopes: ['purchases:write', 'cards:read', 'rewards:redeem', 'vouchers:use'],
+    });
+    const rewardId = await reward(fx.pointsProgramId, 30);
+    await call('POST', '/purchases', { key: till.secret, body: { cardNumber, amountCents: 5000, programId: fx.pointsProgramId }, headers: { 'idempotency-key': randomUUID() } });
+
+    const card = await call('GET', `/cards/${cardNumber}`, { key: till.secret });
+    expect(card.body['rewardsWithinReach']).toEqual([
+      expect.objectContaining({ id: rewardId, costPoints: 30, isAffordable: true, missing: 0 }),
+    ]);
+
+    const key = `premio-${randomUUID()}`;
+    const redeemed = await call('POST', '/redemptions', { key: till.secret, body: { cardNumber, rewardId }, headers: { 'idempotency-key': key } });
+    expect(redeemed.status, JSON.stringify(redeemed.body)).toBe(201);
+    expect(redeemed.body).toMatchObject({ points: -30, balance: 20 });
+    const again = await call('POST', '/redemptions', { key: till.secret, body: { cardNumber, rewardId }, headers: { 'idempotency-key': key } });
+    expect(again.body).toEqual(redeemed.body);
+    const code = (redeemed.body['voucher'] as { code: string }).code;
+
+    const checked = await call('GET', `/vouchers/${code}`, { key: till.secret });
+    expect(checked.status).toBe(200);
+    expect(checked.body).toMatchObject({ code, status: 'issued', usable: true });
+    expect(checked.body).not.toHaveProperty('customerId');
+    const used = await call('POST', `/vouchers/${code}/use`, { key: till.secret });
+    expect(used.status).toBe(200);
+    expect(used.body).toMatchObject({ status: 'used' });
+    const twice = await call('POST', `/vouchers/${code}/use`, { key: till.secret });
+    expect(twice.status).toBe(409);
+    expect((twice.body['error'] as { code: string }).code).toBe('voucher_used');
+  });
+
+  it('confines rewards and vouchers to the key\'s merchant', async () => {
+    const till = await createKey(ctx, adminToken, { name: 'Cassa altrove', kind: 'merchant', merchantId: other.merchantId, scopes: ['rewards:redeem', 'vouchers:use'] });
+    const rewardId = await reward(fx.pointsProgramId, 1);
+    const redeemed = await call('POST', '/redemptions', { key: till.secret, body: { cardNumber, rewardId }, headers: { 'idempotency-key': randomUUID() } });
+    expect(redeemed.status).toBe(403);
+    // A voucher of fx's program, checked at the other merchant: not usable there.
+    const home = await createKey(ctx, adminToken, { name: 'Cassa casa', kind: 'merchant', merchantId: fx.merchantId, scopes: ['rewards:redeem'] });
+    const ok = await call('POST', '/redemptions', { key: home.secret, body: { cardNumber, rewardId }, headers: { 'idempotency-key': randomUUID() } });
+    expect(ok.status, JSON.stringify(ok.body)).toBe(201);
+    const code = (ok.body['voucher'] as { code: string }).code;
+    const checked = await call('GET', `/vouchers/${code}`, { key: till.secret });
+    expect(checked.body).toMatchObject({ usable: false, reason: 'voucher_wrong_merchant' });
+    expect((await call('POST', `/vouchers/${code}/use`, { key: till.secret })).status).toBe(409);
+    // The app's key has no merchant: it may not use vouchers at a till.
+    const app = await createKey(ctx, adminToken, { name: 'App', kind: 'app', scopes: ['vouchers:use'] });
+    expect((await call('GET', `/vouchers/${code}`, { key: app.secret })).status).toBe(403);
+  });
+
+  it('files a proof by link, and one by uploaded screenshot, into the Approvazioni queue', async () => {
+    const app = await createKey(ctx, adminToken, { name: 'App clienti', kind: 'app', scopes: ['proofs:write'] });
+    const key = `prova-${randomUUID()}`;
+    const byLink = await call('POST', '/proofs', {
+      key: app.secret,
+      body: { cardNumber, programId: fx.pointsProgramId, kind: 'review', url: 'https://example.com/recensione/1' },
+      headers: { 'idempotency-key': key },
+    });
+    expect(byLink.status, JSON.stringify(byLink.body)).toBe(201);
+    expect(byLink.body).toMatchObject({ kind: 'review', status: 'pending' });
+    const replay = await call('POST', '/proofs', {
+      key: app.secret,
+      body: { cardNumber, programId: fx.pointsProgramId, kind: 'review', url: 'https://example.com/recensione/1' },
+      headers: { 'idempotency-key': key },
+    });
+    expect(replay.body['id']).toBe(byLink.body['id']);
+
+    const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
+    const form = new FormData();
+    form.append('file', new Blob([png], { type: 'image/png' }), 'prova.png');
+    const upload = await fetch(`${base}/api/integration/v1/proofs/image`, { method: 'POST', headers: { authorization: `Bearer ${app.secret}` }, body: form });
+    expect(upload.status).toBe(201);
+    const { id: imageId } = (await upload.json()) as { id: string };
+    const byImage = await call('POST', '/proofs', { key: app.secret, body: { cardNumber, programId: fx.pointsProgramId, kind: 'share', imageId } });
+    expect(byImage.status).toBe(201);
+
+    const queue = await ctx.request({ method: 'GET', url: `/api/admin/social-proofs?customerId=${fx.customerIds[0]}`, token: adminToken });
+    const items = queue.json().items as { kind: string; channel: string; imageId: string | null }[];
+    expect(items.map((item) => [item.kind, item.channel]).sort()).toEqual([['review', 'app'], ['share', 'app']]);
+    const missing = await call('POST', '/proofs', { key: app.secret, body: { cardNumber, programId: fx.pointsProgramId, kind: 'share' } });
+    expect(missing.status).toBe(400);
+    expect((missing.body['error'] as { fields: { field: string }[] }).fields.map((f) => f.field)).toContain('url');
+  });
+});
+
 describe('the integration API rate limit, per key', () => {
   let ctx: TestContext;
   let call: ReturnType<typeof client>;

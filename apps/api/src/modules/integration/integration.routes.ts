@@ -1,10 +1,35 @@
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { cardNumberParamSchema, integrationCardSchema, integrationPurchaseResultSchema, integrationPurchaseSchema } from '@sf/contract/integration';
+import multipart from '@fastify/multipart';
+import {
+  cardNumberParamSchema,
+  integrationCardSchema,
+  integrationProofResultSchema,
+  integrationProofSchema,
+  integrationPurchaseResultSchema,
+  integrationPurchaseSchema,
+  integrationRedemptionResultSchema,
+  integrationRedemptionSchema,
+  integrationVoucherSchema,
+  optionalIdempotencyHeadersSchema,
+} from '@sf/contract/integration';
 import { idempotencyHeadersSchema } from '@sf/contract/ledger';
+import { coverUploadResponseSchema } from '@sf/contract/news';
+import { voucherCodeParamSchema } from '@sf/contract/rewards';
 import { ledgerDeps } from '../ledger/ledger.routes.ts';
+import { COVER_MAX_BYTES } from '../news/cover-images.ts';
+import { readUploadedFile } from '../rewards/rewards.routes.ts';
+import { storeProofImage } from '../social-proofs/social-proofs.service.ts';
 import type { IntegrationKey } from './api-keys.service.ts';
-import { readCard, recordPurchase } from './integration.service.ts';
+import {
+  checkVoucherAtTill,
+  keyCaller,
+  readCard,
+  recordPurchase,
+  redeemForCard,
+  submitProofForCard,
+  useVoucherAtTill,
+} from './integration.service.ts';
 
 export const INTEGRATION_PREFIX = '/api/integration/v1';
 /** Starts with /api/docs, like the back-office's own docs: served by @fastify/swagger-ui, public. */
@@ -47,6 +72,7 @@ export function integrationSpecification(spec: Record<string, unknown>): Record<
 
 /** `/api/integration/v1` (PRODUCT.md D "Integration API"): tills and the customers' app, with an API key. */
 export const integrationRoutes: FastifyPluginAsyncZod = async (app) => {
+  await app.register(multipart, { limits: { fileSize: COVER_MAX_BYTES, files: 1, fields: 0, parts: 1, fieldNameSize: 100, headerPairs: 50 } });
   const deps = ledgerDeps(app);
   // Per key, not per address: tills behind one shop router share an address (decision record 017).
   const rateLimit = {
@@ -131,5 +157,134 @@ export const integrationRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => readCard(deps, keyOf(request), request.params.cardNumber),
+  );
+  const voucherExample = {
+    code: 'K7PX-M2QD-9WTR',
+    status: 'issued',
+    usable: true,
+    reason: null,
+    reward: { id: '3f2a9c4e-8b1d-4e7a-9c0f-1a2b3c4d5e6f', name: 'Cappuccino omaggio', programId: '0b7f5c1e-4a52-4f3e-9d51-2f4a8f0c9a11' },
+    issuedAt: '2026-11-20T18:02:00.000+01:00',
+    usedAt: null,
+    validFrom: null,
+    validUntil: '2026-12-31T23:59:59.000+01:00',
+  };
+
+  app.get(
+    '/vouchers/:code',
+    {
+      config: { integration: 'vouchers:use', rateLimit },
+      schema: {
+        tags: [TAG],
+        summary: 'Verifica un buono alla cassa: stato, se è utilizzabile qui e ora, e se no perché',
+        description: 'Non cambia nulla. `reason` è un codice: voucher_used, voucher_expired, voucher_not_issued, voucher_void, voucher_wrong_merchant, voucher_not_yet_valid.',
+        security: [{ integrationKey: [] }],
+        params: voucherCodeParamSchema,
+        response: { 200: integrationVoucherSchema.meta({ example: voucherExample }) },
+      },
+    },
+    async (request) => checkVoucherAtTill(deps, keyOf(request), request.params.code),
+  );
+
+  app.post(
+    '/vouchers/:code/use',
+    {
+      config: { integration: 'vouchers:use', rateLimit },
+      schema: {
+        tags: [TAG],
+        summary: 'Usa un buono alla cassa: una volta sola (409 voucher_used), nella finestra del premio (409 voucher_expired)',
+        security: [{ integrationKey: [] }],
+        params: voucherCodeParamSchema,
+        response: { 200: integrationVoucherSchema.meta({ example: { ...voucherExample, status: 'used', usable: false, usedAt: '2026-11-23T10:20:00.000+01:00' } }) },
+      },
+    },
+    async (request) => useVoucherAtTill(deps, keyOf(request), request, request.params.code),
+  );
+
+  app.post(
+    '/redemptions',
+    {
+      config: { integration: 'rewards:redeem', rateLimit },
+      schema: {
+        tags: [TAG],
+        summary: 'Riscatta un premio per una tessera: scala i punti (o i timbri) ed emette un buono, in un\u2019unica operazione',
+        description: 'Con `Idempotency-Key`: ripetere la richiesta restituisce lo stesso buono. 409: out_of_stock, reward_limit_reached, insufficient_balance, reward_not_available.',
+        security: [{ integrationKey: [] }],
+        headers: idempotencyHeadersSchema,
+        body: integrationRedemptionSchema.meta({ example: { cardNumber: '2790000000018', rewardId: '3f2a9c4e-8b1d-4e7a-9c0f-1a2b3c4d5e6f' } }),
+        response: {
+          201: integrationRedemptionResultSchema.meta({
+            example: {
+              entryId: 1043,
+              programId: '0b7f5c1e-4a52-4f3e-9d51-2f4a8f0c9a11',
+              points: -100,
+              stamps: 0,
+              balance: 218,
+              stampsBalance: 0,
+              voucher: { code: 'K7PX-M2QD-9WTR', validUntil: '2026-12-31T23:59:59.000+01:00' },
+            },
+          }),
+        },
+      },
+    },
+    async (request, reply) => {
+      const answer = await redeemForCard(deps, keyOf(request), request, request.body, request.headers['idempotency-key']);
+      if (answer.isReplay) reply.header('Idempotent-Replayed', 'true');
+      return reply.code(answer.status as 201).send(answer.body);
+    },
+  );
+
+  app.post(
+    '/proofs',
+    {
+      config: { integration: 'proofs:write', rateLimit },
+      schema: {
+        tags: [TAG],
+        summary: 'Invia la prova di un\u2019azione social (condivisione, recensione, check-in): un link e/o uno screenshot',
+        description:
+          'La prova attende l\u2019approvazione dello staff (Approvazioni); approvata, accredita il bonus del programma. ' +
+          'Lo screenshot si carica prima con `POST /proofs/image` e si indica con `imageId`.',
+        security: [{ integrationKey: [] }],
+        headers: optionalIdempotencyHeadersSchema,
+        body: integrationProofSchema.meta({
+          example: {
+            cardNumber: '2790000000018',
+            programId: '0b7f5c1e-4a52-4f3e-9d51-2f4a8f0c9a11',
+            kind: 'review',
+            url: 'https://www.example.com/recensioni/bar-centrale/12345',
+            note: 'Recensione a cinque stelle',
+          },
+        }),
+        response: { 201: integrationProofResultSchema.meta({ example: { id: 77, kind: 'review', status: 'pending', createdAt: '2026-11-23T10:30:00.000+01:00' } }) },
+      },
+    },
+    async (request, reply) => {
+      const answer = await submitProofForCard(deps, keyOf(request), request, request.body, request.headers['idempotency-key']);
+      if (answer.isReplay) reply.header('Idempotent-Replayed', 'true');
+      return reply.code(201).send(answer.body);
+    },
+  );
+
+  app.post(
+    '/proofs/image',
+    {
+      config: { integration: 'proofs:write', rateLimit },
+      schema: {
+        tags: [TAG],
+        summary: 'Carica lo screenshot di una prova (multipart, campo "file"): PNG, JPEG, WebP o GIF, al massimo 5 MB',
+        security: [{ integrationKey: [] }],
+        consumes: ['multipart/form-data'],
+        response: { 201: coverUploadResponseSchema },
+      },
+    },
+    async (request, reply) => {
+      const { bytes, fileName } = await readUploadedFile(request);
+      const stored = await storeProofImage(
+        { db: app.db, dataDir: app.env.dataDir, quotaBytes: app.env.UPLOAD_QUOTA_BYTES },
+        keyCaller(keyOf(request), request).audit,
+        { bytes, fileName, uploadedBy: null },
+      );
+      return reply.code(201).send(stored);
+    },
   );
 };

@@ -1,5 +1,12 @@
+import type { VoucherCheck } from '@sf/contract/rewards';
+import { checkVoucher, redeemReward, useVoucher } from '../rewards/rewards.service.ts';
+import { submitProof } from '../social-proofs/social-proofs.service.ts';
 import {
   integrationErrorMessage,
+  type IntegrationProof,
+  type IntegrationRedemption,
+  type IntegrationRedemptionResult,
+  type IntegrationVoucher,
   type IntegrationCard,
   type IntegrationPurchase,
   type IntegrationPurchaseResult,
@@ -121,6 +128,24 @@ export async function readCard(deps: LedgerDeps, key: IntegrationKey, cardNumber
   const today = localDate(deps.clock.now(), deps.timeZone);
   const horizon = localDate(new Date(deps.clock.now().getTime() + EXPIRING_WINDOW_DAYS * 86_400_000), deps.timeZone);
   const expiring = await ledgerRepo.expiringPoints(deps.db, memberships.map((membership) => membership.id));
+  const rewards = await repo.openRewardsOf(deps.db, memberships.map((membership) => membership.programId), deps.clock.now());
+  const rewardsWithinReach = rewards
+    .map((reward) => {
+      const membership = memberships.find((m) => m.programId === reward.programId)!;
+      const isStamps = membership.programType === 'stamps';
+      const have = isStamps ? membership.stamps : membership.balance;
+      return {
+        id: reward.id,
+        programId: reward.programId,
+        name: reward.name,
+        costPoints: isStamps ? null : reward.cost,
+        costStamps: isStamps ? reward.cost : null,
+        isAffordable: have >= reward.cost,
+        missing: Math.max(0, reward.cost - have),
+      };
+    })
+    .sort((a, b) => a.missing - b.missing)
+    .slice(0, 10);
   return {
     cardNumber,
     initials: initialsOf(holder.firstName, holder.lastName),
@@ -137,5 +162,77 @@ export async function readCard(deps: LedgerDeps, key: IntegrationKey, cardNumber
         .filter((lot) => lot.membershipId === membership.id && lot.expiresOn >= today && lot.expiresOn <= horizon)
         .map(({ points, expiresOn }) => ({ points, expiresOn })),
     })),
+    rewardsWithinReach,
   };
+}
+
+const withoutCustomer = ({ customerId: _customerId, ...rest }: VoucherCheck): IntegrationVoucher => rest;
+
+/** A voucher is checked and used at the key's merchant (the app's key has none: 403). */
+export async function checkVoucherAtTill(deps: LedgerDeps, key: IntegrationKey, code: string): Promise<IntegrationVoucher> {
+  return withoutCustomer(await checkVoucher(deps, { code, merchantId: merchantOf(key, undefined) }));
+}
+
+export async function useVoucherAtTill(deps: LedgerDeps, key: IntegrationKey, request: { id: string; ip: string }, code: string) {
+  return withoutCustomer(await useVoucher(deps, keyCaller(key, request), { code, merchantId: merchantOf(key, undefined) }));
+}
+
+/**
+ * A redemption for a card, through the rewards service (one transaction: redeem entry, stock,
+ * voucher), idempotent per key. A merchant's key redeems only rewards of its programs (else 403).
+ */
+export async function redeemForCard(
+  deps: LedgerDeps,
+  key: IntegrationKey,
+  request: { id: string; ip: string },
+  input: IntegrationRedemption,
+  idempotencyKey: string,
+) {
+  const holder = await repo.findCardHolder(deps.db, input.cardNumber);
+  if (!holder) throw cardNotFound();
+  const programId = await repo.programOfReward(deps.db, input.rewardId);
+  if (programId && key.merchantId !== null && !(await repo.isMerchantOfProgram(deps.db, key.merchantId, programId))) throw otherMerchant();
+  const answer = await redeemReward(deps, keyCaller(key, request), { customerId: holder.id, rewardId: input.rewardId }, idempotencyKey, {
+    scope: `int:${key.id}`,
+  });
+  const { entry, voucher } = answer.body;
+  const result: IntegrationRedemptionResult = {
+    entryId: entry.id,
+    programId: entry.programId,
+    points: entry.points,
+    stamps: entry.stamps,
+    balance: entry.balanceAfter,
+    stampsBalance: entry.stampsAfter,
+    voucher: { code: voucher.code, validUntil: voucher.validUntil },
+  };
+  return { status: answer.status, isReplay: answer.isReplay, body: result };
+}
+
+/** A social-action proof for a card, into the Approvazioni queue; a merchant's key files it at its merchant. */
+export async function submitProofForCard(
+  deps: LedgerDeps,
+  key: IntegrationKey,
+  request: { id: string; ip: string },
+  input: IntegrationProof,
+  idempotencyKey: string | undefined,
+) {
+  const holder = await repo.findCardHolder(deps.db, input.cardNumber);
+  if (!holder) throw cardNotFound();
+  if (key.merchantId !== null && !(await repo.isMerchantOfProgram(deps.db, key.merchantId, input.programId))) throw otherMerchant();
+  const caller = keyCaller(key, request);
+  const { proof, isReplay } = await submitProof(
+    deps,
+    { label: caller.label, audit: caller.audit, channel: key.kind === 'app' ? 'app' : 'integration' },
+    {
+      customerId: holder.id,
+      programId: input.programId,
+      merchantId: key.merchantId ?? undefined,
+      kind: input.kind,
+      url: input.url,
+      imageId: input.imageId,
+      note: input.note,
+    },
+    idempotencyKey ? { scope: `int:${key.id}`, key: idempotencyKey } : undefined,
+  );
+  return { isReplay, body: { id: proof.id, kind: proof.kind, status: proof.status, createdAt: proof.createdAt } };
 }

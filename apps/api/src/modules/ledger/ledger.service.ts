@@ -229,6 +229,49 @@ export async function createEntry(deps: LedgerDeps, caller: LedgerCaller, input:
   );
 }
 
+/**
+ * For other modules that pay or take points inside their OWN transaction (rewards: a redemption and
+ * its voucher; social proofs: an approval and its bonus). Step 1: check the program, customer and
+ * merchant as a staff write would, and lock the membership row (created on the first earning). The
+ * caller may then count what it must under that lock (per-customer limits, monthly caps) and call
+ * `applyToLockedMember` once. Lock order, as everywhere: membership first, then the caller's rows.
+ */
+export async function lockMember(
+  tx: Executor,
+  deps: LedgerDeps,
+  input: { customerId: string; programId: string; merchantId?: string | undefined },
+): Promise<{ program: repo.ProgramRules; membership: repo.MembershipRow }> {
+  const program = await loadWriteContext(tx, input);
+  const membership = await repo.lockMembership(tx, input.customerId, input.programId, deps.clock.now());
+  return { program, membership };
+}
+
+/**
+ * Step 2: one `earn` or `redeem` entry on the membership locked by `lockMember`, through the same
+ * checks as every ledger write (balance never below zero: 409 insufficient_balance; FIFO lots; tier;
+ * audit). `idempotencyKey` is stored on the entry and is unique per `source`: a second write with the
+ * same (source, key) fails with a unique violation, so derive it from what must happen once
+ * (e.g. `proof:<id>`).
+ */
+export async function applyToLockedMember(
+  tx: Executor,
+  deps: LedgerDeps,
+  caller: LedgerCaller,
+  locked: { program: repo.ProgramRules; membership: repo.MembershipRow },
+  movement: {
+    kind: 'earn' | 'redeem';
+    source: LedgerEntry['source'];
+    points: number;
+    stamps: number;
+    reason: string | null;
+    merchantId: string | null;
+    idempotencyKey: string;
+  },
+): Promise<LedgerWriteResult> {
+  const { idempotencyKey, ...rest } = movement;
+  return applyMovement(tx, deps, caller, locked.membership, locked.program, { ...rest, amountCents: null, reversesId: null }, idempotencyKey);
+}
+
 /** `POST /api/admin/ledger/:id/reversal`: a new entry with the opposite sign; one per entry. */
 export async function reverseEntry(deps: LedgerDeps, caller: LedgerCaller, entryId: number, reason: string, idempotencyKey: string) {
   return runIdempotent(

@@ -58,7 +58,8 @@ const EXTENSIONS: Record<string, string> = {
 export async function storeCoverImage(
   deps: { db: Database; dataDir: string; quotaBytes: number },
   actor: AuditActor,
-  file: { bytes: Buffer; type: ImageType; fileName: string; uploadedBy: string },
+  /** `uploadedBy` null: sent by an integration key (a proof's screenshot), counted in no user's quota. */
+  file: { bytes: Buffer; type: ImageType; fileName: string; uploadedBy: string | null },
 ): Promise<{ id: string }> {
   const id = randomBytes(18).toString('base64url');
   const target = filePath(deps.dataDir, id, file.type.extension);
@@ -67,12 +68,17 @@ export async function storeCoverImage(
   try {
     await deps.db.transaction(async (tx) => {
       // Per-user quota: the uploader's row is locked so that parallel uploads are counted one by one.
-      await tx.select({ id: users.id }).from(users).where(eq(users.id, file.uploadedBy)).for('update');
-      const [used] = await tx
-        .select({ bytes: sql<string>`coalesce(sum(${uploads.size}), 0)` })
-        .from(uploads)
-        .where(eq(uploads.uploadedBy, file.uploadedBy));
-      if (Number(used?.bytes ?? 0) + file.bytes.length > deps.quotaBytes) {
+      const uploader = file.uploadedBy;
+      let usedBytes = 0;
+      if (uploader !== null) {
+        await tx.select({ id: users.id }).from(users).where(eq(users.id, uploader)).for('update');
+        const [used] = await tx
+          .select({ bytes: sql<string>`coalesce(sum(${uploads.size}), 0)` })
+          .from(uploads)
+          .where(eq(uploads.uploadedBy, uploader));
+        usedBytes = Number(used?.bytes ?? 0);
+      }
+      if (usedBytes + file.bytes.length > deps.quotaBytes) {
         throw new AppError(
           413,
           'payload_too_large',

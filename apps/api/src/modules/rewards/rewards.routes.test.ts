@@ -1,0 +1,245 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'drizzle-orm';
+import { VOUCHER_ALPHABET } from '@sf/contract/rewards';
+import { createTestContext, type TestContext } from '../../../test/helper.ts';
+import { createLedgerFixture, type LedgerFixture } from '../../../test/ledger-fixtures.ts';
+import { verifyLedger } from '../ledger/ledger.verify.ts';
+
+const ADMIN = 'admin@demo.test';
+
+describe('the rewards API (Premi, vouchers, redemptions)', () => {
+  let ctx: TestContext;
+  let token: string;
+  let fx: LedgerFixture;
+  let now = new Date('2026-06-15T10:00:00Z');
+  const clock = { now: () => now };
+  let otherMerchantId: string;
+
+  beforeAll(async () => {
+    ctx = await createTestContext({ clock });
+    token = await ctx.tokenFor(ADMIN);
+    fx = await createLedgerFixture(ctx.app.db, { customers: 4 });
+    otherMerchantId = randomUUID();
+    await ctx.app.db.execute(
+      sql`insert into merchants (id, legal_name, vat_number, category, street, city, province, postal_code)
+          values (${otherMerchantId}, 'Altro S.r.l.', '01234567897', 'bar', 'Via Po 2', 'Torino', 'TO', '10121')`,
+    );
+  });
+  afterAll(async () => ctx?.close());
+
+  const api = (method: 'GET' | 'POST' | 'PATCH', url: string, payload?: object, headers: Record<string, string> = {}) =>
+    ctx.request({ method, url, token, ...(payload ? { payload } : {}), headers });
+  const earn = (customerId: string, amountCents: number) =>
+    api('POST', '/api/admin/ledger', { customerId, programId: fx.pointsProgramId, kind: 'purchase', amountCents }, { 'idempotency-key': randomUUID() });
+  const redeem = (customerId: string, rewardId: string, key = randomUUID()) =>
+    api('POST', '/api/admin/redemptions', { customerId, rewardId }, { 'idempotency-key': key });
+  const createReward = async (fields: object = {}) => {
+    const res = await api('POST', '/api/admin/rewards', { programId: fx.pointsProgramId, name: 'Caffè omaggio', cost: 50, status: 'active', ...fields });
+    expect(res.statusCode).toBe(201);
+    return res.json() as { id: string; version: number; stock: number | null };
+  };
+  const multipart = (boundary: string, fileName: string, content: Buffer | string, type = 'text/csv') =>
+    Buffer.concat([
+      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${fileName}"\r\nContent-Type: ${type}\r\n\r\n`),
+      Buffer.isBuffer(content) ? content : Buffer.from(content),
+      Buffer.from(`\r\n--${boundary}--\r\n`),
+    ]);
+
+  it('creates, reads, lists and changes a reward, refusing a stale version with 409 version_conflict', async () => {
+    const created = await createReward({ name: 'Cornetto', stock: 5, limitPerCustomer: 2, description: 'Uno a scelta' });
+    expect(created).toMatchObject({ name: 'Cornetto', cost: 50, stock: 5, costUnit: 'points', programName: 'Circuito Punti', status: 'active', version: 1 });
+    const patched = await api('PATCH', `/api/admin/rewards/${created.id}`, { version: 1, cost: 60 });
+    expect(patched.statusCode).toBe(200);
+    expect(patched.json()).toMatchObject({ cost: 60, version: 2 });
+    const stale = await api('PATCH', `/api/admin/rewards/${created.id}`, { version: 1, cost: 70 });
+    expect(stale.statusCode).toBe(409);
+    expect(stale.json().error.code).toBe('version_conflict');
+    const list = await api('GET', `/api/admin/rewards?q=corn&programId=${fx.pointsProgramId}`);
+    expect(list.json()).toMatchObject({ total: 1, items: [{ id: created.id, cost: 60 }] });
+    const csv = await api('GET', '/api/admin/rewards/export.csv?q=corn');
+    expect(csv.headers['content-type']).toMatch(/text\/csv/);
+    expect(csv.body).toContain('Cornetto;Circuito Punti;points;60;5;2');
+  });
+
+  it('answers bad input with 400 naming the field in Italian, and an unknown program too', async () => {
+    const res = await api('POST', '/api/admin/rewards', { programId: fx.pointsProgramId, name: 'X', cost: 0 }, { 'accept-language': 'it' });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().error.fields[0].field).toBe('cost');
+    const window = await api('POST', '/api/admin/rewards', {
+      programId: fx.pointsProgramId,
+      name: 'X',
+      cost: 1,
+      validFrom: '2026-07-01T00:00:00Z',
+      validUntil: '2026-06-01T00:00:00Z',
+    });
+    expect(window.statusCode).toBe(400);
+    expect(window.json().error.fields[0].field).toBe('validUntil');
+    const unknown = await api('POST', '/api/admin/rewards', { programId: randomUUID(), name: 'X', cost: 1 }, { 'accept-language': 'it' });
+    expect(unknown.statusCode).toBe(400);
+    expect(unknown.json().error.fields[0]).toMatchObject({ field: 'programId' });
+  });
+
+  it('generates 20 distinct codes from the unambiguous alphabet and lists them as available', async () => {
+    const reward = await createReward({ name: 'Gelato' });
+    const res = await api('POST', `/api/admin/rewards/${reward.id}/vouchers`, { count: 20 });
+    expect(res.statusCode).toBe(201);
+    expect(res.json()).toMatchObject({ created: 20, errors: [] });
+    const list = await api('GET', `/api/admin/rewards/${reward.id}/vouchers?pageSize=100`);
+    const codes = (list.json().items as { code: string; status: string }[]).map((v) => v.code);
+    expect(new Set(codes).size).toBe(20);
+    for (const code of codes) expect([...code].every((c) => VOUCHER_ALPHABET.includes(c))).toBe(true);
+    expect(list.json().items.every((v: { status: string }) => v.status === 'available')).toBe(true);
+    const detail = await api('GET', `/api/admin/rewards/${reward.id}`);
+    expect(detail.json().vouchers).toEqual({ available: 20, issued: 0, used: 0, expired: 0, void: 0 });
+    const none = await api('POST', `/api/admin/rewards/${reward.id}/vouchers`, {});
+    expect(none.statusCode).toBe(400);
+  });
+
+  it('imports codes from an Italian Excel CSV with a dry run first, reporting bad, repeated and existing rows', async () => {
+    const reward = await createReward({ name: 'Pizza' });
+    const boundary = 'b0undary';
+    const csv = '\uFEFFcodice;note\r\nPIZZA-0001;prima\r\npizza0002;\r\nPIZZA0001;doppio\r\n!!;male\r\n';
+    const send = (dryRun: boolean) =>
+      ctx.request({
+        method: 'POST',
+        url: `/api/admin/rewards/${reward.id}/vouchers${dryRun ? '?dryRun=true' : ''}`,
+        token,
+        payload: multipart(boundary, 'codici.csv', csv),
+        headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, 'accept-language': 'it' },
+      });
+    const dry = await send(true);
+    expect(dry.statusCode, dry.body).toBe(200);
+    expect(dry.json()).toMatchObject({ dryRun: true, created: 2 });
+    expect(dry.json().errors.map((e: { row: number; code: string }) => [e.row, e.code])).toEqual([
+      [4, 'duplicate'],
+      [5, 'invalid'],
+    ]);
+    expect((await api('GET', `/api/admin/rewards/${reward.id}/vouchers`)).json().total).toBe(0);
+    const real = await send(false);
+    expect(real.statusCode).toBe(201);
+    expect(real.json()).toMatchObject({ dryRun: false, created: 2 });
+    // A comma-separated UTF-8 file without a header: the existing code is refused by row.
+    const again = await ctx.request({
+      method: 'POST',
+      url: `/api/admin/rewards/${reward.id}/vouchers`,
+      token,
+      payload: multipart(boundary, 'codici.csv', 'PIZZA0002,x\nPIZZA0003,y\n'),
+      headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+    });
+    expect(again.json()).toMatchObject({ created: 1, errors: [{ row: 1, code: 'exists' }] });
+    const list = await api('GET', `/api/admin/rewards/${reward.id}/vouchers?sort=code&order=asc`);
+    expect(list.json().items.map((v: { code: string }) => v.code)).toEqual(['PIZZA0001', 'PIZZA0002', 'PIZZA0003']);
+  });
+
+  it('redeems: takes the points with a reward entry, hands out the oldest waiting code, takes one from the stock', async () => {
+    const customerId = fx.customerIds[0]!;
+    await earn(customerId, 20_000);
+    const reward = await createReward({ name: 'Cena', cost: 120, stock: 3 });
+    await api('POST', `/api/admin/rewards/${reward.id}/vouchers`, { count: 2 });
+    const oldest = (await api('GET', `/api/admin/rewards/${reward.id}/vouchers?sort=createdAt&order=asc`)).json().items[0].code;
+    const key = randomUUID();
+    const res = await redeem(customerId, reward.id, key);
+    expect(res.statusCode).toBe(201);
+    const body = res.json();
+    expect(body.entry).toMatchObject({ kind: 'redeem', source: 'reward', points: -120, balanceAfter: 80, reason: 'Cena', createdByLabel: ADMIN });
+    expect(body.voucher.code).toBe(oldest);
+    // The retry answers the same, once.
+    const retry = await redeem(customerId, reward.id, key);
+    expect(retry.headers['idempotent-replayed']).toBe('true');
+    expect(retry.json()).toEqual(body);
+    const reused = await redeem(fx.customerIds[1]!, reward.id, key);
+    expect(reused.statusCode).toBe(422);
+    expect(reused.json().error.code).toBe('idempotency_key_reused');
+    const detail = (await api('GET', `/api/admin/rewards/${reward.id}`)).json();
+    expect(detail).toMatchObject({ stock: 2, vouchers: { available: 1, issued: 1 } });
+    const issued = (await api('GET', `/api/admin/rewards/${reward.id}/vouchers?status=issued`)).json().items;
+    expect(issued).toMatchObject([{ code: oldest, customerId, entryId: body.entry.id }]);
+  });
+
+  it('mints a new code when none waits, and refuses out_of_stock, reward_limit_reached and insufficient_balance', async () => {
+    const rich = fx.customerIds[1]!;
+    await earn(rich, 50_000);
+    const limited = await createReward({ name: 'Limitato', cost: 10, stock: 5, limitPerCustomer: 1 });
+    const first = await redeem(rich, limited.id);
+    expect(first.statusCode).toBe(201);
+    expect(first.json().voucher.code).toMatch(/^[A-Z2-9]{10}$/);
+    const second = await redeem(rich, limited.id);
+    expect(second.statusCode).toBe(409);
+    expect(second.json().error.code).toBe('reward_limit_reached');
+
+    const scarce = await createReward({ name: 'Ultimo', cost: 10, stock: 1 });
+    expect((await redeem(rich, scarce.id)).statusCode).toBe(201);
+    const empty = await redeem(rich, scarce.id);
+    expect(empty.statusCode).toBe(409);
+    expect(empty.json().error).toMatchObject({ code: 'out_of_stock', message: 'Questo premio è esaurito' });
+
+    const costly = await createReward({ name: 'Caro', cost: 1_000_000 });
+    const poor = await redeem(rich, costly.id);
+    expect(poor.statusCode).toBe(409);
+    expect(poor.json().error.code).toBe('insufficient_balance');
+    // Nothing of a refused redemption stays: no voucher, stock untouched.
+    expect((await api('GET', `/api/admin/rewards/${costly.id}`)).json().vouchers.issued).toBe(0);
+
+    const draft = await createReward({ name: 'Bozza', status: 'draft' });
+    expect((await redeem(rich, draft.id)).json().error.code).toBe('reward_not_available');
+    expect((await redeem(rich, randomUUID())).statusCode).toBe(404);
+  });
+
+  it('uses a voucher once, at a merchant of the program, within the window', async () => {
+    const customerId = fx.customerIds[2]!;
+    await earn(customerId, 10_000);
+    const reward = await createReward({ name: 'Aperitivo', cost: 10, validUntil: '2026-06-30T21:59:59Z' });
+    const { voucher } = (await redeem(customerId, reward.id)).json();
+    const use = (merchantId: string, code = voucher.code) => api('POST', `/api/admin/vouchers/${code}/use`, { merchantId });
+
+    const check = await api('GET', `/api/admin/vouchers/${voucher.code}?merchantId=${otherMerchantId}`);
+    expect(check.json()).toMatchObject({ status: 'issued', usable: false, reason: 'voucher_wrong_merchant' });
+    const wrong = await use(otherMerchantId);
+    expect(wrong.statusCode).toBe(409);
+    expect(wrong.json().error.code).toBe('voucher_wrong_merchant');
+    const unknownMerchant = await use(randomUUID());
+    expect(unknownMerchant.statusCode).toBe(400);
+    expect(unknownMerchant.json().error.fields[0].field).toBe('merchantId');
+
+    // Typed with a dash and in lower case, as from paper.
+    const typed = `${voucher.code.slice(0, 5).toLowerCase()}-${voucher.code.slice(5)}`;
+    const ok = await use(fx.merchantId, typed);
+    expect(ok.statusCode).toBe(200);
+    expect(ok.json()).toMatchObject({ status: 'used', code: voucher.code });
+    const twice = await use(fx.merchantId);
+    expect(twice.statusCode).toBe(409);
+    expect(twice.json().error.code).toBe('voucher_used');
+    expect((await api('POST', '/api/admin/vouchers/NOSUCHCODE/use', { merchantId: fx.merchantId })).statusCode).toBe(404);
+
+    const later = (await redeem(customerId, reward.id)).json().voucher.code;
+    now = new Date('2026-07-01T10:00:00Z');
+    const laterToken = await ctx.tokenFor(ADMIN);
+    try {
+      const expired = await ctx.request({ method: 'POST', url: `/api/admin/vouchers/${later}/use`, token: laterToken, payload: { merchantId: fx.merchantId } });
+      expect(expired.statusCode).toBe(409);
+      expect(expired.json().error.code).toBe('voucher_expired');
+      const listed = await ctx.request({ method: 'GET', url: `/api/admin/rewards/${reward.id}/vouchers?status=expired`, token: laterToken });
+      expect(listed.json().items.map((v: { code: string }) => v.code)).toEqual([later]);
+    } finally {
+      now = new Date('2026-06-15T10:00:00Z');
+    }
+  });
+
+  it('voids an available voucher, which then cannot be used; a used one cannot be voided', async () => {
+    const reward = await createReward({ name: 'Annullabile', cost: 5 });
+    await api('POST', `/api/admin/rewards/${reward.id}/vouchers`, { count: 1 });
+    const [available] = (await api('GET', `/api/admin/rewards/${reward.id}/vouchers`)).json().items;
+    const voided = await api('POST', `/api/admin/rewards/${reward.id}/vouchers/${available.id}/void`);
+    expect(voided.statusCode).toBe(200);
+    expect(voided.json()).toMatchObject({ status: 'void' });
+    const use = await api('POST', `/api/admin/vouchers/${available.code}/use`, { merchantId: fx.merchantId });
+    expect(use.json().error.code).toBe('voucher_void');
+    const audit = await ctx.app.db.execute(sql`select action from audit_log where entity_type = 'voucher' and entity_id = ${String(available.id)}`);
+    expect(audit.rows).toEqual([{ action: 'voucher.void' }]);
+  });
+
+  it('keeps the ledger check clean after redemptions (npm run ledger:verify)', async () => {
+    expect(await verifyLedger(ctx.app.db)).toEqual([]);
+  });
+});

@@ -1,0 +1,175 @@
+import { and, eq, gte, lt, sql, type SQL } from 'drizzle-orm';
+import type { ListSocialProofsQuery, SocialProof } from '@sf/contract/social-proofs';
+import type { Executor } from '../../db/client.ts';
+import { allOf, containsPattern, findPage, orderFor, type ListDefinition } from '../../db/list.ts';
+import { csvCell, csvSelection, type CsvColumns } from '../../db/csv-export.ts';
+import { customers, merchants, programs } from '../../db/schema.ts';
+import { socialProofs } from './social-proofs.schema.ts';
+
+export type ProofRow = typeof socialProofs.$inferSelect;
+export type NewProof = Omit<typeof socialProofs.$inferInsert, 'id'>;
+
+const uploadUrl = (id: string) => `/api/public/uploads/${encodeURIComponent(id)}`;
+
+const selection = {
+  proof: socialProofs,
+  customerName: sql<string>`${customers.firstName} || ' ' || ${customers.lastName}`,
+  cardNumber: customers.cardNumber,
+  programName: programs.name,
+  merchantName: sql<string | null>`coalesce(${merchants.signName}, ${merchants.legalName})`,
+};
+
+type Selected = { proof: ProofRow; customerName: string; cardNumber: string; programName: string; merchantName: string | null };
+
+export function toProof(row: Selected): SocialProof {
+  const p = row.proof;
+  return {
+    id: p.id,
+    customerId: p.customerId,
+    customerName: row.customerName,
+    cardNumber: row.cardNumber,
+    programId: p.programId,
+    programName: row.programName,
+    merchantId: p.merchantId,
+    merchantName: row.merchantName,
+    kind: p.kind,
+    url: p.url,
+    imageId: p.imageId,
+    imageUrl: p.imageId ? uploadUrl(p.imageId) : null,
+    note: p.note,
+    channel: p.channel,
+    submittedBy: p.submittedByLabel,
+    status: p.status,
+    reason: p.reason,
+    points: p.points,
+    entryId: p.entryId,
+    decidedBy: p.decidedByLabel,
+    decidedAt: p.decidedAt ? p.decidedAt.toISOString() : null,
+    createdAt: p.createdAt.toISOString(),
+  };
+}
+
+function joined(executor: Executor, fields: Record<string, unknown>) {
+  return executor
+    .select(fields as never)
+    .from(socialProofs)
+    .innerJoin(customers, eq(customers.id, socialProofs.customerId))
+    .innerJoin(programs, eq(programs.id, socialProofs.programId))
+    .leftJoin(merchants, eq(merchants.id, socialProofs.merchantId))
+    .$dynamic();
+}
+
+/** `queue`: pending first (oldest first), then the decided ones (newest decision first). */
+export const proofList: ListDefinition<ListSocialProofsQuery['sort']> = {
+  sorts: {
+    queue: [sql`(${socialProofs.status} <> 'pending')`, socialProofs.createdAt],
+    createdAt: socialProofs.createdAt,
+    status: socialProofs.status,
+    kind: socialProofs.kind,
+    decidedAt: { expression: socialProofs.decidedAt, nullsLast: true },
+  },
+  tieBreaker: socialProofs.id,
+};
+
+export type ProofFilter = Omit<ListSocialProofsQuery, 'page' | 'pageSize' | 'sort' | 'order'>;
+
+/** `from`/`to` are business days (inclusive), as instants from the caller. */
+export function proofConditions(filter: ProofFilter, period: { from?: Date | undefined; toExclusive?: Date | undefined }): SQL | undefined {
+  const like = filter.q ? containsPattern(filter.q) : undefined;
+  return allOf(
+    like !== undefined &&
+      sql`(${customers.firstName} || ' ' || ${customers.lastName} ilike ${like} or ${customers.cardNumber} ilike ${like} or ${socialProofs.url} ilike ${like})`,
+    filter.status !== undefined && eq(socialProofs.status, filter.status),
+    filter.kind !== undefined && eq(socialProofs.kind, filter.kind),
+    filter.programId !== undefined && eq(socialProofs.programId, filter.programId),
+    filter.merchantId !== undefined && eq(socialProofs.merchantId, filter.merchantId),
+    filter.customerId !== undefined && eq(socialProofs.customerId, filter.customerId),
+    period.from !== undefined && gte(socialProofs.createdAt, period.from),
+    period.toExclusive !== undefined && lt(socialProofs.createdAt, period.toExclusive),
+  );
+}
+
+export function findProofs(executor: Executor, query: ListSocialProofsQuery, where: SQL | undefined) {
+  const { page, pageSize, sort, order } = query;
+  return findPage(
+    executor,
+    proofList,
+    (total) => joined(executor, { ...selection, _total: total }),
+    where,
+    { page, pageSize, sort, order },
+  );
+}
+
+export async function findProof(executor: Executor, id: number): Promise<SocialProof | null> {
+  const [row] = (await joined(executor, selection).where(eq(socialProofs.id, id))) as unknown as Selected[];
+  return row ? toProof(row) : null;
+}
+
+export async function lockProof(executor: Executor, id: number): Promise<ProofRow | undefined> {
+  const [row] = await executor.select().from(socialProofs).where(eq(socialProofs.id, id)).for('update');
+  return row;
+}
+
+/** Inserts a proof; with an idempotency key already used in its scope, answers null. */
+export async function insertProof(executor: Executor, values: NewProof): Promise<ProofRow | null> {
+  const [row] = await executor
+    .insert(socialProofs)
+    .values(values)
+    .onConflictDoNothing({ target: [socialProofs.idempotencyScope, socialProofs.idempotencyKey] })
+    .returning();
+  return row ?? null;
+}
+
+export async function findByIdempotency(executor: Executor, scope: string, key: string): Promise<ProofRow | undefined> {
+  const [row] = await executor
+    .select()
+    .from(socialProofs)
+    .where(and(eq(socialProofs.idempotencyScope, scope), eq(socialProofs.idempotencyKey, key)));
+  return row;
+}
+
+export async function updateProof(executor: Executor, id: number, values: Partial<NewProof>): Promise<void> {
+  await executor.update(socialProofs).set(values).where(eq(socialProofs.id, id));
+}
+
+/** Approvals of this kind that gave points to the member since `since` (the month's start). */
+export async function paidApprovalsSince(
+  executor: Executor,
+  input: { customerId: string; programId: string; kind: ProofRow['kind']; since: Date },
+): Promise<number> {
+  const result = (await executor.execute(
+    sql`select count(*)::int as n from social_proofs
+        where customer_id = ${input.customerId} and program_id = ${input.programId} and kind = ${input.kind}
+          and status = 'approved' and points > 0 and decided_at >= ${input.since}`,
+  )) as unknown as { rows: { n: number }[] };
+  return Number(result.rows[0]?.n ?? 0);
+}
+
+export function proofExportColumns(timeZone: string): CsvColumns {
+  return {
+    id: { header: { it: 'ID', en: 'ID' }, value: csvCell.integer(socialProofs.id) },
+    createdAt: { header: { it: 'Inviata il', en: 'Sent at' }, value: csvCell.dateTime(socialProofs.createdAt, timeZone) },
+    status: { header: { it: 'Stato', en: 'Status' }, value: csvCell.text(socialProofs.status) },
+    kind: { header: { it: 'Azione', en: 'Action' }, value: csvCell.text(socialProofs.kind) },
+    customer: { header: { it: 'Cliente', en: 'Customer' }, value: csvCell.text(sql`${customers.firstName} || ' ' || ${customers.lastName}`) },
+    card: { header: { it: 'Tessera', en: 'Card' }, value: csvCell.text(customers.cardNumber) },
+    program: { header: { it: 'Programma', en: 'Program' }, value: csvCell.text(programs.name) },
+    merchant: { header: { it: 'Esercente', en: 'Merchant' }, value: csvCell.text(sql`coalesce(${merchants.signName}, ${merchants.legalName})`) },
+    url: { header: { it: 'Link', en: 'Link' }, value: csvCell.text(socialProofs.url) },
+    points: { header: { it: 'Punti', en: 'Points' }, value: csvCell.integer(socialProofs.points) },
+    reason: { header: { it: 'Motivo', en: 'Reason' }, value: csvCell.text(socialProofs.reason) },
+    decidedBy: { header: { it: 'Deciso da', en: 'Decided by' }, value: csvCell.text(socialProofs.decidedByLabel) },
+    decidedAt: { header: { it: 'Deciso il', en: 'Decided at' }, value: csvCell.dateTime(socialProofs.decidedAt, timeZone) },
+  };
+}
+
+export function proofExportQuery(
+  executor: Executor,
+  columns: CsvColumns,
+  where: SQL | undefined,
+  sort: Pick<ListSocialProofsQuery, 'sort' | 'order'>,
+) {
+  return joined(executor, csvSelection(columns))
+    .where(where)
+    .orderBy(...orderFor(proofList.sorts, sort.sort, sort.order, proofList.tieBreaker));
+}
