@@ -4,6 +4,7 @@ import {
   IconApps,
   IconBuildingStore,
   IconFiles,
+  IconKey,
   IconLayoutDashboard,
   IconNews,
   IconPuzzle,
@@ -62,7 +63,7 @@ export const MENU: MenuItem[] = [
     icon: IconAddressBook,
     entries: [screenLink('customers', 'nav.customers', IconUsers), screenLink('merchants', 'nav.merchants', IconBuildingStore)],
   },
-  { kind: 'group', id: 'pages', label: 'nav.pages', icon: IconFiles, entries: [] },
+  { kind: 'group', id: 'pages', label: 'nav.pages', icon: IconFiles, entries: [screenLink('apiKeys', 'nav.apiKeys', IconKey)] },
   { kind: 'group', id: 'features', label: 'nav.features', icon: IconPuzzle, entries: [screenLink('programs', 'nav.programs', IconStars), screenLink('ledger', 'nav.ledger', IconArrowsExchange)] },
   { kind: 'group', id: 'apps', label: 'nav.apps', icon: IconApps, entries: [screenLink('news', 'nav.news', IconNews)] },
   {

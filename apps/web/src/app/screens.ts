@@ -14,6 +14,7 @@ export const SCREENS = {
   merchants: { path: '/merchants', permission: 'merchants:read' },
   programs: { path: '/programs', permission: 'programs:read' },
   ledger: { path: '/ledger', permission: 'ledger:read' },
+  apiKeys: { path: '/api-keys', permission: 'apikeys:manage' },
 } as const satisfies Record<string, { path: string; permission: Permission }>;
 
 export type ScreenId = keyof typeof SCREENS;
