@@ -1,5 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
+import { execFile } from 'node:child_process';
+import path from 'node:path';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { createTestContext, type TestContext } from '../../../test/helper.ts';
@@ -318,6 +321,45 @@ describe('rewards, vouchers and proofs through the integration API', () => {
     expect(missing.status).toBe(400);
     expect((missing.body['error'] as { fields: { field: string }[] }).fields.map((f) => f.field)).toContain('url');
   });
+});
+
+describe('the command-line till (npm run till)', () => {
+  let ctx: TestContext;
+  let base: string;
+
+  beforeAll(async () => {
+    ctx = await createTestContext({ seed: true });
+    base = await listen(ctx);
+  });
+  afterAll(async () => ctx?.close());
+
+  const till = (args: string[], key: string) =>
+    promisify(execFile)(process.execPath, ['--import', 'tsx', path.resolve(import.meta.dirname, '../../../../../scripts/till.ts'), ...args, '--url', base], {
+      env: { ...process.env, TILL_API_KEY: key },
+    }).then(
+      (done) => ({ code: 0, out: done.stdout, err: done.stderr }),
+      (failed: { code: number; stdout: string; stderr: string }) => ({ code: failed.code, out: failed.stdout, err: failed.stderr }),
+    );
+
+  it('records a purchase in euro, reads the card, and says why the API refused', async () => {
+    const adminToken = await ctx.tokenFor('admin@demo.test');
+    const fx = await createLedgerFixture(ctx.app.db, { customers: 1 });
+    const [row] = await rows<{ card_number: string }>(ctx, sql`select card_number from customers where id = ${fx.customerIds[0]!}`);
+    const { secret } = await createKey(ctx, adminToken, { name: 'Cassa CLI', kind: 'merchant', merchantId: fx.merchantId, scopes: ['purchases:write', 'cards:read'] });
+    const bought = await till(['purchase', row!.card_number, '24,50', '--program', fx.pointsProgramId, '--receipt', 'R-9'], secret);
+    expect(bought.code, bought.err).toBe(0);
+    expect(bought.out).toContain('+24 punti');
+    const card = await till(['card', row!.card_number], secret);
+    expect(card.out).toContain('M. R.');
+    expect(card.out).toContain('24 punti');
+    const [entry] = await rows<{ amount_cents: number; reason: string }>(ctx, sql`select amount_cents, reason from ledger_entries where customer_id = ${fx.customerIds[0]!}`);
+    expect(entry).toMatchObject({ amount_cents: 2450, reason: 'Scontrino R-9' });
+    const refused = await till(['check', 'ABCD-EFGH'], secret);
+    expect(refused.code).toBe(1);
+    expect(refused.err).toContain('403');
+    const noKey = await till(['card', row!.card_number], '');
+    expect(noKey.code).toBe(2);
+  }, 60_000);
 });
 
 describe('the integration API rate limit, per key', () => {
