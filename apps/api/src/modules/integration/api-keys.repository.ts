@@ -134,3 +134,9 @@ export function apiKeyExportQuery(executor: Executor, columns: CsvColumns, filte
     .where(apiKeyConditions(filter))
     .orderBy(...orderFor(apiKeyList.sorts, filter.sort, filter.order, apiKeys.id));
 }
+
+/** The merchant's status, or null when there is no such merchant (a key names a live one). */
+export async function merchantStatus(executor: Executor, merchantId: string): Promise<string | null> {
+  const [row] = await executor.select({ status: merchants.status }).from(merchants).where(eq(merchants.id, merchantId)).limit(1);
+  return row?.status ?? null;
+}

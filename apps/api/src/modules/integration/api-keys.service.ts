@@ -6,7 +6,6 @@ import { recordAudit } from '../../lib/audit.ts';
 import type { Caller } from '../../lib/caller.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { CodedError } from '../../lib/errors.ts';
-import { findMerchant } from '../merchants/merchants.repository.ts';
 import * as repo from './api-keys.repository.ts';
 
 export type ApiKeyDeps = { db: Database; clock: Clock; timeZone: string; pepper: string };
@@ -45,8 +44,8 @@ export async function listApiKeys(deps: ApiKeyDeps, query: ListApiKeysQuery) {
 /** Creates a key; the answer carries the secret, which is never stored nor shown again. */
 export async function createApiKey(deps: ApiKeyDeps, caller: Caller, input: CreateApiKey) {
   if (input.merchantId !== undefined) {
-    const merchant = await findMerchant(deps.db, input.merchantId);
-    if (!merchant || merchant.status === 'archived') throw fieldError('merchantId');
+    const status = await repo.merchantStatus(deps.db, input.merchantId);
+    if (status === null || status === 'archived') throw fieldError('merchantId');
   }
   const secret = `${API_KEY_PREFIX}${randomBytes(32).toString('base64url')}`;
   const scopes = [...new Set(input.scopes)];

@@ -334,9 +334,15 @@ describe('the command-line till (npm run till)', () => {
   afterAll(async () => ctx?.close());
 
   const till = (args: string[], key: string) =>
-    promisify(execFile)(process.execPath, ['--import', 'tsx', path.resolve(import.meta.dirname, '../../../../../scripts/till.ts'), ...args, '--url', base], {
-      env: { ...process.env, TILL_API_KEY: key },
-    }).then(
+    promisify(execFile)(process.execPath, [
+      '--import',
+      'tsx',
+      path.resolve(import.meta.dirname, '../../../../../scripts/till.ts'),
+      ...args,
+      '--url',
+      base,
+      ...(key ? ['--key', key] : []),
+    ]).then(
       (done) => ({ code: 0, out: done.stdout, err: done.stderr }),
       (failed: { code: number; stdout: string; stderr: string }) => ({ code: failed.code, out: failed.stdout, err: failed.stderr }),
     );

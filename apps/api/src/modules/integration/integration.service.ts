@@ -15,8 +15,7 @@ import type { LedgerWriteResult } from '@sf/contract/ledger';
 import { message } from '@sf/contract/messages';
 import type { AuditActor } from '../../lib/audit.ts';
 import { CodedError } from '../../lib/errors.ts';
-import { createEntry, type LedgerCaller, type LedgerDeps } from '../ledger/ledger.service.ts';
-import * as ledgerRepo from '../ledger/ledger.repository.ts';
+import { createEntry, customerMemberships, type LedgerCaller, type LedgerDeps } from '../ledger/ledger.service.ts';
 import { localDate } from '../ledger/ledger.rules.ts';
 import type { IntegrationKey } from './api-keys.service.ts';
 import * as repo from './integration.repository.ts';
@@ -122,12 +121,9 @@ export async function readCard(deps: LedgerDeps, key: IntegrationKey, cardNumber
   const holder = await repo.findCardHolder(deps.db, cardNumber);
   if (!holder) throw cardNotFound();
   const visible = key.merchantId === null ? null : await repo.programIdsOfMerchant(deps.db, key.merchantId);
-  const memberships = (await ledgerRepo.membershipsOfCustomer(deps.db, holder.id)).filter(
-    (membership) => visible === null || visible.has(membership.programId),
-  );
+  const memberships = (await customerMemberships(deps, holder.id)).items.filter((membership) => visible === null || visible.has(membership.programId));
   const today = localDate(deps.clock.now(), deps.timeZone);
   const horizon = localDate(new Date(deps.clock.now().getTime() + EXPIRING_WINDOW_DAYS * 86_400_000), deps.timeZone);
-  const expiring = await ledgerRepo.expiringPoints(deps.db, memberships.map((membership) => membership.id));
   const rewards = await repo.openRewardsOf(deps.db, memberships.map((membership) => membership.programId), deps.clock.now());
   const rewardsWithinReach = rewards
     .map((reward) => {
@@ -158,9 +154,7 @@ export async function readCard(deps: LedgerDeps, key: IntegrationKey, cardNumber
       stamps: membership.stamps,
       stampsRequired: membership.stampsRequired,
       tier: membership.tier,
-      expiring: expiring
-        .filter((lot) => lot.membershipId === membership.id && lot.expiresOn >= today && lot.expiresOn <= horizon)
-        .map(({ points, expiresOn }) => ({ points, expiresOn })),
+      expiring: membership.expiring.filter((lot) => lot.expiresOn >= today && lot.expiresOn <= horizon),
     })),
     rewardsWithinReach,
   };

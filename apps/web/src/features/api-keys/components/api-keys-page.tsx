@@ -69,7 +69,7 @@ export function ApiKeysPage({ merchantOptions }: { merchantOptions: Option[] }) 
       { id: 'name', header: t('columns.name'), sortField: 'name', firstOrder: 'asc', cell: (key) => <Text fw={500}>{key.name}</Text> },
       { id: 'prefix', header: t('columns.prefix'), cell: (key) => <Code>{key.prefix}…</Code> },
       { id: 'kind', header: t('columns.kind'), cell: (key) => (key.kind === 'app' ? t('kind.app') : (key.merchantName ?? t('kind.merchant'))) },
-      { id: 'scopes', header: t('columns.scopes'), cell: (key) => key.scopes.map((scope) => t(`scope.${scope}`)).join(', ') },
+      { id: 'scopes', header: t('columns.scopes'), cell: (key) => key.scopes.map((scope) => t(`scope.${scope.replace(':', '_')}`)).join(', ') },
       { id: 'createdAt', header: t('columns.createdAt'), sortField: 'createdAt', firstOrder: 'desc', cell: (key) => formatDateTime(key.createdAt, i18n.language) },
       { id: 'lastUsedAt', header: t('columns.lastUsedAt'), sortField: 'lastUsedAt', firstOrder: 'desc', cell: (key) => formatDateTime(key.lastUsedAt, i18n.language) },
       {
@@ -239,7 +239,10 @@ function CreateKeyForm({ merchantOptions, onCreated }: { merchantOptions: Option
             {failure}
           </Alert>
         ) : null}
-        <TextInput label={t('form.name')} description={t('form.nameHint')} value={name} onChange={(event) => setName(event.currentTarget.value)} error={errors['name']} required data-autofocus />
+        <TextInput label={t('form.name')} description={t('form.nameHint')} value={name} onChange={(event) => {
+            setName(event.currentTarget.value);
+            setErrors(({ name: _name, ...rest }) => rest);
+          }} error={errors['name']} required data-autofocus />
         <Radio.Group label={t('form.kind')} value={kind} onChange={(value) => setKind(value as ApiKeyKind)}>
           <Group gap="lg" mt="xs">
             <Radio value="merchant" label={t('kind.merchant')} />
@@ -252,7 +255,7 @@ function CreateKeyForm({ merchantOptions, onCreated }: { merchantOptions: Option
         <Checkbox.Group label={t('form.scopes')} value={scopes} onChange={(value) => setScopes(value as ApiKeyScope[])} error={errors['scopes']} required>
           <Stack gap="xs" mt="xs">
             {available.map((scope) => (
-              <Checkbox key={scope} value={scope} label={t(`scope.${scope}`)} />
+              <Checkbox key={scope} value={scope} label={t(`scope.${scope.replace(':', '_')}`)} />
             ))}
           </Stack>
         </Checkbox.Group>
