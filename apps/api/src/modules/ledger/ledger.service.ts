@@ -15,6 +15,7 @@ import { CodedError } from '../../lib/errors.ts';
 import * as repo from './ledger.repository.ts';
 import { requestHash, runIdempotent } from './idempotency.ts';
 import {
+  addDays,
   consumeFifo,
   expiryDate,
   localDate,
@@ -141,6 +142,16 @@ async function applyMovement(
     entityId: entry.id,
     after: { points: entry.points, stamps: entry.stamps, membershipId: membership.id, reversesId: entry.reversesId },
   });
+  // A tier change is history the customer page shows (membership "tierChanges").
+  if (tier !== membership.tier) {
+    await recordAudit(tx, caller.audit, {
+      action: 'membership.tier',
+      entityType: 'membership',
+      entityId: membership.id,
+      before: { tier: membership.tier },
+      after: { tier, entryId: entry.id },
+    });
+  }
   return { entry, membership: repo.toMembership(updated) };
 }
 
@@ -338,13 +349,19 @@ export function filtersOf(query: Omit<ListLedgerQuery, 'page' | 'pageSize'>): re
   };
 }
 
+/** "Points expiring in the next 30 days" on the customer page. */
+export const EXPIRING_SOON_DAYS = 30;
+
 export async function customerMemberships(deps: LedgerDeps, customerId: string): Promise<CustomerMemberships> {
   if ((await repo.findCustomerStatus(deps.db, customerId)) === null) {
     throw new CodedError(404, 'not_found', (language) => ({ message: message('notFound', language, { field: 'customer' }) }));
   }
   const memberships = await repo.membershipsOfCustomer(deps.db, customerId);
   const expiring = await repo.expiringPoints(deps.db, memberships.map((m) => m.id));
+  const tierChanges = await repo.tierChanges(deps.db, memberships.map((m) => m.id));
   const now = deps.clock.now();
+  const today = localDate(now, deps.timeZone);
+  const horizon = addDays(today, EXPIRING_SOON_DAYS);
   const items = await Promise.all(
     memberships.map(async (m) => ({
       ...repo.toMembership(m),
@@ -353,6 +370,10 @@ export async function customerMemberships(deps: LedgerDeps, customerId: string):
       stampsRequired: m.stampsRequired,
       pointsInTierWindow: await repo.pointsEarnedSince(deps.db, m.id, tierWindowStart(m.tierWindow, now, deps.timeZone)),
       expiring: expiring.filter((e) => e.membershipId === m.id).map(({ points, expiresOn }) => ({ points, expiresOn })),
+      expiringSoon: expiring
+        .filter((e) => e.membershipId === m.id && e.expiresOn >= today && e.expiresOn <= horizon)
+        .reduce((sum, e) => sum + e.points, 0),
+      tierChanges: tierChanges.filter((c) => c.membershipId === m.id).map(({ from, to, at }) => ({ from, to, at })),
     })),
   );
   return { items };
