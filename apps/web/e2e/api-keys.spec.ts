@@ -9,9 +9,10 @@ test('an admin creates an API key (the secret shown once), the key works, then t
   const name = `App prova ${`${Date.now()}`.slice(-6)}`;
   await signIn(page, ADMIN);
   const nav = page.getByRole('navigation', { name: 'Menu principale' });
-  // The entry is in the Pagine group; the screen is opened by its address (a deep link).
-  await expect(nav.getByRole('link', { name: 'Chiavi API', exact: true })).toHaveAttribute('href', '/api-keys');
-  await page.goto('/api-keys');
+  // Pagine → Chiavi API; then the same address loaded afresh (a deep link: /api-keys is a page, not the API).
+  await nav.getByRole('link', { name: 'Chiavi API', exact: true }).click();
+  await expect(page.getByRole('heading', { name: 'Chiavi API', level: 1 })).toBeVisible({ timeout: 30_000 });
+  await page.reload();
   await expect(page.getByRole('heading', { name: 'Chiavi API', level: 1 })).toBeVisible({ timeout: 30_000 });
   await expect(page.getByTestId('row-skeleton')).toHaveCount(0);
   await expectNoSeriousA11yViolations(page, 'the API keys list');
