@@ -14,7 +14,7 @@ test('an admin creates an API key (the secret shown once), the key works, then t
   await expect(page.getByRole('heading', { name: 'Chiavi API', level: 1 })).toBeVisible({ timeout: 30_000 });
   await page.reload();
   await expect(page.getByRole('heading', { name: 'Chiavi API', level: 1 })).toBeVisible({ timeout: 30_000 });
-  await expect(page.getByTestId('row-skeleton')).toHaveCount(0);
+  await expect(page.getByTestId('row-skeleton')).toHaveCount(0, { timeout: 30_000 });
   await expectNoSeriousA11yViolations(page, 'the API keys list');
 
   await page.getByRole('button', { name: 'Nuova chiave' }).click();
