@@ -148,7 +148,7 @@ export function ApiKeysPage({ merchantOptions }: { merchantOptions: Option[] }) 
         errorTitle={t('errorTitle')}
         minWidth={1000}
       />
-      <Modal opened={isCreating} onClose={() => setIsCreating(false)} title={t('form.title')} size="lg">
+      <Modal opened={isCreating} onClose={() => setIsCreating(false)} title={t('form.title')} size="lg" closeButtonProps={{ 'aria-label': t('close') }}>
         {isCreating ? (
           <CreateKeyForm
             merchantOptions={merchantOptions}
@@ -159,7 +159,7 @@ export function ApiKeysPage({ merchantOptions }: { merchantOptions: Option[] }) 
           />
         ) : null}
       </Modal>
-      <Modal opened={created !== null} onClose={() => setCreated(null)} title={t('secret.title')} size="lg" closeOnClickOutside={false}>
+      <Modal opened={created !== null} onClose={() => setCreated(null)} title={t('secret.title')} size="lg" closeOnClickOutside={false} closeButtonProps={{ 'aria-label': t('close') }}>
         {created ? <SecretOnce created={created} onDone={() => setCreated(null)} /> : null}
       </Modal>
     </Stack>
