@@ -44,6 +44,9 @@ import { ledgerRoutes } from './modules/ledger/ledger.routes.ts';
 import { membershipRoutes } from './modules/ledger/memberships.routes.ts';
 import type { IdentityProvider } from './identity/provider.ts';
 import { createBuiltinProvider } from './modules/auth/builtin-provider.ts';
+import { apiKeyRoutes } from './modules/integration/api-keys.routes.ts';
+import { integrationRoutes, INTEGRATION_DOCS_PREFIX, INTEGRATION_SECURITY_SCHEME } from './modules/integration/integration.routes.ts';
+import { integrationDocs } from './modules/integration/integration-docs.ts';
 import { redemptionRoutes, rewardRoutes, voucherRoutes } from './modules/rewards/rewards.routes.ts';
 import { socialProofRoutes } from './modules/social-proofs/social-proofs.routes.ts';
 import { privacyRoutes } from './modules/privacy/privacy.routes.ts';
@@ -174,17 +177,21 @@ export async function buildApp(options: AppOptions): Promise<App> {
         securitySchemes: {
           authToken: { type: 'apiKey', in: 'header', name: 'X-Auth-Token' },
           bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
+          integrationKey: INTEGRATION_SECURITY_SCHEME,
         },
       },
     },
     transform: jsonSchemaTransform,
   });
   await app.register(swaggerUi, { routePrefix: '/api/docs', staticCSP: true });
+  // The integration API's own document and interactive docs (its paths only, Italian examples).
+  await app.register(integrationDocs, { prefix: INTEGRATION_DOCS_PREFIX });
 
   const webRoot = env.WEB_DIST && existsSync(path.join(env.WEB_DIST, 'index.html')) ? path.resolve(env.WEB_DIST) : null;
   await app.register(errorHandlerPlugin, { spaIndex: webRoot !== null });
   await app.register(languagePlugin);
   await app.register(inputHygienePlugin);
+  app.decorate('apiKeyPepper', await loadOrCreateSecret(env.dataDir, 'api-keys', env.API_KEY_PEPPER));
   await app.register(accessControlPlugin);
   await app.register(csrfPlugin, {
     secret: await loadOrCreateSecret(env.dataDir, 'csrf', env.CSRF_SECRET),
@@ -223,6 +230,8 @@ export async function buildApp(options: AppOptions): Promise<App> {
       await api.register(membershipRoutes, { prefix: '/admin/customers' });
       await api.register(invitationAdminRoutes, { prefix: '/admin/staff/invitations' });
       await api.register(invitationAuthRoutes, { prefix: '/auth/invitation' });
+      await api.register(apiKeyRoutes, { prefix: '/admin/api-keys' });
+      await api.register(integrationRoutes, { prefix: '/integration/v1' });
       await api.register(rewardRoutes, { prefix: '/admin/rewards' });
       await api.register(redemptionRoutes, { prefix: '/admin/redemptions' });
       await api.register(voucherRoutes, { prefix: '/admin/vouchers' });

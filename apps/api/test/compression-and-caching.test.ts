@@ -100,7 +100,7 @@ describe('compression and caching of what the browser receives', () => {
     expect(response.body).toBe(ENTRY_JS);
   });
 
-  it.each(['/auth/login', '/news', '/index.html'])('sends index.html for %s compressed and always revalidated', async (url) => {
+  it.each(['/auth/login', '/news', '/api-keys', '/index.html'])('sends index.html for %s compressed and always revalidated', async (url) => {
     const response = await ctx.request({ method: 'GET', url, headers: { 'accept-encoding': 'gzip, deflate, br' } });
     expect(response.statusCode).toBe(200);
     expect(response.headers['content-type']).toMatch(/^text\/html/);

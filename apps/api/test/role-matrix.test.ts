@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import Fastify from 'fastify';
 import { can, type Permission } from '@sf/contract/roles';
+import { API_KEY_SCOPES, type ApiKeyScope } from '@sf/contract/integration';
 import { accessControlPlugin } from '../src/plugins/access-control.ts';
 import { createTestContext } from './helper.ts';
 import { concretePath, createRouteCollector, isMutating, type CatalogRoute } from './route-catalog.ts';
@@ -201,6 +202,77 @@ describe('the role matrix over every /api route', () => {
       });
     },
   );
+});
+
+describe('the integration API: an API key with the route\'s scope, never a staff session', () => {
+  const integration = collector.integrationRoutes;
+  const keys: Partial<Record<ApiKeyScope, string>> = {};
+
+  beforeAll(async () => {
+    const merchant = await ctx.request({
+      method: 'POST',
+      url: '/api/admin/merchants',
+      token: tokens.admin!,
+      payload: {
+        legalName: 'Matrice S.r.l.',
+        vatNumber: '01234567897',
+        category: 'bar',
+        address: { street: 'Via Roma 1', city: 'Bologna', province: 'BO', postalCode: '40121' },
+      },
+    });
+    const merchantId = merchant.json().id as string;
+    const create = async (scopes: ApiKeyScope[]) => {
+      const response = await ctx.request({
+        method: 'POST',
+        url: '/api/admin/api-keys',
+        token: tokens.admin!,
+        payload: { name: `matrice ${scopes.join(' ')}`, kind: 'merchant', merchantId, scopes },
+      });
+      return (response.json() as { secret: string }).secret;
+    };
+    for (const scope of API_KEY_SCOPES) keys[scope] = await create([scope]);
+  });
+
+  it('finds the integration routes and the API keys routes, admin-only', () => {
+    expect(integration.map((route) => `${route.method} ${route.url}`)).toEqual(
+      expect.arrayContaining(['POST /api/integration/v1/purchases', 'GET /api/integration/v1/cards/:cardNumber']),
+    );
+    const byLabel = new Map(guarded.map((route) => [label(route), route.access]));
+    for (const route of ['GET /api/admin/api-keys', 'POST /api/admin/api-keys', 'GET /api/admin/api-keys/export.csv', 'DELETE /api/admin/api-keys/:id']) {
+      expect(byLabel.get(route), route).toBe('apikeys:manage');
+    }
+    expect(can('admin', 'apikeys:manage')).toBe(true);
+    expect(can('editor', 'apikeys:manage')).toBe(false);
+  });
+
+  const send = (route: CatalogRoute, authorization?: string, staffToken?: string) =>
+    ctx.app.inject({
+      method: route.method as 'GET',
+      url: concretePath(route).replace(/\/x$|\/1$/, '/2790000000018'),
+      headers: {
+        ...(authorization ? { authorization } : {}),
+        ...(staffToken ? { 'x-auth-token': staffToken } : {}),
+        'idempotency-key': 'matrice-0001',
+      },
+      ...(isMutating(route.method) ? { payload: {} } : {}),
+    });
+
+  describe.each(collector.integrationRoutes.map((route) => [`${label(route)} (${route.scope})`, route] as const))('integration route %s', (_name, route) => {
+    it('answers 401 without a key, and to an admin\'s session token (header or bearer)', async () => {
+      expect((await send(route)).statusCode).toBe(401);
+      expect((await send(route, undefined, tokens.admin)).statusCode).toBe(401);
+      expect((await send(route, `Bearer ${tokens.admin}`)).statusCode).toBe(401);
+    });
+
+    it('answers 403 to a key without the route\'s scope, and lets a key with it through', async () => {
+      const route_ = route as CatalogRoute & { scope: ApiKeyScope };
+      const without = API_KEY_SCOPES.find((scope) => scope !== route_.scope)!;
+      const refused = await send(route, `Bearer ${keys[without]}`);
+      expect(refused.statusCode, refused.body).toBe(403);
+      const allowed = await send(route, `Bearer ${keys[route_.scope]}`);
+      expect([401, 403], allowed.body).not.toContain(allowed.statusCode);
+    });
+  });
 });
 
 describe('deny by default', () => {

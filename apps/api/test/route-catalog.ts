@@ -1,6 +1,7 @@
 import type { RouteOptions } from 'fastify';
 import { z } from 'zod';
 import type { Permission } from '@sf/contract/roles';
+import type { ApiKeyScope } from '@sf/contract/integration';
 
 /** One /api route as it was registered: what the platform tests iterate over. */
 export type CatalogRoute = {
@@ -22,11 +23,22 @@ const IGNORED_PREFIXES = ['/api/docs'];
  */
 export function createRouteCollector() {
   const routes: CatalogRoute[] = [];
+  /**
+   * Integration API routes (an API key, not a staff session): kept apart, since the staff-token checks
+   * (roles, forgery protection, field errors as admin) do not apply; the role matrix checks them apart.
+   */
+  const integrationRoutes: (CatalogRoute & { scope: ApiKeyScope })[] = [];
   const onRoute = (route: RouteOptions) => {
     if (!route.url.startsWith('/api/') || IGNORED_PREFIXES.some((prefix) => route.url.startsWith(prefix))) return;
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     const schema = (route.schema ?? {}) as { body?: z.ZodType; querystring?: z.ZodType; params?: z.ZodType };
-    const config = route.config as { access?: 'public'; permission?: Permission } | undefined;
+    const config = route.config as { access?: 'public'; permission?: Permission; integration?: ApiKeyScope } | undefined;
+    if (config?.integration !== undefined) {
+      for (const method of methods) {
+        if (method !== 'HEAD') integrationRoutes.push({ method: String(method), url: route.url, access: 'public', scope: config.integration });
+      }
+      return;
+    }
     for (const method of methods) {
       // Fastify adds HEAD beside every GET; it follows the GET's rules.
       if (method === 'HEAD') continue;
@@ -40,7 +52,7 @@ export function createRouteCollector() {
       });
     }
   };
-  return { routes, onRoute };
+  return { routes, integrationRoutes, onRoute };
 }
 
 type JsonSchema = { type?: string | string[]; format?: string; properties?: Record<string, JsonSchema>; required?: string[] };

@@ -91,6 +91,10 @@ export const membershipDetailSchema = membershipSchema.extend({
   /** Points earned in the program's tier window (rolling 12 months or calendar year). */
   pointsInTierWindow: z.number().int(),
   expiring: z.array(expiringPointsSchema),
+  /** Points expiring in the next 30 days (business days, today included). */
+  expiringSoon: z.number().int(),
+  /** Tier changes, newest first (at most 10): from → to (null: no tier). */
+  tierChanges: z.array(z.object({ from: z.string().nullable(), to: z.string().nullable(), at: z.iso.datetime({ offset: true }) })),
 });
 export type MembershipDetail = z.infer<typeof membershipDetailSchema>;
 export const customerMembershipsSchema = z.object({ items: z.array(membershipDetailSchema) });

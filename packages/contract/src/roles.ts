@@ -29,6 +29,8 @@ export const PERMISSIONS = {
   'ledger:write': ['admin'],
   /** Manual, signed corrections of a balance (kind `adjust`). */
   'points:adjust': ['admin'],
+  /** Keys of the integration API (tills, the customers' app): create, list, revoke. */
+  'apikeys:manage': ['admin'],
   /** Premi: rewards, their vouchers (generate, import, void, use at a till) and redemptions. */
   'rewards:read': ['admin'],
   'rewards:write': ['admin'],

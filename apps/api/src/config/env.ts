@@ -95,6 +95,13 @@ const envSchema = z.object({
     }, 'not a known IANA time zone'),
   /** Ledger entries the demo data gets on a fresh start (about 60,000 over 18 months); 0 for none. */
   DEMO_LEDGER_ENTRIES: z.coerce.number().int().min(0).max(1_000_000).default(60_000),
+  /** Requests per minute per API key on the integration API (429 with Retry-After beyond it). */
+  INTEGRATION_RATE_LIMIT: z.coerce.number().int().min(1).default(600),
+  /**
+   * The key under which API key secrets are hashed (HMAC-SHA-256). Without it one is generated once and
+   * kept in DATA_DIR; several API processes must share it (set it, or share DATA_DIR).
+   */
+  API_KEY_PEPPER: z.string().min(32).optional(),
   /** How often the background job runner looks for due jobs (points expiry), in milliseconds. */
   JOBS_INTERVAL_MS: z.coerce.number().int().min(100).default(60_000),
 });

@@ -167,3 +167,4 @@ export * from '../modules/social-proofs/social-proofs.schema.ts';
 export * from '../modules/dashboard/dashboard.schema.ts';
 export * from '../modules/privacy/privacy.schema.ts';
 export * from '../modules/imports/imports.schema.ts';
+export * from '../modules/integration/integration.schema.ts';

@@ -4,9 +4,15 @@ import { AUTH_TOKEN_HEADER } from '@sf/contract/app-info';
 import { can, isStaffRole, type Permission, type StaffRole } from '@sf/contract/roles';
 import { AppError, forbidden, unauthenticated } from '../lib/errors.ts';
 import type { Account } from '../identity/accounts.ts';
+import { integrationErrorMessage, type ApiKeyScope } from '@sf/contract/integration';
+import { CodedError } from '../lib/errors.ts';
+import { authenticateApiKey, type IntegrationKey } from '../modules/integration/api-keys.service.ts';
 
-/** Every route declares who may call it: `public`, or a permission from the contract. */
-export type RouteAccess = { access: 'public' } | { permission: Permission };
+/**
+ * Every route declares who may call it: `public`, a permission from the contract (staff), or an
+ * integration scope (an API key of a till or of the customers' app, `/api/integration/v1`).
+ */
+export type RouteAccess = { access: 'public' } | { permission: Permission } | { integration: ApiKeyScope };
 
 export type CurrentUser = { id: string; email: string; displayName: string; role: StaffRole };
 
@@ -14,8 +20,16 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     access?: 'public';
     permission?: Permission;
+    /** Integration routes: the scope the calling API key must carry. */
+    integration?: ApiKeyScope;
+  }
+  interface FastifyInstance {
+    /** The server-side key under which API key secrets are hashed (docs/security.md). */
+    apiKeyPepper: string;
   }
   interface FastifyRequest {
+    /** Set for integration routes, after the key was found live and carrying the route's scope. */
+    apiKey: IntegrationKey | null;
     /** Set for routes guarded by a permission, after the checks passed. */
     user: CurrentUser | null;
     /** The verified ID token of the request, when it carried one. */
@@ -35,7 +49,7 @@ declare module 'fastify' {
  */
 export function isApiRoute(request: FastifyRequest): boolean {
   const config = request.routeOptions.config as FastifyContextConfig | undefined;
-  return config?.access !== undefined || config?.permission !== undefined;
+  return config?.access !== undefined || config?.permission !== undefined || config?.integration !== undefined;
 }
 
 /** Routes that plugins register for us and that cannot carry our config: all read-only and public. */
@@ -63,19 +77,25 @@ export const accessControlPlugin = fp(async (app) => {
   app.decorateRequest('idToken', null);
   app.decorateRequest('sessionId', null);
   app.decorateRequest('account', null);
+  app.decorateRequest('apiKey', null);
 
   app.addHook('onRoute', (route) => {
     if (EXTERNAL_PUBLIC_PREFIXES.some((prefix) => route.url.startsWith(prefix))) return;
     // Outside /api there are only the web app's static files, public by nature.
     if (!route.url.startsWith('/api')) return;
     const config = route.config;
-    const declared = config?.access === 'public' || (config?.permission !== undefined);
+    const declared = config?.access === 'public' || config?.permission !== undefined || config?.integration !== undefined;
     if (!declared) {
-      throw new Error(`Route ${String(route.method)} ${route.url} declares neither config.access nor config.permission`);
+      throw new Error(`Route ${String(route.method)} ${route.url} declares neither config.access nor config.permission (nor config.integration)`);
     }
   });
 
   app.addHook('onRequest', async (request) => {
+    const scope = request.routeOptions.config.integration;
+    if (scope !== undefined) {
+      request.apiKey = await checkApiKey(request, scope);
+      return;
+    }
     const permission = request.routeOptions.config.permission;
     if (permission === undefined) return;
     const token = tokenFromRequest(request.headers);
@@ -90,6 +110,29 @@ export const accessControlPlugin = fp(async (app) => {
     request.sessionId = sessionId;
     request.account = account;
   });
+
+  /**
+   * Integration routes: `Authorization: Bearer <key>`, looked up on every request (one index read),
+   * so a revoked key is refused on its next request; then the route's scope.
+   */
+  async function checkApiKey(request: FastifyRequest, scope: ApiKeyScope): Promise<IntegrationKey> {
+    const authorization = request.headers['authorization'];
+    const secret = typeof authorization === 'string' && authorization.startsWith('Bearer ') ? authorization.slice(7).trim() : '';
+    const invalid = (code: 'unauthenticated' | 'invalid_token') =>
+      new CodedError(401, code, (language) => ({ message: integrationErrorMessage('invalid_api_key', language) }), {
+        'WWW-Authenticate': 'Bearer realm="integration"',
+      });
+    if (!secret) throw invalid('unauthenticated');
+    const key = await authenticateApiKey(
+      { db: app.db, clock: app.clock, timeZone: app.env.BUSINESS_TIME_ZONE, pepper: app.apiKeyPepper },
+      secret,
+    );
+    if (!key) throw invalid('invalid_token');
+    if (!key.scopes.includes(scope)) {
+      throw new CodedError(403, 'forbidden', (language) => ({ message: integrationErrorMessage('scope_missing', language) }));
+    }
+    return key;
+  }
 });
 
 /** Requests that change something: with Firebase, their token's revocation is checked at Firebase too. */

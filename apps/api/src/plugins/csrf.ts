@@ -78,6 +78,9 @@ export const csrfPlugin = fp<CsrfOptions>(async (app, options) => {
   app.addHook('onRequest', async (request) => {
     // A request that matches no route changes nothing: let it reach the 404/405 answer (S19).
     if (SAFE_METHODS.has(request.method) || !isApiRoute(request) || request.is404) return;
+    // The integration API authenticates with a bearer key that browsers never attach on their own:
+    // a forged cross-site request cannot carry it, so there is nothing to protect (and tills send no cookie).
+    if (request.routeOptions.config.integration !== undefined) return;
     // The guard, registered before this plugin, has already verified the token and set its session.
     const cookie = cookieOf(request);
     const header = request.headers[CSRF_HEADER.toLowerCase()];
@@ -93,6 +96,7 @@ export const csrfPlugin = fp<CsrfOptions>(async (app, options) => {
   app.addHook('onSend', async (request, reply) => {
     const isPage = String(reply.getHeader('content-type') ?? '').startsWith('text/html');
     if (!isApiRoute(request) && !request.is404 && !isPage) return;
+    if (request.routeOptions.config?.integration !== undefined) return;
     const current = bindingOf(options.secret, cookieOf(request));
     const required = request.csrfBinding ?? requiredBinding(request);
     if (fits(current, required)) return;

@@ -36,7 +36,8 @@ export const errorHandlerPlugin = fp<{ spaIndex: boolean }>(async (app, options)
 
   app.setNotFoundHandler(async (request, reply) => {
     const path = request.url.split('?')[0] ?? '/';
-    const isPageRequest = (request.method === 'GET' || request.method === 'HEAD') && !path.startsWith('/api');
+    // `/api` and `/api/…` are the API's; a page whose address merely starts with the letters (`/api-keys`) is not.
+    const isPageRequest = (request.method === 'GET' || request.method === 'HEAD') && path !== '/api' && !path.startsWith('/api/');
     if (options.spaIndex && isPageRequest) {
       // Client-side routes (/news, /auth/login, /error/404...) are the web app's to resolve.
       return reply.header('Cache-Control', 'no-cache').type('text/html').sendFile('index.html');

@@ -30,9 +30,8 @@ describe('menu registry (S14)', () => {
     ];
     expect(ids(visibleMenu('editor', menu))).not.toContain('staffOnly[staff]');
     expect(ids(visibleMenu('admin', menu))).toContain('staffOnly[staff]');
-    // Pages has working screens for an admin (privacy requests, imports), none for an editor.
-    expect(ids(visibleMenu('admin', menu)).some((id) => id.startsWith('pages[') && id.includes('privacyRequests') && id.includes('imports'))).toBe(true);
-    expect(ids(visibleMenu('admin', menu))).toContain('pages[audit]');
+    // Pages holds only admin screens: an admin sees all four, an editor not the group at all.
+    expect(ids(visibleMenu('admin', menu))).toContain('pages[audit,privacyRequests,imports,apiKeys]');
     expect(ids(visibleMenu('editor', menu)).some((id) => id.startsWith('pages'))).toBe(false);
     expect(visibleMenu('member')).toEqual([]);
     expect(visibleMenu(null)).toEqual([]);

@@ -59,6 +59,7 @@ export const appRoutes: RouteObject[] = [
               { path: 'customers', handle: screenHandle('customers'), lazy: () => import('./routes/customers.tsx') },
               { path: 'customers/:id', handle: screenHandle('customers'), lazy: () => import('./routes/customer.tsx') },
               { path: 'merchants', handle: screenHandle('merchants'), lazy: () => import('./routes/merchants.tsx') },
+              { path: 'api-keys', handle: screenHandle('apiKeys'), lazy: () => import('./routes/api-keys.tsx') },
               { path: 'programs', handle: screenHandle('programs'), lazy: () => import('./routes/programs.tsx') },
               { path: 'ledger', handle: screenHandle('ledger'), lazy: () => import('./routes/ledger.tsx') },
               { path: 'staff', handle: screenHandle('staff'), lazy: () => import('./routes/staff.tsx') },

@@ -20,6 +20,7 @@ export const SCREENS = {
   privacyRequests: { path: '/privacy-requests', permission: 'privacy:read' },
   imports: { path: '/imports', permission: 'imports:read' },
   audit: { path: '/audit', permission: 'audit:read' },
+  apiKeys: { path: '/api-keys', permission: 'apikeys:manage' },
 } as const satisfies Record<string, { path: string; permission: Permission }>;
 
 export type ScreenId = keyof typeof SCREENS;

@@ -29,6 +29,7 @@ describe('the background job runner and the daily expiry job', () => {
     now = new Date('2026-01-16T09:00:00Z');
     const one = startBackgroundJobs(ctx.app, { isAutomatic: false });
     const two = startBackgroundJobs(ctx.app, { isAutomatic: false });
+    // Other modules queue their own jobs too (bonuses): this test watches the expiry job.
     const [a, b] = await Promise.all([one.tick(), two.tick()]);
     // One expiry job and the other modules' daily jobs (the retention purge), each run once.
     const [daily] = await rows<{ n: number }>(sql`select count(*)::int as n from jobs`);

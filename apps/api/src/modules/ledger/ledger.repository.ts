@@ -490,3 +490,23 @@ export async function loyaltyFigures(executor: Executor, since: Date) {
     pointsOutstanding: Number(row?.['points_outstanding'] ?? 0),
   };
 }
+
+/** The tier changes of these memberships (audited by the ledger when they happen), newest first, 10 each. */
+export async function tierChanges(executor: Executor, membershipIds: string[]) {
+  if (membershipIds.length === 0) return [];
+  const result = await rows(
+    executor,
+    sql`select entity_id, before ->> 'tier' as from_tier, after ->> 'tier' as to_tier, at from (
+          select entity_id, before, after, at, row_number() over (partition by entity_id order by at desc, id desc) as n
+          from audit_log
+          where entity_type = 'membership' and action = 'membership.tier'
+            and entity_id in (${sql.join(membershipIds.map((id) => sql`${id}`), sql`, `)})
+        ) changes where n <= 10 order by at desc`,
+  );
+  return result.map((row) => ({
+    membershipId: String(row['entity_id']),
+    from: (row['from_tier'] as string | null) ?? null,
+    to: (row['to_tier'] as string | null) ?? null,
+    at: new Date(row['at'] as string | Date).toISOString(),
+  }));
+}

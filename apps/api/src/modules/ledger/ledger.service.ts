@@ -9,12 +9,13 @@ import {
 import { message } from '@sf/contract/messages';
 import type { LoyaltyFigures } from '@sf/contract/dashboard';
 import type { Database, Executor, Transaction } from '../../db/client.ts';
-import type { AuditActor } from '../../lib/audit.ts';
+import { recordAudit, type AuditActor } from '../../lib/audit.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { CodedError } from '../../lib/errors.ts';
 import * as repo from './ledger.repository.ts';
 import { requestHash, runIdempotent } from './idempotency.ts';
 import {
+  addDays,
   consumeFifo,
   expiryDate,
   localDate,
@@ -146,6 +147,16 @@ async function applyMovement(
       after: { points: movement.points, stamps: movement.stamps, membershipId: membership.id, reversesId: movement.reversesId },
     },
   });
+  // A tier change is history the customer page shows (membership "tierChanges").
+  if (tier !== membership.tier) {
+    await recordAudit(tx, caller.audit, {
+      action: 'membership.tier',
+      entityType: 'membership',
+      entityId: membership.id,
+      before: { tier: membership.tier },
+      after: { tier, entryId: entry.id },
+    });
+  }
   return { entry, membership: repo.toMembership(updated) };
 }
 
@@ -359,13 +370,19 @@ export function filtersOf(query: Omit<ListLedgerQuery, 'page' | 'pageSize'>): re
   };
 }
 
+/** "Points expiring in the next 30 days" on the customer page. */
+export const EXPIRING_SOON_DAYS = 30;
+
 export async function customerMemberships(deps: LedgerDeps, customerId: string): Promise<CustomerMemberships> {
   if ((await repo.findCustomerStatus(deps.db, customerId)) === null) {
     throw new CodedError(404, 'not_found', (language) => ({ message: message('notFound', language, { field: 'customer' }) }));
   }
   const memberships = await repo.membershipsOfCustomer(deps.db, customerId);
   const expiring = await repo.expiringPoints(deps.db, memberships.map((m) => m.id));
+  const tierChanges = await repo.tierChanges(deps.db, memberships.map((m) => m.id));
   const now = deps.clock.now();
+  const today = localDate(now, deps.timeZone);
+  const horizon = addDays(today, EXPIRING_SOON_DAYS);
   const items = await Promise.all(
     memberships.map(async (m) => ({
       ...repo.toMembership(m),
@@ -374,6 +391,10 @@ export async function customerMemberships(deps: LedgerDeps, customerId: string):
       stampsRequired: m.stampsRequired,
       pointsInTierWindow: await repo.pointsEarnedSince(deps.db, m.id, tierWindowStart(m.tierWindow, now, deps.timeZone)),
       expiring: expiring.filter((e) => e.membershipId === m.id).map(({ points, expiresOn }) => ({ points, expiresOn })),
+      expiringSoon: expiring
+        .filter((e) => e.membershipId === m.id && e.expiresOn >= today && e.expiresOn <= horizon)
+        .reduce((sum, e) => sum + e.points, 0),
+      tierChanges: tierChanges.filter((c) => c.membershipId === m.id).map(({ from, to, at }) => ({ from, to, at })),
     })),
   );
   return { items };
@@ -429,4 +450,31 @@ export const DASHBOARD_PERIOD_DAYS = 30;
 export async function loyaltyFigures(deps: LedgerDeps): Promise<LoyaltyFigures> {
   const since = new Date(deps.clock.now().getTime() - DASHBOARD_PERIOD_DAYS * 86_400_000);
   return { ...(await repo.loyaltyFigures(deps.db, since)), periodDays: DASHBOARD_PERIOD_DAYS };
+}
+
+/**
+ * An automatic bonus (referral, birthday) inside the caller's transaction: an `earn` entry of the
+ * given source, idempotent by (source, idempotency key) like every other write. Only the background
+ * jobs call it; they decide who gets what from the program's rules (modules/bonuses).
+ */
+export async function awardBonusInTransaction(
+  tx: Transaction,
+  deps: LedgerDeps,
+  input: { customerId: string; programId: string; points: number; source: 'referral' | 'birthday'; reason: string; idempotencyKey: string },
+): Promise<LedgerWriteResult | null> {
+  if (input.points <= 0) return null;
+  const program = await repo.findProgramRules(tx, input.programId);
+  if (!program || program.status !== 'active' || program.type !== 'points') return null;
+  if ((await repo.findCustomerStatus(tx, input.customerId)) !== 'active') return null;
+  const membership = await repo.lockMembership(tx, input.customerId, input.programId, deps.clock.now());
+  const caller: LedgerCaller = { id: null, label: 'system', audit: { id: null, email: 'system' } };
+  return applyMovement(
+    tx,
+    deps,
+    caller,
+    membership,
+    program,
+    { kind: 'earn', source: input.source, points: input.points, stamps: 0, amountCents: null, reason: input.reason, merchantId: null, reversesId: null },
+    input.idempotencyKey,
+  );
 }

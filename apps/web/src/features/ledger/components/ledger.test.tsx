@@ -7,6 +7,7 @@ import { renderWithProviders } from '../../../testing/test-utils.tsx';
 import { CUSTOMER_ID, MERCHANT_ID, entry, membership, program } from '../testing/ledger-fixtures.ts';
 import { LedgerEntryDialog } from './ledger-entry-dialog.tsx';
 import { LedgerPage } from './ledger-page.tsx';
+import { MembershipsPanel } from './memberships-panel.tsx';
 
 const admin = { role: 'admin' as const };
 const customer = { id: CUSTOMER_ID, label: 'Giulia Bianchi · 8012345678903' };
@@ -117,5 +118,19 @@ describe('ledger actions and Movimenti', { timeout: 30_000 }, () => {
     await waitFor(() => expect(reversal).not.toBeNull());
     expect(reversal!.body).toEqual({ reason: 'Scontrino annullato' });
     expect(reversal!.key).toMatch(/^web-/);
+  });
+});
+
+describe('the memberships panel on the customer page', () => {
+  it('shows the points expiring in the next 30 days and the tier changes', async () => {
+    server.use(
+      http.get(`/api/admin/customers/${CUSTOMER_ID}/memberships`, () =>
+        HttpResponse.json({ items: [membership({ expiringSoon: 150, tierChanges: [{ from: 'Argento', to: 'Oro', at: '2026-10-02T10:00:00.000Z' }, { from: null, to: 'Argento', at: '2026-03-01T10:00:00.000Z' }] })] }),
+      ),
+    );
+    renderWithProviders(<MembershipsPanel customerId={CUSTOMER_ID} />, { route: '/', user: admin });
+    expect(await screen.findByText('In scadenza nei prossimi 30 giorni: 150 punti')).toBeInTheDocument();
+    expect(screen.getByText('Livello: Argento → Oro il 02/10/2026')).toBeInTheDocument();
+    expect(screen.getByText('Livello: nessuno → Argento il 01/03/2026')).toBeInTheDocument();
   });
 });

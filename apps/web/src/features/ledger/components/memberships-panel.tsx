@@ -36,6 +36,20 @@ export function MembershipsPanel({ customerId }: { customerId: string }) {
               <Text size="sm" c="dimmed">
                 {t('memberships.joinedAt')} {format.date(membership.joinedAt)}
               </Text>
+              {membership.programType === 'points' ? (
+                <Text size="sm" fw={membership.expiringSoon > 0 ? 600 : undefined} c={membership.expiringSoon > 0 ? 'orange.8' : 'dimmed'}>
+                  {t('memberships.expiringSoon', { points: format.number(membership.expiringSoon) })}
+                </Text>
+              ) : null}
+              {membership.tierChanges.slice(0, 3).map((change) => (
+                <Text key={change.at} size="sm">
+                  {t('memberships.tierChange', {
+                    from: change.from ?? t('memberships.tierNone'),
+                    to: change.to ?? t('memberships.tierNone'),
+                    date: format.date(change.at),
+                  })}
+                </Text>
+              ))}
               {membership.expiring.length === 0 ? (
                 <Text size="sm" c="dimmed">
                   {t('memberships.noExpiring')}

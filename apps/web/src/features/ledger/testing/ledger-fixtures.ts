@@ -45,6 +45,8 @@ export function membership(overrides: Partial<MembershipDetail> = {}): Membershi
     stampsRequired: null,
     pointsInTierWindow: 1200,
     expiring: [{ points: 150, expiresOn: '2026-12-31' }],
+    expiringSoon: 150,
+    tierChanges: [{ from: 'Argento', to: 'Oro', at: '2026-10-02T10:00:00.000Z' }],
     ...overrides,
   };
 }

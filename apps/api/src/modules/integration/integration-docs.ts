@@ -1,0 +1,23 @@
+import { createRequire } from 'node:module';
+import type { FastifyPluginAsync, FastifyPluginCallback } from 'fastify';
+import { integrationSpecification } from './integration.routes.ts';
+
+/**
+ * The integration API's interactive docs beside /api/docs. @fastify/swagger-ui decorates the app
+ * once per process, so a second registration of the plugin is refused; its route module (the page,
+ * its static files and the JSON/YAML document) is registered a second time instead, with the
+ * document cut down to /api/integration/v1 (integrationSpecification).
+ */
+const require = createRequire(import.meta.url);
+const swaggerUiRoutes = require('@fastify/swagger-ui/lib/routes.js') as FastifyPluginCallback<Record<string, unknown>>;
+
+export const integrationDocs: FastifyPluginAsync = async (app) => {
+  await app.register(swaggerUiRoutes, {
+    staticCSP: true,
+    uiConfig: {},
+    initOAuth: {},
+    theme: {},
+    transformSpecification: integrationSpecification,
+    transformSpecificationClone: true,
+  });
+};

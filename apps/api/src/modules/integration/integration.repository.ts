@@ -1,0 +1,61 @@
+import { and, eq, sql } from 'drizzle-orm';
+import type { Executor } from '../../db/client.ts';
+import { customers } from '../customers/customers.schema.ts';
+import { programMerchants, programs } from '../programs/programs.schema.ts';
+
+/** The card's holder: the id for the ledger, the initials for the till (nothing else leaves). */
+export async function findCardHolder(executor: Executor, cardNumber: string) {
+  const [row] = await executor
+    .select({ id: customers.id, firstName: customers.firstName, lastName: customers.lastName, status: customers.status })
+    .from(customers)
+    .where(eq(customers.cardNumber, cardNumber))
+    .limit(1);
+  return row;
+}
+
+/** The active programs a merchant takes part in. */
+export async function activeProgramsOfMerchant(executor: Executor, merchantId: string): Promise<string[]> {
+  const rows = await executor
+    .select({ id: programs.id })
+    .from(programMerchants)
+    .innerJoin(programs, eq(programs.id, programMerchants.programId))
+    .where(and(eq(programMerchants.merchantId, merchantId), eq(programs.status, 'active')));
+  return rows.map((row) => row.id);
+}
+
+export async function isMerchantOfProgram(executor: Executor, merchantId: string, programId: string): Promise<boolean> {
+  const rows = await executor
+    .select({ one: sql`1` })
+    .from(programMerchants)
+    .where(and(eq(programMerchants.merchantId, merchantId), eq(programMerchants.programId, programId)))
+    .limit(1);
+  return rows.length > 0;
+}
+
+export async function programIdsOfMerchant(executor: Executor, merchantId: string): Promise<Set<string>> {
+  const rows = await executor
+    .select({ id: programMerchants.programId })
+    .from(programMerchants)
+    .where(eq(programMerchants.merchantId, merchantId));
+  return new Set(rows.map((row) => row.id));
+}
+
+/** Active rewards of these programs, open now and in stock, with their cost (program unit). */
+export async function openRewardsOf(executor: Executor, programIds: string[], now: Date) {
+  if (programIds.length === 0) return [];
+  const result = (await executor.execute(
+    sql`select id, program_id, name, cost from rewards
+        where program_id in (${sql.join(programIds.map((id) => sql`${id}`), sql`, `)})
+          and status = 'active' and (stock is null or stock > 0)
+          and (valid_from is null or valid_from <= ${now}) and (valid_until is null or valid_until >= ${now})
+        order by cost, name, id`,
+  )) as unknown as { rows: { id: string; program_id: string; name: string; cost: number }[] };
+  return result.rows.map((row) => ({ id: String(row.id), programId: String(row.program_id), name: row.name, cost: Number(row.cost) }));
+}
+
+export async function programOfReward(executor: Executor, rewardId: string): Promise<string | null> {
+  const result = (await executor.execute(sql`select program_id from rewards where id = ${rewardId}`)) as unknown as {
+    rows: { program_id: string }[];
+  };
+  return result.rows[0] ? String(result.rows[0].program_id) : null;
+}

@@ -1,0 +1,396 @@
+import { randomUUID } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import { execFile } from 'node:child_process';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'drizzle-orm';
+import { createTestContext, type TestContext } from '../../../test/helper.ts';
+import { createLedgerFixture, type LedgerFixture } from '../../../test/ledger-fixtures.ts';
+
+/**
+ * The integration API black-box: a real HTTP port, real fetch, keys made through the admin API.
+ */
+async function listen(ctx: TestContext): Promise<string> {
+  await ctx.app.listen({ port: 0, host: '127.0.0.1' });
+  return `http://127.0.0.1:${(ctx.app.server.address() as AddressInfo).port}`;
+}
+
+type Answer = { status: number; headers: Headers; body: Record<string, unknown> };
+
+function client(base: string) {
+  return async (method: string, path: string, options: { key?: string; body?: unknown; headers?: Record<string, string> } = {}): Promise<Answer> => {
+    const response = await fetch(`${base}/api/integration/v1${path}`, {
+      method,
+      headers: {
+        ...(options.key ? { authorization: `Bearer ${options.key}` } : {}),
+        ...(options.body !== undefined ? { 'content-type': 'application/json' } : {}),
+        ...options.headers,
+      },
+      ...(options.body !== undefined ? { body: JSON.stringify(options.body) } : {}),
+    });
+    const text = await response.text();
+    return { status: response.status, headers: response.headers, body: text ? (JSON.parse(text) as Record<string, unknown>) : {} };
+  };
+}
+
+async function createKey(ctx: TestContext, adminToken: string, body: Record<string, unknown>) {
+  const response = await ctx.request({ method: 'POST', url: '/api/admin/api-keys', token: adminToken, payload: body });
+  expect(response.statusCode, response.body).toBe(201);
+  return response.json() as { key: { id: string; prefix: string; lastUsedAt: string | null }; secret: string };
+}
+
+const rows = async <T>(ctx: TestContext, query: ReturnType<typeof sql>) => ((await ctx.app.db.execute(query)) as unknown as { rows: T[] }).rows;
+
+describe('the integration API over HTTP', () => {
+  let ctx: TestContext;
+  let base: string;
+  let call: ReturnType<typeof client>;
+  let adminToken: string;
+  let fx: LedgerFixture;
+  let other: LedgerFixture;
+  let cardNumber: string;
+
+  beforeAll(async () => {
+    ctx = await createTestContext({ seed: true });
+    base = await listen(ctx);
+    call = client(base);
+    adminToken = await ctx.tokenFor('admin@demo.test');
+    fx = await createLedgerFixture(ctx.app.db, { customers: 1 });
+    other = await createLedgerFixture(ctx.app.db, { customers: 1 });
+    const [row] = await rows<{ card_number: string }>(ctx, sql`select card_number from customers where id = ${fx.customerIds[0]!}`);
+    cardNumber = row!.card_number;
+  });
+  afterAll(async () => ctx?.close());
+
+  const purchase = (amountCents: number, extra: Record<string, unknown> = {}) => ({
+    cardNumber,
+    amountCents,
+    programId: fx.pointsProgramId,
+    ...extra,
+  });
+
+  it('shows the secret once, stores only its keyed hash, and lists the key without it', async () => {
+    const created = await createKey(ctx, adminToken, { name: 'Cassa 1', kind: 'merchant', merchantId: fx.merchantId, scopes: ['purchases:write'] });
+    expect(created.secret).toMatch(/^sfk_[A-Za-z0-9_-]{43}$/);
+    expect(created.secret.startsWith(created.key.prefix)).toBe(true);
+    const stored = await rows<Record<string, unknown>>(ctx, sql`select * from api_keys where id = ${created.key.id}`);
+    expect(JSON.stringify(stored)).not.toContain(created.secret.slice(4));
+    const list = await ctx.request({ method: 'GET', url: '/api/admin/api-keys?q=Cassa', token: adminToken });
+    expect(list.statusCode).toBe(200);
+    expect(list.body).not.toContain(created.secret.slice(4));
+    expect(list.json().items.map((item: { id: string }) => item.id)).toContain(created.key.id);
+    const audit = await rows<{ action: string }>(ctx, sql`select action from audit_log where entity_id = ${created.key.id}`);
+    expect(audit.map((row) => row.action)).toEqual(['apiKey.create']);
+  });
+
+  it('refuses a request without a key, with an unknown key, or with a staff session token (401)', async () => {
+    expect((await call('POST', '/purchases', { body: purchase(100), headers: { 'idempotency-key': randomUUID() } })).status).toBe(401);
+    const unknown = await call('POST', '/purchases', { key: `sfk_${'x'.repeat(43)}`, body: purchase(100), headers: { 'idempotency-key': randomUUID() } });
+    expect(unknown.status).toBe(401);
+    expect((unknown.body['error'] as { code: string }).code).toBe('invalid_token');
+    const staff = await call('GET', `/cards/${cardNumber}`, { key: adminToken });
+    expect(staff.status).toBe(401);
+  });
+
+  it('records a purchase once per Idempotency-Key: the same answer again, one ledger entry; another body is 422', async () => {
+    const { secret } = await createKey(ctx, adminToken, { name: 'Cassa 2', kind: 'merchant', merchantId: fx.merchantId, scopes: ['purchases:write', 'cards:read'] });
+    const idempotencyKey = `cassa2-${randomUUID()}`;
+    const first = await call('POST', '/purchases', { key: secret, body: purchase(2450, { receipt: 'R-1' }), headers: { 'idempotency-key': idempotencyKey } });
+    expect(first.status, JSON.stringify(first.body)).toBe(201);
+    expect(first.body).toMatchObject({ cardNumber, points: 24, balance: 24, merchantId: fx.merchantId, amountCents: 2450 });
+    const again = await call('POST', '/purchases', { key: secret, body: purchase(2450, { receipt: 'R-1' }), headers: { 'idempotency-key': idempotencyKey } });
+    expect(again.status).toBe(201);
+    expect(again.body).toEqual(first.body);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    const entries = await rows<{ n: number; label: string }>(
+      ctx,
+      sql`select count(*)::int as n, max(created_by_label) as label from ledger_entries where customer_id = ${fx.customerIds[0]!} and kind = 'earn'`,
+    );
+    expect(entries[0]).toMatchObject({ n: 1 });
+    expect(entries[0]!.label).toContain('Cassa 2');
+    const reused = await call('POST', '/purchases', { key: secret, body: purchase(999), headers: { 'idempotency-key': idempotencyKey } });
+    expect(reused.status).toBe(422);
+    expect((reused.body['error'] as { code: string }).code).toBe('idempotency_key_reused');
+
+    const card = await call('GET', `/cards/${cardNumber}`, { key: secret });
+    expect(card.status).toBe(200);
+    expect(card.body).toMatchObject({ cardNumber, initials: 'M. R.' });
+    expect(JSON.stringify(card.body)).not.toContain('Rossi');
+    const points = (card.body['memberships'] as { programId: string; balance: number }[]).find((m) => m.programId === fx.pointsProgramId);
+    expect(points?.balance).toBe(24);
+  });
+
+  it('confines a key to its merchant: another merchant, or a program it is not part of, is 403', async () => {
+    const { secret } = await createKey(ctx, adminToken, { name: 'Cassa 3', kind: 'merchant', merchantId: fx.merchantId, scopes: ['purchases:write', 'cards:read'] });
+    const elsewhere = await call('POST', '/purchases', {
+      key: secret,
+      body: purchase(1000, { merchantId: other.merchantId }),
+      headers: { 'idempotency-key': randomUUID() },
+    });
+    expect(elsewhere.status).toBe(403);
+    const foreignProgram = await call('POST', '/purchases', {
+      key: secret,
+      body: purchase(1000, { programId: other.pointsProgramId }),
+      headers: { 'idempotency-key': randomUUID() },
+    });
+    expect(foreignProgram.status).toBe(403);
+    // The card as this merchant's till sees it: only its programs.
+    const [row] = await rows<{ card_number: string }>(ctx, sql`select card_number from customers where id = ${other.customerIds[0]!}`);
+    await ctx.request({
+      method: 'POST',
+      url: '/api/admin/ledger',
+      token: adminToken,
+      headers: { 'idempotency-key': randomUUID() },
+      payload: { customerId: other.customerIds[0], programId: other.pointsProgramId, kind: 'purchase', amountCents: 500 },
+    });
+    const foreignCard = await call('GET', `/cards/${row!.card_number}`, { key: secret });
+    expect(foreignCard.status).toBe(200);
+    expect(foreignCard.body['memberships']).toEqual([]);
+    const none = await rows<{ n: number }>(ctx, sql`select count(*)::int as n from ledger_entries where merchant_id = ${other.merchantId}`);
+    expect(none[0]!.n).toBe(0);
+  });
+
+  it('keeps a key within its scopes (403), and the app key never records purchases', async () => {
+    const { secret } = await createKey(ctx, adminToken, { name: 'Solo lettura', kind: 'merchant', merchantId: fx.merchantId, scopes: ['cards:read'] });
+    const refused = await call('POST', '/purchases', { key: secret, body: purchase(100), headers: { 'idempotency-key': randomUUID() } });
+    expect(refused.status).toBe(403);
+    expect((refused.body['error'] as { code: string }).code).toBe('forbidden');
+    expect((await call('GET', `/cards/${cardNumber}`, { key: secret })).status).toBe(200);
+    const appWithPurchases = await ctx.request({
+      method: 'POST',
+      url: '/api/admin/api-keys',
+      token: adminToken,
+      payload: { name: 'App', kind: 'app', scopes: ['purchases:write'] },
+    });
+    expect(appWithPurchases.statusCode).toBe(400);
+    expect(appWithPurchases.json().error.fields.map((f: { field: string }) => f.field)).toEqual(['scopes']);
+    const app = await createKey(ctx, adminToken, { name: 'App clienti', kind: 'app', scopes: ['cards:read'] });
+    const appCard = await call('GET', `/cards/${cardNumber}`, { key: app.secret });
+    expect(appCard.status).toBe(200);
+    expect((appCard.body['memberships'] as unknown[]).length).toBeGreaterThan(0);
+  });
+
+  it('refuses a revoked key on its very next request (401), and records the last use', async () => {
+    const created = await createKey(ctx, adminToken, { name: 'Cassa 4', kind: 'merchant', merchantId: fx.merchantId, scopes: ['cards:read'] });
+    expect((await call('GET', `/cards/${cardNumber}`, { key: created.secret })).status).toBe(200);
+    const [used] = await rows<{ last_used_at: Date | null }>(ctx, sql`select last_used_at from api_keys where id = ${created.key.id}`);
+    expect(used!.last_used_at).not.toBeNull();
+    const revoked = await ctx.request({ method: 'DELETE', url: `/api/admin/api-keys/${created.key.id}`, token: adminToken });
+    expect(revoked.statusCode).toBe(200);
+    expect(revoked.json()).toMatchObject({ status: 'revoked' });
+    const after = await call('GET', `/cards/${cardNumber}`, { key: created.secret });
+    expect(after.status).toBe(401);
+    expect(after.headers.get('www-authenticate')).toContain('Bearer');
+  });
+
+  it('answers 404 for an unknown card and 400 naming the field for a malformed one, in Italian', async () => {
+    const { secret } = await createKey(ctx, adminToken, { name: 'Cassa 5', kind: 'merchant', merchantId: fx.merchantId, scopes: ['purchases:write', 'cards:read'] });
+    expect((await call('GET', '/cards/2799999999999', { key: secret })).status).toBe(404);
+    const bad = await call('POST', '/purchases', { key: secret, body: { cardNumber, amountCents: -5 }, headers: { 'idempotency-key': randomUUID() } });
+    expect(bad.status).toBe(400);
+    const fields = (bad.body['error'] as { fields: { field: string; message: string }[] }).fields;
+    expect(fields.map((f) => f.field)).toContain('amountCents');
+    expect(fields[0]!.message).toMatch(/non è valid|minim/);
+  });
+
+  it('publishes its own OpenAPI document, only the integration paths, in Italian', async () => {
+    const response = await fetch(`${base}/api/docs-integration/json`);
+    expect(response.status).toBe(200);
+    const doc = (await response.json()) as { info: { title: string }; paths: Record<string, unknown> };
+    expect(doc.info.title).toContain('API di integrazione');
+    const paths = Object.keys(doc.paths);
+    expect(paths).toContain('/api/integration/v1/purchases');
+    expect(paths.every((path) => path.startsWith('/api/integration/v1'))).toBe(true);
+    expect(JSON.stringify(doc.paths)).toContain('2026-000123');
+    const page = await fetch(`${base}/api/docs-integration`);
+    expect(page.status).toBeLessThan(400);
+  });
+});
+
+describe('rewards, vouchers and proofs through the integration API', () => {
+  let ctx: TestContext;
+  let call: ReturnType<typeof client>;
+  let base: string;
+  let adminToken: string;
+  let fx: LedgerFixture;
+  let other: LedgerFixture;
+  let cardNumber: string;
+
+  beforeAll(async () => {
+    ctx = await createTestContext({ seed: true });
+    base = await listen(ctx);
+    call = client(base);
+    adminToken = await ctx.tokenFor('admin@demo.test');
+    fx = await createLedgerFixture(ctx.app.db, { customers: 1 });
+    other = await createLedgerFixture(ctx.app.db, { customers: 1 });
+    const [row] = await rows<{ card_number: string }>(ctx, sql`select card_number from customers where id = ${fx.customerIds[0]!}`);
+    cardNumber = row!.card_number;
+  });
+  afterAll(async () => ctx?.close());
+
+  const reward = async (programId: string, cost: number) => {
+    const response = await ctx.request({ method: 'POST', url: '/api/admin/rewards', token: adminToken, payload: { programId, name: 'Cappuccino omaggio', cost, status: 'active' } });
+    expect(response.statusCode, response.body).toBe(201);
+    return response.json().id as string;
+  };
+
+  it('redeems a reward for a card (once per Idempotency-Key), then checks and uses the voucher once at the till', async () => {
+    const till = await createKey(ctx, adminToken, {
+      name: 'Cassa premi',
+      kind: 'merchant',
+      merchantId: fx.merchantId,
+      scopes: ['purchases:write', 'cards:read', 'rewards:redeem', 'vouchers:use'],
+    });
+    const rewardId = await reward(fx.pointsProgramId, 30);
+    await call('POST', '/purchases', { key: till.secret, body: { cardNumber, amountCents: 5000, programId: fx.pointsProgramId }, headers: { 'idempotency-key': randomUUID() } });
+
+    const card = await call('GET', `/cards/${cardNumber}`, { key: till.secret });
+    expect(card.body['rewardsWithinReach']).toEqual([
+      expect.objectContaining({ id: rewardId, costPoints: 30, isAffordable: true, missing: 0 }),
+    ]);
+
+    const key = `premio-${randomUUID()}`;
+    const redeemed = await call('POST', '/redemptions', { key: till.secret, body: { cardNumber, rewardId }, headers: { 'idempotency-key': key } });
+    expect(redeemed.status, JSON.stringify(redeemed.body)).toBe(201);
+    expect(redeemed.body).toMatchObject({ points: -30, balance: 20 });
+    const again = await call('POST', '/redemptions', { key: till.secret, body: { cardNumber, rewardId }, headers: { 'idempotency-key': key } });
+    expect(again.body).toEqual(redeemed.body);
+    const code = (redeemed.body['voucher'] as { code: string }).code;
+
+    const checked = await call('GET', `/vouchers/${code}`, { key: till.secret });
+    expect(checked.status).toBe(200);
+    expect(checked.body).toMatchObject({ code, status: 'issued', usable: true });
+    expect(checked.body).not.toHaveProperty('customerId');
+    const used = await call('POST', `/vouchers/${code}/use`, { key: till.secret });
+    expect(used.status).toBe(200);
+    expect(used.body).toMatchObject({ status: 'used' });
+    const twice = await call('POST', `/vouchers/${code}/use`, { key: till.secret });
+    expect(twice.status).toBe(409);
+    expect((twice.body['error'] as { code: string }).code).toBe('voucher_used');
+  });
+
+  it('confines rewards and vouchers to the key\'s merchant', async () => {
+    const till = await createKey(ctx, adminToken, { name: 'Cassa altrove', kind: 'merchant', merchantId: other.merchantId, scopes: ['rewards:redeem', 'vouchers:use'] });
+    const rewardId = await reward(fx.pointsProgramId, 1);
+    const redeemed = await call('POST', '/redemptions', { key: till.secret, body: { cardNumber, rewardId }, headers: { 'idempotency-key': randomUUID() } });
+    expect(redeemed.status).toBe(403);
+    // A voucher of fx's program, checked at the other merchant: not usable there.
+    const home = await createKey(ctx, adminToken, { name: 'Cassa casa', kind: 'merchant', merchantId: fx.merchantId, scopes: ['rewards:redeem'] });
+    const ok = await call('POST', '/redemptions', { key: home.secret, body: { cardNumber, rewardId }, headers: { 'idempotency-key': randomUUID() } });
+    expect(ok.status, JSON.stringify(ok.body)).toBe(201);
+    const code = (ok.body['voucher'] as { code: string }).code;
+    const checked = await call('GET', `/vouchers/${code}`, { key: till.secret });
+    expect(checked.body).toMatchObject({ usable: false, reason: 'voucher_wrong_merchant' });
+    expect((await call('POST', `/vouchers/${code}/use`, { key: till.secret })).status).toBe(409);
+    // The app's key has no merchant: it may not use vouchers at a till.
+    const app = await createKey(ctx, adminToken, { name: 'App', kind: 'app', scopes: ['vouchers:use'] });
+    expect((await call('GET', `/vouchers/${code}`, { key: app.secret })).status).toBe(403);
+  });
+
+  it('files a proof by link, and one by uploaded screenshot, into the Approvazioni queue', async () => {
+    const app = await createKey(ctx, adminToken, { name: 'App clienti', kind: 'app', scopes: ['proofs:write'] });
+    const key = `prova-${randomUUID()}`;
+    const byLink = await call('POST', '/proofs', {
+      key: app.secret,
+      body: { cardNumber, programId: fx.pointsProgramId, kind: 'review', url: 'https://example.com/recensione/1' },
+      headers: { 'idempotency-key': key },
+    });
+    expect(byLink.status, JSON.stringify(byLink.body)).toBe(201);
+    expect(byLink.body).toMatchObject({ kind: 'review', status: 'pending' });
+    const replay = await call('POST', '/proofs', {
+      key: app.secret,
+      body: { cardNumber, programId: fx.pointsProgramId, kind: 'review', url: 'https://example.com/recensione/1' },
+      headers: { 'idempotency-key': key },
+    });
+    expect(replay.body['id']).toBe(byLink.body['id']);
+
+    const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
+    const form = new FormData();
+    form.append('file', new Blob([png], { type: 'image/png' }), 'prova.png');
+    const upload = await fetch(`${base}/api/integration/v1/proofs/image`, { method: 'POST', headers: { authorization: `Bearer ${app.secret}` }, body: form });
+    expect(upload.status).toBe(201);
+    const { id: imageId } = (await upload.json()) as { id: string };
+    const byImage = await call('POST', '/proofs', { key: app.secret, body: { cardNumber, programId: fx.pointsProgramId, kind: 'share', imageId } });
+    expect(byImage.status).toBe(201);
+
+    const queue = await ctx.request({ method: 'GET', url: `/api/admin/social-proofs?customerId=${fx.customerIds[0]}`, token: adminToken });
+    const items = queue.json().items as { kind: string; channel: string; imageId: string | null }[];
+    expect(items.map((item) => [item.kind, item.channel]).sort()).toEqual([['review', 'app'], ['share', 'app']]);
+    const missing = await call('POST', '/proofs', { key: app.secret, body: { cardNumber, programId: fx.pointsProgramId, kind: 'share' } });
+    expect(missing.status).toBe(400);
+    expect((missing.body['error'] as { fields: { field: string }[] }).fields.map((f) => f.field)).toContain('url');
+  });
+});
+
+describe('the command-line till (npm run till)', () => {
+  let ctx: TestContext;
+  let base: string;
+
+  beforeAll(async () => {
+    ctx = await createTestContext({ seed: true });
+    base = await listen(ctx);
+  });
+  afterAll(async () => ctx?.close());
+
+  const till = (args: string[], key: string) =>
+    promisify(execFile)(process.execPath, [
+      '--import',
+      'tsx',
+      path.resolve(import.meta.dirname, '../../../../../scripts/till.ts'),
+      ...args,
+      '--url',
+      base,
+      ...(key ? ['--key', key] : []),
+    ]).then(
+      (done) => ({ code: 0, out: done.stdout, err: done.stderr }),
+      (failed: { code: number; stdout: string; stderr: string }) => ({ code: failed.code, out: failed.stdout, err: failed.stderr }),
+    );
+
+  it('records a purchase in euro, reads the card, and says why the API refused', async () => {
+    const adminToken = await ctx.tokenFor('admin@demo.test');
+    const fx = await createLedgerFixture(ctx.app.db, { customers: 1 });
+    const [row] = await rows<{ card_number: string }>(ctx, sql`select card_number from customers where id = ${fx.customerIds[0]!}`);
+    const { secret } = await createKey(ctx, adminToken, { name: 'Cassa CLI', kind: 'merchant', merchantId: fx.merchantId, scopes: ['purchases:write', 'cards:read'] });
+    const bought = await till(['purchase', row!.card_number, '24,50', '--program', fx.pointsProgramId, '--receipt', 'R-9'], secret);
+    expect(bought.code, bought.err).toBe(0);
+    expect(bought.out).toContain('+24 punti');
+    const card = await till(['card', row!.card_number], secret);
+    expect(card.out).toContain('M. R.');
+    expect(card.out).toContain('24 punti');
+    const [entry] = await rows<{ amount_cents: number; reason: string }>(ctx, sql`select amount_cents, reason from ledger_entries where customer_id = ${fx.customerIds[0]!}`);
+    expect(entry).toMatchObject({ amount_cents: 2450, reason: 'Scontrino R-9' });
+    const refused = await till(['check', 'ABCD-EFGH'], secret);
+    expect(refused.code).toBe(1);
+    expect(refused.err).toContain('403');
+    const noKey = await till(['card', row!.card_number], '');
+    expect(noKey.code).toBe(2);
+  }, 60_000);
+});
+
+describe('the integration API rate limit, per key', () => {
+  let ctx: TestContext;
+  let call: ReturnType<typeof client>;
+
+  beforeAll(async () => {
+    ctx = await createTestContext({ seed: true, env: { INTEGRATION_RATE_LIMIT: '3' } });
+    call = client(await listen(ctx));
+  });
+  afterAll(async () => ctx?.close());
+
+  it('answers 429 with Retry-After beyond the limit, while another key is still served', async () => {
+    const adminToken = await ctx.tokenFor('admin@demo.test');
+    const fx = await createLedgerFixture(ctx.app.db, { customers: 1 });
+    const [row] = await rows<{ card_number: string }>(ctx, sql`select card_number from customers where id = ${fx.customerIds[0]!}`);
+    const one = await createKey(ctx, adminToken, { name: 'Cassa A', kind: 'merchant', merchantId: fx.merchantId, scopes: ['cards:read'] });
+    const two = await createKey(ctx, adminToken, { name: 'Cassa B', kind: 'merchant', merchantId: fx.merchantId, scopes: ['cards:read'] });
+    const statuses: number[] = [];
+    for (let i = 0; i < 4; i += 1) statuses.push((await call('GET', `/cards/${row!.card_number}`, { key: one.secret })).status);
+    expect(statuses).toEqual([200, 200, 200, 429]);
+    const limited = await call('GET', `/cards/${row!.card_number}`, { key: one.secret });
+    expect(limited.status).toBe(429);
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect((limited.body['error'] as { code: string }).code).toBe('rate_limited');
+    expect((await call('GET', `/cards/${row!.card_number}`, { key: two.secret })).status).toBe(200);
+  });
+});

@@ -1,0 +1,290 @@
+import type { FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import multipart from '@fastify/multipart';
+import {
+  cardNumberParamSchema,
+  integrationCardSchema,
+  integrationProofResultSchema,
+  integrationProofSchema,
+  integrationPurchaseResultSchema,
+  integrationPurchaseSchema,
+  integrationRedemptionResultSchema,
+  integrationRedemptionSchema,
+  integrationVoucherSchema,
+  optionalIdempotencyHeadersSchema,
+} from '@sf/contract/integration';
+import { idempotencyHeadersSchema } from '@sf/contract/ledger';
+import { coverUploadResponseSchema } from '@sf/contract/news';
+import { voucherCodeParamSchema } from '@sf/contract/rewards';
+import { ledgerDeps } from '../ledger/ledger.routes.ts';
+import { COVER_MAX_BYTES } from '../news/cover-images.ts';
+import { readUploadedFile } from '../rewards/rewards.routes.ts';
+import { storeProofImage } from '../social-proofs/social-proofs.service.ts';
+import type { IntegrationKey } from './api-keys.service.ts';
+import {
+  checkVoucherAtTill,
+  keyCaller,
+  readCard,
+  recordPurchase,
+  redeemForCard,
+  submitProofForCard,
+  useVoucherAtTill,
+} from './integration.service.ts';
+
+export const INTEGRATION_PREFIX = '/api/integration/v1';
+/** Starts with /api/docs, like the back-office's own docs: served by @fastify/swagger-ui, public. */
+export const INTEGRATION_DOCS_PREFIX = '/api/docs-integration';
+
+const TAG = 'integrazione';
+
+/** The bearer API key, as both OpenAPI documents describe it. */
+export const INTEGRATION_SECURITY_SCHEME = { type: 'http', scheme: 'bearer', description: 'La chiave API (sfk_…)' } as const;
+
+const keyOf = (request: FastifyRequest) => request.apiKey as IntegrationKey;
+
+/**
+ * The integration API's document: the back-office's OpenAPI document cut down to /api/integration/v1,
+ * with its own title, description (Italian, like the examples) and bearer-key security.
+ */
+export function integrationSpecification(spec: Record<string, unknown>): Record<string, unknown> {
+  const paths = Object.fromEntries(
+    Object.entries((spec['paths'] ?? {}) as Record<string, unknown>).filter(([path]) => path.startsWith(INTEGRATION_PREFIX)),
+  );
+  const components = (spec['components'] ?? {}) as Record<string, unknown>;
+  return {
+    ...spec,
+    info: {
+      title: 'Social Fidelity — API di integrazione',
+      version: 'v1',
+      description:
+        'API per le casse degli esercenti e per l\u2019app dei clienti. Ogni richiesta porta ' +
+        '`Authorization: Bearer <chiave>`: la chiave è creata da un amministratore nella schermata «Chiavi API», ' +
+        'vale solo per il suo esercente e per i suoi permessi (403 altrimenti); una chiave revocata riceve 401. ' +
+        'Le scritture accettano `Idempotency-Key`: la stessa richiesta ripetuta produce un solo movimento e la stessa risposta. ' +
+        'Limite di richieste per chiave: oltre, 429 con `Retry-After`.',
+    },
+    paths,
+    tags: [{ name: TAG, description: 'Casse degli esercenti e app dei clienti' }],
+    components: { ...components, securitySchemes: { apiKey: { type: 'http', scheme: 'bearer', description: 'La chiave API (sfk_…)' } } },
+    security: [{ integrationKey: [] }],
+  };
+}
+
+/** `/api/integration/v1` (PRODUCT.md D "Integration API"): tills and the customers' app, with an API key. */
+export const integrationRoutes: FastifyPluginAsyncZod = async (app) => {
+  await app.register(multipart, { limits: { fileSize: COVER_MAX_BYTES, files: 1, fields: 0, parts: 1, fieldNameSize: 100, headerPairs: 50 } });
+  const deps = ledgerDeps(app);
+  // Per key, not per address: tills behind one shop router share an address (decision record 017).
+  const rateLimit = {
+    max: app.env.INTEGRATION_RATE_LIMIT,
+    timeWindow: '1 minute',
+    keyGenerator: (request: FastifyRequest) => (request.apiKey ? `api-key:${request.apiKey.id}` : `ip:${request.ip}`),
+  };
+
+  app.post(
+    '/purchases',
+    {
+      config: { integration: 'purchases:write', rateLimit },
+      schema: {
+        tags: [TAG],
+        summary: 'Registra un acquisto sulla tessera (punti o timbri secondo il programma)',
+        description:
+          'Con `Idempotency-Key` (8–200 caratteri): ripetere la stessa richiesta restituisce la prima risposta ' +
+          '(intestazione `Idempotent-Replayed: true`) senza un secondo movimento; la stessa chiave con un altro corpo: 422. ' +
+          'L\u2019esercente è quello della chiave (un altro: 403). `programId` serve solo se l\u2019esercente partecipa a più programmi.',
+        security: [{ integrationKey: [] }],
+        headers: idempotencyHeadersSchema,
+        body: integrationPurchaseSchema.meta({
+          example: { cardNumber: '2790000000018', amountCents: 2450, receipt: '2026-000123' },
+        }),
+        response: {
+          201: integrationPurchaseResultSchema.meta({
+            example: {
+              entryId: 1042,
+              cardNumber: '2790000000018',
+              programId: '0b7f5c1e-4a52-4f3e-9d51-2f4a8f0c9a11',
+              merchantId: '6c1d1b0e-2f7a-4b8e-8a3c-5d9e7f1a2b3c',
+              points: 24,
+              stamps: 0,
+              amountCents: 2450,
+              balance: 318,
+              stampsBalance: 0,
+              tier: 'Argento',
+              createdAt: '2026-11-23T10:15:00.000+01:00',
+            },
+          }),
+        },
+      },
+    },
+    async (request, reply) => {
+      const answer = await recordPurchase(deps, keyOf(request), request, request.body, request.headers['idempotency-key']);
+      if (answer.isReplay) reply.header('Idempotent-Replayed', 'true');
+      return reply.code(answer.status as 201).send(answer.body);
+    },
+  );
+
+  app.get(
+    '/cards/:cardNumber',
+    {
+      config: { integration: 'cards:read', rateLimit },
+      schema: {
+        tags: [TAG],
+        summary: 'Legge una tessera: iniziali del titolare, saldi, timbri, livello, punti in scadenza nei prossimi 30 giorni',
+        description: 'La chiave di un esercente vede solo i programmi a cui l\u2019esercente partecipa.',
+        security: [{ integrationKey: [] }],
+        params: cardNumberParamSchema,
+        response: {
+          200: integrationCardSchema.meta({
+            example: {
+              cardNumber: '2790000000018',
+              initials: 'M. R.',
+              status: 'active',
+              memberships: [
+                {
+                  programId: '0b7f5c1e-4a52-4f3e-9d51-2f4a8f0c9a11',
+                  programName: 'Caffè Sospeso — Punti',
+                  programType: 'points',
+                  balance: 318,
+                  stamps: 0,
+                  stampsRequired: null,
+                  tier: 'Argento',
+                  expiring: [{ points: 40, expiresOn: '2026-12-31' }],
+                },
+              ],
+            },
+          }),
+        },
+      },
+    },
+    async (request) => readCard(deps, keyOf(request), request.params.cardNumber),
+  );
+  const voucherExample = {
+    code: 'K7PX-M2QD-9WTR',
+    status: 'issued',
+    usable: true,
+    reason: null,
+    reward: { id: '3f2a9c4e-8b1d-4e7a-9c0f-1a2b3c4d5e6f', name: 'Cappuccino omaggio', programId: '0b7f5c1e-4a52-4f3e-9d51-2f4a8f0c9a11' },
+    issuedAt: '2026-11-20T18:02:00.000+01:00',
+    usedAt: null,
+    validFrom: null,
+    validUntil: '2026-12-31T23:59:59.000+01:00',
+  };
+
+  app.get(
+    '/vouchers/:code',
+    {
+      config: { integration: 'vouchers:use', rateLimit },
+      schema: {
+        tags: [TAG],
+        summary: 'Verifica un buono alla cassa: stato, se è utilizzabile qui e ora, e se no perché',
+        description: 'Non cambia nulla. `reason` è un codice: voucher_used, voucher_expired, voucher_not_issued, voucher_void, voucher_wrong_merchant, voucher_not_yet_valid.',
+        security: [{ integrationKey: [] }],
+        params: voucherCodeParamSchema,
+        response: { 200: integrationVoucherSchema.meta({ example: voucherExample }) },
+      },
+    },
+    async (request) => checkVoucherAtTill(deps, keyOf(request), request.params.code),
+  );
+
+  app.post(
+    '/vouchers/:code/use',
+    {
+      config: { integration: 'vouchers:use', rateLimit },
+      schema: {
+        tags: [TAG],
+        summary: 'Usa un buono alla cassa: una volta sola (409 voucher_used), nella finestra del premio (409 voucher_expired)',
+        security: [{ integrationKey: [] }],
+        params: voucherCodeParamSchema,
+        response: { 200: integrationVoucherSchema.meta({ example: { ...voucherExample, status: 'used', usable: false, usedAt: '2026-11-23T10:20:00.000+01:00' } }) },
+      },
+    },
+    async (request) => useVoucherAtTill(deps, keyOf(request), request, request.params.code),
+  );
+
+  app.post(
+    '/redemptions',
+    {
+      config: { integration: 'rewards:redeem', rateLimit },
+      schema: {
+        tags: [TAG],
+        summary: 'Riscatta un premio per una tessera: scala i punti (o i timbri) ed emette un buono, in un\u2019unica operazione',
+        description: 'Con `Idempotency-Key`: ripetere la richiesta restituisce lo stesso buono. 409: out_of_stock, reward_limit_reached, insufficient_balance, reward_not_available.',
+        security: [{ integrationKey: [] }],
+        headers: idempotencyHeadersSchema,
+        body: integrationRedemptionSchema.meta({ example: { cardNumber: '2790000000018', rewardId: '3f2a9c4e-8b1d-4e7a-9c0f-1a2b3c4d5e6f' } }),
+        response: {
+          201: integrationRedemptionResultSchema.meta({
+            example: {
+              entryId: 1043,
+              programId: '0b7f5c1e-4a52-4f3e-9d51-2f4a8f0c9a11',
+              points: -100,
+              stamps: 0,
+              balance: 218,
+              stampsBalance: 0,
+              voucher: { code: 'K7PX-M2QD-9WTR', validUntil: '2026-12-31T23:59:59.000+01:00' },
+            },
+          }),
+        },
+      },
+    },
+    async (request, reply) => {
+      const answer = await redeemForCard(deps, keyOf(request), request, request.body, request.headers['idempotency-key']);
+      if (answer.isReplay) reply.header('Idempotent-Replayed', 'true');
+      return reply.code(answer.status as 201).send(answer.body);
+    },
+  );
+
+  app.post(
+    '/proofs',
+    {
+      config: { integration: 'proofs:write', rateLimit },
+      schema: {
+        tags: [TAG],
+        summary: 'Invia la prova di un\u2019azione social (condivisione, recensione, check-in): un link e/o uno screenshot',
+        description:
+          'La prova attende l\u2019approvazione dello staff (Approvazioni); approvata, accredita il bonus del programma. ' +
+          'Lo screenshot si carica prima con `POST /proofs/image` e si indica con `imageId`.',
+        security: [{ integrationKey: [] }],
+        headers: optionalIdempotencyHeadersSchema,
+        body: integrationProofSchema.meta({
+          example: {
+            cardNumber: '2790000000018',
+            programId: '0b7f5c1e-4a52-4f3e-9d51-2f4a8f0c9a11',
+            kind: 'review',
+            url: 'https://www.example.com/recensioni/bar-centrale/12345',
+            note: 'Recensione a cinque stelle',
+          },
+        }),
+        response: { 201: integrationProofResultSchema.meta({ example: { id: 77, kind: 'review', status: 'pending', createdAt: '2026-11-23T10:30:00.000+01:00' } }) },
+      },
+    },
+    async (request, reply) => {
+      const answer = await submitProofForCard(deps, keyOf(request), request, request.body, request.headers['idempotency-key']);
+      if (answer.isReplay) reply.header('Idempotent-Replayed', 'true');
+      return reply.code(201).send(answer.body);
+    },
+  );
+
+  app.post(
+    '/proofs/image',
+    {
+      config: { integration: 'proofs:write', rateLimit },
+      schema: {
+        tags: [TAG],
+        summary: 'Carica lo screenshot di una prova (multipart, campo "file"): PNG, JPEG, WebP o GIF, al massimo 5 MB',
+        security: [{ integrationKey: [] }],
+        consumes: ['multipart/form-data'],
+        response: { 201: coverUploadResponseSchema },
+      },
+    },
+    async (request, reply) => {
+      const { bytes, fileName } = await readUploadedFile(request);
+      const stored = await storeProofImage(
+        { db: app.db, dataDir: app.env.dataDir, quotaBytes: app.env.UPLOAD_QUOTA_BYTES },
+        keyCaller(keyOf(request), request).audit,
+        { bytes, fileName, uploadedBy: null },
+      );
+      return reply.code(201).send(stored);
+    },
+  );
+};

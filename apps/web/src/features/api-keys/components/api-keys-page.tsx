@@ -1,0 +1,270 @@
+import {
+  Alert,
+  Badge,
+  Button,
+  Checkbox,
+  Code,
+  CopyButton,
+  Group,
+  Modal,
+  Radio,
+  Select,
+  Stack,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
+import { modals } from '@mantine/modals';
+import {
+  API_KEY_SCOPES,
+  createApiKeySchema,
+  listApiKeysQuerySchema,
+  type ApiKey,
+  type ApiKeyKind,
+  type ApiKeyScope,
+  type CreatedApiKey,
+} from '@sf/contract/integration';
+import { IconAlertTriangle, IconKey, IconPlus } from '@tabler/icons-react';
+import { useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { DataTable, type DataTableColumn } from '../../../components/ui/data-table.tsx';
+import { ExportButton } from '../../../components/ui/export-button.tsx';
+import { ListSearchInput } from '../../../components/ui/list-search-input.tsx';
+import { toApiQuery, useListParams, type ListParams } from '../../../hooks/use-list-params.ts';
+import { describeApiError } from '../../../lib/api-client.ts';
+import { isApiError } from '../../../lib/api-error.ts';
+import { notifySuccess } from '../../../lib/notify.ts';
+import { API_KEYS_PATH, useApiKeys, useCreateApiKey, useRevokeApiKey } from '../api/api-keys.ts';
+
+type SortField = ListParams<typeof listApiKeysQuerySchema>['sort'];
+type Option = { value: string; label: string };
+
+const getRowId = (key: ApiKey) => key.id;
+
+function formatDateTime(value: string | null, language: string): string {
+  if (!value) return '—';
+  return new Intl.DateTimeFormat(language === 'en' ? 'en-GB' : 'it-IT', { dateStyle: 'short', timeStyle: 'short' }).format(new Date(value));
+}
+
+/** `/api-keys` — Pages → Chiavi API (admins): the keys of the tills and of the customers' app. */
+export function ApiKeysPage({ merchantOptions }: { merchantOptions: Option[] }) {
+  const { t, i18n } = useTranslation('apiKeys');
+  const { params, update, isFiltered } = useListParams(listApiKeysQuerySchema);
+  const query = useApiKeys(toApiQuery(params));
+  const revoke = useRevokeApiKey();
+  const [isCreating, setIsCreating] = useState(false);
+  const [created, setCreated] = useState<CreatedApiKey | null>(null);
+
+  const confirmRevoke = (key: ApiKey) =>
+    modals.openConfirmModal({
+      title: t('revoke.title'),
+      children: <Text size="sm">{t('revoke.message', { name: key.name })}</Text>,
+      labels: { confirm: t('revoke.confirm'), cancel: t('revoke.cancel') },
+      confirmProps: { color: 'red' },
+      onConfirm: () => revoke.mutate(key.id, { onSuccess: () => notifySuccess(t('revoke.done', { name: key.name })) }),
+    });
+
+  const columns = useMemo<DataTableColumn<ApiKey, SortField>[]>(
+    () => [
+      { id: 'name', header: t('columns.name'), sortField: 'name', firstOrder: 'asc', cell: (key) => <Text fw={500}>{key.name}</Text> },
+      { id: 'prefix', header: t('columns.prefix'), cell: (key) => <Code>{key.prefix}…</Code> },
+      { id: 'kind', header: t('columns.kind'), cell: (key) => (key.kind === 'app' ? t('kind.app') : (key.merchantName ?? t('kind.merchant'))) },
+      { id: 'scopes', header: t('columns.scopes'), cell: (key) => key.scopes.map((scope) => t(`scope.${scope.replace(':', '_')}`)).join(', ') },
+      { id: 'createdAt', header: t('columns.createdAt'), sortField: 'createdAt', firstOrder: 'desc', cell: (key) => formatDateTime(key.createdAt, i18n.language) },
+      { id: 'lastUsedAt', header: t('columns.lastUsedAt'), sortField: 'lastUsedAt', firstOrder: 'desc', cell: (key) => formatDateTime(key.lastUsedAt, i18n.language) },
+      {
+        id: 'status',
+        header: t('columns.status'),
+        cell: (key) => (
+          <Badge color={key.status === 'active' ? 'green' : 'gray'} variant="light">
+            {t(`status.${key.status}`)}
+          </Badge>
+        ),
+      },
+      {
+        id: 'actions',
+        header: t('columns.actions'),
+        cell: (key) =>
+          key.status === 'active' ? (
+            <Button size="xs" variant="light" color="red" onClick={() => confirmRevoke(key)} aria-label={t('revoke.label', { name: key.name })}>
+              {t('revoke.button')}
+            </Button>
+          ) : null,
+      },
+    ],
+    [t, i18n.language],
+  );
+
+  return (
+    <Stack gap="lg">
+      <Group justify="space-between" wrap="wrap">
+        <Title order={1}>{t('title')}</Title>
+        <Group gap="sm">
+          <ExportButton path={API_KEYS_PATH} params={params} />
+          <Button leftSection={<IconPlus size={16} aria-hidden />} onClick={() => setIsCreating(true)}>
+            {t('create')}
+          </Button>
+        </Group>
+      </Group>
+      <Text c="dimmed" size="sm">
+        {t('intro')}
+      </Text>
+      <Group align="flex-end" gap="sm" wrap="wrap">
+        <ListSearchInput value={params.q} onSearch={(q) => update({ q }, { isReplace: true })} placeholder={t('searchPlaceholder')} />
+        <Select
+          label={t('filters.status')}
+          data={[
+            { value: 'all', label: t('filters.allStatuses') },
+            { value: 'active', label: t('status.active') },
+            { value: 'revoked', label: t('status.revoked') },
+          ]}
+          value={params.status ?? 'all'}
+          onChange={(value) => update({ status: value && value !== 'all' ? (value as 'active' | 'revoked') : undefined })}
+          allowDeselect={false}
+          w={170}
+        />
+        <Select
+          label={t('filters.kind')}
+          data={[
+            { value: 'all', label: t('filters.allKinds') },
+            { value: 'merchant', label: t('kind.merchant') },
+            { value: 'app', label: t('kind.app') },
+          ]}
+          value={params.kind ?? 'all'}
+          onChange={(value) => update({ kind: value && value !== 'all' ? (value as ApiKeyKind) : undefined })}
+          allowDeselect={false}
+          w={190}
+        />
+      </Group>
+      <DataTable
+        caption={t('caption')}
+        columns={columns}
+        query={query}
+        params={params}
+        onChange={update}
+        getRowId={getRowId}
+        emptyText={t('empty')}
+        isFiltered={isFiltered}
+        errorTitle={t('errorTitle')}
+        minWidth={1000}
+      />
+      <Modal opened={isCreating} onClose={() => setIsCreating(false)} title={t('form.title')} size="lg" closeButtonProps={{ 'aria-label': t('close') }}>
+        {isCreating ? (
+          <CreateKeyForm
+            merchantOptions={merchantOptions}
+            onCreated={(answer) => {
+              setIsCreating(false);
+              setCreated(answer);
+            }}
+          />
+        ) : null}
+      </Modal>
+      <Modal opened={created !== null} onClose={() => setCreated(null)} title={t('secret.title')} size="lg" closeOnClickOutside={false} closeButtonProps={{ 'aria-label': t('close') }}>
+        {created ? <SecretOnce created={created} onDone={() => setCreated(null)} /> : null}
+      </Modal>
+    </Stack>
+  );
+}
+
+function SecretOnce({ created, onDone }: { created: CreatedApiKey; onDone: () => void }) {
+  const { t } = useTranslation('apiKeys');
+  return (
+    <Stack gap="md">
+      <Alert color="orange" icon={<IconAlertTriangle size={18} aria-hidden />} title={t('secret.warningTitle')}>
+        {t('secret.warning', { name: created.key.name })}
+      </Alert>
+      <TextInput label={t('secret.label')} value={created.secret} readOnly data-testid="api-key-secret" styles={{ input: { fontFamily: 'monospace' } }} />
+      <Group justify="flex-end">
+        <CopyButton value={created.secret}>
+          {({ copied, copy }) => (
+            <Button variant="light" leftSection={<IconKey size={16} aria-hidden />} onClick={copy}>
+              {copied ? t('secret.copied') : t('secret.copy')}
+            </Button>
+          )}
+        </CopyButton>
+        <Button onClick={onDone}>{t('secret.done')}</Button>
+      </Group>
+    </Stack>
+  );
+}
+
+function CreateKeyForm({ merchantOptions, onCreated }: { merchantOptions: Option[]; onCreated: (created: CreatedApiKey) => void }) {
+  const { t } = useTranslation('apiKeys');
+  const create = useCreateApiKey();
+  const [name, setName] = useState('');
+  const [kind, setKind] = useState<ApiKeyKind>('merchant');
+  const [merchantId, setMerchantId] = useState<string | null>(null);
+  const [scopes, setScopes] = useState<ApiKeyScope[]>(['purchases:write', 'cards:read', 'vouchers:use']);
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [failure, setFailure] = useState<string | null>(null);
+
+  const available = API_KEY_SCOPES.filter((scope) => kind === 'merchant' || scope !== 'purchases:write');
+
+  const submit = () => {
+    const body = { name: name.trim(), kind, ...(kind === 'merchant' && merchantId ? { merchantId } : {}), scopes: scopes.filter((s) => available.includes(s)) };
+    const parsed = createApiKeySchema.safeParse(body);
+    if (!parsed.success) {
+      const found: Record<string, string> = {};
+      for (const issue of parsed.error.issues) {
+        const field = String(issue.path[0] ?? 'name');
+        found[field] ??= t(`form.errors.${field}`, { defaultValue: t('form.errors.name') });
+      }
+      setErrors(found);
+      return;
+    }
+    setErrors({});
+    setFailure(null);
+    create.mutate(parsed.data, {
+      onSuccess: onCreated,
+      onError: (error) => {
+        if (isApiError(error) && error.fields) {
+          setErrors(Object.fromEntries(error.fields.map((field) => [field.field, field.message])));
+        }
+        setFailure(describeApiError(error));
+      },
+    });
+  };
+
+  return (
+    <form
+      noValidate
+      onSubmit={(event) => {
+        event.preventDefault();
+        submit();
+      }}
+    >
+      <Stack gap="md">
+        {failure ? (
+          <Alert color="red" role="alert">
+            {failure}
+          </Alert>
+        ) : null}
+        <TextInput label={t('form.name')} description={t('form.nameHint')} value={name} onChange={(event) => {
+            setName(event.currentTarget.value);
+            setErrors(({ name: _name, ...rest }) => rest);
+          }} error={errors['name']} required data-autofocus />
+        <Radio.Group label={t('form.kind')} value={kind} onChange={(value) => setKind(value as ApiKeyKind)}>
+          <Group gap="lg" mt="xs">
+            <Radio value="merchant" label={t('kind.merchant')} />
+            <Radio value="app" label={t('kind.app')} />
+          </Group>
+        </Radio.Group>
+        {kind === 'merchant' ? (
+          <Select label={t('form.merchant')} data={merchantOptions} value={merchantId} onChange={setMerchantId} searchable required error={errors['merchantId']} />
+        ) : null}
+        <Checkbox.Group label={t('form.scopes')} value={scopes} onChange={(value) => setScopes(value as ApiKeyScope[])} error={errors['scopes']} required>
+          <Stack gap="xs" mt="xs">
+            {available.map((scope) => (
+              <Checkbox key={scope} value={scope} label={t(`scope.${scope.replace(':', '_')}`)} />
+            ))}
+          </Stack>
+        </Checkbox.Group>
+        <Group justify="flex-end">
+          <Button type="submit" loading={create.isPending}>
+            {t('form.submit')}
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}
