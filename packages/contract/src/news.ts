@@ -7,9 +7,13 @@ export const NEWS_STATUSES = ['draft', 'scheduled', 'published', 'archived'] as 
 export const newsStatusSchema = z.enum(NEWS_STATUSES);
 export type NewsStatus = z.infer<typeof newsStatusSchema>;
 
-/** Who sees a post in the customers' app. Programs and merchants join when those areas exist. */
-export const NEWS_AUDIENCES = ['everyone'] as const;
+/**
+ * Who sees a post in the customers' app: everyone, the members of one loyalty program, or the customers
+ * of one merchant (`audienceId` names the program or the merchant; null for everyone).
+ */
+export const NEWS_AUDIENCES = ['everyone', 'program', 'merchant'] as const;
 export const newsAudienceSchema = z.enum(NEWS_AUDIENCES);
+export type NewsAudience = z.infer<typeof newsAudienceSchema>;
 
 export const newsAuthorSchema = z.object({ id: z.string(), displayName: z.string() });
 
@@ -21,6 +25,8 @@ export const newsPostSchema = z.object({
   body: z.string(),
   coverImageUrl: z.string().nullable(),
   audience: newsAudienceSchema,
+  /** The program's or the merchant's id for those audiences; null for everyone. */
+  audienceId: z.uuid().nullable(),
   /** The effective status: a scheduled post whose time has come reads as published. */
   status: newsStatusSchema,
   publishAt: z.iso.datetime({ offset: true }).nullable(),
@@ -43,6 +49,8 @@ const newsFields = {
   /** An id returned by the cover upload, or null for none. */
   coverImageId: z.string().max(100).nullable(),
   audience: newsAudienceSchema,
+  /** Required for the `program` and `merchant` audiences, null for `everyone` (checked by the server). */
+  audienceId: z.uuid().nullable(),
   status: writableNewsStatusSchema,
   /** Required when status is `scheduled` (and then in the future). */
   publishAt: z.iso.datetime({ offset: true }).nullable(),
@@ -55,6 +63,7 @@ export const createNewsPostSchema = z.strictObject({
   body: newsFields.body.default(''),
   coverImageId: newsFields.coverImageId.default(null),
   audience: newsFields.audience.default('everyone'),
+  audienceId: newsFields.audienceId.default(null),
   status: newsFields.status.default('draft'),
   publishAt: newsFields.publishAt.default(null),
   pinned: newsFields.pinned.default(false),
@@ -101,9 +110,23 @@ export const publicNewsPostSchema = z.object({
   publishedAt: z.iso.datetime({ offset: true }),
   pinned: z.boolean(),
 });
-export const publicNewsQuerySchema = pagingQuerySchema;
+/**
+ * The app asks for the posts of its member's program or of the merchant it is at: it gets those, plus
+ * the posts for everyone. Without either, only the posts for everyone.
+ */
+export const publicNewsQuerySchema = pagingQuerySchema.extend({
+  programId: z.uuid().optional(),
+  merchantId: z.uuid().optional(),
+});
 export const publicNewsPageSchema = pageSchema(publicNewsPostSchema);
 
 /** A post's audit entries (create, update, publish...), newest first. */
 export const newsHistorySchema = z.object({ items: z.array(auditEntrySchema) });
 export type NewsHistory = z.infer<typeof newsHistorySchema>;
+
+/** The programs and merchants a post may be addressed to (the editor's choices; editors may not read those lists). */
+export const newsAudienceOptionsSchema = z.object({
+  programs: z.array(z.object({ id: z.string(), name: z.string() })),
+  merchants: z.array(z.object({ id: z.string(), name: z.string() })),
+});
+export type NewsAudienceOptions = z.infer<typeof newsAudienceOptionsSchema>;

@@ -12,6 +12,7 @@ import {
   uuid,
 } from 'drizzle-orm/pg-core';
 import type { StaffProfile } from '@sf/contract/auth';
+import type { NewsAudience } from '@sf/contract/news';
 
 const timestamps = {
   createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
@@ -114,7 +115,10 @@ export const newsPosts = pgTable(
     summary: text().notNull().default(''),
     body: text().notNull().default(''),
     coverImageId: text().references(() => uploads.id, { onDelete: 'set null' }),
-    audience: text().$type<'everyone'>().notNull().default('everyone'),
+    audience: text().$type<NewsAudience>().notNull().default('everyone'),
+    /** For the `program` / `merchant` audiences (migration 0006); foreign keys in the SQL. */
+    audienceProgramId: uuid(),
+    audienceMerchantId: uuid(),
     /** The stored status; a scheduled post whose publish_at has passed reads as published. */
     status: text().$type<'draft' | 'scheduled' | 'published' | 'archived'>().notNull().default('draft'),
     publishAt: timestamp({ withTimezone: true }),

@@ -1,7 +1,7 @@
 import { and, asc, count, desc, eq, gt, ilike, lte, or, sql, type SQL } from 'drizzle-orm';
 import { allOf, containsPattern, findPage, orderFor, type ListDefinition } from '../../db/list.ts';
 import { csvCell, csvSelection, type CsvColumns } from '../../db/csv-export.ts';
-import type { ListNewsQuery, NewsPost, NewsStatus } from '@sf/contract/news';
+import type { ListNewsQuery, NewsAudience, NewsPost, NewsStatus } from '@sf/contract/news';
 import type { Language } from '@sf/contract/app-info';
 import type { Executor } from '../../db/client.ts';
 import { newsPosts, uploads, users } from '../../db/schema.ts';
@@ -13,7 +13,9 @@ export type PostRow = {
   summary: string;
   body: string;
   coverImageId: string | null;
-  audience: 'everyone';
+  audience: NewsAudience;
+  audienceProgramId: string | null;
+  audienceMerchantId: string | null;
   storedStatus: NewsStatus;
   status: NewsStatus;
   publishAt: Date | null;
@@ -30,7 +32,9 @@ export type PostValues = {
   summary: string;
   body: string;
   coverImageId: string | null;
-  audience: 'everyone';
+  audience: NewsAudience;
+  audienceProgramId: string | null;
+  audienceMerchantId: string | null;
   status: NewsStatus;
   publishAt: Date | null;
   pinned: boolean;
@@ -69,6 +73,8 @@ function postColumns(now: Date) {
     body: newsPosts.body,
     coverImageId: newsPosts.coverImageId,
     audience: newsPosts.audience,
+    audienceProgramId: newsPosts.audienceProgramId,
+    audienceMerchantId: newsPosts.audienceMerchantId,
     storedStatus: newsPosts.status,
     status: effectiveStatus(now),
     publishAt: newsPosts.publishAt,
@@ -94,6 +100,7 @@ export function toNewsPost(row: PostRow): NewsPost {
     body: row.body,
     coverImageUrl: row.coverImageId ? uploadUrl(row.coverImageId) : null,
     audience: row.audience,
+    audienceId: row.audience === 'program' ? row.audienceProgramId : row.audience === 'merchant' ? row.audienceMerchantId : null,
     status: row.status,
     publishAt: row.publishAt ? row.publishAt.toISOString() : null,
     pinned: row.pinned,
@@ -260,8 +267,15 @@ export async function findPublicPosts(
   executor: Executor,
   now: Date,
   paging: { page: number; pageSize: number } | { id: number },
+  audience: { programId?: string | undefined; merchantId?: string | undefined } = {},
 ): Promise<{ rows: PostRow[]; total: number }> {
-  const published = hasEffectiveStatus('published', now);
+  // Posts for everyone, and those addressed to the program or merchant the app asks for.
+  const addressed = or(
+    eq(newsPosts.audience, 'everyone'),
+    audience.programId ? and(eq(newsPosts.audience, 'program'), eq(newsPosts.audienceProgramId, audience.programId)) : undefined,
+    audience.merchantId ? and(eq(newsPosts.audience, 'merchant'), eq(newsPosts.audienceMerchantId, audience.merchantId)) : undefined,
+  );
+  const published = and(hasEffectiveStatus('published', now), addressed)!;
   const publishedAt = sql`coalesce(${newsPosts.publishAt}, ${newsPosts.createdAt})`;
   if ('id' in paging) {
     const rows = await executor

@@ -10,6 +10,7 @@ import {
   exportNewsQuerySchema,
   listNewsQuerySchema,
   newsActionSchema,
+  newsAudienceOptionsSchema,
   newsHistorySchema,
   newsPageSchema,
   newsPostSchema,
@@ -22,6 +23,7 @@ import { newsExportColumns, newsExportQuery, uploadUrl } from './news.repository
 import { sendCsv } from '../../db/csv-export.ts';
 import {
   applyAction,
+  audienceOptions,
   createPost,
   deletePost,
   getPost,
@@ -79,6 +81,19 @@ export const newsRoutes: FastifyPluginAsyncZod = async (app) => {
         query: (tx) => newsExportQuery(tx, now, columns, request.query),
       });
     },
+  );
+
+  app.get(
+    '/audiences',
+    {
+      config: { permission: 'news:write' },
+      schema: {
+        tags: ['news'],
+        summary: 'The programs and merchants a post may be addressed to (for the editor, who may not read those lists)',
+        response: { 200: newsAudienceOptionsSchema },
+      },
+    },
+    async () => audienceOptions(app),
   );
 
   app.post(

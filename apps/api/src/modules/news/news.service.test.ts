@@ -18,7 +18,7 @@ describe('news changes are atomic with their audit entry', () => {
     const [editor] = await ctx.app.db.select().from(users).where(eq(users.email, 'editor@demo.test'));
     broken = { actor: { id: 'not-a-uuid', email: 'broken@demo.test' }, authorId: editor!.id, language: 'en' };
     const good: Caller = { ...broken, actor: { id: editor!.id, email: editor!.email } };
-    postId = (await createPost(ctx.app, good, { title: 'Intatto', summary: '', body: '', coverImageId: null, audience: 'everyone', status: 'published', publishAt: null, pinned: false })).id;
+    postId = (await createPost(ctx.app, good, { title: 'Intatto', summary: '', body: '', coverImageId: null, audience: 'everyone', audienceId: null, status: 'published', publishAt: null, pinned: false })).id;
   });
   afterAll(() => ctx.close());
 
@@ -31,7 +31,7 @@ describe('news changes are atomic with their audit entry', () => {
   it('creates nothing when the audit entry cannot be written', async () => {
     const before = await snapshot();
     await expect(
-      createPost(ctx.app, broken, { title: 'Mai scritto', summary: '', body: '', coverImageId: null, audience: 'everyone', status: 'draft', publishAt: null, pinned: false }),
+      createPost(ctx.app, broken, { title: 'Mai scritto', summary: '', body: '', coverImageId: null, audience: 'everyone', audienceId: null, status: 'draft', publishAt: null, pinned: false }),
     ).rejects.toThrow();
     expect(await snapshot()).toEqual(before);
   });

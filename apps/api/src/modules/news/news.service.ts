@@ -1,10 +1,10 @@
-import { and, desc, eq } from 'drizzle-orm';
+import { and, asc, desc, eq, ne } from 'drizzle-orm';
 import type { Language } from '@sf/contract/app-info';
 import { message } from '@sf/contract/messages';
 import type { AuditEntry } from '@sf/contract/audit';
-import type { CreateNewsPost, ListNewsQuery, NewsPost, NewsStatus, UpdateNewsPost } from '@sf/contract/news';
-import type { Database, Transaction } from '../../db/client.ts';
-import { auditLog } from '../../db/schema.ts';
+import type { CreateNewsPost, ListNewsQuery, NewsAudience, NewsAudienceOptions, NewsPost, NewsStatus, UpdateNewsPost } from '@sf/contract/news';
+import type { Database, Executor, Transaction } from '../../db/client.ts';
+import { auditLog, merchants, programs } from '../../db/schema.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { recordAudit, type AuditActor } from '../../lib/audit.ts';
 import { conflict, notFound, validationFailed, type AppError } from '../../lib/errors.ts';
@@ -87,6 +87,45 @@ export async function getPost(deps: NewsDeps, id: number, language: Language): P
   return toNewsPost(row);
 }
 
+/**
+ * The stored audience of a post: everyone, or the members of a program, or the customers of a
+ * merchant, which must exist (400 naming `audienceId` otherwise).
+ */
+async function audienceValues(
+  executor: Executor,
+  audience: NewsAudience,
+  audienceId: string | null,
+  language: Language,
+): Promise<Pick<PostValues, 'audience' | 'audienceProgramId' | 'audienceMerchantId'>> {
+  if (audience === 'everyone') {
+    if (audienceId !== null) throw fieldError('audienceId', 'invalid', language);
+    return { audience, audienceProgramId: null, audienceMerchantId: null };
+  }
+  if (audienceId === null) throw fieldError('audienceId', 'required', language);
+  const table = audience === 'program' ? programs : merchants;
+  const [found] = await executor.select({ id: table.id }).from(table).where(eq(table.id, audienceId));
+  if (!found) throw fieldError('audienceId', 'invalid', language);
+  return audience === 'program'
+    ? { audience, audienceProgramId: audienceId, audienceMerchantId: null }
+    : { audience, audienceProgramId: null, audienceMerchantId: audienceId };
+}
+
+/** The programs (not closed) and merchants (not archived) a post may be addressed to, by name. */
+export async function audienceOptions(deps: NewsDeps): Promise<NewsAudienceOptions> {
+  const [programRows, merchantRows] = await Promise.all([
+    deps.db.select({ id: programs.id, name: programs.name }).from(programs).where(ne(programs.status, 'closed')).orderBy(asc(programs.name)),
+    deps.db
+      .select({ id: merchants.id, name: merchants.signName, legalName: merchants.legalName })
+      .from(merchants)
+      .where(ne(merchants.status, 'archived'))
+      .orderBy(asc(merchants.legalName)),
+  ]);
+  return {
+    programs: programRows,
+    merchants: merchantRows.map((row) => ({ id: row.id, name: row.name ?? row.legalName })),
+  };
+}
+
 export async function createPost(deps: NewsDeps, caller: Caller, input: CreateNewsPost): Promise<NewsPost> {
   const now = deps.clock.now();
   const schedule = resolveSchedule(input.status, input.publishAt ? new Date(input.publishAt) : null, now, caller.language);
@@ -97,7 +136,7 @@ export async function createPost(deps: NewsDeps, caller: Caller, input: CreateNe
       summary: input.summary,
       body: sanitizeRichText(input.body),
       coverImageId: input.coverImageId,
-      audience: input.audience,
+      ...(await audienceValues(tx, input.audience, input.audienceId, caller.language)),
       pinned: input.pinned,
       ...schedule,
       authorId: caller.authorId,
@@ -121,7 +160,13 @@ export async function updatePost(deps: NewsDeps, caller: Caller, id: number, pat
     if (patch.summary !== undefined) values.summary = patch.summary;
     if (patch.body !== undefined) values.body = sanitizeRichText(patch.body);
     if (patch.coverImageId !== undefined) values.coverImageId = patch.coverImageId;
-    if (patch.audience !== undefined) values.audience = patch.audience;
+    if (patch.audience !== undefined || patch.audienceId !== undefined) {
+      // Either may change alone: the other keeps the post's current one.
+      const audience = patch.audience ?? row.audience;
+      const currentId = row.audience === 'program' ? row.audienceProgramId : row.audience === 'merchant' ? row.audienceMerchantId : null;
+      const audienceId = patch.audienceId !== undefined ? patch.audienceId : patch.audience === 'everyone' ? null : currentId;
+      Object.assign(values, await audienceValues(tx, audience, audienceId, caller.language));
+    }
     if (patch.pinned !== undefined) values.pinned = patch.pinned;
     if (patch.status !== undefined || patch.publishAt !== undefined) {
       // Without a new status the post keeps the one it shows (an archived post stays archived).

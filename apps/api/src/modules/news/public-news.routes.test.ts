@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { NewsPost } from '@sf/contract/news';
 import { createTestContext, type TestContext } from '../../../test/helper.ts';
+import { createLedgerFixture } from '../../../test/ledger-fixtures.ts';
 
 describe('public news routes', () => {
   let ctx: TestContext;
@@ -67,6 +68,51 @@ describe('public news routes', () => {
     expect(response.statusCode).toBe(200);
     expect(response.headers['etag']).not.toBe(etag);
     expect(response.json().items.map((post: { title: string }) => post.title)).toContain('Appena uscito');
+  });
+
+  it('addresses a post to the members of a program or the customers of a merchant; the app asks for its own', async () => {
+    const fx = await createLedgerFixture(ctx.app.db, { customers: 0 });
+    const create = (payload: object, headers: Record<string, string> = {}) =>
+      ctx.request({ method: 'POST', url: '/api/admin/news', payload: { status: 'published', ...payload }, token: editor, headers });
+
+    // The editor's choices come from the news area itself (editors may not read programs or merchants).
+    const options = await ctx.request({ method: 'GET', url: '/api/admin/news/audiences', token: editor });
+    expect(options.statusCode).toBe(200);
+    expect(options.json().programs.map((program: { id: string }) => program.id)).toContain(fx.pointsProgramId);
+    expect(options.json().merchants).toContainEqual({ id: fx.merchantId, name: 'Bar Centrale' });
+
+    const missing = await create({ title: 'Senza programma', audience: 'program' }, { 'accept-language': 'en' });
+    expect(missing.statusCode).toBe(400);
+    expect(missing.json().error.fields[0]).toMatchObject({ field: 'audienceId', message: 'Program or merchant of the audience is required' });
+    const unknown = await create({ title: 'Programma ignoto', audience: 'program', audienceId: fx.merchantId });
+    expect(unknown.statusCode).toBe(400);
+    expect(unknown.json().error.fields[0].field).toBe('audienceId');
+    expect((await create({ title: 'Per tutti ma con id', audience: 'everyone', audienceId: fx.pointsProgramId })).statusCode).toBe(400);
+
+    const forMembers = await create({ title: 'Solo per i soci', audience: 'program', audienceId: fx.pointsProgramId });
+    expect(forMembers.statusCode).toBe(201);
+    expect(forMembers.json()).toMatchObject({ audience: 'program', audienceId: fx.pointsProgramId });
+    const atTheBar = await create({ title: 'Solo al Bar Centrale', audience: 'merchant', audienceId: fx.merchantId });
+    expect(atTheBar.statusCode).toBe(201);
+
+    const titles = async (query: string) =>
+      (await ctx.request({ method: 'GET', url: `/api/public/news?pageSize=100${query}` })).json().items.map((post: { title: string }) => post.title);
+    const everyone = await titles('');
+    expect(everyone).not.toContain('Solo per i soci');
+    expect(everyone).not.toContain('Solo al Bar Centrale');
+    const members = await titles(`&programId=${fx.pointsProgramId}`);
+    expect(members).toContain('Solo per i soci');
+    expect(members).not.toContain('Solo al Bar Centrale');
+    expect(members.length).toBe(everyone.length + 1);
+    expect(await titles(`&merchantId=${fx.merchantId}`)).toContain('Solo al Bar Centrale');
+    expect(await titles(`&programId=${fx.stampsProgramId}`)).not.toContain('Solo per i soci');
+
+    // Back to everyone: the program is dropped with it.
+    const id = forMembers.json().id as number;
+    const back = await ctx.request({ method: 'PATCH', url: `/api/admin/news/${id}`, payload: { audience: 'everyone', version: forMembers.json().version }, token: editor });
+    expect(back.statusCode).toBe(200);
+    expect(back.json()).toMatchObject({ audience: 'everyone', audienceId: null });
+    expect(await titles('')).toContain('Solo per i soci');
   });
 
   it('answers one published post with an ETag, and 404 with the S12 text for an unknown one', async () => {

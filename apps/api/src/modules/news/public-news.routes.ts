@@ -66,8 +66,8 @@ export const publicNewsRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const { page, pageSize } = request.query;
-      const { rows, total } = await findPublicPosts(app.db, app.clock.now(), { page, pageSize });
+      const { page, pageSize, programId, merchantId } = request.query;
+      const { rows, total } = await findPublicPosts(app.db, app.clock.now(), { page, pageSize }, { programId, merchantId });
       return { items: rows.map(toPublicPost), total, page, pageSize };
     },
   );

@@ -15,7 +15,7 @@ import {
   TextInput,
 } from '@mantine/core';
 import { DatesProvider, DateTimePicker } from '@mantine/dates';
-import type { NewsPost } from '@sf/contract/news';
+import { NEWS_AUDIENCES, type NewsPost } from '@sf/contract/news';
 import { BOUNDS } from '@sf/contract/validation';
 import { message } from '@sf/contract/messages';
 import { IconAlertTriangle } from '@tabler/icons-react';
@@ -28,6 +28,7 @@ import { currentLanguage } from '../../../lib/i18n.ts';
 import { notifySuccess } from '../../../lib/notify.ts';
 import { useCreateNewsPost } from '../api/create-news-post.ts';
 import { useDeleteNewsPost } from '../api/delete-news-post.ts';
+import { useNewsAudiences } from '../api/get-news-audiences.ts';
 import { useRunNewsPostAction, type NewsAction } from '../api/run-news-post-action.ts';
 import { useUpdateNewsPost } from '../api/update-news-post.ts';
 import { useBeforeUnload } from '../hooks/use-before-unload.ts';
@@ -56,7 +57,7 @@ type Props = {
   onReload: () => Promise<NewsPost | undefined>;
 };
 
-const FORM_FIELDS = new Set<string>(['title', 'summary', 'body', 'coverImageId', 'audience', 'publishAt', 'pinned']);
+const FORM_FIELDS = new Set<string>(['title', 'summary', 'body', 'coverImageId', 'audience', 'audienceId', 'publishAt', 'pinned']);
 
 /** Watches the whole form, so it lives in its own component that only renders on the Preview tab. */
 function FormPreview({ control, post, isDirty }: { control: Control<NewsFormValues>; post: NewsPost | undefined; isDirty: boolean }) {
@@ -107,7 +108,9 @@ export function NewsPostForm({ post, onCreated, onDeleted, onDirtyChange, onRelo
   const { control, register, handleSubmit, reset, setError, setValue, formState, getValues } = form;
   const { errors, isDirty, dirtyFields } = formState;
   // Only what the buttons and the schedule need: watching every field would re-render the editor per keystroke.
-  const [coverImageUrl, publishMode] = useWatch({ control, name: ['coverImageUrl', 'publishMode'] });
+  const [coverImageUrl, publishMode, audience] = useWatch({ control, name: ['coverImageUrl', 'publishMode', 'audience'] });
+  // The program and merchant choices, once a post is addressed to one.
+  const audiences = useNewsAudiences(audience !== 'everyone');
 
   useEffect(() => onDirtyChange(isDirty), [isDirty, onDirtyChange]);
   useBeforeUnload(isDirty);
@@ -328,14 +331,36 @@ export function NewsPostForm({ post, onCreated, onDeleted, onDirtyChange, onRelo
                 render={({ field }) => (
                   <Select
                     label={t('editor.fields.audience')}
-                    data={[{ value: 'everyone', label: t('audience.everyone') }]}
+                    data={NEWS_AUDIENCES.map((audience) => ({ value: audience, label: t(`audience.${audience}`) }))}
                     value={field.value}
-                    onChange={(value) => field.onChange(value ?? 'everyone')}
+                    onChange={(value) => {
+                      field.onChange(value ?? 'everyone');
+                      // Another kind of audience: its program or merchant is chosen again.
+                      setValue('audienceId', null, { shouldDirty: true });
+                    }}
                     allowDeselect={false}
                     error={errors.audience?.message}
                   />
                 )}
               />
+              {audience !== 'everyone' ? (
+                <Controller
+                  control={control}
+                  name="audienceId"
+                  render={({ field }) => (
+                    <Select
+                      label={t(audience === 'program' ? 'editor.fields.audienceProgram' : 'editor.fields.audienceMerchant')}
+                      data={(audience === 'program' ? audiences.data?.programs : audiences.data?.merchants)?.map((option) => ({ value: option.id, label: option.name })) ?? []}
+                      value={field.value}
+                      onChange={(value) => field.onChange(value)}
+                      searchable
+                      required
+                      nothingFoundMessage="—"
+                      error={errors.audienceId?.message}
+                    />
+                  )}
+                />
+              ) : null}
               <Switch
                 label={t('editor.fields.pinned')}
                 description={t('editor.fields.pinnedHint')}

@@ -3,6 +3,7 @@ import { message } from '@sf/contract/messages';
 import {
   createNewsPostSchema,
   type CreateNewsPost,
+  type NewsAudience,
   type NewsPost,
   type UpdateNewsPost,
 } from '@sf/contract/news';
@@ -20,7 +21,9 @@ export type NewsFormValues = {
   /** The id of a freshly uploaded cover; null when none was uploaded in this session or it was removed. */
   coverImageId: string | null;
   coverImageUrl: string | null;
-  audience: 'everyone';
+  audience: NewsAudience;
+  /** The program or merchant of those audiences; null for everyone. */
+  audienceId: string | null;
   publishMode: PublishMode;
   /** Wall-clock time in the user's zone, as the date picker holds it. */
   publishAt: string | null;
@@ -30,16 +33,20 @@ export type NewsFormValues = {
 const shape = createNewsPostSchema.shape;
 
 /** The contract's own field rules, so the form shows exactly what the API would refuse. */
-const formSchema = z.object({
-  title: shape.title,
-  summary: shape.summary,
-  body: shape.body,
-  coverImageId: shape.coverImageId,
-  audience: shape.audience,
-  pinned: shape.pinned,
-  publishMode: z.enum(['now', 'schedule']),
-  publishAt: z.string().nullable(),
-});
+const formSchema = z
+  .object({
+    title: shape.title,
+    summary: shape.summary,
+    body: shape.body,
+    coverImageId: shape.coverImageId,
+    audience: shape.audience,
+    audienceId: z.string().nullable(),
+    pinned: shape.pinned,
+    publishMode: z.enum(['now', 'schedule']),
+    publishAt: z.string().nullable(),
+  })
+  // A program or a merchant audience needs its program or merchant (the server says so too).
+  .refine((values) => values.audience === 'everyone' || values.audienceId !== null, { path: ['audienceId'], message: 'required' });
 
 function valueAt(values: Record<string, unknown>, path: PropertyKey[]): unknown {
   return path.reduce<unknown>(
@@ -67,7 +74,7 @@ export function newsFormResolver(languageOf: Language | (() => Language)): Resol
       errors[field] = {
         type: issue.code,
         message:
-          issue.code === 'too_small' && isEmpty
+          (issue.code === 'too_small' && isEmpty) || (issue.code === 'custom' && issue.message === 'required')
             ? message('required', language, { field })
             : issueMessage(issue, language),
       };
@@ -84,6 +91,7 @@ export function emptyNewsForm(): NewsFormValues {
     coverImageId: null,
     coverImageUrl: null,
     audience: 'everyone',
+    audienceId: null,
     publishMode: 'now',
     publishAt: null,
     pinned: false,
@@ -98,6 +106,7 @@ export function newsFormFromPost(post: NewsPost, timeZone: string): NewsFormValu
     coverImageId: null,
     coverImageUrl: post.coverImageUrl,
     audience: post.audience,
+    audienceId: post.audienceId,
     publishMode: post.status === 'scheduled' ? 'schedule' : 'now',
     publishAt: post.publishAt ? instantToWallClock(post.publishAt, timeZone) : null,
     pinned: post.pinned,
@@ -126,6 +135,7 @@ export function toCreateBody(values: NewsFormValues, intent: SaveIntent, timeZon
     body: values.body,
     coverImageId: values.coverImageId,
     audience: values.audience,
+    audienceId: values.audience === 'everyone' ? null : values.audienceId,
     status: statusFor(intent) ?? 'draft',
     publishAt: publishAtFor(values, intent, timeZone) ?? null,
     pinned: values.pinned,
@@ -149,7 +159,10 @@ export function toUpdateBody(
   if (dirty.body) body.body = values.body;
   if (dirty.coverImageUrl || dirty.coverImageId) body.coverImageId = values.coverImageId;
   if (dirty.pinned) body.pinned = values.pinned;
-  if (dirty.audience) body.audience = values.audience;
+  if (dirty.audience || dirty.audienceId) {
+    body.audience = values.audience;
+    body.audienceId = values.audience === 'everyone' ? null : values.audienceId;
+  }
   const status = statusFor(intent);
   if (status) body.status = status;
   const publishAt = publishAtFor(values, intent, timeZone);

@@ -9,6 +9,7 @@ export function newsPost(overrides: Partial<NewsPost> = {}): NewsPost {
     body: '<p>Vieni a trovarci.</p>',
     coverImageUrl: null,
     audience: 'everyone',
+    audienceId: null,
     status: 'draft',
     publishAt: null,
     pinned: false,
