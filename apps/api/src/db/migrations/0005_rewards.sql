@@ -80,7 +80,9 @@ CREATE TABLE "social_proofs" (
 	"decided_by_label" text,
 	"decided_at" timestamp with time zone,
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
-	CONSTRAINT "social_proofs_evidence" CHECK ("url" IS NOT NULL OR "image_id" IS NOT NULL),
+	-- An erasure request (GDPR art. 17) removed the link, the screenshot and the note; the decision stays.
+	"erased_at" timestamp with time zone,
+	CONSTRAINT "social_proofs_evidence" CHECK ("url" IS NOT NULL OR "image_id" IS NOT NULL OR "erased_at" IS NOT NULL),
 	CONSTRAINT "social_proofs_decided" CHECK (("status" = 'pending') = ("decided_at" IS NULL)),
 	CONSTRAINT "social_proofs_rejected_reason" CHECK ("status" <> 'rejected' OR "reason" IS NOT NULL),
 	CONSTRAINT "social_proofs_entry_unique" UNIQUE ("entry_id"),

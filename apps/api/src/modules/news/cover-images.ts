@@ -44,6 +44,14 @@ function filePath(dataDir: string, id: string, extension: string): string {
   return path.join(uploadsDir(dataDir), `${id}.${extension}`);
 }
 
+/** Deletes stored images' files (their rows are gone already, e.g. an erasure request's screenshots). */
+export async function removeStoredImages(dataDir: string, images: { id: string; contentType: string }[]): Promise<void> {
+  for (const image of images) {
+    const extension = EXTENSIONS[image.contentType];
+    if (extension) await rm(filePath(dataDir, image.id, extension), { force: true });
+  }
+}
+
 const EXTENSIONS: Record<string, string> = {
   'image/png': 'png',
   'image/jpeg': 'jpg',

@@ -218,6 +218,30 @@ export async function scrubConsents(executor: Executor, customerId: string, now:
   return scrubbed.length;
 }
 
+/**
+ * The social-action proofs' personal parts: the link, the screenshot and the note (the decision, its
+ * points and its ledger entry stay). Returns the screenshots' upload rows, deleted here: their files
+ * go once the transaction has committed (removeStoredImages).
+ */
+export async function scrubSocialProofs(
+  executor: Executor,
+  customerId: string,
+  now: Date,
+): Promise<{ proofs: number; images: { id: string; contentType: string }[] }> {
+  const images = await rowsOf(
+    executor,
+    sql`select u.id, u.content_type from social_proofs p join uploads u on u.id = p.image_id where p.customer_id = ${customerId}`,
+  );
+  const proofs = await rowsOf(
+    executor,
+    sql`update social_proofs set url = null, image_id = null, note = null, erased_at = ${now}
+        where customer_id = ${customerId} and erased_at is null returning id`,
+  );
+  const ids = images.map((row) => String(row['id']));
+  if (ids.length > 0) await executor.execute(sql`delete from uploads where id in (${sql.join(ids.map((id) => sql`${id}`), sql`, `)})`);
+  return { proofs: proofs.length, images: images.map((row) => ({ id: String(row['id']), contentType: String(row['content_type']) })) };
+}
+
 /** Snapshots of the person in earlier audit records (create/update before/after) lose their contents. */
 export async function scrubAuditSnapshots(executor: Executor, customerId: string): Promise<number> {
   const rows = await rowsOf(

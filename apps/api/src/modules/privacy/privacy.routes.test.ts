@@ -1,4 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { parse } from 'csv-parse/sync';
@@ -150,6 +153,16 @@ describe('privacy requests API', () => {
       });
       expect(entry.statusCode, entry.body).toBe(201);
     }
+    // A review the person submitted, with a link, a note and a screenshot on disk.
+    const imageId = `erase-test-${randomUUID()}`;
+    const imageFile = path.join(ctx.app.env.dataDir, 'uploads', `${imageId}.png`);
+    await mkdir(path.dirname(imageFile), { recursive: true });
+    await writeFile(imageFile, Buffer.from([0x89, 0x50, 0x4e, 0x47]));
+    await ctx.app.db.execute(sql`insert into uploads (id, file_name, content_type, size) values (${imageId}, 'recensione.png', 'image/png', 4)`);
+    await ctx.app.db.execute(
+      sql`insert into social_proofs (customer_id, program_id, kind, url, image_id, note, channel, submitted_by_label)
+          values (${customer.id}, ${programId}, 'review', 'https://maps.example/neri', ${imageId}, 'Anna Neri, 5 stelle', 'app', 'app')`,
+    );
     const before = await ledgerTotals();
     const request = await newRequest(customer.id, 'erasure');
     const wrongKind = await newRequest(customer.id, 'access');
@@ -186,6 +199,15 @@ describe('privacy requests API', () => {
     expect(JSON.stringify(snapshots)).not.toContain('neri@example.it');
     const search = await ctx.request({ method: 'GET', url: '/api/admin/customers?q=neri@example', token });
     expect(search.json().items).toEqual([]);
+    // The proof keeps its kind and decision, not the link, the note or the screenshot (row and file).
+    const proofs = await rows<{ url: string | null; image_id: string | null; note: string | null; erased_at: unknown }>(
+      sql`select url, image_id, note, erased_at from social_proofs where customer_id = ${customer.id}`,
+    );
+    expect(proofs).toHaveLength(1);
+    expect(proofs[0]).toMatchObject({ url: null, image_id: null, note: null });
+    expect(proofs[0]!.erased_at).not.toBeNull();
+    expect(await rows(sql`select id from uploads where id = ${imageId}`)).toEqual([]);
+    expect(existsSync(imageFile)).toBe(false);
     const twice = await act(request.id, { action: 'erase', version: response.json().request.version });
     expect(twice.statusCode).toBe(409);
   });

@@ -115,6 +115,6 @@ export const privacyRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: privacyActionResultSchema },
       },
     },
-    async (request) => runPrivacyAction(deps, callerOf(request), request.params.id, request.body),
+    async (request) => runPrivacyAction({ ...deps, dataDir: app.env.dataDir }, callerOf(request), request.params.id, request.body),
   );
 };

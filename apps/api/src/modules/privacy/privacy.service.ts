@@ -13,6 +13,7 @@ import {
 import type { Executor, Transaction } from '../../db/client.ts';
 import { recordAudit } from '../../lib/audit.ts';
 import type { Caller, ServiceDeps } from '../../lib/caller.ts';
+import { removeStoredImages } from '../news/cover-images.ts';
 import { AppError, CodedError } from '../../lib/errors.ts';
 import { findCustomer, findCustomerIdBy, insertConsent, nextCardSequence } from '../customers/customers.repository.ts';
 import { newReferralCode } from '../customers/customers.service.ts';
@@ -210,9 +211,16 @@ async function uniqueReferralCode(executor: Executor): Promise<string> {
 /**
  * `POST /api/admin/privacy-requests/:id/actions`. Each action and its audit record commit together.
  */
-export async function runPrivacyAction(deps: ServiceDeps, caller: Caller, id: string, input: PrivacyActionInput) {
+export async function runPrivacyAction(
+  deps: ServiceDeps & { dataDir?: string },
+  caller: Caller,
+  id: string,
+  input: PrivacyActionInput,
+) {
   const now = deps.clock.now();
-  return deps.db.transaction(async (tx) => {
+  // An erasure's screenshots: their rows go with the transaction, their files once it has committed.
+  let erasedImages: { id: string; contentType: string }[] = [];
+  const answer = await deps.db.transaction(async (tx) => {
     const { row, request } = await load(tx, id, now, { forUpdate: true });
     checkVersion(request, input.version);
     checkPending(request);
@@ -242,8 +250,10 @@ export async function runPrivacyAction(deps: ServiceDeps, caller: Caller, id: st
         });
         const consents = await repo.scrubConsents(tx, customerId, now);
         const auditRecords = await repo.scrubAuditSnapshots(tx, customerId);
+        const proofs = await repo.scrubSocialProofs(tx, customerId, now);
+        erasedImages = proofs.images;
         const ledgerEntries = await repo.countLedgerEntries(tx, customerId);
-        const counts = { consents, auditRecords, ledgerEntriesKept: ledgerEntries };
+        const counts = { consents, auditRecords, socialProofs: proofs.proofs, images: proofs.images.length, ledgerEntriesKept: ledgerEntries };
         await appendOutcome(tx, row, caller, now, { action: 'erase', counts }, { status: 'done', handledBy: caller.userId, handledAt: now });
         await recordAudit(tx, caller.actor, { action: 'privacy_erase', entityType: CUSTOMER_ENTITY, entityId: customerId, after: { requestId: id, ...counts } });
         break;
@@ -289,4 +299,6 @@ export async function runPrivacyAction(deps: ServiceDeps, caller: Caller, id: st
     const { request: after } = await load(tx, id, now);
     return { request: after, ...(document ? { export: document } : {}) };
   });
+  if (deps.dataDir && erasedImages.length > 0) await removeStoredImages(deps.dataDir, erasedImages);
+  return answer;
 }

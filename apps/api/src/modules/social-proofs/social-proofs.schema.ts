@@ -26,4 +26,6 @@ export const socialProofs = pgTable('social_proofs', {
   decidedByLabel: text(),
   decidedAt: timestamp({ withTimezone: true }),
   createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  /** When an erasure request removed the link, the screenshot and the note (the decision stays). */
+  erasedAt: timestamp({ withTimezone: true }),
 });
