@@ -33,7 +33,9 @@ const BUDGET = {
   // page gets lighter, until it meets the target. 140 → 150 when the loyalty screens landed: the
   // components the sign-in page shares with them now come in more, smaller chunks, and the contract's
   // wording (every loyalty label) loads right after the first paint (145 KiB measured; decision 010).
-  jsCeiling: 150 * KIB,
+  // 150 → 154 when rewards, staff, privacy, imports, audit and API keys landed together: 149.7 KiB in
+  // 17 files instead of 14 (the session code and three Mantine helpers now in chunks of their own).
+  jsCeiling: 154 * KIB,
   cssCeiling: 20 * KIB,
   lighthouse: 98,
   signInToListMs: 500,
