@@ -35,19 +35,22 @@ function RichTextFieldInner({ label, value, onChange, onBlur, error }: Props) {
         ...(error ? { 'aria-describedby': errorId, 'aria-invalid': 'true' } : {}),
       },
     },
-    onUpdate: ({ editor: current }) => onChange(current.isEmpty ? '' : current.getHTML()),
+    onUpdate: ({ editor: current }) => {
+      if (!current.isDestroyed) onChange(current.isEmpty ? '' : current.getHTML());
+    },
     onBlur: () => onBlur?.(),
   });
 
   // A reset of the form (reload after a conflict, a save) replaces the text without marking it changed.
   useEffect(() => {
-    if (!editor) return;
+    // A destroyed editor (useEditor replaces it as the drawer re-renders) has no schema left: getHTML would throw.
+    if (!editor || editor.isDestroyed) return;
     const current = editor.isEmpty ? '' : editor.getHTML();
     if (current !== value) editor.commands.setContent(value, { emitUpdate: false });
   }, [editor, value]);
 
   useEffect(() => {
-    if (!editor) return;
+    if (!editor || editor.isDestroyed) return;
     editor.setOptions({
       editorProps: {
         attributes: {
