@@ -3,7 +3,7 @@ import { auditEntrySchema } from './audit.ts';
 import { newsPostSchema } from './news.ts';
 import { dashboardPeriodSchema } from './dashboard-figures.ts';
 
-/** Customers, merchants and points (the full loyalty dashboard is a later issue). */
+/** The dashboard's headline loyalty figures of the chosen period (the full set is in `period`). */
 export const loyaltyFiguresSchema = z.object({
   customersTotal: z.number().int(),
   /** Customers created in the last `periodDays` days. */

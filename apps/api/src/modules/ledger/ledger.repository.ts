@@ -467,30 +467,6 @@ export async function lockLot(executor: Executor, lotId: number) {
   };
 }
 
-export async function loyaltyFigures(executor: Executor, since: Date) {
-  const [row] = await rows(
-    executor,
-    sql`select
-          (select count(*) from customers where status <> 'erased')::int as customers_total,
-          (select count(*) from customers where status <> 'erased' and created_at >= ${since})::int as customers_new,
-          (select count(*) from merchants where status = 'active')::int as active_merchants,
-          (select coalesce(sum(points), 0) from ledger_entries
-            where created_at >= ${since} and (kind = 'earn' or (kind = 'reversal' and source not in ('manual', 'system'))))::bigint as points_issued,
-          (select coalesce(-sum(e.points), 0) from ledger_entries e
-            where e.created_at >= ${since} and (e.kind = 'redeem'
-              or (e.kind = 'reversal' and exists (select 1 from ledger_entries t where t.id = e.reverses_id and t.kind = 'redeem'))))::bigint as points_redeemed,
-          (select coalesce(sum(balance), 0) from memberships)::bigint as points_outstanding`,
-  );
-  return {
-    customersTotal: Number(row?.['customers_total'] ?? 0),
-    customersNew: Number(row?.['customers_new'] ?? 0),
-    activeMerchants: Number(row?.['active_merchants'] ?? 0),
-    pointsIssued: Number(row?.['points_issued'] ?? 0),
-    pointsRedeemed: Number(row?.['points_redeemed'] ?? 0),
-    pointsOutstanding: Number(row?.['points_outstanding'] ?? 0),
-  };
-}
-
 /** The tier changes of these memberships (audited by the ledger when they happen), newest first, 10 each. */
 export async function tierChanges(executor: Executor, membershipIds: string[]) {
   if (membershipIds.length === 0) return [];

@@ -7,7 +7,6 @@ import {
   type ListLedgerQuery,
 } from '@sf/contract/ledger';
 import { message } from '@sf/contract/messages';
-import type { LoyaltyFigures } from '@sf/contract/dashboard';
 import type { Database, Executor, Transaction } from '../../db/client.ts';
 import { recordAudit, type AuditActor } from '../../lib/audit.ts';
 import type { Clock } from '../../lib/clock.ts';
@@ -177,8 +176,13 @@ async function loadWriteContext(tx: Executor, input: { customerId: string; progr
  * Locks the membership and checks the request's program, customer and merchant. The usual case (the
  * member exists) takes one round trip; a first earning, or an unknown id, takes the long way, which
  * says exactly which field is wrong.
+ *
+ * Also for other modules that pay or take points inside their OWN transaction (rewards: a redemption
+ * and its voucher; social proofs: an approval and its bonus): the caller may then count what it must
+ * under that lock (per-customer limits, monthly caps) and call `applyToLockedMember` once. Lock order,
+ * as everywhere: membership first, then the caller's rows.
  */
-async function lockForWrite(
+export async function lockMember(
   tx: Executor,
   deps: LedgerDeps,
   input: { customerId: string; programId: string; merchantId?: string | undefined },
@@ -255,27 +259,12 @@ export async function createEntry(deps: LedgerDeps, caller: LedgerCaller, input:
     deps.db,
     { scope: IDEMPOTENCY_SCOPE, key: idempotencyKey, hash: requestHash({ op: 'create', input }) },
     async (tx: Transaction) => {
-      const { program, membership } = await lockForWrite(tx, deps, input);
+      const { program, membership } = await lockMember(tx, deps, input);
       const movement = await movementFor(tx, deps, program, membership, input);
       const result = await applyMovement(tx, deps, caller, membership, program, movement, idempotencyKey);
       return { status: 201, body: result };
     },
   );
-}
-
-/**
- * For other modules that pay or take points inside their OWN transaction (rewards: a redemption and
- * its voucher; social proofs: an approval and its bonus). Step 1: check the program, customer and
- * merchant as a staff write would, and lock the membership row (created on the first earning). The
- * caller may then count what it must under that lock (per-customer limits, monthly caps) and call
- * `applyToLockedMember` once. Lock order, as everywhere: membership first, then the caller's rows.
- */
-export async function lockMember(
-  tx: Executor,
-  deps: LedgerDeps,
-  input: { customerId: string; programId: string; merchantId?: string | undefined },
-): Promise<{ program: repo.ProgramRules; membership: repo.MembershipRow }> {
-  return lockForWrite(tx, deps, input);
 }
 
 /**
@@ -442,14 +431,6 @@ export async function expireDueLots(deps: LedgerDeps, options: { batch?: number 
     }
     if (!progressed) return written;
   }
-}
-
-export const DASHBOARD_PERIOD_DAYS = 30;
-
-/** The dashboard's loyalty figures (customers, merchants, points). */
-export async function loyaltyFigures(deps: LedgerDeps): Promise<LoyaltyFigures> {
-  const since = new Date(deps.clock.now().getTime() - DASHBOARD_PERIOD_DAYS * 86_400_000);
-  return { ...(await repo.loyaltyFigures(deps.db, since)), periodDays: DASHBOARD_PERIOD_DAYS };
 }
 
 /**
