@@ -32,10 +32,9 @@ function lockIdOf(scope: string, key: string): string {
   return createHash('sha256').update(`${scope}\u0000${key}`).digest().readBigInt64BE(0).toString();
 }
 
-const isUniqueViolation = (error: unknown, constraint: string): boolean => {
+const isUniqueViolation = (error: unknown): boolean => {
   const cause = (error as { cause?: unknown })?.cause ?? error;
-  const e = cause as { code?: string; constraint?: string };
-  return e?.code === '23505' && (e.constraint === undefined || e.constraint === constraint);
+  return (cause as { code?: string })?.code === '23505';
 };
 
 export async function runIdempotent(
@@ -46,20 +45,26 @@ export async function runIdempotent(
   for (let attempt = 0; ; attempt += 1) {
     try {
       return await db.transaction(async (tx) => {
+        // One round trip: take the key's lock and read its stored answer (read only when the lock was
+        // granted). The statement's snapshot predates the lock, so a twin that committed in between is
+        // not seen: our answer's insert then fails on the primary key and the retry below reads it.
         const lockId = lockIdOf(request.scope, request.key);
-        const locked = (await tx.execute(sql`select pg_try_advisory_xact_lock(${lockId}::bigint) as ok`)) as unknown as {
-          rows: { ok: boolean }[];
+        const result = (await tx.execute(
+          sql`select locked.ok, stored.request_hash, stored.response_status, stored.response_body
+              from (select pg_try_advisory_xact_lock(${lockId}::bigint) as ok) as locked
+              left join lateral (
+                select request_hash, response_status, response_body from idempotency_records
+                where locked.ok and scope = ${request.scope} and key = ${request.key}
+              ) as stored on true`,
+        )) as unknown as {
+          rows: { ok: boolean; request_hash: string | null; response_status: number; response_body: unknown }[];
         };
-        if (!locked.rows[0]?.ok) {
+        if (!result.rows[0]?.ok) {
           throw new CodedError(409, 'idempotency_key_in_flight', (language) => ({
             message: ledgerErrorMessage('idempotency_key_in_flight', language),
           }), { 'Retry-After': '1' });
         }
-        const previous = (await tx.execute(
-          sql`select request_hash, response_status, response_body from idempotency_records
-              where scope = ${request.scope} and key = ${request.key}`,
-        )) as unknown as { rows: { request_hash: string; response_status: number; response_body: unknown }[] };
-        const stored = previous.rows[0];
+        const stored = result.rows[0].request_hash === null ? undefined : result.rows[0];
         if (stored) {
           if (stored.request_hash !== request.hash) {
             throw new CodedError(422, 'idempotency_key_reused', (language) => ({
@@ -77,8 +82,10 @@ export async function runIdempotent(
         return { ...answer, isReplay: false };
       });
     } catch (error) {
-      // The twin committed between our lock and our read (its lock is released at commit): read again.
-      if (attempt < 2 && isUniqueViolation(error, 'idempotency_records_pkey')) continue;
+      // The twin committed after our snapshot and before our lock (its lock is released at commit), so
+      // we did its work again and hit a unique key: its answer record's, or its entry's (source, key).
+      // Nothing of ours was written (the transaction rolled back): run again, which replays its answer.
+      if (attempt < 2 && isUniqueViolation(error)) continue;
       throw error;
     }
   }
