@@ -17,7 +17,7 @@ import { idempotencyHeadersSchema } from '@sf/contract/ledger';
 import { coverUploadResponseSchema } from '@sf/contract/news';
 import { voucherCodeParamSchema } from '@sf/contract/rewards';
 import { ledgerDeps } from '../ledger/ledger.routes.ts';
-import { COVER_MAX_BYTES } from '../news/cover-images.ts';
+import { IMAGE_MAX_BYTES } from '../../lib/uploads.ts';
 import { readUploadedFile } from '../rewards/rewards.routes.ts';
 import { storeProofImage } from '../social-proofs/social-proofs.service.ts';
 import type { IntegrationKey } from './api-keys.service.ts';
@@ -72,7 +72,7 @@ export function integrationSpecification(spec: Record<string, unknown>): Record<
 
 /** `/api/integration/v1` (PRODUCT.md D "Integration API"): tills and the customers' app, with an API key. */
 export const integrationRoutes: FastifyPluginAsyncZod = async (app) => {
-  await app.register(multipart, { limits: { fileSize: COVER_MAX_BYTES, files: 1, fields: 0, parts: 1, fieldNameSize: 100, headerPairs: 50 } });
+  await app.register(multipart, { limits: { fileSize: IMAGE_MAX_BYTES, files: 1, fields: 0, parts: 1, fieldNameSize: 100, headerPairs: 50 } });
   const deps = ledgerDeps(app);
   // Per key, not per address: tills behind one shop router share an address (decision record 017).
   const rateLimit = {

@@ -18,7 +18,7 @@ import {
 } from '@sf/contract/news';
 import { actorOf } from '../../lib/audit.ts';
 import { AppError, validationFailed } from '../../lib/errors.ts';
-import { COVER_MAX_BYTES, detectImageType, storeCoverImage } from './cover-images.ts';
+import { IMAGE_MAX_BYTES, detectImageType, storeImage } from '../../lib/uploads.ts';
 import { newsExportColumns, newsExportQuery, uploadUrl } from './news.repository.ts';
 import { sendCsv } from '../../db/csv-export.ts';
 import {
@@ -43,7 +43,7 @@ function callerOf(request: FastifyRequest): Caller {
 export const newsRoutes: FastifyPluginAsyncZod = async (app) => {
   // Registered here, not app-wide: only the cover upload accepts multipart bodies.
   await app.register(multipart, {
-    limits: { fileSize: COVER_MAX_BYTES, files: 1, fields: 0, parts: 1, fieldNameSize: 100, headerPairs: 50 },
+    limits: { fileSize: IMAGE_MAX_BYTES, files: 1, fields: 0, parts: 1, fieldNameSize: 100, headerPairs: 50 },
   });
 
   app.get(
@@ -139,7 +139,7 @@ export const newsRoutes: FastifyPluginAsyncZod = async (app) => {
         ]);
       }
       const caller = callerOf(request);
-      const { id } = await storeCoverImage(
+      const { id } = await storeImage(
         { db: app.db, dataDir: app.env.dataDir, quotaBytes: app.env.UPLOAD_QUOTA_BYTES },
         caller.actor,
         { bytes, type, fileName: file.filename, uploadedBy: caller.authorId },

@@ -6,7 +6,7 @@ import { idParamSchema } from '@sf/contract/common';
 import { message } from '@sf/contract/messages';
 import { publicNewsPageSchema, publicNewsPostSchema, publicNewsQuerySchema } from '@sf/contract/news';
 import { notFound } from '../../lib/errors.ts';
-import { readCoverImage } from './cover-images.ts';
+import { readStoredImage } from '../../lib/uploads.ts';
 import { findPublicPosts, uploadUrl, type PostRow } from './news.repository.ts';
 
 const NEWS_CACHE_CONTROL = 'public, max-age=60';
@@ -103,7 +103,7 @@ export const publicNewsRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const image = await readCoverImage({ db: app.db, dataDir: app.env.dataDir }, request.params.id);
+      const image = await readStoredImage({ db: app.db, dataDir: app.env.dataDir }, request.params.id);
       if (!image) throw notFound(message('notFound', request.language, { field: 'file' }));
       return reply
         .header('Content-Type', image.contentType)

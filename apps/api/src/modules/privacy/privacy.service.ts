@@ -13,7 +13,7 @@ import {
 import type { Executor, Transaction } from '../../db/client.ts';
 import { recordAudit } from '../../lib/audit.ts';
 import type { Caller, ServiceDeps } from '../../lib/caller.ts';
-import { removeStoredImages } from '../news/cover-images.ts';
+import { removeStoredImages } from '../../lib/uploads.ts';
 import { AppError, CodedError } from '../../lib/errors.ts';
 import { findCustomer, findCustomerIdBy, insertConsent, nextCardSequence } from '../customers/customers.repository.ts';
 import { newReferralCode } from '../customers/customers.service.ts';

@@ -31,7 +31,7 @@ import { actorOf } from '../../lib/audit.ts';
 import { callerOf, depsOf } from '../../lib/caller.ts';
 import { AppError, validationFailed } from '../../lib/errors.ts';
 import { sendCsv } from '../../db/csv-export.ts';
-import { COVER_MAX_BYTES, detectImageType, storeCoverImage } from '../news/cover-images.ts';
+import { IMAGE_MAX_BYTES, detectImageType, storeImage } from '../../lib/uploads.ts';
 import { localDate } from '../ledger/ledger.rules.ts';
 import { rewardExportColumns, rewardExportQuery, uploadUrl, voucherExportColumns, voucherExportQuery } from './rewards.repository.ts';
 import {
@@ -79,7 +79,7 @@ export async function storeUploadedImage(app: FastifyInstance, request: FastifyR
     ]);
   }
   const user = request.user as NonNullable<FastifyRequest['user']>;
-  const { id } = await storeCoverImage(
+  const { id } = await storeImage(
     { db: app.db, dataDir: app.env.dataDir, quotaBytes: app.env.UPLOAD_QUOTA_BYTES },
     actorOf(request),
     { bytes, type, fileName, uploadedBy: user.id },
@@ -87,7 +87,7 @@ export async function storeUploadedImage(app: FastifyInstance, request: FastifyR
   return { id, url: uploadUrl(id) };
 }
 
-const multipartLimits = { fileSize: COVER_MAX_BYTES, files: 1, fields: 0, parts: 1, fieldNameSize: 100, headerPairs: 50 };
+const multipartLimits = { fileSize: IMAGE_MAX_BYTES, files: 1, fields: 0, parts: 1, fieldNameSize: 100, headerPairs: 50 };
 
 /** Premi (admin): rewards, their vouchers (generate, import, list, export, void). */
 export const rewardRoutes: FastifyPluginAsyncZod = async (app) => {

@@ -14,7 +14,7 @@ import {
 import { callerOf, depsOf } from '../../lib/caller.ts';
 import { validationFailed } from '../../lib/errors.ts';
 import { sendCsv } from '../../db/csv-export.ts';
-import { COVER_MAX_BYTES } from '../news/cover-images.ts';
+import { IMAGE_MAX_BYTES } from '../../lib/uploads.ts';
 import { readUploadedFile, staffActorOf } from '../rewards/rewards.routes.ts';
 import { proofExportColumns, proofExportQuery } from './social-proofs.repository.ts';
 import { decideProofs, listProofs, proofWhere, storeProofImage, submitProof } from './social-proofs.service.ts';
@@ -22,7 +22,7 @@ import { decideProofs, listProofs, proofWhere, storeProofImage, submitProof } fr
 /** Approvazioni (admin): the social-action proofs queue, its decisions and export. */
 export const socialProofRoutes: FastifyPluginAsyncZod = async (app) => {
   // Only the screenshot upload takes a multipart body.
-  await app.register(multipart, { limits: { fileSize: COVER_MAX_BYTES, files: 1, fields: 0, parts: 1, fieldNameSize: 100, headerPairs: 50 } });
+  await app.register(multipart, { limits: { fileSize: IMAGE_MAX_BYTES, files: 1, fields: 0, parts: 1, fieldNameSize: 100, headerPairs: 50 } });
   const deps = depsOf(app);
 
   const checkPeriod = (language: 'it' | 'en', from?: string, to?: string) => {

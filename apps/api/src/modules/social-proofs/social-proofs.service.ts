@@ -16,7 +16,7 @@ import { recordAudit, type AuditActor } from '../../lib/audit.ts';
 import { AppError, CodedError } from '../../lib/errors.ts';
 import { applyToLockedMember, lockMember, type LedgerCaller } from '../ledger/ledger.service.ts';
 import { addDays, localDate, startOfLocalDay } from '../ledger/ledger.rules.ts';
-import { COVER_MAX_BYTES, detectImageType, storeCoverImage } from '../news/cover-images.ts';
+import { IMAGE_MAX_BYTES, detectImageType, storeImage } from '../../lib/uploads.ts';
 import * as repo from './social-proofs.repository.ts';
 
 export const PROOF_ENTITY = 'social_proof';
@@ -42,7 +42,7 @@ async function rows<T>(executor: Executor, query: ReturnType<typeof sql>): Promi
 
 /**
  * Stores a proof's screenshot, checked like a news cover: PNG, JPEG, WebP or GIF by its bytes (the
- * declared type is ignored), at most COVER_MAX_BYTES. `uploadedBy` is the staff member (counted in
+ * declared type is ignored), at most IMAGE_MAX_BYTES. `uploadedBy` is the staff member (counted in
  * their upload quota) or null for an integration key. Answers the upload id to pass as `imageId`.
  * Throws 415 `unsupported_media_type` (not an image), 413 `payload_too_large`.
  */
@@ -51,10 +51,10 @@ export async function storeProofImage(
   actor: AuditActor,
   file: { bytes: Buffer; fileName: string; uploadedBy: string | null },
 ): Promise<{ id: string; url: string }> {
-  if (file.bytes.length > COVER_MAX_BYTES) throw new AppError(413, 'payload_too_large', 'The image is larger than 5 MB');
+  if (file.bytes.length > IMAGE_MAX_BYTES) throw new AppError(413, 'payload_too_large', 'The image is larger than 5 MB');
   const type = detectImageType(file.bytes);
   if (!type) throw new AppError(415, 'unsupported_media_type', 'Only PNG, JPEG, WebP and GIF images are accepted');
-  const { id } = await storeCoverImage(deps, actor, { bytes: file.bytes, type, fileName: file.fileName, uploadedBy: file.uploadedBy });
+  const { id } = await storeImage(deps, actor, { bytes: file.bytes, type, fileName: file.fileName, uploadedBy: file.uploadedBy });
   return { id, url: `/api/public/uploads/${encodeURIComponent(id)}` };
 }
 

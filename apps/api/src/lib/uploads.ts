@@ -2,12 +2,13 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { eq, sql } from 'drizzle-orm';
-import type { Database } from '../../db/client.ts';
-import { uploads, users } from '../../db/schema.ts';
-import { AppError } from '../../lib/errors.ts';
-import { recordAudit, type AuditActor } from '../../lib/audit.ts';
+import type { Database } from '../db/client.ts';
+import { uploads, users } from '../db/schema.ts';
+import { AppError } from './errors.ts';
+import { recordAudit, type AuditActor } from './audit.ts';
 
-export const COVER_MAX_BYTES = 5 * 1024 * 1024;
+/** Images we store: News covers, reward images, social-action screenshots. */
+export const IMAGE_MAX_BYTES = 5 * 1024 * 1024;
 
 export type ImageType = { contentType: string; extension: string };
 
@@ -63,7 +64,7 @@ const EXTENSIONS: Record<string, string> = {
  * Stores the file under a random, unguessable id, then records it. The file is written first so a
  * row never points at nothing; if recording fails the file is removed again.
  */
-export async function storeCoverImage(
+export async function storeImage(
   deps: { db: Database; dataDir: string; quotaBytes: number },
   actor: AuditActor,
   /** `uploadedBy` null: sent by an integration key (a proof's screenshot), counted in no user's quota. */
@@ -111,7 +112,7 @@ export async function storeCoverImage(
   return { id };
 }
 
-export async function readCoverImage(
+export async function readStoredImage(
   deps: { db: Database; dataDir: string },
   id: string,
 ): Promise<{ bytes: Buffer; contentType: string } | null> {

@@ -3,9 +3,9 @@ import { crc32, deflateSync } from 'node:zlib';
 import { existsSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestContext, type TestContext } from '../../../test/helper.ts';
-import { uploads } from '../../db/schema.ts';
-import { COVER_MAX_BYTES, detectImageType, storeCoverImage } from './cover-images.ts';
+import { createTestContext, type TestContext } from '../../test/helper.ts';
+import { uploads } from '../db/schema.ts';
+import { IMAGE_MAX_BYTES, detectImageType, storeImage } from './uploads.ts';
 
 function pngChunk(type: string, data: Buffer): Buffer {
   const length = Buffer.alloc(4);
@@ -120,7 +120,7 @@ describe('cover image upload', () => {
 
   it('refuses a file over 5 MB with 413 and stores nothing', async () => {
     const before = await storedFiles();
-    const big = Buffer.concat([buildPng(), Buffer.alloc(COVER_MAX_BYTES)]);
+    const big = Buffer.concat([buildPng(), Buffer.alloc(IMAGE_MAX_BYTES)]);
     const response = await upload(multipart('file', 'enorme.png', 'image/png', big));
     expect(response.statusCode).toBe(413);
     expect(response.json().error.code).toBe('payload_too_large');
@@ -129,7 +129,7 @@ describe('cover image upload', () => {
 
   it('accepts a file of exactly 5 MB', async () => {
     const png = buildPng();
-    const exact = Buffer.concat([png, Buffer.alloc(COVER_MAX_BYTES - png.length)]);
+    const exact = Buffer.concat([png, Buffer.alloc(IMAGE_MAX_BYTES - png.length)]);
     expect((await upload(multipart('file', 'limite.png', 'image/png', exact))).statusCode).toBe(201);
   });
 
@@ -165,7 +165,7 @@ describe('cover image upload', () => {
     const before = await storedFiles();
     const editorId = (await ctx.request({ method: 'GET', url: '/api/admin/news?pageSize=1', token: editor })).json().items[0].author.id;
     await expect(
-      storeCoverImage(
+      storeImage(
         { db: ctx.app.db, dataDir: ctx.dataDir, quotaBytes: ctx.app.env.UPLOAD_QUOTA_BYTES },
         // The audit insert refuses this id, so the whole record is rolled back.
         { id: 'not-a-uuid', email: 'broken@demo.test' },
