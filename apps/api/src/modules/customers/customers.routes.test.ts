@@ -167,4 +167,16 @@ describe('customers API', () => {
     expect(exports).toHaveLength(1);
     expect(exports[0]?.after).toMatchObject({ filters: { q: 'rossi' } });
   });
+
+  it('finds surnames by a one- or two-letter prefix, at the edges of the alphabet and with an apostrophe', async () => {
+    for (const lastName of ['Rzepka', 'Sala', 'Zanetti', "D'Angelo", 'Dante']) {
+      await create({ firstName: 'Prova', lastName, consents: { service } });
+    }
+    // "rz" is bounded by "s", "z" by nothing; "d'" is not plain letters and is matched by LIKE alone.
+    expect(names(await list('q=rz'))).toEqual(['Rzepka']);
+    expect(names(await list('q=R&sort=name'))).toEqual(['Rossetti', 'Rossi', 'Rzepka']);
+    expect(names(await list('q=z'))).toEqual(['Zanetti']);
+    expect(names(await list("q=d'"))).toEqual(["D'Angelo"]);
+    expect(names(await list('q=sa'))).toEqual(['Sala']);
+  });
 });
