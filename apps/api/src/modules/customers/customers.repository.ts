@@ -1,10 +1,11 @@
 import { and, desc, eq, gte, inArray, like, lt, sql, type SQL } from 'drizzle-orm';
 import type { Language } from '@sf/contract/app-info';
-import type {
-  ConsentPurpose,
-  ConsentRecord,
-  Customer,
-  ListCustomersQuery,
+import {
+  isValidCardNumber,
+  type ConsentPurpose,
+  type ConsentRecord,
+  type Customer,
+  type ListCustomersQuery,
 } from '@sf/contract/customers';
 import type { Executor } from '../../db/client.ts';
 import { allOf, containsPattern, findPage, orderFor, prefixPattern, type ListDefinition } from '../../db/list.ts';
@@ -90,6 +91,10 @@ function searchCondition(q: string): SQL {
   if (EMAIL_SHAPE.test(text)) return like(customers.email, prefixPattern(text)); // stored lower-cased (check constraint)
   if (text.length < 3) return surnameStartsWith(text);
   const compact = /^[+\d\s./-]+$/.test(text) ? text.replace(/[\s./-]/g, '') : text;
+  // A whole card number (our prefix, its check digit) is the card: its unique index answers at once,
+  // where the trigram index reads the long posting lists of the digit trigrams every card shares
+  // (107 ms on 1,000,000 customers).
+  if (isValidCardNumber(compact)) return eq(customers.cardNumber, compact);
   return like(customers.searchText, containsPattern(compact));
 }
 
