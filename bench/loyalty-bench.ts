@@ -51,24 +51,42 @@ async function timed(run: () => Promise<unknown>, samples = SAMPLES): Promise<nu
   return times;
 }
 
-const server = await startPostgresServer();
+// `--url postgres://…/db`: measure a database loaded before (migrated, demo data, then
+// `npm run db:seed:large`) instead of starting and loading a new one — the load takes ~10 minutes at
+// the full scale, the measuring ~2.
+const urlIndex = process.argv.indexOf('--url');
+const givenUrl = urlIndex < 0 ? undefined : process.argv[urlIndex + 1];
+const server = givenUrl ? undefined : await startPostgresServer();
 const dataDir = await mkdtemp(path.join(os.tmpdir(), 'sf-bench-loyalty-'));
 try {
-  const admin = new pg.Client({ connectionString: `${server.adminUrl}/postgres` });
-  await admin.connect();
-  await admin.query('create database bench');
-  await admin.end();
-  const url = `${server.adminUrl}/bench`;
+  let url = givenUrl ?? '';
+  if (server) {
+    const admin = new pg.Client({ connectionString: `${server.adminUrl}/postgres` });
+    await admin.connect();
+    await admin.query('create database bench');
+    await admin.end();
+    url = `${server.adminUrl}/bench`;
+  }
   const database = await openDatabase({ url, poolSize: CONCURRENCY });
-  await database.migrate();
-  await seedDemoData(database.db);
-
-  console.log(`loading ${CUSTOMERS.toLocaleString('en')} customers and ~${ENTRIES.toLocaleString('en')} ledger entries (set-based)…`);
-  const seeded = await seedLarge(url, { customers: CUSTOMERS, entries: ENTRIES, log: (line) => console.log(line) });
-  console.log(
-    `seeded ${seeded.customers.toLocaleString('en')} customers, ${seeded.memberships.toLocaleString('en')} memberships, ` +
-      `${seeded.entries.toLocaleString('en')} entries in ${seeded.seconds.toFixed(1)} s`,
-  );
+  if (server) {
+    await database.migrate();
+    await seedDemoData(database.db);
+    console.log(`loading ${CUSTOMERS.toLocaleString('en')} customers and ~${ENTRIES.toLocaleString('en')} ledger entries (set-based)…`);
+    const seeded = await seedLarge(url, { customers: CUSTOMERS, entries: ENTRIES, log: (line) => console.log(line) });
+    console.log(
+      `seeded ${seeded.customers.toLocaleString('en')} customers, ${seeded.memberships.toLocaleString('en')} memberships, ` +
+        `${seeded.entries.toLocaleString('en')} entries in ${seeded.seconds.toFixed(1)} s`,
+    );
+  } else {
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    const sizes = await client.query<{ customers: string; entries: string }>(
+      `select (select count(*) from customers) as customers, (select count(*) from ledger_entries) as entries`,
+    );
+    await client.end();
+    const { customers, entries } = sizes.rows[0]!;
+    console.log(`measuring ${url}: ${Number(customers).toLocaleString('en')} customers, ${Number(entries).toLocaleString('en')} entries`);
+  }
 
   // Production settings, as staff get them; mail goes nowhere (no bench step sends any).
   const env = loadEnv({
@@ -300,6 +318,6 @@ try {
   await app.close();
   await database.close();
 } finally {
-  await server.stop();
+  await server?.stop();
   await rm(dataDir, { recursive: true, force: true });
 }

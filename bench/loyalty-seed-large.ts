@@ -56,13 +56,25 @@ export async function seedLarge(url: string, options: LargeSeedOptions): Promise
         values ('Tessera Bench', 'stamps', 'active', 10, 3, '{}')`);
       await client.query(`insert into program_merchants (program_id, merchant_id) select p.id, m.id from programs p cross join merchants m`);
 
+      // Card numbers as we issue them (contract's cardNumberFor: prefix, 9-digit sequence, Luhn check
+      // digit), so a search by a whole card number takes the same path as in production. Sequences from
+      // 100,000,001 stay clear of the demo data's.
+      await client.query(
+        `create function pg_temp.card_number(sequence bigint) returns text language sql immutable as $fn$
+           select body || (10 - sum(case when (12 - p) % 2 = 0
+                                         then (substr(body, p, 1)::int * 2) % 10 + (substr(body, p, 1)::int * 2) / 10
+                                         else substr(body, p, 1)::int end) % 10) % 10
+           from (select '279' || lpad(sequence::text, 9, '0') as body) b, generate_series(1, 12) p
+           group by body
+         $fn$`,
+      );
       let at = Date.now();
       await client.query(
         `insert into customers (first_name, last_name, email, phone, card_number, referral_code, marketing_consent, service_consent, created_at, updated_at)
          select (${sqlArray(FIRST_NAMES)})[1 + i % 20], (${sqlArray(LAST_NAMES)})[1 + (i / 20) % 50],
            case when i % 5 <> 0 then 'cliente' || i || '@example.test' end,
            '+393' || lpad((i % 1000000000)::text, 9, '0'),
-           '279' || lpad(i::text, 10, '0'), 'B' || upper(to_hex(i)), i % 3 = 0, true,
+           pg_temp.card_number(100000000 + i), 'B' || upper(to_hex(i)), i % 3 = 0, true,
            now() - (i % 540) * interval '1 day', now() - (i % 540) * interval '1 day'
          from generate_series(1, $1::int) i`,
         [options.customers],
