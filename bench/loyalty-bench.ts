@@ -7,11 +7,9 @@ import pg from 'pg';
 import { CSRF_COOKIE_HOST, CSRF_HEADER } from '@sf/contract/app-info';
 import { buildApp } from '../apps/api/src/app.ts';
 import { loadEnv } from '../apps/api/src/config/env.ts';
-import { openDatabase } from '../apps/api/src/db/client.ts';
-import { DEMO_PASSWORD, seedDemoData } from '../apps/api/src/db/seed.ts';
+import { DEMO_PASSWORD } from '../apps/api/src/db/seed.ts';
 import { verifyLedger } from '../apps/api/src/modules/ledger/ledger.verify.ts';
-import { startPostgresServer } from '../apps/api/test/postgres-server.ts';
-import { seedLarge } from './loyalty-seed-large.ts';
+import { benchDatabase, loadAverage, ms, numberArgument, percentile, timed } from './support.ts';
 
 /**
  * `npm run bench:loyalty` — prints figures, asserts nothing (speed is measured here, never in tests).
@@ -23,71 +21,16 @@ import { seedLarge } from './loyalty-seed-large.ts';
  * Default scale: 100,000 customers / 1,000,000 entries (minutes on a shared 2-core machine);
  * `--full` is the issue's 1,000,000 / 10,000,000; `--customers N --entries M` anything else.
  */
-function argument(name: string, fallback: number): number {
-  const index = process.argv.indexOf(`--${name}`);
-  return index < 0 ? fallback : Number(process.argv[index + 1]);
-}
 const isFull = process.argv.includes('--full');
-const CUSTOMERS = argument('customers', isFull ? 1_000_000 : 100_000);
-const ENTRIES = argument('entries', isFull ? 10_000_000 : 1_000_000);
-const SAMPLES = argument('samples', 40);
-const WRITE_SECONDS = argument('seconds', 10);
+const CUSTOMERS = numberArgument('customers', isFull ? 1_000_000 : 100_000);
+const ENTRIES = numberArgument('entries', isFull ? 10_000_000 : 1_000_000);
+const SAMPLES = numberArgument('samples', 40);
+const WRITE_SECONDS = numberArgument('seconds', 10);
 const CONCURRENCY = 20;
 
-const percentile = (values: number[], p: number) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
-};
-const ms = (value: number) => `${value.toFixed(1)} ms`;
-
-async function timed(run: () => Promise<unknown>, samples = SAMPLES): Promise<number[]> {
-  for (let i = 0; i < 3; i += 1) await run();
-  const times: number[] = [];
-  for (let i = 0; i < samples; i += 1) {
-    const start = process.hrtime.bigint();
-    await run();
-    times.push(Number(process.hrtime.bigint() - start) / 1e6);
-  }
-  return times;
-}
-
-// `--url postgres://…/db`: measure a database loaded before (migrated, demo data, then
-// `npm run db:seed:large`) instead of starting and loading a new one — the load takes ~10 minutes at
-// the full scale, the measuring ~2.
-const urlIndex = process.argv.indexOf('--url');
-const givenUrl = urlIndex < 0 ? undefined : process.argv[urlIndex + 1];
-const server = givenUrl ? undefined : await startPostgresServer();
+const { url, database, stop } = await benchDatabase({ customers: CUSTOMERS, entries: ENTRIES, poolSize: CONCURRENCY });
 const dataDir = await mkdtemp(path.join(os.tmpdir(), 'sf-bench-loyalty-'));
 try {
-  let url = givenUrl ?? '';
-  if (server) {
-    const admin = new pg.Client({ connectionString: `${server.adminUrl}/postgres` });
-    await admin.connect();
-    await admin.query('create database bench');
-    await admin.end();
-    url = `${server.adminUrl}/bench`;
-  }
-  const database = await openDatabase({ url, poolSize: CONCURRENCY });
-  if (server) {
-    await database.migrate();
-    await seedDemoData(database.db);
-    console.log(`loading ${CUSTOMERS.toLocaleString('en')} customers and ~${ENTRIES.toLocaleString('en')} ledger entries (set-based)…`);
-    const seeded = await seedLarge(url, { customers: CUSTOMERS, entries: ENTRIES, log: (line) => console.log(line) });
-    console.log(
-      `seeded ${seeded.customers.toLocaleString('en')} customers, ${seeded.memberships.toLocaleString('en')} memberships, ` +
-        `${seeded.entries.toLocaleString('en')} entries in ${seeded.seconds.toFixed(1)} s`,
-    );
-  } else {
-    const client = new pg.Client({ connectionString: url });
-    await client.connect();
-    const sizes = await client.query<{ customers: string; entries: string }>(
-      `select (select count(*) from customers) as customers, (select count(*) from ledger_entries) as entries`,
-    );
-    await client.end();
-    const { customers, entries } = sizes.rows[0]!;
-    console.log(`measuring ${url}: ${Number(customers).toLocaleString('en')} customers, ${Number(entries).toLocaleString('en')} entries`);
-  }
-
   // Production settings, as staff get them; mail goes nowhere (no bench step sends any).
   const env = loadEnv({
     NODE_ENV: 'production',
@@ -152,12 +95,10 @@ try {
       params: [customerId],
     },
   ];
-  // Figures on a shared machine mean little without its load: printed with each section.
-  const load = () => `load average ${os.loadavg().map((value) => value.toFixed(1)).join(' / ')}`;
-  console.log(`\nlist queries (server p50/p95 over HTTP on loopback; raw SQL p50/p95 on the same database; goal p95 < 50 ms; ${load()})`);
+  console.log(`\nlist queries (server p50/p95 over HTTP on loopback; raw SQL p50/p95 on the same database; goal p95 < 50 ms; ${loadAverage()})`);
   for (const list of lists) {
-    const api = await timed(() => get(list.url));
-    const direct = await timed(() => raw.query(list.sql, list.params));
+    const api = await timed(() => get(list.url), SAMPLES);
+    const direct = await timed(() => raw.query(list.sql, list.params), SAMPLES);
     console.log(
       `  ${list.name.padEnd(40)} app p50 ${ms(percentile(api, 50)).padStart(9)} p95 ${ms(percentile(api, 95)).padStart(9)}` +
         `  | raw SQL p50 ${ms(percentile(direct, 50)).padStart(9)} p95 ${ms(percentile(direct, 95)).padStart(9)}` +
@@ -227,7 +168,7 @@ try {
     await response.arrayBuffer();
   }, 20);
   console.log(`\none purchase at a time: p50 ${ms(percentile(single, 50))} p95 ${ms(percentile(single, 95))}`);
-  console.log(`\npurchases (POST /api/admin/ledger over HTTP, ${CONCURRENCY} concurrent clients, ${WRITE_SECONDS} s each; goal ≥ 1,000/s spread, ≥ 200/s hot, 0 errors; ${load()})`);
+  console.log(`\npurchases (POST /api/admin/ledger over HTTP, ${CONCURRENCY} concurrent clients, ${WRITE_SECONDS} s each; goal ≥ 1,000/s spread, ≥ 200/s hot, 0 errors; ${loadAverage()})`);
   let n = 0;
   const spreadResult = await purchases(() => spread[n++ % spread.length]!);
   console.log(`  spread over ${spread.length.toLocaleString('en')} members: ${spreadResult.perSecond.toFixed(0)}/s (${spreadResult.ok} ok, ${spreadResult.errors} errors ${JSON.stringify(spreadResult.detail)}); ${cpu(spreadResult)}`);
@@ -302,7 +243,7 @@ try {
       postgresMs: (cpuAfter.postgres - cpuBefore.postgres) / Math.max(1, ok),
     };
   }
-  console.log(`\nthe anchor: the same purchase as raw SQL from ${CONCURRENCY} clients, no app (5 round trips, durable commit; ${load()})`);
+  console.log(`\nthe anchor: the same purchase as raw SQL from ${CONCURRENCY} clients, no app (5 round trips, durable commit; ${loadAverage()})`);
   const rawSpread = await rawPurchases(() => spread[n++ % spread.length]!);
   console.log(`  spread: ${rawSpread.perSecond.toFixed(0)}/s (${rawSpread.errors} errors); ${cpu(rawSpread)} → app/raw ${(spreadResult.perSecond / rawSpread.perSecond * 100).toFixed(0)} %`);
   const rawHot = await rawPurchases(() => customerId);
@@ -316,8 +257,7 @@ try {
   }
   await raw.end();
   await app.close();
-  await database.close();
 } finally {
-  await server?.stop();
+  await stop();
   await rm(dataDir, { recursive: true, force: true });
 }
