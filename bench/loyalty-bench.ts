@@ -80,7 +80,7 @@ try {
     { name: 'customers: first page by name', url: '/api/admin/customers?sort=name&order=asc', sql: 'select * from customers order by last_name_key, first_name_key, id limit 25', params: [] },
     { name: 'customers: deep page (page 2000)', url: '/api/admin/customers?sort=name&order=asc&page=2000', sql: 'select c.* from (select id from customers order by last_name_key, first_name_key, id limit 25 offset 49975) page join customers c using (id) order by c.last_name_key, c.first_name_key, c.id', params: [] },
     { name: 'customers: search by card number', url: `/api/admin/customers?q=${card}`, sql: 'select * from customers where card_number = $1 limit 25', params: [card] },
-    { name: 'customers: search by surname prefix', url: '/api/admin/customers?q=Ro', sql: `select * from customers where lower(last_name) like 'ro%' order by last_name_key, first_name_key, id limit 25`, params: [] },
+    { name: 'customers: search by surname prefix', url: '/api/admin/customers?q=Ro', sql: `select * from customers where last_name_key >= 'ro' and last_name_key < 'rp' and last_name_key like 'ro%' order by last_name_key, first_name_key, id limit 25`, params: [] },
     { name: 'customers: search by e-mail', url: `/api/admin/customers?q=${encodeURIComponent(email)}`, sql: 'select * from customers where lower(email) = lower($1) limit 25', params: [email] },
     {
       name: 'customers: filter by program and tier',
@@ -134,27 +134,39 @@ try {
     const cpuAfter = await cpuNow();
     // CPU per purchase, apart from the machine's load: the Node process (the API, and this script's
     // HTTP clients) and the PostgreSQL backends serving the bench database.
-    const nodeMs = (cpuAfter.node - cpuBefore.node) / Math.max(1, ok);
-    const postgresMs = (cpuAfter.postgres - cpuBefore.postgres) / Math.max(1, ok);
+    const used = cpuBetween(cpuBefore, cpuAfter);
+    const nodeMs = used.node / Math.max(1, ok);
+    const postgresMs = used.postgres / Math.max(1, ok);
     return { perSecond: ok / seconds, ok, errors: Object.values(errors).reduce((a, b) => a + b, 0), detail: errors, nodeMs, postgresMs };
   }
   /** CPU milliseconds used so far by this process and by the database's backends (from /proc). */
-  async function cpuNow(applicationName?: string): Promise<{ node: number; postgres: number }> {
+  /**
+   * CPU milliseconds used so far by this process and by the database's backends (from /proc), per
+   * backend: a difference counts only the backends alive at both reads (a pool may close an idle one
+   * in between, and its CPU would otherwise be subtracted).
+   */
+  type CpuSnapshot = { node: number; backends: Map<number, number> };
+  async function cpuNow(applicationName?: string): Promise<CpuSnapshot> {
     const usage = process.cpuUsage();
-    const backends = await raw.query<{ pid: number }>(
+    const rows = await raw.query<{ pid: number }>(
       `select pid from pg_stat_activity where datname = current_database() and ($1::text is null or application_name = $1)`,
       [applicationName ?? null],
     );
-    let postgres = 0;
-    for (const { pid } of backends.rows) {
+    const backends = new Map<number, number>();
+    for (const { pid } of rows.rows) {
       try {
         const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
-        postgres += ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+        backends.set(pid, ((Number(fields[11]) + Number(fields[12])) * 1000) / 100);
       } catch {
         // A backend that ended between the two reads.
       }
     }
-    return { node: (usage.user + usage.system) / 1000, postgres };
+    return { node: (usage.user + usage.system) / 1000, backends };
+  }
+  function cpuBetween(before: CpuSnapshot, after: CpuSnapshot): { node: number; postgres: number } {
+    let postgres = 0;
+    for (const [pid, used] of after.backends) postgres += used - (before.backends.get(pid) ?? 0);
+    return { node: after.node - before.node, postgres };
   }
   const cpu = (result: { nodeMs: number; postgresMs: number }) =>
     `CPU per purchase: Node ${result.nodeMs.toFixed(2)} ms, PostgreSQL ${result.postgresMs.toFixed(2)} ms`;
@@ -239,8 +251,8 @@ try {
       perSecond: ok / seconds,
       ok,
       errors,
-      nodeMs: (cpuAfter.node - cpuBefore.node) / Math.max(1, ok),
-      postgresMs: (cpuAfter.postgres - cpuBefore.postgres) / Math.max(1, ok),
+      nodeMs: cpuBetween(cpuBefore, cpuAfter).node / Math.max(1, ok),
+      postgresMs: cpuBetween(cpuBefore, cpuAfter).postgres / Math.max(1, ok),
     };
   }
   console.log(`\nthe anchor: the same purchase as raw SQL from ${CONCURRENCY} clients, no app (5 round trips, durable commit; ${loadAverage()})`);
