@@ -85,8 +85,11 @@ const verdict = (isWithin: boolean) => (isWithin ? 'within budget' : 'OVER BUDGE
 
 type Transfer = { url: string; type: string; bytes: number; encoding: string };
 
-/** Every response of a fresh visit to `url`, with the bytes it took on the wire (headers included). */
-async function transfersOf(browser: Browser, url: string): Promise<Transfer[]> {
+/**
+ * Every response of a fresh visit to `url`, with the bytes it took on the wire (headers included);
+ * `afterFocus`: what the page fetched once a field got focus (the app it prefetches for after signing in).
+ */
+async function transfersOf(browser: Browser, url: string): Promise<{ transfers: Transfer[]; afterFocus: Transfer[] }> {
   const context = await browser.newContext();
   const page = await context.newPage();
   const cdp = await context.newCDPSession(page);
@@ -106,8 +109,12 @@ async function transfersOf(browser: Browser, url: string): Promise<Transfer[]> {
   await page.getByRole('button', { name: 'Accedi', exact: true }).waitFor();
   // Whatever the page fetches right after its first paint (preloads on idle) belongs to the visit too.
   await page.waitForLoadState('networkidle');
+  const beforeFocus = transfers.length;
+  await page.getByRole('textbox', { name: /^Email/ }).focus();
+  await page.waitForTimeout(500);
+  await page.waitForLoadState('networkidle');
   await context.close();
-  return transfers;
+  return { transfers: transfers.slice(0, beforeFocus), afterFocus: transfers.slice(beforeFocus) };
 }
 
 /** The demo has a dozen posts; the list must be able to show a full page. */
@@ -217,7 +224,7 @@ async function main(): Promise<number> {
   let isOver: boolean;
   try {
     const loginUrl = `${server.url}/auth/login`;
-    const transfers = await transfersOf(browser, loginUrl);
+    const { transfers, afterFocus } = await transfersOf(browser, loginUrl);
     const sum = (type: string) => transfers.filter((item) => item.type === type).reduce((total, item) => total + item.bytes, 0);
     const js = sum('Script');
     const css = sum('Stylesheet');
@@ -232,6 +239,12 @@ async function main(): Promise<number> {
     console.log(`Login JS on the wire:  ${line(js, BUDGET.js, BUDGET.jsCeiling)}`);
     console.log(`Login CSS on the wire: ${line(css, BUDGET.css, BUDGET.cssCeiling)}`);
     console.log(`Login total on the wire: ${kib(total)} in ${transfers.length} responses`);
+    const focusJs = afterFocus.filter((item) => item.type === 'Script').reduce((all, item) => all + item.bytes, 0);
+    const focusAll = afterFocus.reduce((all, item) => all + item.bytes, 0);
+    console.log(
+      `Then, when a field gets focus (the app prefetched for after signing in, not counted above): ` +
+        `${kib(focusJs)} of JS, ${kib(focusAll)} in all, ${afterFocus.length} responses`,
+    );
 
     if (args.full) {
       await ensureListRows(server, rowsWanted);
