@@ -114,8 +114,11 @@ async function transfersOf(browser: Browser, url: string): Promise<{ transfers: 
   await page.waitForLoadState('networkidle');
   const beforeFocus = transfers.length;
   await page.getByRole('textbox', { name: /^Email/ }).focus();
-  await page.waitForTimeout(500);
-  await page.waitForLoadState('networkidle');
+  // The page's 'networkidle' has fired already: wait until nothing new has arrived for 2 s (30 s at most).
+  for (let seen = -1, waited = 0; seen !== transfers.length && waited < 30_000; waited += 2000) {
+    seen = transfers.length;
+    await page.waitForTimeout(2000);
+  }
   await context.close();
   return { transfers: transfers.slice(0, beforeFocus), afterFocus: transfers.slice(beforeFocus) };
 }
