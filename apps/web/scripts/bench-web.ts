@@ -5,7 +5,8 @@
  * - the bytes on the wire for /auth/login (JS, CSS, total: transfer sizes, i.e. compressed), fresh
  *   cache, until the network is idle — what a first visit downloads, lazy chunks fetched on the way
  *   included. Over the enforced ceiling → exit 1 (CI runs this). The issue-8 targets are printed too;
- *   the JS target (100 KiB) is not met yet, so CI holds today's weight instead (decision 010).
+ *   CI holds today's weight (a ceiling below the 100 KiB target), so that any growth fails (decision
+ *   010). Then what focusing a field fetches (the app, prefetched for after signing in), not counted.
  * - with `--full` (`npm run bench:web`): the Lighthouse mobile performance score (median of 3), the
  *   median time from pressing "Accedi" on /auth/login to N rows of the list visible, and the median
  *   time of a deep link to the list while signed in. Reported against their budgets, never failing:
@@ -25,8 +26,8 @@ import { startAppServer, type AppServer } from '../e2e/support/app-server.ts';
 
 const KIB = 1024;
 const BUDGET = {
-  // Issue 8's targets: the JS one is not reachable with react-dom, react-router's data router, Mantine
-  // and i18next all on the first screen (~125 KiB brotli before our code; decision 010).
+  // Issue 8's targets (met for the bytes since the first visit's sign-in page runs without react-router
+  // and i18next; decision 010).
   js: 100 * KIB,
   css: 20 * KIB,
   // What CI enforces: today's weight plus a little room, so that any growth fails; lower it as the
@@ -35,7 +36,9 @@ const BUDGET = {
   // wording (every loyalty label) loads right after the first paint (145 KiB measured; decision 010).
   // 150 → 154 when rewards, staff, privacy, imports, audit and API keys landed together: 149.7 KiB in
   // 17 files instead of 14 (the session code and three Mantine helpers now in chunks of their own).
-  jsCeiling: 154 * KIB,
+  // 154 → 92 when the first visit's sign-in page dropped react-router and i18next and its code became
+  // one chunk (86.0 KiB in 2 files).
+  jsCeiling: 92 * KIB,
   cssCeiling: 20 * KIB,
   lighthouse: 98,
   signInToListMs: 500,
@@ -85,8 +88,11 @@ const verdict = (isWithin: boolean) => (isWithin ? 'within budget' : 'OVER BUDGE
 
 type Transfer = { url: string; type: string; bytes: number; encoding: string };
 
-/** Every response of a fresh visit to `url`, with the bytes it took on the wire (headers included). */
-async function transfersOf(browser: Browser, url: string): Promise<Transfer[]> {
+/**
+ * Every response of a fresh visit to `url`, with the bytes it took on the wire (headers included);
+ * `afterFocus`: what the page fetched once a field got focus (the app it prefetches for after signing in).
+ */
+async function transfersOf(browser: Browser, url: string): Promise<{ transfers: Transfer[]; afterFocus: Transfer[] }> {
   const context = await browser.newContext();
   const page = await context.newPage();
   const cdp = await context.newCDPSession(page);
@@ -106,8 +112,15 @@ async function transfersOf(browser: Browser, url: string): Promise<Transfer[]> {
   await page.getByRole('button', { name: 'Accedi', exact: true }).waitFor();
   // Whatever the page fetches right after its first paint (preloads on idle) belongs to the visit too.
   await page.waitForLoadState('networkidle');
+  const beforeFocus = transfers.length;
+  await page.getByRole('textbox', { name: /^Email/ }).focus();
+  // The page's 'networkidle' has fired already: wait until nothing new has arrived for 2 s (30 s at most).
+  for (let seen = -1, waited = 0; seen !== transfers.length && waited < 30_000; waited += 2000) {
+    seen = transfers.length;
+    await page.waitForTimeout(2000);
+  }
   await context.close();
-  return transfers;
+  return { transfers: transfers.slice(0, beforeFocus), afterFocus: transfers.slice(beforeFocus) };
 }
 
 /** The demo has a dozen posts; the list must be able to show a full page. */
@@ -217,7 +230,7 @@ async function main(): Promise<number> {
   let isOver: boolean;
   try {
     const loginUrl = `${server.url}/auth/login`;
-    const transfers = await transfersOf(browser, loginUrl);
+    const { transfers, afterFocus } = await transfersOf(browser, loginUrl);
     const sum = (type: string) => transfers.filter((item) => item.type === type).reduce((total, item) => total + item.bytes, 0);
     const js = sum('Script');
     const css = sum('Stylesheet');
@@ -232,6 +245,12 @@ async function main(): Promise<number> {
     console.log(`Login JS on the wire:  ${line(js, BUDGET.js, BUDGET.jsCeiling)}`);
     console.log(`Login CSS on the wire: ${line(css, BUDGET.css, BUDGET.cssCeiling)}`);
     console.log(`Login total on the wire: ${kib(total)} in ${transfers.length} responses`);
+    const focusJs = afterFocus.filter((item) => item.type === 'Script').reduce((all, item) => all + item.bytes, 0);
+    const focusAll = afterFocus.reduce((all, item) => all + item.bytes, 0);
+    console.log(
+      `Then, when a field gets focus (the app prefetched for after signing in, not counted above): ` +
+        `${kib(focusJs)} of JS, ${kib(focusAll)} in all, ${afterFocus.length} responses`,
+    );
 
     if (args.full) {
       await ensureListRows(server, rowsWanted);

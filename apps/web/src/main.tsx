@@ -1,18 +1,28 @@
 import './app/first-screen-styles.ts';
-import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { RouterProvider } from 'react-router';
-import { AppProviders } from './app/provider.tsx';
-import { createAppRouter } from './app/router.tsx';
+import type * as App from './app/app.tsx';
+import { FirstScreen } from './app/first-screen.tsx';
+import { readStoredSession } from './lib/session.ts';
 import { restoreSession } from './lib/user-by-token.ts';
 
+// S4 starts at once: the check of a stored session runs while the app's code loads.
+const hasStoredSession = readStoredSession() !== null;
 void restoreSession();
-const router = createAppRouter();
 
-createRoot(document.getElementById('root')!).render(
-  <StrictMode>
-    <AppProviders>
-      <RouterProvider router={router} />
-    </AppProviders>
-  </StrictMode>,
-);
+const root = createRoot(document.getElementById('root')!);
+let loadingApp: Promise<typeof App> | null = null;
+const loadApp = () => (loadingApp ??= import('./app/app.tsx'));
+
+/** The whole app at `to` (the current address when none is given). */
+function enterApp(to?: string, options: { replace?: boolean } = {}): void {
+  if (to) window.history[options.replace ? 'replaceState' : 'pushState'](null, '', to);
+  void loadApp().then((app) => app.renderApp(root));
+}
+
+// A first visit to the sign-in page shows it without the router, i18next and the other screens
+// (decision 010); anything else (a deep link, a stored session) loads the app at once.
+if (/^\/auth\/login\/?$/.test(window.location.pathname) && !hasStoredSession) {
+  root.render(<FirstScreen enterApp={enterApp} warmUp={(target) => void loadApp().then((app) => app.preloadPath(target))} />);
+} else {
+  enterApp();
+}

@@ -3,25 +3,9 @@ import { Navigate, Outlet, useLocation, useMatches } from 'react-router';
 import { can, isStaffRole } from '@sf/contract/roles';
 import type { ScreenHandle } from './screens.ts';
 import { sessionStore, useSession } from '../lib/session.ts';
+import { ADMIN_HOME, EDITOR_HOME, loginPathFor } from './homes.ts';
 
-/** The path an editor may use (S9): the whole News area lives there. */
-export const EDITOR_HOME = '/news';
-export const ADMIN_HOME = '/dashboard';
-
-export function loginPathFor(location: { pathname: string; search: string; hash?: string }): string {
-  const target = `${location.pathname}${location.search}${location.hash ?? ''}`;
-  return target === '/' || target === '' ? '/auth/login' : `/auth/login?redirect=${encodeURIComponent(target)}`;
-}
-
-/**
- * Only a path inside this app may be a post-login target (no `//evil.example` or `https://…`
- * open redirects).
- */
-export function safeRedirectTarget(value: string | null): string | null {
-  if (!value || !value.startsWith('/') || value.startsWith('//') || value.startsWith('/\\')) return null;
-  if (value.startsWith('/auth/')) return null;
-  return value;
-}
+export { ADMIN_HOME, EDITOR_HOME, loginPathFor, safeRedirectTarget } from './homes.ts';
 
 function SignOutAndGoToLogin() {
   const location = useLocation();

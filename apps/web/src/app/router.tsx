@@ -1,6 +1,6 @@
 import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
 import { HomeRedirect, RequireAuth, UnknownPath } from './guards.tsx';
-import { AuthLayout } from './layouts/auth-layout.tsx';
+import { AuthArea } from './layouts/auth-area.tsx';
 import { RootLayout } from './root-layout.tsx';
 import { RouteError } from './route-error.tsx';
 import { Component as LoginRoute } from './routes/auth/login.tsx';
@@ -18,7 +18,7 @@ export const appRoutes: RouteObject[] = [
     children: [
       {
         path: 'auth',
-        element: <AuthLayout />,
+        element: <AuthArea />,
         children: [
           { index: true, element: <Navigate to="/auth/login" replace /> },
           { path: 'login', Component: LoginRoute },

@@ -7,7 +7,7 @@ import {
 } from '@sf/contract/app-info';
 import type { TokenResponse } from '@sf/contract/auth';
 import { ApiError } from './api-error.ts';
-import { currentLanguage, i18n } from './i18n.ts';
+import { currentLanguage, hasText, translate } from './texts.ts';
 import { decodeJwtClaims } from './jwt.ts';
 import { notifyError } from './notify.ts';
 import { currentAuthToken, currentRefreshToken, sessionStore } from './session.ts';
@@ -170,7 +170,7 @@ export function refreshSession(): Promise<void> {
       console.error('Token refresh failed', error);
       if (sessionStore.getState().status !== 'signed-out') {
         sessionStore.signOut('expired');
-        notifyError(i18n.t('common:errors.sessionExpired'));
+        notifyError(translate('common:errors.sessionExpired'));
       }
       throw error;
     })
@@ -182,13 +182,13 @@ export function refreshSession(): Promise<void> {
 
 /** A meaningful, translated text for any failure (S11), for toasts and inline alerts alike. */
 export function describeApiError(error: unknown): string {
-  if (!(error instanceof ApiError)) return i18n.t('common:errors.internal');
+  if (!(error instanceof ApiError)) return translate('common:errors.internal');
   const key = `common:errors.${error.code}`;
-  if (i18n.exists(key)) return i18n.t(key);
+  if (hasText(key)) return translate(key);
   // Codes of the signed-in areas (loyalty, ledger) live in a catalogue loaded with them.
-  if (i18n.exists(`api-errors:${error.code}`)) return i18n.t(`api-errors:${error.code}`);
-  if (error.status >= 500) return i18n.t('common:errors.internal');
-  return i18n.t('common:errors.unknown', { status: error.status });
+  if (hasText(`api-errors:${error.code}`)) return translate(`api-errors:${error.code}`);
+  if (error.status >= 500) return translate('common:errors.internal');
+  return translate('common:errors.unknown', { status: error.status });
 }
 
 /** S11: the caller still gets the error; forms show `validation`/`conflict` inline, everything else is a toast. */

@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import type { FieldErrors, FieldValues, Resolver, UseFormReturn } from 'react-hook-form';
 import type { z } from 'zod';
-import { currentLanguage, i18n } from './i18n.ts';
+import { currentLanguage, onLanguageChange } from './texts.ts';
 
 function setPath(target: Record<string, unknown>, path: string[], value: unknown): void {
   let node = target;
@@ -76,7 +76,6 @@ export function useRevalidateOnLanguageChange<T extends FieldValues>(form: UseFo
       const names = Object.keys(form.formState.errors);
       if (names.length > 0) void form.trigger(names as never);
     };
-    i18n.on('languageChanged', onChange);
-    return () => i18n.off('languageChanged', onChange);
+    return onLanguageChange(onChange);
   }, [form]);
 }

@@ -5,7 +5,7 @@ import type * as NotificationsModule from '@mantine/notifications';
  * `show` loads the store and tells the provider to mount the container; the toast shows once both
  * have arrived.
  */
-import { i18n } from './i18n.ts';
+import { translate } from './texts.ts';
 
 let loading: Promise<typeof NotificationsModule> | undefined;
 const load = () => (loading ??= import('@mantine/notifications'));
@@ -31,7 +31,7 @@ function show(options: ToastOptions): void {
     for (const listener of firstToastListeners) listener();
   }
   // The close button is an icon: it needs a name for screen readers (axe "button-name").
-  const closeButtonProps = { 'aria-label': i18n.t('common:close') };
+  const closeButtonProps = { 'aria-label': translate('common:close') };
   void load().then(({ notifications }) => notifications.show({ ...options, closeButtonProps })).catch((error: unknown) => console.error('Toast failed', error, options.message));
 }
 

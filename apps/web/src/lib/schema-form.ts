@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState, type ChangeEvent, type FormEvent } from 'react';
 import type { SchemaLoader } from './form-resolver.ts';
-import { currentLanguage, i18n } from './i18n.ts';
+import { currentLanguage, onLanguageChange } from './texts.ts';
 
 const loadValidator = () => import('./form-validation.ts');
 
@@ -46,8 +46,7 @@ export function useSchemaForm<T extends Record<string, string>>(options: { initi
     const onChange = () => {
       if (touched.current.size > 0) void validate(latest.current, touched.current).then(setErrors);
     };
-    i18n.on('languageChanged', onChange);
-    return () => i18n.off('languageChanged', onChange);
+    return onLanguageChange(onChange);
   }, [validate]);
 
   const getInputProps = (field: keyof T & string) => ({

@@ -1,12 +1,12 @@
 import { Box, Center, Group, Paper, Stack, Text, Title } from '@mantine/core';
-import { useTranslation } from 'react-i18next';
-import { Outlet } from 'react-router';
+import type { ReactNode } from 'react';
 import { APP_VERSION } from '@sf/contract/app-info';
 import { LanguageSwitch } from '../../components/ui/language-switch.tsx';
+import { useTexts } from '../../lib/texts.ts';
 
 /** The /auth area (S8): one centred card, with the version (S15) and the language switch in the footer. */
-export function AuthLayout() {
-  const { t } = useTranslation();
+export function AuthLayout({ children }: { children: ReactNode }) {
+  const { t } = useTexts();
   return (
     <Box mih="100vh" style={{ display: 'flex', flexDirection: 'column' }} bg="var(--mantine-color-body)">
       <Center component="main" id="main-content" flex={1} p="md">
@@ -20,7 +20,7 @@ export function AuthLayout() {
             </Text>
           </Stack>
           <Paper withBorder shadow="sm" p={{ base: 'md', sm: 'xl' }} radius="md">
-            <Outlet />
+            {children}
           </Paper>
         </Stack>
       </Center>

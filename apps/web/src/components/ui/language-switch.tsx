@@ -1,6 +1,5 @@
-import { useTranslation } from 'react-i18next';
 import { LANGUAGES } from '@sf/contract/app-info';
-import { changeLanguage, isLanguage } from '../../lib/i18n.ts';
+import { isLanguage, setLanguage, useTexts } from '../../lib/texts.ts';
 import classes from './language-switch.module.css';
 
 /**
@@ -9,7 +8,7 @@ import classes from './language-switch.module.css';
  * SegmentedControl cost the sign-in page 3.5 kB gzip of its 150 kB budget (docs/decisions/007).
  */
 export function LanguageSwitch() {
-  const { t, i18n } = useTranslation();
+  const { t, language: current } = useTexts();
   return (
     <fieldset className={classes.root}>
       <legend className={classes.legend}>{t('language.label')}</legend>
@@ -20,9 +19,9 @@ export function LanguageSwitch() {
             name="language"
             value={language}
             className={classes.input}
-            checked={i18n.language === language}
+            checked={current === language}
             onChange={(event) => {
-              if (isLanguage(event.currentTarget.value)) void changeLanguage(event.currentTarget.value);
+              if (isLanguage(event.currentTarget.value)) setLanguage(event.currentTarget.value);
             }}
           />
           <span className={classes.label}>{t(`language.${language}`)}</span>

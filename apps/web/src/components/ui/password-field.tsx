@@ -1,6 +1,6 @@
 import { TextInput, UnstyledButton, type TextInputProps } from '@mantine/core';
 import { useState, type Ref } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTexts } from '../../lib/texts.ts';
 
 /**
  * A password input with a show/hide button. Built on TextInput because Mantine's PasswordInput (with
@@ -8,7 +8,7 @@ import { useTranslation } from 'react-i18next';
  * toggle here is also a real, labelled button that keyboard and screen-reader users can reach.
  */
 export function PasswordField({ ref, ...props }: Omit<TextInputProps, 'type' | 'rightSection'> & { ref?: Ref<HTMLInputElement> }) {
-  const { t } = useTranslation();
+  const { t } = useTexts();
   const [isVisible, setVisible] = useState(false);
   return (
     <TextInput

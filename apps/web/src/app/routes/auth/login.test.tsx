@@ -2,7 +2,7 @@ import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { SESSION_STORAGE_KEY } from '@sf/contract/app-info';
-import { AuthLayout } from '../../layouts/auth-layout.tsx';
+import { AuthArea } from '../../layouts/auth-area.tsx';
 import { Component as LoginRoute } from './login.tsx';
 import { signInHandlers } from '../../../testing/auth-fixtures.ts';
 import { server } from '../../../testing/msw-server.ts';
@@ -12,7 +12,7 @@ import { sessionStore } from '../../../lib/session.ts';
 function renderLogin(options: { route?: string; language?: 'it' | 'en' } = {}) {
   return renderRoutes(
     [
-      { path: '/auth', element: <AuthLayout />, children: [{ path: 'login', element: <LoginRoute /> }] },
+      { path: '/auth', element: <AuthArea />, children: [{ path: 'login', element: <LoginRoute /> }] },
       { path: '/dashboard', element: <p>dashboard screen</p> },
       { path: '/news', element: <p>news screen</p> },
     ],

@@ -1,10 +1,10 @@
-import { Anchor, Button, Group, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Button, Group, Stack, Text, TextInput, Title } from '@mantine/core';
 import type { ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
 import type { LoginRequest } from '@sf/contract/auth';
 import { isApiError } from '../../../lib/api-error.ts';
 import { useSchemaForm } from '../../../lib/schema-form.ts';
+import { useTexts } from '../../../lib/texts.ts';
+import { InAppLink } from '../../../components/ui/in-app-link.tsx';
 import { signIn } from '../api/sign-in.ts';
 import { FormError } from './form-error.tsx';
 import { useFormFailure } from './use-form-failure.ts';
@@ -15,14 +15,17 @@ const loadSchema = () => import('@sf/contract/auth').then((m) => m.loginRequestS
 export function LoginForm({
   onSignedIn,
   onSubmitStart,
+  onFirstFocus,
   notice,
 }: {
   onSignedIn: (role: 'admin' | 'editor') => void;
   /** Called as a submit begins (the page fetches what comes after signing in meanwhile). */
   onSubmitStart?: () => void;
+  /** Called whenever a field gets focus (the page fetches, once, what comes after signing in). */
+  onFirstFocus?: () => void;
   notice?: ReactNode;
 }) {
-  const { t } = useTranslation('auth');
+  const { t } = useTexts('auth');
   // Not react-hook-form: the sign-in page's first load must stay within budget (decision 007).
   const form = useSchemaForm<LoginRequest>({ initialValues: { email: '', password: '' }, loadSchema });
   const failure = useFormFailure(form);
@@ -50,7 +53,7 @@ export function LoginForm({
 
   const isBusy = form.isSubmitting;
   return (
-    <form onSubmit={onSubmit} noValidate aria-labelledby="login-title">
+    <form onSubmit={onSubmit} onFocus={onFirstFocus} noValidate aria-labelledby="login-title">
       <Stack gap="md">
         <div>
           <Title order={2} id="login-title">
@@ -76,18 +79,18 @@ export function LoginForm({
           {...form.getInputProps('password')}
         />
         <Group justify="flex-end">
-          <Anchor component={Link} to="/auth/forgot-password" size="sm">
+          <InAppLink to="/auth/forgot-password" size="sm">
             {t('login.forgot')}
-          </Anchor>
+          </InAppLink>
         </Group>
         <Button type="submit" loading={isBusy} disabled={isBusy} fullWidth>
           {t('login.submit')}
         </Button>
         <Text size="sm" ta="center">
           {t('login.noAccount')}{' '}
-          <Anchor component={Link} to="/auth/registration">
+          <InAppLink to="/auth/registration">
             {t('login.register')}
-          </Anchor>
+          </InAppLink>
         </Text>
       </Stack>
     </form>

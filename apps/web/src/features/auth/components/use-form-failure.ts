@@ -1,16 +1,22 @@
 import { useState } from 'react';
 import type * as MessagesModule from '@sf/contract/messages';
-import { useTranslation } from 'react-i18next';
 import { describeApiError } from '../../../lib/api-client.ts';
 import { isApiError } from '../../../lib/api-error.ts';
 import { applyServerFieldErrors, type FieldErrorTarget } from '../../../lib/form-resolver.ts';
-import { currentLanguage } from '../../../lib/i18n.ts';
+import { currentLanguage, useTexts } from '../../../lib/texts.ts';
 
 type Messages = typeof MessagesModule;
 let messages: Messages | null = null;
-// The contract's wording (with every field label of every area) is not needed for the sign-in page's
-// first paint: it is fetched right after, long before an answer to a sign-in can come back.
-const loadingMessages: Promise<Messages> = import('@sf/contract/messages').then((module) => (messages = module));
+let loadingMessages: Promise<Messages> | null = null;
+/**
+ * The contract's wording (with every field label of every area) is not needed for the sign-in page's
+ * first paint: it is fetched when a form is first touched (`preloadFormFailureTexts`) or, at the
+ * latest, when a failure needs it (decision 010).
+ */
+export function preloadFormFailureTexts(): Promise<Messages> {
+  loadingMessages ??= import('@sf/contract/messages').then((module) => (messages = module));
+  return loadingMessages;
+}
 
 /**
  * What went wrong with a submitted auth form, kept as a description rather than a text so that it is
@@ -20,7 +26,7 @@ type Failure = { kind: 'login-incorrect' } | { kind: 'api'; error: unknown } | {
 
 export function useFormFailure(form: FieldErrorTarget) {
   const [failure, setFailure] = useState<Failure | null>(null);
-  const { t } = useTranslation();
+  const { t } = useTexts();
   const text =
     failure === null
       ? null
@@ -32,7 +38,7 @@ export function useFormFailure(form: FieldErrorTarget) {
   return {
     text,
     clear: () => setFailure(null),
-    loginIncorrect: () => void loadingMessages.then(() => setFailure({ kind: 'login-incorrect' })),
+    loginIncorrect: () => void preloadFormFailureTexts().then(() => setFailure({ kind: 'login-incorrect' })),
     show: (key: string) => setFailure({ kind: 'text', key }),
     /** 400 `validation` goes onto the fields; the rest becomes the form's alert (and is logged). */
     fromError(error: unknown) {
