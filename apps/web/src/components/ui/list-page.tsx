@@ -135,73 +135,113 @@ export function ListFilters<P>({ params, update, searchPlaceholder, filters = []
   );
 }
 
-/** The "new …" button of a list: a link (it opens the screen's drawer), shown to the roles that may write. */
-export type ListCreateAction = { permission: Permission; href: string; label: string; icon?: ReactNode };
+/**
+ * The "new …" button of a list: a link (it opens the screen's drawer) or a click (a dialog), shown
+ * only to the roles that hold `permission` when one is given.
+ */
+export type ListCreateAction = { label: string; icon?: ReactNode; permission?: Permission } & ({ href: string } | { onClick: () => void });
 
-/** The title, the export button (the list's filters and sort, every page) and the create action. */
-export function ListHeader({ title, exportPath, params, create }: { title: string; exportPath?: string; params: Record<string, unknown>; create?: ListCreateAction }) {
-  const createButton = create ? (
-    <Can permission={create.permission}>
-      <Button component={Link} to={create.href} leftSection={create.icon ?? <IconPlus size={16} aria-hidden />}>
-        {create.label}
+function CreateButton({ action }: { action: ListCreateAction }) {
+  const icon = action.icon ?? <IconPlus size={16} aria-hidden />;
+  const button =
+    'href' in action ? (
+      <Button component={Link} to={action.href} leftSection={icon}>
+        {action.label}
       </Button>
-    </Can>
-  ) : null;
+    ) : (
+      <Button leftSection={icon} onClick={action.onClick}>
+        {action.label}
+      </Button>
+    );
+  return action.permission ? <Can permission={action.permission}>{button}</Can> : button;
+}
+
+/** The export button (the list's filters and sort, every page) and the create action, side by side. */
+function ListActions({ exportPath, params, create }: { exportPath?: string | undefined; params: Record<string, unknown>; create?: ListCreateAction | undefined }) {
+  const createButton = create ? <CreateButton action={create} /> : null;
+  if (exportPath && createButton) {
+    return (
+      <Group gap="sm">
+        <ExportButton path={exportPath} params={params} />
+        {createButton}
+      </Group>
+    );
+  }
+  return exportPath ? <ExportButton path={exportPath} params={params} /> : createButton;
+}
+
+/** A list screen's title with its export and create actions. */
+export function ListHeader({ title, exportPath, params, create }: { title: string; exportPath?: string; params: Record<string, unknown>; create?: ListCreateAction }) {
   return (
     <Group justify="space-between" wrap="wrap">
       <Title order={1}>{title}</Title>
-      {exportPath && createButton ? (
-        <Group gap="sm">
-          <ExportButton path={exportPath} params={params} />
-          {createButton}
-        </Group>
-      ) : exportPath ? (
-        <ExportButton path={exportPath} params={params} />
-      ) : (
-        createButton
-      )}
+      <ListActions exportPath={exportPath} params={params} create={create} />
     </Group>
+  );
+}
+
+/** A list inside a panel or a tab (no title): search and filters on the left, export and create on the right. */
+export function ListToolbar<P>({ exportPath, create, ...filters }: FiltersProps<P> & { exportPath?: string; create?: ListCreateAction }) {
+  return (
+    <Group justify="space-between" align="flex-end" wrap="wrap">
+      <ListFilters {...filters} />
+      <ListActions exportPath={exportPath} params={filters.params as Record<string, unknown>} create={create} />
+    </Group>
+  );
+}
+
+type TableProps<T, S extends ListQuerySchema> = {
+  list: ListState<S, T>;
+  texts: { caption: string; empty: string; errorTitle: string };
+  columns: DataTableColumn<T, NonNullable<ListState<S, T>['params']['sort']> & string>[];
+  getRowId: (row: T) => string;
+  minWidth?: number;
+  selection?: { getRowLabel: (row: T) => string; actions: (selectedIds: string[], clear: () => void) => ReactNode };
+};
+
+/** The list's table bound to its URL state: sort and paging write the URL, the page comes from `useList`. */
+export function ListTable<T, S extends ListQuerySchema>({ list, texts, columns, getRowId, minWidth, selection }: TableProps<T, S>) {
+  return (
+    <DataTable
+      caption={texts.caption}
+      columns={columns}
+      query={list.query}
+      params={list.params as never}
+      onChange={list.update as never}
+      getRowId={getRowId}
+      emptyText={texts.empty}
+      isFiltered={list.isFiltered}
+      errorTitle={texts.errorTitle}
+      {...(minWidth !== undefined ? { minWidth } : {})}
+      {...(selection ? { selection } : {})}
+    />
   );
 }
 
 /** The texts every list has (from the screen's namespace). */
 export type ListTexts = { title: string; caption: string; empty: string; errorTitle: string; searchPlaceholder?: string };
 
-type ListPageProps<T, S extends ListQuerySchema> = {
-  list: ListState<S, T>;
+type ListPageProps<T, S extends ListQuerySchema> = Omit<TableProps<T, S>, 'texts'> & {
   texts: ListTexts;
   /** The list's API path: the header gets an export button for `<path>/export.csv`. */
   exportPath?: string;
   create?: ListCreateAction;
+  /** A line or two under the title, before the filters. */
+  intro?: ReactNode;
   filters?: readonly ListFilter<ListState<S, T>['params']>[];
-  columns: DataTableColumn<T, NonNullable<ListState<S, T>['params']['sort']> & string>[];
-  getRowId: (row: T) => string;
-  minWidth?: number;
-  selection?: { getRowLabel: (row: T) => string; actions: (selectedIds: string[], clear: () => void) => ReactNode };
   /** The screen's drawers and dialogs, after the table. */
   children?: ReactNode;
 };
 
-/** A whole list screen from its declaration. */
-export function ListPage<T, S extends ListQuerySchema>({ list, texts, exportPath, create, filters, columns, getRowId, minWidth, selection, children }: ListPageProps<T, S>) {
-  const { params, update, isFiltered, query } = list;
+/** A whole list screen from its declaration: header, (intro,) filters, table, then the screen's drawers. */
+export function ListPage<T, S extends ListQuerySchema>({ texts, exportPath, create, intro, filters, children, ...table }: ListPageProps<T, S>) {
+  const { params, update } = table.list;
   return (
     <Stack gap="lg">
       <ListHeader title={texts.title} params={params} {...(exportPath ? { exportPath } : {})} {...(create ? { create } : {})} />
+      {intro}
       <ListFilters params={params} update={update} {...(texts.searchPlaceholder !== undefined ? { searchPlaceholder: texts.searchPlaceholder } : {})} {...(filters ? { filters } : {})} />
-      <DataTable
-        caption={texts.caption}
-        columns={columns}
-        query={query}
-        params={params as never}
-        onChange={update as never}
-        getRowId={getRowId}
-        emptyText={texts.empty}
-        isFiltered={isFiltered}
-        errorTitle={texts.errorTitle}
-        {...(minWidth !== undefined ? { minWidth } : {})}
-        {...(selection ? { selection } : {})}
-      />
+      <ListTable texts={texts} {...table} />
       {children}
     </Stack>
   );
