@@ -89,3 +89,23 @@ export function useListParams<S extends ListQuerySchema>(schema: S) {
 
   return { params, update, isFiltered };
 }
+
+/** What a list's data hook answers (a TanStack query over the list's page). */
+export type ListQueryResult<T> = {
+  data?: { items: T[]; total: number; page: number; pageSize: number } | undefined;
+  isError: boolean;
+  isFetching: boolean;
+  refetch?: () => unknown;
+};
+
+export type ListState<S extends ListQuerySchema, T> = ReturnType<typeof useListParams<S>> & { query: ListQueryResult<T> };
+
+/**
+ * A list's URL state and its page: `useList(listCustomersQuerySchema, useCustomers)` reads the
+ * parameters through the contract's schema and asks the API for the page they describe.
+ */
+export function useList<S extends ListQuerySchema, T>(schema: S, useData: (query: Record<string, string>) => ListQueryResult<T>): ListState<S, T> {
+  const state = useListParams(schema);
+  const query = useData(toApiQuery(state.params as Record<string, unknown>));
+  return { ...state, query };
+}

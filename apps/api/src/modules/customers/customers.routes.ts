@@ -11,8 +11,7 @@ import {
   updateCustomerSchema,
 } from '@sf/contract/customers';
 import { callerOf, depsOf } from '../../lib/caller.ts';
-import { recordAudit } from '../../lib/audit.ts';
-import { sendCsv } from '../../db/csv-export.ts';
+import { registerListRoutes } from '../../lib/list-routes.ts';
 import { customerExportColumns, customerExportQuery } from './customers.repository.ts';
 import {
   CUSTOMER_ENTITY,
@@ -28,44 +27,27 @@ import {
 export const customerRoutes: FastifyPluginAsyncZod = async (app) => {
   const deps = depsOf(app);
 
-  app.get(
-    '/',
-    {
-      config: { permission: 'customers:read' },
-      schema: {
-        tags: ['customers'],
-        summary: 'List customers: q (name, e-mail, phone, card number, referral code), status, programId, tier, marketingConsent',
-        description: 'The total stops at 10,000 (`totalIsCapped`). One or two characters in q match the start of the surname.',
-        querystring: listCustomersQuerySchema,
-        response: { 200: customerPageSchema },
+  registerListRoutes(app, {
+    tags: ['customers'],
+    permission: 'customers:read',
+    list: {
+      summary: 'List customers: q (name, e-mail, phone, card number, referral code), status, programId, tier, marketingConsent',
+      description: 'The total stops at 10,000 (`totalIsCapped`). One or two characters in q match the start of the surname.',
+      querystring: listCustomersQuerySchema,
+      response: customerPageSchema,
+      page: ({ query }) => listCustomers(deps, query),
+    },
+    export: {
+      summary: 'The list as CSV for Italian Excel, with its search, filters and sort; the export is audited (B5)',
+      querystring: exportCustomersQuerySchema,
+      fileName: 'clienti.csv',
+      prepare: ({ query, request }) => {
+        const columns = customerExportColumns(request.language, deps.timeZone);
+        return { columns, query: (tx) => customerExportQuery(tx, columns, query) };
       },
+      auditEntity: CUSTOMER_ENTITY,
     },
-    async (request) => listCustomers(deps, request.query),
-  );
-
-  app.get(
-    '/export.csv',
-    {
-      config: { permission: 'customers:read' },
-      schema: {
-        tags: ['customers'],
-        summary: 'The list as CSV for Italian Excel, with its search, filters and sort; the export is audited (B5)',
-        querystring: exportCustomersQuerySchema,
-      },
-    },
-    async (request, reply) => {
-      const caller = callerOf(request);
-      const columns = customerExportColumns(request.language, deps.timeZone);
-      return sendCsv(reply, {
-        db: deps.db,
-        fileName: 'clienti.csv',
-        language: request.language,
-        columns,
-        query: (tx) => customerExportQuery(tx, columns, request.query),
-        before: (tx) => recordAudit(tx, caller.actor, { action: 'export', entityType: CUSTOMER_ENTITY, after: { filters: request.query } }),
-      });
-    },
-  );
+  });
 
   app.post(
     '/',

@@ -10,7 +10,7 @@ import {
   listApiKeysQuerySchema,
 } from '@sf/contract/integration';
 import { callerOf } from '../../lib/caller.ts';
-import { sendCsv } from '../../db/csv-export.ts';
+import { registerListRoutes } from '../../lib/list-routes.ts';
 import { apiKeyExportColumns, apiKeyExportQuery } from './api-keys.repository.ts';
 import { createApiKey, listApiKeys, revokeApiKey, type ApiKeyDeps } from './api-keys.service.ts';
 
@@ -22,41 +22,25 @@ export function apiKeyDeps(app: FastifyInstance): ApiKeyDeps {
 export const apiKeyRoutes: FastifyPluginAsyncZod = async (app) => {
   const deps = apiKeyDeps(app);
 
-  app.get(
-    '/',
-    {
-      config: { permission: 'apikeys:manage' },
-      schema: {
-        tags: ['api-keys'],
-        summary: 'List the integration API keys: paging, sort, search (name, prefix, merchant), filters status/kind/merchant',
-        querystring: listApiKeysQuerySchema,
-        response: { 200: apiKeyPageSchema },
+  registerListRoutes(app, {
+    tags: ['api-keys'],
+    permission: 'apikeys:manage',
+    list: {
+      summary: 'List the integration API keys: paging, sort, search (name, prefix, merchant), filters status/kind/merchant',
+      querystring: listApiKeysQuerySchema,
+      response: apiKeyPageSchema,
+      page: ({ query }) => listApiKeys(deps, query),
+    },
+    export: {
+      summary: 'The list as CSV for Italian Excel (`;`, BOM, dd/MM/yyyy), with the same search, filters and sort',
+      querystring: exportApiKeysQuerySchema,
+      fileName: 'chiavi-api.csv',
+      prepare: ({ query }) => {
+        const columns = apiKeyExportColumns(deps.timeZone);
+        return { columns, query: (tx) => apiKeyExportQuery(tx, columns, query) };
       },
     },
-    async (request) => listApiKeys(deps, request.query),
-  );
-
-  app.get(
-    '/export.csv',
-    {
-      config: { permission: 'apikeys:manage' },
-      schema: {
-        tags: ['api-keys'],
-        summary: 'The list as CSV for Italian Excel (`;`, BOM, dd/MM/yyyy), with the same search, filters and sort',
-        querystring: exportApiKeysQuerySchema,
-      },
-    },
-    async (request, reply) => {
-      const columns = apiKeyExportColumns(deps.timeZone);
-      return sendCsv(reply, {
-        db: deps.db,
-        fileName: 'chiavi-api.csv',
-        language: request.language,
-        columns,
-        query: (tx) => apiKeyExportQuery(tx, columns, request.query),
-      });
-    },
-  );
+  });
 
   app.post(
     '/',

@@ -2,7 +2,6 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { sql } from 'drizzle-orm';
 import { can } from '@sf/contract/roles';
-import { message } from '@sf/contract/messages';
 import {
   createLedgerEntrySchema,
   exportLedgerQuerySchema,
@@ -14,8 +13,9 @@ import {
   reverseLedgerEntrySchema,
 } from '@sf/contract/ledger';
 import { actorOf } from '../../lib/audit.ts';
-import { forbidden, validationFailed } from '../../lib/errors.ts';
-import { csvCell, sendCsv, type CsvColumns } from '../../db/csv-export.ts';
+import { forbidden } from '../../lib/errors.ts';
+import { csvCell, type CsvColumns } from '../../db/csv-export.ts';
+import { registerListRoutes } from '../../lib/list-routes.ts';
 import { whereOf } from './ledger.repository.ts';
 import { createEntry, filtersOf, listEntries, reverseEntry, type LedgerCaller, type LedgerDeps } from './ledger.service.ts';
 import { localDate } from './ledger.rules.ts';
@@ -29,32 +29,55 @@ function callerOf(request: FastifyRequest): LedgerCaller {
   return { id: user.id, label: user.email, audit: actorOf(request) };
 }
 
-function checkPeriod(request: FastifyRequest, from?: string, to?: string) {
-  if (from && to && new Date(from).getTime() > new Date(to).getTime()) {
-    const text = message('invalid', request.language, { field: 'to' });
-    throw validationFailed(text, [{ field: 'to', message: text }]);
-  }
-}
-
 /** Movimenti (PRODUCT.md D "Ledger", F): admin only. */
 export const ledgerRoutes: FastifyPluginAsyncZod = async (app) => {
-  app.get(
-    '/',
-    {
-      config: { permission: 'ledger:read' },
-      schema: {
-        tags: ['ledger'],
-        summary: 'Ledger entries, newest first, with filters (customer, program, merchant, kind, source, period)',
-        description: `total counts at most ${100_000} rows; narrow with filters to see an exact figure beyond it.`,
-        querystring: listLedgerQuerySchema,
-        response: { 200: ledgerPageSchema },
+  registerListRoutes(app, {
+    tags: ['ledger'],
+    permission: 'ledger:read',
+    hasPeriod: true,
+    list: {
+      summary: 'Ledger entries, newest first, with filters (customer, program, merchant, kind, source, period)',
+      description: `total counts at most ${100_000} rows; narrow with filters to see an exact figure beyond it.`,
+      querystring: listLedgerQuerySchema,
+      response: ledgerPageSchema,
+      page: ({ query }) => listEntries(ledgerDeps(app), query),
+    },
+    export: {
+      summary: 'The filtered ledger as CSV for Italian Excel (";", UTF-8 BOM, comma decimals, dd/MM/yyyy), streamed',
+      querystring: exportLedgerQuerySchema,
+      prepare: ({ query }) => {
+        const deps = ledgerDeps(app);
+        const e = (column: string) => sql.raw(`e.${column}`);
+        const columns: CsvColumns = {
+          id: { header: { it: 'ID', en: 'ID' }, value: csvCell.integer(e('id')) },
+          createdAt: { header: { it: 'Data', en: 'Date' }, value: csvCell.dateTime(e('created_at'), deps.timeZone) },
+          kind: { header: { it: 'Tipo', en: 'Kind' }, value: csvCell.text(e('kind')) },
+          source: { header: { it: 'Origine', en: 'Source' }, value: csvCell.text(e('source')) },
+          customerId: { header: { it: 'Cliente', en: 'Customer' }, value: csvCell.text(e('customer_id')) },
+          programId: { header: { it: 'Programma', en: 'Program' }, value: csvCell.text(e('program_id')) },
+          merchantId: { header: { it: 'Esercente', en: 'Merchant' }, value: csvCell.text(e('merchant_id')) },
+          points: { header: { it: 'Punti', en: 'Points' }, value: csvCell.integer(e('points')) },
+          stamps: { header: { it: 'Timbri', en: 'Stamps' }, value: csvCell.integer(e('stamps')) },
+          amount: { header: { it: 'Importo (€)', en: 'Amount (€)' }, value: csvCell.cents(e('amount_cents')) },
+          balanceAfter: { header: { it: 'Saldo dopo', en: 'Balance after' }, value: csvCell.integer(e('balance_after')) },
+          reason: { header: { it: 'Motivo', en: 'Reason' }, value: csvCell.text(e('reason')) },
+          reversesId: { header: { it: 'Storno di', en: 'Reverses' }, value: csvCell.integer(e('reverses_id')) },
+          expiresOn: { header: { it: 'Scadenza', en: 'Expires on' }, value: csvCell.date(e('expires_on')) },
+          createdBy: { header: { it: 'Operatore', en: 'Made by' }, value: csvCell.text(e('created_by_label')) },
+        };
+        const selection = sql.join(
+          Object.values(columns).map((column, index) => sql`${column.value} as ${sql.raw(`c${index}`)}`),
+          sql`, `,
+        );
+        const where = whereOf(filtersOf(query));
+        return {
+          columns,
+          fileName: `movimenti-${localDate(app.clock.now(), deps.timeZone)}.csv`,
+          query: () => sql`select ${selection} from ledger_entries e where ${where} order by e.created_at desc, e.id desc`,
+        };
       },
     },
-    async (request) => {
-      checkPeriod(request, request.query.from, request.query.to);
-      return listEntries(ledgerDeps(app), request.query);
-    },
-  );
+  });
 
   app.post(
     '/',
@@ -104,52 +127,6 @@ export const ledgerRoutes: FastifyPluginAsyncZod = async (app) => {
       );
       if (answer.isReplay) reply.header('Idempotent-Replayed', 'true');
       return reply.code(answer.status as 201).send(answer.body as never);
-    },
-  );
-
-  app.get(
-    '/export.csv',
-    {
-      config: { permission: 'ledger:read' },
-      schema: {
-        tags: ['ledger'],
-        summary: 'The filtered ledger as CSV for Italian Excel (";", UTF-8 BOM, comma decimals, dd/MM/yyyy), streamed',
-        querystring: exportLedgerQuerySchema,
-      },
-    },
-    async (request, reply) => {
-      checkPeriod(request, request.query.from, request.query.to);
-      const deps = ledgerDeps(app);
-      const e = (column: string) => sql.raw(`e.${column}`);
-      const columns: CsvColumns = {
-        id: { header: { it: 'ID', en: 'ID' }, value: csvCell.integer(e('id')) },
-        createdAt: { header: { it: 'Data', en: 'Date' }, value: csvCell.dateTime(e('created_at'), deps.timeZone) },
-        kind: { header: { it: 'Tipo', en: 'Kind' }, value: csvCell.text(e('kind')) },
-        source: { header: { it: 'Origine', en: 'Source' }, value: csvCell.text(e('source')) },
-        customerId: { header: { it: 'Cliente', en: 'Customer' }, value: csvCell.text(e('customer_id')) },
-        programId: { header: { it: 'Programma', en: 'Program' }, value: csvCell.text(e('program_id')) },
-        merchantId: { header: { it: 'Esercente', en: 'Merchant' }, value: csvCell.text(e('merchant_id')) },
-        points: { header: { it: 'Punti', en: 'Points' }, value: csvCell.integer(e('points')) },
-        stamps: { header: { it: 'Timbri', en: 'Stamps' }, value: csvCell.integer(e('stamps')) },
-        amount: { header: { it: 'Importo (€)', en: 'Amount (€)' }, value: csvCell.cents(e('amount_cents')) },
-        balanceAfter: { header: { it: 'Saldo dopo', en: 'Balance after' }, value: csvCell.integer(e('balance_after')) },
-        reason: { header: { it: 'Motivo', en: 'Reason' }, value: csvCell.text(e('reason')) },
-        reversesId: { header: { it: 'Storno di', en: 'Reverses' }, value: csvCell.integer(e('reverses_id')) },
-        expiresOn: { header: { it: 'Scadenza', en: 'Expires on' }, value: csvCell.date(e('expires_on')) },
-        createdBy: { header: { it: 'Operatore', en: 'Made by' }, value: csvCell.text(e('created_by_label')) },
-      };
-      const selection = sql.join(
-        Object.values(columns).map((column, index) => sql`${column.value} as ${sql.raw(`c${index}`)}`),
-        sql`, `,
-      );
-      const where = whereOf(filtersOf(request.query));
-      return sendCsv(reply, {
-        db: deps.db,
-        fileName: `movimenti-${localDate(app.clock.now(), deps.timeZone)}.csv`,
-        language: request.language,
-        columns,
-        query: () => sql`select ${selection} from ledger_entries e where ${where} order by e.created_at desc, e.id desc`,
-      });
     },
   );
 };

@@ -10,7 +10,7 @@ import {
   updateMerchantSchema,
 } from '@sf/contract/merchants';
 import { callerOf, depsOf } from '../../lib/caller.ts';
-import { sendCsv } from '../../db/csv-export.ts';
+import { registerListRoutes } from '../../lib/list-routes.ts';
 import { merchantExportColumns, merchantExportQuery } from './merchants.repository.ts';
 import { createMerchant, deleteMerchant, getMerchant, listMerchants, updateMerchant } from './merchants.service.ts';
 
@@ -18,41 +18,25 @@ import { createMerchant, deleteMerchant, getMerchant, listMerchants, updateMerch
 export const merchantRoutes: FastifyPluginAsyncZod = async (app) => {
   const deps = depsOf(app);
 
-  app.get(
-    '/',
-    {
-      config: { permission: 'merchants:read' },
-      schema: {
-        tags: ['merchants'],
-        summary: 'List merchants: paging, sort, search (name, sign, P.IVA, city, e-mail), filters status/category/province',
-        querystring: listMerchantsQuerySchema,
-        response: { 200: merchantPageSchema },
+  registerListRoutes(app, {
+    tags: ['merchants'],
+    permission: 'merchants:read',
+    list: {
+      summary: 'List merchants: paging, sort, search (name, sign, P.IVA, city, e-mail), filters status/category/province',
+      querystring: listMerchantsQuerySchema,
+      response: merchantPageSchema,
+      page: ({ query }) => listMerchants(deps, query),
+    },
+    export: {
+      summary: 'The list as CSV for Italian Excel (`;`, BOM, dd/MM/yyyy), with the same search, filters and sort',
+      querystring: exportMerchantsQuerySchema,
+      fileName: 'esercenti.csv',
+      prepare: ({ query }) => {
+        const columns = merchantExportColumns(deps.timeZone);
+        return { columns, query: (tx) => merchantExportQuery(tx, columns, query) };
       },
     },
-    async (request) => listMerchants(deps, request.query),
-  );
-
-  app.get(
-    '/export.csv',
-    {
-      config: { permission: 'merchants:read' },
-      schema: {
-        tags: ['merchants'],
-        summary: 'The list as CSV for Italian Excel (`;`, BOM, dd/MM/yyyy), with the same search, filters and sort',
-        querystring: exportMerchantsQuerySchema,
-      },
-    },
-    async (request, reply) => {
-      const columns = merchantExportColumns(deps.timeZone);
-      return sendCsv(reply, {
-        db: deps.db,
-        fileName: 'esercenti.csv',
-        language: request.language,
-        columns,
-        query: (tx) => merchantExportQuery(tx, columns, request.query),
-      });
-    },
-  );
+  });
 
   app.post(
     '/',

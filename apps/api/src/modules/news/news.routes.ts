@@ -20,7 +20,7 @@ import { actorOf } from '../../lib/audit.ts';
 import { AppError, validationFailed } from '../../lib/errors.ts';
 import { IMAGE_MAX_BYTES, detectImageType, storeImage } from '../../lib/uploads.ts';
 import { newsExportColumns, newsExportQuery, uploadUrl } from './news.repository.ts';
-import { sendCsv } from '../../db/csv-export.ts';
+import { registerListRoutes } from '../../lib/list-routes.ts';
 import {
   applyAction,
   audienceOptions,
@@ -46,42 +46,26 @@ export const newsRoutes: FastifyPluginAsyncZod = async (app) => {
     limits: { fileSize: IMAGE_MAX_BYTES, files: 1, fields: 0, parts: 1, fieldNameSize: 100, headerPairs: 50 },
   });
 
-  app.get(
-    '/',
-    {
-      config: { permission: 'news:read' },
-      schema: {
-        tags: ['news'],
-        summary: 'List posts: paging, sort, search in title and summary, filter by (effective) status',
-        querystring: listNewsQuerySchema,
-        response: { 200: newsPageSchema },
+  registerListRoutes(app, {
+    tags: ['news'],
+    permission: 'news:read',
+    list: {
+      summary: 'List posts: paging, sort, search in title and summary, filter by (effective) status',
+      querystring: listNewsQuerySchema,
+      response: newsPageSchema,
+      page: ({ query }) => listPosts(app, query),
+    },
+    export: {
+      summary: 'The list as CSV for Italian Excel (`;`, BOM, dd/MM/yyyy HH:mm), with the same search, status filter and sort',
+      querystring: exportNewsQuerySchema,
+      fileName: 'news.csv',
+      prepare: ({ query, request }) => {
+        const now = app.clock.now();
+        const columns = newsExportColumns(now, app.env.BUSINESS_TIME_ZONE, request.language);
+        return { columns, query: (tx) => newsExportQuery(tx, now, columns, query) };
       },
     },
-    async (request) => listPosts(app, request.query),
-  );
-
-  app.get(
-    '/export.csv',
-    {
-      config: { permission: 'news:read' },
-      schema: {
-        tags: ['news'],
-        summary: 'The list as CSV for Italian Excel (`;`, BOM, dd/MM/yyyy HH:mm), with the same search, status filter and sort',
-        querystring: exportNewsQuerySchema,
-      },
-    },
-    async (request, reply) => {
-      const now = app.clock.now();
-      const columns = newsExportColumns(now, app.env.BUSINESS_TIME_ZONE, request.language);
-      return sendCsv(reply, {
-        db: app.db,
-        fileName: 'news.csv',
-        language: request.language,
-        columns,
-        query: (tx) => newsExportQuery(tx, now, columns, request.query),
-      });
-    },
-  );
+  });
 
   app.get(
     '/audiences',

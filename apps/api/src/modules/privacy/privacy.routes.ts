@@ -11,8 +11,7 @@ import {
   updatePrivacyRequestSchema,
 } from '@sf/contract/privacy';
 import { callerOf, depsOf } from '../../lib/caller.ts';
-import { recordAudit } from '../../lib/audit.ts';
-import { sendCsv } from '../../db/csv-export.ts';
+import { registerListRoutes } from '../../lib/list-routes.ts';
 import { privacyExportColumns, privacyExportQuery } from './privacy.repository.ts';
 import {
   PRIVACY_ENTITY,
@@ -27,43 +26,26 @@ import {
 export const privacyRoutes: FastifyPluginAsyncZod = async (app) => {
   const deps = depsOf(app);
 
-  app.get(
-    '/',
-    {
-      config: { permission: 'privacy:read' },
-      schema: {
-        tags: ['privacy'],
-        summary: 'List GDPR requests: q (customer), kind, status, isPending, customerId; sorted by due date by default',
-        querystring: listPrivacyRequestsQuerySchema,
-        response: { 200: privacyRequestPageSchema },
+  registerListRoutes(app, {
+    tags: ['privacy'],
+    permission: 'privacy:read',
+    list: {
+      summary: 'List GDPR requests: q (customer), kind, status, isPending, customerId; sorted by due date by default',
+      querystring: listPrivacyRequestsQuerySchema,
+      response: privacyRequestPageSchema,
+      page: ({ query }) => listPrivacyRequests(deps, query),
+    },
+    export: {
+      summary: 'The queue as CSV for Italian Excel, with its search, filters and sort (audited)',
+      querystring: exportPrivacyRequestsQuerySchema,
+      fileName: 'richieste-privacy.csv',
+      prepare: ({ query, request }) => {
+        const columns = privacyExportColumns(request.language, deps.timeZone);
+        return { columns, query: (tx) => privacyExportQuery(tx, columns, query) };
       },
+      auditEntity: PRIVACY_ENTITY,
     },
-    async (request) => listPrivacyRequests(deps, request.query),
-  );
-
-  app.get(
-    '/export.csv',
-    {
-      config: { permission: 'privacy:read' },
-      schema: {
-        tags: ['privacy'],
-        summary: 'The queue as CSV for Italian Excel, with its search, filters and sort (audited)',
-        querystring: exportPrivacyRequestsQuerySchema,
-      },
-    },
-    async (request, reply) => {
-      const caller = callerOf(request);
-      const columns = privacyExportColumns(request.language, deps.timeZone);
-      return sendCsv(reply, {
-        db: deps.db,
-        fileName: 'richieste-privacy.csv',
-        language: request.language,
-        columns,
-        query: (tx) => privacyExportQuery(tx, columns, request.query),
-        before: (tx) => recordAudit(tx, caller.actor, { action: 'export', entityType: PRIVACY_ENTITY, after: { filters: request.query } }),
-      });
-    },
-  );
+  });
 
   app.post(
     '/',

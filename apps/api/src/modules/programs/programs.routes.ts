@@ -9,7 +9,7 @@ import {
   updateProgramSchema,
 } from '@sf/contract/programs';
 import { callerOf, depsOf } from '../../lib/caller.ts';
-import { sendCsv } from '../../db/csv-export.ts';
+import { registerListRoutes } from '../../lib/list-routes.ts';
 import { programExportColumns, programExportQuery } from './programs.repository.ts';
 import { createProgram, getProgram, listPrograms, updateProgram } from './programs.service.ts';
 
@@ -17,41 +17,25 @@ import { createProgram, getProgram, listPrograms, updateProgram } from './progra
 export const programRoutes: FastifyPluginAsyncZod = async (app) => {
   const deps = depsOf(app);
 
-  app.get(
-    '/',
-    {
-      config: { permission: 'programs:read' },
-      schema: {
-        tags: ['programs'],
-        summary: 'List programs: paging, sort, search by name, filters status/type/merchantId',
-        querystring: listProgramsQuerySchema,
-        response: { 200: programPageSchema },
+  registerListRoutes(app, {
+    tags: ['programs'],
+    permission: 'programs:read',
+    list: {
+      summary: 'List programs: paging, sort, search by name, filters status/type/merchantId',
+      querystring: listProgramsQuerySchema,
+      response: programPageSchema,
+      page: ({ query }) => listPrograms(deps, query),
+    },
+    export: {
+      summary: 'The list as CSV for Italian Excel, with its search, filters and sort',
+      querystring: exportProgramsQuerySchema,
+      fileName: 'programmi.csv',
+      prepare: ({ query }) => {
+        const columns = programExportColumns(deps.timeZone);
+        return { columns, query: (tx) => programExportQuery(tx, columns, query) };
       },
     },
-    async (request) => listPrograms(deps, request.query),
-  );
-
-  app.get(
-    '/export.csv',
-    {
-      config: { permission: 'programs:read' },
-      schema: {
-        tags: ['programs'],
-        summary: 'The list as CSV for Italian Excel, with its search, filters and sort',
-        querystring: exportProgramsQuerySchema,
-      },
-    },
-    async (request, reply) => {
-      const columns = programExportColumns(deps.timeZone);
-      return sendCsv(reply, {
-        db: deps.db,
-        fileName: 'programmi.csv',
-        language: request.language,
-        columns,
-        query: (tx) => programExportQuery(tx, columns, request.query),
-      });
-    },
-  );
+  });
 
   app.post(
     '/',

@@ -30,7 +30,7 @@ import {
 import { actorOf } from '../../lib/audit.ts';
 import { callerOf, depsOf } from '../../lib/caller.ts';
 import { AppError, validationFailed } from '../../lib/errors.ts';
-import { sendCsv } from '../../db/csv-export.ts';
+import { registerListRoutes } from '../../lib/list-routes.ts';
 import { IMAGE_MAX_BYTES, detectImageType, storeImage } from '../../lib/uploads.ts';
 import { localDate } from '../ledger/ledger.rules.ts';
 import { rewardExportColumns, rewardExportQuery, uploadUrl, voucherExportColumns, voucherExportQuery } from './rewards.repository.ts';
@@ -95,37 +95,25 @@ export const rewardRoutes: FastifyPluginAsyncZod = async (app) => {
   await app.register(multipart, { limits: multipartLimits });
   const deps = depsOf(app);
 
-  app.get(
-    '/',
-    {
-      config: { permission: 'rewards:read' },
-      schema: {
-        tags: ['rewards'],
-        summary: 'List rewards: paging, sort, search by name, filters programId/status; voucher counts by status',
-        querystring: listRewardsQuerySchema,
-        response: { 200: rewardPageSchema },
+  registerListRoutes(app, {
+    tags: ['rewards'],
+    permission: 'rewards:read',
+    list: {
+      summary: 'List rewards: paging, sort, search by name, filters programId/status; voucher counts by status',
+      querystring: listRewardsQuerySchema,
+      response: rewardPageSchema,
+      page: ({ query }) => listRewards(deps, query),
+    },
+    export: {
+      summary: 'The list as CSV for Italian Excel, with its search, filters and sort',
+      querystring: exportRewardsQuerySchema,
+      fileName: 'premi.csv',
+      prepare: ({ query }) => {
+        const columns = rewardExportColumns(deps.timeZone);
+        return { columns, query: (tx) => rewardExportQuery(tx, columns, query) };
       },
     },
-    async (request) => listRewards(deps, request.query),
-  );
-
-  app.get(
-    '/export.csv',
-    {
-      config: { permission: 'rewards:read' },
-      schema: { tags: ['rewards'], summary: 'The list as CSV for Italian Excel, with its search, filters and sort', querystring: exportRewardsQuerySchema },
-    },
-    async (request, reply) => {
-      const columns = rewardExportColumns(deps.timeZone);
-      return sendCsv(reply, {
-        db: deps.db,
-        fileName: 'premi.csv',
-        language: request.language,
-        columns,
-        query: (tx) => rewardExportQuery(tx, columns, request.query),
-      });
-    },
-  );
+  });
 
   app.post(
     '/',
@@ -174,40 +162,28 @@ export const rewardRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => updateReward(deps, callerOf(request), request.params.id, request.body),
   );
 
-  app.get(
-    '/:id/vouchers',
-    {
-      config: { permission: 'rewards:read' },
-      schema: {
-        tags: ['rewards'],
-        summary: "A reward's vouchers: status (available, issued, used, expired, void), search by code, filter by customer",
-        params: uuidParamSchema,
-        querystring: listVouchersQuerySchema,
-        response: { 200: voucherPageSchema },
+  registerListRoutes(app, {
+    path: '/:id/vouchers',
+    tags: ['rewards'],
+    permission: 'rewards:read',
+    params: uuidParamSchema,
+    list: {
+      summary: "A reward's vouchers: status (available, issued, used, expired, void), search by code, filter by customer",
+      querystring: listVouchersQuerySchema,
+      response: voucherPageSchema,
+      page: ({ params, query }) => listVouchers(deps, params.id, query),
+    },
+    export: {
+      summary: "A reward's vouchers as CSV for Italian Excel",
+      querystring: exportVouchersQuerySchema,
+      prepare: async ({ params, query }) => {
+        await getReward(deps, params.id);
+        const now = deps.clock.now();
+        const columns = voucherExportColumns(deps.timeZone, now);
+        return { columns, fileName: `buoni-${localDate(now, deps.timeZone)}.csv`, query: (tx) => voucherExportQuery(tx, params.id, columns, query, now) };
       },
     },
-    async (request) => listVouchers(deps, request.params.id, request.query),
-  );
-
-  app.get(
-    '/:id/vouchers/export.csv',
-    {
-      config: { permission: 'rewards:read' },
-      schema: { tags: ['rewards'], summary: "A reward's vouchers as CSV for Italian Excel", params: uuidParamSchema, querystring: exportVouchersQuerySchema },
-    },
-    async (request, reply) => {
-      await getReward(deps, request.params.id);
-      const now = deps.clock.now();
-      const columns = voucherExportColumns(deps.timeZone, now);
-      return sendCsv(reply, {
-        db: deps.db,
-        fileName: `buoni-${localDate(now, deps.timeZone)}.csv`,
-        language: request.language,
-        columns,
-        query: (tx) => voucherExportQuery(tx, request.params.id, columns, request.query, now),
-      });
-    },
-  );
+  });
 
   app.post(
     '/:id/vouchers',

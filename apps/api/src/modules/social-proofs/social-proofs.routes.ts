@@ -1,6 +1,5 @@
 import multipart from '@fastify/multipart';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { message } from '@sf/contract/messages';
 import { coverUploadResponseSchema } from '@sf/contract/news';
 import {
   createSocialProofSchema,
@@ -12,8 +11,7 @@ import {
   socialProofSchema,
 } from '@sf/contract/social-proofs';
 import { callerOf, depsOf } from '../../lib/caller.ts';
-import { validationFailed } from '../../lib/errors.ts';
-import { sendCsv } from '../../db/csv-export.ts';
+import { registerListRoutes } from '../../lib/list-routes.ts';
 import { IMAGE_MAX_BYTES } from '../../lib/uploads.ts';
 import { readUploadedFile, staffActorOf } from '../rewards/rewards.routes.ts';
 import { proofExportColumns, proofExportQuery } from './social-proofs.repository.ts';
@@ -25,48 +23,26 @@ export const socialProofRoutes: FastifyPluginAsyncZod = async (app) => {
   await app.register(multipart, { limits: { fileSize: IMAGE_MAX_BYTES, files: 1, fields: 0, parts: 1, fieldNameSize: 100, headerPairs: 50 } });
   const deps = depsOf(app);
 
-  const checkPeriod = (language: 'it' | 'en', from?: string, to?: string) => {
-    if (from && to && from > to) {
-      const text = message('invalid', language, { field: 'to' });
-      throw validationFailed(text, [{ field: 'to', message: text }]);
-    }
-  };
-
-  app.get(
-    '/',
-    {
-      config: { permission: 'proofs:read' },
-      schema: {
-        tags: ['social-proofs'],
-        summary: 'The queue: pending first (oldest first); filters status, kind, program, merchant, customer, period (from/to days); search by customer or link',
-        querystring: listSocialProofsQuerySchema,
-        response: { 200: socialProofPageSchema },
+  registerListRoutes(app, {
+    tags: ['social-proofs'],
+    permission: 'proofs:read',
+    hasPeriod: true,
+    list: {
+      summary: 'The queue: pending first (oldest first); filters status, kind, program, merchant, customer, period (from/to days); search by customer or link',
+      querystring: listSocialProofsQuerySchema,
+      response: socialProofPageSchema,
+      page: ({ query }) => listProofs(deps, query),
+    },
+    export: {
+      summary: 'The queue as CSV for Italian Excel, with its filters and sort',
+      querystring: exportSocialProofsQuerySchema,
+      fileName: 'approvazioni.csv',
+      prepare: ({ query }) => {
+        const columns = proofExportColumns(deps.timeZone);
+        return { columns, query: (tx) => proofExportQuery(tx, columns, proofWhere(query, deps.timeZone), query) };
       },
     },
-    async (request) => {
-      checkPeriod(request.language, request.query.from, request.query.to);
-      return listProofs(deps, request.query);
-    },
-  );
-
-  app.get(
-    '/export.csv',
-    {
-      config: { permission: 'proofs:read' },
-      schema: { tags: ['social-proofs'], summary: 'The queue as CSV for Italian Excel, with its filters and sort', querystring: exportSocialProofsQuerySchema },
-    },
-    async (request, reply) => {
-      checkPeriod(request.language, request.query.from, request.query.to);
-      const columns = proofExportColumns(deps.timeZone);
-      return sendCsv(reply, {
-        db: deps.db,
-        fileName: 'approvazioni.csv',
-        language: request.language,
-        columns,
-        query: (tx) => proofExportQuery(tx, columns, proofWhere(request.query, deps.timeZone), request.query),
-      });
-    },
-  );
+  });
 
   app.post(
     '/',

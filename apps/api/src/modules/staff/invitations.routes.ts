@@ -19,30 +19,25 @@ import {
   listInvitations,
   resendInvitation,
   revokeInvitation,
-  sendInvitationsExport,
+  invitationsExport,
 } from './invitations.service.ts';
+import { registerListRoutes } from '../../lib/list-routes.ts';
 
 /** Admins invite staff by e-mail (issue 11): the open invitations, invite, resend, revoke. */
 export const invitationAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   const tags = ['staff'];
 
-  app.get(
-    '/',
-    {
-      config: { permission: 'staff:manage' },
-      schema: { tags, summary: 'Open invitations (not used, not revoked; expired ones included)', querystring: listInvitationsQuerySchema, response: { 200: invitationPageSchema } },
+  registerListRoutes(app, {
+    tags,
+    permission: 'staff:manage',
+    list: {
+      summary: 'Open invitations (not used, not revoked; expired ones included)',
+      querystring: listInvitationsQuerySchema,
+      response: invitationPageSchema,
+      page: ({ query }) => listInvitations(app, query),
     },
-    async (request) => listInvitations(app, request.query),
-  );
-
-  app.get(
-    '/export.csv',
-    {
-      config: { permission: 'staff:manage' },
-      schema: { tags, summary: 'The open invitations as CSV for Italian Excel', querystring: exportInvitationsQuerySchema },
-    },
-    async (request, reply) => sendInvitationsExport(app, reply, request.query, request.language),
-  );
+    export: { summary: 'The open invitations as CSV for Italian Excel', querystring: exportInvitationsQuerySchema, prepare: ({ query }) => invitationsExport(app, query) },
+  });
 
   app.post(
     '/',

@@ -1,7 +1,6 @@
 import { and, eq, gt, ilike, isNull, or } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Language } from '@sf/contract/app-info';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { LoginResponse } from '@sf/contract/auth';
 import { message } from '@sf/contract/messages';
 import {
@@ -14,7 +13,8 @@ import {
 } from '@sf/contract/staff-invitations';
 import type { Executor } from '../../db/client.ts';
 import { allOf, containsPattern, findPage, orderFor, type ListDefinition } from '../../db/list.ts';
-import { csvCell, csvSelection, sendCsv, type CsvColumns } from '../../db/csv-export.ts';
+import { csvCell, csvSelection, type CsvColumns } from '../../db/csv-export.ts';
+import type { CsvSource } from '../../lib/list-routes.ts';
 import { users } from '../../db/schema.ts';
 import { AppError, CodedError, notFound } from '../../lib/errors.ts';
 import { errorText } from '@sf/contract/error-texts';
@@ -85,7 +85,7 @@ export async function listInvitations(app: FastifyInstance, query: ListInvitatio
   return { items: rows.map((row) => toInvitation(row.invitation, row.inviterEmail, now)), total, page: query.page, pageSize: query.pageSize };
 }
 
-export function sendInvitationsExport(app: FastifyInstance, reply: FastifyReply, query: Omit<ListInvitationsQuery, 'page' | 'pageSize'>, language: Language) {
+export function invitationsExport(app: FastifyInstance, query: Omit<ListInvitationsQuery, 'page' | 'pageSize'>): CsvSource {
   const timeZone = app.env.BUSINESS_TIME_ZONE;
   const columns: CsvColumns = {
     email: { header: { it: 'Email', en: 'Email' }, value: csvCell.text(staffInvitations.email) },
@@ -95,10 +95,8 @@ export function sendInvitationsExport(app: FastifyInstance, reply: FastifyReply,
     sentAt: { header: { it: 'Inviato il', en: 'Sent at' }, value: csvCell.dateTime(staffInvitations.sentAt, timeZone) },
     expiresAt: { header: { it: 'Scade il', en: 'Expires at' }, value: csvCell.dateTime(staffInvitations.expiresAt, timeZone) },
   };
-  return sendCsv(reply, {
-    db: app.db,
+  return {
     fileName: 'inviti-staff.csv',
-    language,
     columns,
     query: (tx) =>
       tx
@@ -107,7 +105,7 @@ export function sendInvitationsExport(app: FastifyInstance, reply: FastifyReply,
         .leftJoin(inviter, eq(inviter.id, staffInvitations.invitedBy))
         .where(invitationConditions(query))
         .orderBy(...orderFor(invitationList.sorts, query.sort, query.order, invitationList.tieBreaker)),
-  });
+  };
 }
 
 function linkFor(app: FastifyInstance, token: string): string {

@@ -1,8 +1,8 @@
 import { and, count, eq, ilike, isNotNull, isNull, or, sql } from 'drizzle-orm';
 import { allOf, containsPattern, findPage, orderFor, type ListDefinition } from '../../db/list.ts';
-import { csvCell, csvSelection, sendCsv, type CsvColumns } from '../../db/csv-export.ts';
-import type { Language } from '@sf/contract/app-info';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { csvCell, csvSelection, type CsvColumns } from '../../db/csv-export.ts';
+import type { CsvSource } from '../../lib/list-routes.ts';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { message } from '@sf/contract/messages';
 import type { ListStaffQuery, StaffAccount, UpdateStaffRequest } from '@sf/contract/staff';
 import { users } from '../../db/schema.ts';
@@ -56,7 +56,7 @@ function staffConditions(query: StaffFilter) {
 }
 
 /** The staff list as CSV (Italian Excel), with the same filters, by e-mail. */
-export function sendStaffExport(app: FastifyInstance, reply: FastifyReply, query: StaffFilter, language: Language) {
+export function staffExport(app: FastifyInstance, query: StaffFilter): CsvSource {
   const columns: CsvColumns = {
     email: { header: { it: 'Email', en: 'Email' }, value: csvCell.text(users.email) },
     displayName: { header: { it: 'Nome', en: 'Name' }, value: csvCell.text(users.displayName) },
@@ -64,10 +64,8 @@ export function sendStaffExport(app: FastifyInstance, reply: FastifyReply, query
     status: { header: { it: 'Stato', en: 'Status' }, value: csvCell.text(users.status) },
     createdAt: { header: { it: 'Creato il', en: 'Created at' }, value: csvCell.dateTime(users.createdAt, app.env.BUSINESS_TIME_ZONE) },
   };
-  return sendCsv(reply, {
-    db: app.db,
+  return {
     fileName: 'staff.csv',
-    language,
     columns,
     query: (tx) =>
       tx
@@ -75,7 +73,7 @@ export function sendStaffExport(app: FastifyInstance, reply: FastifyReply, query
         .from(users)
         .where(staffConditions(query))
         .orderBy(...orderFor(staffList.sorts, query.sort, query.order, staffList.tieBreaker)),
-  });
+  };
 }
 
 export async function listStaff(app: FastifyInstance, query: ListStaffQuery) {

@@ -11,7 +11,8 @@ import { exportStaffQuerySchema, listStaffQuerySchema, staffAccountSchema, staff
 import { unauthenticated } from '../../lib/errors.ts';
 import { toStaffUser } from '../../identity/accounts.ts';
 import { changeOwnPassword, currentAccount, updateOwnProfile } from './self.service.ts';
-import { listStaff, sendStaffExport, updateStaff } from './staff-admin.service.ts';
+import { listStaff, staffExport, updateStaff } from './staff-admin.service.ts';
+import { registerListRoutes } from '../../lib/list-routes.ts';
 
 
 /**
@@ -79,23 +80,13 @@ export const staffRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 
-  app.get(
-    '/staff',
-    {
-      config: { permission: 'staff:manage' },
-      schema: { tags, summary: 'List accounts (filter by text, role or status)', querystring: listStaffQuerySchema, response: { 200: staffPageSchema } },
-    },
-    async (request) => listStaff(app, request.query),
-  );
-
-  app.get(
-    '/staff/export.csv',
-    {
-      config: { permission: 'staff:manage' },
-      schema: { tags, summary: 'The accounts as CSV for Italian Excel, with the same filters', querystring: exportStaffQuerySchema },
-    },
-    async (request, reply) => sendStaffExport(app, reply, request.query, request.language),
-  );
+  registerListRoutes(app, {
+    path: '/staff',
+    tags,
+    permission: 'staff:manage',
+    list: { summary: 'List accounts (filter by text, role or status)', querystring: listStaffQuerySchema, response: staffPageSchema, page: ({ query }) => listStaff(app, query) },
+    export: { summary: 'The accounts as CSV for Italian Excel, with the same filters', querystring: exportStaffQuerySchema, prepare: ({ query }) => staffExport(app, query) },
+  });
 
   app.patch(
     '/staff/:id',

@@ -12,7 +12,6 @@ import {
   Stack,
   Text,
   TextInput,
-  Title,
 } from '@mantine/core';
 import { modals } from '@mantine/modals';
 import {
@@ -24,13 +23,12 @@ import {
   type ApiKeyScope,
   type CreatedApiKey,
 } from '@sf/contract/integration';
-import { IconAlertTriangle, IconKey, IconPlus } from '@tabler/icons-react';
+import { IconAlertTriangle, IconKey } from '@tabler/icons-react';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { DataTable, type DataTableColumn } from '../../../components/ui/data-table.tsx';
-import { ExportButton } from '../../../components/ui/export-button.tsx';
-import { ListSearchInput } from '../../../components/ui/list-search-input.tsx';
-import { toApiQuery, useListParams, type ListParams } from '../../../hooks/use-list-params.ts';
+import { type DataTableColumn } from '../../../components/ui/data-table.tsx';
+import { ListPage } from '../../../components/ui/list-page.tsx';
+import { useList, type ListParams } from '../../../hooks/use-list-params.ts';
 import { describeApiError } from '../../../lib/api-client.ts';
 import { isApiError } from '../../../lib/api-error.ts';
 import { notifySuccess } from '../../../lib/notify.ts';
@@ -49,8 +47,7 @@ function formatDateTime(value: string | null, language: string): string {
 /** `/api-keys` — Pages → Chiavi API (admins): the keys of the tills and of the customers' app. */
 export function ApiKeysPage({ merchantOptions }: { merchantOptions: Option[] }) {
   const { t, i18n } = useTranslation('apiKeys');
-  const { params, update, isFiltered } = useListParams(listApiKeysQuerySchema);
-  const query = useApiKeys(toApiQuery(params));
+  const list = useList(listApiKeysQuerySchema, useApiKeys);
   const revoke = useRevokeApiKey();
   const [isCreating, setIsCreating] = useState(false);
   const [created, setCreated] = useState<CreatedApiKey | null>(null);
@@ -96,58 +93,44 @@ export function ApiKeysPage({ merchantOptions }: { merchantOptions: Option[] }) 
   );
 
   return (
-    <Stack gap="lg">
-      <Group justify="space-between" wrap="wrap">
-        <Title order={1}>{t('title')}</Title>
-        <Group gap="sm">
-          <ExportButton path={API_KEYS_PATH} params={params} />
-          <Button leftSection={<IconPlus size={16} aria-hidden />} onClick={() => setIsCreating(true)}>
-            {t('create')}
-          </Button>
-        </Group>
-      </Group>
-      <Text c="dimmed" size="sm">
-        {t('intro')}
-      </Text>
-      <Group align="flex-end" gap="sm" wrap="wrap">
-        <ListSearchInput value={params.q} onSearch={(q) => update({ q }, { isReplace: true })} placeholder={t('searchPlaceholder')} />
-        <Select
-          label={t('filters.status')}
-          data={[
-            { value: 'all', label: t('filters.allStatuses') },
+    <ListPage
+      list={list}
+      texts={{ title: t('title'), caption: t('caption'), empty: t('empty'), errorTitle: t('errorTitle'), searchPlaceholder: t('searchPlaceholder') }}
+      exportPath={API_KEYS_PATH}
+      create={{ label: t('create'), onClick: () => setIsCreating(true) }}
+      intro={
+        <Text c="dimmed" size="sm">
+          {t('intro')}
+        </Text>
+      }
+      filters={[
+        {
+          type: 'select',
+          field: 'status',
+          label: t('filters.status'),
+          allLabel: t('filters.allStatuses'),
+          options: [
             { value: 'active', label: t('status.active') },
             { value: 'revoked', label: t('status.revoked') },
-          ]}
-          value={params.status ?? 'all'}
-          onChange={(value) => update({ status: value && value !== 'all' ? (value as 'active' | 'revoked') : undefined })}
-          allowDeselect={false}
-          w={170}
-        />
-        <Select
-          label={t('filters.kind')}
-          data={[
-            { value: 'all', label: t('filters.allKinds') },
+          ],
+          width: 170,
+        },
+        {
+          type: 'select',
+          field: 'kind',
+          label: t('filters.kind'),
+          allLabel: t('filters.allKinds'),
+          options: [
             { value: 'merchant', label: t('kind.merchant') },
             { value: 'app', label: t('kind.app') },
-          ]}
-          value={params.kind ?? 'all'}
-          onChange={(value) => update({ kind: value && value !== 'all' ? (value as ApiKeyKind) : undefined })}
-          allowDeselect={false}
-          w={190}
-        />
-      </Group>
-      <DataTable
-        caption={t('caption')}
-        columns={columns}
-        query={query}
-        params={params}
-        onChange={update}
-        getRowId={getRowId}
-        emptyText={t('empty')}
-        isFiltered={isFiltered}
-        errorTitle={t('errorTitle')}
-        minWidth={1000}
-      />
+          ],
+          width: 190,
+        },
+      ]}
+      columns={columns}
+      getRowId={getRowId}
+      minWidth={1000}
+    >
       <Modal opened={isCreating} onClose={() => setIsCreating(false)} title={t('form.title')} size="lg" closeButtonProps={{ 'aria-label': t('close') }}>
         {isCreating ? (
           <CreateKeyForm
@@ -162,7 +145,7 @@ export function ApiKeysPage({ merchantOptions }: { merchantOptions: Option[] }) 
       <Modal opened={created !== null} onClose={() => setCreated(null)} title={t('secret.title')} size="lg" closeOnClickOutside={false} closeButtonProps={{ 'aria-label': t('close') }}>
         {created ? <SecretOnce created={created} onDone={() => setCreated(null)} /> : null}
       </Modal>
-    </Stack>
+    </ListPage>
   );
 }
 

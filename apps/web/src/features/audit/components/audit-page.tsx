@@ -1,26 +1,13 @@
-import { Button, Group, SegmentedControl, Stack, TextInput, Title } from '@mantine/core';
+import { Button, SegmentedControl, TextInput } from '@mantine/core';
 import { listAuditQuerySchema, type AuditEntry } from '@sf/contract/audit';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { DataTable, type DataTableColumn } from '../../../components/ui/data-table.tsx';
-import { ExportButton } from '../../../components/ui/export-button.tsx';
-import { toApiQuery, useListParams } from '../../../hooks/use-list-params.ts';
+import { type DataTableColumn } from '../../../components/ui/data-table.tsx';
+import { ListPage } from '../../../components/ui/list-page.tsx';
+import { useList } from '../../../hooks/use-list-params.ts';
 import { useFormatters } from '../../../lib/format.ts';
 import { AUDIT_PATH, useAudit } from '../api/get-audit.ts';
 import { AuditChange } from './audit-change.tsx';
-
-/** A calendar day of the period filter ↔ the instant the API wants (start or end of that day, local time). */
-function dayOf(iso: string | undefined): string {
-  if (!iso) return '';
-  const date = new Date(iso);
-  const pad = (value: number) => String(value).padStart(2, '0');
-  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
-}
-function instantOf(day: string, isEnd: boolean): string | undefined {
-  if (!day) return undefined;
-  const date = new Date(`${day}T${isEnd ? '23:59:59.999' : '00:00:00.000'}`);
-  return Number.isNaN(date.getTime()) ? undefined : date.toISOString();
-}
 
 const getRowId = (entry: AuditEntry) => String(entry.id);
 
@@ -28,8 +15,7 @@ const getRowId = (entry: AuditEntry) => String(entry.id);
 export function AuditPage() {
   const { t } = useTranslation('audit');
   const format = useFormatters();
-  const { params, update, isFiltered } = useListParams(listAuditQuerySchema);
-  const query = useAudit(toApiQuery(params));
+  const list = useList(listAuditQuerySchema, useAudit);
   const [open, setOpen] = useState<AuditEntry | null>(null);
 
   const columns = useMemo<DataTableColumn<AuditEntry, never>[]>(
@@ -51,48 +37,52 @@ export function AuditPage() {
     [t, format],
   );
 
+  const { params, update } = list;
   const kind = params.action === 'read' ? 'reads' : 'all';
   return (
-    <Stack gap="lg">
-      <Group justify="space-between" wrap="wrap">
-        <Title order={1}>{t('title')}</Title>
-        <ExportButton path={AUDIT_PATH} params={params} />
-      </Group>
-      <Group align="flex-end" gap="sm" wrap="wrap">
-        <SegmentedControl
-          aria-label={t('filters.kind')}
-          value={kind}
-          data={[
-            { value: 'all', label: t('kinds.all') },
-            { value: 'reads', label: t('kinds.reads') },
-          ]}
-          onChange={(value) => update({ action: value === 'reads' ? 'read' : undefined })}
-        />
-        <TextInput label={t('filters.actor')} defaultValue={params.actor ?? ''} onBlur={(event) => update({ actor: event.currentTarget.value || undefined })} w={220} />
-        <TextInput
-          label={t('filters.action')}
-          defaultValue={params.action && params.action !== 'read' ? params.action : ''}
-          key={params.action ?? ''}
-          onBlur={(event) => update({ action: event.currentTarget.value || undefined })}
-          w={180}
-        />
-        <TextInput label={t('filters.entity')} defaultValue={params.entity ?? ''} onBlur={(event) => update({ entity: event.currentTarget.value || undefined })} w={160} />
-        <TextInput type="date" label={t('filters.from')} value={dayOf(params.from)} onChange={(event) => update({ from: instantOf(event.currentTarget.value, false) })} w={160} />
-        <TextInput type="date" label={t('filters.to')} value={dayOf(params.to)} onChange={(event) => update({ to: instantOf(event.currentTarget.value, true) })} w={160} />
-      </Group>
-      <DataTable
-        caption={t('caption')}
-        columns={columns}
-        query={query}
-        params={params}
-        onChange={update}
-        getRowId={getRowId}
-        emptyText={t('empty')}
-        isFiltered={isFiltered}
-        errorTitle={t('errorTitle')}
-        minWidth={900}
-      />
+    <ListPage
+      list={list}
+      texts={{ title: t('title'), caption: t('caption'), empty: t('empty'), errorTitle: t('errorTitle') }}
+      exportPath={AUDIT_PATH}
+      filters={[
+        {
+          type: 'custom',
+          key: 'kind',
+          node: (
+            <SegmentedControl
+              aria-label={t('filters.kind')}
+              value={kind}
+              data={[
+                { value: 'all', label: t('kinds.all') },
+                { value: 'reads', label: t('kinds.reads') },
+              ]}
+              onChange={(value) => update({ action: value === 'reads' ? 'read' : undefined })}
+            />
+          ),
+        },
+        { type: 'text', field: 'actor', label: t('filters.actor'), width: 220 },
+        {
+          type: 'custom',
+          key: 'action',
+          node: (
+            <TextInput
+              label={t('filters.action')}
+              defaultValue={params.action && params.action !== 'read' ? params.action : ''}
+              key={params.action ?? ''}
+              onBlur={(event) => update({ action: event.currentTarget.value || undefined })}
+              w={180}
+            />
+          ),
+        },
+        { type: 'text', field: 'entity', label: t('filters.entity'), width: 160 },
+        { type: 'date', field: 'from', label: t('filters.from'), width: 160, instant: 'start' },
+        { type: 'date', field: 'to', label: t('filters.to'), width: 160, instant: 'end' },
+      ]}
+      columns={columns}
+      getRowId={getRowId}
+      minWidth={900}
+    >
       <AuditChange entry={open} onClose={() => setOpen(null)} />
-    </Stack>
+    </ListPage>
   );
 }

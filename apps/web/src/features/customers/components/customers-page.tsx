@@ -1,15 +1,12 @@
-import { Anchor, Button, Group, Select, Stack, TextInput, Title } from '@mantine/core';
+import { Anchor } from '@mantine/core';
 import { CUSTOMER_STATUSES, listCustomersQuerySchema, type Customer } from '@sf/contract/customers';
-import { IconPlus } from '@tabler/icons-react';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
-import { Can } from '../../../components/can.tsx';
-import { DataTable, type DataTableColumn } from '../../../components/ui/data-table.tsx';
-import { ExportButton } from '../../../components/ui/export-button.tsx';
-import { ListSearchInput } from '../../../components/ui/list-search-input.tsx';
+import { type DataTableColumn } from '../../../components/ui/data-table.tsx';
+import { ListPage } from '../../../components/ui/list-page.tsx';
 import { useDrawerParam } from '../../../hooks/use-drawer-param.ts';
-import { toApiQuery, useListParams, type ListParams } from '../../../hooks/use-list-params.ts';
+import { useList, type ListParams } from '../../../hooks/use-list-params.ts';
 import { useFormatters } from '../../../lib/format.ts';
 import { CUSTOMERS_PATH, useCustomers } from '../api/get-customers.ts';
 import { CustomerFormDrawer } from './customer-form-drawer.tsx';
@@ -31,9 +28,8 @@ export function CustomersPage({ programOptions, hrefFor }: Props) {
   const { t } = useTranslation('customers');
   const format = useFormatters();
   const navigate = useNavigate();
-  const { params, update, isFiltered } = useListParams(listCustomersQuerySchema);
+  const list = useList(listCustomersQuerySchema, useCustomers);
   const drawer = useDrawerParam('customer');
-  const query = useCustomers(toApiQuery(params));
 
   const columns = useMemo<DataTableColumn<Customer, SortField>[]>(
     () => [
@@ -63,79 +59,38 @@ export function CustomersPage({ programOptions, hrefFor }: Props) {
     [t, format, hrefFor],
   );
 
-  const marketing = params.marketingConsent === undefined ? 'any' : params.marketingConsent ? 'true' : 'false';
   return (
-    <Stack gap="lg">
-      <Group justify="space-between" wrap="wrap">
-        <Title order={1}>{t('title')}</Title>
-        <Group gap="sm">
-          <ExportButton path={CUSTOMERS_PATH} params={params} />
-          <Can permission="customers:write">
-            <Button component={Link} to={drawer.hrefFor('new')} leftSection={<IconPlus size={16} aria-hidden />}>
-              {t('create')}
-            </Button>
-          </Can>
-        </Group>
-      </Group>
-      <Group align="flex-end" gap="sm" wrap="wrap">
-        <ListSearchInput value={params.q} onSearch={(q) => update({ q }, { isReplace: true })} placeholder={t('searchPlaceholder')} />
-        <Select
-          label={t('filters.status')}
-          data={[{ value: 'all', label: t('filters.allStatuses') }, ...CUSTOMER_STATUSES.map((value) => ({ value, label: t(`status.${value}`) }))]}
-          value={params.status ?? 'all'}
-          onChange={(value) => update({ status: value && value !== 'all' ? (value as Customer['status']) : undefined })}
-          allowDeselect={false}
-          w={160}
-        />
-        <Select
-          label={t('filters.program')}
-          data={[{ value: 'all', label: t('filters.allPrograms') }, ...programOptions]}
-          value={params.programId ?? 'all'}
-          onChange={(value) => update({ programId: value && value !== 'all' ? value : undefined })}
-          allowDeselect={false}
-          w={200}
-        />
-        <TextInput
-          label={t('filters.tier')}
-          defaultValue={params.tier ?? ''}
-          key={params.tier ?? ''}
-          onBlur={(event) => update({ tier: event.currentTarget.value.trim() || undefined })}
-          onKeyDown={(event) => {
-            if (event.key === 'Enter') update({ tier: event.currentTarget.value.trim() || undefined });
-          }}
-          w={140}
-        />
-        <Select
-          label={t('filters.marketing')}
-          data={[
-            { value: 'any', label: t('filters.any') },
-            { value: 'true', label: t('filters.granted') },
-            { value: 'false', label: t('filters.notGranted') },
-          ]}
-          value={marketing}
-          onChange={(value) => update({ marketingConsent: value === 'true' ? true : value === 'false' ? false : undefined })}
-          allowDeselect={false}
-          w={180}
-        />
-      </Group>
-      <DataTable
-        caption={t('caption')}
-        columns={columns}
-        query={query}
-        params={params}
-        onChange={update}
-        getRowId={getRowId}
-        emptyText={t('empty')}
-        isFiltered={isFiltered}
-        errorTitle={t('errorTitle')}
-        minWidth={1000}
-      />
+    <ListPage
+      list={list}
+      texts={{ title: t('title'), caption: t('caption'), empty: t('empty'), errorTitle: t('errorTitle'), searchPlaceholder: t('searchPlaceholder') }}
+      exportPath={CUSTOMERS_PATH}
+      create={{ permission: 'customers:write', href: drawer.hrefFor('new'), label: t('create') }}
+      filters={[
+        { type: 'select', field: 'status', label: t('filters.status'), allLabel: t('filters.allStatuses'), options: CUSTOMER_STATUSES.map((value) => ({ value, label: t(`status.${value}`) })), width: 160 },
+        { type: 'select', field: 'programId', label: t('filters.program'), allLabel: t('filters.allPrograms'), options: programOptions, width: 200 },
+        { type: 'text', field: 'tier', label: t('filters.tier'), width: 140 },
+        {
+          type: 'boolean',
+          field: 'marketingConsent',
+          label: t('filters.marketing'),
+          choices: [
+            { value: 'any', label: t('filters.any'), is: undefined },
+            { value: 'true', label: t('filters.granted'), is: true },
+            { value: 'false', label: t('filters.notGranted'), is: false },
+          ],
+          width: 180,
+        },
+      ]}
+      columns={columns}
+      getRowId={getRowId}
+      minWidth={1000}
+    >
       <CustomerFormDrawer
         isOpen={drawer.target === 'new'}
         customer={null}
         onClose={drawer.close}
         onSaved={(customer) => void navigate(hrefFor(customer.id))}
       />
-    </Stack>
+    </ListPage>
   );
 }

@@ -1,14 +1,13 @@
-import { Anchor, Button, Drawer, Group, Select, Stack, Title } from '@mantine/core';
+import { Anchor, Drawer, Title } from '@mantine/core';
 import { IMPORT_KINDS, IMPORT_STATUSES, listImportsQuerySchema, type Import } from '@sf/contract/imports';
 import { IconFileImport } from '@tabler/icons-react';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { Can } from '../../../components/can.tsx';
-import { DataTable, type DataTableColumn } from '../../../components/ui/data-table.tsx';
-import { ListSearchInput } from '../../../components/ui/list-search-input.tsx';
+import { type DataTableColumn } from '../../../components/ui/data-table.tsx';
+import { ListPage } from '../../../components/ui/list-page.tsx';
 import { useDrawerParam } from '../../../hooks/use-drawer-param.ts';
-import { toApiQuery, useListParams, type ListParams } from '../../../hooks/use-list-params.ts';
+import { useList, type ListParams } from '../../../hooks/use-list-params.ts';
 import { useFormatters } from '../../../lib/format.ts';
 import { useImports } from '../api/get-imports.ts';
 import { ImportDetailView, ImportStatusBadge } from './import-detail.tsx';
@@ -20,9 +19,8 @@ type SortField = ListParams<typeof listImportsQuerySchema>['sort'];
 export function ImportsPage({ programOptions }: { programOptions: { value: string; label: string }[] }) {
   const { t } = useTranslation('imports');
   const format = useFormatters();
-  const { params, update, isFiltered } = useListParams(listImportsQuerySchema);
+  const list = useList(listImportsQuerySchema, useImports);
   const drawer = useDrawerParam('import');
-  const query = useImports(toApiQuery(params));
 
   const columns = useMemo<DataTableColumn<Import, SortField>[]>(
     () => [
@@ -51,46 +49,18 @@ export function ImportsPage({ programOptions }: { programOptions: { value: strin
 
   const isNew = drawer.target === 'new';
   return (
-    <Stack gap="lg">
-      <Group justify="space-between" wrap="wrap">
-        <Title order={1}>{t('title')}</Title>
-        <Can permission="imports:write">
-          <Button component={Link} to={drawer.hrefFor('new')} leftSection={<IconFileImport size={16} aria-hidden />}>
-            {t('create')}
-          </Button>
-        </Can>
-      </Group>
-      <Group align="flex-end" gap="sm" wrap="wrap">
-        <ListSearchInput value={params.q} onSearch={(q) => update({ q }, { isReplace: true })} placeholder={t('searchPlaceholder')} />
-        <Select
-          label={t('filters.kind')}
-          data={[{ value: 'all', label: t('filters.allKinds') }, ...IMPORT_KINDS.map((value) => ({ value, label: t(`kind.${value}`) }))]}
-          value={params.kind ?? 'all'}
-          onChange={(value) => update({ kind: value && value !== 'all' ? (value as Import['kind']) : undefined })}
-          allowDeselect={false}
-          w={200}
-        />
-        <Select
-          label={t('filters.status')}
-          data={[{ value: 'all', label: t('filters.allStatuses') }, ...IMPORT_STATUSES.map((value) => ({ value, label: t(`status.${value}`) }))]}
-          value={params.status ?? 'all'}
-          onChange={(value) => update({ status: value && value !== 'all' ? (value as Import['status']) : undefined })}
-          allowDeselect={false}
-          w={180}
-        />
-      </Group>
-      <DataTable
-        caption={t('caption')}
-        columns={columns}
-        query={query}
-        params={params}
-        onChange={update}
-        getRowId={(item) => item.id}
-        emptyText={t('empty')}
-        isFiltered={isFiltered}
-        errorTitle={t('errorTitle')}
-        minWidth={1000}
-      />
+    <ListPage
+      list={list}
+      texts={{ title: t('title'), caption: t('caption'), empty: t('empty'), errorTitle: t('errorTitle'), searchPlaceholder: t('searchPlaceholder') }}
+      create={{ permission: 'imports:write', href: drawer.hrefFor('new'), label: t('create'), icon: <IconFileImport size={16} aria-hidden /> }}
+      filters={[
+        { type: 'select', field: 'kind', label: t('filters.kind'), allLabel: t('filters.allKinds'), options: IMPORT_KINDS.map((value) => ({ value, label: t(`kind.${value}`) })), width: 200 },
+        { type: 'select', field: 'status', label: t('filters.status'), allLabel: t('filters.allStatuses'), options: IMPORT_STATUSES.map((value) => ({ value, label: t(`status.${value}`) })), width: 180 },
+      ]}
+      columns={columns}
+      getRowId={(item) => item.id}
+      minWidth={1000}
+    >
       <Drawer
         opened={drawer.target !== null}
         onClose={drawer.close}
@@ -109,6 +79,6 @@ export function ImportsPage({ programOptions }: { programOptions: { value: strin
           <ImportDetailView id={drawer.target} />
         ) : null}
       </Drawer>
-    </Stack>
+    </ListPage>
   );
 }

@@ -1,20 +1,17 @@
-import { Anchor, Button, Group, Select, Stack, Title } from '@mantine/core';
+import { Anchor } from '@mantine/core';
 import {
   listPrivacyRequestsQuerySchema,
   PRIVACY_REQUEST_KINDS,
   PRIVACY_REQUEST_STATUSES,
   type PrivacyRequest,
 } from '@sf/contract/privacy';
-import { IconPlus } from '@tabler/icons-react';
 import { useMemo, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { Can } from '../../../components/can.tsx';
-import { DataTable, type DataTableColumn } from '../../../components/ui/data-table.tsx';
-import { ExportButton } from '../../../components/ui/export-button.tsx';
-import { ListSearchInput } from '../../../components/ui/list-search-input.tsx';
+import { type DataTableColumn } from '../../../components/ui/data-table.tsx';
+import { ListPage } from '../../../components/ui/list-page.tsx';
 import { useDrawerParam } from '../../../hooks/use-drawer-param.ts';
-import { toApiQuery, useListParams, type ListParams } from '../../../hooks/use-list-params.ts';
+import { useList, type ListParams } from '../../../hooks/use-list-params.ts';
 import { useFormatters } from '../../../lib/format.ts';
 import { PRIVACY_PATH, usePrivacyRequests } from '../api/get-privacy-requests.ts';
 import { NewPrivacyRequestDialog, type RenderCustomerPicker } from './new-privacy-request-dialog.tsx';
@@ -35,9 +32,8 @@ type Props = {
 export function PrivacyRequestsPage({ renderCustomerPicker, customerHref, renderCustomerFigures }: Props) {
   const { t } = useTranslation('privacy');
   const format = useFormatters();
-  const { params, update, isFiltered } = useListParams(listPrivacyRequestsQuerySchema);
+  const list = useList(listPrivacyRequestsQuerySchema, usePrivacyRequests);
   const drawer = useDrawerParam('request');
-  const query = usePrivacyRequests(toApiQuery(params));
 
   const columns = useMemo<DataTableColumn<PrivacyRequest, SortField>[]>(
     () => [
@@ -73,63 +69,31 @@ export function PrivacyRequestsPage({ renderCustomerPicker, customerHref, render
     [t, format, drawer],
   );
 
-  const pending = params.isPending === undefined ? 'all' : params.isPending ? 'pending' : 'closed';
   return (
-    <Stack gap="lg">
-      <Group justify="space-between" wrap="wrap">
-        <Title order={1}>{t('title')}</Title>
-        <Group gap="sm">
-          <ExportButton path={PRIVACY_PATH} params={params} />
-          <Can permission="privacy:write">
-            <Button component={Link} to={drawer.hrefFor('new')} leftSection={<IconPlus size={16} aria-hidden />}>
-              {t('create')}
-            </Button>
-          </Can>
-        </Group>
-      </Group>
-      <Group align="flex-end" gap="sm" wrap="wrap">
-        <ListSearchInput value={params.q} onSearch={(q) => update({ q }, { isReplace: true })} placeholder={t('searchPlaceholder')} />
-        <Select
-          label={t('filters.kind')}
-          data={[{ value: 'all', label: t('filters.allKinds') }, ...PRIVACY_REQUEST_KINDS.map((value) => ({ value, label: t(`kind.${value}`) }))]}
-          value={params.kind ?? 'all'}
-          onChange={(value) => update({ kind: value && value !== 'all' ? (value as PrivacyRequest['kind']) : undefined })}
-          allowDeselect={false}
-          w={200}
-        />
-        <Select
-          label={t('filters.status')}
-          data={[{ value: 'all', label: t('filters.allStatuses') }, ...PRIVACY_REQUEST_STATUSES.map((value) => ({ value, label: t(`status.${value}`) }))]}
-          value={params.status ?? 'all'}
-          onChange={(value) => update({ status: value && value !== 'all' ? (value as PrivacyRequest['status']) : undefined })}
-          allowDeselect={false}
-          w={180}
-        />
-        <Select
-          label={t('filters.queue')}
-          data={[
-            { value: 'all', label: t('filters.allRequests') },
-            { value: 'pending', label: t('filters.pending') },
-            { value: 'closed', label: t('filters.closed') },
-          ]}
-          value={pending}
-          onChange={(value) => update({ isPending: value === 'pending' ? true : value === 'closed' ? false : undefined })}
-          allowDeselect={false}
-          w={180}
-        />
-      </Group>
-      <DataTable
-        caption={t('caption')}
-        columns={columns}
-        query={query}
-        params={params}
-        onChange={update}
-        getRowId={(request) => request.id}
-        emptyText={t('empty')}
-        isFiltered={isFiltered}
-        errorTitle={t('errorTitle')}
-        minWidth={1000}
-      />
+    <ListPage
+      list={list}
+      texts={{ title: t('title'), caption: t('caption'), empty: t('empty'), errorTitle: t('errorTitle'), searchPlaceholder: t('searchPlaceholder') }}
+      exportPath={PRIVACY_PATH}
+      create={{ permission: 'privacy:write', href: drawer.hrefFor('new'), label: t('create') }}
+      filters={[
+        { type: 'select', field: 'kind', label: t('filters.kind'), allLabel: t('filters.allKinds'), options: PRIVACY_REQUEST_KINDS.map((value) => ({ value, label: t(`kind.${value}`) })), width: 200 },
+        { type: 'select', field: 'status', label: t('filters.status'), allLabel: t('filters.allStatuses'), options: PRIVACY_REQUEST_STATUSES.map((value) => ({ value, label: t(`status.${value}`) })), width: 180 },
+        {
+          type: 'boolean',
+          field: 'isPending',
+          label: t('filters.queue'),
+          choices: [
+            { value: 'all', label: t('filters.allRequests'), is: undefined },
+            { value: 'pending', label: t('filters.pending'), is: true },
+            { value: 'closed', label: t('filters.closed'), is: false },
+          ],
+          width: 180,
+        },
+      ]}
+      columns={columns}
+      getRowId={(request) => request.id}
+      minWidth={1000}
+    >
       <NewPrivacyRequestDialog isOpen={drawer.target === 'new'} onClose={drawer.close} onCreated={(request) => drawer.open(request.id, { isReplace: true })} renderCustomerPicker={renderCustomerPicker} />
       <PrivacyRequestDrawer
         id={drawer.target && drawer.target !== 'new' ? drawer.target : null}
@@ -137,6 +101,6 @@ export function PrivacyRequestsPage({ renderCustomerPicker, customerHref, render
         customerHref={customerHref}
         {...(renderCustomerFigures ? { renderCustomerFigures } : {})}
       />
-    </Stack>
+    </ListPage>
   );
 }

@@ -1,15 +1,12 @@
-import { Anchor, Button, Group, Select, Stack, Title } from '@mantine/core';
+import { Anchor } from '@mantine/core';
 import { PROGRAM_STATUSES, PROGRAM_TYPES, listProgramsQuerySchema, type Program } from '@sf/contract/programs';
-import { IconPlus } from '@tabler/icons-react';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { Can } from '../../../components/can.tsx';
-import { DataTable, type DataTableColumn } from '../../../components/ui/data-table.tsx';
-import { ExportButton } from '../../../components/ui/export-button.tsx';
-import { ListSearchInput } from '../../../components/ui/list-search-input.tsx';
+import { type DataTableColumn } from '../../../components/ui/data-table.tsx';
+import { ListPage } from '../../../components/ui/list-page.tsx';
 import { useDrawerParam } from '../../../hooks/use-drawer-param.ts';
-import { toApiQuery, useListParams, type ListParams } from '../../../hooks/use-list-params.ts';
+import { useList, type ListParams } from '../../../hooks/use-list-params.ts';
 import { useFormatters } from '../../../lib/format.ts';
 import { PROGRAMS_PATH, usePrograms } from '../api/get-programs.ts';
 import { ProgramFormDrawer } from './program-form-drawer.tsx';
@@ -25,9 +22,8 @@ type Props = { merchantOptions: { value: string; label: string }[] };
 export function ProgramsPage({ merchantOptions }: Props) {
   const { t } = useTranslation('programs');
   const format = useFormatters();
-  const { params, update, isFiltered } = useListParams(listProgramsQuerySchema);
+  const list = useList(listProgramsQuerySchema, usePrograms);
   const drawer = useDrawerParam('program');
-  const query = usePrograms(toApiQuery(params));
 
   const columns = useMemo<DataTableColumn<Program, SortField>[]>(
     () => [
@@ -59,49 +55,19 @@ export function ProgramsPage({ merchantOptions }: Props) {
   );
 
   return (
-    <Stack gap="lg">
-      <Group justify="space-between" wrap="wrap">
-        <Title order={1}>{t('title')}</Title>
-        <Group gap="sm">
-          <ExportButton path={PROGRAMS_PATH} params={params} />
-          <Can permission="programs:write">
-            <Button component={Link} to={drawer.hrefFor('new')} leftSection={<IconPlus size={16} aria-hidden />}>
-              {t('create')}
-            </Button>
-          </Can>
-        </Group>
-      </Group>
-      <Group align="flex-end" gap="sm" wrap="wrap">
-        <ListSearchInput value={params.q} onSearch={(q) => update({ q }, { isReplace: true })} placeholder={t('searchPlaceholder')} />
-        <Select
-          label={t('filters.status')}
-          data={[{ value: 'all', label: t('filters.allStatuses') }, ...PROGRAM_STATUSES.map((value) => ({ value, label: t(`status.${value}`) }))]}
-          value={params.status ?? 'all'}
-          onChange={(value) => update({ status: value && value !== 'all' ? (value as Program['status']) : undefined })}
-          allowDeselect={false}
-          w={160}
-        />
-        <Select
-          label={t('filters.type')}
-          data={[{ value: 'all', label: t('filters.allTypes') }, ...PROGRAM_TYPES.map((value) => ({ value, label: t(`type.${value}`) }))]}
-          value={params.type ?? 'all'}
-          onChange={(value) => update({ type: value && value !== 'all' ? (value as Program['type']) : undefined })}
-          allowDeselect={false}
-          w={160}
-        />
-      </Group>
-      <DataTable
-        caption={t('caption')}
-        columns={columns}
-        query={query}
-        params={params}
-        onChange={update}
-        getRowId={getRowId}
-        emptyText={t('empty')}
-        isFiltered={isFiltered}
-        errorTitle={t('errorTitle')}
-      />
+    <ListPage
+      list={list}
+      texts={{ title: t('title'), caption: t('caption'), empty: t('empty'), errorTitle: t('errorTitle'), searchPlaceholder: t('searchPlaceholder') }}
+      exportPath={PROGRAMS_PATH}
+      create={{ permission: 'programs:write', href: drawer.hrefFor('new'), label: t('create') }}
+      filters={[
+        { type: 'select', field: 'status', label: t('filters.status'), allLabel: t('filters.allStatuses'), options: PROGRAM_STATUSES.map((value) => ({ value, label: t(`status.${value}`) })), width: 160 },
+        { type: 'select', field: 'type', label: t('filters.type'), allLabel: t('filters.allTypes'), options: PROGRAM_TYPES.map((value) => ({ value, label: t(`type.${value}`) })), width: 160 },
+      ]}
+      columns={columns}
+      getRowId={getRowId}
+    >
       <ProgramFormDrawer target={drawer.target} merchantOptions={merchantOptions} onClose={drawer.close} onCreated={(id) => drawer.open(id, { isReplace: true })} />
-    </Stack>
+    </ListPage>
   );
 }

@@ -4,11 +4,10 @@ import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { Can } from '../../../components/can.tsx';
-import { DataTable, type DataTableColumn } from '../../../components/ui/data-table.tsx';
-import { ExportButton } from '../../../components/ui/export-button.tsx';
-import { ListSearchInput } from '../../../components/ui/list-search-input.tsx';
+import { type DataTableColumn } from '../../../components/ui/data-table.tsx';
+import { ListTable, ListToolbar } from '../../../components/ui/list-page.tsx';
 import { useDrawerParam } from '../../../hooks/use-drawer-param.ts';
-import { toApiQuery, useListParams, type ListParams } from '../../../hooks/use-list-params.ts';
+import { useList, type ListParams } from '../../../hooks/use-list-params.ts';
 import { describeApiError } from '../../../lib/api-client.ts';
 import { useFormatters } from '../../../lib/format.ts';
 import { notifySuccess } from '../../../lib/notify.ts';
@@ -162,8 +161,7 @@ export function UseVoucherForm({ merchantOptions }: { merchantOptions: Option[] 
 function VoucherList({ rewardId, customerHref }: { rewardId: string; customerHref: (id: string) => string }) {
   const { t } = useTranslation('rewards');
   const format = useFormatters();
-  const { params, update, isFiltered } = useListParams(listVouchersQuerySchema);
-  const query = useVouchers(rewardId, toApiQuery(params));
+  const list = useList(listVouchersQuerySchema, (query) => useVouchers(rewardId, query));
   const voidVoucher = useVoidVoucher(rewardId);
   const columns = useMemo<DataTableColumn<Voucher, SortField>[]>(
     () => [
@@ -206,31 +204,16 @@ function VoucherList({ rewardId, customerHref }: { rewardId: string; customerHre
   );
   return (
     <Stack gap="sm">
-      <Group justify="space-between" align="flex-end" wrap="wrap">
-        <Group align="flex-end" gap="sm">
-          <ListSearchInput value={params.q} onSearch={(q) => update({ q }, { isReplace: true })} placeholder={t('vouchers.searchPlaceholder')} />
-          <Select
-            label={t('vouchers.filterStatus')}
-            data={[{ value: 'all', label: t('filters.allStatuses') }, ...VOUCHER_STATUSES.map((value) => ({ value, label: t(`voucherStatus.${value}`) }))]}
-            value={params.status ?? 'all'}
-            onChange={(value) => update({ status: value && value !== 'all' ? (value as Voucher['status']) : undefined })}
-            allowDeselect={false}
-            w={180}
-          />
-        </Group>
-        <ExportButton path={vouchersPath(rewardId)} params={params} />
-      </Group>
-      <DataTable
-        caption={t('vouchers.caption')}
-        columns={columns}
-        query={query}
-        params={params}
-        onChange={update}
-        getRowId={(voucher) => String(voucher.id)}
-        emptyText={t('vouchers.empty')}
-        isFiltered={isFiltered}
-        errorTitle={t('errorTitle')}
+      <ListToolbar
+        params={list.params}
+        update={list.update}
+        searchPlaceholder={t('vouchers.searchPlaceholder')}
+        filters={[
+          { type: 'select', field: 'status', label: t('vouchers.filterStatus'), allLabel: t('filters.allStatuses'), options: VOUCHER_STATUSES.map((value) => ({ value, label: t(`voucherStatus.${value}`) })), width: 180 },
+        ]}
+        exportPath={vouchersPath(rewardId)}
       />
+      <ListTable list={list} texts={{ caption: t('vouchers.caption'), empty: t('vouchers.empty'), errorTitle: t('errorTitle') }} columns={columns} getRowId={(voucher) => String(voucher.id)} />
     </Stack>
   );
 }

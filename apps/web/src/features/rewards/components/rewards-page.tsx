@@ -1,15 +1,12 @@
-import { Anchor, Button, Group, Select, Stack, Title } from '@mantine/core';
+import { Anchor } from '@mantine/core';
 import { REWARD_STATUSES, listRewardsQuerySchema, type Reward } from '@sf/contract/rewards';
-import { IconPlus } from '@tabler/icons-react';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
-import { Can } from '../../../components/can.tsx';
-import { DataTable, type DataTableColumn } from '../../../components/ui/data-table.tsx';
-import { ExportButton } from '../../../components/ui/export-button.tsx';
-import { ListSearchInput } from '../../../components/ui/list-search-input.tsx';
+import { type DataTableColumn } from '../../../components/ui/data-table.tsx';
+import { ListPage } from '../../../components/ui/list-page.tsx';
 import { useDrawerParam } from '../../../hooks/use-drawer-param.ts';
-import { toApiQuery, useListParams, type ListParams } from '../../../hooks/use-list-params.ts';
+import { useList, type ListParams } from '../../../hooks/use-list-params.ts';
 import { useFormatters } from '../../../lib/format.ts';
 import { REWARDS_PATH, useRewards } from '../api/get-rewards.ts';
 import { RewardFormDrawer } from './reward-form-drawer.tsx';
@@ -25,9 +22,8 @@ export function RewardsPage({ programs, rewardHref }: { programs: ProgramOption[
   const { t } = useTranslation('rewards');
   const format = useFormatters();
   const navigate = useNavigate();
-  const { params, update, isFiltered } = useListParams(listRewardsQuerySchema);
+  const list = useList(listRewardsQuerySchema, useRewards);
   const drawer = useDrawerParam('reward');
-  const query = useRewards(toApiQuery(params));
 
   const columns = useMemo<DataTableColumn<Reward, SortField>[]>(
     () => [
@@ -57,49 +53,19 @@ export function RewardsPage({ programs, rewardHref }: { programs: ProgramOption[
   );
 
   return (
-    <Stack gap="lg">
-      <Group justify="space-between" wrap="wrap">
-        <Title order={1}>{t('title')}</Title>
-        <Group gap="sm">
-          <ExportButton path={REWARDS_PATH} params={params} />
-          <Can permission="rewards:write">
-            <Button component={Link} to={drawer.hrefFor('new')} leftSection={<IconPlus size={16} aria-hidden />}>
-              {t('create')}
-            </Button>
-          </Can>
-        </Group>
-      </Group>
-      <Group align="flex-end" gap="sm" wrap="wrap">
-        <ListSearchInput value={params.q} onSearch={(q) => update({ q }, { isReplace: true })} placeholder={t('searchPlaceholder')} />
-        <Select
-          label={t('filters.program')}
-          data={[{ value: 'all', label: t('filters.allPrograms') }, ...programs.map(({ value, label }) => ({ value, label }))]}
-          value={params.programId ?? 'all'}
-          onChange={(value) => update({ programId: value && value !== 'all' ? value : undefined })}
-          allowDeselect={false}
-          w={220}
-        />
-        <Select
-          label={t('filters.status')}
-          data={[{ value: 'all', label: t('filters.allStatuses') }, ...REWARD_STATUSES.map((value) => ({ value, label: t(`status.${value}`) }))]}
-          value={params.status ?? 'all'}
-          onChange={(value) => update({ status: value && value !== 'all' ? (value as Reward['status']) : undefined })}
-          allowDeselect={false}
-          w={160}
-        />
-      </Group>
-      <DataTable
-        caption={t('caption')}
-        columns={columns}
-        query={query}
-        params={params}
-        onChange={update}
-        getRowId={getRowId}
-        emptyText={t('empty')}
-        isFiltered={isFiltered}
-        errorTitle={t('errorTitle')}
-      />
+    <ListPage
+      list={list}
+      texts={{ title: t('title'), caption: t('caption'), empty: t('empty'), errorTitle: t('errorTitle'), searchPlaceholder: t('searchPlaceholder') }}
+      exportPath={REWARDS_PATH}
+      create={{ permission: 'rewards:write', href: drawer.hrefFor('new'), label: t('create') }}
+      filters={[
+        { type: 'select', field: 'programId', label: t('filters.program'), allLabel: t('filters.allPrograms'), options: programs.map(({ value, label }) => ({ value, label })), width: 220 },
+        { type: 'select', field: 'status', label: t('filters.status'), allLabel: t('filters.allStatuses'), options: REWARD_STATUSES.map((value) => ({ value, label: t(`status.${value}`) })), width: 160 },
+      ]}
+      columns={columns}
+      getRowId={getRowId}
+    >
       <RewardFormDrawer target={drawer.target} programs={programs} onClose={drawer.close} onSaved={(reward) => void navigate(rewardHref(reward.id))} />
-    </Stack>
+    </ListPage>
   );
 }

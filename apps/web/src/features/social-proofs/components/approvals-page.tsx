@@ -1,12 +1,11 @@
-import { Anchor, Badge, Button, Group, Image, Modal, Select, Stack, Text, TextInput, Textarea, Title } from '@mantine/core';
+import { Anchor, Badge, Button, Group, Image, Modal, Stack, Text, Textarea } from '@mantine/core';
 import { PROOF_BOUNDS, PROOF_KINDS, PROOF_STATUSES, listSocialProofsQuerySchema, type ProofStatus, type SocialProof } from '@sf/contract/social-proofs';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { DataTable, type DataTableColumn } from '../../../components/ui/data-table.tsx';
-import { ExportButton } from '../../../components/ui/export-button.tsx';
-import { ListSearchInput } from '../../../components/ui/list-search-input.tsx';
-import { toApiQuery, useListParams, type ListParams } from '../../../hooks/use-list-params.ts';
+import { type DataTableColumn } from '../../../components/ui/data-table.tsx';
+import { ListPage } from '../../../components/ui/list-page.tsx';
+import { useList, type ListParams } from '../../../hooks/use-list-params.ts';
 import { describeApiError } from '../../../lib/api-client.ts';
 import { useFormatters } from '../../../lib/format.ts';
 import { notifyError, notifySuccess } from '../../../lib/notify.ts';
@@ -40,8 +39,7 @@ function Evidence({ proof }: { proof: SocialProof }) {
 export function ApprovalsPage({ programOptions, merchantOptions, customerHref }: { programOptions: Option[]; merchantOptions: Option[]; customerHref: (id: string) => string }) {
   const { t } = useTranslation('approvals');
   const format = useFormatters();
-  const { params, update, isFiltered } = useListParams(listSocialProofsQuerySchema);
-  const query = useSocialProofs(toApiQuery(params));
+  const list = useList(listSocialProofsQuerySchema, useSocialProofs);
   const decide = useDecideSocialProofs();
   const [rejecting, setRejecting] = useState<{ ids: number[]; clear: () => void } | null>(null);
   const [reason, setReason] = useState('');
@@ -108,72 +106,34 @@ export function ApprovalsPage({ programOptions, merchantOptions, customerHref }:
   );
 
   return (
-    <Stack gap="lg">
-      <Group justify="space-between" wrap="wrap">
-        <Title order={1}>{t('title')}</Title>
-        <ExportButton path={SOCIAL_PROOFS_PATH} params={params} />
-      </Group>
-      <Group align="flex-end" gap="sm" wrap="wrap">
-        <ListSearchInput value={params.q} onSearch={(q) => update({ q }, { isReplace: true })} placeholder={t('searchPlaceholder')} />
-        <Select
-          label={t('filters.status')}
-          data={[{ value: 'all', label: t('filters.all') }, ...PROOF_STATUSES.map((value) => ({ value, label: t(`status.${value}`) }))]}
-          value={params.status ?? 'all'}
-          onChange={(value) => update({ status: value && value !== 'all' ? (value as ProofStatus) : undefined })}
-          allowDeselect={false}
-          w={150}
-        />
-        <Select
-          label={t('filters.kind')}
-          data={[{ value: 'all', label: t('filters.all') }, ...PROOF_KINDS.map((value) => ({ value, label: t(`kind.${value}`) }))]}
-          value={params.kind ?? 'all'}
-          onChange={(value) => update({ kind: value && value !== 'all' ? (value as SocialProof['kind']) : undefined })}
-          allowDeselect={false}
-          w={150}
-        />
-        <Select
-          label={t('filters.program')}
-          data={[{ value: 'all', label: t('filters.all') }, ...programOptions]}
-          value={params.programId ?? 'all'}
-          onChange={(value) => update({ programId: value && value !== 'all' ? value : undefined })}
-          allowDeselect={false}
-          w={200}
-        />
-        <Select
-          label={t('filters.merchant')}
-          data={[{ value: 'all', label: t('filters.all') }, ...merchantOptions]}
-          value={params.merchantId ?? 'all'}
-          onChange={(value) => update({ merchantId: value && value !== 'all' ? value : undefined })}
-          allowDeselect={false}
-          w={200}
-        />
-        <TextInput type="date" label={t('filters.from')} value={params.from ?? ''} onChange={(event) => update({ from: event.currentTarget.value || undefined })} w={160} />
-        <TextInput type="date" label={t('filters.to')} value={params.to ?? ''} onChange={(event) => update({ to: event.currentTarget.value || undefined })} w={160} />
-      </Group>
-      <DataTable
-        caption={t('caption')}
-        columns={columns}
-        query={query}
-        params={params}
-        onChange={update}
-        getRowId={(proof) => String(proof.id)}
-        emptyText={t('empty')}
-        isFiltered={isFiltered}
-        errorTitle={t('errorTitle')}
-        selection={{
-          getRowLabel: (proof) => t('rowLabel', { name: proof.customerName, kind: t(`kind.${proof.kind}`) }),
-          actions: (selectedIds, clear) => (
-            <Group gap="xs">
-              <Button size="sm" loading={decide.isPending} onClick={() => run(selectedIds.map(Number), 'approve', clear)}>
-                {t('approve', { count: selectedIds.length })}
-              </Button>
-              <Button size="sm" color="red" variant="light" onClick={() => setRejecting({ ids: selectedIds.map(Number), clear })}>
-                {t('reject', { count: selectedIds.length })}
-              </Button>
-            </Group>
-          ),
-        }}
-      />
+    <ListPage
+      list={list}
+      texts={{ title: t('title'), caption: t('caption'), empty: t('empty'), errorTitle: t('errorTitle'), searchPlaceholder: t('searchPlaceholder') }}
+      exportPath={SOCIAL_PROOFS_PATH}
+      filters={[
+        { type: 'select', field: 'status', label: t('filters.status'), allLabel: t('filters.all'), options: PROOF_STATUSES.map((value) => ({ value, label: t(`status.${value}`) })), width: 150 },
+        { type: 'select', field: 'kind', label: t('filters.kind'), allLabel: t('filters.all'), options: PROOF_KINDS.map((value) => ({ value, label: t(`kind.${value}`) })), width: 150 },
+        { type: 'select', field: 'programId', label: t('filters.program'), allLabel: t('filters.all'), options: programOptions, width: 200 },
+        { type: 'select', field: 'merchantId', label: t('filters.merchant'), allLabel: t('filters.all'), options: merchantOptions, width: 200 },
+        { type: 'date', field: 'from', label: t('filters.from'), width: 160 },
+        { type: 'date', field: 'to', label: t('filters.to'), width: 160 },
+      ]}
+      columns={columns}
+      getRowId={(proof) => String(proof.id)}
+      selection={{
+        getRowLabel: (proof) => t('rowLabel', { name: proof.customerName, kind: t(`kind.${proof.kind}`) }),
+        actions: (selectedIds, clear) => (
+          <Group gap="xs">
+            <Button size="sm" loading={decide.isPending} onClick={() => run(selectedIds.map(Number), 'approve', clear)}>
+              {t('approve', { count: selectedIds.length })}
+            </Button>
+            <Button size="sm" color="red" variant="light" onClick={() => setRejecting({ ids: selectedIds.map(Number), clear })}>
+              {t('reject', { count: selectedIds.length })}
+            </Button>
+          </Group>
+        ),
+      }}
+    >
       <Modal opened={rejecting !== null} onClose={() => setRejecting(null)} title={t('rejectTitle', { count: rejecting?.ids.length ?? 0 })} closeButtonProps={{ 'aria-label': t('common:close') }}>
         <form
           onSubmit={(event) => {
@@ -194,6 +154,6 @@ export function ApprovalsPage({ programOptions, merchantOptions, customerHref }:
           </Stack>
         </form>
       </Modal>
-    </Stack>
+    </ListPage>
   );
 }

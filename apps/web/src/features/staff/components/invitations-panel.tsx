@@ -3,10 +3,9 @@ import { listInvitationsQuerySchema, type StaffInvitation } from '@sf/contract/s
 import { IconMailPlus } from '@tabler/icons-react';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { DataTable, type DataTableColumn } from '../../../components/ui/data-table.tsx';
-import { ExportButton } from '../../../components/ui/export-button.tsx';
-import { ListSearchInput } from '../../../components/ui/list-search-input.tsx';
-import { toApiQuery, useListParams, type ListParams } from '../../../hooks/use-list-params.ts';
+import { type DataTableColumn } from '../../../components/ui/data-table.tsx';
+import { ListTable, ListToolbar } from '../../../components/ui/list-page.tsx';
+import { useList, type ListParams } from '../../../hooks/use-list-params.ts';
 import { describeApiError } from '../../../lib/api-client.ts';
 import { useFormatters } from '../../../lib/format.ts';
 import { notifySuccess } from '../../../lib/notify.ts';
@@ -23,8 +22,7 @@ const getRowId = (invitation: StaffInvitation) => invitation.id;
 export function InvitationsPanel() {
   const { t } = useTranslation('staff');
   const format = useFormatters();
-  const { params, update, isFiltered } = useListParams(listInvitationsQuerySchema);
-  const query = useInvitations(toApiQuery(params));
+  const list = useList(listInvitationsQuerySchema, useInvitations);
   const [isInviting, setInviting] = useState(false);
   const [pending, setPending] = useState<Pending | null>(null);
 
@@ -65,25 +63,18 @@ export function InvitationsPanel() {
 
   return (
     <Stack gap="md">
-      <Group justify="space-between" align="flex-end" wrap="wrap">
-        <ListSearchInput value={params.q} onSearch={(q) => update({ q }, { isReplace: true })} placeholder={t('invitations.searchPlaceholder')} />
-        <Group gap="sm">
-          <ExportButton path={INVITATIONS_PATH} params={params} />
-          <Button leftSection={<IconMailPlus size={16} aria-hidden />} onClick={() => setInviting(true)}>
-            {t('invitations.invite')}
-          </Button>
-        </Group>
-      </Group>
-      <DataTable
-        caption={t('invitations.caption')}
+      <ListToolbar
+        params={list.params}
+        update={list.update}
+        searchPlaceholder={t('invitations.searchPlaceholder')}
+        exportPath={INVITATIONS_PATH}
+        create={{ label: t('invitations.invite'), icon: <IconMailPlus size={16} aria-hidden />, onClick: () => setInviting(true) }}
+      />
+      <ListTable
+        list={list}
+        texts={{ caption: t('invitations.caption'), empty: t('invitations.empty'), errorTitle: t('invitations.errorTitle') }}
         columns={columns}
-        query={query}
-        params={params}
-        onChange={update}
         getRowId={getRowId}
-        emptyText={t('invitations.empty')}
-        isFiltered={isFiltered}
-        errorTitle={t('invitations.errorTitle')}
         minWidth={900}
       />
       <InviteDialog isOpen={isInviting} onClose={() => setInviting(false)} />

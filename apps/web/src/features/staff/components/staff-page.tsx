@@ -1,14 +1,13 @@
-import { Alert, Anchor, Button, Group, Menu, Select, Stack, Tabs, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Button, Group, Menu, Stack, Tabs, Text, Title } from '@mantine/core';
 import { ACCOUNT_ROLES } from '@sf/contract/roles';
 import { ACCOUNT_STATUSES, listStaffQuerySchema, type StaffAccount } from '@sf/contract/staff';
 import { IconDots } from '@tabler/icons-react';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
-import { DataTable, type DataTableColumn } from '../../../components/ui/data-table.tsx';
-import { ExportButton } from '../../../components/ui/export-button.tsx';
-import { ListSearchInput } from '../../../components/ui/list-search-input.tsx';
-import { toApiQuery, useListParams, type ListParams } from '../../../hooks/use-list-params.ts';
+import { type DataTableColumn } from '../../../components/ui/data-table.tsx';
+import { ListTable, ListToolbar } from '../../../components/ui/list-page.tsx';
+import { useList, type ListParams } from '../../../hooks/use-list-params.ts';
 import { useFormatters } from '../../../lib/format.ts';
 import { useCurrentUser } from '../../../lib/session.ts';
 import { STAFF_PATH, useStaff, useWaitingStaffCount, WAITING_QUERY } from '../api/staff.ts';
@@ -55,8 +54,8 @@ function AccountsPanel() {
   const { t } = useTranslation('staff');
   const format = useFormatters();
   const me = useCurrentUser();
-  const { params, update, isFiltered } = useListParams(listStaffQuerySchema);
-  const query = useStaff(toApiQuery(params));
+  const list = useList(listStaffQuerySchema, useStaff);
+  const { params, update } = list;
   const waiting = useWaitingStaffCount();
   const [target, setTarget] = useState<StaffActionTarget | null>(null);
 
@@ -91,44 +90,24 @@ function AccountsPanel() {
           </Group>
         </Alert>
       ) : null}
-      <Group justify="space-between" align="flex-end" wrap="wrap">
-        <Group align="flex-end" gap="sm" wrap="wrap">
-          <ListSearchInput value={params.q} onSearch={(q) => update({ q }, { isReplace: true })} placeholder={t('searchPlaceholder')} />
-          <Select
-            label={t('filters.role')}
-            data={[
-              { value: 'all', label: t('filters.allRoles') },
-              { value: 'none', label: t('role.none') },
-              ...ACCOUNT_ROLES.map((value) => ({ value, label: t(`role.${value}`) })),
-            ]}
-            value={params.role ?? 'all'}
-            onChange={(value) => update({ role: value && value !== 'all' ? (value as NonNullable<typeof params.role>) : undefined })}
-            allowDeselect={false}
-            w={230}
-          />
-          <Select
-            label={t('filters.status')}
-            data={[{ value: 'all', label: t('filters.allStatuses') }, ...ACCOUNT_STATUSES.map((value) => ({ value, label: t(`status.${value}`) }))]}
-            value={params.status ?? 'all'}
-            onChange={(value) => update({ status: value && value !== 'all' ? (value as StaffAccount['status']) : undefined })}
-            allowDeselect={false}
-            w={170}
-          />
-        </Group>
-        <ExportButton path={STAFF_PATH} params={params} />
-      </Group>
-      <DataTable
-        caption={t('caption')}
-        columns={columns}
-        query={query}
+      <ListToolbar
         params={params}
-        onChange={update}
-        getRowId={getRowId}
-        emptyText={t('empty')}
-        isFiltered={isFiltered}
-        errorTitle={t('errorTitle')}
-        minWidth={900}
+        update={update}
+        searchPlaceholder={t('searchPlaceholder')}
+        filters={[
+          {
+            type: 'select',
+            field: 'role',
+            label: t('filters.role'),
+            allLabel: t('filters.allRoles'),
+            options: [{ value: 'none', label: t('role.none') }, ...ACCOUNT_ROLES.map((value) => ({ value, label: t(`role.${value}`) }))],
+            width: 230,
+          },
+          { type: 'select', field: 'status', label: t('filters.status'), allLabel: t('filters.allStatuses'), options: ACCOUNT_STATUSES.map((value) => ({ value, label: t(`status.${value}`) })), width: 170 },
+        ]}
+        exportPath={STAFF_PATH}
       />
+      <ListTable list={list} texts={{ caption: t('caption'), empty: t('empty'), errorTitle: t('errorTitle') }} columns={columns} getRowId={getRowId} minWidth={900} />
       <StaffActionDialog target={target} onClose={() => setTarget(null)} />
     </Stack>
   );

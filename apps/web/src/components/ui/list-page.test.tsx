@@ -1,0 +1,94 @@
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { renderWithProviders } from '../../testing/test-utils.tsx';
+import { useList, type ListQueryResult } from '../../hooks/use-list-params.ts';
+import { dayOf, instantOf, ListPage } from './list-page.tsx';
+
+type Row = { id: string; name: string };
+
+const schema = z.object({
+  page: z.coerce.number().int().min(1).default(1),
+  pageSize: z.coerce.number().int().default(25),
+  sort: z.enum(['name']).default('name'),
+  order: z.enum(['asc', 'desc']).default('asc'),
+  q: z.string().optional(),
+  isActive: z.enum(['true', 'false']).transform((value) => value === 'true').optional(),
+  from: z.string().optional(),
+});
+
+const rows: Row[] = [{ id: '1', name: 'Bar Centrale' }];
+const useRows = (): ListQueryResult<Row> => ({ data: { items: rows, total: 1, page: 1, pageSize: 25 }, isError: false, isFetching: false });
+
+function Screen() {
+  const list = useList(schema, useRows);
+  return (
+    <ListPage
+      list={list}
+      texts={{ title: 'Negozi', caption: 'I negozi', empty: 'Nessun negozio', errorTitle: 'Errore' }}
+      exportPath="/admin/shops"
+      create={{ permission: 'merchants:write', href: '?shop=new', label: 'Nuovo negozio' }}
+      filters={[
+        {
+          type: 'boolean',
+          field: 'isActive',
+          label: 'Attivi',
+          choices: [
+            { value: 'any', label: 'Tutti', is: undefined },
+            { value: 'yes', label: 'Sì', is: true },
+            { value: 'no', label: 'No', is: false },
+          ],
+          width: 150,
+        },
+        { type: 'date', field: 'from', label: 'Dal', width: 160, instant: 'start' },
+      ]}
+      columns={[{ id: 'name', header: 'Nome', sortField: 'name', cell: (row) => row.name }]}
+      getRowId={(row) => row.id}
+    />
+  );
+}
+
+describe('ListPage', () => {
+  it('lays out a declared list: title, export, create for the roles that may write, the rows', async () => {
+    renderWithProviders(<Screen />, { route: '/shops', user: { role: 'admin' } });
+    expect(screen.getByRole('heading', { level: 1, name: 'Negozi' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Esporta CSV' })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Nuovo negozio' })).toHaveAttribute('href', '/shops?shop=new');
+    expect(await screen.findByText('Bar Centrale')).toBeInTheDocument();
+  });
+
+  it('hides the create action from a role without the permission', () => {
+    renderWithProviders(<Screen />, { route: '/shops', user: { role: 'editor' } });
+    expect(screen.queryByRole('link', { name: 'Nuovo negozio' })).not.toBeInTheDocument();
+  });
+
+  it('binds a yes/no filter and a day filter to the URL through the schema', async () => {
+    const user = userEvent.setup();
+    const { router } = renderWithProviders(<Screen />, { route: '/shops?isActive=true&page=3', user: { role: 'admin' } });
+    const active = screen.getByLabelText('Attivi', { selector: 'input' });
+    expect(active).toHaveValue('Sì');
+    await user.click(active);
+    await user.click(await screen.findByRole('option', { name: 'No', hidden: true }));
+    await waitFor(() => expect(router.state.location.search).toBe('?isActive=false'));
+
+    const day = screen.getByLabelText('Dal');
+    await user.type(day, '2026-03-05');
+    const from = new URLSearchParams(router.state.location.search).get('from');
+    expect(from).toBe(instantOf('2026-03-05', false));
+    expect(dayOf(from ?? undefined)).toBe('2026-03-05');
+  });
+});
+
+describe('period days', () => {
+  it('turns a day into the start or end instant of that local day and back', () => {
+    expect(instantOf('', false)).toBeUndefined();
+    expect(instantOf('not a day', true)).toBeUndefined();
+    const start = new Date(instantOf('2026-11-23', false) ?? '');
+    const end = new Date(instantOf('2026-11-23', true) ?? '');
+    expect([start.getHours(), start.getMinutes()]).toEqual([0, 0]);
+    expect([end.getHours(), end.getMinutes(), end.getSeconds()]).toEqual([23, 59, 59]);
+    expect(dayOf(end.toISOString())).toBe('2026-11-23');
+    expect(dayOf(undefined)).toBe('');
+  });
+});

@@ -1,0 +1,248 @@
+import { Button, Group, Select, Stack, TextInput, Title } from '@mantine/core';
+import type { Permission } from '@sf/contract/roles';
+import { IconPlus } from '@tabler/icons-react';
+import type { ReactNode } from 'react';
+import { Link } from 'react-router';
+import { Can } from '../can.tsx';
+import { type ListQuerySchema, type ListState } from '../../hooks/use-list-params.ts';
+import { DataTable, type DataTableColumn } from './data-table.tsx';
+import { ExportButton } from './export-button.tsx';
+import { ListSearchInput } from './list-search-input.tsx';
+
+/**
+ * The list kit's page (docs/decisions/013): a list screen DECLARES its title, its create action, its
+ * export path, its search, its filters and its columns; this file lays them out the same way for
+ * every list (header → filters → table → the screen's drawers), on `useList` (URL state + query).
+ * The parts (`ListHeader`, `ListFilters`) also stand alone for a list inside a tab or a panel.
+ */
+
+type Option = { value: string; label: string };
+
+/** A filter of the list's query, declared by the screen; `field` is a field of the contract's query schema. */
+export type ListFilter<P> =
+  /** One value of a list (statuses, programs…) or "all" (the field left out). */
+  | { type: 'select'; field: keyof P & string; label: string; allLabel: string; options: readonly Option[]; width: number; isSearchable?: boolean }
+  /** A yes/no field as three choices: each choice's `is` is the field's value (undefined: either). */
+  | { type: 'boolean'; field: keyof P & string; label: string; choices: readonly { value: string; label: string; is: boolean | undefined }[]; width: number }
+  /** Free text applied when the field loses focus or on Enter. */
+  | { type: 'text'; field: keyof P & string; label: string; width: number }
+  /**
+   * A calendar day. `instant`: the API wants the start (`from`) or the end (`to`) of that day in local
+   * time as an ISO instant; without it the field holds the day itself (`yyyy-mm-dd`).
+   */
+  | { type: 'date'; field: keyof P & string; label: string; width: number; instant?: 'start' | 'end' }
+  /** Anything else the screen composes (a customer picker, a segmented control…). */
+  | { type: 'custom'; key: string; node: ReactNode };
+
+/** A calendar day of a period filter ↔ the instant the API wants (start or end of that day, local time). */
+export function dayOf(iso: string | undefined): string {
+  if (!iso) return '';
+  const date = new Date(iso);
+  const pad = (value: number) => String(value).padStart(2, '0');
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
+}
+export function instantOf(day: string, isEnd: boolean): string | undefined {
+  if (!day) return undefined;
+  const date = new Date(`${day}T${isEnd ? '23:59:59.999' : '00:00:00.000'}`);
+  return Number.isNaN(date.getTime()) ? undefined : date.toISOString();
+}
+
+type FiltersProps<P> = {
+  params: P;
+  update: (patch: Partial<P>, options?: { isReplace?: boolean }) => void;
+  /** The search field's placeholder: with it the row starts with the list's search (`q`). */
+  searchPlaceholder?: string;
+  filters?: readonly ListFilter<P>[];
+};
+
+function FilterField<P>({ filter, params, update }: { filter: ListFilter<P>; params: P; update: FiltersProps<P>['update'] }) {
+  const values = params as Record<string, unknown>;
+  const set = (field: string, value: unknown) => update({ [field]: value } as Partial<P>);
+  switch (filter.type) {
+    case 'select':
+      return (
+        <Select
+          label={filter.label}
+          data={[{ value: 'all', label: filter.allLabel }, ...filter.options]}
+          value={(values[filter.field] as string | undefined) ?? 'all'}
+          onChange={(value) => set(filter.field, value && value !== 'all' ? value : undefined)}
+          allowDeselect={false}
+          {...(filter.isSearchable ? { searchable: true } : {})}
+          w={filter.width}
+        />
+      );
+    case 'boolean': {
+      const current = filter.choices.find((choice) => choice.is === values[filter.field]) ?? filter.choices[0];
+      return (
+        <Select
+          label={filter.label}
+          data={filter.choices.map(({ value, label }) => ({ value, label }))}
+          value={current?.value ?? null}
+          onChange={(value) => set(filter.field, filter.choices.find((choice) => choice.value === value)?.is)}
+          allowDeselect={false}
+          w={filter.width}
+        />
+      );
+    }
+    case 'text': {
+      const value = (values[filter.field] as string | undefined) ?? '';
+      return (
+        <TextInput
+          label={filter.label}
+          defaultValue={value}
+          key={value}
+          onBlur={(event) => set(filter.field, event.currentTarget.value.trim() || undefined)}
+          onKeyDown={(event) => {
+            if (event.key === 'Enter') set(filter.field, event.currentTarget.value.trim() || undefined);
+          }}
+          w={filter.width}
+        />
+      );
+    }
+    case 'date': {
+      const raw = values[filter.field] as string | undefined;
+      const { instant } = filter;
+      return (
+        <TextInput
+          type="date"
+          label={filter.label}
+          value={instant ? dayOf(raw) : (raw ?? '')}
+          onChange={(event) => {
+            const day = event.currentTarget.value;
+            set(filter.field, instant ? instantOf(day, instant === 'end') : day || undefined);
+          }}
+          w={filter.width}
+        />
+      );
+    }
+    case 'custom':
+      return <>{filter.node}</>;
+  }
+}
+
+/** The row of a list's search and filters, each bound to its URL parameter. */
+export function ListFilters<P>({ params, update, searchPlaceholder, filters = [] }: FiltersProps<P>) {
+  const q = (params as { q?: string }).q;
+  return (
+    <Group align="flex-end" gap="sm" wrap="wrap">
+      {searchPlaceholder !== undefined ? (
+        <ListSearchInput value={q} onSearch={(value) => update({ q: value } as unknown as Partial<P>, { isReplace: true })} placeholder={searchPlaceholder} />
+      ) : null}
+      {filters.map((filter) => (
+        <FilterField key={filter.type === 'custom' ? filter.key : filter.field} filter={filter} params={params} update={update} />
+      ))}
+    </Group>
+  );
+}
+
+/**
+ * The "new …" button of a list: a link (it opens the screen's drawer) or a click (a dialog), shown
+ * only to the roles that hold `permission` when one is given.
+ */
+export type ListCreateAction = { label: string; icon?: ReactNode; permission?: Permission } & ({ href: string } | { onClick: () => void });
+
+function CreateButton({ action }: { action: ListCreateAction }) {
+  const icon = action.icon ?? <IconPlus size={16} aria-hidden />;
+  const button =
+    'href' in action ? (
+      <Button component={Link} to={action.href} leftSection={icon}>
+        {action.label}
+      </Button>
+    ) : (
+      <Button leftSection={icon} onClick={action.onClick}>
+        {action.label}
+      </Button>
+    );
+  return action.permission ? <Can permission={action.permission}>{button}</Can> : button;
+}
+
+/** The export button (the list's filters and sort, every page) and the create action, side by side. */
+function ListActions({ exportPath, params, create }: { exportPath?: string | undefined; params: Record<string, unknown>; create?: ListCreateAction | undefined }) {
+  const createButton = create ? <CreateButton action={create} /> : null;
+  if (exportPath && createButton) {
+    return (
+      <Group gap="sm">
+        <ExportButton path={exportPath} params={params} />
+        {createButton}
+      </Group>
+    );
+  }
+  return exportPath ? <ExportButton path={exportPath} params={params} /> : createButton;
+}
+
+/** A list screen's title with its export and create actions. */
+export function ListHeader({ title, exportPath, params, create }: { title: string; exportPath?: string; params: Record<string, unknown>; create?: ListCreateAction }) {
+  return (
+    <Group justify="space-between" wrap="wrap">
+      <Title order={1}>{title}</Title>
+      <ListActions exportPath={exportPath} params={params} create={create} />
+    </Group>
+  );
+}
+
+/** A list inside a panel or a tab (no title): search and filters on the left, export and create on the right. */
+export function ListToolbar<P>({ exportPath, create, ...filters }: FiltersProps<P> & { exportPath?: string; create?: ListCreateAction }) {
+  return (
+    <Group justify="space-between" align="flex-end" wrap="wrap">
+      <ListFilters {...filters} />
+      <ListActions exportPath={exportPath} params={filters.params as Record<string, unknown>} create={create} />
+    </Group>
+  );
+}
+
+type TableProps<T, S extends ListQuerySchema> = {
+  list: ListState<S, T>;
+  texts: { caption: string; empty: string; errorTitle: string };
+  columns: DataTableColumn<T, NonNullable<ListState<S, T>['params']['sort']> & string>[];
+  getRowId: (row: T) => string;
+  minWidth?: number;
+  selection?: { getRowLabel: (row: T) => string; actions: (selectedIds: string[], clear: () => void) => ReactNode };
+};
+
+/** The list's table bound to its URL state: sort and paging write the URL, the page comes from `useList`. */
+export function ListTable<T, S extends ListQuerySchema>({ list, texts, columns, getRowId, minWidth, selection }: TableProps<T, S>) {
+  return (
+    <DataTable
+      caption={texts.caption}
+      columns={columns}
+      query={list.query}
+      params={list.params as never}
+      onChange={list.update as never}
+      getRowId={getRowId}
+      emptyText={texts.empty}
+      isFiltered={list.isFiltered}
+      errorTitle={texts.errorTitle}
+      {...(minWidth !== undefined ? { minWidth } : {})}
+      {...(selection ? { selection } : {})}
+    />
+  );
+}
+
+/** The texts every list has (from the screen's namespace). */
+export type ListTexts = { title: string; caption: string; empty: string; errorTitle: string; searchPlaceholder?: string };
+
+type ListPageProps<T, S extends ListQuerySchema> = Omit<TableProps<T, S>, 'texts'> & {
+  texts: ListTexts;
+  /** The list's API path: the header gets an export button for `<path>/export.csv`. */
+  exportPath?: string;
+  create?: ListCreateAction;
+  /** A line or two under the title, before the filters. */
+  intro?: ReactNode;
+  filters?: readonly ListFilter<ListState<S, T>['params']>[];
+  /** The screen's drawers and dialogs, after the table. */
+  children?: ReactNode;
+};
+
+/** A whole list screen from its declaration: header, (intro,) filters, table, then the screen's drawers. */
+export function ListPage<T, S extends ListQuerySchema>({ texts, exportPath, create, intro, filters, children, ...table }: ListPageProps<T, S>) {
+  const { params, update } = table.list;
+  return (
+    <Stack gap="lg">
+      <ListHeader title={texts.title} params={params} {...(exportPath ? { exportPath } : {})} {...(create ? { create } : {})} />
+      {intro}
+      <ListFilters params={params} update={update} {...(texts.searchPlaceholder !== undefined ? { searchPlaceholder: texts.searchPlaceholder } : {})} {...(filters ? { filters } : {})} />
+      <ListTable texts={texts} {...table} />
+      {children}
+    </Stack>
+  );
+}
