@@ -120,12 +120,17 @@ export function parseYesNo(text: string): boolean | null {
 
 /** The cells of a record by field, through the mapping (an unmapped field reads as empty). */
 export function cellsOf(header: string[], record: string[], mapping: Record<string, string>): Record<string, string> {
-  const cells: Record<string, string> = {};
-  for (const [field, column] of Object.entries(mapping)) {
-    const index = header.indexOf(column);
-    cells[field] = index >= 0 ? (record[index] ?? '').trim() : '';
-  }
-  return cells;
+  return cellReader(header, mapping)(record);
+}
+
+/** cellsOf for many records of one file: each field's column position is found once. */
+export function cellReader(header: string[], mapping: Record<string, string>): (record: string[]) => Record<string, string> {
+  const positions = Object.entries(mapping).map(([field, column]) => [field, header.indexOf(column)] as const);
+  return (record) => {
+    const cells: Record<string, string> = {};
+    for (const [field, index] of positions) cells[field] = index >= 0 ? (record[index] ?? '').trim() : '';
+    return cells;
+  };
 }
 
 export type CustomerRowValues = {
