@@ -3,6 +3,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { mkdir, open, rm } from 'node:fs/promises';
 import { pipeline } from 'node:stream/promises';
+import { setImmediate } from 'node:timers/promises';
 import type { Readable } from 'node:stream';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { Language } from '@sf/contract/app-info';
@@ -34,6 +35,8 @@ export const IMPORT_ENTITY = 'import';
 export const IMPORT_JOB = 'imports.run';
 /** Rows per committed batch: the unit of progress, of resumption and of the audit record. */
 export const IMPORT_BATCH_ROWS = 5000;
+/** Rows checked between two turns of the event loop (see prepareBatch). */
+const CHECK_SLICE_ROWS = 250;
 /** One job run stops after this long and queues its continuation (well inside the runner's lease). */
 const CHUNK_MILLISECONDS = 60_000;
 /** Row errors shown in the answer of GET /imports/:id (all of them in errors.csv). */
@@ -197,10 +200,13 @@ async function prepareBatch(
 ): Promise<PreparedRow[]> {
   const cellsOf = cellReader(header, value.mapping);
   if (value.kind === 'customers') {
-    const rows = records.map(({ rowNumber, record }) => {
+    const rows: { rowNumber: number; errors: RowError[]; values?: CustomerRowValues | undefined }[] = [];
+    for (const [index, { rowNumber, record }] of records.entries()) {
+      // Checking is CPU work: slices of rows let the previous batch's statements go out meanwhile.
+      if (index > 0 && index % CHECK_SLICE_ROWS === 0) await setImmediate();
       const result = customerRow(cellsOf(record), value.mapping);
-      return { rowNumber, errors: result.errors, values: result.values };
-    });
+      rows.push({ rowNumber, errors: result.errors, values: result.values });
+    }
     const emails = rows.flatMap((row) => (row.values?.customer.email ? [row.values.customer.email.toLowerCase()] : []));
     const codes = rows.flatMap((row) => (row.values?.customer.referrerCode ? [row.values.customer.referrerCode] : []));
     const [taken, referrers] = await Promise.all([
@@ -565,16 +571,32 @@ export async function runImportChunk(
   };
   const state: CheckState = { seenEmails: new Set(), isImporting: true };
   let batches = 0;
-  for await (const { header, batch } of batchesOf(filePathOf(deps.dataDir, value.storedName), value, value.processedRows, options.batchRows ?? IMPORT_BATCH_ROWS)) {
-    const prepared = await prepareBatch(deps.db, value, header, batch, state);
-    const isRunning =
-      value.kind === 'customers' ? await importCustomerBatch(deps, value, prepared, actor) : await importBalanceBatch(deps, value, prepared, actor);
-    if (!isRunning) return { status: 'stopped', processedRows: batch[0]!.rowNumber - 2 };
-    batches += 1;
-    const processed = batch.at(-1)!.rowNumber - 1;
-    if ((options.maxBatches !== undefined && batches >= options.maxBatches) || Date.now() - startedAt > CHUNK_MILLISECONDS) {
-      return { status: 'more', processedRows: processed };
+  // Pipelined: the next batch is read and checked (CPU here) while this one is written (CPU in
+  // PostgreSQL). Checking only reads, so a check thrown away when the run stops costs nothing.
+  const source = batchesOf(filePathOf(deps.dataDir, value.storedName), value, value.processedRows, options.batchRows ?? IMPORT_BATCH_ROWS);
+  const check = (next: IteratorResult<{ header: string[]; batch: { rowNumber: number; record: string[] }[] }>) => {
+    if (next.done) return null;
+    const checking = prepareBatch(deps.db, value, next.value.header, next.value.batch, state);
+    checking.catch(() => undefined); // awaited below; a run that stops first must not leave it unhandled
+    return { batch: next.value.batch, checking };
+  };
+  try {
+    let current = check(await source.next());
+    while (current) {
+      const prepared = await current.checking;
+      const following = check(await source.next());
+      const isRunning =
+        value.kind === 'customers' ? await importCustomerBatch(deps, value, prepared, actor) : await importBalanceBatch(deps, value, prepared, actor);
+      if (!isRunning) return { status: 'stopped', processedRows: current.batch[0]!.rowNumber - 2 };
+      batches += 1;
+      const processed = current.batch.at(-1)!.rowNumber - 1;
+      if ((options.maxBatches !== undefined && batches >= options.maxBatches) || Date.now() - startedAt > CHUNK_MILLISECONDS) {
+        return { status: 'more', processedRows: processed };
+      }
+      current = following;
     }
+  } finally {
+    await source.return(undefined);
   }
   await finishImport(deps, id, startedAt);
   return { status: 'done', processedRows: value.totalRows };
