@@ -15,7 +15,9 @@ import { seedLarge } from './loyalty-seed-large.ts';
  * `GET /api/admin/ledger/export.csv` over HTTP and samples the server process's resident memory
  * (VmRSS, every 50 ms) before and during the download, and at 10 %, 25 %, 50 %, 75 % and 100 % of the
  * rows received: a streamed export keeps it flat.
- * `--customers N --entries M` changes the size (default 100,000 / 1,000,000).
+ * `--customers N --entries M` changes the size (default 100,000 / 1,000,000). `--heap-mb N` starts the
+ * server with `--max-old-space-size=N`: an export that kept its rows would then fail for lack of heap,
+ * a streamed one finishes (V8 otherwise lets garbage grow the heap while memory is plentiful).
  */
 function argument(name: string, fallback: number): number {
   const index = process.argv.indexOf(`--${name}`);
@@ -23,6 +25,7 @@ function argument(name: string, fallback: number): number {
 }
 const CUSTOMERS = argument('customers', 100_000);
 const ENTRIES = argument('entries', 1_000_000);
+const HEAP_MB = argument('heap-mb', 0);
 
 async function rssMb(pid: number): Promise<number> {
   const status = await readFile(`/proc/${pid}/status`, 'utf8').catch(() => '');
@@ -50,7 +53,7 @@ try {
   const expected = Number((await counter.query<{ n: string }>('select count(*) as n from ledger_entries')).rows[0]!.n);
   await counter.end();
 
-  const app = await startServer({ dataDir, env: { DATABASE_URL: url, DEMO_LEDGER_ENTRIES: '0' }, readyTimeoutMs: 300_000 });
+  const app = await startServer({ dataDir, env: { DATABASE_URL: url, DEMO_LEDGER_ENTRIES: '0', ...(HEAP_MB > 0 ? { NODE_OPTIONS: `--max-old-space-size=${HEAP_MB}` } : {}) }, readyTimeoutMs: 300_000 });
   try {
     const pid = app.child.pid!;
     const client = await openClient(app.baseUrl);
@@ -90,7 +93,7 @@ try {
     clearInterval(sampler);
     const rows = lines - 1;
     const sorted = [...samples].sort((a, b) => a - b);
-    console.log(`\nGET /api/admin/ledger/export.csv over HTTP (server in its own process)`);
+    console.log(`\nGET /api/admin/ledger/export.csv over HTTP (server in its own process${HEAP_MB > 0 ? `, heap capped at ${HEAP_MB} MB` : ''})`);
     console.log(`  rows ${rows.toLocaleString('en')}, ${(bytes / 1024 / 1024).toFixed(1)} MB in ${seconds.toFixed(1)} s (${Math.round(rows / seconds).toLocaleString('en')} rows/s)`);
     console.log(
       `  server RSS: before ${before.toFixed(0)} MB, during p50 ${(sorted[Math.floor(sorted.length / 2)] ?? NaN).toFixed(0)} MB, ` +
