@@ -55,6 +55,18 @@ export function readRecords(filePath: string, dialect: CsvDialect): AsyncIterabl
   return parser;
 }
 
+/**
+ * The records of a file from byte `start` (0: the top, header included), each with the byte where
+ * the next record starts (its end, delimiter included), so that a reader can resume there.
+ */
+export async function* readRecordsFrom(filePath: string, dialect: CsvDialect, start: number): AsyncGenerator<{ record: string[]; end: number }> {
+  const parser = parse({ delimiter: dialect.delimiter, bom: true, relax_column_count: true, skip_empty_lines: true, trim: true, info: true });
+  pipeline(createReadStream(filePath, { start }), parser).catch((error: unknown) => parser.destroy(error as Error));
+  for await (const { record, info } of parser as AsyncIterable<{ record: string[]; info: { bytes: number } }>) {
+    yield { record, end: start + info.bytes };
+  }
+}
+
 const normalise = (name: string) => name.trim().toLowerCase().replace(/[_\s]+/g, ' ');
 
 /** The mapping proposed for a header: each field whose alias (or own name) is a column. */

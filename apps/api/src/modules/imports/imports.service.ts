@@ -25,6 +25,7 @@ import {
   mappingProblems,
   proposeMapping,
   readRecords,
+  readRecordsFrom,
   type BalanceRowValues,
   type CustomerRowValues,
   type RowError,
@@ -264,8 +265,17 @@ async function prepareBatch(
 async function* batchesOf(filePath: string, value: repo.ImportRow, after: number, batchRows: number) {
   let header: string[] | null = null;
   let dataIndex = 0;
+  let start = 0;
+  // A resumed run reads on from the byte where its committed rows end (the header read apart).
+  if (after > 0 && value.processedBytes > 0) {
+    header = await readHeader(filePath, value.dialect);
+    dataIndex = after;
+    start = value.processedBytes;
+  }
   let batch: { rowNumber: number; record: string[] }[] = [];
-  for await (const record of readRecords(filePath, value.dialect)) {
+  let end = start;
+  for await (const { record, end: recordEnd } of readRecordsFrom(filePath, value.dialect, start)) {
+    end = recordEnd;
     if (header === null) {
       header = record;
       continue;
@@ -275,11 +285,11 @@ async function* batchesOf(filePath: string, value: repo.ImportRow, after: number
     const rowNumber = dataIndex + 1;
     batch.push({ rowNumber, record });
     if (batch.length >= batchRows) {
-      yield { header, batch };
+      yield { header, batch, end };
       batch = [];
     }
   }
-  if (batch.length > 0 && header) yield { header, batch };
+  if (batch.length > 0 && header) yield { header, batch, end };
 }
 
 const toStoredErrors = (rows: PreparedRow[]): repo.StoredRowError[] =>
@@ -426,7 +436,7 @@ function referralCodes(count: number): string[] {
  * imported again), inserts the claimed customers and records their consents
  * (repo.claimAndInsertCustomers).
  */
-async function importCustomerBatch(deps: ImportDeps, value: repo.ImportRow, prepared: PreparedRow[], actor: ImportActor): Promise<boolean> {
+async function importCustomerBatch(deps: ImportDeps, value: repo.ImportRow, prepared: PreparedRow[], end: number, actor: ImportActor): Promise<boolean> {
   const now = deps.clock.now();
   const valid = prepared.filter((row) => row.customer);
   const codes = referralCodes(valid.length);
@@ -491,7 +501,7 @@ async function importCustomerBatch(deps: ImportDeps, value: repo.ImportRow, prep
     await repo.insertRowErrors(tx, value.id, toStoredErrors(prepared));
     const last = prepared.at(-1)?.rowNumber ?? current.processedRows + 1;
     await repo.updateImport(tx, value.id, {
-      processedRows: Math.max(current.processedRows, last - 1),
+      ...progressOf(current, last, end),
       importedRows: current.importedRows + inserted.size,
     });
     await recordAudit(tx, actor.actor, {
@@ -509,7 +519,7 @@ async function importCustomerBatch(deps: ImportDeps, value: repo.ImportRow, prep
  * (never a second ledger), with the idempotency key `import:<id>:<row>` — a row written before a
  * crash is answered from its first entry, not written twice.
  */
-async function importBalanceBatch(deps: ImportDeps, value: repo.ImportRow, prepared: PreparedRow[], actor: ImportActor): Promise<boolean> {
+async function importBalanceBatch(deps: ImportDeps, value: repo.ImportRow, prepared: PreparedRow[], end: number, actor: ImportActor): Promise<boolean> {
   const current = await repo.findImport(deps.db, value.id);
   if (!current || current.status !== 'running') return false;
   let imported = 0;
@@ -537,10 +547,15 @@ async function importBalanceBatch(deps: ImportDeps, value: repo.ImportRow, prepa
     if (!locked) return false;
     await repo.insertRowErrors(tx, value.id, [...toStoredErrors(prepared), ...failed]);
     const last = prepared.at(-1)?.rowNumber ?? locked.processedRows + 1;
-    await repo.updateImport(tx, value.id, { processedRows: Math.max(locked.processedRows, last - 1), importedRows: locked.importedRows + imported });
+    await repo.updateImport(tx, value.id, { ...progressOf(locked, last, end), importedRows: locked.importedRows + imported });
     await recordAudit(tx, actor.actor, { action: 'import_batch', entityType: IMPORT_ENTITY, entityId: value.id, after: { rows: [prepared[0]?.rowNumber, last], imported } });
     return locked.status === 'running';
   });
+}
+
+/** The progress after a batch ending at row `last` and byte `end` (a batch behind the progress keeps it). */
+function progressOf(current: repo.ImportRow, last: number, end: number) {
+  return last - 1 >= current.processedRows ? { processedRows: last - 1, processedBytes: end } : {};
 }
 
 export type ChunkResult = { status: 'done' | 'more' | 'stopped'; processedRows: number };
@@ -574,11 +589,11 @@ export async function runImportChunk(
   // Pipelined: the next batch is read and checked (CPU here) while this one is written (CPU in
   // PostgreSQL). Checking only reads, so a check thrown away when the run stops costs nothing.
   const source = batchesOf(filePathOf(deps.dataDir, value.storedName), value, value.processedRows, options.batchRows ?? IMPORT_BATCH_ROWS);
-  const check = (next: IteratorResult<{ header: string[]; batch: { rowNumber: number; record: string[] }[] }>) => {
+  const check = (next: IteratorResult<{ header: string[]; batch: { rowNumber: number; record: string[] }[]; end: number }>) => {
     if (next.done) return null;
     const checking = prepareBatch(deps.db, value, next.value.header, next.value.batch, state);
     checking.catch(() => undefined); // awaited below; a run that stops first must not leave it unhandled
-    return { batch: next.value.batch, checking };
+    return { batch: next.value.batch, end: next.value.end, checking };
   };
   try {
     let current = check(await source.next());
@@ -586,7 +601,9 @@ export async function runImportChunk(
       const prepared = await current.checking;
       const following = check(await source.next());
       const isRunning =
-        value.kind === 'customers' ? await importCustomerBatch(deps, value, prepared, actor) : await importBalanceBatch(deps, value, prepared, actor);
+        value.kind === 'customers'
+          ? await importCustomerBatch(deps, value, prepared, current.end, actor)
+          : await importBalanceBatch(deps, value, prepared, current.end, actor);
       if (!isRunning) return { status: 'stopped', processedRows: current.batch[0]!.rowNumber - 2 };
       batches += 1;
       const processed = current.batch.at(-1)!.rowNumber - 1;
