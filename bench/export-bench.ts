@@ -1,5 +1,6 @@
 import os from 'node:os';
 import path from 'node:path';
+import { readFileSync } from 'node:fs';
 import { readFile, mkdtemp, rm } from 'node:fs/promises';
 import pg from 'pg';
 import { openDatabase } from '../apps/api/src/db/client.ts';
@@ -12,8 +13,11 @@ import { seedLarge } from './loyalty-seed-large.ts';
  * `npm run bench:export` — prints figures, asserts nothing. Starts a real PostgreSQL, loads about
  * 1,000,000 ledger entries (db:seed:large), starts the REAL server as its own process, downloads
  * `GET /api/admin/ledger/export.csv` over HTTP and samples the server process's resident memory
- * (VmRSS, every 50 ms) before and during the download: a streamed export keeps it flat.
- * `--customers N --entries M` changes the size (default 100,000 / 1,000,000).
+ * (VmRSS, every 50 ms) before and during the download, and at 10 %, 25 %, 50 %, 75 % and 100 % of the
+ * rows received: a streamed export keeps it flat.
+ * `--customers N --entries M` changes the size (default 100,000 / 1,000,000). `--heap-mb N` starts the
+ * server with `--max-old-space-size=N`: an export that kept its rows would then fail for lack of heap,
+ * a streamed one finishes (V8 otherwise lets garbage grow the heap while memory is plentiful).
  */
 function argument(name: string, fallback: number): number {
   const index = process.argv.indexOf(`--${name}`);
@@ -21,6 +25,7 @@ function argument(name: string, fallback: number): number {
 }
 const CUSTOMERS = argument('customers', 100_000);
 const ENTRIES = argument('entries', 1_000_000);
+const HEAP_MB = argument('heap-mb', 0);
 
 async function rssMb(pid: number): Promise<number> {
   const status = await readFile(`/proc/${pid}/status`, 'utf8').catch(() => '');
@@ -43,8 +48,12 @@ try {
   console.log(`loading ${CUSTOMERS.toLocaleString('en')} customers and ~${ENTRIES.toLocaleString('en')} ledger entries (set-based)…`);
   const seeded = await seedLarge(url, { customers: CUSTOMERS, entries: ENTRIES, log: (line) => console.log(line) });
   console.log(`seeded ${seeded.entries.toLocaleString('en')} entries in ${seeded.seconds.toFixed(1)} s`);
+  const counter = new pg.Client({ connectionString: url });
+  await counter.connect();
+  const expected = Number((await counter.query<{ n: string }>('select count(*) as n from ledger_entries')).rows[0]!.n);
+  await counter.end();
 
-  const app = await startServer({ dataDir, env: { DATABASE_URL: url, DEMO_LEDGER_ENTRIES: '0' }, readyTimeoutMs: 300_000 });
+  const app = await startServer({ dataDir, env: { DATABASE_URL: url, DEMO_LEDGER_ENTRIES: '0', ...(HEAP_MB > 0 ? { NODE_OPTIONS: `--max-old-space-size=${HEAP_MB}` } : {}) }, readyTimeoutMs: 300_000 });
   try {
     const pid = app.child.pid!;
     const client = await openClient(app.baseUrl);
@@ -68,20 +77,29 @@ try {
     if (response.status !== 200 || !response.body) throw new Error(`export: ${response.status}`);
     let bytes = 0;
     let lines = 0;
+    const marks = [0.1, 0.25, 0.5, 0.75, 1];
+    const atMarks: string[] = [];
+    const rssNow = () => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? NaN) / 1024;
     for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
       bytes += chunk.byteLength;
       for (const byte of chunk) if (byte === 0x0a) lines += 1;
+      while (marks.length > 0 && lines - 1 >= marks[0]! * expected) {
+        const mark = marks.shift()!;
+        atMarks.push(`${mark * 100} %: ${rssNow().toFixed(0)} MB (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+      }
     }
     const seconds = (Date.now() - started) / 1000;
+    if (marks.length > 0) atMarks.push(`end (${(lines - 1).toLocaleString('en')} rows): ${rssNow().toFixed(0)} MB`);
     clearInterval(sampler);
     const rows = lines - 1;
     const sorted = [...samples].sort((a, b) => a - b);
-    console.log(`\nGET /api/admin/ledger/export.csv over HTTP (server in its own process)`);
+    console.log(`\nGET /api/admin/ledger/export.csv over HTTP (server in its own process${HEAP_MB > 0 ? `, heap capped at ${HEAP_MB} MB` : ''})`);
     console.log(`  rows ${rows.toLocaleString('en')}, ${(bytes / 1024 / 1024).toFixed(1)} MB in ${seconds.toFixed(1)} s (${Math.round(rows / seconds).toLocaleString('en')} rows/s)`);
     console.log(
       `  server RSS: before ${before.toFixed(0)} MB, during p50 ${(sorted[Math.floor(sorted.length / 2)] ?? NaN).toFixed(0)} MB, ` +
         `peak ${peak.toFixed(0)} MB (${samples.length} samples) — growth ${(peak - before).toFixed(0)} MB for ${(bytes / 1024 / 1024).toFixed(0)} MB sent`,
     );
+    console.log(`  server RSS by rows received (of ${expected.toLocaleString('en')}): ${atMarks.join(' · ')}`);
   } finally {
     await app.stop();
   }

@@ -1,8 +1,12 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
 import Fastify from 'fastify';
-import { sql } from 'drizzle-orm';
+import { parse } from 'csv-parse/sync';
+import { sql, type SQL } from 'drizzle-orm';
 import { createTestContext } from '../../test/helper.ts';
 import { csvCell, csvSelection, sendCsv, type CsvColumns } from './csv-export.ts';
+import type { Transaction } from './client.ts';
 import { users } from './schema.ts';
 
 const ctx = await createTestContext();
@@ -48,5 +52,83 @@ describe('the streamed CSV export', () => {
     await app.close();
     expect(response.statusCode).toBe(500);
     expect(response.headers['content-type']).not.toMatch(/text\/csv/);
+  });
+
+  it('waits for a slow reader: the cursor is not read further while the answer is not read, and every row arrives exactly once', async () => {
+    const total = 40_000;
+    const probeColumns: CsvColumns = {
+      // Headers only: the query below yields c0 and c1 itself.
+      n: { header: { it: 'N', en: 'N' }, value: sql`n` },
+      pad: { header: { it: 'Riempimento', en: 'Padding' }, value: sql`pad` },
+    };
+    // The export's transaction, counting its statements (DECLARE, then one FETCH per batch).
+    let fetches = 0;
+    const counting = new Proxy(ctx.app.db, {
+      get(target, key, receiver) {
+        if (key !== 'transaction') return Reflect.get(target, key, receiver) as unknown;
+        return (callback: (tx: Transaction) => Promise<unknown>) =>
+          target.transaction((tx) =>
+            callback(
+              new Proxy(tx, {
+                get(inner, innerKey, innerReceiver) {
+                  const value = Reflect.get(inner, innerKey, innerReceiver) as unknown;
+                  if (innerKey === 'execute') {
+                    return (query: SQL) => {
+                      fetches += 1;
+                      return inner.execute(query);
+                    };
+                  }
+                  return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(inner) : value;
+                },
+              }),
+            ),
+          );
+      },
+    });
+    const app = Fastify();
+    app.get('/export', (_request, reply) =>
+      sendCsv(reply, {
+        db: counting,
+        fileName: 'probe.csv',
+        language: 'it',
+        columns: probeColumns,
+        // About 10 MB in all: far more than the socket buffers can hold for a reader that does not read.
+        query: () => sql`select n::text as c0, repeat('x', 250) as c1 from generate_series(1, ${total}) as n`,
+        batchSize: 500,
+      }),
+    );
+    await app.listen({ host: '127.0.0.1', port: 0 });
+    /** Rows the server has fetched from its cursor so far. */
+    const probe = async () => Math.max(0, fetches - 1) * 500;
+    try {
+      const { port } = app.server.address() as AddressInfo;
+      const response = await new Promise<http.IncomingMessage>((resolve, reject) => {
+        http.get({ host: '127.0.0.1', port, path: '/export' }, resolve).on('error', reject);
+      });
+      response.pause();
+      // Wait until the server stops reading the cursor (or has read everything: then this test fails).
+      let read = await probe();
+      for (let attempt = 0; attempt < 100; attempt += 1) {
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        const now = await probe();
+        if (now > 0 && now === read) break;
+        read = now;
+      }
+      expect(read).toBeGreaterThan(0);
+      expect(read).toBeLessThan(total);
+
+      const chunks: Buffer[] = [];
+      response.resume();
+      for await (const chunk of response) chunks.push(chunk as Buffer);
+      const records = parse(Buffer.concat(chunks), { delimiter: ';', bom: true, from_line: 2 }) as string[][];
+      expect(records).toHaveLength(total);
+      const numbers = records.map((record) => Number(record[0]));
+      expect(new Set(numbers).size).toBe(total);
+      expect(Math.min(...numbers)).toBe(1);
+      expect(Math.max(...numbers)).toBe(total);
+      expect(records.every((record) => record[1] === 'x'.repeat(250))).toBe(true);
+    } finally {
+      await app.close();
+    }
   });
 });

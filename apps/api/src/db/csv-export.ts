@@ -1,4 +1,5 @@
-import { stringify } from 'csv-stringify';
+import { PassThrough } from 'node:stream';
+import { stringify } from 'csv-stringify/sync';
 import { sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import type { PgSelect } from 'drizzle-orm/pg-core';
 import type { FastifyReply } from 'fastify';
@@ -10,6 +11,11 @@ import type { Database, Transaction } from './client.ts';
  * comma decimals, `dd/MM/yyyy` dates in the business time zone. Rows come from a PostgreSQL cursor
  * (DECLARE … FETCH in batches) and are written with back-pressure, so a million rows never sit in
  * memory. Values are formatted by PostgreSQL itself (to_char), so every column arrives as text.
+ *
+ * Each fetched batch becomes a few chunks of CSV text (csv-stringify's sync API over 250 rows) written
+ * to the answer; the next batch is fetched only once the answer has drained (the socket took the
+ * previous ones). So the server holds at most one batch and one chunk per export, whatever its size,
+ * and spends no per-row stream calls (decision record 024).
  */
 
 export type CsvColumn = { header: Record<Language, string>; value: SQL };
@@ -76,31 +82,46 @@ function drained(stream: NodeJS.WritableStream & { destroyed?: boolean }): Promi
   });
 }
 
+/** Rows fetched per cursor round trip (about 100–300 KB of CSV: one chunk of the answer). */
+export const CSV_BATCH_ROWS = 2000;
+/** Rows per chunk of CSV text written to the answer. */
+const CSV_CHUNK_ROWS = 250;
+
 /**
  * Answers the request with the streamed CSV. The cursor is opened and the first batch read before
  * the answer starts, so that a failing query still gets a JSON error answer instead of a cut stream.
  */
 export async function sendCsv(reply: FastifyReply, options: CsvExportOptions): Promise<FastifyReply> {
   const headers = Object.values(options.columns).map((column) => column.header[options.language]);
-  const stringifier = stringify({ delimiter: ';', bom: true, header: true, columns: headers, record_delimiter: '\r\n' });
   const keys = Object.keys(options.columns).map((_key, index) => `c${index}`);
-  const batchSize = options.batchSize ?? 500;
+  const batchSize = options.batchSize ?? CSV_BATCH_ROWS;
+  const dialect = { delimiter: ';', record_delimiter: '\r\n' } as const;
+  // Bytes, not rows: write() answers false once a batch's chunk is buffered, and the loop waits.
+  const out = new PassThrough({ highWaterMark: 64 * 1024 });
   let started: () => void = () => undefined;
   const isStarted = new Promise<void>((resolve) => {
     started = resolve;
   });
+  const send = async (chunk: string) => {
+    if (out.destroyed) throw new Error('export stream closed before the end');
+    if (!out.write(chunk)) await drained(out);
+  };
 
   const work = options.db.transaction(async (tx) => {
     if (options.before) await options.before(tx);
     await tx.execute(sql`declare sf_export no scroll cursor for ${options.query(tx)}`);
     for (let batch = 0; ; batch += 1) {
       const result = await tx.execute(sql`fetch forward ${sql.raw(String(batchSize))} from sf_export`);
-      if (batch === 0) started();
       const rows = result.rows as Record<string, string | null>[];
+      if (batch === 0) {
+        started();
+        await send(`\uFEFF${stringify([headers], dialect)}`);
+      }
       if (rows.length === 0) break;
-      for (const row of rows) {
-        if (stringifier.destroyed) throw new Error('export stream closed before the end');
-        if (!stringifier.write(keys.map((key) => row[key] ?? ''))) await drained(stringifier);
+      // Chunks of a few hundred rows (tens of KB): short-lived strings the young generation frees at
+      // once, where one string per 2,000 rows (hundreds of KB) would wait in the large-object space.
+      for (let from = 0; from < rows.length; from += CSV_CHUNK_ROWS) {
+        await send(stringify(rows.slice(from, from + CSV_CHUNK_ROWS).map((row) => keys.map((key) => row[key] ?? '')), dialect));
       }
     }
     await tx.execute(sql`close sf_export`);
@@ -108,10 +129,10 @@ export async function sendCsv(reply: FastifyReply, options: CsvExportOptions): P
   // Fails here (before any byte is sent) when the query itself fails.
   await Promise.race([isStarted, work]);
   work.then(
-    () => stringifier.end(),
+    () => out.end(),
     (error: unknown) => {
       reply.log.error({ err: error }, 'CSV export failed');
-      stringifier.destroy(error instanceof Error ? error : new Error(String(error)));
+      out.destroy(error instanceof Error ? error : new Error(String(error)));
     },
   );
 
@@ -119,5 +140,5 @@ export async function sendCsv(reply: FastifyReply, options: CsvExportOptions): P
   return reply
     .header('Content-Type', 'text/csv; charset=utf-8')
     .header('Content-Disposition', `attachment; filename="${safeName}"`)
-    .send(stringifier);
+    .send(out);
 }

@@ -55,6 +55,18 @@ export function readRecords(filePath: string, dialect: CsvDialect): AsyncIterabl
   return parser;
 }
 
+/**
+ * The records of a file from byte `start` (0: the top, header included), each with the byte where
+ * the next record starts (its end, delimiter included), so that a reader can resume there.
+ */
+export async function* readRecordsFrom(filePath: string, dialect: CsvDialect, start: number): AsyncGenerator<{ record: string[]; end: number }> {
+  const parser = parse({ delimiter: dialect.delimiter, bom: true, relax_column_count: true, skip_empty_lines: true, trim: true, info: true });
+  pipeline(createReadStream(filePath, { start }), parser).catch((error: unknown) => parser.destroy(error as Error));
+  for await (const { record, info } of parser as AsyncIterable<{ record: string[]; info: { bytes: number } }>) {
+    yield { record, end: start + info.bytes };
+  }
+}
+
 const normalise = (name: string) => name.trim().toLowerCase().replace(/[_\s]+/g, ' ');
 
 /** The mapping proposed for a header: each field whose alias (or own name) is a column. */
@@ -120,12 +132,17 @@ export function parseYesNo(text: string): boolean | null {
 
 /** The cells of a record by field, through the mapping (an unmapped field reads as empty). */
 export function cellsOf(header: string[], record: string[], mapping: Record<string, string>): Record<string, string> {
-  const cells: Record<string, string> = {};
-  for (const [field, column] of Object.entries(mapping)) {
-    const index = header.indexOf(column);
-    cells[field] = index >= 0 ? (record[index] ?? '').trim() : '';
-  }
-  return cells;
+  return cellReader(header, mapping)(record);
+}
+
+/** cellsOf for many records of one file: each field's column position is found once. */
+export function cellReader(header: string[], mapping: Record<string, string>): (record: string[]) => Record<string, string> {
+  const positions = Object.entries(mapping).map(([field, column]) => [field, header.indexOf(column)] as const);
+  return (record) => {
+    const cells: Record<string, string> = {};
+    for (const [field, index] of positions) cells[field] = index >= 0 ? (record[index] ?? '').trim() : '';
+    return cells;
+  };
 }
 
 export type CustomerRowValues = {

@@ -211,6 +211,69 @@ export async function insertCustomers(executor: Executor, rows: CustomerInsert[]
   return new Set(inserted.map((row) => String(row['id'])));
 }
 
+export type CustomerBatchRow = CustomerInsert & {
+  row_number: number;
+  notice_version: string;
+  /** The consents to record (null: the file says nothing about that purpose). */
+  service: boolean | null;
+  marketing: boolean | null;
+  profiling: boolean | null;
+};
+
+/**
+ * A batch of customers in ONE statement (data-modifying CTEs, one jsonb parameter): each row is
+ * claimed in import_rows (a row claimed before, by this run or another, is not inserted), the
+ * claimed rows are inserted (a row hitting a unique index — an e-mail taken meanwhile, a referral
+ * code drawn twice — is left out, not failing the batch), and the consents of the inserted ones
+ * recorded. Answers the row numbers claimed and the customer ids inserted.
+ */
+export async function claimAndInsertCustomers(
+  executor: Executor,
+  importId: string,
+  rows: CustomerBatchRow[],
+  now: Date,
+): Promise<{ claimed: Set<number>; inserted: Set<string> }> {
+  if (rows.length === 0) return { claimed: new Set(), inserted: new Set() };
+  const [result] = await rowsOf(
+    executor,
+    sql`with input as (
+          select * from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as r(row_number int, id uuid, first_name text, last_name text,
+            email text, phone text, birth_date date, city text, province text, card_number text, referral_code text, referred_by uuid,
+            service_consent boolean, marketing_consent boolean, profiling_consent boolean, notice_version text,
+            service boolean, marketing boolean, profiling boolean)
+        ),
+        claimed as (
+          insert into import_rows (import_id, row_number, entity_id)
+          select ${importId}::uuid, i.row_number, i.id::text from input i
+          on conflict do nothing
+          returning row_number
+        ),
+        inserted as (
+          insert into customers (id, first_name, last_name, email, phone, birth_date, city, province, card_number, referral_code,
+            referred_by, service_consent, marketing_consent, profiling_consent, created_at, updated_at)
+          select i.id, i.first_name, i.last_name, i.email, i.phone, i.birth_date, i.city, i.province, i.card_number, i.referral_code,
+            i.referred_by, i.service_consent, i.marketing_consent, i.profiling_consent, ${now}, ${now}
+          from input i join claimed c on c.row_number = i.row_number
+          order by i.row_number
+          on conflict do nothing
+          returning id
+        ),
+        consents as (
+          insert into customer_consents (customer_id, purpose, granted, channel, notice_version, at, recorded_by)
+          select i.id, p.purpose, p.granted, 'import', i.notice_version, ${now}, null
+          from input i join inserted n on n.id = i.id
+            cross join lateral (values (1, 'service', i.service), (2, 'marketing', i.marketing), (3, 'profiling', i.profiling)) as p(position, purpose, granted)
+          where p.granted is not null
+          order by i.row_number, p.position
+        )
+        select (select coalesce(jsonb_agg(row_number), '[]'::jsonb) from claimed) as claimed,
+               (select coalesce(jsonb_agg(id), '[]'::jsonb) from inserted) as inserted`,
+  );
+  const claimed = (result?.['claimed'] ?? []) as number[];
+  const inserted = (result?.['inserted'] ?? []) as string[];
+  return { claimed: new Set(claimed.map(Number)), inserted: new Set(inserted.map(String)) };
+}
+
 export type ConsentInsert = { customer_id: string; purpose: string; granted: boolean; notice_version: string };
 
 export async function insertConsents(executor: Executor, rows: ConsentInsert[], now: Date) {

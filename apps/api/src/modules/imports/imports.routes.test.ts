@@ -231,6 +231,11 @@ describe('CSV import of customers', () => {
     );
     expect(imported).toHaveLength(9);
     expect(imported.every((row) => row.n === 1)).toBe(true);
+    // The resumed runs read on from the byte where the committed rows end: each row whole.
+    const whole = await rows<{ n: number }>(
+      sql`select count(*)::int as n from customers where email like 'ripresa%' and first_name = 'Cliente' and last_name = 'Ripresa' || substring(email from 8 for 1)`,
+    );
+    expect(whole[0]?.n).toBe(9);
     const detail = (await ctx.request({ method: 'GET', url: `/api/admin/imports/${id}`, token })).json();
     expect(detail).toMatchObject({ status: 'done', importedRows: 9, report: { imported: 9, skipped: 1 } });
     const [claims] = await rows<{ n: number }>(sql`select count(*)::int as n from import_rows where import_id = ${id}`);

@@ -1,4 +1,4 @@
-import { integer, jsonb, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { bigint, integer, jsonb, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import type { CsvDialect, ImportKind, ImportReport, ImportStatus } from '@sf/contract/imports';
 
 /**
@@ -20,6 +20,8 @@ export const imports = pgTable('imports', {
   errorRows: integer().notNull().default(0),
   /** The last data row whose batch committed: a resumed job starts after it. */
   processedRows: integer().notNull().default(0),
+  /** The byte where the row after processedRows starts (0: unknown, read from the top). */
+  processedBytes: bigint({ mode: 'number' }).notNull().default(0),
   importedRows: integer().notNull().default(0),
   skippedRows: integer().notNull().default(0),
   report: jsonb().$type<ImportReport>(),

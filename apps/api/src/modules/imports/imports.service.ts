@@ -1,12 +1,13 @@
 import path from 'node:path';
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { mkdir, open, rm } from 'node:fs/promises';
 import { pipeline } from 'node:stream/promises';
+import { setImmediate } from 'node:timers/promises';
 import type { Readable } from 'node:stream';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { Language } from '@sf/contract/app-info';
-import { cardNumberFor } from '@sf/contract/customers';
+import { cardNumberFor, REFERRAL_ALPHABET } from '@sf/contract/customers';
 import { errorText } from '@sf/contract/error-texts';
 import { message, type MessageKey } from '@sf/contract/messages';
 import type { Import, ImportDetail, ImportErrorCode, ImportKind, ListImportsQuery } from '@sf/contract/imports';
@@ -15,16 +16,16 @@ import { recordAudit, type AuditActor } from '../../lib/audit.ts';
 import { depsOf, type Caller, type ServiceDeps } from '../../lib/caller.ts';
 import { AppError, CodedError } from '../../lib/errors.ts';
 import { enqueueJob } from '../../lib/job-runner.ts';
-import { newReferralCode } from '../customers/customers.service.ts';
 import { createEntry } from '../ledger/ledger.service.ts';
 import {
   balanceRow,
-  cellsOf,
+  cellReader,
   customerRow,
   detectDialect,
   mappingProblems,
   proposeMapping,
   readRecords,
+  readRecordsFrom,
   type BalanceRowValues,
   type CustomerRowValues,
   type RowError,
@@ -34,7 +35,9 @@ import * as repo from './imports.repository.ts';
 export const IMPORT_ENTITY = 'import';
 export const IMPORT_JOB = 'imports.run';
 /** Rows per committed batch: the unit of progress, of resumption and of the audit record. */
-export const IMPORT_BATCH_ROWS = 1000;
+export const IMPORT_BATCH_ROWS = 5000;
+/** Rows checked between two turns of the event loop (see prepareBatch). */
+const CHECK_SLICE_ROWS = 250;
 /** One job run stops after this long and queues its continuation (well inside the runner's lease). */
 const CHUNK_MILLISECONDS = 60_000;
 /** Row errors shown in the answer of GET /imports/:id (all of them in errors.csv). */
@@ -196,11 +199,15 @@ async function prepareBatch(
   records: { rowNumber: number; record: string[] }[],
   state: CheckState,
 ): Promise<PreparedRow[]> {
+  const cellsOf = cellReader(header, value.mapping);
   if (value.kind === 'customers') {
-    const rows = records.map(({ rowNumber, record }) => {
-      const result = customerRow(cellsOf(header, record, value.mapping), value.mapping);
-      return { rowNumber, errors: result.errors, values: result.values };
-    });
+    const rows: { rowNumber: number; errors: RowError[]; values?: CustomerRowValues | undefined }[] = [];
+    for (const [index, { rowNumber, record }] of records.entries()) {
+      // Checking is CPU work: slices of rows let the previous batch's statements go out meanwhile.
+      if (index > 0 && index % CHECK_SLICE_ROWS === 0) await setImmediate();
+      const result = customerRow(cellsOf(record), value.mapping);
+      rows.push({ rowNumber, errors: result.errors, values: result.values });
+    }
     const emails = rows.flatMap((row) => (row.values?.customer.email ? [row.values.customer.email.toLowerCase()] : []));
     const codes = rows.flatMap((row) => (row.values?.customer.referrerCode ? [row.values.customer.referrerCode] : []));
     const [taken, referrers] = await Promise.all([
@@ -225,7 +232,7 @@ async function prepareBatch(
   state.programs ??= await repo.programsByIdOrName(executor);
   const programs = state.programs;
   const rows = records.map(({ rowNumber, record }) => {
-    const result = balanceRow(cellsOf(header, record, value.mapping), value.mapping, value.dialect);
+    const result = balanceRow(cellsOf(record), value.mapping, value.dialect);
     return { rowNumber, errors: result.errors, values: result.values };
   });
   const cards = rows.flatMap((row) => (row.values?.cardNumber ? [row.values.cardNumber] : []));
@@ -258,8 +265,17 @@ async function prepareBatch(
 async function* batchesOf(filePath: string, value: repo.ImportRow, after: number, batchRows: number) {
   let header: string[] | null = null;
   let dataIndex = 0;
+  let start = 0;
+  // A resumed run reads on from the byte where its committed rows end (the header read apart).
+  if (after > 0 && value.processedBytes > 0) {
+    header = await readHeader(filePath, value.dialect);
+    dataIndex = after;
+    start = value.processedBytes;
+  }
   let batch: { rowNumber: number; record: string[] }[] = [];
-  for await (const record of readRecords(filePath, value.dialect)) {
+  let end = start;
+  for await (const { record, end: recordEnd } of readRecordsFrom(filePath, value.dialect, start)) {
+    end = recordEnd;
     if (header === null) {
       header = record;
       continue;
@@ -269,11 +285,11 @@ async function* batchesOf(filePath: string, value: repo.ImportRow, after: number
     const rowNumber = dataIndex + 1;
     batch.push({ rowNumber, record });
     if (batch.length >= batchRows) {
-      yield { header, batch };
+      yield { header, batch, end };
       batch = [];
     }
   }
-  if (batch.length > 0 && header) yield { header, batch };
+  if (batch.length > 0 && header) yield { header, batch, end };
 }
 
 const toStoredErrors = (rows: PreparedRow[]): repo.StoredRowError[] =>
@@ -388,69 +404,104 @@ export async function cancelImport(deps: ImportDeps, caller: Caller, id: string)
 export type ImportActor = { actor: AuditActor; userId: string | null; label: string };
 
 /**
- * One committed batch of customers: the rows are claimed in import_rows first (a row claimed before,
- * by this run or another, is not imported again), then inserted with their consents, all in one
- * transaction with the progress and one audit record.
+ * Referral codes for a batch from one buffer of random bytes (crypto-strong like the customer form's
+ * newReferralCode, without a call per character): a byte below 250 picks one of the 25 letters evenly.
  */
-async function importCustomerBatch(deps: ImportDeps, value: repo.ImportRow, prepared: PreparedRow[], actor: ImportActor): Promise<boolean> {
+function referralCodes(count: number): string[] {
+  const size = REFERRAL_ALPHABET.length;
+  const limit = 256 - (256 % size);
+  const codes: string[] = [];
+  let bytes = randomBytes(Math.ceil(count * 8 * 1.1) + 16);
+  let at = 0;
+  let code = '';
+  while (codes.length < count) {
+    if (at >= bytes.length) {
+      bytes = randomBytes(64);
+      at = 0;
+    }
+    const byte = bytes[at++]!;
+    if (byte >= limit) continue;
+    code += REFERRAL_ALPHABET[byte % size];
+    if (code.length === 8) {
+      codes.push(code);
+      code = '';
+    }
+  }
+  return codes;
+}
+
+/**
+ * One committed batch of customers, in one transaction with the progress and one audit record: one
+ * statement claims each row in import_rows (a row claimed before, by this run or another, is not
+ * imported again), inserts the claimed customers and records their consents
+ * (repo.claimAndInsertCustomers).
+ */
+async function importCustomerBatch(deps: ImportDeps, value: repo.ImportRow, prepared: PreparedRow[], end: number, actor: ImportActor): Promise<boolean> {
   const now = deps.clock.now();
+  const valid = prepared.filter((row) => row.customer);
+  const codes = referralCodes(valid.length);
   return deps.db.transaction(async (tx) => {
     const current = await repo.findImport(tx, value.id, { forUpdate: true });
     if (!current || current.status !== 'running') return false;
-    const valid = prepared.filter((row) => row.customer);
-    const ids = new Map(valid.map((row) => [row.rowNumber, randomUUID()]));
-    const claimed = await repo.claimRows(tx, value.id, valid.map((row) => ({ rowNumber: row.rowNumber, entityId: ids.get(row.rowNumber) ?? null })));
-    let pending = valid.filter((row) => claimed.has(row.rowNumber));
-    const cards = await repo.nextCardSequences(tx, pending.length);
-    const cardOf = new Map(pending.map((row, index) => [row.rowNumber, cardNumberFor(cards[index] ?? 0)]));
-    const inserted = new Set<string>();
-    // A referral code drawn twice (25^8 codes) or an e-mail taken meanwhile leaves a row out: retry
-    // with fresh codes; what still fails is an e-mail taken since the check.
-    for (let attempt = 0; attempt < 4 && pending.length > 0; attempt += 1) {
-      const rows: repo.CustomerInsert[] = pending.map((row) => {
-        const customer = row.customer!;
-        return {
-          id: ids.get(row.rowNumber)!,
-          first_name: customer.customer.firstName,
-          last_name: customer.customer.lastName,
-          email: customer.customer.email?.toLowerCase() ?? null,
-          phone: customer.customer.phone ?? null,
-          birth_date: customer.customer.birthDate ?? null,
-          city: customer.customer.city ?? null,
-          province: customer.customer.province ?? null,
-          card_number: cardOf.get(row.rowNumber)!,
-          referral_code: newReferralCode(),
-          referred_by: customer.referredBy,
-          service_consent: customer.consents.service === true,
-          marketing_consent: customer.consents.marketing === true,
-          profiling_consent: customer.consents.profiling === true,
-        };
-      });
-      for (const id of await repo.insertCustomers(tx, rows, now)) inserted.add(id);
-      pending = pending.filter((row) => !inserted.has(ids.get(row.rowNumber)!));
+    // A row claimed by an earlier run leaves its card number unused: a gap in the sequence, as a
+    // rolled-back customer form leaves one.
+    const cards = await repo.nextCardSequences(tx, valid.length);
+    const rows: repo.CustomerBatchRow[] = valid.map((row, index) => {
+      const { customer, consents, noticeVersion, referredBy } = row.customer!;
+      return {
+        row_number: row.rowNumber,
+        id: randomUUID(),
+        first_name: customer.firstName,
+        last_name: customer.lastName,
+        email: customer.email?.toLowerCase() ?? null,
+        phone: customer.phone ?? null,
+        birth_date: customer.birthDate ?? null,
+        city: customer.city ?? null,
+        province: customer.province ?? null,
+        card_number: cardNumberFor(cards[index] ?? 0),
+        referral_code: codes[index]!,
+        referred_by: referredBy,
+        service_consent: consents.service === true,
+        marketing_consent: consents.marketing === true,
+        profiling_consent: consents.profiling === true,
+        notice_version: noticeVersion,
+        service: consents.service,
+        marketing: consents.marketing,
+        profiling: consents.profiling,
+      };
+    });
+    const { claimed, inserted } = await repo.claimAndInsertCustomers(tx, value.id, rows, now);
+    // A referral code drawn twice (25^8 codes) or an e-mail taken since the check left a claimed row
+    // out: retry with fresh codes; what still fails is an e-mail taken since the check.
+    let pending = rows.filter((row) => claimed.has(row.row_number) && !inserted.has(row.id));
+    for (let attempt = 0; attempt < 3 && pending.length > 0; attempt += 1) {
+      const fresh = referralCodes(pending.length);
+      const retry = pending.map((row, index) => ({ ...row, referral_code: fresh[index]! }));
+      const added = await repo.insertCustomers(tx, retry, now);
+      const consentRows: repo.ConsentInsert[] = [];
+      for (const row of retry) {
+        if (!added.has(row.id)) continue;
+        inserted.add(row.id);
+        for (const purpose of ['service', 'marketing', 'profiling'] as const) {
+          const granted = row[purpose];
+          if (granted !== null) consentRows.push({ customer_id: row.id, purpose, granted, notice_version: row.notice_version });
+        }
+      }
+      await repo.insertConsents(tx, consentRows, now);
+      pending = pending.filter((row) => !added.has(row.id));
     }
     if (pending.length > 0) {
-      await repo.unclaimEntities(tx, value.id, pending.map((row) => row.rowNumber));
+      await repo.unclaimEntities(tx, value.id, pending.map((row) => row.row_number));
       await repo.insertRowErrors(
         tx,
         value.id,
-        pending.map((row) => ({ rowNumber: row.rowNumber, columnName: value.mapping['email'] || 'email', code: 'alreadyExists' })),
+        pending.map((row) => ({ rowNumber: row.row_number, columnName: value.mapping['email'] || 'email', code: 'alreadyExists' })),
       );
     }
-    const consents: repo.ConsentInsert[] = [];
-    for (const row of valid) {
-      const id = ids.get(row.rowNumber)!;
-      if (!inserted.has(id)) continue;
-      for (const purpose of ['service', 'marketing', 'profiling'] as const) {
-        const granted = row.customer!.consents[purpose];
-        if (granted !== null) consents.push({ customer_id: id, purpose, granted, notice_version: row.customer!.noticeVersion });
-      }
-    }
-    await repo.insertConsents(tx, consents, now);
     await repo.insertRowErrors(tx, value.id, toStoredErrors(prepared));
     const last = prepared.at(-1)?.rowNumber ?? current.processedRows + 1;
     await repo.updateImport(tx, value.id, {
-      processedRows: Math.max(current.processedRows, last - 1),
+      ...progressOf(current, last, end),
       importedRows: current.importedRows + inserted.size,
     });
     await recordAudit(tx, actor.actor, {
@@ -468,7 +519,7 @@ async function importCustomerBatch(deps: ImportDeps, value: repo.ImportRow, prep
  * (never a second ledger), with the idempotency key `import:<id>:<row>` — a row written before a
  * crash is answered from its first entry, not written twice.
  */
-async function importBalanceBatch(deps: ImportDeps, value: repo.ImportRow, prepared: PreparedRow[], actor: ImportActor): Promise<boolean> {
+async function importBalanceBatch(deps: ImportDeps, value: repo.ImportRow, prepared: PreparedRow[], end: number, actor: ImportActor): Promise<boolean> {
   const current = await repo.findImport(deps.db, value.id);
   if (!current || current.status !== 'running') return false;
   let imported = 0;
@@ -496,10 +547,15 @@ async function importBalanceBatch(deps: ImportDeps, value: repo.ImportRow, prepa
     if (!locked) return false;
     await repo.insertRowErrors(tx, value.id, [...toStoredErrors(prepared), ...failed]);
     const last = prepared.at(-1)?.rowNumber ?? locked.processedRows + 1;
-    await repo.updateImport(tx, value.id, { processedRows: Math.max(locked.processedRows, last - 1), importedRows: locked.importedRows + imported });
+    await repo.updateImport(tx, value.id, { ...progressOf(locked, last, end), importedRows: locked.importedRows + imported });
     await recordAudit(tx, actor.actor, { action: 'import_batch', entityType: IMPORT_ENTITY, entityId: value.id, after: { rows: [prepared[0]?.rowNumber, last], imported } });
     return locked.status === 'running';
   });
+}
+
+/** The progress after a batch ending at row `last` and byte `end` (a batch behind the progress keeps it). */
+function progressOf(current: repo.ImportRow, last: number, end: number) {
+  return last - 1 >= current.processedRows ? { processedRows: last - 1, processedBytes: end } : {};
 }
 
 export type ChunkResult = { status: 'done' | 'more' | 'stopped'; processedRows: number };
@@ -530,16 +586,34 @@ export async function runImportChunk(
   };
   const state: CheckState = { seenEmails: new Set(), isImporting: true };
   let batches = 0;
-  for await (const { header, batch } of batchesOf(filePathOf(deps.dataDir, value.storedName), value, value.processedRows, options.batchRows ?? IMPORT_BATCH_ROWS)) {
-    const prepared = await prepareBatch(deps.db, value, header, batch, state);
-    const isRunning =
-      value.kind === 'customers' ? await importCustomerBatch(deps, value, prepared, actor) : await importBalanceBatch(deps, value, prepared, actor);
-    if (!isRunning) return { status: 'stopped', processedRows: batch[0]!.rowNumber - 2 };
-    batches += 1;
-    const processed = batch.at(-1)!.rowNumber - 1;
-    if ((options.maxBatches !== undefined && batches >= options.maxBatches) || Date.now() - startedAt > CHUNK_MILLISECONDS) {
-      return { status: 'more', processedRows: processed };
+  // Pipelined: the next batch is read and checked (CPU here) while this one is written (CPU in
+  // PostgreSQL). Checking only reads, so a check thrown away when the run stops costs nothing.
+  const source = batchesOf(filePathOf(deps.dataDir, value.storedName), value, value.processedRows, options.batchRows ?? IMPORT_BATCH_ROWS);
+  const check = (next: IteratorResult<{ header: string[]; batch: { rowNumber: number; record: string[] }[]; end: number }>) => {
+    if (next.done) return null;
+    const checking = prepareBatch(deps.db, value, next.value.header, next.value.batch, state);
+    checking.catch(() => undefined); // awaited below; a run that stops first must not leave it unhandled
+    return { batch: next.value.batch, end: next.value.end, checking };
+  };
+  try {
+    let current = check(await source.next());
+    while (current) {
+      const prepared = await current.checking;
+      const following = check(await source.next());
+      const isRunning =
+        value.kind === 'customers'
+          ? await importCustomerBatch(deps, value, prepared, current.end, actor)
+          : await importBalanceBatch(deps, value, prepared, current.end, actor);
+      if (!isRunning) return { status: 'stopped', processedRows: current.batch[0]!.rowNumber - 2 };
+      batches += 1;
+      const processed = current.batch.at(-1)!.rowNumber - 1;
+      if ((options.maxBatches !== undefined && batches >= options.maxBatches) || Date.now() - startedAt > CHUNK_MILLISECONDS) {
+        return { status: 'more', processedRows: processed };
+      }
+      current = following;
     }
+  } finally {
+    await source.return(undefined);
   }
   await finishImport(deps, id, startedAt);
   return { status: 'done', processedRows: value.totalRows };
