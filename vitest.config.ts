@@ -21,6 +21,7 @@ export default defineConfig({
           exclude: [...configDefaults.exclude, 'apps/api/test/firebase/**'],
           environment: 'node',
           env: { TEST_DB: 'pglite' },
+          globalSetup: ['apps/api/test/pglite-global-setup.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },
