@@ -13,5 +13,8 @@ export default defineProject({
     // the default 5 s with the rest of the suite beside it (issue 12's load runs). Waits still end as
     // soon as their condition holds; only a hung test takes this long.
     testTimeout: 20_000,
+    // Isolation stays on (unlike the API projects): with `isolate: false` the session-expiry and toast
+    // tests of api-client.test.ts and main-layout.test.tsx fail, because modules keep their state
+    // from one file to the next.
   },
 });

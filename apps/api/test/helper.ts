@@ -1,7 +1,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { inject } from 'vitest';
@@ -21,17 +21,15 @@ import type { Mailer } from '../src/lib/mailer.ts';
 /** Which database this run of the API suite uses: set per Vitest project (vitest.config.ts). */
 export const testDatabaseKind = (process.env['TEST_DB'] ?? 'pglite') as 'pglite' | 'postgres';
 
-let pgliteTemplate: Promise<PGlite> | undefined;
+let migratedDump: Promise<Blob> | undefined;
 
-/** Migrating PGlite costs seconds: do it once per worker, then clone the migrated instance. */
+/**
+ * The project's global setup migrated one PGlite for the whole run and dumped its data directory
+ * (pglite-global-setup.ts); each test database starts from that dump instead of migrating again.
+ */
 async function freshPglite(): Promise<PGlite> {
-  pgliteTemplate ??= (async () => {
-    const template = await PGlite.create({ extensions: PGLITE_EXTENSIONS });
-    const handle = await openDatabase({ pglite: template });
-    await handle.migrate();
-    return template;
-  })();
-  return (await (await pgliteTemplate).clone()) as PGlite;
+  migratedDump ??= readFile(inject('pgliteMigratedDump')).then((bytes) => new Blob([bytes]));
+  return PGlite.create({ extensions: PGLITE_EXTENSIONS, loadDataDir: await migratedDump });
 }
 
 async function freshDatabase(): Promise<{ handle: DatabaseHandle; drop: () => Promise<void> }> {

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
@@ -8,6 +8,8 @@ const repositoryRoot = path.resolve(webRoot, '../..');
 
 /** Environment variable through which the workers learn where the journeys' own web build is. */
 export const E2E_WEB_DIST = 'SF_E2E_WEB_DIST';
+/** Optional: an existing build (e.g. apps/web/dist in CI) to serve instead of building one. */
+export const E2E_PREBUILT_WEB = 'SF_E2E_PREBUILT_WEB';
 
 /**
  * Builds the web app from the current sources into a private folder that the journeys' servers serve.
@@ -15,6 +17,14 @@ export const E2E_WEB_DIST = 'SF_E2E_WEB_DIST';
  * server whose files vanish mid-run answers a bare 404 instead of the app.
  */
 export default function globalSetup(): () => void {
+  // CI builds the app once (`npm run build`) for the journeys and `bench:web --no-build` alike, and
+  // names that build here; the folder is then served as it is and left in place afterwards.
+  const prebuilt = process.env[E2E_PREBUILT_WEB];
+  if (prebuilt) {
+    if (!existsSync(path.join(prebuilt, 'index.html'))) throw new Error(`${E2E_PREBUILT_WEB}=${prebuilt} holds no built web app (index.html)`);
+    process.env[E2E_WEB_DIST] = path.resolve(prebuilt);
+    return () => undefined;
+  }
   const outDir = mkdtempSync(path.join(tmpdir(), 'sf-e2e-web-'));
   const { NODE_ENV: _ignored, ...env } = process.env;
   const build = spawnSync(
