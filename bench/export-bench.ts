@@ -3,11 +3,8 @@ import path from 'node:path';
 import { readFileSync } from 'node:fs';
 import { readFile, mkdtemp, rm } from 'node:fs/promises';
 import pg from 'pg';
-import { openDatabase } from '../apps/api/src/db/client.ts';
-import { seedDemoData } from '../apps/api/src/db/seed.ts';
-import { startPostgresServer } from '../apps/api/test/postgres-server.ts';
 import { openClient, startServer } from '../apps/api/test/server-process.ts';
-import { seedLarge } from './loyalty-seed-large.ts';
+import { benchDatabase, numberArgument } from './support.ts';
 
 /**
  * `npm run bench:export` — prints figures, asserts nothing. Starts a real PostgreSQL, loads about
@@ -19,13 +16,9 @@ import { seedLarge } from './loyalty-seed-large.ts';
  * server with `--max-old-space-size=N`: an export that kept its rows would then fail for lack of heap,
  * a streamed one finishes (V8 otherwise lets garbage grow the heap while memory is plentiful).
  */
-function argument(name: string, fallback: number): number {
-  const index = process.argv.indexOf(`--${name}`);
-  return index < 0 ? fallback : Number(process.argv[index + 1]);
-}
-const CUSTOMERS = argument('customers', 100_000);
-const ENTRIES = argument('entries', 1_000_000);
-const HEAP_MB = argument('heap-mb', 0);
+const CUSTOMERS = numberArgument('customers', 100_000);
+const ENTRIES = numberArgument('entries', 1_000_000);
+const HEAP_MB = numberArgument('heap-mb', 0);
 
 async function rssMb(pid: number): Promise<number> {
   const status = await readFile(`/proc/${pid}/status`, 'utf8').catch(() => '');
@@ -33,21 +26,9 @@ async function rssMb(pid: number): Promise<number> {
   return kb / 1024;
 }
 
-const server = await startPostgresServer();
+const { url, stop } = await benchDatabase({ customers: CUSTOMERS, entries: ENTRIES, poolSize: 1 });
 const dataDir = await mkdtemp(path.join(os.tmpdir(), 'sf-bench-export-'));
 try {
-  const admin = new pg.Client({ connectionString: `${server.adminUrl}/postgres` });
-  await admin.connect();
-  await admin.query('create database bench');
-  await admin.end();
-  const url = `${server.adminUrl}/bench`;
-  const database = await openDatabase({ url, poolSize: 2 });
-  await database.migrate();
-  await seedDemoData(database.db);
-  await database.close();
-  console.log(`loading ${CUSTOMERS.toLocaleString('en')} customers and ~${ENTRIES.toLocaleString('en')} ledger entries (set-based)…`);
-  const seeded = await seedLarge(url, { customers: CUSTOMERS, entries: ENTRIES, log: (line) => console.log(line) });
-  console.log(`seeded ${seeded.entries.toLocaleString('en')} entries in ${seeded.seconds.toFixed(1)} s`);
   const counter = new pg.Client({ connectionString: url });
   await counter.connect();
   const expected = Number((await counter.query<{ n: string }>('select count(*) as n from ledger_entries')).rows[0]!.n);
@@ -107,6 +88,6 @@ try {
   console.error(error);
   process.exitCode = 1;
 } finally {
-  await server.stop();
+  await stop();
   await rm(dataDir, { recursive: true, force: true });
 }
