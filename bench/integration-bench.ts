@@ -2,14 +2,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
-import pg from 'pg';
 import { sql } from 'drizzle-orm';
 import { buildApp } from '../apps/api/src/app.ts';
 import { loadEnv } from '../apps/api/src/config/env.ts';
-import { openDatabase } from '../apps/api/src/db/client.ts';
 import { createApiKey } from '../apps/api/src/modules/integration/api-keys.service.ts';
-import { startPostgresServer } from '../apps/api/test/postgres-server.ts';
 import { createLedgerFixture } from '../apps/api/test/ledger-fixtures.ts';
+import { freshBenchDatabase, loadAverage, numberArgument, percentile } from './support.ts';
 
 /**
  * `npm run bench:integration` — prints figures, asserts nothing (speed is measured here, never in
@@ -18,29 +16,13 @@ import { createLedgerFixture } from '../apps/api/test/ledger-fixtures.ts';
  * spread over the members; prints purchases per second and the p50/p99 latency.
  * `--seconds N` (default 15), `--tills N` (default 20), `--customers N` (default 2,000).
  */
-function argument(name: string, fallback: number): number {
-  const index = process.argv.indexOf(`--${name}`);
-  return index < 0 ? fallback : Number(process.argv[index + 1]);
-}
-const TILLS = argument('tills', 20);
-const SECONDS = argument('seconds', 15);
-const CUSTOMERS = argument('customers', 2000);
+const TILLS = numberArgument('tills', 20);
+const SECONDS = numberArgument('seconds', 15);
+const CUSTOMERS = numberArgument('customers', 2000);
 
-const percentile = (values: number[], p: number) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
-};
-
-const server = await startPostgresServer();
+const { url, database, stop } = await freshBenchDatabase(TILLS);
 const dataDir = await mkdtemp(path.join(os.tmpdir(), 'sf-bench-integration-'));
 try {
-  const admin = new pg.Client({ connectionString: `${server.adminUrl}/postgres` });
-  await admin.connect();
-  await admin.query('create database bench');
-  await admin.end();
-  const url = `${server.adminUrl}/bench`;
-  const database = await openDatabase({ url, poolSize: TILLS });
-  await database.migrate();
   console.log(`loading ${CUSTOMERS.toLocaleString('en')} members…`);
   const fx = await createLedgerFixture(database.db, { customers: CUSTOMERS });
   const cards = ((await database.db.execute(sql`select card_number from customers order by card_number`)) as unknown as { rows: { card_number: string }[] }).rows.map(
@@ -96,11 +78,10 @@ try {
     `\nintegration purchases, ${TILLS} concurrent tills (one key each), ${SECONDS} s, ${cards.length.toLocaleString('en')} cards, real PostgreSQL:\n` +
       `  ${(ok / seconds).toFixed(0)} purchases/s  (${ok} ok, errors ${JSON.stringify(errors)})\n` +
       `  latency p50 ${percentile(latencies, 50).toFixed(1)} ms, p99 ${percentile(latencies, 99).toFixed(1)} ms\n` +
-      `  (${os.cpus().length} cores, load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}: a shared machine reads lower)`,
+      `  (${os.cpus().length} cores, ${loadAverage()}: a shared machine reads lower)`,
   );
   await app.close();
-  await database.close();
 } finally {
-  await server.stop();
+  await stop();
   await rm(dataDir, { recursive: true, force: true });
 }

@@ -63,6 +63,24 @@ export async function benchDatabase(options: { customers: number; entries: numbe
     const database = await openDatabase({ url: givenUrl, poolSize: options.poolSize });
     return { url: givenUrl, database, stop: () => database.close() };
   }
+  const fresh = await freshBenchDatabase(options.poolSize);
+  try {
+    await seedDemoData(fresh.database.db);
+    console.log(`loading ${options.customers.toLocaleString('en')} customers and ~${options.entries.toLocaleString('en')} ledger entries (set-based)…`);
+    const seeded = await seedLarge(fresh.url, { customers: options.customers, entries: options.entries, log: (line) => console.log(line) });
+    console.log(
+      `seeded ${seeded.customers.toLocaleString('en')} customers, ${seeded.memberships.toLocaleString('en')} memberships, ` +
+        `${seeded.entries.toLocaleString('en')} entries in ${seeded.seconds.toFixed(1)} s`,
+    );
+    return fresh;
+  } catch (error) {
+    await fresh.stop();
+    throw error;
+  }
+}
+
+/** An empty, migrated database `bench` on a real PostgreSQL started here (stopped by `stop`). */
+export async function freshBenchDatabase(poolSize: number): Promise<{ url: string; database: DatabaseHandle; stop: () => Promise<void> }> {
   const server = await startPostgresServer();
   try {
     const admin = new pg.Client({ connectionString: `${server.adminUrl}/postgres` });
@@ -70,15 +88,8 @@ export async function benchDatabase(options: { customers: number; entries: numbe
     await admin.query('create database bench');
     await admin.end();
     const url = `${server.adminUrl}/bench`;
-    const database = await openDatabase({ url, poolSize: options.poolSize });
+    const database = await openDatabase({ url, poolSize });
     await database.migrate();
-    await seedDemoData(database.db);
-    console.log(`loading ${options.customers.toLocaleString('en')} customers and ~${options.entries.toLocaleString('en')} ledger entries (set-based)…`);
-    const seeded = await seedLarge(url, { customers: options.customers, entries: options.entries, log: (line) => console.log(line) });
-    console.log(
-      `seeded ${seeded.customers.toLocaleString('en')} customers, ${seeded.memberships.toLocaleString('en')} memberships, ` +
-        `${seeded.entries.toLocaleString('en')} entries in ${seeded.seconds.toFixed(1)} s`,
-    );
     return {
       url,
       database,

@@ -5,8 +5,6 @@ import type { ScreenHandle } from './screens.ts';
 import { sessionStore, useSession } from '../lib/session.ts';
 import { ADMIN_HOME, EDITOR_HOME, loginPathFor } from './homes.ts';
 
-export { ADMIN_HOME, EDITOR_HOME, loginPathFor, safeRedirectTarget } from './homes.ts';
-
 function SignOutAndGoToLogin() {
   const location = useLocation();
   const session = useSession();

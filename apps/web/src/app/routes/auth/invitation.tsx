@@ -1,7 +1,7 @@
 import '../../full-styles.ts';
 import { useNavigate, useSearchParams } from 'react-router';
 import { InvitationForm } from '../../../features/auth/components/invitation-form.tsx';
-import { ADMIN_HOME, EDITOR_HOME } from '../../guards.tsx';
+import { ADMIN_HOME, EDITOR_HOME } from '../../homes.ts';
 
 /** `/auth/invitation?token=…` — the link of an invitation e-mail: set name and password, enter with the invited role. */
 export function Component() {

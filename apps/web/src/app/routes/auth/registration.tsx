@@ -2,7 +2,7 @@ import '../../full-styles.ts';
 import { Navigate, useNavigate } from 'react-router';
 import { RegistrationForm } from '../../../features/auth/components/registration-form.tsx';
 import { useSession } from '../../../lib/session.ts';
-import { ADMIN_HOME, EDITOR_HOME } from '../../guards.tsx';
+import { ADMIN_HOME, EDITOR_HOME } from '../../homes.ts';
 
 export function Component() {
   const navigate = useNavigate();
