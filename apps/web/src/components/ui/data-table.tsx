@@ -91,11 +91,15 @@ export function DataTable<T, F extends string = string>({
   const page = query.data;
   const pageSize = params.pageSize ?? page?.pageSize ?? 25;
   const pageCount = page ? Math.max(1, Math.ceil(page.total / Math.max(1, page.pageSize))) : 1;
-  const [selected, setSelected] = useState<string[]>([]);
+  const [chosen, setSelected] = useState<string[]>([]);
   const rowIds = useMemo(() => page?.items.map(getRowId) ?? [], [page, getRowId]);
 
-  // A selection belongs to the rows on screen: another page, sort or filter starts empty.
-  useEffect(() => setSelected([]), [page]);
+  // A selection belongs to the rows on screen: another page, sort or filter starts empty. A refresh of
+  // the same rows (a refetch in the background) keeps it — clearing it on every new answer took the
+  // bulk buttons away under the user's pointer — and drops only the rows that left the page.
+  const paramsKey = JSON.stringify(params);
+  useEffect(() => setSelected([]), [paramsKey]);
+  const selected = useMemo(() => chosen.filter((id) => rowIds.includes(id)), [chosen, rowIds]);
 
   if (query.isError && !page) {
     return (
