@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import { ledgerErrorMessage } from '@sf/contract/ledger';
 import type { Database, Transaction } from '../../db/client.ts';
 import { CodedError } from '../../lib/errors.ts';
@@ -28,7 +28,7 @@ function canonicalJson(value: unknown): string {
 }
 
 /** A signed 64-bit lock id for pg_try_advisory_xact_lock (collisions: 1 in 2^64). */
-function lockIdOf(scope: string, key: string): string {
+export function lockIdOf(scope: string, key: string): string {
   return createHash('sha256').update(`${scope}\u0000${key}`).digest().readBigInt64BE(0).toString();
 }
 
@@ -37,56 +37,75 @@ const isUniqueViolation = (error: unknown): boolean => {
   return (cause as { code?: string })?.code === '23505';
 };
 
-export async function runIdempotent(
-  db: Database,
-  request: { scope: string; key: string; hash: string },
-  work: (tx: Transaction) => Promise<StoredAnswer>,
-): Promise<StoredAnswer & { isReplay: boolean }> {
-  for (let attempt = 0; ; attempt += 1) {
-    try {
-      return await db.transaction(async (tx) => {
-        // One round trip: take the key's lock and read its stored answer (read only when the lock was
-        // granted). The statement's snapshot predates the lock, so a twin that committed in between is
-        // not seen: our answer's insert then fails on the primary key and the retry below reads it.
-        const lockId = lockIdOf(request.scope, request.key);
-        const result = (await tx.execute(
-          sql`select locked.ok, stored.request_hash, stored.response_status, stored.response_body
-              from (select pg_try_advisory_xact_lock(${lockId}::bigint) as ok) as locked
+export type IdempotentRequest = { scope: string; key: string; hash: string };
+
+/**
+ * One statement: take the key's lock and read its stored answer (read only when the lock was granted).
+ * The statement's snapshot predates the lock, so a twin that committed in between is not seen: our
+ * answer's insert then fails on the primary key and `retryingTwinCommits` runs us again, which reads it.
+ */
+export function claimKeyStatement(request: IdempotentRequest): SQL {
+  return sql`select locked.ok, stored.request_hash, stored.response_status, stored.response_body
+              from (select pg_try_advisory_xact_lock(${lockIdOf(request.scope, request.key)}::bigint) as ok) as locked
               left join lateral (
                 select request_hash, response_status, response_body from idempotency_records
                 where locked.ok and scope = ${request.scope} and key = ${request.key}
-              ) as stored on true`,
-        )) as unknown as {
-          rows: { ok: boolean; request_hash: string | null; response_status: number; response_body: unknown }[];
-        };
-        if (!result.rows[0]?.ok) {
-          throw new CodedError(409, 'idempotency_key_in_flight', (language) => ({
-            message: ledgerErrorMessage('idempotency_key_in_flight', language),
-          }), { 'Retry-After': '1' });
-        }
-        const stored = result.rows[0].request_hash === null ? undefined : result.rows[0];
-        if (stored) {
-          if (stored.request_hash !== request.hash) {
-            throw new CodedError(422, 'idempotency_key_reused', (language) => ({
-              message: ledgerErrorMessage('idempotency_key_reused', language),
-            }));
-          }
-          const body = typeof stored.response_body === 'string' ? JSON.parse(stored.response_body) : stored.response_body;
-          return { status: stored.response_status, body, isReplay: true };
-        }
-        const answer = await work(tx);
-        await tx.execute(
-          sql`insert into idempotency_records (scope, key, request_hash, response_status, response_body)
-              values (${request.scope}, ${request.key}, ${request.hash}, ${answer.status}, ${JSON.stringify(answer.body)}::jsonb)`,
-        );
-        return { ...answer, isReplay: false };
-      });
+              ) as stored on true`;
+}
+
+/**
+ * The claim's answer: nothing stored (go on), or the stored answer of the same request; 409 while a
+ * twin holds the key, 422 for another request under the same key.
+ */
+export function storedAnswerOf(row: Record<string, unknown> | undefined, request: IdempotentRequest): StoredAnswer | null {
+  if (!row?.['ok']) {
+    throw new CodedError(409, 'idempotency_key_in_flight', (language) => ({
+      message: ledgerErrorMessage('idempotency_key_in_flight', language),
+    }), { 'Retry-After': '1' });
+  }
+  if (row['request_hash'] === null || row['request_hash'] === undefined) return null;
+  if (row['request_hash'] !== request.hash) {
+    throw new CodedError(422, 'idempotency_key_reused', (language) => ({
+      message: ledgerErrorMessage('idempotency_key_reused', language),
+    }));
+  }
+  const body = row['response_body'];
+  return { status: Number(row['response_status']), body: typeof body === 'string' ? JSON.parse(body) : body };
+}
+
+/**
+ * Runs `attempt` again when it failed on a unique key: the twin committed after our snapshot and
+ * before our lock (its lock is released at commit), so we did its work again and hit its answer
+ * record's key, or its entry's (source, key). Nothing of ours was written (the transaction rolled
+ * back): the next attempt replays its answer.
+ */
+export async function retryingTwinCommits<T>(attempt: () => Promise<T>): Promise<T> {
+  for (let tries = 0; ; tries += 1) {
+    try {
+      return await attempt();
     } catch (error) {
-      // The twin committed after our snapshot and before our lock (its lock is released at commit), so
-      // we did its work again and hit a unique key: its answer record's, or its entry's (source, key).
-      // Nothing of ours was written (the transaction rolled back): run again, which replays its answer.
-      if (attempt < 2 && isUniqueViolation(error)) continue;
+      if (tries < 2 && isUniqueViolation(error)) continue;
       throw error;
     }
   }
+}
+
+export async function runIdempotent(
+  db: Database,
+  request: IdempotentRequest,
+  work: (tx: Transaction) => Promise<StoredAnswer>,
+): Promise<StoredAnswer & { isReplay: boolean }> {
+  return retryingTwinCommits(() =>
+    db.transaction(async (tx) => {
+      const result = (await tx.execute(claimKeyStatement(request))) as unknown as { rows: Record<string, unknown>[] };
+      const stored = storedAnswerOf(result.rows[0], request);
+      if (stored) return { ...stored, isReplay: true };
+      const answer = await work(tx);
+      await tx.execute(
+        sql`insert into idempotency_records (scope, key, request_hash, response_status, response_body)
+            values (${request.scope}, ${request.key}, ${request.hash}, ${answer.status}, ${JSON.stringify(answer.body)}::jsonb)`,
+      );
+      return { ...answer, isReplay: false };
+    }),
+  );
 }

@@ -154,14 +154,30 @@ export async function lockMembership(
  * (findProgramRules, findCustomerStatus, isMerchantOfProgram, lockMembership), which also says which
  * field is wrong. Same locks, in the same order, as the long way.
  */
-export async function lockMembershipWithContext(
-  executor: Executor,
+export type KeyClaim = { lockId: string; scope: string; key: string };
+
+/** "This transaction holds the key's lock (granted again at once) and no answer is stored under it." */
+function keyClaimedCondition(claim: KeyClaim | undefined): SQL {
+  return claim
+    ? sql`and pg_try_advisory_xact_lock(${claim.lockId}::bigint)
+          and not exists (select 1 from idempotency_records where scope = ${claim.scope} and key = ${claim.key})`
+    : sql``;
+}
+
+export type MemberContext = { membership: MembershipRow; program: ProgramRules; customerStatus: string; isMerchantOfProgram: boolean };
+
+/**
+ * The statement of `lockMembershipWithContext`. With `onlyIfKeyClaimed`, the row is locked only when
+ * this transaction holds the idempotency key's lock and no answer is stored under it yet (a batched
+ * write asks both in one round trip, and a twin in flight or a replay must not queue on the member).
+ */
+export function lockMembershipWithContextStatement(
   input: { customerId: string; programId: string; merchantId?: string | undefined },
-): Promise<{ membership: MembershipRow; program: ProgramRules; customerStatus: string; isMerchantOfProgram: boolean } | null> {
+  onlyIfKeyClaimed?: KeyClaim,
+): SQL {
   const merchantId = input.merchantId ?? null;
-  const [row] = await rows(
-    executor,
-    sql`select m.*, c.status as customer_status,
+  const claimed = keyClaimedCondition(onlyIfKeyClaimed);
+  return sql`select m.*, c.status as customer_status,
           ${merchantId === null ? sql`true` : sql`exists (select 1 from program_merchants pm where pm.program_id = m.program_id and pm.merchant_id = ${merchantId})`} as is_merchant_of_program,
           p.id as p_id, p.name as p_name, p.type as p_type, p.status as p_status, p.points_per_euro::text as p_points_per_euro,
           p.min_spend_cents as p_min_spend_cents, p.stamps_required as p_stamps_required, p.max_stamps_per_day as p_max_stamps_per_day,
@@ -170,15 +186,72 @@ export async function lockMembershipWithContext(
         from memberships m
         join programs p on p.id = m.program_id
         join customers c on c.id = m.customer_id
-        where m.customer_id = ${input.customerId} and m.program_id = ${input.programId}
-        for update of m`,
-  );
+        where m.customer_id = ${input.customerId} and m.program_id = ${input.programId} ${claimed}
+        for update of m`;
+}
+
+export function toMemberContext(row: Row | undefined): MemberContext | null {
   if (!row) return null;
   return {
     membership: toMembershipRow(row),
     program: toProgramRules(row, 'p_'),
     customerStatus: String(row['customer_status']),
     isMerchantOfProgram: row['is_merchant_of_program'] === true,
+  };
+}
+
+/**
+ * The common write's first step in one round trip: locks an EXISTING membership and reads, with it,
+ * its program's rules, the customer's status and whether the merchant belongs to the program.
+ * Null when there is no membership yet (or the ids are unknown): the caller then takes the long way
+ * (findProgramRules, findCustomerStatus, isMerchantOfProgram, lockMembership), which also says which
+ * field is wrong. Same locks, in the same order, as the long way.
+ */
+export async function lockMembershipWithContext(
+  executor: Executor,
+  input: { customerId: string; programId: string; merchantId?: string | undefined },
+): Promise<MemberContext | null> {
+  const [row] = await rows(executor, lockMembershipWithContextStatement(input));
+  return toMemberContext(row);
+}
+
+/**
+ * What the rules need to know about a member's past, for a write that has just locked the member (it
+ * must run AFTER the lock, as its own statement, to see every write committed before the lock): the
+ * points earned in the tier window (both windows' starts are given; the program's own is used) and the
+ * stamps earned by purchases today; with `withOpenLots`, the open lots, oldest first, locked.
+ */
+export function memberHistoryStatement(
+  input: { customerId: string; programId: string },
+  since: { rolling12: Date; calendarYear: Date; today: Date },
+  withOpenLots: boolean,
+  onlyIfKeyClaimed?: KeyClaim,
+): SQL {
+  return sql`select
+      (select coalesce(sum(e.points), 0)::int from ledger_entries e
+        where e.membership_id = m.id
+          and e.created_at >= case when p.tier_window = 'calendarYear' then ${since.calendarYear}::timestamptz else ${since.rolling12}::timestamptz end
+          and (e.kind = 'earn' or (e.kind = 'reversal' and e.source not in ('manual', 'system')))) as earned_in_window,
+      (select coalesce(sum(e.stamps), 0)::int from ledger_entries e
+        where e.membership_id = m.id and e.kind = 'earn' and e.source = 'purchase' and e.created_at >= ${since.today}::timestamptz) as stamps_today,
+      ${withOpenLots
+        ? sql`(select coalesce(json_agg(json_build_object('id', l.id, 'remaining', l.remaining) order by l.id), '[]'::json)
+              from (select id, remaining from ledger_lots where membership_id = m.id and remaining > 0 order by id for update) l)`
+        : sql`null`} as open_lots
+    from memberships m join programs p on p.id = m.program_id
+    where m.customer_id = ${input.customerId} and m.program_id = ${input.programId} ${keyClaimedCondition(onlyIfKeyClaimed)}`;
+}
+
+export type MemberHistory = { earnedInWindow: number; stampsToday: number; openLots: LotRow[] | null };
+
+export function toMemberHistory(row: Row | undefined): MemberHistory | null {
+  if (!row) return null;
+  const lots = row['open_lots'];
+  const parsed = (typeof lots === 'string' ? JSON.parse(lots) : lots) as { id: number; remaining: number }[] | null;
+  return {
+    earnedInWindow: Number(row['earned_in_window']),
+    stampsToday: Number(row['stamps_today']),
+    openLots: parsed ? parsed.map((lot) => ({ id: Number(lot.id), remaining: Number(lot.remaining), expiresOn: null })) : null,
   };
 }
 
@@ -244,22 +317,33 @@ export function toLedgerEntry(row: Row): LedgerEntry {
  * One round trip instead of five or more: the membership row stays locked for less time, which is
  * what bounds the writes to one hot member. Runs inside the caller's transaction, after the lock.
  */
-export async function writeMovement(
-  executor: Executor,
-  movement: {
-    entry: NewEntry;
-    /** Lots the entry creates (gains). */
-    lots: { points: number; expiresOn: string | null }[];
-    /** Points the entry takes from open lots (consumption), already decided (FIFO). */
-    takes: { lotId: number; take: number }[];
-    membership: { id: string; balance: number; stamps: number; tier: string | null; lastActivityAt: Date };
-    audit: { actorId: string | null; actorEmail: string | null; requestId: string | null; ip: string | null; action: string; after: unknown };
-  },
-): Promise<{ entry: LedgerEntry; membership: MembershipRow }> {
-  const { entry, membership, audit } = movement;
-  const [row] = await rows(
-    executor,
-    sql`with entry as (
+export type MovementWrite = {
+  entry: NewEntry;
+  /** Lots the entry creates (gains). */
+  lots: { points: number; expiresOn: string | null }[];
+  /** Points the entry takes from open lots (consumption), already decided (FIFO). */
+  takes: { lotId: number; take: number }[];
+  membership: { id: string; balance: number; stamps: number; tier: string | null; lastActivityAt: Date };
+  audit: { actorId: string | null; actorEmail: string | null; requestId: string | null; ip: string | null; action: string; after: unknown };
+  /** The member's tier changes with this entry: also the `membership.tier` audit record. */
+  tierChange?: { from: string | null; to: string | null };
+  /**
+   * Store the answer under this idempotency key in the same statement (the batched write); the
+   * stored body holds the written rows (`ledgerWrite`), which `toWriteResult` maps like the first answer.
+   */
+  idempotency?: { scope: string; key: string; hash: string };
+};
+
+/**
+ * Writes one movement in ONE statement (data-modifying CTEs, each run exactly once): the entry, its
+ * new FIFO lots or its takes from open lots, the membership's new figures and the audit record (B5),
+ * the tier change's audit record and the idempotency answer when asked. One round trip instead of
+ * five or more: the membership row stays locked for less time, which is what bounds the writes to one
+ * hot member. Runs inside the caller's transaction, after the lock.
+ */
+export function writeMovementStatement(movement: MovementWrite): SQL {
+  const { entry, membership, audit, tierChange, idempotency } = movement;
+  return sql`with entry as (
           insert into ledger_entries (membership_id, customer_id, program_id, merchant_id, kind, source, points, stamps,
             amount_cents, reason, reverses_id, balance_after, stamps_after, expires_on, idempotency_key, created_by,
             created_by_label, created_at)
@@ -291,15 +375,44 @@ export async function writeMovement(
           insert into audit_log (actor_id, actor_email, action, entity_type, entity_id, after, request_id, ip)
           select ${audit.actorId}, ${audit.actorEmail}, ${audit.action}, 'ledger_entry', entry.id::text,
             ${JSON.stringify(audit.after)}::jsonb, ${audit.requestId}, ${audit.ip}
-          from entry)
-        select entry.*, null as reversed_by_id, row_to_json(updated.*) as membership from entry, updated`,
-  );
-  const stored = row!['membership'];
+          from entry)${tierChange
+            ? sql`,
+        tier_audited as (
+          insert into audit_log (actor_id, actor_email, action, entity_type, entity_id, before, after, request_id, ip)
+          select ${audit.actorId}, ${audit.actorEmail}, 'membership.tier', 'membership', ${membership.id},
+            jsonb_build_object('tier', ${tierChange.from}::text), jsonb_build_object('tier', ${tierChange.to}::text, 'entryId', entry.id),
+            ${audit.requestId}, ${audit.ip}
+          from entry)`
+            : sql``}${idempotency
+            ? sql`,
+        answered as (
+          insert into idempotency_records (scope, key, request_hash, response_status, response_body)
+          select ${idempotency.scope}, ${idempotency.key}, ${idempotency.hash}, 201,
+            jsonb_build_object('ledgerWrite', jsonb_build_object('entry', to_jsonb(entry.*), 'membership', to_jsonb(updated.*)))
+          from entry, updated)`
+            : sql``}
+        select entry.*, null as reversed_by_id, row_to_json(updated.*) as membership from entry, updated`;
+}
+
+/** The written rows (the statement's answer, or an answer stored by it) as the API's result. */
+export function toWriteResult(row: Row): { entry: LedgerEntry; membership: MembershipRow } {
+  const stored = row['membership'];
   return {
     // A new entry has no reversal yet.
-    entry: toLedgerEntry(row!),
+    entry: toLedgerEntry({ ...row, reversed_by_id: null }),
     membership: toMembershipRow((typeof stored === 'string' ? JSON.parse(stored) : stored) as Row),
   };
+}
+
+/** An answer stored by `writeMovementStatement` (`ledgerWrite`), as the API's result; else null. */
+export function storedWriteResult(body: unknown): { entry: LedgerEntry; membership: MembershipRow } | null {
+  const written = (body as { ledgerWrite?: { entry: Row; membership: Row } } | null)?.ledgerWrite;
+  return written ? toWriteResult({ ...written.entry, membership: written.membership }) : null;
+}
+
+export async function writeMovement(executor: Executor, movement: MovementWrite): Promise<{ entry: LedgerEntry; membership: MembershipRow }> {
+  const [row] = await rows(executor, writeMovementStatement(movement));
+  return toWriteResult(row!);
 }
 
 export async function findEntry(executor: Executor, id: number): Promise<LedgerEntry | null> {

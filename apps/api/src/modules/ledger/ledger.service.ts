@@ -8,11 +8,20 @@ import {
 } from '@sf/contract/ledger';
 import { message } from '@sf/contract/messages';
 import type { Database, Executor, Transaction } from '../../db/client.ts';
-import { recordAudit, type AuditActor } from '../../lib/audit.ts';
+import type { AuditActor } from '../../lib/audit.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { CodedError } from '../../lib/errors.ts';
 import * as repo from './ledger.repository.ts';
-import { requestHash, runIdempotent } from './idempotency.ts';
+import {
+  claimKeyStatement,
+  lockIdOf,
+  requestHash,
+  retryingTwinCommits,
+  runIdempotent,
+  storedAnswerOf,
+  type IdempotentRequest,
+} from './idempotency.ts';
+import { batchedTransaction, type BatchedTransaction } from '../../db/batch.ts';
 import {
   addDays,
   consumeFifo,
@@ -70,6 +79,14 @@ type Movement = {
   lots?: { points: number; expiresOn: string | null }[];
 };
 
+/** What a batched write already knows, and how it ends (createEntry). */
+type WriteOptions = {
+  /** Read under the member's lock in the batch that took it (memberHistoryStatement). */
+  history?: repo.MemberHistory | undefined;
+  /** Send the write with the commit, and store the idempotent answer in the same statement. */
+  batch?: { transaction: BatchedTransaction; idempotency: IdempotentRequest };
+};
+
 /**
  * Applies one movement to a LOCKED membership: checks the balance, writes the entry, moves the FIFO
  * lots, updates the stored balance, stamps and tier. All in the caller's transaction.
@@ -82,7 +99,9 @@ async function applyMovement(
   program: repo.ProgramRules,
   movement: Movement,
   idempotencyKey: string | null,
+  options: WriteOptions = {},
 ): Promise<LedgerWriteResult> {
+  const { history, batch } = options;
   const now = deps.clock.now();
   const balance = membership.balance + movement.points;
   const stamps = membership.stamps + movement.stamps;
@@ -101,19 +120,25 @@ async function applyMovement(
       ? []
       : movement.onlyLot !== undefined
         ? [{ lotId: movement.onlyLot, take: -movement.points }]
-        : consumeFifo(await repo.openLots(tx, membership.id, movement.preferLotsOf), -movement.points).takes;
+        : consumeFifo(
+            history?.openLots && movement.preferLotsOf === undefined
+              ? history.openLots
+              : await repo.openLots(tx, membership.id, movement.preferLotsOf),
+            -movement.points,
+          ).takes;
 
   let tier = membership.tier;
   if (program.tiers.length > 0) {
     // Read before this entry is written: add its own share of "points earned" (earnings and the
     // reversals of earnings count; see pointsEarnedSince).
-    const earnedBefore = await repo.pointsEarnedSince(tx, membership.id, tierWindowStart(program.tierWindow, now, deps.timeZone));
+    const earnedBefore =
+      history?.earnedInWindow ?? (await repo.pointsEarnedSince(tx, membership.id, tierWindowStart(program.tierWindow, now, deps.timeZone)));
     const countsAsEarned =
       movement.kind === 'earn' || (movement.kind === 'reversal' && movement.source !== 'manual' && movement.source !== 'system');
     tier = tierFor(program.tiers, earnedBefore + (countsAsEarned ? movement.points : 0), membership.tierFloor)?.name ?? null;
   }
 
-  const { entry, membership: updated } = await repo.writeMovement(tx, {
+  const write: repo.MovementWrite = {
     entry: {
       membershipId: membership.id,
       customerId: membership.customerId,
@@ -145,17 +170,14 @@ async function applyMovement(
       action: `ledger.${movement.kind}`,
       after: { points: movement.points, stamps: movement.stamps, membershipId: membership.id, reversesId: movement.reversesId },
     },
-  });
-  // A tier change is history the customer page shows (membership "tierChanges").
-  if (tier !== membership.tier) {
-    await recordAudit(tx, caller.audit, {
-      action: 'membership.tier',
-      entityType: 'membership',
-      entityId: membership.id,
-      before: { tier: membership.tier },
-      after: { tier, entryId: entry.id },
-    });
-  }
+    // A tier change is history the customer page shows (membership "tierChanges").
+    ...(tier !== membership.tier ? { tierChange: { from: membership.tier, to: tier } } : {}),
+    ...(batch ? { idempotency: batch.idempotency } : {}),
+  };
+  // The batched write sends its last statement with the commit: the answer is stored by it.
+  const { entry, membership: updated } = batch
+    ? repo.toWriteResult((await batch.transaction.send([repo.writeMovementStatement(write)], { commit: true }))[0]![0]!)
+    : await repo.writeMovement(tx, write);
   return { entry, membership: repo.toMembership(updated) };
 }
 
@@ -187,13 +209,22 @@ export async function lockMember(
   deps: LedgerDeps,
   input: { customerId: string; programId: string; merchantId?: string | undefined },
 ): Promise<{ program: repo.ProgramRules; membership: repo.MembershipRow }> {
-  const known = await repo.lockMembershipWithContext(tx, input);
+  return lockedMemberOf(tx, deps, input, await repo.lockMembershipWithContext(tx, input));
+}
+
+/** The usual case as it is (`known` says all is well), else the long way, which says what is wrong. */
+async function lockedMemberOf(
+  tx: Executor,
+  deps: LedgerDeps,
+  input: { customerId: string; programId: string; merchantId?: string | undefined },
+  known: repo.MemberContext | null,
+): Promise<{ program: repo.ProgramRules; membership: repo.MembershipRow; isUsualCase: boolean }> {
   if (known && known.program.status === 'active' && known.customerStatus === 'active' && known.isMerchantOfProgram) {
-    return { program: known.program, membership: known.membership };
+    return { program: known.program, membership: known.membership, isUsualCase: true };
   }
   const program = await loadWriteContext(tx, input);
   const membership = known?.membership ?? (await repo.lockMembership(tx, input.customerId, input.programId, deps.clock.now()));
-  return { program, membership };
+  return { program, membership, isUsualCase: false };
 }
 
 function multiplierOf(program: repo.ProgramRules, tier: string | null): number {
@@ -207,6 +238,7 @@ async function movementFor(
   program: repo.ProgramRules,
   membership: repo.MembershipRow,
   input: CreateLedgerEntry,
+  history?: repo.MemberHistory,
 ): Promise<Movement> {
   const base = { amountCents: null, reason: input.reason ?? null, merchantId: input.merchantId ?? null, reversesId: null };
   const isStamps = program.type === 'stamps';
@@ -214,8 +246,9 @@ async function movementFor(
     case 'purchase': {
       if (isStamps) {
         if (input.points !== undefined) throw fieldError('points');
-        const since = startOfLocalDay(localDate(deps.clock.now(), deps.timeZone), deps.timeZone);
-        const earnedToday = await repo.stampsEarnedSince(tx, membership.id, since);
+        const earnedToday =
+          history?.stampsToday ??
+          (await repo.stampsEarnedSince(tx, membership.id, startOfLocalDay(localDate(deps.clock.now(), deps.timeZone), deps.timeZone)));
         const stamps = stampsForPurchase({
           requested: input.stamps ?? 1,
           maxPerTransaction: program.maxStampsPerTransaction,
@@ -253,17 +286,51 @@ async function movementFor(
   }
 }
 
-/** `POST /api/admin/ledger`: 201 with `{ entry, membership }`, or the stored answer of its first send. */
+/**
+ * `POST /api/admin/ledger`: 201 with `{ entry, membership }`, or the stored answer of its first send.
+ *
+ * Three round trips on PostgreSQL with the request's sign-in check (decision 026): one batch claims
+ * the idempotency key, locks the member with its program's rules, then (a statement of its own, so
+ * it sees every write committed before the lock) reads what the rules need from the member's past;
+ * the rules decide in TypeScript; one statement writes the entry, lots, membership, audit records and
+ * the stored answer, sent with the commit. Replays, 409/422 and the first earning (no membership yet)
+ * take the same guarantees as before; only the number of round trips changed.
+ */
 export async function createEntry(deps: LedgerDeps, caller: LedgerCaller, input: CreateLedgerEntry, idempotencyKey: string) {
-  return runIdempotent(
-    deps.db,
-    { scope: IDEMPOTENCY_SCOPE, key: idempotencyKey, hash: requestHash({ op: 'create', input }) },
-    async (tx: Transaction) => {
-      const { program, membership } = await lockMember(tx, deps, input);
-      const movement = await movementFor(tx, deps, program, membership, input);
-      const result = await applyMovement(tx, deps, caller, membership, program, movement, idempotencyKey);
-      return { status: 201, body: result };
-    },
+  const request: IdempotentRequest = { scope: IDEMPOTENCY_SCOPE, key: idempotencyKey, hash: requestHash({ op: 'create', input }) };
+  return retryingTwinCommits(() =>
+    batchedTransaction(deps.db, async (transaction) => {
+      const now = deps.clock.now();
+      const since = {
+        rolling12: tierWindowStart('rolling12', now, deps.timeZone),
+        calendarYear: tierWindowStart('calendarYear', now, deps.timeZone),
+        today: startOfLocalDay(localDate(now, deps.timeZone), deps.timeZone),
+      };
+      const consumesLots = input.kind === 'redeem' || (input.kind === 'adjust' && (input.points ?? 0) < 0);
+      // A twin in flight or a stored answer: neither the member nor its lots get locked.
+      const claimed = { lockId: lockIdOf(request.scope, request.key), scope: request.scope, key: request.key };
+      const [claim, member, history] = await transaction.send([
+        claimKeyStatement(request),
+        repo.lockMembershipWithContextStatement(input, claimed),
+        repo.memberHistoryStatement(input, since, consumesLots, claimed),
+      ]);
+      const stored = storedAnswerOf(claim![0], request);
+      if (stored) {
+        const written = repo.storedWriteResult(stored.body);
+        const body = written ? { entry: written.entry, membership: repo.toMembership(written.membership) } : stored.body;
+        return { status: stored.status, body, isReplay: true };
+      }
+      const tx = transaction.executor();
+      const locked = await lockedMemberOf(tx, deps, input, repo.toMemberContext(member![0]));
+      // The history was read for an existing member, after its lock; the long way reads its own.
+      const known = locked.isUsualCase ? (repo.toMemberHistory(history![0]) ?? undefined) : undefined;
+      const movement = await movementFor(tx, deps, locked.program, locked.membership, input, known);
+      const result = await applyMovement(tx, deps, caller, locked.membership, locked.program, movement, idempotencyKey, {
+        history: known,
+        batch: { transaction, idempotency: request },
+      });
+      return { status: 201, body: result as unknown, isReplay: false };
+    }),
   );
 }
 
