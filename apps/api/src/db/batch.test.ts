@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
-import { createTestContext } from '../../test/helper.ts';
+import { createTestContext, testDatabaseKind } from '../../test/helper.ts';
 import { batchedTransaction, inlineStatement } from './batch.ts';
 
 const ctx = await createTestContext();
@@ -62,5 +62,22 @@ describe('batched transactions', () => {
     ).rejects.toThrow('the rules said no');
     const stored = (await ctx.app.db.execute(sql`select count(*)::int as n from batch_thrown`)) as unknown as { rows: { n: number }[] };
     expect(stored.rows[0]!.n).toBe(0);
+  });
+
+  it('gives the same answers once its statements are prepared on the connection', async () => {
+    const statement = (n: number) => sql`select ${n}::int + 1 as next, ${tricky}::text as text`;
+    const answers: unknown[] = [];
+    // One transaction at a time: the pool hands the same connection back, which prepared the shape
+    // after its first use (on PGlite nothing is prepared, and the answers are the same).
+    for (let run = 0; run < 3; run += 1) {
+      answers.push(await batchedTransaction(ctx.app.db, (transaction) => transaction.send([statement(run)], { commit: true })));
+    }
+    expect(answers).toEqual([0, 1, 2].map((n) => [[{ next: n + 1, text: tricky }]]));
+    if (testDatabaseKind === 'postgres') {
+      const [rows] = await batchedTransaction(ctx.app.db, (transaction) =>
+        transaction.send([sql`select count(*)::int as n from pg_prepared_statements where name like 'sf\\_%'`]),
+      );
+      expect(rows![0]!['n']).toBeGreaterThan(0);
+    }
   });
 });

@@ -114,8 +114,22 @@ export function localDate(instant: Date, timeZone: string = DEFAULT_BUSINESS_TIM
   return `${p.year}-${String(p.month).padStart(2, '0')}-${String(p.day).padStart(2, '0')}`;
 }
 
+const dayStarts = new Map<string, number>();
+
 /** The instant a local day starts in the business time zone (daylight-saving aware). */
 export function startOfLocalDay(date: string, timeZone: string = DEFAULT_BUSINESS_TIME_ZONE): Date {
+  // Every write asks for the same few days (today, the tier windows' first days): remembered, as
+  // each costs three time-zone conversions. A handful of days per time zone, bounded anyway.
+  const cacheKey = `${timeZone}|${date}`;
+  const known = dayStarts.get(cacheKey);
+  if (known !== undefined) return new Date(known);
+  const start = computeStartOfLocalDay(date, timeZone);
+  if (dayStarts.size >= 1_000) dayStarts.clear();
+  dayStarts.set(cacheKey, start.getTime());
+  return start;
+}
+
+function computeStartOfLocalDay(date: string, timeZone: string): Date {
   const [y, m, d] = date.split('-').map(Number) as [number, number, number];
   const guess = Date.UTC(y, m - 1, d);
   // The zone's offset at a given instant: its wall clock read as UTC, minus the instant.
