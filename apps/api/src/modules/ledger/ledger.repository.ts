@@ -227,13 +227,19 @@ export function memberHistoryStatement(
   withOpenLots: boolean,
   onlyIfKeyClaimed?: KeyClaim,
 ): SQL {
+  // Each sum only where the program's rules use it: its cost grows with the member's entries in the
+  // window, and it is paid under the member's lock.
   return sql`select
-      (select coalesce(sum(e.points), 0)::int from ledger_entries e
-        where e.membership_id = m.id
-          and e.created_at >= case when p.tier_window = 'calendarYear' then ${since.calendarYear}::timestamptz else ${since.rolling12}::timestamptz end
-          and (e.kind = 'earn' or (e.kind = 'reversal' and e.source not in ('manual', 'system')))) as earned_in_window,
-      (select coalesce(sum(e.stamps), 0)::int from ledger_entries e
-        where e.membership_id = m.id and e.kind = 'earn' and e.source = 'purchase' and e.created_at >= ${since.today}::timestamptz) as stamps_today,
+      case when jsonb_array_length(p.tiers) > 0 then
+        (select coalesce(sum(e.points), 0)::int from ledger_entries e
+          where e.membership_id = m.id
+            and e.created_at >= case when p.tier_window = 'calendarYear' then ${since.calendarYear}::timestamptz else ${since.rolling12}::timestamptz end
+            and (e.kind = 'earn' or (e.kind = 'reversal' and e.source not in ('manual', 'system'))))
+      else 0 end as earned_in_window,
+      case when p.type = 'stamps' and p.max_stamps_per_day is not null then
+        (select coalesce(sum(e.stamps), 0)::int from ledger_entries e
+          where e.membership_id = m.id and e.kind = 'earn' and e.source = 'purchase' and e.created_at >= ${since.today}::timestamptz)
+      else 0 end as stamps_today,
       ${withOpenLots
         ? sql`(select coalesce(json_agg(json_build_object('id', l.id, 'remaining', l.remaining) order by l.id), '[]'::json)
               from (select id, remaining from ledger_lots where membership_id = m.id and remaining > 0 order by id for update) l)`
