@@ -66,6 +66,21 @@ function inlineQuery(query: { sql: string; params: unknown[] }): string {
 
 /** Statements prepared on each connection (name → shape), kept as long as the connection lives. */
 const preparedOn = new WeakMap<pg.PoolClient, Set<string>>();
+/** A Drizzle executor per connection, for the repositories' one-statement functions. */
+const executorOn = new WeakMap<pg.PoolClient, Database>();
+const statementNames = new Map<string, string>();
+
+/** A shape's name on every connection: a digest of its text (remembered, the texts are a handful). */
+function statementName(text: string): string {
+  let name = statementNames.get(text);
+  if (!name) {
+    name = `sf_${createHash('sha256').update(text).digest('hex').slice(0, 24)}`;
+    if (statementNames.size >= 1_000) statementNames.clear();
+    statementNames.set(text, name);
+  }
+  return name;
+}
+
 /** Past this many shapes on one connection, new ones run unprepared (the shapes are a handful). */
 const MAX_PREPARED_PER_CONNECTION = 100;
 
@@ -89,8 +104,16 @@ export async function batchedTransaction<T>(db: Database, work: (transaction: Ba
   }
 
   const client = await pool.connect();
-  // Built only when asked (the long way of a write): building Drizzle with the schema costs ~0.4 ms.
-  let executor: Database | undefined;
+  // Built once per connection, and only when asked (the long way of a write): building Drizzle with
+  // the schema costs ~0.4 ms.
+  const executorFor = () => {
+    let executor = executorOn.get(client);
+    if (!executor) {
+      executor = drizzlePg({ client, schema, casing: 'snake_case' }) as unknown as Database;
+      executorOn.set(client, executor);
+    }
+    return executor;
+  };
   let isOpen = false;
   let isDone = false;
   let broken: Error | undefined;
@@ -103,7 +126,7 @@ export async function batchedTransaction<T>(db: Database, work: (transaction: Ba
       const opening = isOpen ? [] : ['begin'];
       const texts = statements.map((statement) => {
         const query = dialect.sqlToQuery(statement);
-        const name = `sf_${createHash('sha256').update(query.sql).digest('hex').slice(0, 24)}`;
+        const name = statementName(query.sql);
         if (prepared.has(name)) {
           return query.params.length === 0 ? `execute ${name}` : `execute ${name}(${query.params.map(literal).join(', ')})`;
         }
@@ -118,7 +141,7 @@ export async function batchedTransaction<T>(db: Database, work: (transaction: Ba
     },
     executor() {
       if (!isOpen || isDone) throw new Error('send the first statements before using the executor');
-      return (executor ??= drizzlePg({ client, schema, casing: 'snake_case' }) as unknown as Database);
+      return executorFor();
     },
   };
   try {
