@@ -28,8 +28,8 @@ async function main() {
   if (env.demoData) {
     const seeded = await seedDemoData(app.db, { log: app.log });
     if (seeded) app.log.info('demo data loaded (admin@demo.test, editor@demo.test, member@demo.test)');
-    // Merchants, programs and customers, once, into a database that has none.
-    const isLoyaltySeeded = await seedLoyaltyDemo(app.db, { log: app.log });
+    // Merchants, programs and customers, once, into a database that has none (unless DEMO_LOYALTY=false).
+    const isLoyaltySeeded = env.DEMO_LOYALTY && (await seedLoyaltyDemo(app.db, { log: app.log }));
     // Their ledger (~60,000 entries over 18 months), with the demo anagrafiche it belongs to.
     if (isLoyaltySeeded && env.DEMO_LEDGER_ENTRIES > 0) {
       await seedLedgerDemo(app.db, { log: app.log, timeZone: env.BUSINESS_TIME_ZONE, targetEntries: env.DEMO_LEDGER_ENTRIES });

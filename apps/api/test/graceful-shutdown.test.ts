@@ -67,7 +67,13 @@ describe('graceful shutdown of the real server', () => {
     // An acknowledged write: signing in stores a refresh token.
     const signIn = await client.request('POST', '/api/auth/login', { body: { email: 'admin@demo.test', password: PASSWORD } });
     expect(signIn.status, first.output()).toBe(200);
-    const { refreshToken } = (await signIn.json()) as { refreshToken: string };
+    const { refreshToken, idToken } = (await signIn.json()) as { refreshToken: string; idToken: string };
+    // The start the tests get (server-process.ts): the demo staff and news, not the loyalty demo.
+    const merchants = await client.request('GET', '/api/admin/merchants', { token: idToken });
+    expect(merchants.status).toBe(200);
+    expect(((await merchants.json()) as { total: number }).total).toBe(0);
+    const news = await client.request('GET', '/api/admin/news', { token: idToken });
+    expect(((await news.json()) as { total: number }).total).toBeGreaterThan(0);
 
     // Open the connections first: a connection still waiting in the listen backlog at SIGTERM is
     // refused by any server, and it is not what this test is about.

@@ -7,7 +7,6 @@ import { freePort } from './free-port.ts';
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const serverEntry = path.join(repoRoot, 'apps/api/src/server.ts');
 
-
 export type ServerProcess = {
   baseUrl: string;
   child: ChildProcess;
@@ -21,7 +20,8 @@ export type ServerProcess = {
 
 /**
  * Starts the REAL server (`server.ts` through tsx, on the Node running this code) on a free loopback
- * port and waits until /api/readyz answers 200.
+ * port and waits until /api/readyz answers 200. With the demo staff and news, without the loyalty demo
+ * (`npm run bench:server-start` prints what each costs).
  */
 export async function startServer(options: { dataDir: string; env?: Record<string, string>; readyTimeoutMs?: number }): Promise<ServerProcess> {
   const port = await freePort();
@@ -37,7 +37,10 @@ export async function startServer(options: { dataDir: string; env?: Record<strin
       LOG_LEVEL: 'warn',
       RATE_LIMIT_ALLOW: '127.0.0.1,::1',
       SCHEDULER_INTERVAL_MS: '60000',
-      // The demo ledger (~60,000 entries) adds seconds to every start and no test here needs it.
+      // The demo staff (admin@demo.test…) and news only: the loyalty demo (~3,000 customers, merchants,
+      // programs, rewards, privacy requests, and its ~60,000 ledger entries) adds seconds to every
+      // start and no test here needs it. A caller that does passes DEMO_LOYALTY: 'true' in `env`.
+      DEMO_LOYALTY: 'false',
       DEMO_LEDGER_ENTRIES: '0',
       ...options.env,
     },

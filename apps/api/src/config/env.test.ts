@@ -84,3 +84,13 @@ describe('AUTH_PROVIDER', () => {
     ).toThrow(/FIREBASE_AUTH_EMULATOR_HOST: not allowed in production/);
   });
 });
+
+describe('DEMO_LOYALTY', () => {
+  it('loads the loyalty demo by default; false keeps the demo to staff and news; a bad value is refused, naming it', () => {
+    expect(loadEnv({}).DEMO_LOYALTY).toBe(true);
+    expect(loadEnv({ DEMO_LOYALTY: 'false' }).DEMO_LOYALTY).toBe(false);
+    expect(loadEnv({ DEMO_LOYALTY: '0' }).DEMO_LOYALTY).toBe(false);
+    expect(loadEnv({ DEMO_LOYALTY: 'true' }).DEMO_LOYALTY).toBe(true);
+    expect(() => loadEnv({ DEMO_LOYALTY: 'maybe' })).toThrow(/DEMO_LOYALTY/);
+  });
+});

@@ -93,6 +93,12 @@ const envSchema = z.object({
         return false;
       }
     }, 'not a known IANA time zone'),
+  /**
+   * With DEMO_DATA: also the loyalty demo (merchants, programs, about 3,000 customers, their ledger,
+   * rewards, privacy requests). `false` keeps only the demo staff accounts and news: a start in about
+   * a second, for tests that start the real server and need nothing but signing in.
+   */
+  DEMO_LOYALTY: booleanFromString.default(true),
   /** Ledger entries the demo data gets on a fresh start (about 60,000 over 18 months); 0 for none. */
   DEMO_LEDGER_ENTRIES: z.coerce.number().int().min(0).max(1_000_000).default(60_000),
   /** Requests per minute per API key on the integration API (429 with Retry-After beyond it). */

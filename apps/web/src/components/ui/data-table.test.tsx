@@ -157,3 +157,137 @@ describe('DataTable with list parameters', () => {
     expect(within(document.body).getByRole('button', { name: 'Esporta CSV' })).toBeEnabled();
   });
 });
+
+/**
+ * The selection belongs to the rows on screen (commit 0092ce0): a background refetch of the same rows
+ * keeps it — clearing it on every new answer took the bulk buttons away under the user's pointer —,
+ * rows that left the page drop out of it, and another page, sort or filter starts empty.
+ */
+describe('DataTable row selection across answers', () => {
+  /** The rows the server answers now: a test changes them between fetches. */
+  function answerRows(initial: Shop[], total = initial.length) {
+    const state = { rows: initial, total, calls: 0 };
+    server.use(
+      http.get('/api/shops', ({ request }) => {
+        const params = new URL(request.url).searchParams;
+        state.calls += 1;
+        return HttpResponse.json({ items: state.rows, total: state.total, page: Number(params.get('page')), pageSize: Number(params.get('pageSize')) });
+      }),
+    );
+    return state;
+  }
+
+  /** The list with a "refresh" that refetches the same query, as a background refetch or an invalidation does. */
+  function RefreshingList({ onBulk }: { onBulk: (ids: string[]) => void }) {
+    const { params, update, isFiltered } = useListParams(schema);
+    const query = useQuery({
+      queryKey: ['shops', params],
+      queryFn: () => apiClient.get<DataTablePage<Shop>>('/shops', { params: toApiQuery(params), isSilent: true }),
+      retry: false,
+    });
+    return (
+      <>
+        <Button onClick={() => void query.refetch()}>Aggiorna</Button>
+        <DataTable
+          caption="Negozi"
+          columns={columns}
+          query={query}
+          params={params}
+          onChange={update}
+          getRowId={(shop) => shop.id}
+          emptyText="Nessun negozio"
+          isFiltered={isFiltered}
+          selection={{ getRowLabel: (shop) => shop.name, actions: (ids) => <Button onClick={() => onBulk(ids)}>Archivia</Button> }}
+        />
+      </>
+    );
+  }
+
+  const checkbox = (name: string) => screen.getByRole('checkbox', { name: `Seleziona ${name}` });
+
+  it('keeps the selection and the bulk action when a refetch answers the same rows', async () => {
+    const user = userEvent.setup();
+    const onBulk = vi.fn();
+    const backend = answerRows(shops);
+    renderWithProviders(<RefreshingList onBulk={onBulk} />, { route: '/shops', user: { role: 'admin' } });
+    await user.click(await screen.findByRole('checkbox', { name: 'Seleziona Caffè Roma' }));
+    expect(screen.getByText('1 riga selezionata')).toBeInTheDocument();
+
+    // The same rows, one of them changed meanwhile by someone else: a new answer, not a new list.
+    backend.rows = [shops[0]!, { ...shops[1]!, city: 'Frascati' }];
+    const callsBefore = backend.calls;
+    await user.click(screen.getByRole('button', { name: 'Aggiorna' }));
+    expect(await screen.findByText('Frascati')).toBeInTheDocument();
+    expect(backend.calls).toBe(callsBefore + 1);
+
+    expect(checkbox('Caffè Roma')).toBeChecked();
+    expect(checkbox('Bar Sport')).not.toBeChecked();
+    expect(screen.getByText('1 riga selezionata')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Archivia' }));
+    expect(onBulk).toHaveBeenLastCalledWith(['b']);
+  });
+
+  it('drops a row that left the page from the selection and keeps the others; it does not come back selected', async () => {
+    const user = userEvent.setup();
+    const onBulk = vi.fn();
+    const backend = answerRows(shops);
+    renderWithProviders(<RefreshingList onBulk={onBulk} />, { route: '/shops', user: { role: 'admin' } });
+    await user.click(await screen.findByRole('checkbox', { name: 'Seleziona tutte le righe della pagina' }));
+    expect(screen.getByText('2 righe selezionate')).toBeInTheDocument();
+
+    // Caffè Roma was archived elsewhere: the refetch answers Bar Sport and a newcomer.
+    const newcomer: Shop = { id: 'c', name: 'Pizzeria Napoli', city: 'Napoli' };
+    backend.rows = [shops[0]!, newcomer];
+    await user.click(screen.getByRole('button', { name: 'Aggiorna' }));
+    expect(await screen.findByText('Pizzeria Napoli')).toBeInTheDocument();
+    expect(screen.queryByText('Caffè Roma')).not.toBeInTheDocument();
+
+    expect(screen.getByText('1 riga selezionata')).toBeInTheDocument();
+    expect(checkbox('Bar Sport')).toBeChecked();
+    expect(checkbox('Pizzeria Napoli')).not.toBeChecked();
+    expect(screen.getByRole('checkbox', { name: 'Seleziona tutte le righe della pagina' })).toHaveAttribute('data-indeterminate', 'true');
+    await user.click(screen.getByRole('button', { name: 'Archivia' }));
+    expect(onBulk).toHaveBeenLastCalledWith(['a']);
+
+    // The row is back on the next answer: it was dropped from the selection, so it comes back unselected.
+    backend.rows = [...shops, newcomer];
+    await user.click(screen.getByRole('button', { name: 'Aggiorna' }));
+    expect(await screen.findByText('Caffè Roma')).toBeInTheDocument();
+    expect(checkbox('Caffè Roma')).not.toBeChecked();
+    expect(screen.getByText('1 riga selezionata')).toBeInTheDocument();
+  });
+
+  it('starts empty on another page, another sort and another filter, even when the same rows come back', async () => {
+    const user = userEvent.setup();
+    // 35 rows in pages of 10; the server answers the same two rows whatever is asked.
+    answerRows(shops, 35);
+    const { router } = renderWithProviders(<RefreshingList onBulk={vi.fn()} />, { route: '/shops', user: { role: 'admin' } });
+    const selectBarSport = async () => {
+      await waitFor(() => expect(checkbox('Bar Sport')).toBeEnabled());
+      await user.click(checkbox('Bar Sport'));
+      expect(screen.getByText('1 riga selezionata')).toBeInTheDocument();
+    };
+    // Once the new answer is on screen (the rows are back), nothing is selected and no bulk action shows.
+    const expectEmpty = () =>
+      waitFor(() => {
+        expect(checkbox('Bar Sport')).not.toBeChecked();
+        expect(screen.queryByText(/selezionat/)).not.toBeInTheDocument();
+        expect(screen.queryByRole('button', { name: 'Archivia' })).not.toBeInTheDocument();
+      });
+    await screen.findByText('Bar Sport');
+
+    await selectBarSport();
+    await user.click(screen.getByRole('button', { name: 'Pagina 2' }));
+    await waitFor(() => expect(router.state.location.search).toBe('?page=2'));
+    await expectEmpty();
+
+    await selectBarSport();
+    await user.click(screen.getByRole('button', { name: 'Ordina per Città' }));
+    await waitFor(() => expect(router.state.location.search).toBe('?sort=city&order=desc'));
+    await expectEmpty();
+
+    await selectBarSport();
+    await router.navigate('/shops?sort=city&order=desc&city=Milano');
+    await expectEmpty();
+  });
+});

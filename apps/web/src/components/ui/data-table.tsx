@@ -96,10 +96,14 @@ export function DataTable<T, F extends string = string>({
 
   // A selection belongs to the rows on screen: another page, sort or filter starts empty. A refresh of
   // the same rows (a refetch in the background) keeps it — clearing it on every new answer took the
-  // bulk buttons away under the user's pointer — and drops only the rows that left the page.
+  // bulk buttons away under the user's pointer — and drops only the rows that left the page: at once
+  // on screen, and for good once the answer is there (a row that comes back later is not selected).
   const paramsKey = JSON.stringify(params);
   useEffect(() => setSelected([]), [paramsKey]);
   const selected = useMemo(() => chosen.filter((id) => rowIds.includes(id)), [chosen, rowIds]);
+  useEffect(() => {
+    if (page) setSelected((current) => (current.every((id) => rowIds.includes(id)) ? current : current.filter((id) => rowIds.includes(id))));
+  }, [page, rowIds]);
 
   if (query.isError && !page) {
     return (

@@ -139,13 +139,16 @@ export function ListFilters<P>({ params, update, searchPlaceholder, filters = []
  * The "new …" button of a list: a link (it opens the screen's drawer) or a click (a dialog), shown
  * only to the roles that hold `permission` when one is given.
  */
-export type ListCreateAction = { label: string; icon?: ReactNode; permission?: Permission } & ({ href: string } | { onClick: () => void });
+export type ListCreateAction = { label: string; icon?: ReactNode; permission?: Permission } & (
+  /** `state` goes with the navigation (e.g. News marks the drawer's history entry so closing it goes back). */
+  { href: string; state?: unknown } | { onClick: () => void }
+);
 
 function CreateButton({ action }: { action: ListCreateAction }) {
   const icon = action.icon ?? <IconPlus size={16} aria-hidden />;
   const button =
     'href' in action ? (
-      <Button component={Link} to={action.href} leftSection={icon}>
+      <Button component={Link} to={action.href} {...(action.state !== undefined ? { state: action.state } : {})} leftSection={icon}>
         {action.label}
       </Button>
     ) : (
@@ -192,7 +195,7 @@ export function ListToolbar<P>({ exportPath, create, ...filters }: FiltersProps<
 
 type TableProps<T, S extends ListQuerySchema> = {
   list: ListState<S, T>;
-  texts: { caption: string; empty: string; errorTitle: string };
+  texts: { caption: string; empty: string; errorTitle: string; emptyFiltered?: string };
   columns: DataTableColumn<T, NonNullable<ListState<S, T>['params']['sort']> & string>[];
   getRowId: (row: T) => string;
   minWidth?: number;
@@ -210,6 +213,7 @@ export function ListTable<T, S extends ListQuerySchema>({ list, texts, columns, 
       onChange={list.update as never}
       getRowId={getRowId}
       emptyText={texts.empty}
+      {...(texts.emptyFiltered !== undefined ? { emptyFilteredText: texts.emptyFiltered } : {})}
       isFiltered={list.isFiltered}
       errorTitle={texts.errorTitle}
       {...(minWidth !== undefined ? { minWidth } : {})}
@@ -218,8 +222,8 @@ export function ListTable<T, S extends ListQuerySchema>({ list, texts, columns, 
   );
 }
 
-/** The texts every list has (from the screen's namespace). */
-export type ListTexts = { title: string; caption: string; empty: string; errorTitle: string; searchPlaceholder?: string };
+/** The texts every list has (from the screen's namespace); `emptyFiltered` replaces the kit's generic "nothing matches". */
+export type ListTexts = { title: string; caption: string; empty: string; errorTitle: string; searchPlaceholder?: string; emptyFiltered?: string };
 
 type ListPageProps<T, S extends ListQuerySchema> = Omit<TableProps<T, S>, 'texts'> & {
   texts: ListTexts;

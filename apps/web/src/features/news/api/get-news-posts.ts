@@ -1,10 +1,14 @@
-import type { ListNewsQuery, newsPageSchema } from '@sf/contract/news';
+import type { newsPageSchema } from '@sf/contract/news';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import type { z } from 'zod';
 import { apiClient } from '../../../lib/api-client.ts';
 
 export type NewsPage = z.infer<typeof newsPageSchema>;
-export type NewsListQuery = Partial<ListNewsQuery>;
+/** The list's query as the list kit sends it (`useList`: the contract's fields as strings). */
+export type NewsListQuery = Record<string, string>;
+
+/** The list's API path (its CSV export is `<path>/export.csv`). */
+export const NEWS_PATH = '/admin/news';
 
 /** Every news query lives under this key, so one invalidation refreshes lists, posts and history. */
 export const newsKeys = {
@@ -16,11 +20,7 @@ export const newsKeys = {
 };
 
 export function getNewsPosts(query: NewsListQuery, signal?: AbortSignal): Promise<NewsPage> {
-  const params: Record<string, string> = {};
-  for (const [key, value] of Object.entries(query)) {
-    if (value !== undefined && value !== '') params[key] = String(value);
-  }
-  return apiClient.get<NewsPage>('/admin/news', { params, signal });
+  return apiClient.get<NewsPage>(NEWS_PATH, { params: query, signal });
 }
 
 export function getNewsPostsQueryOptions(query: NewsListQuery) {

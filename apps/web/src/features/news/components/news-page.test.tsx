@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { server } from '../../../testing/msw-server.ts';
 import { renderWithProviders } from '../../../testing/test-utils.tsx';
 import { newsPage, newsPost } from '../testing/news-fixtures.ts';
@@ -113,5 +113,34 @@ describe('NewsPage list', () => {
     await router.navigate(-1);
     await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Modifica post' })).not.toBeInTheDocument());
     expect(router.state.location.search).toBe('?status=draft');
+  });
+  it('exports the list as CSV with its search, status and sort (not its page), and offers a new post to a writer', async () => {
+    const user = userEvent.setup();
+    answerList([newsPost()], 60);
+    let exportQuery: string | null = null;
+    server.use(
+      http.get('/api/admin/news/export.csv', ({ request }) => {
+        exportQuery = new URL(request.url).search;
+        return new HttpResponse('\uFEFFTitolo;Stato\r\n', { headers: { 'Content-Type': 'text/csv', 'Content-Disposition': 'attachment; filename="news.csv"' } });
+      }),
+    );
+    Object.assign(URL, { createObjectURL: vi.fn(() => 'blob:news'), revokeObjectURL: vi.fn() });
+    const saved: string[] = [];
+    const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+      saved.push(this.download);
+    });
+    const { router } = renderWithProviders(<NewsPage />, { route: '/news?q=colazione&status=draft&sort=title&page=2', user: editor });
+    await screen.findByRole('link', { name: 'Colazione a metà prezzo' });
+
+    await user.click(screen.getByRole('button', { name: 'Esporta CSV' }));
+    await waitFor(() => expect(saved).toEqual(['news.csv']));
+    expect(Object.fromEntries(new URLSearchParams(exportQuery!))).toEqual({ q: 'colazione', status: 'draft', sort: 'title', order: 'desc' });
+    click.mockRestore();
+
+    // "Nuovo post" opens the editor as a pushed history entry: its close goes back to the list as it was.
+    await user.click(screen.getByRole('link', { name: 'Nuovo post' }));
+    expect(await screen.findByRole('dialog', { name: 'Nuovo post' })).toBeInTheDocument();
+    expect(new URLSearchParams(router.state.location.search).get('post')).toBe('new');
+    expect(router.state.location.state).toEqual({ isEditorPushed: true });
   });
 });

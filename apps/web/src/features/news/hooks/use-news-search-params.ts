@@ -1,15 +1,5 @@
-import { listNewsQuerySchema } from '@sf/contract/news';
 import { useCallback } from 'react';
 import { useLocation, useNavigate, useSearchParams } from 'react-router';
-import { useListParams, type ListParams, type ListUpdateOptions } from '../../../hooks/use-list-params.ts';
-
-export type NewsListParams = ListParams<typeof listNewsQuerySchema>;
-export type NewsListUpdate = (patch: Partial<NewsListParams>, options?: ListUpdateOptions) => void;
-
-/** The list's search, filter, sort and page live in the URL, read through the contract's list schema. */
-export function useNewsListParams() {
-  return useListParams(listNewsQuerySchema);
-}
 
 export type EditorTarget = 'new' | number | null;
 
