@@ -295,3 +295,102 @@ export async function countErrorRows(executor: Executor, importId: string): Prom
   const [row] = await rowsOf(executor, sql`select count(distinct row_number)::int as n from import_row_errors where import_id = ${importId}`);
   return Number(row?.['n'] ?? 0);
 }
+
+/** A checked customer row as the dry run stages it (import_staged_customers). */
+export type StagedCustomer = {
+  row_number: number;
+  first_name: string;
+  last_name: string;
+  email: string | null;
+  phone: string | null;
+  birth_date: string | null;
+  city: string | null;
+  province: string | null;
+  referral_code: string;
+  referred_by: string | null;
+  service: boolean | null;
+  marketing: boolean | null;
+  profiling: boolean | null;
+  notice_version: string;
+};
+
+/** Stages a batch of checked rows in one statement (a row staged before is kept as it was). */
+export async function stageCustomers(executor: Executor, importId: string, rows: StagedCustomer[]) {
+  if (rows.length === 0) return;
+  await executor.execute(
+    sql`insert into import_staged_customers (import_id, row_number, first_name, last_name, email, phone, birth_date, city, province,
+          referral_code, referred_by, service, marketing, profiling, notice_version)
+        select ${importId}::uuid, r.row_number, r.first_name, r.last_name, r.email, r.phone, r.birth_date, r.city, r.province,
+          r.referral_code, r.referred_by, r.service, r.marketing, r.profiling, r.notice_version
+        from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as r(row_number int, first_name text, last_name text, email text,
+          phone text, birth_date date, city text, province text, referral_code text, referred_by uuid, service boolean,
+          marketing boolean, profiling boolean, notice_version text)
+        on conflict do nothing`,
+  );
+}
+
+export async function deleteStaged(executor: Executor, importId: string) {
+  await executor.execute(sql`delete from import_staged_customers where import_id = ${importId}`);
+}
+
+/**
+ * One batch of staged customers (rows `from`..`to` of the file) in ONE statement, set-based — no row
+ * passes through the app: the staged rows are deleted (what is left stays to import), claimed in
+ * import_rows (a row claimed before is not inserted again), inserted into customers with card numbers
+ * from the sequence (card_number_for, 0014), and the consents of the inserted ones recorded. A claimed
+ * row that hits a unique index (an e-mail taken since the check, a referral code drawn twice) is left
+ * out and answered whole, for the caller to retry or report.
+ */
+export async function importStagedCustomers(
+  executor: Executor,
+  importId: string,
+  range: { from: number; to: number },
+  now: Date,
+): Promise<{ claimed: number; inserted: number; leftOut: (StagedCustomer & { id: string })[] }> {
+  const [result] = await rowsOf(
+    executor,
+    sql`with staged as (
+          delete from import_staged_customers s
+          where s.import_id = ${importId}::uuid and s.row_number between ${range.from} and ${range.to}
+          returning s.*
+        ),
+        input as (
+          select s.*, gen_random_uuid() as id from staged s
+        ),
+        claimed as (
+          insert into import_rows (import_id, row_number, entity_id)
+          select ${importId}::uuid, i.row_number, i.id::text from input i
+          on conflict do nothing
+          returning row_number
+        ),
+        inserted as (
+          insert into customers (id, first_name, last_name, email, phone, birth_date, city, province, card_number, referral_code,
+            referred_by, service_consent, marketing_consent, profiling_consent, created_at, updated_at)
+          select i.id, i.first_name, i.last_name, i.email, i.phone, i.birth_date, i.city, i.province,
+            card_number_for(nextval('customer_card_seq')), i.referral_code, i.referred_by,
+            coalesce(i.service, false), coalesce(i.marketing, false), coalesce(i.profiling, false), ${now}, ${now}
+          from input i join claimed c on c.row_number = i.row_number
+          order by i.row_number
+          on conflict do nothing
+          returning id
+        ),
+        consents as (
+          insert into customer_consents (customer_id, purpose, granted, channel, notice_version, at, recorded_by)
+          select i.id, p.purpose, p.granted, 'import', i.notice_version, ${now}, null
+          from input i join inserted n on n.id = i.id
+            cross join lateral (values (1, 'service', i.service), (2, 'marketing', i.marketing), (3, 'profiling', i.profiling)) as p(position, purpose, granted)
+          where p.granted is not null
+          order by i.row_number, p.position
+        )
+        select (select count(*) from claimed)::int as claimed,
+               (select count(*) from inserted)::int as inserted,
+               (select coalesce(jsonb_agg(to_jsonb(i) - 'import_id' order by i.row_number), '[]'::jsonb)
+                  from input i join claimed c on c.row_number = i.row_number
+                  where not exists (select 1 from inserted n where n.id = i.id)) as left_out`,
+  );
+  return {
+    claimed: Number(result?.['claimed'] ?? 0),
+    inserted: Number(result?.['inserted'] ?? 0),
+    leftOut: (result?.['left_out'] ?? []) as (StagedCustomer & { id: string })[],
+  };
+}
