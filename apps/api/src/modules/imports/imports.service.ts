@@ -413,7 +413,8 @@ export async function cancelImport(deps: ImportDeps, caller: Caller, id: string)
     const value = await repo.findImport(tx, id, { forUpdate: true });
     if (!value) throw importNotFound();
     if (!['validated', 'queued', 'running', 'failed'].includes(value.status)) throw invalidState();
-    const imported = await repo.countImported(tx, id);
+    // A staged import claims a row by deleting it from the staging table and counts as it goes.
+    const imported = value.staged ? value.importedRows : await repo.countImported(tx, id);
     await repo.updateImport(tx, id, {
       status: 'cancelled',
       cancelledAt: now,
@@ -494,19 +495,31 @@ async function retryLeftOut(tx: Executor, value: repo.ImportRow, leftOut: repo.C
   return inserted;
 }
 
+const isUniqueViolation = (error: unknown): boolean => {
+  const cause = (error as { cause?: unknown })?.cause ?? error;
+  return (cause as { code?: string })?.code === '23505';
+};
+
 /**
  * One committed batch of STAGED customers — the rows `from`..`to` of the file — in one transaction
  * with the progress and one audit record. The dry run checked and staged the rows, so no row passes
  * through here: one set-based statement (repo.importStagedCustomers) deletes them from the staging
  * table, claims, inserts and records their consents; only the rare row a unique index left out comes
- * back, to be retried with a fresh referral code or reported.
+ * back (the batch's statement then runs again leaving them out), to be retried with a fresh referral
+ * code or reported.
  */
 async function importStagedBatch(deps: ImportDeps, value: repo.ImportRow, from: number, to: number, actor: ImportActor): Promise<boolean> {
   const now = deps.clock.now();
   return deps.db.transaction(async (tx) => {
     const current = await repo.findImport(tx, value.id, { forUpdate: true });
     if (!current || current.status !== 'running') return false;
-    const result = await repo.importStagedCustomers(tx, value.id, { from, to }, now);
+    let result: { inserted: number; leftOut: (repo.StagedCustomer & { id: string })[] };
+    try {
+      result = { inserted: await tx.transaction((savepoint) => repo.importStagedCustomers(savepoint, value.id, { from, to }, now)), leftOut: [] };
+    } catch (error) {
+      if (!isUniqueViolation(error)) throw error;
+      result = await repo.importStagedCustomersLeavingOut(tx, value.id, { from, to }, now);
+    }
     let inserted = result.inserted;
     if (result.leftOut.length > 0) {
       const cards = await repo.nextCardSequences(tx, result.leftOut.length);
@@ -713,7 +726,7 @@ async function finishImport(deps: ImportDeps, id: string, startedAt: number) {
   const storedName = await deps.db.transaction(async (tx) => {
     const value = await repo.findImport(tx, id, { forUpdate: true });
     if (!value || value.status !== 'running') return null;
-    const imported = await repo.countImported(tx, id);
+    const imported = value.staged ? value.importedRows : await repo.countImported(tx, id);
     const errorCount = await repo.countErrorRows(tx, id);
     const report = { imported, skipped: Math.max(0, value.totalRows - imported), errors: errorCount, durationMs: Date.now() - startedAt };
     await repo.updateImport(tx, id, {
