@@ -14,13 +14,15 @@ import { seedDemoData } from '../apps/api/src/db/seed.ts';
 import { systemClock } from '../apps/api/src/lib/clock.ts';
 import { createImport, runImportChunk, startImport, type ImportDeps } from '../apps/api/src/modules/imports/imports.service.ts';
 import { startPostgresServer } from '../apps/api/test/postgres-server.ts';
+import { loadAverage } from './support.ts';
 
 /**
  * `npm run bench:import` — prints figures, asserts nothing. On a real PostgreSQL it writes a CSV of
  * N customers in the Italian Excel dialect (default 100,000; `-- --rows=1000000` for the issue's
  * million), then:
- *  1. imports it through the import's own code (the check of every row, then the committed batches
- *     of the background job: claims, customers, consents, progress, audit) into one database;
+ *  1. imports it through the import's own code (the dry run: every row checked and the good ones
+ *     staged; then the committed batches of the background job, set-based from the staging table:
+ *     claims, customers, consents, progress, audit) into one database;
  *  2. loads the same rows with `COPY … FROM STDIN` (customers only: card numbers and referral codes
  *     generated beforehand, no checks, no consents) into a second database with the same schema;
  * and prints rows/s of each and the ratio (goal: the import ≥ 50 % of COPY).
@@ -83,7 +85,7 @@ try {
   let started = performance.now();
   const checked = await createImport(deps, caller, { kind: 'customers', dryRun: true, fileName: storedName, storedName, size });
   const checkMs = performance.now() - started;
-  console.log(`dry run: ${checked.totalRows.toLocaleString('en')} rows checked, ${checked.errorRows} with errors, in ${(checkMs / 1000).toFixed(1)} s (${rate(checked.totalRows, checkMs).toLocaleString('en')} rows/s)`);
+  console.log(`dry run: ${checked.totalRows.toLocaleString('en')} rows checked, ${checked.errorRows} with errors, in ${(checkMs / 1000).toFixed(1)} s (${rate(checked.totalRows, checkMs).toLocaleString('en')} rows/s) · ${loadAverage()}`);
   await startImport(deps, caller, checked.id);
   started = performance.now();
   for (;;) {
@@ -93,7 +95,7 @@ try {
   }
   const importMs = performance.now() - started;
   const [imported] = ((await importing.db.execute(sql`select count(*)::int as n from customers where email like 'cliente%'`)) as unknown as { rows: { n: number }[] }).rows;
-  console.log(`import job: ${imported!.n.toLocaleString('en')} customers (+ consents) in ${(importMs / 1000).toFixed(1)} s → ${rate(imported!.n, importMs).toLocaleString('en')} rows/s`);
+  console.log(`import job: ${imported!.n.toLocaleString('en')} customers (+ consents) in ${(importMs / 1000).toFixed(1)} s → ${rate(imported!.n, importMs).toLocaleString('en')} rows/s · ${loadAverage()}`);
   await importing.close();
 
   // 2. The same rows through COPY (no checks; card numbers and referral codes made beforehand).
@@ -138,7 +140,7 @@ try {
   const copyMs = performance.now() - started;
   const { rows } = await client.query<{ n: number }>('select count(*)::int as n from customers');
   await client.end();
-  console.log(`COPY: ${rows[0]!.n.toLocaleString('en')} customers in ${(copyMs / 1000).toFixed(1)} s → ${rate(rows[0]!.n, copyMs).toLocaleString('en')} rows/s`);
+  console.log(`COPY: ${rows[0]!.n.toLocaleString('en')} customers in ${(copyMs / 1000).toFixed(1)} s → ${rate(rows[0]!.n, copyMs).toLocaleString('en')} rows/s · ${loadAverage()}`);
   console.log(`import / COPY: ${((copyMs / importMs) * 100).toFixed(0)} % (goal ≥ 50 %)`);
   console.log(
     `check + import / COPY: ${((copyMs / (checkMs + importMs)) * 100).toFixed(0)} % (the dry run counted too: ${rate(imported!.n, checkMs + importMs).toLocaleString('en')} rows/s)`,

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
 import Fastify from 'fastify';
 import { parse } from 'csv-parse/sync';
+import { stringify } from 'csv-stringify/sync';
 import { sql, type SQL } from 'drizzle-orm';
 import { createTestContext } from '../../test/helper.ts';
 import { csvCell, csvSelection, sendCsv, type CsvColumns } from './csv-export.ts';
@@ -44,6 +45,40 @@ describe('the streamed CSV export', () => {
       'member@demo.test;1234,56;1,5;01/03/2026;01/01/2027 00:30;"a;b ""c"""',
     ]);
     expect(lines[4]).toBe('');
+  });
+
+  it('quotes each cell as csv-stringify does in our dialect (PostgreSQL writes the lines)', async () => {
+    const values = ['plain', '', null, 'a;b', 'say "hi"', 'line\nbreak', 'cr\rhere', 'crlf\r\nhere', '"', ';', 'sì, àèìòù €', ' spaced '];
+    const pairColumns: CsvColumns = {
+      n: { header: { it: 'N', en: 'N' }, value: sql`n` },
+      value: { header: { it: 'Valore', en: 'Value' }, value: sql`value` },
+    };
+    const app = Fastify();
+    app.get('/export', (_request, reply) =>
+      sendCsv(reply, {
+        db: ctx.app.db,
+        fileName: 'pairs.csv',
+        language: 'it',
+        columns: pairColumns,
+        query: () =>
+          sql`select n::text as c0, v.value as c1
+              from jsonb_array_elements_text(${JSON.stringify(values.filter((value) => value !== null))}::jsonb) with ordinality as v(value, n)
+              union all select '99', null
+              order by 1`,
+        batchSize: 5,
+      }),
+    );
+    const response = await app.inject({ method: 'GET', url: '/export' });
+    await app.close();
+    const present = values.filter((value) => value !== null);
+    const records = [...present.map((value, index) => [String(index + 1), value]), ['99', '']].sort((a, b) => (a[0]! < b[0]! ? -1 : 1));
+    const body = response.rawPayload.toString('utf8');
+    // Read back, every cell is what the query gave (a lone CR or LF inside a cell included).
+    expect(parse(body, { delimiter: ';', bom: true, record_delimiter: '\r\n' })).toEqual([['N', 'Valore'], ...records]);
+    // Cells without `;`, `"`, CR or LF are not quoted, as csv-stringify writes them.
+    const plain = records.filter(([, value]) => !/[;"\r\n]/.test(value!));
+    expect(body).toContain(stringify(plain.slice(0, 3), { delimiter: ';', record_delimiter: '\r\n' }));
+    expect(body).toContain('\r\n3;"a;b"\r\n4;"say ""hi"""\r\n5;"line\nbreak"\r\n6;"cr\rhere"\r\n7;"crlf\r\nhere"\r\n8;""""\r\n9;";"\r\n');
   });
 
   it('answers a JSON error, not a cut file, when the query fails', async () => {

@@ -12,10 +12,12 @@ import type { Database, Transaction } from './client.ts';
  * (DECLARE … FETCH in batches) and are written with back-pressure, so a million rows never sit in
  * memory. Values are formatted by PostgreSQL itself (to_char), so every column arrives as text.
  *
- * Each fetched batch becomes a few chunks of CSV text (csv-stringify's sync API over 250 rows) written
- * to the answer; the next batch is fetched only once the answer has drained (the socket took the
- * previous ones). So the server holds at most one batch and one chunk per export, whatever its size,
- * and spends no per-row stream calls (decision record 024).
+ * PostgreSQL writes the CSV lines too (csvLine: the same quoting as csv-stringify, which still writes
+ * the header): each fetched row is ONE string, so Node makes one small object and one string per row
+ * instead of a row object with a string per column, a record array and csv-stringify's work per cell.
+ * Each fetched batch is written as a few chunks of 250 lines; the next batch is fetched only once the
+ * answer has drained (the socket took the previous ones). So the server holds at most one batch and
+ * one chunk per export, whatever its size, and spends no per-row stream calls (decision record 024).
  */
 
 export type CsvColumn = { header: Record<Language, string>; value: SQL };
@@ -82,6 +84,19 @@ function drained(stream: NodeJS.WritableStream & { destroyed?: boolean }): Promi
   });
 }
 
+/**
+ * One CSV line of the export query's row (its columns c0, c1, …), quoted as csv-stringify quotes in
+ * our dialect: a cell holding `;`, `"`, CR or LF is put in quotes with its quotes doubled; a null is
+ * an empty cell; CRLF ends the line.
+ */
+function csvLine(keys: string[]): SQL {
+  const cell = (key: string) => {
+    const value = sql`(q.${sql.identifier(key)})::text`;
+    return sql`case when ${value} ~ E'[;"\r\n]' then '"' || replace(${value}, '"', '""') || '"' else coalesce(${value}, '') end`;
+  };
+  return sql`${sql.join(keys.map(cell), sql` || ';' || `)} || E'\r\n'`;
+}
+
 /** Rows fetched per cursor round trip (about 100–300 KB of CSV: one chunk of the answer). */
 export const CSV_BATCH_ROWS = 2000;
 /** Rows per chunk of CSV text written to the answer. */
@@ -109,10 +124,11 @@ export async function sendCsv(reply: FastifyReply, options: CsvExportOptions): P
 
   const work = options.db.transaction(async (tx) => {
     if (options.before) await options.before(tx);
-    await tx.execute(sql`declare sf_export no scroll cursor for ${options.query(tx)}`);
+    // The export query's order is kept: PostgreSQL pulls a subquery in FROM up into this projection.
+    await tx.execute(sql`declare sf_export no scroll cursor for select ${csvLine(keys)} as line from (${options.query(tx)}) as q`);
     for (let batch = 0; ; batch += 1) {
       const result = await tx.execute(sql`fetch forward ${sql.raw(String(batchSize))} from sf_export`);
-      const rows = result.rows as Record<string, string | null>[];
+      const rows = result.rows as { line: string }[];
       if (batch === 0) {
         started();
         await send(`\uFEFF${stringify([headers], dialect)}`);
@@ -121,7 +137,9 @@ export async function sendCsv(reply: FastifyReply, options: CsvExportOptions): P
       // Chunks of a few hundred rows (tens of KB): short-lived strings the young generation frees at
       // once, where one string per 2,000 rows (hundreds of KB) would wait in the large-object space.
       for (let from = 0; from < rows.length; from += CSV_CHUNK_ROWS) {
-        await send(stringify(rows.slice(from, from + CSV_CHUNK_ROWS).map((row) => keys.map((key) => row[key] ?? '')), dialect));
+        let chunk = '';
+        for (let index = from; index < Math.min(rows.length, from + CSV_CHUNK_ROWS); index += 1) chunk += rows[index]!.line;
+        await send(chunk);
       }
     }
     await tx.execute(sql`close sf_export`);

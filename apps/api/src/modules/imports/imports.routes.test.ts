@@ -1,8 +1,7 @@
-import path from 'node:path';
-import { readFile, rm, writeFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { parse } from 'csv-parse/sync';
+import { cardNumberFor, isValidCardNumber } from '@sf/contract/customers';
 import { createTestContext } from '../../../test/helper.ts';
 import { createLedgerFixture } from '../../../test/ledger-fixtures.ts';
 import { createJobRunner } from '../../lib/job-runner.ts';
@@ -238,27 +237,88 @@ describe('CSV import of customers', () => {
     expect(whole[0]?.n).toBe(9);
     const detail = (await ctx.request({ method: 'GET', url: `/api/admin/imports/${id}`, token })).json();
     expect(detail).toMatchObject({ status: 'done', importedRows: 9, report: { imported: 9, skipped: 1 } });
-    const [claims] = await rows<{ n: number }>(sql`select count(*)::int as n from import_rows where import_id = ${id}`);
-    expect(claims?.n).toBe(9);
+    // Its rows were claimed by leaving the staging table in the transaction that inserted them.
+    const [staged] = await rows<{ n: number }>(sql`select count(*)::int as n from import_staged_customers where import_id = ${id}`);
+    expect(staged?.n).toBe(0);
   });
 
   it('marks an import failed when its run breaks, and resumes it when started again', async () => {
     const content = 'Nome;Cognome\nGuasto;Uno\nGuasto;Due\n';
     const response = await upload({ kind: 'customers', dryRun: 'false' }, { name: 'guasto.csv', content });
     const id = response.json().id as string;
-    const [stored] = await rows<{ stored_name: string }>(sql`select stored_name from imports where id = ${id}`);
-    const file = path.join(ctx.dataDir, 'imports', stored!.stored_name);
-    const saved = await readFile(file);
-    await rm(file);
+    // A staged row whose referrer no longer exists: the batch's insert breaks on the foreign key.
+    const missing = '00000000-0000-4000-8000-000000000000';
+    await ctx.app.db.execute(sql`update import_staged_customers set referred_by = ${missing} where import_id = ${id} and row_number = 3`);
     const runner = startBackgroundJobs(ctx.app, { isAutomatic: false });
     await runner.tick();
-    expect((await ctx.request({ method: 'GET', url: `/api/admin/imports/${id}`, token })).json().status).toBe('failed');
-    await writeFile(file, saved);
+    expect((await ctx.request({ method: 'GET', url: `/api/admin/imports/${id}`, token })).json()).toMatchObject({ status: 'failed', importedRows: 0 });
+    // The failed batch rolled back whole: its rows are still staged, none claimed.
+    const [staged] = await rows<{ n: number }>(sql`select count(*)::int as n from import_staged_customers where import_id = ${id}`);
+    expect(staged?.n).toBe(2);
+    await ctx.app.db.execute(sql`update import_staged_customers set referred_by = null where import_id = ${id}`);
     const resumed = await ctx.request({ method: 'POST', url: `/api/admin/imports/${id}/start`, token });
     expect(resumed.statusCode, resumed.body).toBe(200);
     await runner.tick();
     await runner.stop();
     expect((await ctx.request({ method: 'GET', url: `/api/admin/imports/${id}`, token })).json()).toMatchObject({ status: 'done', importedRows: 2 });
+    const [left] = await rows<{ n: number }>(sql`select count(*)::int as n from import_staged_customers where import_id = ${id}`);
+    expect(left?.n).toBe(0);
+  });
+
+  it('stages the checked rows at the dry run; the job retries a referral code drawn twice and reports an e-mail taken since the check', async () => {
+    const lines = ['Nome;Cognome;Email;Consenso servizio'];
+    for (let index = 1; index <= 6; index += 1) lines.push(`Staged;Riga${index};staged${index}@example.it;sì`);
+    const response = await upload({ kind: 'customers', dryRun: 'true' }, { name: 'staged.csv', content: lines.join('\r\n') });
+    expect(response.statusCode, response.body).toBe(201);
+    const id = response.json().id as string;
+    const staged = await rows<{ row_number: number; email: string; service: boolean; referral_code: string }>(
+      sql`select row_number, email, service, referral_code from import_staged_customers where import_id = ${id} order by row_number`,
+    );
+    expect(staged.map((row) => [row.row_number, row.email, row.service])).toEqual(
+      [2, 3, 4, 5, 6, 7].map((row) => [row, `staged${row - 1}@example.it`, true]),
+    );
+    expect(staged.every((row) => /^[34679ACDEFGHJKMNPQRTUVWXY]{8}$/.test(row.referral_code))).toBe(true);
+    // Since the check: row 3 drew the referrer's referral code, and someone took row 5's e-mail.
+    await ctx.app.db.execute(sql`update import_staged_customers set referral_code = ${referrer.referralCode} where import_id = ${id} and row_number = 3`);
+    const taken = await ctx.request({ method: 'POST', url: '/api/admin/customers', token, payload: { firstName: 'Già', lastName: 'Presa', email: 'staged4@example.it' } });
+    expect(taken.statusCode, taken.body).toBe(201);
+    expect((await ctx.request({ method: 'POST', url: `/api/admin/imports/${id}/start`, token })).statusCode).toBe(200);
+    const deps = importDeps(ctx.app);
+    // Batches of 4 rows: rows 2–5, then 6–7.
+    expect(await runImportChunk(deps, id, { batchRows: 4, maxBatches: 1 })).toEqual({ status: 'more', processedRows: 4 });
+    expect((await ctx.request({ method: 'GET', url: `/api/admin/imports/${id}`, token })).json()).toMatchObject({ processedRows: 4, importedRows: 3, progress: 66 });
+    expect((await runImportChunk(deps, id, { batchRows: 4 })).status).toBe('done');
+    const detail = (await ctx.request({ method: 'GET', url: `/api/admin/imports/${id}`, token, headers: { 'accept-language': 'en' } })).json();
+    expect(detail).toMatchObject({ status: 'done', importedRows: 5, report: { imported: 5, skipped: 1, errors: 1 } });
+    expect(detail.errors).toEqual([{ row: 5, column: 'Email', code: 'alreadyExists', message: expect.stringContaining('already used') }]);
+    const imported = await rows<{ email: string; referral_code: string; card_number: string; consents: number }>(
+      sql`select c.email, c.referral_code, c.card_number, (select count(*)::int from customer_consents k where k.customer_id = c.id) as consents
+          from customers c where c.last_name like 'Riga%' order by c.email`,
+    );
+    expect(imported.map((row) => row.email)).toEqual(['staged1@example.it', 'staged2@example.it', 'staged3@example.it', 'staged5@example.it', 'staged6@example.it']);
+    expect(imported.every((row) => row.consents === 1 && row.referral_code !== referrer.referralCode)).toBe(true);
+    expect(imported.every((row) => isValidCardNumber(row.card_number))).toBe(true);
+    const [left] = await rows<{ n: number }>(sql`select count(*)::int as n from import_staged_customers where import_id = ${id}`);
+    expect(left?.n).toBe(0);
+  });
+
+  it('makes card numbers in SQL exactly as the contract does', async () => {
+    const sequences = [0, 1, 7, 42, 999, 123_456, 99_999_999, 999_999_999, 1_000_000_000, 4_294_967_296];
+    const made = await rows<{ n: string; card: string }>(
+      sql`select n::text as n, card_number_for(n) as card from unnest(${`{${sequences.join(',')}}`}::bigint[]) as n`,
+    );
+    expect(made.map((row) => row.card)).toEqual(sequences.map((sequence) => cardNumberFor(sequence)));
+  });
+
+  it('still imports an import checked before staging existed (read from its file)', async () => {
+    const response = await upload({ kind: 'customers', dryRun: 'true' }, { name: 'vecchia.csv', content: 'Nome;Cognome;Email\nVecchia;Una;vecchia1@example.it\nVecchia;Due;vecchia2@example.it\n' });
+    const id = response.json().id as string;
+    await ctx.app.db.execute(sql`update imports set staged = false where id = ${id}`);
+    await ctx.app.db.execute(sql`delete from import_staged_customers where import_id = ${id}`);
+    expect((await ctx.request({ method: 'POST', url: `/api/admin/imports/${id}/start`, token })).statusCode).toBe(200);
+    expect((await runImportChunk(importDeps(ctx.app), id)).status).toBe('done');
+    const imported = await rows<{ n: number }>(sql`select count(*)::int as n from customers where email like 'vecchia%'`);
+    expect(imported[0]?.n).toBe(2);
   });
 
   it('cancels a queued import: the runner then imports nothing', async () => {
@@ -267,6 +327,8 @@ describe('CSV import of customers', () => {
     const cancelled = await ctx.request({ method: 'POST', url: `/api/admin/imports/${id}/cancel`, token });
     expect(cancelled.statusCode, cancelled.body).toBe(200);
     expect(cancelled.json().status).toBe('cancelled');
+    const [staged] = await rows<{ n: number }>(sql`select count(*)::int as n from import_staged_customers where import_id = ${id}`);
+    expect(staged?.n).toBe(0);
     const runner = startBackgroundJobs(ctx.app, { isAutomatic: false });
     await runner.tick();
     await runner.stop();

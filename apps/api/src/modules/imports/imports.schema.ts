@@ -1,4 +1,4 @@
-import { bigint, integer, jsonb, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { bigint, boolean, date, integer, jsonb, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import type { CsvDialect, ImportKind, ImportReport, ImportStatus } from '@sf/contract/imports';
 
 /**
@@ -23,6 +23,8 @@ export const imports = pgTable('imports', {
   /** The byte where the row after processedRows starts (0: unknown, read from the top). */
   processedBytes: bigint({ mode: 'number' }).notNull().default(0),
   importedRows: integer().notNull().default(0),
+  /** The dry run staged the checked rows (import_staged_customers): the job inserts from there. */
+  staged: boolean().notNull().default(false),
   skippedRows: integer().notNull().default(0),
   report: jsonb().$type<ImportReport>(),
   createdBy: uuid(),
@@ -52,6 +54,32 @@ export const importRows = pgTable(
     importId: uuid().notNull(),
     rowNumber: integer().notNull(),
     entityId: text(),
+  },
+  (t) => [primaryKey({ columns: [t.importId, t.rowNumber] })],
+);
+
+/**
+ * The dry run's checked, normalised customer rows (0014_import_staging.sql), deleted as the job claims
+ * them: what is left is what is still to import.
+ */
+export const importStagedCustomers = pgTable(
+  'import_staged_customers',
+  {
+    importId: uuid().notNull(),
+    rowNumber: integer().notNull(),
+    firstName: text().notNull(),
+    lastName: text().notNull(),
+    email: text(),
+    phone: text(),
+    birthDate: date(),
+    city: text(),
+    province: text(),
+    referralCode: text().notNull(),
+    referredBy: uuid(),
+    service: boolean(),
+    marketing: boolean(),
+    profiling: boolean(),
+    noticeVersion: text().notNull(),
   },
   (t) => [primaryKey({ columns: [t.importId, t.rowNumber] })],
 );

@@ -36,6 +36,8 @@ export const IMPORT_ENTITY = 'import';
 export const IMPORT_JOB = 'imports.run';
 /** Rows per committed batch: the unit of progress, of resumption and of the audit record. */
 export const IMPORT_BATCH_ROWS = 5000;
+/** Rows per committed batch of a staged import (one set-based statement each). */
+export const IMPORT_STAGED_BATCH_ROWS = 10_000;
 /** Rows checked between two turns of the event loop (see prepareBatch). */
 const CHECK_SLICE_ROWS = 250;
 /** One job run stops after this long and queues its continuation (well inside the runner's lease). */
@@ -305,8 +307,34 @@ async function checkFile(deps: ImportDeps, value: repo.ImportRow, batchRows: num
     total += prepared.length;
     errorRows += prepared.filter((row) => row.errors.length > 0).length;
     await repo.insertRowErrors(deps.db, value.id, toStoredErrors(prepared));
+    if (value.kind === 'customers') await repo.stageCustomers(deps.db, value.id, toStaged(prepared));
   }
-  return repo.updateImport(deps.db, value.id, { totalRows: total, errorRows, validRows: total - errorRows });
+  return repo.updateImport(deps.db, value.id, { totalRows: total, errorRows, validRows: total - errorRows, staged: value.kind === 'customers' });
+}
+
+/** The checked rows of a batch as the dry run stages them, each with a referral code drawn now. */
+function toStaged(prepared: PreparedRow[]): repo.StagedCustomer[] {
+  const valid = prepared.filter((row) => row.customer);
+  const codes = referralCodes(valid.length);
+  return valid.map((row, index) => {
+    const { customer, consents, noticeVersion, referredBy } = row.customer!;
+    return {
+      row_number: row.rowNumber,
+      first_name: customer.firstName,
+      last_name: customer.lastName,
+      email: customer.email?.toLowerCase() ?? null,
+      phone: customer.phone ?? null,
+      birth_date: customer.birthDate ?? null,
+      city: customer.city ?? null,
+      province: customer.province ?? null,
+      referral_code: codes[index]!,
+      referred_by: referredBy,
+      service: consents.service ?? null,
+      marketing: consents.marketing ?? null,
+      profiling: consents.profiling ?? null,
+      notice_version: noticeVersion,
+    };
+  });
 }
 
 export type CreateImportInput = {
@@ -385,7 +413,8 @@ export async function cancelImport(deps: ImportDeps, caller: Caller, id: string)
     const value = await repo.findImport(tx, id, { forUpdate: true });
     if (!value) throw importNotFound();
     if (!['validated', 'queued', 'running', 'failed'].includes(value.status)) throw invalidState();
-    const imported = await repo.countImported(tx, id);
+    // A staged import claims a row by deleting it from the staging table and counts as it goes.
+    const imported = value.staged ? value.importedRows : await repo.countImported(tx, id);
     await repo.updateImport(tx, id, {
       status: 'cancelled',
       cancelledAt: now,
@@ -394,6 +423,7 @@ export async function cancelImport(deps: ImportDeps, caller: Caller, id: string)
       report: { imported, skipped: Math.max(0, value.processedRows - imported), errors: value.errorRows },
       version: value.version + 1,
     });
+    await repo.deleteStaged(tx, id);
     await recordAudit(tx, caller.actor, { action: 'cancel', entityType: IMPORT_ENTITY, entityId: id, after: { processedRows: value.processedRows, imported } });
     return value.storedName;
   });
@@ -428,6 +458,89 @@ function referralCodes(count: number): string[] {
     }
   }
   return codes;
+}
+
+/**
+ * Claimed rows a unique index left out: a referral code drawn twice (25^8 codes) or an e-mail taken
+ * since the check. Retried with fresh codes; what still fails (an e-mail taken since the check) is
+ * unclaimed and reported. Answers the ids inserted.
+ */
+async function retryLeftOut(tx: Executor, value: repo.ImportRow, leftOut: repo.CustomerBatchRow[], now: Date): Promise<string[]> {
+  const inserted: string[] = [];
+  let pending = leftOut;
+  for (let attempt = 0; attempt < 3 && pending.length > 0; attempt += 1) {
+    const fresh = referralCodes(pending.length);
+    const retry = pending.map((row, index) => ({ ...row, referral_code: fresh[index]! }));
+    const added = await repo.insertCustomers(tx, retry, now);
+    const consentRows: repo.ConsentInsert[] = [];
+    for (const row of retry) {
+      if (!added.has(row.id)) continue;
+      inserted.push(row.id);
+      for (const purpose of ['service', 'marketing', 'profiling'] as const) {
+        const granted = row[purpose];
+        if (granted !== null) consentRows.push({ customer_id: row.id, purpose, granted, notice_version: row.notice_version });
+      }
+    }
+    await repo.insertConsents(tx, consentRows, now);
+    pending = pending.filter((row) => !added.has(row.id));
+  }
+  if (pending.length > 0) {
+    await repo.unclaimEntities(tx, value.id, pending.map((row) => row.row_number));
+    await repo.insertRowErrors(
+      tx,
+      value.id,
+      pending.map((row) => ({ rowNumber: row.row_number, columnName: value.mapping['email'] || 'email', code: 'alreadyExists' })),
+    );
+  }
+  return inserted;
+}
+
+const isUniqueViolation = (error: unknown): boolean => {
+  const cause = (error as { cause?: unknown })?.cause ?? error;
+  return (cause as { code?: string })?.code === '23505';
+};
+
+/**
+ * One committed batch of STAGED customers — the rows `from`..`to` of the file — in one transaction
+ * with the progress and one audit record. The dry run checked and staged the rows, so no row passes
+ * through here: one set-based statement (repo.importStagedCustomers) deletes them from the staging
+ * table, claims, inserts and records their consents; only the rare row a unique index left out comes
+ * back (the batch's statement then runs again leaving them out), to be retried with a fresh referral
+ * code or reported.
+ */
+async function importStagedBatch(deps: ImportDeps, value: repo.ImportRow, from: number, to: number, actor: ImportActor): Promise<boolean> {
+  const now = deps.clock.now();
+  return deps.db.transaction(async (tx) => {
+    const current = await repo.findImport(tx, value.id, { forUpdate: true });
+    if (!current || current.status !== 'running') return false;
+    let result: { inserted: number; leftOut: (repo.StagedCustomer & { id: string })[] };
+    try {
+      result = { inserted: await tx.transaction((savepoint) => repo.importStagedCustomers(savepoint, value.id, { from, to }, now)), leftOut: [] };
+    } catch (error) {
+      if (!isUniqueViolation(error)) throw error;
+      result = await repo.importStagedCustomersLeavingOut(tx, value.id, { from, to }, now);
+    }
+    let inserted = result.inserted;
+    if (result.leftOut.length > 0) {
+      const cards = await repo.nextCardSequences(tx, result.leftOut.length);
+      const leftOut = result.leftOut.map((row, index): repo.CustomerBatchRow => ({
+        ...row,
+        card_number: cardNumberFor(cards[index] ?? 0),
+        service_consent: row.service === true,
+        marketing_consent: row.marketing === true,
+        profiling_consent: row.profiling === true,
+      }));
+      inserted += (await retryLeftOut(tx, value, leftOut, now)).length;
+    }
+    await repo.updateImport(tx, value.id, { ...progressOf(current, to, 0), importedRows: current.importedRows + inserted });
+    await recordAudit(tx, actor.actor, {
+      action: 'import_batch',
+      entityType: IMPORT_ENTITY,
+      entityId: value.id,
+      after: { rows: [from, to], imported: inserted },
+    });
+    return true;
+  });
 }
 
 /**
@@ -471,33 +584,7 @@ async function importCustomerBatch(deps: ImportDeps, value: repo.ImportRow, prep
       };
     });
     const { claimed, inserted } = await repo.claimAndInsertCustomers(tx, value.id, rows, now);
-    // A referral code drawn twice (25^8 codes) or an e-mail taken since the check left a claimed row
-    // out: retry with fresh codes; what still fails is an e-mail taken since the check.
-    let pending = rows.filter((row) => claimed.has(row.row_number) && !inserted.has(row.id));
-    for (let attempt = 0; attempt < 3 && pending.length > 0; attempt += 1) {
-      const fresh = referralCodes(pending.length);
-      const retry = pending.map((row, index) => ({ ...row, referral_code: fresh[index]! }));
-      const added = await repo.insertCustomers(tx, retry, now);
-      const consentRows: repo.ConsentInsert[] = [];
-      for (const row of retry) {
-        if (!added.has(row.id)) continue;
-        inserted.add(row.id);
-        for (const purpose of ['service', 'marketing', 'profiling'] as const) {
-          const granted = row[purpose];
-          if (granted !== null) consentRows.push({ customer_id: row.id, purpose, granted, notice_version: row.notice_version });
-        }
-      }
-      await repo.insertConsents(tx, consentRows, now);
-      pending = pending.filter((row) => !added.has(row.id));
-    }
-    if (pending.length > 0) {
-      await repo.unclaimEntities(tx, value.id, pending.map((row) => row.row_number));
-      await repo.insertRowErrors(
-        tx,
-        value.id,
-        pending.map((row) => ({ rowNumber: row.row_number, columnName: value.mapping['email'] || 'email', code: 'alreadyExists' })),
-      );
-    }
+    for (const id of await retryLeftOut(tx, value, rows.filter((row) => claimed.has(row.row_number) && !inserted.has(row.id)), now)) inserted.add(id);
     await repo.insertRowErrors(tx, value.id, toStoredErrors(prepared));
     const last = prepared.at(-1)?.rowNumber ?? current.processedRows + 1;
     await repo.updateImport(tx, value.id, {
@@ -584,6 +671,22 @@ export async function runImportChunk(
     userId: creator,
     label: `import ${value.fileName}`,
   };
+  if (value.kind === 'customers' && value.staged) {
+    const batchRows = options.batchRows ?? IMPORT_STAGED_BATCH_ROWS;
+    const last = value.totalRows + 1;
+    let batches = 0;
+    // Row n of the file is data row n - 1: the first row not done is processedRows + 2.
+    for (let from = value.processedRows + 2; from <= last; from += batchRows) {
+      const to = Math.min(last, from + batchRows - 1);
+      if (!(await importStagedBatch(deps, value, from, to, actor))) return { status: 'stopped', processedRows: from - 2 };
+      batches += 1;
+      if (to < last && ((options.maxBatches !== undefined && batches >= options.maxBatches) || Date.now() - startedAt > CHUNK_MILLISECONDS)) {
+        return { status: 'more', processedRows: to - 1 };
+      }
+    }
+    await finishImport(deps, id, startedAt);
+    return { status: 'done', processedRows: value.totalRows };
+  }
   const state: CheckState = { seenEmails: new Set(), isImporting: true };
   let batches = 0;
   // Pipelined: the next batch is read and checked (CPU here) while this one is written (CPU in
@@ -623,7 +726,7 @@ async function finishImport(deps: ImportDeps, id: string, startedAt: number) {
   const storedName = await deps.db.transaction(async (tx) => {
     const value = await repo.findImport(tx, id, { forUpdate: true });
     if (!value || value.status !== 'running') return null;
-    const imported = await repo.countImported(tx, id);
+    const imported = value.staged ? value.importedRows : await repo.countImported(tx, id);
     const errorCount = await repo.countErrorRows(tx, id);
     const report = { imported, skipped: Math.max(0, value.totalRows - imported), errors: errorCount, durationMs: Date.now() - startedAt };
     await repo.updateImport(tx, id, {
@@ -634,6 +737,7 @@ async function finishImport(deps: ImportDeps, id: string, startedAt: number) {
       processedRows: value.totalRows,
       report,
     });
+    await repo.deleteStaged(tx, id);
     await recordAudit(tx, { id: value.createdBy, email: `import:${id}` }, { action: 'finish', entityType: IMPORT_ENTITY, entityId: id, after: report });
     return value.storedName;
   });
