@@ -15,6 +15,7 @@
  *   npm run size                       # build, bytes on the wire, budget check
  *   npm run bench:web                  # the same + Lighthouse + timings
  *   npm run bench:web -- --no-build --runs=7 --list-path=/news --rows=25
+ *   npm run bench:web -- --dist=/tmp/other-build --lighthouse-runs=0 --waterfall
  */
 import { execFileSync } from 'node:child_process';
 import { createServer } from 'node:net';
@@ -70,13 +71,15 @@ const { values: args } = parseArgs({
     rows: { type: 'string', default: '25' },
     // Data rows only: the loading skeleton's rows carry no link.
     'row-selector': { type: 'string', default: 'main table tbody tr:has(a)' },
+    // Another build to serve (implies --no-build), e.g. one of another branch for a comparison at the same load.
+    dist: { type: 'string' },
     // Prints the last deep link's waterfall (resource timing: start → end of each request, in ms from navigation start).
     waterfall: { type: 'boolean', default: false },
   },
 });
 
 const webRoot = path.resolve(import.meta.dirname, '..');
-const dist = path.join(webRoot, 'dist');
+const dist = args.dist ? path.resolve(args.dist) : path.join(webRoot, 'dist');
 const runs = Number(args.runs);
 const rowsWanted = Number(args.rows);
 const listPath = args['list-path'];
@@ -245,7 +248,7 @@ async function lighthouseScores(url: string, count: number): Promise<number[]> {
 }
 
 async function main(): Promise<number> {
-  if (!args['no-build']) {
+  if (!args['no-build'] && !args.dist) {
     execFileSync('npx', ['vite', 'build', '--logLevel', 'warn'], { cwd: webRoot, stdio: 'inherit', env: { ...process.env, NODE_ENV: 'production' } });
   }
   // No mail is sent during the measure; the server only needs an address to parse.

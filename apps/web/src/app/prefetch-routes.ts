@@ -9,8 +9,8 @@ type PrefetchedScreen = {
 
 /**
  * The screens a deep link starts at once (`main.tsx`, beside the S4 check and the app's own code), by
- * path: their code (the signed-in layout and the route module, which the router would only ask for
- * once the app has loaded and run) and their list's page, requested as the screen will request it.
+ * path: their code and texts (the signed-in layout, its catalogues and the route module, which the
+ * router would only ask for once the app has loaded and run) and their list's page, requested as the screen will request it.
  * Only dynamic imports here: this file is in the sign-in page's chunk.
  */
 export const PREFETCHED_SCREENS: Readonly<Record<string, PrefetchedScreen>> = {
@@ -34,6 +34,8 @@ export function startScreenPrefetch(location: { pathname: string; search: string
   const screen = PREFETCHED_SCREENS[location.pathname.replace(/\/+$/, '') || '/'];
   if (!screen) return Promise.resolve();
   void import('./layouts/main-layout.tsx').catch(() => undefined);
+  // The signed-in area's texts, which the router's lazy layout route waits for as well.
+  void import('../lib/i18n.ts').then((i18n) => i18n.loadCatalogues()).catch(() => undefined);
   void screen.route().catch(() => undefined);
   return Promise.all([screen.list(), import('./list-prefetch.ts')])
     .then(([declaration, { prefetchList }]) => void prefetchList(declaration, new URLSearchParams(location.search)))
