@@ -7,6 +7,8 @@ import { useTranslation } from 'react-i18next';
 import { Link, Outlet, useLocation, useNavigate, useNavigation } from 'react-router';
 import { APP_VERSION } from '@sf/contract/app-info';
 import { useSignOut } from '../../features/auth/api/sign-out.ts';
+import { PasswordDialog } from '../../features/profile/components/password-dialog.tsx';
+import { ProfileDialog } from '../../features/profile/components/profile-dialog.tsx';
 import { useCurrentUser } from '../../lib/session.ts';
 import classes from './main-layout.module.css';
 import { AppDataProviders } from '../data-providers.tsx';
@@ -16,11 +18,6 @@ import { PendingStaffBadge } from '../../features/staff/components/pending-staff
 // The ledger dialogs (with their programs/merchants lookups) load the first time an action is chosen.
 const LedgerActionDialog = lazy(() => import('../ledger-actions.tsx').then((module) => ({ default: module.LedgerActionDialog })));
 const RewardActionDialog = lazy(() => import('../ledger-actions.tsx').then((module) => ({ default: module.RewardActionDialog })));
-
-// So do the profile and password dialogs (their forms, zod and the contract's rules): the first render
-// of a deep link does not parse or run them (decision 010).
-const ProfileDialog = lazy(() => import('../../features/profile/components/profile-dialog.tsx').then((module) => ({ default: module.ProfileDialog })));
-const PasswordDialog = lazy(() => import('../../features/profile/components/password-dialog.tsx').then((module) => ({ default: module.PasswordDialog })));
 
 type LedgerKind = 'purchase' | 'redeem' | 'adjust' | 'redeemReward';
 
@@ -108,12 +105,6 @@ function MainLayout() {
   const isPhone = useMediaQuery(`(max-width: ${em(767.98)})`) ?? false;
   const isNavHidden = isPhone && !isNavOpen;
   const [dialog, setDialog] = useState<'profile' | 'password' | null>(null);
-  // Mounted from the first opening on, so that a dialog closes with its transition.
-  const [hasProfileDialogs, setHasProfileDialogs] = useState(false);
-  const openDialog = (which: 'profile' | 'password') => {
-    setHasProfileDialogs(true);
-    setDialog(which);
-  };
   const [ledgerDialog, setLedgerDialog] = useState<LedgerKind | null>(null);
   const [hasLedgerDialog, setHasLedgerDialog] = useState(false);
   const user = useCurrentUser();
@@ -134,7 +125,7 @@ function MainLayout() {
             <Anchor component={Link} to="/" fw={700} fz="lg" c="var(--mantine-color-text)" underline="never">
               {t('common:appName')}
             </Anchor>
-            {navigation.state === 'loading' ? <Loader size="xs" aria-label={t('header.loading')} /> : null}
+            {navigation.state === 'loading' ? <Loader size="xs" role="status" aria-label={t('header.loading')} /> : null}
           </Group>
           <Group gap="sm" wrap="nowrap">
             <ActionsMenu
@@ -148,8 +139,8 @@ function MainLayout() {
             </Text>
             <UserMenu
               user={user}
-              onOpenProfile={() => openDialog('profile')}
-              onOpenPassword={() => openDialog('password')}
+              onOpenProfile={() => setDialog('profile')}
+              onOpenPassword={() => setDialog('password')}
               onLogout={() => {
                 void signOut().then(() => navigate('/auth/login', { replace: true }));
               }}
@@ -165,12 +156,8 @@ function MainLayout() {
       <AppShell.Main id="main-content" tabIndex={-1} className={classes.main}>
         <Outlet />
       </AppShell.Main>
-      {hasProfileDialogs ? (
-        <Suspense fallback={null}>
-          <ProfileDialog isOpen={dialog === 'profile'} onClose={() => setDialog(null)} />
-          <PasswordDialog isOpen={dialog === 'password'} onClose={() => setDialog(null)} />
-        </Suspense>
-      ) : null}
+      <ProfileDialog isOpen={dialog === 'profile'} onClose={() => setDialog(null)} />
+      <PasswordDialog isOpen={dialog === 'password'} onClose={() => setDialog(null)} />
       {hasLedgerDialog ? (
         <Suspense fallback={null}>
           <LedgerActionDialog kind={ledgerDialog === 'redeemReward' ? null : ledgerDialog} onClose={() => setLedgerDialog(null)} />

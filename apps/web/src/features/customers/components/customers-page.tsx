@@ -1,6 +1,6 @@
 import { Anchor } from '@mantine/core';
 import { CUSTOMER_STATUSES, listCustomersQuerySchema, type Customer } from '@sf/contract/customers';
-import { lazy, Suspense, useMemo, useState } from 'react';
+import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { type DataTableColumn } from '../../../components/ui/data-table.tsx';
@@ -9,11 +9,8 @@ import { useDrawerParam } from '../../../hooks/use-drawer-param.ts';
 import { useList, type ListParams } from '../../../hooks/use-list-params.ts';
 import { useFormatters } from '../../../lib/format.ts';
 import { CUSTOMERS_PATH, useCustomers } from '../api/get-customers.ts';
+import { CustomerFormDrawer } from './customer-form-drawer.tsx';
 import { CustomerStatusBadge } from './customer-status-badge.tsx';
-
-// The form (react-hook-form, zod, the contract's rules) loads when the drawer first opens: a deep link
-// to the list neither parses nor runs it.
-const CustomerFormDrawer = lazy(() => import('./customer-form-drawer.tsx').then((module) => ({ default: module.CustomerFormDrawer })));
 
 type SortField = ListParams<typeof listCustomersQuerySchema>['sort'];
 
@@ -33,9 +30,6 @@ export function CustomersPage({ programOptions, hrefFor }: Props) {
   const navigate = useNavigate();
   const list = useList(listCustomersQuerySchema, useCustomers);
   const drawer = useDrawerParam('customer');
-  // Mounted from its first opening on, so that it closes with its transition.
-  const [hasDrawer, setHasDrawer] = useState(false);
-  if (drawer.target === 'new' && !hasDrawer) setHasDrawer(true);
 
   const columns = useMemo<DataTableColumn<Customer, SortField>[]>(
     () => [
@@ -91,11 +85,12 @@ export function CustomersPage({ programOptions, hrefFor }: Props) {
       getRowId={getRowId}
       minWidth={1000}
     >
-      {hasDrawer ? (
-        <Suspense fallback={null}>
-          <CustomerFormDrawer isOpen={drawer.target === 'new'} customer={null} onClose={drawer.close} onSaved={(customer) => void navigate(hrefFor(customer.id))} />
-        </Suspense>
-      ) : null}
+      <CustomerFormDrawer
+        isOpen={drawer.target === 'new'}
+        customer={null}
+        onClose={drawer.close}
+        onSaved={(customer) => void navigate(hrefFor(customer.id))}
+      />
     </ListPage>
   );
 }
