@@ -15,14 +15,17 @@
  *   npm run size                       # build, bytes on the wire, budget check
  *   npm run bench:web                  # the same + Lighthouse + timings
  *   npm run bench:web -- --no-build --runs=7 --list-path=/news --rows=25
+ *   npm run bench:web -- --dist=/tmp/other-build --lighthouse-runs=0 --waterfall
  */
 import { execFileSync } from 'node:child_process';
 import { createServer } from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { chromium, type Browser, type BrowserContext, type Page } from '@playwright/test';
 import { CSRF_COOKIE, CSRF_HEADER } from '@sf/contract/app-info';
 import { startAppServer, type AppServer } from '../e2e/support/app-server.ts';
+
 
 const KIB = 1024;
 const BUDGET = {
@@ -68,16 +71,22 @@ const { values: args } = parseArgs({
     rows: { type: 'string', default: '25' },
     // Data rows only: the loading skeleton's rows carry no link.
     'row-selector': { type: 'string', default: 'main table tbody tr:has(a)' },
+    // Another build to serve (implies --no-build), e.g. one of another branch for a comparison at the same load.
+    dist: { type: 'string' },
+    // Prints the last deep link's waterfall (resource timing: start → end of each request, in ms from navigation start).
+    waterfall: { type: 'boolean', default: false },
   },
 });
 
 const webRoot = path.resolve(import.meta.dirname, '..');
-const dist = path.join(webRoot, 'dist');
+const dist = args.dist ? path.resolve(args.dist) : path.join(webRoot, 'dist');
 const runs = Number(args.runs);
 const rowsWanted = Number(args.rows);
 const listPath = args['list-path'];
 const rowSelector = args['row-selector'];
 
+// As bench/support.ts prints it (that module brings the API's database code, which this script does not need).
+const loadAverage = () => `load average ${os.loadavg().map((value) => value.toFixed(1)).join(' / ')}`;
 const kib = (bytes: number) => `${(bytes / KIB).toFixed(1)} KiB`;
 const median = (values: number[]) => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -175,13 +184,31 @@ async function signInToList(context: BrowserContext, baseUrl: string): Promise<n
   return shownAt - startedAt;
 }
 
+type Timing = { name: string; start: number; end: number };
+let lastWaterfall: Timing[] = [];
+
 /** Opening the list's address in a new tab while signed in: from navigation start to the rows on screen. */
 async function deepLink(context: BrowserContext, baseUrl: string): Promise<number> {
   const page = await context.newPage();
   await page.goto(`${baseUrl}${listPath}`);
   const shownAt = Number(await (await rowsVisible(page)).jsonValue());
+  lastWaterfall = await page.evaluate(() =>
+    (performance.getEntriesByType('resource') as PerformanceResourceTiming[]).map((entry) => ({
+      name: new URL(entry.name).pathname + new URL(entry.name).search,
+      start: entry.startTime,
+      end: entry.responseEnd,
+    })),
+  );
   await page.close();
   return shownAt;
+}
+
+function printWaterfall(shownAt: number) {
+  console.log(`Last deep link's requests (ms from navigation start, start → end), rows visible at ${shownAt.toFixed(0)} ms:`);
+  for (const { name, start, end } of [...lastWaterfall].sort((a, b) => a.start - b.start)) {
+    console.log(`  ${start.toFixed(0).padStart(5)} → ${end.toFixed(0).padStart(5)}  ${name.length > 90 ? `${name.slice(0, 90)}…` : name}`);
+  }
+  console.log(`  ${lastWaterfall.length} requests`);
 }
 
 function freePort(): Promise<number> {
@@ -221,7 +248,7 @@ async function lighthouseScores(url: string, count: number): Promise<number[]> {
 }
 
 async function main(): Promise<number> {
-  if (!args['no-build']) {
+  if (!args['no-build'] && !args.dist) {
     execFileSync('npx', ['vite', 'build', '--logLevel', 'warn'], { cwd: webRoot, stdio: 'inherit', env: { ...process.env, NODE_ENV: 'production' } });
   }
   // No mail is sent during the measure; the server only needs an address to parse.
@@ -274,6 +301,8 @@ async function main(): Promise<number> {
       console.log(`  median ${signInMedian.toFixed(0)} ms (budget ${BUDGET.signInToListMs} ms, ${verdict(signInMedian <= BUDGET.signInToListMs)})`);
       console.log(`Deep link to ${listPath} while signed in → ${list} visible: ${deepLinkTimes.map((ms) => ms.toFixed(0)).join(', ')} ms`);
       console.log(`  median ${deepLinkMedian.toFixed(0)} ms (budget ${BUDGET.deepLinkMs} ms, ${verdict(deepLinkMedian <= BUDGET.deepLinkMs)})`);
+      console.log(`  (${loadAverage()} at the end of the timings)`);
+      if (args.waterfall) printWaterfall(deepLinkTimes.at(-1) ?? NaN);
       await context.close();
 
       console.log(`\nLighthouse mobile performance on /auth/login (simulated slow 4G, mid-range phone):`);

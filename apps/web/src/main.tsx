@@ -2,12 +2,18 @@ import './app/first-screen-styles.ts';
 import { createRoot } from 'react-dom/client';
 import type * as App from './app/app.tsx';
 import { FirstScreen } from './app/first-screen.tsx';
+import { startScreenPrefetch } from './app/prefetch-routes.ts';
 import { readStoredSession } from './lib/session.ts';
 import { restoreSession } from './lib/user-by-token.ts';
 
 // S4 starts at once: the check of a stored session runs while the app's code loads.
 const hasStoredSession = readStoredSession() !== null;
 void restoreSession();
+
+// A deep link to a list screen loads its code and asks for its page now too, beside S4 (the rows show
+// only once S4 has confirmed the session and the guard let the role in; decision 010). The app renders
+// once that request is out, so that the app's start does not hold it back.
+const prefetching = hasStoredSession ? startScreenPrefetch(window.location) : Promise.resolve();
 
 const root = createRoot(document.getElementById('root')!);
 let loadingApp: Promise<typeof App> | null = null;
@@ -16,7 +22,7 @@ const loadApp = () => (loadingApp ??= import('./app/app.tsx'));
 /** The whole app at `to` (the current address when none is given). */
 function enterApp(to?: string, options: { replace?: boolean } = {}): void {
   if (to) window.history[options.replace ? 'replaceState' : 'pushState'](null, '', to);
-  void loadApp().then((app) => app.renderApp(root));
+  void Promise.all([loadApp(), prefetching]).then(([app]) => app.renderApp(root));
 }
 
 // A first visit to the sign-in page shows it without the router, i18next and the other screens

@@ -125,7 +125,7 @@ function MainLayout() {
             <Anchor component={Link} to="/" fw={700} fz="lg" c="var(--mantine-color-text)" underline="never">
               {t('common:appName')}
             </Anchor>
-            {navigation.state === 'loading' ? <Loader size="xs" aria-label={t('header.loading')} /> : null}
+            {navigation.state === 'loading' ? <Loader size="xs" role="status" aria-label={t('header.loading')} /> : null}
           </Group>
           <Group gap="sm" wrap="nowrap">
             <ActionsMenu
