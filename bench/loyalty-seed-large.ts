@@ -145,7 +145,8 @@ export async function seedLarge(url: string, options: LargeSeedOptions): Promise
     // The load ran with triggers off: the dashboard's rollups (decision 019) are rebuilt from the rows.
     let at = Date.now();
     await client.query('select dashboard_rollups_rebuild(dashboard_time_zone())');
-    log(`  dashboard rollups rebuilt in ${((Date.now() - at) / 1000).toFixed(1)} s`);
+    await client.query('select ledger_member_days_rebuild()');
+    log(`  dashboard rollups and members' day sums rebuilt in ${((Date.now() - at) / 1000).toFixed(1)} s`);
     at = Date.now();
     await client.query('analyze');
     log(`  analyze in ${((Date.now() - at) / 1000).toFixed(1)} s`);

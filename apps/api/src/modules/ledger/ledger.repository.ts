@@ -227,24 +227,32 @@ export function memberHistoryStatement(
   withOpenLots: boolean,
   onlyIfKeyClaimed?: KeyClaim,
 ): SQL {
-  // Each sum only where the program's rules use it: its cost grows with the member's entries in the
-  // window, and it is paid under the member's lock.
+  // Each sum only where the program's rules use it, and from the member's day sums (migration 0015):
+  // whole UTC days after the window's first one, plus that first day's entries from the window's start.
+  // Both are paid under the member's lock; neither grows with the member's history.
   return sql`select
       case when jsonb_array_length(p.tiers) > 0 then
-        (select coalesce(sum(e.points), 0)::int from ledger_entries e
-          where e.membership_id = m.id
-            and e.created_at >= case when p.tier_window = 'calendarYear' then ${since.calendarYear}::timestamptz else ${since.rolling12}::timestamptz end
+        coalesce((select sum(d.earned_points) from ledger_member_days d
+          where d.membership_id = m.id and d.day > (w.tier_start at time zone 'UTC')::date), 0)::int
+        + (select coalesce(sum(e.points), 0)::int from ledger_entries e
+          where e.membership_id = m.id and e.created_at >= w.tier_start
+            and e.created_at < (((w.tier_start at time zone 'UTC')::date + 1)::timestamp at time zone 'UTC')
             and (e.kind = 'earn' or (e.kind = 'reversal' and e.source not in ('manual', 'system'))))
       else 0 end as earned_in_window,
       case when p.type = 'stamps' and p.max_stamps_per_day is not null then
-        (select coalesce(sum(e.stamps), 0)::int from ledger_entries e
-          where e.membership_id = m.id and e.kind = 'earn' and e.source = 'purchase' and e.created_at >= ${since.today}::timestamptz)
+        coalesce((select sum(d.purchase_stamps) from ledger_member_days d
+          where d.membership_id = m.id and d.day > (${since.today}::timestamptz at time zone 'UTC')::date), 0)::int
+        + (select coalesce(sum(e.stamps), 0)::int from ledger_entries e
+          where e.membership_id = m.id and e.kind = 'earn' and e.source = 'purchase' and e.created_at >= ${since.today}::timestamptz
+            and e.created_at < (((${since.today}::timestamptz at time zone 'UTC')::date + 1)::timestamp at time zone 'UTC'))
       else 0 end as stamps_today,
       ${withOpenLots
         ? sql`(select coalesce(json_agg(json_build_object('id', l.id, 'remaining', l.remaining) order by l.id), '[]'::json)
               from (select id, remaining from ledger_lots where membership_id = m.id and remaining > 0 order by id for update) l)`
         : sql`null`} as open_lots
     from memberships m join programs p on p.id = m.program_id
+    cross join lateral (select case when p.tier_window = 'calendarYear' then ${since.calendarYear}::timestamptz
+      else ${since.rolling12}::timestamptz end as tier_start) w
     where m.customer_id = ${input.customerId} and m.program_id = ${input.programId} ${keyClaimedCondition(onlyIfKeyClaimed)}`;
 }
 

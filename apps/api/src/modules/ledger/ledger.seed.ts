@@ -311,6 +311,8 @@ export async function seedLedgerDemo(
     await insertJson(tx, 'ledger_lot_takes', 'entry_id bigint, lot_id bigint, points int', takes);
     await tx.execute(sql`select setval(pg_get_serial_sequence('ledger_entries', 'id'), greatest((select max(id) from ledger_entries), 1))`);
     await tx.execute(sql`select setval(pg_get_serial_sequence('ledger_lots', 'id'), greatest((select max(id) from ledger_lots), 1))`);
+    // The triggers were off: the members' day sums (migration 0015) are computed from the entries.
+    await tx.execute(sql`select ledger_member_days_rebuild()`);
   });
   options.log?.info({ entries: entries.length, memberships: memberships.length }, 'demo ledger loaded');
   return entries.length;

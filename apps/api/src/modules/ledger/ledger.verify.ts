@@ -51,6 +51,21 @@ export async function verifyLedger(db: Executor, options: { limit?: number } = {
     group by source, idempotency_key having count(*) > 1 limit ${limit}`)) {
     problems.push(`idempotency key ${row['idempotency_key']} (${row['source']}) appears ${row['n']} times`);
   }
+  // The members' day sums (what a write's rules read, migration 0015) equal the entries they sum.
+  for (const row of await query(sql`
+    with sums as (
+      select membership_id, (created_at at time zone 'UTC')::date as day,
+        coalesce(sum(points) filter (where kind = 'earn' or (kind = 'reversal' and source not in ('manual', 'system'))), 0) as earned,
+        coalesce(sum(stamps) filter (where kind = 'earn' and source = 'purchase'), 0) as stamps
+      from ledger_entries group by 1, 2)
+    select coalesce(s.membership_id, d.membership_id) as membership_id, coalesce(s.day, d.day)::text as day
+    from (select * from sums where earned <> 0 or stamps <> 0) s
+    full join (select * from ledger_member_days where earned_points <> 0 or purchase_stamps <> 0) d
+      on d.membership_id = s.membership_id and d.day = s.day
+    where s.earned is distinct from d.earned_points or s.stamps is distinct from d.purchase_stamps
+    limit ${limit}`)) {
+    problems.push(`membership ${row['membership_id']}: its day sums for ${row['day']} differ from its entries`);
+  }
   for (const row of await query(sql`select id, balance, stamps from memberships where balance < 0 or stamps < 0 limit ${limit}`)) {
     problems.push(`membership ${row['id']} is negative: ${row['balance']} points, ${row['stamps']} stamps`);
   }
