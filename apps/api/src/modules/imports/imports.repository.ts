@@ -334,6 +334,34 @@ export async function deleteStaged(executor: Executor, importId: string) {
 }
 
 /**
+ * The staged batch statements' shared parts (importStagedCustomers and its conflict-tolerant twin):
+ * the batch taken out of the staging table, which is the rows' claim…
+ */
+const stagedBatch = (importId: string, range: { from: number; to: number }) =>
+  sql`delete from import_staged_customers s
+          where s.import_id = ${importId}::uuid and s.row_number between ${range.from} and ${range.to}
+          returning s.*, gen_random_uuid() as id`;
+
+/** …its customers, from the CTE `input`, in file order… */
+const customersOfBatch = (now: Date) =>
+  sql`insert into customers (id, first_name, last_name, email, phone, birth_date, city, province, card_number, referral_code,
+            referred_by, service_consent, marketing_consent, profiling_consent, created_at, updated_at)
+          select i.id, i.first_name, i.last_name, i.email, i.phone, i.birth_date, i.city, i.province,
+            card_number_for(nextval('customer_card_seq')), i.referral_code, i.referred_by,
+            coalesce(i.service, false), coalesce(i.marketing, false), coalesce(i.profiling, false), ${now}, ${now}
+          from input i
+          order by i.row_number`;
+
+/** …and their consents: this head, then `from input i …`, then `consentPurposes`. */
+const consentsOfBatchHead = (now: Date) =>
+  sql`insert into customer_consents (customer_id, purpose, granted, channel, notice_version, at, recorded_by)
+          select i.id, p.purpose, p.granted, 'import', i.notice_version, ${now}, null`;
+
+const consentPurposes = sql`cross join lateral (values (1, 'service', i.service), (2, 'marketing', i.marketing), (3, 'profiling', i.profiling)) as p(position, purpose, granted)
+          where p.granted is not null
+          order by i.row_number, p.position`;
+
+/**
  * One batch of staged customers (rows `from`..`to` of the file) in ONE statement, set-based — no row
  * passes through the app: the staged rows are deleted, inserted into customers with card numbers from
  * the sequence (card_number_for, 0014) and their consents recorded. Deleting a staged row in the
@@ -348,28 +376,15 @@ export async function deleteStaged(executor: Executor, importId: string) {
 export async function importStagedCustomers(executor: Executor, importId: string, range: { from: number; to: number }, now: Date): Promise<number> {
   const [result] = await rowsOf(
     executor,
-    sql`with input as (
-          delete from import_staged_customers s
-          where s.import_id = ${importId}::uuid and s.row_number between ${range.from} and ${range.to}
-          returning s.*, gen_random_uuid() as id
-        ),
+    sql`with input as (${stagedBatch(importId, range)}),
         inserted as (
-          insert into customers (id, first_name, last_name, email, phone, birth_date, city, province, card_number, referral_code,
-            referred_by, service_consent, marketing_consent, profiling_consent, created_at, updated_at)
-          select i.id, i.first_name, i.last_name, i.email, i.phone, i.birth_date, i.city, i.province,
-            card_number_for(nextval('customer_card_seq')), i.referral_code, i.referred_by,
-            coalesce(i.service, false), coalesce(i.marketing, false), coalesce(i.profiling, false), ${now}, ${now}
-          from input i
-          order by i.row_number
+          ${customersOfBatch(now)}
           returning 1
         ),
         consents as (
-          insert into customer_consents (customer_id, purpose, granted, channel, notice_version, at, recorded_by)
-          select i.id, p.purpose, p.granted, 'import', i.notice_version, ${now}, null
+          ${consentsOfBatchHead(now)}
           from input i
-            cross join lateral (values (1, 'service', i.service), (2, 'marketing', i.marketing), (3, 'profiling', i.profiling)) as p(position, purpose, granted)
-          where p.granted is not null
-          order by i.row_number, p.position
+            ${consentPurposes}
         )
         select count(*)::int as inserted from inserted`,
   );
@@ -393,29 +408,16 @@ export async function importStagedCustomersLeavingOut(
   await executor.execute(sql`set local enable_nestloop = off`);
   const [result] = await rowsOf(
     executor,
-    sql`with input as (
-          delete from import_staged_customers s
-          where s.import_id = ${importId}::uuid and s.row_number between ${range.from} and ${range.to}
-          returning s.*, gen_random_uuid() as id
-        ),
+    sql`with input as (${stagedBatch(importId, range)}),
         inserted as (
-          insert into customers (id, first_name, last_name, email, phone, birth_date, city, province, card_number, referral_code,
-            referred_by, service_consent, marketing_consent, profiling_consent, created_at, updated_at)
-          select i.id, i.first_name, i.last_name, i.email, i.phone, i.birth_date, i.city, i.province,
-            card_number_for(nextval('customer_card_seq')), i.referral_code, i.referred_by,
-            coalesce(i.service, false), coalesce(i.marketing, false), coalesce(i.profiling, false), ${now}, ${now}
-          from input i
-          order by i.row_number
+          ${customersOfBatch(now)}
           on conflict do nothing
           returning id
         ),
         consents as (
-          insert into customer_consents (customer_id, purpose, granted, channel, notice_version, at, recorded_by)
-          select i.id, p.purpose, p.granted, 'import', i.notice_version, ${now}, null
+          ${consentsOfBatchHead(now)}
           from input i join inserted n on n.id = i.id
-            cross join lateral (values (1, 'service', i.service), (2, 'marketing', i.marketing), (3, 'profiling', i.profiling)) as p(position, purpose, granted)
-          where p.granted is not null
-          order by i.row_number, p.position
+            ${consentPurposes}
         )
         select (select count(*) from inserted)::int as inserted,
                (select coalesce(jsonb_agg(to_jsonb(i) - 'import_id' order by i.row_number), '[]'::jsonb)

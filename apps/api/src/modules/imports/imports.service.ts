@@ -312,6 +312,19 @@ async function checkFile(deps: ImportDeps, value: repo.ImportRow, batchRows: num
   return repo.updateImport(deps.db, value.id, { totalRows: total, errorRows, validRows: total - errorRows, staged: value.kind === 'customers' });
 }
 
+/** A checked row's person as the customers table's columns (the e-mail lower-cased, as the form stores it). */
+function personColumns(customer: NonNullable<PreparedRow['customer']>['customer']) {
+  return {
+    first_name: customer.firstName,
+    last_name: customer.lastName,
+    email: customer.email?.toLowerCase() ?? null,
+    phone: customer.phone ?? null,
+    birth_date: customer.birthDate ?? null,
+    city: customer.city ?? null,
+    province: customer.province ?? null,
+  };
+}
+
 /** The checked rows of a batch as the dry run stages them, each with a referral code drawn now. */
 function toStaged(prepared: PreparedRow[]): repo.StagedCustomer[] {
   const valid = prepared.filter((row) => row.customer);
@@ -320,13 +333,7 @@ function toStaged(prepared: PreparedRow[]): repo.StagedCustomer[] {
     const { customer, consents, noticeVersion, referredBy } = row.customer!;
     return {
       row_number: row.rowNumber,
-      first_name: customer.firstName,
-      last_name: customer.lastName,
-      email: customer.email?.toLowerCase() ?? null,
-      phone: customer.phone ?? null,
-      birth_date: customer.birthDate ?? null,
-      city: customer.city ?? null,
-      province: customer.province ?? null,
+      ...personColumns(customer),
       referral_code: codes[index]!,
       referred_by: referredBy,
       service: consents.service ?? null,
@@ -564,13 +571,7 @@ async function importCustomerBatch(deps: ImportDeps, value: repo.ImportRow, prep
       return {
         row_number: row.rowNumber,
         id: randomUUID(),
-        first_name: customer.firstName,
-        last_name: customer.lastName,
-        email: customer.email?.toLowerCase() ?? null,
-        phone: customer.phone ?? null,
-        birth_date: customer.birthDate ?? null,
-        city: customer.city ?? null,
-        province: customer.province ?? null,
+        ...personColumns(customer),
         card_number: cardNumberFor(cards[index] ?? 0),
         referral_code: codes[index]!,
         referred_by: referredBy,

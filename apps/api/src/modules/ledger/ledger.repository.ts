@@ -227,25 +227,11 @@ export function memberHistoryStatement(
   withOpenLots: boolean,
   onlyIfKeyClaimed?: KeyClaim,
 ): SQL {
-  // Each sum only where the program's rules use it, and from the member's day sums (migration 0015):
-  // whole UTC days after the window's first one, plus that first day's entries from the window's start.
-  // Both are paid under the member's lock; neither grows with the member's history.
+  // Each sum only where the program's rules use it; both are paid under the member's lock.
   return sql`select
-      case when jsonb_array_length(p.tiers) > 0 then
-        coalesce((select sum(d.earned_points) from ledger_member_days d
-          where d.membership_id = m.id and d.day > (w.tier_start at time zone 'UTC')::date), 0)::int
-        + (select coalesce(sum(e.points), 0)::int from ledger_entries e
-          where e.membership_id = m.id and e.created_at >= w.tier_start
-            and e.created_at < (((w.tier_start at time zone 'UTC')::date + 1)::timestamp at time zone 'UTC')
-            and (e.kind = 'earn' or (e.kind = 'reversal' and e.source not in ('manual', 'system'))))
-      else 0 end as earned_in_window,
-      case when p.type = 'stamps' and p.max_stamps_per_day is not null then
-        coalesce((select sum(d.purchase_stamps) from ledger_member_days d
-          where d.membership_id = m.id and d.day > (${since.today}::timestamptz at time zone 'UTC')::date), 0)::int
-        + (select coalesce(sum(e.stamps), 0)::int from ledger_entries e
-          where e.membership_id = m.id and e.kind = 'earn' and e.source = 'purchase' and e.created_at >= ${since.today}::timestamptz
-            and e.created_at < (((${since.today}::timestamptz at time zone 'UTC')::date + 1)::timestamp at time zone 'UTC'))
-      else 0 end as stamps_today,
+      case when jsonb_array_length(p.tiers) > 0 then ${pointsEarnedSinceSql(sql`m.id`, sql`w.tier_start`)} else 0 end as earned_in_window,
+      case when p.type = 'stamps' and p.max_stamps_per_day is not null
+        then ${purchaseStampsSinceSql(sql`m.id`, sql`${since.today}::timestamptz`)} else 0 end as stamps_today,
       ${withOpenLots
         ? sql`(select coalesce(json_agg(json_build_object('id', l.id, 'remaining', l.remaining) order by l.id), '[]'::json)
               from (select id, remaining from ledger_lots where membership_id = m.id and remaining > 0 order by id for update) l)`
@@ -439,24 +425,38 @@ export async function hasReversal(executor: Executor, id: number): Promise<boole
   return row !== undefined;
 }
 
+/**
+ * A sum of the member's entries since an instant, read from its day sums (migration 0015): whole UTC
+ * days after the instant's own day from `ledger_member_days`, that first, partial day from the entries.
+ * The cost does not grow with the member's history.
+ */
+function sinceFromDaySums(membershipId: SQL, since: SQL, daySum: SQL, entrySum: SQL, entryFilter: SQL): SQL {
+  return sql`(coalesce((select sum(d.${daySum}) from ledger_member_days d
+      where d.membership_id = ${membershipId} and d.day > (${since} at time zone 'UTC')::date), 0)::int
+    + (select coalesce(sum(e.${entrySum}), 0)::int from ledger_entries e
+      where e.membership_id = ${membershipId} and e.created_at >= ${since}
+        and e.created_at < (((${since} at time zone 'UTC')::date + 1)::timestamp at time zone 'UTC')
+        and ${entryFilter}))`;
+}
+
+/** Points earned since an instant, net of the reversals of earnings: what tiers are computed from. */
+const pointsEarnedSinceSql = (membershipId: SQL, since: SQL) =>
+  sinceFromDaySums(membershipId, since, sql.raw('earned_points'), sql.raw('points'),
+    sql`(e.kind = 'earn' or (e.kind = 'reversal' and e.source not in ('manual', 'system')))`);
+
+/** Stamps earned by purchases since an instant (the stamps card's daily cap). */
+const purchaseStampsSinceSql = (membershipId: SQL, since: SQL) =>
+  sinceFromDaySums(membershipId, since, sql.raw('purchase_stamps'), sql.raw('stamps'), sql`e.kind = 'earn' and e.source = 'purchase'`);
+
 /** Stamps earned by purchases since `since` (the start of today in the business time zone). */
 export async function stampsEarnedSince(executor: Executor, membershipId: string, since: Date): Promise<number> {
-  const [row] = await rows(
-    executor,
-    sql`select coalesce(sum(stamps), 0)::int as total from ledger_entries
-        where membership_id = ${membershipId} and kind = 'earn' and source = 'purchase' and created_at >= ${since}`,
-  );
+  const [row] = await rows(executor, sql`select ${purchaseStampsSinceSql(sql`${membershipId}::uuid`, sql`${since}::timestamptz`)} as total`);
   return Number(row?.['total'] ?? 0);
 }
 
 /** Points earned since `since`, net of the reversals of earnings: what tiers are computed from. */
 export async function pointsEarnedSince(executor: Executor, membershipId: string, since: Date): Promise<number> {
-  const [row] = await rows(
-    executor,
-    sql`select coalesce(sum(points), 0)::int as total from ledger_entries
-        where membership_id = ${membershipId} and created_at >= ${since}
-          and (kind = 'earn' or (kind = 'reversal' and source not in ('manual', 'system')))`,
-  );
+  const [row] = await rows(executor, sql`select ${pointsEarnedSinceSql(sql`${membershipId}::uuid`, sql`${since}::timestamptz`)} as total`);
   return Number(row?.['total'] ?? 0);
 }
 
