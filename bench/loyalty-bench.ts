@@ -10,6 +10,7 @@ import { buildApp } from '../apps/api/src/app.ts';
 import { loadEnv } from '../apps/api/src/config/env.ts';
 import { DEMO_PASSWORD } from '../apps/api/src/db/seed.ts';
 import { verifyLedger } from '../apps/api/src/modules/ledger/ledger.verify.ts';
+import { writeGroupsOf } from '../apps/api/src/modules/ledger/ledger.service.ts';
 import { benchDatabase, loadAverage, ms, numberArgument, percentile, timed } from './support.ts';
 
 /**
@@ -29,31 +30,53 @@ const SAMPLES = numberArgument('samples', 40);
 const WRITE_SECONDS = numberArgument('seconds', 10);
 const CONCURRENCY = 20;
 
-/** The purchase clients' loop, run in a worker thread (plain JavaScript: a worker evaluates it as is). */
+/**
+ * The purchase clients' loop, run in a worker thread (plain JavaScript: a worker evaluates it as is).
+ * `node:http` with kept-alive sockets, not `fetch`: the clients stand for tills on other machines, and
+ * undici's fetch cost ~0.75 ms of CPU per request here — on the same two cores as the server.
+ */
 const PURCHASE_CLIENTS = `
 const { parentPort, workerData } = require('node:worker_threads');
 const { randomUUID } = require('node:crypto');
+const http = require('node:http');
 const { base, headers, programId, customers, seconds, concurrency } = workerData;
+const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency });
+const target = new URL(base + '/api/admin/ledger');
 let ok = 0;
 let next = 0;
 const errors = {};
 const deadline = Date.now() + seconds * 1000;
+function post(body) {
+  return new Promise((resolve, reject) => {
+    const request = http.request(target, {
+      method: 'POST',
+      agent,
+      headers: { ...headers, 'idempotency-key': randomUUID(), 'content-length': Buffer.byteLength(body) },
+    }, (response) => {
+      response.on('data', () => {});
+      response.on('end', () => resolve(response.statusCode));
+      response.on('error', reject);
+    });
+    request.on('error', reject);
+    request.end(body);
+  });
+}
 async function client() {
   while (Date.now() < deadline) {
     const customerId = customers[next++ % customers.length];
-    const response = await fetch(base + '/api/admin/ledger', {
-      method: 'POST',
-      headers: { ...headers, 'idempotency-key': randomUUID() },
-      body: JSON.stringify({ customerId, programId, kind: 'purchase', amountCents: 1250 }),
-    });
-    if (response.status === 201) ok += 1;
-    else errors[response.status] = (errors[response.status] || 0) + 1;
-    await response.arrayBuffer();
+    const status = await post(JSON.stringify({ customerId, programId, kind: 'purchase', amountCents: 1250 }))
+      .catch((error) => 'network ' + error.code);
+    if (status === 201) ok += 1;
+    else errors[status] = (errors[status] || 0) + 1;
   }
 }
-Promise.all(Array.from({ length: concurrency }, client)).then(() => parentPort.postMessage({ ok, errors }));
+const cpuBefore = process.threadCpuUsage();
+Promise.all(Array.from({ length: concurrency }, client)).then(() => {
+  const cpu = process.threadCpuUsage(cpuBefore);
+  agent.destroy();
+  parentPort.postMessage({ ok, errors, clientCpuMs: (cpu.user + cpu.system) / 1000 });
+});
 `;
-
 const { url, database, stop } = await benchDatabase({ customers: CUSTOMERS, entries: ENTRIES, poolSize: CONCURRENCY });
 const dataDir = await mkdtemp(path.join(os.tmpdir(), 'sf-bench-loyalty-'));
 try {
@@ -144,26 +167,34 @@ try {
    * idempotency key, as a till's retry-safe request would.
    */
   async function purchases(customers: string[]) {
+    const groups = writeGroupsOf({ db: app.db, clock: app.clock, timeZone: app.env.BUSINESS_TIME_ZONE });
+    const groupsBefore = { ...(groups?.stats ?? { groups: 0, requests: 0 }) };
     const cpuBefore = await cpuNow();
+    const serverBefore = process.threadCpuUsage();
     const loopBefore = performance.eventLoopUtilization();
     const start = Date.now();
     const worker = new Worker(PURCHASE_CLIENTS, {
       eval: true,
       workerData: { base, headers, programId, customers, seconds: WRITE_SECONDS, concurrency: CONCURRENCY },
     });
-    const { ok, errors } = await new Promise<{ ok: number; errors: Record<string, number> }>((resolve, reject) => {
+    const { ok, errors, clientCpuMs } = await new Promise<{ ok: number; errors: Record<string, number>; clientCpuMs: number }>((resolve, reject) => {
       worker.once('message', resolve);
       worker.once('error', reject);
     });
     const seconds = (Date.now() - start) / 1000;
     const serverLoop = performance.eventLoopUtilization(loopBefore).utilization;
+    const serverCpu = process.threadCpuUsage(serverBefore);
     const cpuAfter = await cpuNow();
     // CPU per purchase, apart from the machine's load: the Node process (the API, and the worker's
     // HTTP clients) and the PostgreSQL backends serving the bench database.
     const used = cpuBetween(cpuBefore, cpuAfter);
     const nodeMs = used.node / Math.max(1, ok);
     const postgresMs = used.postgres / Math.max(1, ok);
-    return { perSecond: ok / seconds, ok, errors: Object.values(errors).reduce((a, b) => a + b, 0), detail: errors, nodeMs, postgresMs, serverLoop };
+    const serverMs = (serverCpu.user + serverCpu.system) / 1000 / Math.max(1, ok);
+    const clientMs = clientCpuMs / Math.max(1, ok);
+    const grouped = groups ? groups.stats.requests - groupsBefore.requests : 0;
+    const perGroup = groups ? grouped / Math.max(1, groups.stats.groups - groupsBefore.groups) : 1;
+    return { perSecond: ok / seconds, ok, errors: Object.values(errors).reduce((a, b) => a + b, 0), detail: errors, nodeMs, postgresMs, serverLoop, serverMs, clientMs, perGroup };
   }
   /** CPU milliseconds used so far by this process and by the database's backends (from /proc). */
   /**
@@ -194,9 +225,12 @@ try {
     for (const [pid, used] of after.backends) postgres += used - (before.backends.get(pid) ?? 0);
     return { node: after.node - before.node, postgres };
   }
-  const cpu = (result: { nodeMs: number; postgresMs: number; serverLoop?: number }) =>
-    `CPU per purchase: Node ${result.nodeMs.toFixed(2)} ms, PostgreSQL ${result.postgresMs.toFixed(2)} ms` +
-    (result.serverLoop === undefined ? '' : `; server's event loop busy ${(result.serverLoop * 100).toFixed(0)} %`);
+  const cpu = (result: { nodeMs: number; postgresMs: number; serverLoop?: number; serverMs?: number; clientMs?: number; perGroup?: number }) =>
+    `CPU per purchase: Node ${result.nodeMs.toFixed(2)} ms` +
+    (result.serverMs === undefined ? '' : ` (server thread ${result.serverMs.toFixed(2)}, client thread ${result.clientMs!.toFixed(2)})`) +
+    `, PostgreSQL ${result.postgresMs.toFixed(2)} ms` +
+    (result.serverLoop === undefined ? '' : `; server's event loop busy ${(result.serverLoop * 100).toFixed(0)} %`) +
+    (result.perGroup === undefined ? '' : `; ${result.perGroup.toFixed(1)} purchases per transaction`);
   const single = await timed(async () => {
     const response = await fetch(`${base}/api/admin/ledger`, {
       method: 'POST',
