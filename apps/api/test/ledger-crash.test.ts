@@ -12,6 +12,9 @@ import { openClient, startServer, type ServerProcess } from './server-process.ts
 
 const PASSWORD = 'Demo-Password-2026';
 const PURCHASES = 120;
+/** Tills and members: more tills than the ledger's write slots, so purchases also share transactions. */
+const TILLS = 8;
+const MEMBERS = 4;
 
 /**
  * kill -9 the REAL server process in the middle of a stream of idempotent purchases, start it
@@ -51,7 +54,7 @@ describe('the ledger across a crash of the server process', () => {
     }
     const own = await openOwnDatabase();
     await own.migrate();
-    fx = await createLedgerFixture(own.db, { customers: 1 });
+    fx = await createLedgerFixture(own.db, { customers: MEMBERS });
     await own.close();
   });
 
@@ -62,11 +65,10 @@ describe('the ledger across a crash of the server process', () => {
   });
 
   it('counts every purchase exactly once after kill -9 and retries', { timeout: 300_000 }, async () => {
-    const customerId = fx.customerIds[0]!;
     const requests = Array.from({ length: PURCHASES }, (_, index) => ({
       key: `crash-${randomUUID()}`,
-      // 1.00 € × (index + 1) at 1 point per euro: purchase i is worth i + 1 points.
-      body: { customerId, programId: fx.pointsProgramId, merchantId: fx.merchantId, kind: 'purchase', amountCents: 100 * (index + 1) },
+      // 1.00 € × (index + 1) at 1 point per euro: purchase i is worth i + 1 points, for member i mod 4.
+      body: { customerId: fx.customerIds[index % MEMBERS]!, programId: fx.pointsProgramId, merchantId: fx.merchantId, kind: 'purchase', amountCents: 100 * (index + 1) },
     }));
     const acknowledged = new Map<string, number>();
 
@@ -82,7 +84,7 @@ describe('the ledger across a crash of the server process', () => {
     started.push(first);
     const one = await signedInClient(first);
 
-    // Four tills stream purchases; the process dies by SIGKILL once a third are acknowledged.
+    // Eight tills stream purchases; the process dies by SIGKILL once a third are acknowledged.
     let next = 0;
     let killed = false;
     const till = async () => {
@@ -108,7 +110,7 @@ describe('the ledger across a crash of the server process', () => {
         }
       }
     };
-    await Promise.all([till(), till(), till(), till()]);
+    await Promise.all(Array.from({ length: TILLS }, till));
     await first.exited;
     expect(killed).toBe(true);
     expect(acknowledged.size).toBeLessThan(PURCHASES);
@@ -134,11 +136,21 @@ describe('the ledger across a crash of the server process', () => {
       }
     }
 
-    const memberships = await two.client.request('GET', `/api/admin/customers/${customerId}/memberships`, { token: two.token });
-    const { items } = (await memberships.json()) as { items: { programId: string; balance: number }[] };
-    expect(items.find((m) => m.programId === fx.pointsProgramId)?.balance).toBe((PURCHASES * (PURCHASES + 1)) / 2);
-    const list = await two.client.request('GET', `/api/admin/ledger?customerId=${customerId}&pageSize=1`, { token: two.token });
-    expect(((await list.json()) as { total: number }).total).toBe(PURCHASES);
+    let balances = 0;
+    let entries = 0;
+    for (const [member, customerId] of fx.customerIds.entries()) {
+      const memberships = await two.client.request('GET', `/api/admin/customers/${customerId}/memberships`, { token: two.token });
+      const { items } = (await memberships.json()) as { items: { programId: string; balance: number }[] };
+      const balance = items.find((m) => m.programId === fx.pointsProgramId)?.balance;
+      // Member m got purchases m, m + 4, m + 8, …: each worth its index + 1 points.
+      const expected = requests.reduce((sum, _, index) => (index % MEMBERS === member ? sum + index + 1 : sum), 0);
+      expect(balance).toBe(expected);
+      balances += balance ?? 0;
+      const list = await two.client.request('GET', `/api/admin/ledger?customerId=${customerId}&pageSize=1`, { token: two.token });
+      entries += ((await list.json()) as { total: number }).total;
+    }
+    expect(balances).toBe((PURCHASES * (PURCHASES + 1)) / 2);
+    expect(entries).toBe(PURCHASES);
 
     expect(await second.stop()).toBe(0);
     const own = await openOwnDatabase();

@@ -86,8 +86,15 @@ const MAX_PREPARED_PER_CONNECTION = 100;
 
 const rowsOf = (result: pg.QueryResult | pg.QueryResult[]): pg.QueryResult[] => (Array.isArray(result) ? result : [result]);
 
+const poolOf = (db: Database): unknown => (db as unknown as { $client?: unknown }).$client;
+
+/** Whether statements travel in batches over a connection (a real PostgreSQL), not one by one in process. */
+export function supportsBatches(db: Database): boolean {
+  return poolOf(db) instanceof pg.Pool;
+}
+
 export async function batchedTransaction<T>(db: Database, work: (transaction: BatchedTransaction) => Promise<T>): Promise<T> {
-  const pool = (db as unknown as { $client?: unknown }).$client;
+  const pool = poolOf(db);
   if (!(pool instanceof pg.Pool)) {
     return db.transaction(async (tx) =>
       work({

@@ -11,6 +11,7 @@ import type {
 import type { ConfirmEmailRequest } from '@sf/contract/email-confirmation';
 import type { Executor } from '../db/client.ts';
 import type { Account } from './accounts.ts';
+import type { RequestGroupStats } from '../db/request-groups.ts';
 
 /** Work done after the answer went out (so that its timing tells nothing). */
 export type AfterReply = (what: string, work: () => Promise<void>) => void;
@@ -47,6 +48,8 @@ export interface IdentityProvider {
    * provider whether the sign-in was revoked since (a network round trip with Firebase).
    */
   authenticate(token: string, options: { checkRevoked: boolean }): Promise<Authenticated>;
+  /** How the guard's account reads were grouped under load (decision 027), for tests and benchmarks. */
+  readonly accountCheckStats?: RequestGroupStats;
   /**
    * The profile dialog's password change, for a provider that keeps the passwords itself (Firebase);
    * absent: ours, in `modules/staff/self.service.ts`. Ends every session, answers with a fresh sign-in.

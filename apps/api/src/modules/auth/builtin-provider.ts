@@ -1,10 +1,11 @@
 import type { FastifyInstance } from 'fastify';
-import { and, eq, getTableColumns, gt, isNull, sql } from 'drizzle-orm';
+import { and, eq, getTableColumns, gt, inArray, isNull, sql } from 'drizzle-orm';
 import { sessions, users } from '../../db/schema.ts';
 import { unauthenticated } from '../../lib/errors.ts';
 import { TokenError } from '../../identity/token-signer.ts';
 import { sessionIdOf } from '../../identity/accounts.ts';
 import type { IdentityProvider } from '../../identity/provider.ts';
+import { RequestGroups, settle, type Settled } from '../../db/request-groups.ts';
 import { confirmEmail, forgotPassword, login, logout, refreshTokens, register, resetPassword } from './auth.service.ts';
 
 /**
@@ -33,6 +34,48 @@ export function createBuiltinProvider(app: FastifyInstance): IdentityProvider {
       .where(eq(users.id, sql.placeholder('id')))
       .limit(1)
       .prepare('access_control_account');
+  type AccountRow = Awaited<ReturnType<ReturnType<typeof prepareFindAccount>['execute']>>[number];
+  type AccountCheck = { id: string; sid: string };
+  const checkAlone = async ({ id, sid }: AccountCheck): Promise<AccountRow | undefined> => {
+    findAccount ??= prepareFindAccount();
+    const [row] = await findAccount.execute({ id, sid, now: app.clock.now() });
+    return row;
+  };
+  /**
+   * The same read for several requests at once (decision 027): under load, the checks that arrive
+   * while earlier ones are at the database share one query; each still reads the account and its
+   * session as they are now. A lone check runs at once, alone, as the prepared statement above.
+   */
+  const checkTogether = async (checks: AccountCheck[]): Promise<Settled<AccountRow | undefined>[]> => {
+    try {
+      const found = await app.db
+        .select({ ...getTableColumns(users), sessionId: sessions.id })
+        .from(users)
+        .leftJoin(
+          sessions,
+          and(
+            inArray(sessions.id, [...new Set(checks.map((check) => check.sid))]),
+            eq(sessions.userId, users.id),
+            isNull(sessions.revokedAt),
+            gt(sessions.expiresAt, app.clock.now()),
+          ),
+        )
+        .where(inArray(users.id, [...new Set(checks.map((check) => check.id))]));
+      return checks.map(({ id, sid }) => {
+        // The account's row with this session when it is live, else the account alone (session ended).
+        const rows = found.filter((row) => row.id === id);
+        const live = rows.find((row) => row.sessionId === sid);
+        return { ok: true, value: live ?? (rows[0] ? { ...rows[0], sessionId: null } : undefined) };
+      });
+    } catch {
+      // One malformed id must not fail the others' checks: each runs alone, with its own answer.
+      return Promise.all(checks.map((check) => settle(checkAlone(check))));
+    }
+  };
+  const accountChecks = new RequestGroups<AccountCheck, AccountRow | undefined>(
+    (checks) => (checks.length === 1 ? Promise.all([settle(checkAlone(checks[0]!))]) : checkTogether(checks)),
+    { slots: 4, maxGroupSize: 64 },
+  );
 
   return {
     kind: 'builtin',
@@ -44,6 +87,7 @@ export function createBuiltinProvider(app: FastifyInstance): IdentityProvider {
     refresh: (refreshToken, request) => refreshTokens(app, refreshToken, request),
     logout: (refreshToken) => logout(app, refreshToken),
     sessionIdOf,
+    accountCheckStats: accountChecks.stats,
     // Our ID tokens die with their session, so every check is a revocation check: the option changes nothing.
     async authenticate(token) {
       let claims;
@@ -58,8 +102,7 @@ export function createBuiltinProvider(app: FastifyInstance): IdentityProvider {
       // Every ID token names its sign-in; one without, or whose sign-in ended (logout, reuse of a
       // refresh token, password change or reset, disabling), is refused however long it has left.
       if (!claims.sid) throw unauthenticated('invalid_token', 'The session token is not valid');
-      findAccount ??= prepareFindAccount();
-      const [row] = await findAccount.execute({ id: claims.sub, sid: claims.sid, now: app.clock.now() });
+      const row = await accountChecks.submit({ id: claims.sub, sid: claims.sid }, []);
       if (!row || row.status !== 'active') {
         throw unauthenticated('invalid_token', 'The account is not active');
       }

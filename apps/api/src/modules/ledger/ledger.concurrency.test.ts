@@ -8,7 +8,7 @@ import { systemClock } from '../../lib/clock.ts';
 import { CodedError } from '../../lib/errors.ts';
 import { testDatabaseKind } from '../../../test/helper.ts';
 import { createLedgerFixture, type LedgerFixture } from '../../../test/ledger-fixtures.ts';
-import { createEntry, reverseEntry, type LedgerCaller, type LedgerDeps } from './ledger.service.ts';
+import { createEntry, reverseEntry, writeGroupsOf, type LedgerCaller, type LedgerDeps } from './ledger.service.ts';
 import { verifyLedger } from './ledger.verify.ts';
 
 const WORKERS = 20;
@@ -152,7 +152,8 @@ describe.skipIf(testDatabaseKind === 'pglite')('the ledger under concurrent writ
       expect(row.balance).toBeGreaterThanOrEqual(0);
     }
     expect(await verifyLedger(handle.db)).toEqual([]);
-    // The mix really exercised the refusals.
+    // The mix really exercised the refusals, and writes sharing a transaction (decision 027).
     expect(refusals['insufficient_balance'] ?? 0).toBeGreaterThan(0);
+    expect(writeGroupsOf(deps)!.stats.largestGroup).toBeGreaterThan(1);
   });
 });

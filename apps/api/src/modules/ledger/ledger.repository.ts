@@ -221,9 +221,11 @@ export async function lockMembershipWithContext(
  * points earned in the tier window (both windows' starts are given; the program's own is used) and the
  * stamps earned by purchases today; with `withOpenLots`, the open lots, oldest first, locked.
  */
+export type HistorySince = { rolling12: Date; calendarYear: Date; today: Date };
+
 export function memberHistoryStatement(
   input: { customerId: string; programId: string },
-  since: { rolling12: Date; calendarYear: Date; today: Date },
+  since: HistorySince,
   withOpenLots: boolean,
   onlyIfKeyClaimed?: KeyClaim,
 ): SQL {

@@ -20,8 +20,10 @@ import {
   runIdempotent,
   storedAnswerOf,
   type IdempotentRequest,
+  type StoredAnswer,
 } from './idempotency.ts';
-import { batchedTransaction, type BatchedTransaction } from '../../db/batch.ts';
+import { batchedTransaction, supportsBatches, type BatchedTransaction } from '../../db/batch.ts';
+import { settle, RequestGroups, type Settled } from '../../db/request-groups.ts';
 import {
   addDays,
   consumeFifo,
@@ -102,6 +104,30 @@ async function applyMovement(
   options: WriteOptions = {},
 ): Promise<LedgerWriteResult> {
   const { history, batch } = options;
+  const write = await planMovement(tx, deps, caller, membership, program, movement, idempotencyKey, history, batch?.idempotency);
+  // The batched write sends its last statement with the commit: the answer is stored by it.
+  const { entry, membership: updated } = batch
+    ? repo.toWriteResult((await batch.transaction.send([repo.writeMovementStatement(write)], { commit: true }))[0]![0]!)
+    : await repo.writeMovement(tx, write);
+  return { entry, membership: repo.toMembership(updated) };
+}
+
+/**
+ * Decides what one movement writes on a LOCKED membership (the rows of `writeMovementStatement`):
+ * refuses a balance below zero, takes FIFO lots, recomputes the tier. Reads only what `history` does
+ * not already hold; writes nothing.
+ */
+async function planMovement(
+  tx: Executor,
+  deps: LedgerDeps,
+  caller: LedgerCaller,
+  membership: repo.MembershipRow,
+  program: repo.ProgramRules,
+  movement: Movement,
+  idempotencyKey: string | null,
+  history: repo.MemberHistory | undefined,
+  idempotency: IdempotentRequest | undefined,
+): Promise<repo.MovementWrite> {
   const now = deps.clock.now();
   const balance = membership.balance + movement.points;
   const stamps = membership.stamps + movement.stamps;
@@ -138,7 +164,7 @@ async function applyMovement(
     tier = tierFor(program.tiers, earnedBefore + (countsAsEarned ? movement.points : 0), membership.tierFloor)?.name ?? null;
   }
 
-  const write: repo.MovementWrite = {
+  return {
     entry: {
       membershipId: membership.id,
       customerId: membership.customerId,
@@ -172,13 +198,8 @@ async function applyMovement(
     },
     // A tier change is history the customer page shows (membership "tierChanges").
     ...(tier !== membership.tier ? { tierChange: { from: membership.tier, to: tier } } : {}),
-    ...(batch ? { idempotency: batch.idempotency } : {}),
+    ...(idempotency ? { idempotency } : {}),
   };
-  // The batched write sends its last statement with the commit: the answer is stored by it.
-  const { entry, membership: updated } = batch
-    ? repo.toWriteResult((await batch.transaction.send([repo.writeMovementStatement(write)], { commit: true }))[0]![0]!)
-    : await repo.writeMovement(tx, write);
-  return { entry, membership: repo.toMembership(updated) };
 }
 
 async function loadWriteContext(tx: Executor, input: { customerId: string; programId: string; merchantId?: string | undefined }) {
@@ -212,6 +233,11 @@ export async function lockMember(
   return lockedMemberOf(tx, deps, input, await repo.lockMembershipWithContext(tx, input));
 }
 
+/** An existing member of an active program, an active customer, a merchant of the program (or none). */
+function isUsualCase(known: repo.MemberContext): boolean {
+  return known.program.status === 'active' && known.customerStatus === 'active' && known.isMerchantOfProgram;
+}
+
 /** The usual case as it is (`known` says all is well), else the long way, which says what is wrong. */
 async function lockedMemberOf(
   tx: Executor,
@@ -219,7 +245,7 @@ async function lockedMemberOf(
   input: { customerId: string; programId: string; merchantId?: string | undefined },
   known: repo.MemberContext | null,
 ): Promise<{ program: repo.ProgramRules; membership: repo.MembershipRow; isUsualCase: boolean }> {
-  if (known && known.program.status === 'active' && known.customerStatus === 'active' && known.isMerchantOfProgram) {
+  if (known && isUsualCase(known)) {
     return { program: known.program, membership: known.membership, isUsualCase: true };
   }
   const program = await loadWriteContext(tx, input);
@@ -286,40 +312,95 @@ async function movementFor(
   }
 }
 
+/** A request to `createEntry`, as a write group holds it. */
+type EntryRequest = { caller: LedgerCaller; input: CreateLedgerEntry; idempotencyKey: string; request: IdempotentRequest };
+export type EntryAnswer = { status: number; body: unknown; isReplay: boolean };
+
+/** The first batch's three statements for one request (claim, lock, history: see `createEntryAlone`). */
+function claimLockAndReadStatements(entry: EntryRequest, since: repo.HistorySince) {
+  const { input, request } = entry;
+  const consumesLots = input.kind === 'redeem' || (input.kind === 'adjust' && (input.points ?? 0) < 0);
+  // A twin in flight or a stored answer: neither the member nor its lots get locked.
+  const claimed = { lockId: lockIdOf(request.scope, request.key), scope: request.scope, key: request.key };
+  return [
+    claimKeyStatement(request),
+    repo.lockMembershipWithContextStatement(input, claimed),
+    repo.memberHistoryStatement(input, since, consumesLots, claimed),
+  ];
+}
+
+function historySince(deps: LedgerDeps): repo.HistorySince {
+  const now = deps.clock.now();
+  return {
+    rolling12: tierWindowStart('rolling12', now, deps.timeZone),
+    calendarYear: tierWindowStart('calendarYear', now, deps.timeZone),
+    today: startOfLocalDay(localDate(now, deps.timeZone), deps.timeZone),
+  };
+}
+
+/** A stored answer as the first one was sent (`ledgerWrite` rows mapped again), flagged as a replay. */
+function replayOf(stored: StoredAnswer): EntryAnswer {
+  const written = repo.storedWriteResult(stored.body);
+  const body = written ? { entry: written.entry, membership: repo.toMembership(written.membership) } : stored.body;
+  return { status: stored.status, body, isReplay: true };
+}
+
 /**
  * `POST /api/admin/ledger`: 201 with `{ entry, membership }`, or the stored answer of its first send.
  *
- * Three round trips on PostgreSQL with the request's sign-in check (decision 026): one batch claims
- * the idempotency key, locks the member with its program's rules, then (a statement of its own, so
- * it sees every write committed before the lock) reads what the rules need from the member's past;
- * the rules decide in TypeScript; one statement writes the entry, lots, membership, audit records and
- * the stored answer, sent with the commit. Replays, 409/422 and the first earning (no membership yet)
- * take the same guarantees as before; only the number of round trips changed.
+ * On PostgreSQL, concurrent requests share transactions (`db/request-groups.ts`, decision 027): a
+ * request that finds a slot free runs at once, alone (`createEntryAlone`); requests that arrive while
+ * every slot is busy are written together by the next free one (`createEntriesTogether`). On PGlite
+ * (one connection, in process) each runs alone.
  */
-export async function createEntry(deps: LedgerDeps, caller: LedgerCaller, input: CreateLedgerEntry, idempotencyKey: string) {
-  const request: IdempotentRequest = { scope: IDEMPOTENCY_SCOPE, key: idempotencyKey, hash: requestHash({ op: 'create', input }) };
+export async function createEntry(deps: LedgerDeps, caller: LedgerCaller, input: CreateLedgerEntry, idempotencyKey: string): Promise<EntryAnswer> {
+  const entry: EntryRequest = {
+    caller,
+    input,
+    idempotencyKey,
+    request: { scope: IDEMPOTENCY_SCOPE, key: idempotencyKey, hash: requestHash({ op: 'create', input }) },
+  };
+  const groups = writeGroupsOf(deps);
+  if (!groups) return createEntryAlone(deps, entry);
+  return groups.submit(entry, [`member:${input.customerId}:${input.programId}`, `key:${entry.request.scope}:${entry.request.key}`]);
+}
+
+/** Slots for groups of ledger writes: few, so that waiting requests gather (each holds a connection). */
+const LEDGER_WRITE_SLOTS = 4;
+const LEDGER_WRITE_GROUP_MAX = 32;
+const ledgerRequestGroups = new WeakMap<Database, RequestGroups<EntryRequest, EntryAnswer>>();
+
+/** The database's ledger write groups (one set per database handle), or null where writes run alone. */
+export function writeGroupsOf(deps: LedgerDeps): RequestGroups<EntryRequest, EntryAnswer> | null {
+  if (!supportsBatches(deps.db)) return null;
+  let groups = ledgerRequestGroups.get(deps.db);
+  if (!groups) {
+    groups = new RequestGroups<EntryRequest, EntryAnswer>(
+      (entries) => (entries.length === 1 ? settleEach([createEntryAlone(deps, entries[0]!)]) : createEntriesTogether(deps, entries)),
+      { slots: LEDGER_WRITE_SLOTS, maxGroupSize: LEDGER_WRITE_GROUP_MAX },
+    );
+    ledgerRequestGroups.set(deps.db, groups);
+  }
+  return groups;
+}
+
+const settleEach = <T>(promises: Promise<T>[]) => Promise.all(promises.map((promise) => settle(promise)));
+
+/**
+ * One request in its own transaction: three round trips on PostgreSQL with the request's sign-in check
+ * (decision 026). One batch claims the idempotency key, locks the member with its program's rules,
+ * then (a statement of its own, so it sees every write committed before the lock) reads what the
+ * rules need from the member's past; the rules decide in TypeScript; one statement writes the entry,
+ * lots, membership, audit records and the stored answer, sent with the commit. Replays, 409/422 and
+ * the first earning (no membership yet) take the same guarantees.
+ */
+async function createEntryAlone(deps: LedgerDeps, entry: EntryRequest): Promise<EntryAnswer> {
+  const { caller, input, idempotencyKey, request } = entry;
   return retryingTwinCommits(() =>
     batchedTransaction(deps.db, async (transaction) => {
-      const now = deps.clock.now();
-      const since = {
-        rolling12: tierWindowStart('rolling12', now, deps.timeZone),
-        calendarYear: tierWindowStart('calendarYear', now, deps.timeZone),
-        today: startOfLocalDay(localDate(now, deps.timeZone), deps.timeZone),
-      };
-      const consumesLots = input.kind === 'redeem' || (input.kind === 'adjust' && (input.points ?? 0) < 0);
-      // A twin in flight or a stored answer: neither the member nor its lots get locked.
-      const claimed = { lockId: lockIdOf(request.scope, request.key), scope: request.scope, key: request.key };
-      const [claim, member, history] = await transaction.send([
-        claimKeyStatement(request),
-        repo.lockMembershipWithContextStatement(input, claimed),
-        repo.memberHistoryStatement(input, since, consumesLots, claimed),
-      ]);
+      const [claim, member, history] = await transaction.send(claimLockAndReadStatements(entry, historySince(deps)));
       const stored = storedAnswerOf(claim![0], request);
-      if (stored) {
-        const written = repo.storedWriteResult(stored.body);
-        const body = written ? { entry: written.entry, membership: repo.toMembership(written.membership) } : stored.body;
-        return { status: stored.status, body, isReplay: true };
-      }
+      if (stored) return replayOf(stored);
       const tx = transaction.executor();
       const locked = await lockedMemberOf(tx, deps, input, repo.toMemberContext(member![0]));
       // The history was read for an existing member, after its lock; the long way reads its own.
@@ -332,6 +413,71 @@ export async function createEntry(deps: LedgerDeps, caller: LedgerCaller, input:
       return { status: 201, body: result as unknown, isReplay: false };
     }),
   );
+}
+
+/**
+ * Several requests (distinct members, distinct keys) in ONE transaction, two round trips for all:
+ * the claims, locks and history reads of every request, in the members' order (two groups lock the
+ * members they share in the same order, so they cannot deadlock); then, the rules having decided each
+ * request on its own, every write with the commit. A request's refusal (409, 422, 400) is its own.
+ * A request that needs the long way (a first earning, an unknown or inactive id) runs alone once the
+ * group has committed. If the group's transaction fails, nothing of it was written, and every request
+ * runs again alone — the same key then replays what a commit may have stored before a lost answer.
+ */
+export async function createEntriesTogether(deps: LedgerDeps, entries: EntryRequest[]): Promise<Settled<EntryAnswer>[]> {
+  const memberOrder = (entry: EntryRequest) => `${entry.input.customerId}\u0000${entry.input.programId}`;
+  const order = entries.map((_, index) => index).sort((a, b) => (memberOrder(entries[a]!) < memberOrder(entries[b]!) ? -1 : 1));
+  const outcomes: Settled<EntryAnswer>[] = new Array<Settled<EntryAnswer>>(entries.length);
+  const alone: number[] = [];
+  try {
+    await batchedTransaction(deps.db, async (transaction) => {
+      const since = historySince(deps);
+      const read = await transaction.send(order.flatMap((index) => claimLockAndReadStatements(entries[index]!, since)));
+      const tx = transaction.executor();
+      const writes: { index: number; write: repo.MovementWrite }[] = [];
+      for (const [position, index] of order.entries()) {
+        const { caller, input, idempotencyKey, request } = entries[index]!;
+        const [claim, member, history] = read.slice(position * 3, position * 3 + 3);
+        try {
+          const stored = storedAnswerOf(claim![0], request);
+          if (stored) {
+            outcomes[index] = { ok: true, value: replayOf(stored) };
+            continue;
+          }
+          const known = repo.toMemberContext(member![0]);
+          if (!known || !isUsualCase(known)) {
+            alone.push(index);
+            continue;
+          }
+          const past = repo.toMemberHistory(history![0]) ?? undefined;
+          const movement = await movementFor(tx, deps, known.program, known.membership, input, past);
+          const write = await planMovement(tx, deps, caller, known.membership, known.program, movement, idempotencyKey, past, request);
+          writes.push({ index, write });
+        } catch (error) {
+          // A refusal decided from what was read (the balance, a field): this request's answer only.
+          if (!(error instanceof CodedError)) throw error;
+          outcomes[index] = { ok: false, error };
+        }
+      }
+      if (writes.length === 0) return;
+      const written = await transaction.send(
+        writes.map(({ write }) => repo.writeMovementStatement(write)),
+        { commit: true },
+      );
+      writes.forEach(({ index }, position) => {
+        const { entry, membership } = repo.toWriteResult(written[position]![0]!);
+        const body: LedgerWriteResult = { entry, membership: repo.toMembership(membership) };
+        outcomes[index] = { ok: true, value: { status: 201, body, isReplay: false } };
+      });
+    });
+  } catch {
+    // Nothing of the group stays (or, had the commit gone through before the connection failed, its
+    // answers are stored): each request runs on its own, with its own retries and errors.
+    return settleEach(entries.map((entry) => createEntryAlone(deps, entry)));
+  }
+  const later = await settleEach(alone.map((index) => createEntryAlone(deps, entries[index]!)));
+  alone.forEach((index, position) => (outcomes[index] = later[position]!));
+  return outcomes;
 }
 
 /**
