@@ -241,7 +241,12 @@ try {
     await response.arrayBuffer();
   }, 20);
   console.log(`\none purchase at a time: p50 ${ms(percentile(single, 50))} p95 ${ms(percentile(single, 95))}`);
+  const server = await raw.query<{ fsync: string; commit: string; buffers: string }>(
+    `select current_setting('fsync') as fsync, current_setting('synchronous_commit') as commit, current_setting('shared_buffers') as buffers`,
+  );
+  const { fsync, commit, buffers } = server.rows[0]!;
   console.log(`\npurchases (POST /api/admin/ledger over HTTP, ${CONCURRENCY} concurrent clients, ${WRITE_SECONDS} s each; goal ≥ 1,000/s spread, ≥ 200/s hot, 0 errors; ${loadAverage()})`);
+  console.log(`  PostgreSQL: fsync ${fsync}, synchronous_commit ${commit}, shared_buffers ${buffers}`);
   let n = 0;
   const spreadResult = await purchases(spread);
   console.log(`  spread over ${spread.length.toLocaleString('en')} members: ${spreadResult.perSecond.toFixed(0)}/s (${spreadResult.ok} ok, ${spreadResult.errors} errors ${JSON.stringify(spreadResult.detail)}); ${cpu(spreadResult)}`);
@@ -251,7 +256,7 @@ try {
   // The anchor for the write figures, in the same run: the same purchase written by 20 clients
   // straight to PostgreSQL, with no app in between — the database's own ceiling on this machine for
   // this schema (the same rows: entry, FIFO lot, membership, audit record, idempotency record, and the
-  // dashboard rollups' trigger, in one durable transaction per purchase).
+  // dashboard rollups' trigger, in one transaction per purchase).
   // One pool for both runs: its backends live through both, so their CPU is read before and after.
   const pool = new pg.Pool({ connectionString: url, max: CONCURRENCY, application_name: 'bench-raw-writers' });
   async function rawPurchases(pick: () => string) {
@@ -316,7 +321,7 @@ try {
       postgresMs: cpuBetween(cpuBefore, cpuAfter).postgres / Math.max(1, ok),
     };
   }
-  console.log(`\nthe anchor: the same purchase as raw SQL from ${CONCURRENCY} clients, no app (5 round trips, durable commit; ${loadAverage()})`);
+  console.log(`\nthe anchor: the same purchase as raw SQL from ${CONCURRENCY} clients, no app (5 round trips, one commit per purchase; ${loadAverage()})`);
   const rawSpread = await rawPurchases(() => spread[n++ % spread.length]!);
   console.log(`  spread: ${rawSpread.perSecond.toFixed(0)}/s (${rawSpread.errors} errors); ${cpu(rawSpread)} → app/raw ${(spreadResult.perSecond / rawSpread.perSecond * 100).toFixed(0)} %`);
   const rawHot = await rawPurchases(() => customerId);

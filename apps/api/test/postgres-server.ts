@@ -56,7 +56,11 @@ async function waitUntilAccepting(url: string, server: ChildProcess, log: () => 
   }
 }
 
-export async function startPostgresServer(): Promise<PostgresServer> {
+/**
+ * `settings` replace or add server settings (`-c name=value`): the benchmarks run a durable server
+ * sized like a production one, the tests a throw-away one.
+ */
+export async function startPostgresServer(options: { settings?: Record<string, string> } = {}): Promise<PostgresServer> {
   const ids = serviceAccount();
   const root = await mkdtemp(path.join(os.tmpdir(), 'sf-pg-'));
   await chmod(root, 0o755);
@@ -89,6 +93,7 @@ export async function startPostgresServer(): Promise<PostgresServer> {
       '-c', 'synchronous_commit=off',
       '-c', 'full_page_writes=off',
       '-c', 'max_connections=300',
+      ...Object.entries(options.settings ?? {}).flatMap(([name, value]) => ['-c', `${name}=${value}`]),
     ],
     { ...(ids ?? {}), env: { ...process.env, LC_ALL: 'C' } },
   );
