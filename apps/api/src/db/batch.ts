@@ -67,7 +67,7 @@ function inlineQuery(query: { sql: string; params: unknown[] }): string {
 /** Statements prepared on each connection (name → shape), kept as long as the connection lives. */
 const preparedOn = new WeakMap<pg.PoolClient, Set<string>>();
 /** A Drizzle executor per connection, for the repositories' one-statement functions. */
-const executorOn = new WeakMap<pg.PoolClient, Database>();
+const executors = new WeakMap<pg.PoolClient, Database>();
 const statementNames = new Map<string, string>();
 
 /** A shape's name on every connection: a digest of its text (remembered, the texts are a handful). */
@@ -86,16 +86,33 @@ const MAX_PREPARED_PER_CONNECTION = 100;
 
 const rowsOf = (result: pg.QueryResult | pg.QueryResult[]): pg.QueryResult[] => (Array.isArray(result) ? result : [result]);
 
-const poolOf = (db: Database): unknown => (db as unknown as { $client?: unknown }).$client;
+/** The connection pool of a real PostgreSQL's handle; null for the embedded PGlite (in process). */
+export function poolOf(db: Database): pg.Pool | null {
+  const client = (db as unknown as { $client?: unknown }).$client;
+  return client instanceof pg.Pool ? client : null;
+}
 
 /** Whether statements travel in batches over a connection (a real PostgreSQL), not one by one in process. */
 export function supportsBatches(db: Database): boolean {
-  return poolOf(db) instanceof pg.Pool;
+  return poolOf(db) !== null;
+}
+
+/**
+ * A Drizzle executor over one checked-out connection (kept for the connection's life: building Drizzle
+ * with the schema costs ~0.4 ms), for statements that must run on that connection.
+ */
+export function executorOn(client: pg.PoolClient): Database {
+  let executor = executors.get(client);
+  if (!executor) {
+    executor = drizzlePg({ client, schema, casing: 'snake_case' }) as unknown as Database;
+    executors.set(client, executor);
+  }
+  return executor;
 }
 
 export async function batchedTransaction<T>(db: Database, work: (transaction: BatchedTransaction) => Promise<T>): Promise<T> {
   const pool = poolOf(db);
-  if (!(pool instanceof pg.Pool)) {
+  if (!pool) {
     return db.transaction(async (tx) =>
       work({
         async send(statements) {
@@ -111,16 +128,6 @@ export async function batchedTransaction<T>(db: Database, work: (transaction: Ba
   }
 
   const client = await pool.connect();
-  // Built once per connection, and only when asked (the long way of a write): building Drizzle with
-  // the schema costs ~0.4 ms.
-  const executorFor = () => {
-    let executor = executorOn.get(client);
-    if (!executor) {
-      executor = drizzlePg({ client, schema, casing: 'snake_case' }) as unknown as Database;
-      executorOn.set(client, executor);
-    }
-    return executor;
-  };
   let isOpen = false;
   let isDone = false;
   let broken: Error | undefined;
@@ -148,7 +155,7 @@ export async function batchedTransaction<T>(db: Database, work: (transaction: Ba
     },
     executor() {
       if (!isOpen || isDone) throw new Error('send the first statements before using the executor');
-      return executorFor();
+      return executorOn(client);
     },
   };
   try {
