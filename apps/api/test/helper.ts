@@ -32,7 +32,8 @@ async function freshPglite(): Promise<PGlite> {
   return PGlite.create({ extensions: PGLITE_EXTENSIONS, loadDataDir: await migratedDump });
 }
 
-async function freshDatabase(): Promise<{ handle: DatabaseHandle; drop: () => Promise<void> }> {
+/** A database of this run's kind, migrated; `drop` removes it (after the handle is closed). */
+export async function freshDatabase(options: { poolSize?: number } = {}): Promise<{ handle: DatabaseHandle; drop: () => Promise<void> }> {
   if (testDatabaseKind === 'pglite') {
     const handle = await openDatabase({ pglite: await freshPglite() });
     return { handle, drop: async () => undefined };
@@ -43,7 +44,7 @@ async function freshDatabase(): Promise<{ handle: DatabaseHandle; drop: () => Pr
   await admin.connect();
   await admin.query(`CREATE DATABASE ${name} TEMPLATE sf_template`);
   await admin.end();
-  const handle = await openDatabase({ url: `${adminUrl}/${name}`, poolSize: 5 });
+  const handle = await openDatabase({ url: `${adminUrl}/${name}`, poolSize: options.poolSize ?? 5 });
   return {
     handle,
     drop: async () => {

@@ -1,12 +1,11 @@
-import { randomBytes, randomUUID } from 'node:crypto';
-import pg from 'pg';
+import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CreateLedgerEntry } from '@sf/contract/ledger';
-import { openDatabase, type DatabaseHandle } from '../../db/client.ts';
+import type { DatabaseHandle } from '../../db/client.ts';
 import { systemClock } from '../../lib/clock.ts';
 import { CodedError } from '../../lib/errors.ts';
-import { testDatabaseKind } from '../../../test/helper.ts';
+import { freshDatabase, testDatabaseKind } from '../../../test/helper.ts';
 import { createLedgerFixture, type LedgerFixture } from '../../../test/ledger-fixtures.ts';
 import { createEntry, reverseEntry, writeGroupsOf, type LedgerCaller, type LedgerDeps } from './ledger.service.ts';
 import { verifyLedger } from './ledger.verify.ts';
@@ -32,19 +31,11 @@ describe.skipIf(testDatabaseKind === 'pglite')('the ledger under concurrent writ
   const caller: LedgerCaller = { id: null, label: 'concurrency-test', audit: { id: null, email: 'concurrency-test' } };
 
   beforeAll(async () => {
-    const adminUrl = inject('postgresAdminUrl');
-    const name = `conc_${randomBytes(5).toString('hex')}`;
-    const admin = new pg.Client({ connectionString: `${adminUrl}/postgres` });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE ${name} TEMPLATE sf_template`);
-    await admin.end();
-    handle = await openDatabase({ url: `${adminUrl}/${name}`, poolSize: WORKERS });
+    const fresh = await freshDatabase({ poolSize: WORKERS });
+    handle = fresh.handle;
     drop = async () => {
       await handle.close();
-      const client = new pg.Client({ connectionString: `${adminUrl}/postgres` });
-      await client.connect();
-      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await client.end();
+      await fresh.drop();
     };
     fx = await createLedgerFixture(handle.db, { customers: MEMBERS, expiry: { policy: 'afterDays', days: 365 } });
     deps = { db: handle.db, clock: systemClock, timeZone: 'Europe/Rome' };

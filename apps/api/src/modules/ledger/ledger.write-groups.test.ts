@@ -1,12 +1,11 @@
-import { randomBytes, randomUUID } from 'node:crypto';
-import pg from 'pg';
+import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CreateLedgerEntry } from '@sf/contract/ledger';
-import { openDatabase, type DatabaseHandle } from '../../db/client.ts';
+import type { DatabaseHandle } from '../../db/client.ts';
 import { systemClock } from '../../lib/clock.ts';
 import { CodedError } from '../../lib/errors.ts';
-import { testDatabaseKind } from '../../../test/helper.ts';
+import { freshDatabase, testDatabaseKind } from '../../../test/helper.ts';
 import { createLedgerFixture, type LedgerFixture } from '../../../test/ledger-fixtures.ts';
 import { requestHash } from './idempotency.ts';
 import { createEntriesTogether, createEntry, writeGroupsOf, type LedgerCaller, type LedgerDeps } from './ledger.service.ts';
@@ -37,19 +36,11 @@ describe.skipIf(testDatabaseKind === 'pglite')('ledger writes in groups (real Po
   const rows = async <T,>(query: ReturnType<typeof sql>) => ((await handle.db.execute(query)) as unknown as { rows: T[] }).rows;
 
   beforeAll(async () => {
-    const adminUrl = inject('postgresAdminUrl');
-    const name = `groups_${randomBytes(5).toString('hex')}`;
-    const admin = new pg.Client({ connectionString: `${adminUrl}/postgres` });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE ${name} TEMPLATE sf_template`);
-    await admin.end();
-    handle = await openDatabase({ url: `${adminUrl}/${name}`, poolSize: 8 });
+    const fresh = await freshDatabase({ poolSize: 8 });
+    handle = fresh.handle;
     drop = async () => {
       await handle.close();
-      const client = new pg.Client({ connectionString: `${adminUrl}/postgres` });
-      await client.connect();
-      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await client.end();
+      await fresh.drop();
     };
     fx = await createLedgerFixture(handle.db, { customers: 12 });
     deps = { db: handle.db, clock: systemClock, timeZone: 'Europe/Rome' };
