@@ -8,6 +8,7 @@ const BLOCKING_IMPACTS = new Set(['serious', 'critical']);
  * the elements it found, so the report says what to fix.
  */
 export async function expectNoSeriousA11yViolations(page: Page, screen: string): Promise<void> {
+  await untilStill(page);
   const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
   const blocking = results.violations
     .filter((violation) => BLOCKING_IMPACTS.has(violation.impact ?? ''))
@@ -18,4 +19,29 @@ export async function expectNoSeriousA11yViolations(page: Page, screen: string):
       elements: violation.nodes.slice(0, 5).map((node) => `${node.html.slice(0, 160)} — ${(node.failureSummary ?? '').replace(/\s+/g, ' ').slice(0, 240)}`),
     }));
   expect(blocking, `serious or critical accessibility violations on ${screen}`).toEqual([]);
+}
+
+/**
+ * Waits until nothing on screen is moving: three animation frames in a row without a running finite
+ * animation or CSS transition (a spinner's endless one does not count), at most 5 s. Axe reads colours
+ * as they are drawn, and a dialog still fading in blends its button with the page behind: the invite
+ * dialog's button once measured 4.21:1 mid-transition (4.5:1 and more once shown).
+ */
+async function untilStill(page: Page): Promise<void> {
+  await page.evaluate(
+    () =>
+      new Promise<void>((resolve) => {
+        const startedAt = performance.now();
+        let stillFrames = 0;
+        const frame = () => {
+          const moving = document
+            .getAnimations()
+            .some((animation) => animation.playState === 'running' && animation.effect?.getComputedTiming().iterations !== Infinity);
+          stillFrames = moving ? 0 : stillFrames + 1;
+          if (stillFrames >= 3 || performance.now() - startedAt > 5_000) resolve();
+          else requestAnimationFrame(frame);
+        };
+        requestAnimationFrame(frame);
+      }),
+  );
 }
