@@ -19,10 +19,20 @@ const root = createRoot(document.getElementById('root')!);
 let loadingApp: Promise<typeof App> | null = null;
 const loadApp = () => (loadingApp ??= import('./app/app.tsx'));
 
-/** The whole app at `to` (the current address when none is given). */
+/**
+ * The whole app at `to` (the current address when none is given). The address changes with the screen,
+ * not before it: a link followed from the first screen used to show its new address over the old form
+ * for as long as the app took to load, and what was typed meanwhile went into the old form (a browser
+ * journey filled the sign-in page's e-mail field and then sent an empty forgot-password form).
+ */
 function enterApp(to?: string, options: { replace?: boolean } = {}): void {
-  if (to) window.history[options.replace ? 'replaceState' : 'pushState'](null, '', to);
-  void Promise.all([loadApp(), prefetching]).then(([app]) => app.renderApp(root));
+  void Promise.all([loadApp(), prefetching]).then(async ([app]) => {
+    if (to) {
+      await app.preloadPath(to);
+      window.history[options.replace ? 'replaceState' : 'pushState'](null, '', to);
+    }
+    app.renderApp(root);
+  });
 }
 
 // A first visit to the sign-in page shows it without the router, i18next and the other screens

@@ -1,4 +1,5 @@
 import { StrictMode } from 'react';
+import { flushSync } from 'react-dom';
 import type { Root } from 'react-dom/client';
 import { RouterProvider } from 'react-router';
 import { AppProviders } from './provider.tsx';
@@ -13,11 +14,14 @@ export { preloadPath } from './preload.ts';
  */
 export function renderApp(root: Root): void {
   const router = createAppRouter();
-  root.render(
-    <StrictMode>
-      <AppProviders>
-        <RouterProvider router={router} />
-      </AppProviders>
-    </StrictMode>,
+  // At once, not at React's next turn: the first screen must not stay on show under the new address.
+  flushSync(() =>
+    root.render(
+      <StrictMode>
+        <AppProviders>
+          <RouterProvider router={router} />
+        </AppProviders>
+      </StrictMode>,
+    ),
   );
 }
