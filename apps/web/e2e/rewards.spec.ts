@@ -129,6 +129,10 @@ test('an admin creates a reward and 20 vouchers, redeems it for a customer, uses
   await expect(page.getByTestId('row-skeleton')).toHaveCount(0);
   await expectNoSeriousA11yViolations(page, 'the approvals queue');
   await page.getByRole('searchbox').fill(lastName);
+  // The search applies after its debounce, and a new search starts with no row selected: select once
+  // the list shows the search's answer, not the rows from before it.
+  await expect(page).toHaveURL(new RegExp(`[?&]q=${lastName}`));
+  await expect(page.getByTestId('row-skeleton')).toHaveCount(0);
   const queue = page.getByRole('table', { name: 'Azioni social da approvare' });
   await expect(queue.getByRole('row').filter({ hasText: lastName })).toHaveCount(1);
   await queue.getByRole('checkbox', { name: `Seleziona Recensione di Anna ${lastName}` }).check();
