@@ -8,6 +8,13 @@ export const theme = createTheme({
   fontFamily: 'system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif',
   // Keyboard users must always see where they are (issue 3: visible focus).
   focusRing: 'auto',
+  components: {
+    // Mantine's Combobox keeps a closed Select's dropdown in the page (hidden, every option rendered) and
+    // positions it when the field mounts: a forced layout per Select, ~20 ms of a list's first render
+    // with its filters (decision 010, fourth pass). A closed Select has no dropdown now; it renders on opening.
+    // A plain object, not `Select.extend`: the sign-in page's chunk carries this theme and has no Select.
+    Select: { defaultProps: { comboboxProps: { keepMounted: false } } },
+  },
 });
 
 /** The light/dark/auto choice of the user menu, remembered in this browser. */
