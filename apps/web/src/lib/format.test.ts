@@ -30,4 +30,13 @@ describe('formatters', () => {
   it('returns an empty text for an invalid date rather than "Invalid Date"', () => {
     expect(createFormatters('en').dateTime('nonsense')).toBe('');
   });
+
+  it('builds a language and zone once, and a zone the browser does not know falls back when first used', () => {
+    const first = createFormatters('it', 'Europe/Rome');
+    expect(createFormatters('it', 'Europe/Rome')).toBe(first);
+    expect(createFormatters('en', 'Europe/Rome')).not.toBe(first);
+    const unknown = createFormatters('it', 'Not/AZone');
+    expect(unknown.date('2026-11-21T10:00:00Z')).toMatch(/^\d{2}\/\d{2}\/2026$/);
+    expect(unknown.timeZone).toBe(Intl.DateTimeFormat().resolvedOptions().timeZone);
+  });
 });

@@ -1,0 +1,74 @@
+import type { Language } from '@sf/contract/app-info';
+
+/** The Intl locale of each UI language: Italian for `it`, US English for `en` (PRODUCT.md examples). */
+export const LOCALES: Record<Language, string> = { it: 'it-IT', en: 'en-US' };
+
+export type Formatters = {
+  date(value: Date | string | number): string;
+  dateTime(value: Date | string | number): string;
+  time(value: Date | string | number): string;
+  number(value: number): string;
+  currency(value: number): string;
+  locale: string;
+  timeZone: string;
+};
+
+export function browserTimeZone(): string {
+  return Intl.DateTimeFormat().resolvedOptions().timeZone || 'Europe/Rome';
+}
+
+/** A zone the browser knows (an unknown one, e.g. from an old profile, falls back to the browser's). */
+function usableTimeZone(zone: string | undefined): string {
+  if (!zone) return browserTimeZone();
+  try {
+    return new Intl.DateTimeFormat(undefined, { timeZone: zone }).resolvedOptions().timeZone;
+  } catch {
+    return browserTimeZone();
+  }
+}
+
+/** Built once per language and zone, and each Intl object only when first used: building one costs ~3–5 ms of the first render. */
+const formattersByKey = new Map<string, Formatters>();
+
+/**
+ * Formatters for a language and time zone; `useFormatters()` (`lib/format.ts`) picks both from the UI and
+ * the profile. No React here: the entry warms them for a deep link (`main.tsx`), beside the app's loading.
+ */
+export function createFormatters(language: Language, timeZone?: string): Formatters {
+  const key = `${language}|${timeZone ?? ''}`;
+  const known = formattersByKey.get(key);
+  if (known) return known;
+  const locale = LOCALES[language];
+  const once = <T>(build: () => T): (() => T) => {
+    let built: T | undefined;
+    return () => (built ??= build());
+  };
+  const zone = once(() => usableTimeZone(timeZone));
+  const dateFormat = once(() => new Intl.DateTimeFormat(locale, { timeZone: zone(), day: '2-digit', month: '2-digit', year: 'numeric' }));
+  const dateTimeFormat = once(
+    () => new Intl.DateTimeFormat(locale, { timeZone: zone(), day: '2-digit', month: '2-digit', year: 'numeric', hour: '2-digit', minute: '2-digit' }),
+  );
+  const timeFormat = once(() => new Intl.DateTimeFormat(locale, { timeZone: zone(), hour: '2-digit', minute: '2-digit' }));
+  // CLDR leaves 4-digit Italian numbers ungrouped ("1234,50"); the product wants "1.234,50 €".
+  const numberFormat = once(() => new Intl.NumberFormat(locale, { useGrouping: 'always' }));
+  const currencyFormat = once(() => new Intl.NumberFormat(locale, { style: 'currency', currency: 'EUR', useGrouping: 'always' }));
+  const toDate = (value: Date | string | number) => (value instanceof Date ? value : new Date(value));
+  const safe = (format: () => Intl.DateTimeFormat, value: Date | string | number) => {
+    const date = toDate(value);
+    return Number.isNaN(date.getTime()) ? '' : format().format(date);
+  };
+  const formatters: Formatters = {
+    date: (value) => safe(dateFormat, value),
+    dateTime: (value) => safe(dateTimeFormat, value),
+    time: (value) => safe(timeFormat, value),
+    number: (value) => numberFormat().format(value),
+    currency: (value) => currencyFormat().format(value),
+    locale,
+    get timeZone() {
+      return zone();
+    },
+  };
+  formattersByKey.set(key, formatters);
+  return formatters;
+}
+
