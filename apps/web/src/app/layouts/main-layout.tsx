@@ -7,9 +7,8 @@ import { useTranslation } from 'react-i18next';
 import { Link, Outlet, useLocation, useNavigate, useNavigation } from 'react-router';
 import { APP_VERSION } from '@sf/contract/app-info';
 import { useSignOut } from '../../features/auth/api/sign-out.ts';
-import { PasswordDialog } from '../../features/profile/components/password-dialog.tsx';
-import { ProfileDialog } from '../../features/profile/components/profile-dialog.tsx';
 import { useCurrentUser } from '../../lib/session.ts';
+import { useMountedOnceOpened } from '../../hooks/use-mounted-once-opened.ts';
 import classes from './main-layout.module.css';
 import { AppDataProviders } from '../data-providers.tsx';
 import { visibleActions, visibleMenu, type MenuLink } from '../navigation.tsx';
@@ -18,6 +17,10 @@ import { PendingStaffBadge } from '../../features/staff/components/pending-staff
 // The ledger dialogs (with their programs/merchants lookups) load the first time an action is chosen.
 const LedgerActionDialog = lazy(() => import('../ledger-actions.tsx').then((module) => ({ default: module.LedgerActionDialog })));
 const RewardActionDialog = lazy(() => import('../ledger-actions.tsx').then((module) => ({ default: module.RewardActionDialog })));
+
+// So do the profile and password dialogs (their forms and schemas), the first time one is opened.
+const ProfileDialog = lazy(() => import('../../features/profile/components/profile-dialog.tsx').then((module) => ({ default: module.ProfileDialog })));
+const PasswordDialog = lazy(() => import('../../features/profile/components/password-dialog.tsx').then((module) => ({ default: module.PasswordDialog })));
 
 type LedgerKind = 'purchase' | 'redeem' | 'adjust' | 'redeemReward';
 
@@ -102,11 +105,15 @@ function MainLayout() {
   const [isNavOpen, nav] = useDisclosure(false);
   // Below the `sm` breakpoint (48em, where AppShell collapses the navbar) a closed menu only slides
   // off screen: keep its links out of the Tab order and away from screen readers.
-  const isPhone = useMediaQuery(`(max-width: ${em(767.98)})`) ?? false;
+  // Read at the first render, not in an effect (Mantine's default, for server rendering we do not do): the
+  // effect's answer re-rendered the whole signed-in shell right after its first commit.
+  const isPhone = useMediaQuery(`(max-width: ${em(767.98)})`, undefined, { getInitialValueInEffect: false }) ?? false;
   const isNavHidden = isPhone && !isNavOpen;
   const [dialog, setDialog] = useState<'profile' | 'password' | null>(null);
   const [ledgerDialog, setLedgerDialog] = useState<LedgerKind | null>(null);
   const [hasLedgerDialog, setHasLedgerDialog] = useState(false);
+  const hasProfileDialog = useMountedOnceOpened(dialog === 'profile');
+  const hasPasswordDialog = useMountedOnceOpened(dialog === 'password');
   const user = useCurrentUser();
   const navigation = useNavigation();
   const navigate = useNavigate();
@@ -156,8 +163,10 @@ function MainLayout() {
       <AppShell.Main id="main-content" tabIndex={-1} className={classes.main}>
         <Outlet />
       </AppShell.Main>
-      <ProfileDialog isOpen={dialog === 'profile'} onClose={() => setDialog(null)} />
-      <PasswordDialog isOpen={dialog === 'password'} onClose={() => setDialog(null)} />
+      <Suspense fallback={null}>
+        {hasProfileDialog ? <ProfileDialog isOpen={dialog === 'profile'} onClose={() => setDialog(null)} /> : null}
+        {hasPasswordDialog ? <PasswordDialog isOpen={dialog === 'password'} onClose={() => setDialog(null)} /> : null}
+      </Suspense>
       {hasLedgerDialog ? (
         <Suspense fallback={null}>
           <LedgerActionDialog kind={ledgerDialog === 'redeemReward' ? null : ledgerDialog} onClose={() => setLedgerDialog(null)} />

@@ -1,18 +1,21 @@
 import { Anchor } from '@mantine/core';
 import { CUSTOMER_STATUSES, listCustomersQuerySchema, type Customer } from '@sf/contract/customers';
-import { useMemo } from 'react';
+import { lazy, Suspense, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { type DataTableColumn } from '../../../components/ui/data-table.tsx';
 import { ListPage } from '../../../components/ui/list-page.tsx';
 import { useDrawerParam } from '../../../hooks/use-drawer-param.ts';
+import { useMountedOnceOpened } from '../../../hooks/use-mounted-once-opened.ts';
 import { useList, type ListParams } from '../../../hooks/use-list-params.ts';
 import { useFormatters } from '../../../lib/format.ts';
 import { CUSTOMERS_PATH, useCustomers } from '../api/get-customers.ts';
-import { CustomerFormDrawer } from './customer-form-drawer.tsx';
 import { CustomerStatusBadge } from './customer-status-badge.tsx';
 
 type SortField = ListParams<typeof listCustomersQuerySchema>['sort'];
+
+// The form (its schemas, the provinces, the phone rules) loads when the drawer first opens, not with the list.
+const CustomerFormDrawer = lazy(() => import('./customer-form-drawer.tsx').then((module) => ({ default: module.CustomerFormDrawer })));
 
 const getRowId = (customer: Customer) => customer.id;
 
@@ -30,6 +33,7 @@ export function CustomersPage({ programOptions, hrefFor }: Props) {
   const navigate = useNavigate();
   const list = useList(listCustomersQuerySchema, useCustomers);
   const drawer = useDrawerParam('customer');
+  const hasDrawer = useMountedOnceOpened(drawer.target === 'new');
 
   const columns = useMemo<DataTableColumn<Customer, SortField>[]>(
     () => [
@@ -85,12 +89,16 @@ export function CustomersPage({ programOptions, hrefFor }: Props) {
       getRowId={getRowId}
       minWidth={1000}
     >
-      <CustomerFormDrawer
-        isOpen={drawer.target === 'new'}
-        customer={null}
-        onClose={drawer.close}
-        onSaved={(customer) => void navigate(hrefFor(customer.id))}
-      />
+      {hasDrawer ? (
+        <Suspense fallback={null}>
+          <CustomerFormDrawer
+            isOpen={drawer.target === 'new'}
+            customer={null}
+            onClose={drawer.close}
+            onSaved={(customer) => void navigate(hrefFor(customer.id))}
+          />
+        </Suspense>
+      ) : null}
     </ListPage>
   );
 }
