@@ -1,4 +1,4 @@
-import { Button } from '@mantine/core';
+import { Button, Table } from '@mantine/core';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
@@ -72,6 +72,28 @@ function answer(items = shops, total = items.length) {
 }
 
 describe('DataTable with list parameters', () => {
+  it('gives its plain data rows and cells what Mantine’s Table.Tr and Table.Td would give them under the same table', async () => {
+    answer();
+    renderWithProviders(
+      <>
+        <ShopList />
+        <Table striped highlightOnHover verticalSpacing="sm" data-testid="mantine-reference">
+          <Table.Tbody>
+            <Table.Tr>
+              <Table.Td>Mantine</Table.Td>
+            </Table.Tr>
+          </Table.Tbody>
+        </Table>
+      </>,
+      { route: '/shops', user: { role: 'admin' } },
+    );
+    const ours = (await screen.findByText('Bar Sport')).closest('td')!;
+    const reference = within(screen.getByTestId('mantine-reference')).getByText('Mantine');
+    const attributes = (element: Element) => Object.fromEntries([...element.attributes].filter(({ name }) => name !== 'style').map(({ name, value }) => [name, value]));
+    expect(attributes(ours)).toEqual(attributes(reference));
+    expect(attributes(ours.parentElement!)).toEqual(attributes(reference.parentElement!));
+  });
+
   it('sorts through the headers, marks the sorted one with aria-sort and keeps it in the URL', async () => {
     const user = userEvent.setup();
     const seen = answer(shops, 35);
