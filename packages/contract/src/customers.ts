@@ -1,53 +1,9 @@
 import { z } from 'zod';
-import { exportQuerySchema, listPageSchema, listQuerySchema, queryBooleanSchema } from './list-query.ts';
 import { BOUNDS } from './validation.ts';
 import { phoneSchema, provinceSchema } from './italian.ts';
+import { consentChannelSchema, consentPurposeSchema } from './customers-list.ts';
 
-export const CUSTOMER_STATUSES = ['active', 'blocked', 'erased'] as const;
-export const customerStatusSchema = z.enum(CUSTOMER_STATUSES);
-export type CustomerStatus = z.infer<typeof customerStatusSchema>;
-
-/** Consent purposes (Garante, 24 Feb 2005): `service` is needed for the card; the others are optional. */
-export const CONSENT_PURPOSES = ['service', 'marketing', 'profiling'] as const;
-export const consentPurposeSchema = z.enum(CONSENT_PURPOSES);
-export type ConsentPurpose = z.infer<typeof consentPurposeSchema>;
-
-export const CONSENT_CHANNELS = ['counter', 'app', 'web', 'import', 'back-office'] as const;
-export const consentChannelSchema = z.enum(CONSENT_CHANNELS);
-export type ConsentChannel = z.infer<typeof consentChannelSchema>;
-
-/** The current state of one purpose: its latest record, or null when none was ever recorded. */
-export const consentStateSchema = z
-  .object({
-    granted: z.boolean(),
-    at: z.iso.datetime({ offset: true }),
-    channel: consentChannelSchema,
-    noticeVersion: z.string(),
-  })
-  .nullable();
-
-export const customerSchema = z.object({
-  id: z.uuid(),
-  firstName: z.string(),
-  lastName: z.string(),
-  email: z.string().nullable(),
-  phone: z.string().nullable(),
-  /** `yyyy-mm-dd` (a calendar date, no time zone). */
-  birthDate: z.iso.date().nullable(),
-  city: z.string().nullable(),
-  province: z.string().nullable(),
-  /** 13 digits issued by us: a fixed prefix, a sequence and a Luhn check digit. */
-  cardNumber: z.string(),
-  referralCode: z.string(),
-  /** The id of the customer who referred this one. */
-  referredBy: z.uuid().nullable(),
-  status: customerStatusSchema,
-  consents: z.object({ service: consentStateSchema, marketing: consentStateSchema, profiling: consentStateSchema }),
-  version: z.number().int(),
-  createdAt: z.iso.datetime({ offset: true }),
-  updatedAt: z.iso.datetime({ offset: true }),
-});
-export type Customer = z.infer<typeof customerSchema>;
+export * from './customers-list.ts';
 
 const noticeVersionSchema = z.string().trim().min(1).max(50);
 
@@ -119,26 +75,6 @@ export const consentRecordSchema = z.object({
 export type ConsentRecord = z.infer<typeof consentRecordSchema>;
 /** Every grant and withdrawal of a customer, newest first. */
 export const consentHistorySchema = z.object({ items: z.array(consentRecordSchema) });
-
-export const CUSTOMER_SORT_FIELDS = ['name', 'lastName', 'firstName', 'email', 'city', 'cardNumber', 'status', 'createdAt', 'updatedAt'] as const;
-
-export const listCustomersQuerySchema = listQuerySchema({
-  sort: CUSTOMER_SORT_FIELDS,
-  defaultSort: 'name',
-  defaultOrder: 'asc',
-  filters: {
-    status: customerStatusSchema.optional(),
-    /** Customers with a membership in this program. */
-    programId: z.uuid().optional(),
-    /** Customers whose membership (in `programId` when given) has this tier. */
-    tier: z.string().trim().min(1).max(50).optional(),
-    /** The current marketing consent. */
-    marketingConsent: queryBooleanSchema.optional(),
-  },
-});
-export type ListCustomersQuery = z.infer<typeof listCustomersQuerySchema>;
-export const exportCustomersQuerySchema = exportQuerySchema(listCustomersQuerySchema);
-export const customerPageSchema = listPageSchema(customerSchema);
 
 /** Card numbers: the issuer prefix, 9 digits of sequence and a Luhn check digit (13 digits). */
 export const CARD_PREFIX = '279';

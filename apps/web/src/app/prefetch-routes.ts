@@ -17,7 +17,7 @@ export const PREFETCHED_SCREENS: Readonly<Record<string, PrefetchedScreen>> = {
   '/customers': {
     route: () => import('./routes/customers.tsx'),
     list: () =>
-      Promise.all([import('@sf/contract/customers'), import('../features/customers/api/get-customers.ts')]).then(([contract, customers]) => ({
+      Promise.all([import('@sf/contract/customers-list'), import('../features/customers/api/get-customers.ts')]).then(([contract, customers]) => ({
         screen: 'customers',
         schema: contract.listCustomersQuerySchema,
         queryKey: customers.customerKeys.list,

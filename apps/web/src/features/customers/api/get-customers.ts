@@ -1,4 +1,4 @@
-import type { Customer } from '@sf/contract/customers';
+import type { Customer } from '@sf/contract/customers-list';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { apiClient } from '../../../lib/api-client.ts';
 

@@ -1,5 +1,5 @@
 import { Badge } from '@mantine/core';
-import type { CustomerStatus } from '@sf/contract/customers';
+import type { CustomerStatus } from '@sf/contract/customers-list';
 import { useTranslation } from 'react-i18next';
 
 const COLORS: Record<CustomerStatus, string> = { active: 'green', blocked: 'red', erased: 'gray' };

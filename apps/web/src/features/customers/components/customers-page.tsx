@@ -1,5 +1,5 @@
 import { Anchor } from '@mantine/core';
-import { CUSTOMER_STATUSES, listCustomersQuerySchema, type Customer } from '@sf/contract/customers';
+import { CUSTOMER_STATUSES, listCustomersQuerySchema, type Customer } from '@sf/contract/customers-list';
 import { lazy, Suspense, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
