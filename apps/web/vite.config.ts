@@ -3,6 +3,7 @@ import react from '@vitejs/plugin-react';
 import path from 'node:path';
 // @ts-expect-error -- a plain ES module shared with `npm start` (scripts/start.mjs), which runs it with node.
 import { precompress } from './scripts/precompress.mjs';
+import { mantineStableIds } from './scripts/mantine-use-id-plugin.ts';
 
 /**
  * `name.br` and `name.gz` next to every text file of the build, at the strongest settings (the cost is
@@ -24,7 +25,7 @@ function precompressed(): Plugin {
 }
 
 export default defineConfig({
-  plugins: [react(), precompressed()],
+  plugins: [mantineStableIds(), react(), precompressed()],
   server: {
     port: 5173,
     proxy: { '/api': 'http://127.0.0.1:3000' },

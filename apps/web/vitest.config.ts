@@ -1,13 +1,17 @@
 import { defineProject } from 'vitest/config';
 import react from '@vitejs/plugin-react';
+import { mantineStableIds } from './scripts/mantine-use-id-plugin.ts';
 
 export default defineProject({
-  plugins: [react()],
+  // The build's `useId` for Mantine (scripts/mantine-use-id-plugin.ts): Mantine is transformed by Vite here
+  // (not loaded by Node as it is), so that the components under test give the ids the app gives.
+  plugins: [mantineStableIds(), react()],
   test: {
     name: 'web',
     root: import.meta.dirname,
     include: ['src/**/*.test.{ts,tsx}', 'scripts/**/*.test.ts'],
     environment: 'jsdom',
+    server: { deps: { inline: [/[\\/]@mantine[\\/]/] } },
     setupFiles: ['./src/testing/setup-tests.ts'],
     // The web tests share two cores with both API suites: a dialog test that takes 1 s alone took over
     // the default 5 s with the rest of the suite beside it (issue 12's load runs). Waits still end as
