@@ -185,6 +185,38 @@ describe('DataTable with list parameters', () => {
  * keeps it — clearing it on every new answer took the bulk buttons away under the user's pointer —,
  * rows that left the page drop out of it, and another page, sort or filter starts empty.
  */
+describe('DataTable first render', () => {
+  it('renders its rows once when it mounts with them: nothing it sets in an effect renders the table again', async () => {
+    const cellRenders: string[] = [];
+    const countedColumns: DataTableColumn<Shop, 'name'>[] = [
+      {
+        id: 'name',
+        header: 'Nome',
+        sortField: 'name',
+        cell: (shop) => {
+          cellRenders.push(shop.id);
+          return shop.name;
+        },
+      },
+    ];
+    renderWithProviders(
+      <DataTable
+        caption="Negozi"
+        columns={countedColumns}
+        query={{ data: { items: shops, total: shops.length, page: 1, pageSize: 10 }, isError: false, isFetching: false }}
+        params={{ page: 1, pageSize: 10, sort: 'name', order: 'asc' }}
+        onChange={() => undefined}
+        getRowId={(shop) => shop.id}
+        emptyText="Nessun negozio"
+        selection={{ getRowLabel: (shop) => shop.name, actions: () => null }}
+      />,
+    );
+    expect(await screen.findByText('Caffè Roma')).toBeInTheDocument();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(cellRenders).toEqual(['a', 'b']);
+  });
+});
+
 describe('DataTable row selection across answers', () => {
   /** The rows the server answers now: a test changes them between fetches. */
   function answerRows(initial: Shop[], total = initial.length) {

@@ -109,7 +109,8 @@ export function DataTable<T, F extends string = string>({
   // bulk buttons away under the user's pointer — and drops only the rows that left the page: at once
   // on screen, and for good once the answer is there (a row that comes back later is not selected).
   const paramsKey = JSON.stringify(params);
-  useEffect(() => setSelected([]), [paramsKey]);
+  // Kept as it is when already empty: a new empty array re-rendered the whole table right after its first commit.
+  useEffect(() => setSelected((current) => (current.length === 0 ? current : [])), [paramsKey]);
   const selected = useMemo(() => chosen.filter((id) => rowIds.includes(id)), [chosen, rowIds]);
   useEffect(() => {
     if (page) setSelected((current) => (current.every((id) => rowIds.includes(id)) ? current : current.filter((id) => rowIds.includes(id))));
