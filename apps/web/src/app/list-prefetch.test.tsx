@@ -11,7 +11,7 @@ import { server } from '../testing/msw-server.ts';
 import { fakeIdToken, testUser } from '../testing/test-utils.tsx';
 import { AppDataProviders } from './data-providers.tsx';
 import { apiQueryFor, prefetchList } from './list-prefetch.ts';
-import { PREFETCHED_SCREENS } from './prefetch-routes.ts';
+import { PREFETCHED_SCREENS, sendEarlyListRequest } from './prefetch-routes.ts';
 import { AppProviders } from './provider.tsx';
 
 const SEARCH = '?q=bianchi&status=active&marketingConsent=false&page=2&sort=city&order=desc&pageSize=oops';
@@ -116,5 +116,75 @@ describe('the deep link prefetch of a list', () => {
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(seen).toHaveLength(0);
     expect(client.getQueryCache().getAll()).toHaveLength(0);
+  });
+});
+
+describe('the entry’s early request of a deep link’s list', () => {
+  const customers = () => PREFETCHED_SCREENS['/customers']!;
+
+  it('is the screen’s one request when the screen reads the address’s parameters as they were sent', async () => {
+    const tokens = storeSession('admin');
+    let answer!: () => void;
+    const seen = customersApi({ delayUntil: new Promise<void>((resolve) => (answer = resolve)) });
+    const client = createQueryClient();
+    const search = '?q=bianchi&status=active&page=2&sort=city&order=desc';
+
+    // Sent before the contract's schemas have loaded: the address's parameters, as they are.
+    const early = sendEarlyListRequest(customers(), search);
+    await waitFor(() => expect(seen).toHaveLength(1));
+    expect(seen[0]).toEqual({ q: 'bianchi', status: 'active', page: '2', sort: 'city', order: 'desc' });
+
+    const key = prefetchList(await customers().list(), new URLSearchParams(search), client, early);
+    sessionStore.signIn(testUser({ role: 'admin' }), tokens, { isNew: false });
+    renderCustomers(client, `/customers${search}`);
+    answer();
+    expect(await screen.findByRole('link', { name: 'Bianchi Giulia' })).toBeInTheDocument();
+    expect(seen).toHaveLength(1);
+    expect(client.getQueryData(key!)).toMatchObject({ total: 1 });
+  });
+
+  it('is cancelled, and the screen’s own request sent, when the screen reads a parameter otherwise', async () => {
+    storeSession('admin');
+    let answer!: () => void;
+    const seen = customersApi({ delayUntil: new Promise<void>((resolve) => (answer = resolve)) });
+    const client = createQueryClient();
+    const early = sendEarlyListRequest(customers(), SEARCH)!;
+    let isCancelled = false;
+    const cancel = early.cancel;
+    early.cancel = () => {
+      isCancelled = true;
+      cancel();
+    };
+
+    const key = prefetchList(await customers().list(), new URLSearchParams(SEARCH), client, early);
+    answer();
+    await waitFor(() => expect(client.getQueryData(key!)).toMatchObject({ total: 1 }));
+    expect(isCancelled).toBe(true);
+    // The early one carried `pageSize=oops`; the screen's carries the default it reads instead.
+    expect(seen.map((query) => query['pageSize'])).toEqual(['oops', '25']);
+  });
+
+  it('is not sent for a token whose role may not see the list, nor for a parameter given twice', async () => {
+    const seen = customersApi();
+    storeSession('editor');
+    expect(sendEarlyListRequest(customers(), '')).toBeNull();
+    storeSession('admin');
+    expect(sendEarlyListRequest(customers(), '?status=active&status=blocked')).toBeNull();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(seen).toHaveLength(0);
+  });
+
+  it('is cancelled when S4 has refused the session by the time the screen’s code arrives', async () => {
+    const tokens = storeSession('admin');
+    customersApi({ delayUntil: new Promise<void>(() => undefined) });
+    const early = sendEarlyListRequest(customers(), '')!;
+    let isCancelled = false;
+    early.cancel = () => {
+      isCancelled = true;
+    };
+    sessionStore.signOut();
+    writeStoredSession(tokens);
+    expect(prefetchList(await customers().list(), new URLSearchParams(''), createQueryClient(), early)).toBeNull();
+    expect(isCancelled).toBe(true);
   });
 });

@@ -1,9 +1,11 @@
 import type { QueryClient, QueryKey } from '@tanstack/react-query';
+import type { z } from 'zod';
 import { can, isStaffRole } from '@sf/contract/roles';
 import { parseListParams, toApiQuery, type ListQuerySchema } from '../hooks/use-list-params.ts';
 import { decodeJwtClaims } from '../lib/jwt.ts';
 import { queryClient as appQueryClient } from '../lib/query-client.ts';
 import { readStoredSession, sessionStore } from '../lib/session.ts';
+import type { EarlyListRequest } from './prefetch-routes.ts';
 import { SCREENS, type ScreenId } from './screens.ts';
 
 /**
@@ -33,18 +35,41 @@ export function apiQueryFor(declaration: Pick<ListPrefetch, 'schema'>, search: U
  * removed, so that no later session finds it. Returns the key it fetched under, or null when it did not
  * (no stored session, a role without the screen's permission, a session already refused).
  */
-export function prefetchList(declaration: ListPrefetch, search: URLSearchParams, client: QueryClient = appQueryClient): QueryKey | null {
+export function prefetchList(
+  declaration: ListPrefetch,
+  search: URLSearchParams,
+  client: QueryClient = appQueryClient,
+  early: EarlyListRequest | null = null,
+): QueryKey | null {
   const permission = SCREENS[declaration.screen].permission;
   const isAllowed = (role: unknown) => isStaffRole(role) && can(role, permission);
   const stored = readStoredSession();
   const session = sessionStore.getState();
-  if (!stored || session.status === 'signed-out') return null;
+  const refuse = () => {
+    early?.cancel();
+    return null;
+  };
+  if (!stored || session.status === 'signed-out') return refuse();
   // The token's role claim (what S4 will confirm): a role the API would refuse gets no request at all.
-  if (!isAllowed(session.status === 'signed-in' ? session.user.role : decodeJwtClaims(stored.authToken)?.['role'])) return null;
+  if (!isAllowed(session.status === 'signed-in' ? session.user.role : decodeJwtClaims(stored.authToken)?.['role'])) return refuse();
   const apiQuery = apiQueryFor(declaration, search);
   const queryKey = declaration.queryKey(apiQuery);
-  if (client.getQueryState(queryKey)) return queryKey;
-  void client.prefetchQuery({ queryKey, queryFn: ({ signal }) => declaration.fetchPage(apiQuery, signal) });
+  // The entry's request, if the screen reads its parameters as they were sent: the same page.
+  const earlyAnswer = early && isReadAsSent(declaration, early.params) ? early.answer : null;
+  if (!earlyAnswer) early?.cancel();
+  if (client.getQueryState(queryKey)) {
+    early?.cancel();
+    return queryKey;
+  }
+  void client.prefetchQuery({
+    queryKey,
+    queryFn: ({ signal }) => {
+      if (!earlyAnswer || !early) return declaration.fetchPage(apiQuery, signal);
+      signal.addEventListener('abort', early.cancel);
+      // A failed early request (an expired token refreshed meanwhile, a lost connection) is asked again.
+      return earlyAnswer.catch(() => declaration.fetchPage(apiQuery, signal));
+    },
+  });
 
   const dropUnlessConfirmed = (): boolean => {
     const state = sessionStore.getState();
@@ -61,4 +86,15 @@ export function prefetchList(declaration: ListPrefetch, search: URLSearchParams,
     });
   }
   return queryKey;
+}
+
+/**
+ * True when the screen reads each parameter sent as it was sent: a parameter of its schema, which the
+ * schema accepts. The API reads the same schema with the same defaults, so its answer is the page the
+ * screen would ask for. A value the screen would replace by its default (a hand-edited `pageSize=oops`),
+ * or a parameter the list does not know, makes the screen ask itself.
+ */
+function isReadAsSent(declaration: Pick<ListPrefetch, 'schema'>, params: Record<string, string>): boolean {
+  const fields = new Map(Object.entries(declaration.schema.shape) as [string, z.ZodType][]);
+  return Object.entries(params).every(([key, value]) => fields.get(key)?.safeParse(value).success === true);
 }

@@ -10,6 +10,7 @@ import {
   setLanguage,
   isLanguage,
 } from './texts.ts';
+import { lazyCatalogueFiles } from './catalogue-files.ts';
 
 export { currentLanguage, isLanguage, storedLanguage, type Catalogues } from './texts.ts';
 
@@ -18,9 +19,9 @@ export { currentLanguage, isLanguage, storedLanguage, type Catalogues } from './
  * namespace (e.g. `news.json` in both languages) and calls `useTranslation('news')` without touching
  * this file. What the sign-in page needs (`common`, `auth`) comes from `lib/texts.ts`, which the
  * sign-in page uses without i18next (decision 010); the signed-in area's namespaces load with its lazy
- * route (`loadCatalogues`). The language lives in `lib/texts.ts`: i18next follows it.
+ * route (`loadCatalogues`; the files are listed in `catalogue-files.ts`). The language lives in
+ * `lib/texts.ts`: i18next follows it.
  */
-const lazyFiles = import.meta.glob<Record<string, unknown>>(['../locales/*/*.json', '!../locales/*/{common,auth}.json'], { import: 'default' });
 
 function parseFile(file: string): { language: string; namespace: string } | null {
   const match = /locales\/([^/]+)\/([^/]+)\.json$/.exec(file);
@@ -28,11 +29,11 @@ function parseFile(file: string): { language: string; namespace: string } | null
 }
 
 /** Every namespace that exists, loaded or not. */
-export const namespaces = [...new Set([...FIRST_LOAD_NAMESPACES, ...Object.keys(lazyFiles).map((file) => parseFile(file)?.namespace ?? '')])].filter(Boolean);
+export const namespaces = [...new Set([...FIRST_LOAD_NAMESPACES, ...Object.keys(lazyCatalogueFiles).map((file) => parseFile(file)?.namespace ?? '')])].filter(Boolean);
 
 /** Loads the given namespaces (all the lazy ones by default) in every language. */
 export async function loadCatalogues(wanted: string[] = namespaces): Promise<void> {
-  const pending = Object.entries(lazyFiles).flatMap(([file, load]) => {
+  const pending = Object.entries(lazyCatalogueFiles).flatMap(([file, load]) => {
     const parsed = parseFile(file);
     if (!parsed || !wanted.includes(parsed.namespace) || i18n.hasResourceBundle(parsed.language, parsed.namespace)) return [];
     return [load().then((content) => i18n.addResourceBundle(parsed.language, parsed.namespace, content, true, true))];
