@@ -46,7 +46,7 @@ function enterApp(to?: string, options: { replace?: boolean } = {}): void {
       await app.preloadPath(to);
       window.history[options.replace ? 'replaceState' : 'pushState'](null, '', to);
     }
-    app.renderApp(root);
+    await app.renderApp(root);
   });
 }
 

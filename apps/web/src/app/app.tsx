@@ -12,8 +12,9 @@ export { preloadPath } from './preload.ts';
  * `main.tsx` loads it at once, except on a first visit to the sign-in page, which shows
  * `first-screen.tsx` and loads this when the user leaves it (decision 010).
  */
-export function renderApp(root: Root): void {
+export async function renderApp(root: Root): Promise<void> {
   const router = createAppRouter();
+  await routeModulesLoaded(router);
   // At once, not at React's next turn: the first screen must not stay on show under the new address.
   flushSync(() =>
     root.render(
@@ -24,4 +25,21 @@ export function renderApp(root: Root): void {
       </StrictMode>,
     ),
   );
+}
+
+/**
+ * The first render waits for the address's lazy route modules (a deep link has had them on their way
+ * since the entry ran; a link from the first screen preloaded them): then the screen renders in that one
+ * synchronous pass. Rendered before, the app drew an empty router and then the screen again as a
+ * transition, in 5 ms slices (~20–30 ms more for a list's deep link; decision 010, fifth pass).
+ */
+function routeModulesLoaded(router: ReturnType<typeof createAppRouter>): Promise<void> {
+  if (router.state.initialized) return Promise.resolve();
+  return new Promise((resolve) => {
+    const unsubscribe = router.subscribe((state) => {
+      if (!state.initialized) return;
+      unsubscribe();
+      resolve();
+    });
+  });
 }
