@@ -17,14 +17,22 @@ export function browserTimeZone(): string {
   return Intl.DateTimeFormat().resolvedOptions().timeZone || 'Europe/Rome';
 }
 
-/** A zone the browser knows (an unknown one, e.g. from an old profile, falls back to the browser's). */
-function usableTimeZone(zone: string | undefined): string {
-  if (!zone) return browserTimeZone();
-  try {
-    return new Intl.DateTimeFormat(undefined, { timeZone: zone }).resolvedOptions().timeZone;
-  } catch {
-    return browserTimeZone();
+type DateTimeOptions = Omit<Intl.DateTimeFormatOptions, 'timeZone'>;
+
+/**
+ * A date format in `zone`, or in the browser's zone when the browser does not know `zone` (e.g. from an
+ * old profile). Built directly, not after a format made only to check the zone: each format costs its
+ * construction, and the first of a page also loads the browser's locale and zone data.
+ */
+function formatIn(locale: string, zone: string | undefined, options: DateTimeOptions): Intl.DateTimeFormat {
+  if (zone) {
+    try {
+      return new Intl.DateTimeFormat(locale, { ...options, timeZone: zone });
+    } catch {
+      // A zone the browser does not know: the browser's own, below.
+    }
   }
+  return new Intl.DateTimeFormat(locale, options);
 }
 
 /** Built once per language and zone, and each Intl object only when first used: building one costs ~3–5 ms of the first render. */
@@ -43,12 +51,9 @@ export function createFormatters(language: Language, timeZone?: string): Formatt
     let built: T | undefined;
     return () => (built ??= build());
   };
-  const zone = once(() => usableTimeZone(timeZone));
-  const dateFormat = once(() => new Intl.DateTimeFormat(locale, { timeZone: zone(), day: '2-digit', month: '2-digit', year: 'numeric' }));
-  const dateTimeFormat = once(
-    () => new Intl.DateTimeFormat(locale, { timeZone: zone(), day: '2-digit', month: '2-digit', year: 'numeric', hour: '2-digit', minute: '2-digit' }),
-  );
-  const timeFormat = once(() => new Intl.DateTimeFormat(locale, { timeZone: zone(), hour: '2-digit', minute: '2-digit' }));
+  const dateFormat = once(() => formatIn(locale, timeZone, { day: '2-digit', month: '2-digit', year: 'numeric' }));
+  const dateTimeFormat = once(() => formatIn(locale, timeZone, { day: '2-digit', month: '2-digit', year: 'numeric', hour: '2-digit', minute: '2-digit' }));
+  const timeFormat = once(() => formatIn(locale, timeZone, { hour: '2-digit', minute: '2-digit' }));
   // CLDR leaves 4-digit Italian numbers ungrouped ("1234,50"); the product wants "1.234,50 €".
   const numberFormat = once(() => new Intl.NumberFormat(locale, { useGrouping: 'always' }));
   const currencyFormat = once(() => new Intl.NumberFormat(locale, { style: 'currency', currency: 'EUR', useGrouping: 'always' }));
@@ -65,7 +70,7 @@ export function createFormatters(language: Language, timeZone?: string): Formatt
     currency: (value) => currencyFormat().format(value),
     locale,
     get timeZone() {
-      return zone();
+      return dateFormat().resolvedOptions().timeZone;
     },
   };
   formattersByKey.set(key, formatters);
