@@ -5,11 +5,11 @@ import type { Plugin } from 'vite';
 const MANTINE_USE_ID = /(^|[\\/])use-id[\\/]use-id\.mjs$/;
 const MANTINE_HOOKS = /[\\/]node_modules[\\/]@mantine[\\/]hooks[\\/]/;
 
-export const STABLE_USE_ID_MODULE = path.resolve(import.meta.dirname, '../src/lib/mantine-use-id.ts');
+const STABLE_USE_ID_MODULE = path.resolve(import.meta.dirname, '../src/lib/mantine-use-id.ts');
 
 /**
- * The app's build takes `useId` from `src/lib/mantine-use-id.ts` instead of Mantine's, which renders every
- * component that has an id twice (see that module). Only Mantine's own import of its `use-id` module is
+ * The app's build (and its web tests) take `useId` from `src/lib/mantine-use-id.ts` instead of Mantine's,
+ * which renders every component that has an id twice (see that module). Only Mantine's own import of its `use-id` module is
  * redirected; `@mantine/core` reaches it through `@mantine/hooks`' index.
  */
 export function mantineStableIds(): Plugin {

@@ -1,12 +1,11 @@
 import type { QueryClient, QueryKey } from '@tanstack/react-query';
 import type { z } from 'zod';
-import { can, isStaffRole } from '@sf/contract/roles';
 import { parseListParams, toApiQuery, type ListQuerySchema } from '../hooks/use-list-params.ts';
 import { decodeJwtClaims } from '../lib/jwt.ts';
 import { queryClient as appQueryClient } from '../lib/query-client.ts';
 import { readStoredSession, sessionStore } from '../lib/session.ts';
 import type { EarlyListRequest } from './prefetch-routes.ts';
-import { SCREENS, type ScreenId } from './screens.ts';
+import { mayOpenScreen, type ScreenId } from './screens.ts';
 
 /**
  * What a list screen declares so that a deep link to it can ask for its page before the app has
@@ -41,33 +40,30 @@ export function prefetchList(
   client: QueryClient = appQueryClient,
   early: EarlyListRequest | null = null,
 ): QueryKey | null {
-  const permission = SCREENS[declaration.screen].permission;
-  const isAllowed = (role: unknown) => isStaffRole(role) && can(role, permission);
+  const isAllowed = (role: unknown) => mayOpenScreen(role, declaration.screen);
   const stored = readStoredSession();
   const session = sessionStore.getState();
-  const refuse = () => {
+  // The token's role claim until S4 confirms it: a role the API would refuse gets no request at all.
+  const role = session.status === 'signed-in' ? session.user.role : stored ? decodeJwtClaims(stored.authToken)?.['role'] : null;
+  if (!stored || session.status === 'signed-out' || !isAllowed(role)) {
     early?.cancel();
     return null;
-  };
-  if (!stored || session.status === 'signed-out') return refuse();
-  // The token's role claim (what S4 will confirm): a role the API would refuse gets no request at all.
-  if (!isAllowed(session.status === 'signed-in' ? session.user.role : decodeJwtClaims(stored.authToken)?.['role'])) return refuse();
+  }
   const apiQuery = apiQueryFor(declaration, search);
   const queryKey = declaration.queryKey(apiQuery);
-  // The entry's request, if the screen reads its parameters as they were sent: the same page.
-  const earlyAnswer = early && isReadAsSent(declaration, early.params) ? early.answer : null;
-  if (!earlyAnswer) early?.cancel();
-  if (client.getQueryState(queryKey)) {
-    early?.cancel();
-    return queryKey;
-  }
+  // The entry's request is kept if the screen reads its parameters as they were sent (the same page) and
+  // nothing is cached under the key yet; otherwise it is cancelled.
+  const isCached = client.getQueryState(queryKey) !== undefined;
+  const kept = early && !isCached && isReadAsSent(declaration, early.params) ? early : null;
+  if (early && !kept) early.cancel();
+  if (isCached) return queryKey;
   void client.prefetchQuery({
     queryKey,
     queryFn: ({ signal }) => {
-      if (!earlyAnswer || !early) return declaration.fetchPage(apiQuery, signal);
-      signal.addEventListener('abort', early.cancel);
+      if (!kept) return declaration.fetchPage(apiQuery, signal);
+      signal.addEventListener('abort', kept.cancel);
       // A failed early request (an expired token refreshed meanwhile, a lost connection) is asked again.
-      return earlyAnswer.catch(() => declaration.fetchPage(apiQuery, signal));
+      return kept.answer.catch(() => declaration.fetchPage(apiQuery, signal));
     },
   });
 

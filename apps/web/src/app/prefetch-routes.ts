@@ -1,10 +1,9 @@
-import { can, isStaffRole } from '@sf/contract/roles';
 import { apiClient } from '../lib/api-client.ts';
 import { prefetchCatalogueFiles } from '../lib/catalogue-files.ts';
 import { decodeJwtClaims } from '../lib/jwt.ts';
 import { readStoredSession } from '../lib/session.ts';
 import type { ListPrefetch } from './list-prefetch.ts';
-import { SCREENS, type ScreenId } from './screens.ts';
+import { mayOpenScreen, type ScreenId } from './screens.ts';
 
 type PrefetchedScreen = {
   /** The screen (for the permission) and its list's API path: the entry asks for the page with these alone. */
@@ -56,7 +55,7 @@ export type EarlyListRequest = {
 export function sendEarlyListRequest(screen: PrefetchedScreen, search: string): EarlyListRequest | null {
   const stored = readStoredSession();
   const role = stored ? decodeJwtClaims(stored.authToken)?.['role'] : null;
-  if (!isStaffRole(role) || !can(role, SCREENS[screen.screen].permission)) return null;
+  if (!mayOpenScreen(role, screen.screen)) return null;
   const entries = [...new URLSearchParams(search)].filter(([, value]) => value !== '');
   const params = Object.fromEntries(entries);
   if (Object.keys(params).length !== entries.length) return null;
