@@ -4,6 +4,7 @@ import { ledgerJobs } from './modules/ledger/ledger.jobs.ts';
 import { privacyJobs } from './modules/privacy/privacy.retention.ts';
 import { importJobs } from './modules/imports/imports.jobs.ts';
 import { bonusJobs } from './modules/bonuses/bonuses.jobs.ts';
+import { dashboardJobs } from './modules/dashboard/dashboard.jobs.ts';
 
 /**
  * The one background-job runner of a process. Every job kind of every module must be known to it:
@@ -11,7 +12,7 @@ import { bonusJobs } from './modules/bonuses/bonuses.jobs.ts';
  * A module with background work adds its JobModule to this list (one line).
  */
 function jobModules(app: FastifyInstance): JobModule[] {
-  return [ledgerJobs(app), privacyJobs(app), importJobs(app), bonusJobs(app)];
+  return [ledgerJobs(app), privacyJobs(app), importJobs(app), bonusJobs(app), dashboardJobs(app)];
 }
 
 /** The automatic runners of this process (normally one), so that new work can start without waiting. */

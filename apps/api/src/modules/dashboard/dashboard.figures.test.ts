@@ -232,10 +232,12 @@ describe('dashboard figures equal the ledger', () => {
   it('rebuilding the rollups from the ledger gives the same rows the triggers kept', async () => {
     const snapshot = async () =>
       ((await ctx.app.db.execute(
-        sql`select day::text, program_id, merchant_id, bucket, entries::int, points::int, stamps::int, amount_cents::int from dashboard_rollups
-            union all select day::text, program_id, null, 'customers', customers::int, 0, 0, 0 from dashboard_customer_rollups
-            union all select day::text, program_id, null, 'active', members::int, 0, 0, 0 from dashboard_activity_rollups
-            union all select '-', program_id, null, coalesce(tier, '-'), members::int, 0, 0, 0 from dashboard_member_rollups
+        // Summed over the stripes (a figure is their sum; decision 019): the rebuild writes one each.
+        sql`select day::text, program_id, merchant_id, bucket, sum(entries)::int as entries, sum(points)::int as points,
+              sum(stamps)::int as stamps, sum(amount_cents)::int as amount_cents from dashboard_rollups group by 1, 2, 3, 4
+            union all select day::text, program_id, null, 'customers', sum(customers)::int, 0, 0, 0 from dashboard_customer_rollups group by 1, 2
+            union all select day::text, program_id, null, 'active', sum(members)::int, 0, 0, 0 from dashboard_activity_rollups group by 1, 2
+            union all select '-', program_id, null, coalesce(tier, '-'), sum(members)::int, 0, 0, 0 from dashboard_member_rollups group by 2, 4
             order by 1, 2, 3, 4`,
       )) as unknown as { rows: Row[] }).rows.filter((r) => n(r['entries']) !== 0 || n(r['points']) !== 0 || n(r['stamps']) !== 0);
     const kept = await snapshot();

@@ -1,7 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
-import type { Executor } from '../../db/client.ts';
+import type { Database, Executor } from '../../db/client.ts';
 
-/** The dashboard's SQL over the rollups (migration 0007_dashboard.sql, decision record 019). */
+/** The dashboard's SQL over the rollups (migrations 0007 and 0016, decision record 019); every read sums stripes. */
 
 type Row = Record<string, unknown>;
 
@@ -157,4 +157,18 @@ export async function privacyDeadlines(executor: Executor, until: Date, limit = 
     count: num(count?.['n']),
     items: items.map((r) => ({ id: String(r['id']), kind: String(r['kind']), dueAt: r['due_at'] instanceof Date ? r['due_at'] : new Date(String(r['due_at'])) })),
   };
+}
+
+/**
+ * Merges the rollups' stripes of the days before `before` into one row per key (migration 0016), and
+ * says how many rows it wrote. It waits at most 50 ms for a row a writer holds, then gives up (and
+ * is run again later): shorter than PostgreSQL's deadlock check (1 s), so if the two ever wait for
+ * each other it is the fold that fails, never the writer's ledger transaction.
+ */
+export async function foldRollupStripes(db: Database, before: string): Promise<number> {
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`set local lock_timeout = '50ms'`);
+    const [row] = await rows(tx, sql`select dashboard_rollups_fold(${before}::date) as folded`);
+    return num(row?.['folded']);
+  });
 }

@@ -1,8 +1,10 @@
-import { bigint, boolean, date, pgTable, text, unique, uuid } from 'drizzle-orm/pg-core';
+import { bigint, boolean, date, pgTable, smallint, text, unique, uuid } from 'drizzle-orm/pg-core';
 
 /**
- * The dashboard's rollups (migration 0007_dashboard.sql is the source of truth: the triggers that
- * keep them equal to the ledger live there; decision record 019).
+ * The dashboard's rollups (migrations 0007_dashboard.sql and 0016_dashboard_rollup_stripes.sql are the
+ * source of truth: the triggers that keep them equal to the ledger live there; decision record 019).
+ * Every row carries a `stripe` (the writer's backend, modulo 16) so that concurrent writers do not
+ * queue on one row: a figure is always the SUM over its stripes.
  */
 export const dashboardRollupSettings = pgTable('dashboard_rollup_settings', {
   id: boolean().primaryKey().default(true),
@@ -20,8 +22,9 @@ export const dashboardRollups = pgTable(
     points: bigint({ mode: 'number' }).notNull(),
     stamps: bigint({ mode: 'number' }).notNull(),
     amountCents: bigint({ mode: 'number' }).notNull(),
+    stripe: smallint().notNull().default(0),
   },
-  (t) => [unique('dashboard_rollups_key').on(t.day, t.programId, t.merchantId, t.bucket).nullsNotDistinct()],
+  (t) => [unique('dashboard_rollups_key').on(t.day, t.programId, t.merchantId, t.bucket, t.stripe).nullsNotDistinct()],
 );
 
 export const dashboardCustomerRollups = pgTable(
@@ -30,8 +33,9 @@ export const dashboardCustomerRollups = pgTable(
     day: date({ mode: 'string' }).notNull(),
     programId: uuid(),
     customers: bigint({ mode: 'number' }).notNull(),
+    stripe: smallint().notNull().default(0),
   },
-  (t) => [unique('dashboard_customer_rollups_key').on(t.day, t.programId).nullsNotDistinct()],
+  (t) => [unique('dashboard_customer_rollups_key').on(t.day, t.programId, t.stripe).nullsNotDistinct()],
 );
 
 export const dashboardMemberRollups = pgTable(
@@ -40,8 +44,9 @@ export const dashboardMemberRollups = pgTable(
     programId: uuid().notNull(),
     tier: text(),
     members: bigint({ mode: 'number' }).notNull(),
+    stripe: smallint().notNull().default(0),
   },
-  (t) => [unique('dashboard_member_rollups_key').on(t.programId, t.tier).nullsNotDistinct()],
+  (t) => [unique('dashboard_member_rollups_key').on(t.programId, t.tier, t.stripe).nullsNotDistinct()],
 );
 
 export const dashboardActivityRollups = pgTable(
@@ -50,6 +55,7 @@ export const dashboardActivityRollups = pgTable(
     day: date({ mode: 'string' }).notNull(),
     programId: uuid().notNull(),
     members: bigint({ mode: 'number' }).notNull(),
+    stripe: smallint().notNull().default(0),
   },
-  (t) => [unique('dashboard_activity_rollups_key').on(t.day, t.programId)],
+  (t) => [unique('dashboard_activity_rollups_key').on(t.day, t.programId, t.stripe)],
 );
