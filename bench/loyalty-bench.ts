@@ -110,6 +110,9 @@ try {
   const headers = { 'x-auth-token': token, cookie: `${CSRF_COOKIE_HOST}=${csrf}`, [CSRF_HEADER]: csrf, 'content-type': 'application/json' };
 
   const raw = new pg.Pool({ connectionString: url, max: 2 });
+  // If a step fails, the server is stopped under this pool's idle clients: the step's own error is
+  // the one to see, not theirs (57P01).
+  raw.on('error', () => undefined);
   const ids = await raw.query<{ points: string; customer: string; card: string; email: string }>(
     `select (select id from programs where type = 'points' limit 1) as points,
             (select customer_id from memberships m join programs p on p.id = m.program_id and p.type = 'points' order by m.customer_id limit 1 offset 777) as customer,
@@ -259,6 +262,9 @@ try {
   // dashboard rollups' trigger, in one transaction per purchase).
   // One pool for both runs: its backends live through both, so their CPU is read before and after.
   const pool = new pg.Pool({ connectionString: url, max: CONCURRENCY, application_name: 'bench-raw-writers' });
+  // pg-pool's end() resolves before its closed clients' sockets are gone: the server's shutdown may
+  // still end one of them (57P01), which must not crash the bench after its figures are printed.
+  pool.on('error', () => undefined);
   async function rawPurchases(pick: () => string) {
     let ok = 0;
     let errors = 0;
