@@ -5,6 +5,7 @@ import type { SQL } from 'drizzle-orm';
 import pg from 'pg';
 import type { Database, Executor } from './client.ts';
 import * as schema from './schema.ts';
+import { isBoundStatement, type BoundStatement } from './statement-shape.ts';
 
 /**
  * A transaction whose statements travel in batches: one round trip for `begin` and the first
@@ -30,10 +31,13 @@ import * as schema from './schema.ts';
  */
 export type BatchedTransaction = {
   /** Runs the statements in one round trip (`begin` first if this is the first); their rows, in order. */
-  send(statements: SQL[], options?: { commit?: boolean }): Promise<Record<string, unknown>[][]>;
+  send(statements: Statement[], options?: { commit?: boolean }): Promise<Record<string, unknown>[][]>;
   /** The transaction as an executor for the repositories' usual one-statement functions (after a send). */
   executor(): Executor;
 };
+
+/** A statement of a batch: a shape with its values (built once per shape), or any Drizzle `sql`. */
+export type Statement = BoundStatement | SQL;
 
 const dialect = new PgDialect({ casing: 'snake_case' });
 
@@ -52,11 +56,21 @@ function literal(value: unknown): string {
 }
 
 /** The statement as text with its parameters inlined (`$n` → literal). */
-export function inlineStatement(statement: SQL): string {
-  return inlineQuery(dialect.sqlToQuery(statement));
+export function inlineStatement(statement: Statement): string {
+  return inlineQuery(queryOf(statement));
 }
 
-function inlineQuery(query: { sql: string; params: unknown[] }): string {
+/** Text and parameters: a shape's as they are, a Drizzle statement's built now. */
+function queryOf(statement: Statement): { sql: string; params: readonly unknown[] } {
+  return isBoundStatement(statement) ? { sql: statement.shape.text, params: statement.params } : dialect.sqlToQuery(statement);
+}
+
+/** The prepared name of a statement's shape (a shape knows its own). */
+function nameOf(statement: Statement, text: string): string {
+  return isBoundStatement(statement) ? statement.shape.name : statementName(text);
+}
+
+function inlineQuery(query: { sql: string; params: readonly unknown[] }): string {
   return query.sql.replace(/\$(\d+)(?!\d)/g, (_, index: string) => {
     const position = Number(index) - 1;
     if (position < 0 || position >= query.params.length) throw new Error(`statement parameter $${index} has no value`);
@@ -118,7 +132,8 @@ export async function batchedTransaction<T>(db: Database, work: (transaction: Ba
         async send(statements) {
           const results: Record<string, unknown>[][] = [];
           for (const statement of statements) {
-            results.push(((await tx.execute(statement)) as unknown as { rows: Record<string, unknown>[] }).rows);
+            const sqlOf = isBoundStatement(statement) ? statement.getSQL() : statement;
+            results.push(((await tx.execute(sqlOf)) as unknown as { rows: Record<string, unknown>[] }).rows);
           }
           return results;
         },
@@ -139,8 +154,8 @@ export async function batchedTransaction<T>(db: Database, work: (transaction: Ba
       if (isDone) throw new Error('the transaction has ended');
       const opening = isOpen ? [] : ['begin'];
       const texts = statements.map((statement) => {
-        const query = dialect.sqlToQuery(statement);
-        const name = statementName(query.sql);
+        const query = queryOf(statement);
+        const name = nameOf(statement, query.sql);
         if (prepared.has(name)) {
           return query.params.length === 0 ? `execute ${name}` : `execute ${name}(${query.params.map(literal).join(', ')})`;
         }

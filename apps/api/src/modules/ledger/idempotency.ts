@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
-import { sql, type SQL } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import { ledgerErrorMessage } from '@sf/contract/ledger';
 import type { Database, Transaction } from '../../db/client.ts';
+import { StatementShape, type BoundStatement } from '../../db/statement-shape.ts';
 import { CodedError } from '../../lib/errors.ts';
 
 /**
@@ -44,14 +45,18 @@ export type IdempotentRequest = { scope: string; key: string; hash: string };
  * The statement's snapshot predates the lock, so a twin that committed in between is not seen: our
  * answer's insert then fails on the primary key and `retryingTwinCommits` runs us again, which reads it.
  */
-export function claimKeyStatement(request: IdempotentRequest): SQL {
-  return sql`select locked.ok, stored.request_hash, stored.response_status, stored.response_body
-              from (select pg_try_advisory_xact_lock(${lockIdOf(request.scope, request.key)}::bigint) as ok) as locked
+export function claimKeyStatement(request: IdempotentRequest): BoundStatement {
+  return claimKeyShape.with({ lockId: lockIdOf(request.scope, request.key), scope: request.scope, key: request.key });
+}
+
+const claimKeyShape = new StatementShape<'lockId' | 'scope' | 'key'>(
+  (p) => sql`select locked.ok, stored.request_hash, stored.response_status, stored.response_body
+              from (select pg_try_advisory_xact_lock(${p('lockId')}::bigint) as ok) as locked
               left join lateral (
                 select request_hash, response_status, response_body from idempotency_records
-                where locked.ok and scope = ${request.scope} and key = ${request.key}
-              ) as stored on true`;
-}
+                where locked.ok and scope = ${p('scope')} and key = ${p('key')}
+              ) as stored on true`,
+);
 
 /**
  * The claim's answer: nothing stored (go on), or the stored answer of the same request; 409 while a

@@ -1,5 +1,6 @@
-import { sql, type SQL } from 'drizzle-orm';
+import { sql, type Placeholder, type SQL, type SQLWrapper } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
+import { StatementShape, shapesBy, type BoundStatement } from '../../db/statement-shape.ts';
 import type { LedgerEntry, LedgerKind, LedgerSource, Membership } from '@sf/contract/ledger';
 
 /**
@@ -10,7 +11,7 @@ import type { LedgerEntry, LedgerKind, LedgerSource, Membership } from '@sf/cont
 
 type Row = Record<string, unknown>;
 
-async function rows<T = Row>(executor: Executor, query: SQL): Promise<T[]> {
+async function rows<T = Row>(executor: Executor, query: SQLWrapper): Promise<T[]> {
   const result = (await executor.execute(query)) as unknown as { rows: T[] };
   return result.rows;
 }
@@ -157,12 +158,18 @@ export async function lockMembership(
 export type KeyClaim = { lockId: string; scope: string; key: string };
 
 /** "This transaction holds the key's lock (granted again at once) and no answer is stored under it." */
-function keyClaimedCondition(claim: KeyClaim | undefined): SQL {
-  return claim
-    ? sql`and pg_try_advisory_xact_lock(${claim.lockId}::bigint)
-          and not exists (select 1 from idempotency_records where scope = ${claim.scope} and key = ${claim.key})`
+function keyClaimedCondition(isClaimed: boolean, p: (name: 'lockId' | 'claimScope' | 'claimKey') => Placeholder): SQL {
+  return isClaimed
+    ? sql`and pg_try_advisory_xact_lock(${p('lockId')}::bigint)
+          and not exists (select 1 from idempotency_records where scope = ${p('claimScope')} and key = ${p('claimKey')})`
     : sql``;
 }
+
+/** The claim's values for a shape's `keyClaimedCondition` (none when the shape has no claim). */
+const claimValues = (claim: KeyClaim | undefined) =>
+  claim ? { lockId: claim.lockId, claimScope: claim.scope, claimKey: claim.key } : { lockId: null, claimScope: null, claimKey: null };
+
+type ClaimNames = 'lockId' | 'claimScope' | 'claimKey';
 
 export type MemberContext = { membership: MembershipRow; program: ProgramRules; customerStatus: string; isMerchantOfProgram: boolean };
 
@@ -174,11 +181,21 @@ export type MemberContext = { membership: MembershipRow; program: ProgramRules; 
 export function lockMembershipWithContextStatement(
   input: { customerId: string; programId: string; merchantId?: string | undefined },
   onlyIfKeyClaimed?: KeyClaim,
-): SQL {
+): BoundStatement {
   const merchantId = input.merchantId ?? null;
-  const claimed = keyClaimedCondition(onlyIfKeyClaimed);
-  return sql`select m.*, c.status as customer_status,
-          ${merchantId === null ? sql`true` : sql`exists (select 1 from program_merchants pm where pm.program_id = m.program_id and pm.merchant_id = ${merchantId})`} as is_merchant_of_program,
+  return lockShapes(`${merchantId !== null}|${onlyIfKeyClaimed !== undefined}`).with({
+    customerId: input.customerId,
+    programId: input.programId,
+    merchantId,
+    ...claimValues(onlyIfKeyClaimed),
+  });
+}
+
+const lockShapes = shapesBy((key: `${boolean}|${boolean}`) => {
+  const [hasMerchant, isClaimed] = key.split('|').map((flag) => flag === 'true') as [boolean, boolean];
+  return new StatementShape<'customerId' | 'programId' | 'merchantId' | ClaimNames>(
+    (p) => sql`select m.*, c.status as customer_status,
+          ${hasMerchant ? sql`exists (select 1 from program_merchants pm where pm.program_id = m.program_id and pm.merchant_id = ${p('merchantId')})` : sql`true`} as is_merchant_of_program,
           p.id as p_id, p.name as p_name, p.type as p_type, p.status as p_status, p.points_per_euro::text as p_points_per_euro,
           p.min_spend_cents as p_min_spend_cents, p.stamps_required as p_stamps_required, p.max_stamps_per_day as p_max_stamps_per_day,
           p.max_stamps_per_transaction as p_max_stamps_per_transaction, p.tiers as p_tiers, p.tier_window as p_tier_window,
@@ -186,9 +203,10 @@ export function lockMembershipWithContextStatement(
         from memberships m
         join programs p on p.id = m.program_id
         join customers c on c.id = m.customer_id
-        where m.customer_id = ${input.customerId} and m.program_id = ${input.programId} ${claimed}
-        for update of m`;
-}
+        where m.customer_id = ${p('customerId')} and m.program_id = ${p('programId')} ${keyClaimedCondition(isClaimed, p)}
+        for update of m`,
+  );
+});
 
 export function toMemberContext(row: Row | undefined): MemberContext | null {
   if (!row) return null;
@@ -228,21 +246,35 @@ export function memberHistoryStatement(
   since: HistorySince,
   withOpenLots: boolean,
   onlyIfKeyClaimed?: KeyClaim,
-): SQL {
+): BoundStatement {
+  return historyShapes(`${withOpenLots}|${onlyIfKeyClaimed !== undefined}`).with({
+    customerId: input.customerId,
+    programId: input.programId,
+    today: since.today,
+    calendarYear: since.calendarYear,
+    rolling12: since.rolling12,
+    ...claimValues(onlyIfKeyClaimed),
+  });
+}
+
+const historyShapes = shapesBy((key: `${boolean}|${boolean}`) => {
+  const [withOpenLots, isClaimed] = key.split('|').map((flag) => flag === 'true') as [boolean, boolean];
   // Each sum only where the program's rules use it; both are paid under the member's lock.
-  return sql`select
+  return new StatementShape<'customerId' | 'programId' | 'today' | 'calendarYear' | 'rolling12' | ClaimNames>(
+    (p) => sql`select
       case when jsonb_array_length(p.tiers) > 0 then ${pointsEarnedSinceSql(sql`m.id`, sql`w.tier_start`)} else 0 end as earned_in_window,
       case when p.type = 'stamps' and p.max_stamps_per_day is not null
-        then ${purchaseStampsSinceSql(sql`m.id`, sql`${since.today}::timestamptz`)} else 0 end as stamps_today,
+        then ${purchaseStampsSinceSql(sql`m.id`, sql`${p('today')}::timestamptz`)} else 0 end as stamps_today,
       ${withOpenLots
         ? sql`(select coalesce(json_agg(json_build_object('id', l.id, 'remaining', l.remaining) order by l.id), '[]'::json)
               from (select id, remaining from ledger_lots where membership_id = m.id and remaining > 0 order by id for update) l)`
         : sql`null`} as open_lots
     from memberships m join programs p on p.id = m.program_id
-    cross join lateral (select case when p.tier_window = 'calendarYear' then ${since.calendarYear}::timestamptz
-      else ${since.rolling12}::timestamptz end as tier_start) w
-    where m.customer_id = ${input.customerId} and m.program_id = ${input.programId} ${keyClaimedCondition(onlyIfKeyClaimed)}`;
-}
+    cross join lateral (select case when p.tier_window = 'calendarYear' then ${p('calendarYear')}::timestamptz
+      else ${p('rolling12')}::timestamptz end as tier_start) w
+    where m.customer_id = ${p('customerId')} and m.program_id = ${p('programId')} ${keyClaimedCondition(isClaimed, p)}`,
+  );
+});
 
 export type MemberHistory = { earnedInWindow: number; stampsToday: number; openLots: LotRow[] | null };
 
@@ -343,58 +375,108 @@ export type MovementWrite = {
  * five or more: the membership row stays locked for less time, which is what bounds the writes to one
  * hot member. Runs inside the caller's transaction, after the lock.
  */
-export function writeMovementStatement(movement: MovementWrite): SQL {
+export function writeMovementStatement(movement: MovementWrite): BoundStatement {
   const { entry, membership, audit, tierChange, idempotency } = movement;
-  return sql`with entry as (
+  return writeShapes(`${tierChange !== undefined}|${idempotency !== undefined}`).with({
+    membershipId: entry.membershipId,
+    customerId: entry.customerId,
+    programId: entry.programId,
+    merchantId: entry.merchantId,
+    kind: entry.kind,
+    source: entry.source,
+    points: entry.points,
+    stamps: entry.stamps,
+    amountCents: entry.amountCents,
+    reason: entry.reason,
+    reversesId: entry.reversesId,
+    balanceAfter: entry.balanceAfter,
+    stampsAfter: entry.stampsAfter,
+    expiresOn: entry.expiresOn,
+    idempotencyKey: entry.idempotencyKey,
+    createdBy: entry.createdBy,
+    createdByLabel: entry.createdByLabel,
+    createdAt: entry.createdAt,
+    lots: JSON.stringify(movement.lots),
+    takes: JSON.stringify(movement.takes),
+    balance: membership.balance,
+    memberStamps: membership.stamps,
+    tier: membership.tier,
+    lastActivityAt: membership.lastActivityAt,
+    actorId: audit.actorId,
+    actorEmail: audit.actorEmail,
+    action: audit.action,
+    auditAfter: JSON.stringify(audit.after),
+    requestId: audit.requestId,
+    ip: audit.ip,
+    tierFrom: tierChange?.from ?? null,
+    tierTo: tierChange?.to ?? null,
+    answerScope: idempotency?.scope ?? null,
+    answerKey: idempotency?.key ?? null,
+    answerHash: idempotency?.hash ?? null,
+  });
+}
+
+type WriteNames =
+  | 'membershipId' | 'customerId' | 'programId' | 'merchantId' | 'kind' | 'source' | 'points' | 'stamps' | 'amountCents'
+  | 'reason' | 'reversesId' | 'balanceAfter' | 'stampsAfter' | 'expiresOn' | 'idempotencyKey' | 'createdBy'
+  | 'createdByLabel' | 'createdAt' | 'lots' | 'takes' | 'balance' | 'memberStamps' | 'tier' | 'lastActivityAt'
+  | 'actorId' | 'actorEmail' | 'action' | 'auditAfter' | 'requestId' | 'ip' | 'tierFrom' | 'tierTo'
+  | 'answerScope' | 'answerKey' | 'answerHash';
+
+const writeShapes = shapesBy((key: `${boolean}|${boolean}`) => {
+  const [hasTierChange, storesAnswer] = key.split('|').map((flag) => flag === 'true') as [boolean, boolean];
+  return new StatementShape<WriteNames>(
+    (p) => sql`with entry as (
           insert into ledger_entries (membership_id, customer_id, program_id, merchant_id, kind, source, points, stamps,
             amount_cents, reason, reverses_id, balance_after, stamps_after, expires_on, idempotency_key, created_by,
             created_by_label, created_at)
-          values (${entry.membershipId}, ${entry.customerId}, ${entry.programId}, ${entry.merchantId}, ${entry.kind},
-            ${entry.source}, ${entry.points}, ${entry.stamps}, ${entry.amountCents}, ${entry.reason}, ${entry.reversesId},
-            ${entry.balanceAfter}, ${entry.stampsAfter}, ${entry.expiresOn}, ${entry.idempotencyKey}, ${entry.createdBy},
-            ${entry.createdByLabel}, ${entry.createdAt})
+          values (${p('membershipId')}, ${p('customerId')}, ${p('programId')}, ${p('merchantId')}, ${p('kind')},
+            ${p('source')}, ${p('points')}, ${p('stamps')}, ${p('amountCents')}, ${p('reason')}, ${p('reversesId')},
+            ${p('balanceAfter')}, ${p('stampsAfter')}, ${p('expiresOn')}, ${p('idempotencyKey')}, ${p('createdBy')},
+            ${p('createdByLabel')}, ${p('createdAt')})
           returning id, membership_id, customer_id, program_id, merchant_id, kind, source, points, stamps, amount_cents,
             reason, reverses_id, balance_after, stamps_after, expires_on::text as expires_on, created_by, created_by_label,
             created_at),
         new_lots as (
           insert into ledger_lots (entry_id, membership_id, points, remaining, expires_on)
           select entry.id, entry.membership_id, lot.points, lot.points, lot."expiresOn"
-          from entry, json_to_recordset(${JSON.stringify(movement.lots)}::json) as lot(points int, "expiresOn" date)
+          from entry, json_to_recordset(${p('lots')}::json) as lot(points int, "expiresOn" date)
           where lot.points > 0),
         taken as (
           update ledger_lots l set remaining = l.remaining - t.take
-          from json_to_recordset(${JSON.stringify(movement.takes)}::json) as t("lotId" bigint, take int)
+          from json_to_recordset(${p('takes')}::json) as t("lotId" bigint, take int)
           where l.id = t."lotId"),
         takes as (
           insert into ledger_lot_takes (entry_id, lot_id, points)
-          select entry.id, t."lotId", t.take from entry, json_to_recordset(${JSON.stringify(movement.takes)}::json) as t("lotId" bigint, take int)),
+          select entry.id, t."lotId", t.take from entry, json_to_recordset(${p('takes')}::json) as t("lotId" bigint, take int)),
         updated as (
-          update memberships set balance = ${membership.balance}, stamps = ${membership.stamps}, tier = ${membership.tier},
-            last_activity_at = ${membership.lastActivityAt}, version = version + 1
-          where id = ${membership.id}
+          update memberships set balance = ${p('balance')}, stamps = ${p('memberStamps')}, tier = ${p('tier')},
+            last_activity_at = ${p('lastActivityAt')}, version = version + 1
+          where id = ${p('membershipId')}
           returning *),
         audited as (
           insert into audit_log (actor_id, actor_email, action, entity_type, entity_id, after, request_id, ip)
-          select ${audit.actorId}, ${audit.actorEmail}, ${audit.action}, 'ledger_entry', entry.id::text,
-            ${JSON.stringify(audit.after)}::jsonb, ${audit.requestId}, ${audit.ip}
-          from entry)${tierChange
+          select ${p('actorId')}, ${p('actorEmail')}, ${p('action')}, 'ledger_entry', entry.id::text,
+            ${p('auditAfter')}::jsonb, ${p('requestId')}, ${p('ip')}
+          from entry)${hasTierChange
             ? sql`,
         tier_audited as (
           insert into audit_log (actor_id, actor_email, action, entity_type, entity_id, before, after, request_id, ip)
-          select ${audit.actorId}, ${audit.actorEmail}, 'membership.tier', 'membership', ${membership.id},
-            jsonb_build_object('tier', ${tierChange.from}::text), jsonb_build_object('tier', ${tierChange.to}::text, 'entryId', entry.id),
-            ${audit.requestId}, ${audit.ip}
+          select ${p('actorId')}, ${p('actorEmail')}, 'membership.tier', 'membership', ${p('membershipId')},
+            jsonb_build_object('tier', ${p('tierFrom')}::text), jsonb_build_object('tier', ${p('tierTo')}::text, 'entryId', entry.id),
+            ${p('requestId')}, ${p('ip')}
           from entry)`
-            : sql``}${idempotency
+            : sql``}${storesAnswer
             ? sql`,
         answered as (
           insert into idempotency_records (scope, key, request_hash, response_status, response_body)
-          select ${idempotency.scope}, ${idempotency.key}, ${idempotency.hash}, 201,
+          select ${p('answerScope')}, ${p('answerKey')}, ${p('answerHash')}, 201,
             jsonb_build_object('ledgerWrite', jsonb_build_object('entry', to_jsonb(entry.*), 'membership', to_jsonb(updated.*)))
           from entry, updated)`
             : sql``}
-        select entry.*, null as reversed_by_id, row_to_json(updated.*) as membership from entry, updated`;
-}
+        select entry.*, null as reversed_by_id, row_to_json(updated.*) as membership from entry, updated`,
+  );
+});
 
 /** The written rows (the statement's answer, or an answer stored by it) as the API's result. */
 export function toWriteResult(row: Row): { entry: LedgerEntry; membership: MembershipRow } {
