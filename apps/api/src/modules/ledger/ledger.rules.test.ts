@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
 import {
   consumeFifo,
   expiryDate,
@@ -108,6 +109,35 @@ describe('local days', () => {
     expect(startOfLocalDay('2026-07-15').toISOString()).toBe('2026-07-14T22:00:00.000Z');
     expect(startOfLocalDay('2026-03-29').toISOString()).toBe('2026-03-28T23:00:00.000Z');
     expect(localDate(new Date('2026-07-14T22:00:00Z'))).toBe('2026-07-15');
+  });
+
+  it('gives the day the time zone says for any instant, in any order, though it remembers the last day', () => {
+    // Zones whose clocks change at or near midnight, or by other than an hour, or that skipped a day.
+    const zones = ['Europe/Rome', 'America/Santiago', 'Asia/Beirut', 'America/Havana', 'Australia/Lord_Howe', 'Pacific/Apia', 'Asia/Kolkata', 'UTC'];
+    const direct = (at: number, timeZone: string) =>
+      new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date(at));
+    const hour = 3_600_000;
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...zones),
+        fc.integer({ min: Date.UTC(1970, 0, 1), max: Date.UTC(2100, 0, 1) }),
+        // Then instants around it (the same day, its edges, the days either side), in any order.
+        fc.array(fc.integer({ min: -40 * hour, max: 40 * hour }), { minLength: 1, maxLength: 12 }),
+        (timeZone, at, offsets) => {
+          for (const instant of [at, ...offsets.map((offset) => at + offset)]) {
+            expect(localDate(new Date(instant), timeZone)).toBe(direct(instant, timeZone));
+          }
+        },
+      ),
+      { numRuns: 300 },
+    );
+    // And across every clock change of a year in Rome, a minute either side.
+    for (const change of ['2026-03-29T01:00:00Z', '2026-10-25T01:00:00Z', '2026-03-28T23:00:00Z', '2026-10-24T22:00:00Z']) {
+      for (const delta of [-60_000, -1, 0, 1, 60_000]) {
+        const instant = Date.parse(change) + delta;
+        expect(localDate(new Date(instant), 'Europe/Rome')).toBe(direct(instant, 'Europe/Rome'));
+      }
+    }
   });
 });
 
