@@ -45,8 +45,8 @@ export type IdempotentRequest = { scope: string; key: string; hash: string };
  * The statement's snapshot predates the lock, so a twin that committed in between is not seen: our
  * answer's insert then fails on the primary key and `retryingTwinCommits` runs us again, which reads it.
  */
-export function claimKeyStatement(request: IdempotentRequest): BoundStatement {
-  return claimKeyShape.with({ lockId: lockIdOf(request.scope, request.key), scope: request.scope, key: request.key });
+export function claimKeyStatement(request: IdempotentRequest, lockId: string = lockIdOf(request.scope, request.key)): BoundStatement {
+  return claimKeyShape.with({ lockId, scope: request.scope, key: request.key });
 }
 
 const claimKeyShape = new StatementShape<'lockId' | 'scope' | 'key'>(

@@ -323,7 +323,7 @@ function claimLockAndReadStatements(entry: EntryRequest, since: repo.HistorySinc
   // A twin in flight or a stored answer: neither the member nor its lots get locked.
   const claimed = { lockId: lockIdOf(request.scope, request.key), scope: request.scope, key: request.key };
   return [
-    claimKeyStatement(request),
+    claimKeyStatement(request, claimed.lockId),
     repo.lockMembershipWithContextStatement(input, claimed),
     repo.memberHistoryStatement(input, since, consumesLots, claimed),
   ];
