@@ -114,6 +114,8 @@ function partsOf(instant: Date, timeZone: string) {
  * conversion costs ~6 µs of the API's one thread.
  */
 const knownDays = new Map<string, { date: string; from: number; to: number }>();
+/** Per time zone, the day of the last call that missed `knownDays`. */
+const lastMissedDays = new Map<string, string>();
 
 /** The calendar day (YYYY-MM-DD) an instant falls on in the business time zone. */
 export function localDate(instant: Date, timeZone: string = DEFAULT_BUSINESS_TIME_ZONE): string {
@@ -121,6 +123,12 @@ export function localDate(instant: Date, timeZone: string = DEFAULT_BUSINESS_TIM
   const known = knownDays.get(timeZone);
   if (known && at >= known.from && at < known.to) return known.date;
   const date = convertedLocalDate(at, timeZone);
+  // A day is worth remembering once it is asked for twice running (a write's "today"); a walk over
+  // many days (the demo seed's 18 months) then pays one conversion per call, as before.
+  if (lastMissedDays.get(timeZone) !== date) {
+    lastMissedDays.set(timeZone, date);
+    return date;
+  }
   const from = startOfLocalDay(date, timeZone).getTime();
   const to = startOfLocalDay(addDays(date, 1), timeZone).getTime();
   // Remembered only when the span is checked at both ends (a zone whose day does not start at
