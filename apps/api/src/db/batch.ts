@@ -1,11 +1,10 @@
-import { createHash } from 'node:crypto';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import type { SQL } from 'drizzle-orm';
 import pg from 'pg';
 import type { Database, Executor } from './client.ts';
 import * as schema from './schema.ts';
-import { isBoundStatement, type BoundStatement } from './statement-shape.ts';
+import { isBoundStatement, preparedNameOf, type BoundStatement } from './statement-shape.ts';
 
 /**
  * A transaction whose statements travel in batches: one round trip for `begin` and the first
@@ -84,11 +83,11 @@ const preparedOn = new WeakMap<pg.PoolClient, Set<string>>();
 const executors = new WeakMap<pg.PoolClient, Database>();
 const statementNames = new Map<string, string>();
 
-/** A shape's name on every connection: a digest of its text (remembered, the texts are a handful). */
+/** A Drizzle statement's prepared name (a shape knows its own), remembered: the texts are a handful. */
 function statementName(text: string): string {
   let name = statementNames.get(text);
   if (!name) {
-    name = `sf_${createHash('sha256').update(text).digest('hex').slice(0, 24)}`;
+    name = preparedNameOf(text);
     if (statementNames.size >= 1_000) statementNames.clear();
     statementNames.set(text, name);
   }

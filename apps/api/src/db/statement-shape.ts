@@ -70,22 +70,27 @@ export class StatementShape<Names extends string> {
       // The text between parameters, in order: $1 … $n each appear once, numbered as they come.
       const pieces = query.sql.split(/\$\d+(?!\d)/);
       if (pieces.length !== slots.length + 1) throw new Error('a statement shape must use each parameter once, in order');
-      const name = `sf_${createHash('sha256').update(query.sql).digest('hex').slice(0, 24)}`;
-      this.compiled = { text: query.sql, slots, name, pieces };
+      this.compiled = { text: query.sql, slots, name: preparedNameOf(query.sql), pieces };
     }
     return this.compiled;
   }
 }
 
+/** A statement's prepared name on every connection: a digest of its text. */
+export function preparedNameOf(text: string): string {
+  return `sf_${createHash('sha256').update(text).digest('hex').slice(0, 24)}`;
+}
+
 /** Shapes that vary with a few flags (a write with or without a tier change), each built once. */
-export function shapesBy<Key extends string, Names extends string>(
-  build: (key: Key) => StatementShape<Names>,
-): (key: Key) => StatementShape<Names> {
-  const shapes = new Map<Key, StatementShape<Names>>();
-  return (key) => {
+export function shapesBy<Flags extends readonly (string | boolean)[], Names extends string>(
+  build: (...flags: Flags) => StatementShape<Names>,
+): (...flags: Flags) => StatementShape<Names> {
+  const shapes = new Map<string, StatementShape<Names>>();
+  return (...flags) => {
+    const key = flags.join('|');
     let shape = shapes.get(key);
     if (!shape) {
-      shape = build(key);
+      shape = build(...flags);
       shapes.set(key, shape);
     }
     return shape;

@@ -183,7 +183,7 @@ export function lockMembershipWithContextStatement(
   onlyIfKeyClaimed?: KeyClaim,
 ): BoundStatement {
   const merchantId = input.merchantId ?? null;
-  return lockShapes(`${merchantId !== null}|${onlyIfKeyClaimed !== undefined}`).with({
+  return lockShapes(merchantId !== null, onlyIfKeyClaimed !== undefined).with({
     customerId: input.customerId,
     programId: input.programId,
     merchantId,
@@ -191,8 +191,7 @@ export function lockMembershipWithContextStatement(
   });
 }
 
-const lockShapes = shapesBy((key: `${boolean}|${boolean}`) => {
-  const [hasMerchant, isClaimed] = key.split('|').map((flag) => flag === 'true') as [boolean, boolean];
+const lockShapes = shapesBy((hasMerchant: boolean, isClaimed: boolean) => {
   return new StatementShape<'customerId' | 'programId' | 'merchantId' | ClaimNames>(
     (p) => sql`select m.*, c.status as customer_status,
           ${hasMerchant ? sql`exists (select 1 from program_merchants pm where pm.program_id = m.program_id and pm.merchant_id = ${p('merchantId')})` : sql`true`} as is_merchant_of_program,
@@ -247,7 +246,7 @@ export function memberHistoryStatement(
   withOpenLots: boolean,
   onlyIfKeyClaimed?: KeyClaim,
 ): BoundStatement {
-  return historyShapes(`${withOpenLots}|${onlyIfKeyClaimed !== undefined}`).with({
+  return historyShapes(withOpenLots, onlyIfKeyClaimed !== undefined).with({
     customerId: input.customerId,
     programId: input.programId,
     today: since.today,
@@ -257,8 +256,7 @@ export function memberHistoryStatement(
   });
 }
 
-const historyShapes = shapesBy((key: `${boolean}|${boolean}`) => {
-  const [withOpenLots, isClaimed] = key.split('|').map((flag) => flag === 'true') as [boolean, boolean];
+const historyShapes = shapesBy((withOpenLots: boolean, isClaimed: boolean) => {
   // Each sum only where the program's rules use it; both are paid under the member's lock.
   return new StatementShape<'customerId' | 'programId' | 'today' | 'calendarYear' | 'rolling12' | ClaimNames>(
     (p) => sql`select
@@ -377,7 +375,7 @@ export type MovementWrite = {
  */
 export function writeMovementStatement(movement: MovementWrite): BoundStatement {
   const { entry, membership, audit, tierChange, idempotency } = movement;
-  return writeShapes(`${tierChange !== undefined}|${idempotency !== undefined}`).with({
+  return writeShapes(tierChange !== undefined, idempotency !== undefined).with({
     membershipId: entry.membershipId,
     customerId: entry.customerId,
     programId: entry.programId,
@@ -423,8 +421,7 @@ type WriteNames =
   | 'actorId' | 'actorEmail' | 'action' | 'auditAfter' | 'requestId' | 'ip' | 'tierFrom' | 'tierTo'
   | 'answerScope' | 'answerKey' | 'answerHash';
 
-const writeShapes = shapesBy((key: `${boolean}|${boolean}`) => {
-  const [hasTierChange, storesAnswer] = key.split('|').map((flag) => flag === 'true') as [boolean, boolean];
+const writeShapes = shapesBy((hasTierChange: boolean, storesAnswer: boolean) => {
   return new StatementShape<WriteNames>(
     (p) => sql`with entry as (
           insert into ledger_entries (membership_id, customer_id, program_id, merchant_id, kind, source, points, stamps,
