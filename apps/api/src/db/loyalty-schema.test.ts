@@ -47,3 +47,33 @@ describe('migration 0002 (loyalty core)', () => {
     expect((result.rows[0] as { search_text: string }).search_text).toBe('maria rossi maria@example.it  2790000000010 acde3467');
   });
 });
+
+describe('migration 0017 (one key from a ledger entry to its membership)', () => {
+  it("refuses an entry whose customer or program is not its membership's, and accepts the membership's own", async () => {
+    const made = await ctx.app.db.execute(sql`with
+        program as (insert into programs (name, type, points_per_euro, bonuses) values ('Chiave', 'points', 1, '{}') returning id),
+        other_program as (insert into programs (name, type, points_per_euro, bonuses) values ('Altra', 'points', 1, '{}') returning id),
+        customer as (insert into customers (first_name, last_name, card_number, referral_code)
+          values ('Anna', 'Neri', '2790000000028', 'BCDE3467') returning id),
+        other_customer as (insert into customers (first_name, last_name, card_number, referral_code)
+          values ('Luca', 'Verdi', '2790000000036', 'CDEF3467') returning id),
+        membership as (insert into memberships (customer_id, program_id) select customer.id, program.id from customer, program returning id)
+      select membership.id as membership, customer.id as customer, program.id as program,
+        other_customer.id as other_customer, other_program.id as other_program
+      from membership, customer, program, other_customer, other_program`);
+    const ids = made.rows[0] as Record<'membership' | 'customer' | 'program' | 'other_customer' | 'other_program', string>;
+    const entry = (customer: string, program: string) =>
+      sql`insert into ledger_entries (membership_id, customer_id, program_id, kind, source, points, balance_after, stamps_after, created_by_label)
+        values (${ids.membership}, ${customer}, ${program}, 'earn', 'manual', 5, 5, 0, 'test')`;
+    expect(await rejects(entry(ids.other_customer, ids.program))).toMatch(/ledger_entries_membership_key_fkey/);
+    expect(await rejects(entry(ids.customer, ids.other_program))).toMatch(/ledger_entries_membership_key_fkey/);
+    await ctx.app.db.execute(entry(ids.customer, ids.program));
+    const constraints = await ctx.app.db.execute(sql`select conname from pg_constraint
+      where conrelid = 'ledger_entries'::regclass and contype = 'f' order by conname`);
+    expect((constraints.rows as { conname: string }[]).map((row) => row.conname)).toEqual([
+      'ledger_entries_membership_key_fkey',
+      'ledger_entries_merchant_id_fkey',
+      'ledger_entries_reverses_id_fkey',
+    ]);
+  });
+});

@@ -134,15 +134,29 @@ const rowsOf = async (executor: Executor, query: SQL) => ((await executor.execut
 /**
  * Every (table, column) whose foreign key points at customers(id), read from the catalogue, so that
  * a table another module adds later (vouchers, social proofs …) is in the export without a change
- * here. The customers table itself is left out: its self-reference (referred_by) lists other people.
+ * here — directly, or through another table's customer column: a ledger entry's customer is part of
+ * its key to the membership, `(membership_id, customer_id, program_id)` → memberships (migration
+ * 0017), and the membership's customer_id points at customers(id). The customers table itself is left
+ * out: its self-reference (referred_by) lists other people.
  */
 export async function tablesReferencingCustomers(executor: Executor): Promise<{ table: string; column: string }[]> {
   const rows = await rowsOf(
     executor,
-    sql`select c.conrelid::regclass::text as "table", a.attname as "column"
-        from pg_constraint c
-        join pg_attribute a on a.attrelid = c.conrelid and a.attnum = any(c.conkey)
-        where c.contype = 'f' and c.confrelid = 'customers'::regclass and c.conrelid <> 'customers'::regclass
+    sql`with recursive key_columns as (
+          select c.conrelid as relid, key.attnum, c.confrelid as target_relid, key.target_attnum
+          from pg_constraint c, unnest(c.conkey, c.confkey) as key(attnum, target_attnum)
+          where c.contype = 'f'),
+        customer_columns(relid, attnum) as (
+          select k.relid, k.attnum from key_columns k
+          join pg_attribute target on target.attrelid = k.target_relid and target.attnum = k.target_attnum
+          where k.target_relid = 'customers'::regclass and target.attname = 'id'
+          union
+          select k.relid, k.attnum from key_columns k
+          join customer_columns r on r.relid = k.target_relid and r.attnum = k.target_attnum)
+        select r.relid::regclass::text as "table", a.attname as "column"
+        from customer_columns r
+        join pg_attribute a on a.attrelid = r.relid and a.attnum = r.attnum
+        where r.relid <> 'customers'::regclass
         order by 1, 2`,
   );
   return rows.map((row) => ({ table: String(row['table']), column: String(row['column']) }));
