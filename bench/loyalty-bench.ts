@@ -172,6 +172,7 @@ try {
   async function purchases(customers: string[]) {
     const groups = writeGroupsOf({ db: app.db, clock: app.clock, timeZone: app.env.BUSINESS_TIME_ZONE });
     const groupsBefore = { ...(groups?.stats ?? { groups: 0, requests: 0 }) };
+    const walBefore = await walNow();
     const cpuBefore = await cpuNow();
     const serverBefore = process.threadCpuUsage();
     const loopBefore = performance.eventLoopUtilization();
@@ -188,6 +189,7 @@ try {
     const serverLoop = performance.eventLoopUtilization(loopBefore).utilization;
     const serverCpu = process.threadCpuUsage(serverBefore);
     const cpuAfter = await cpuNow();
+    const walAfter = await walNow();
     // CPU per purchase, apart from the machine's load: the Node process (the API, and the worker's
     // HTTP clients) and the PostgreSQL backends serving the bench database.
     const used = cpuBetween(cpuBefore, cpuAfter);
@@ -197,7 +199,22 @@ try {
     const clientMs = clientCpuMs / Math.max(1, ok);
     const grouped = groups ? groups.stats.requests - groupsBefore.requests : 0;
     const perGroup = groups ? grouped / Math.max(1, groups.stats.groups - groupsBefore.groups) : 1;
-    return { perSecond: ok / seconds, ok, errors: Object.values(errors).reduce((a, b) => a + b, 0), detail: errors, nodeMs, postgresMs, serverLoop, serverMs, clientMs, perGroup };
+    const wal = { kib: (walAfter.bytes - walBefore.bytes) / 1024 / Math.max(1, ok), fullPages: (walAfter.fullPages - walBefore.fullPages) / Math.max(1, ok) };
+    return { perSecond: ok / seconds, ok, errors: Object.values(errors).reduce((a, b) => a + b, 0), detail: errors, nodeMs, postgresMs, serverLoop, serverMs, clientMs, perGroup, wal };
+  }
+  /**
+   * The server's WAL so far (all databases: the bench's is the only one written): its bytes, and how
+   * many whole pages it carried, which PostgreSQL writes for a page's first change after a checkpoint.
+   */
+  async function checkpointsNow(): Promise<{ timed: number; requested: number; maxWalSize: string }> {
+    const { rows } = await raw.query<{ timed: number; requested: number; max_wal_size: string }>(
+      `select num_timed::float8 as timed, num_requested::float8 as requested, current_setting('max_wal_size') as max_wal_size from pg_stat_checkpointer`,
+    );
+    return { timed: rows[0]!.timed, requested: rows[0]!.requested, maxWalSize: rows[0]!.max_wal_size };
+  }
+  async function walNow(): Promise<{ bytes: number; fullPages: number }> {
+    const { rows } = await raw.query<{ bytes: number; full_pages: number }>('select wal_bytes::float8 as bytes, wal_fpi::float8 as full_pages from pg_stat_wal');
+    return { bytes: rows[0]!.bytes, fullPages: rows[0]!.full_pages };
   }
   /** CPU milliseconds used so far by this process and by the database's backends (from /proc). */
   /**
@@ -228,12 +245,13 @@ try {
     for (const [pid, used] of after.backends) postgres += used - (before.backends.get(pid) ?? 0);
     return { node: after.node - before.node, postgres };
   }
-  const cpu = (result: { nodeMs: number; postgresMs: number; serverLoop?: number; serverMs?: number; clientMs?: number; perGroup?: number }) =>
+  const cpu = (result: { nodeMs: number; postgresMs: number; serverLoop?: number; serverMs?: number; clientMs?: number; perGroup?: number; wal?: { kib: number; fullPages: number } }) =>
     `CPU per purchase: Node ${result.nodeMs.toFixed(2)} ms` +
     (result.serverMs === undefined ? '' : ` (server thread ${result.serverMs.toFixed(2)}, client thread ${result.clientMs!.toFixed(2)})`) +
     `, PostgreSQL ${result.postgresMs.toFixed(2)} ms` +
     (result.serverLoop === undefined ? '' : `; server's event loop busy ${(result.serverLoop * 100).toFixed(0)} %`) +
-    (result.perGroup === undefined ? '' : `; ${result.perGroup.toFixed(1)} purchases per transaction`);
+    (result.perGroup === undefined ? '' : `; ${result.perGroup.toFixed(1)} purchases per transaction`) +
+    (result.wal === undefined ? '' : `; WAL ${result.wal.kib.toFixed(1)} KiB per purchase (${result.wal.fullPages.toFixed(2)} full pages)`);
   const single = await timed(async () => {
     const response = await fetch(`${base}/api/admin/ledger`, {
       method: 'POST',
@@ -251,10 +269,24 @@ try {
   console.log(`\npurchases (POST /api/admin/ledger over HTTP, ${CONCURRENCY} concurrent clients, ${WRITE_SECONDS} s each; goal ≥ 1,000/s spread, ≥ 200/s hot, 0 errors; ${loadAverage()})`);
   console.log(`  PostgreSQL: fsync ${fsync}, synchronous_commit ${commit}, shared_buffers ${buffers}`);
   let n = 0;
+  // From a checkpoint, so that every run starts from the same state (not in the middle of one the
+  // load started). After a checkpoint, each page's first change writes the whole page to the WAL
+  // (full_page_writes): the first seconds over 10,000 members touch thousands of pages for the first
+  // time, the next ones mostly pages already written since. Both windows are printed; the anchor,
+  // which runs later, meets the pages as the second window does.
+  await raw.query('checkpoint');
+  const checkpointsBefore = await checkpointsNow();
+  const coldResult = await purchases(spread);
+  console.log(`  spread over ${spread.length.toLocaleString('en')} members, first ${WRITE_SECONDS} s after a checkpoint: ${coldResult.perSecond.toFixed(0)}/s (${coldResult.ok} ok, ${coldResult.errors} errors ${JSON.stringify(coldResult.detail)}); ${cpu(coldResult)}`);
   const spreadResult = await purchases(spread);
-  console.log(`  spread over ${spread.length.toLocaleString('en')} members: ${spreadResult.perSecond.toFixed(0)}/s (${spreadResult.ok} ok, ${spreadResult.errors} errors ${JSON.stringify(spreadResult.detail)}); ${cpu(spreadResult)}`);
+  console.log(`  spread over ${spread.length.toLocaleString('en')} members, the next ${WRITE_SECONDS} s: ${spreadResult.perSecond.toFixed(0)}/s (${spreadResult.ok} ok, ${spreadResult.errors} errors ${JSON.stringify(spreadResult.detail)}); ${cpu(spreadResult)}`);
   const hotResult = await purchases([customerId]);
   console.log(`  one hot member:                ${hotResult.perSecond.toFixed(0)}/s (${hotResult.ok} ok, ${hotResult.errors} errors ${JSON.stringify(hotResult.detail)}); ${cpu(hotResult)}`);
+  const checkpointsAfter = await checkpointsNow();
+  console.log(
+    `  checkpoints during these writes: ${checkpointsAfter.timed - checkpointsBefore.timed} on time, ` +
+      `${checkpointsAfter.requested - checkpointsBefore.requested} requested (the WAL reached max_wal_size ${checkpointsAfter.maxWalSize})`,
+  );
 
   // The anchor for the write figures, in the same run: the same purchase written by 20 clients
   // straight to PostgreSQL, with no app in between — the database's own ceiling on this machine for
@@ -315,16 +347,19 @@ try {
       }
     };
     const start = Date.now();
+    const walBefore = await walNow();
     const cpuBefore = await cpuNow('bench-raw-writers');
     await Promise.all(Array.from({ length: CONCURRENCY }, client));
     const seconds = (Date.now() - start) / 1000;
     const cpuAfter = await cpuNow('bench-raw-writers');
+    const walAfter = await walNow();
     return {
       perSecond: ok / seconds,
       ok,
       errors,
       nodeMs: cpuBetween(cpuBefore, cpuAfter).node / Math.max(1, ok),
       postgresMs: cpuBetween(cpuBefore, cpuAfter).postgres / Math.max(1, ok),
+      wal: { kib: (walAfter.bytes - walBefore.bytes) / 1024 / Math.max(1, ok), fullPages: (walAfter.fullPages - walBefore.fullPages) / Math.max(1, ok) },
     };
   }
   console.log(`\nthe anchor: the same purchase as raw SQL from ${CONCURRENCY} clients, no app (5 round trips, one commit per purchase; ${loadAverage()})`);
