@@ -78,6 +78,18 @@ describe('forgery protection (S17)', () => {
       const response = await send({ cookie: `${CSRF_COOKIE}=${cookie}`, [header]: cookie });
       expect(response.statusCode === 403 && response.json().error.code === 'csrf', response.body).toBe(false);
     });
+
+    it('still refuses an altered copy of a token it has accepted (checked tokens are remembered)', async () => {
+      const cookie = await issuedCookie(adminToken);
+      const accepted = await send({ cookie: `${CSRF_COOKIE}=${cookie}`, [header]: cookie });
+      expect(accepted.statusCode === 403 && accepted.json().error.code === 'csrf', accepted.body).toBe(false);
+      const [nonce, binding, signature] = cookie.split('.') as [string, string, string];
+      const flipped = `${signature.slice(0, -1)}${signature.endsWith('A') ? 'B' : 'A'}`;
+      for (const altered of [`${nonce}.${binding}.${flipped}`, `${nonce}.other-session.${signature}`, `${nonce}x.${binding}.${signature}`]) {
+        const error = expectErrorAnswer(await send({ cookie: `${CSRF_COOKIE}=${altered}`, [header]: altered }), 403);
+        expect(error.code).toBe('csrf');
+      }
+    });
   });
 });
 

@@ -35,9 +35,30 @@ export function createCsrfToken(secret: string, sessionId: string | null = null)
   return `${nonce}.${binding}.${sign(secret, binding, nonce)}`;
 }
 
-/** The session a token we signed is bound to ('' for none), or undefined for anything we did not sign. */
-function bindingOf(secret: string, token: string | undefined): string | undefined {
-  if (!token) return undefined;
+/**
+ * The session a token we signed is bound to ('' for none), or undefined for anything we did not sign.
+ * Tokens whose signature was checked are remembered with their binding: a signed token's binding
+ * never changes, and a browser sends the same cookie until its session changes, so its next requests
+ * skip the HMAC (two per request before: the check, then the answer's "does the cookie fit"). Only
+ * tokens we signed are kept, so what clients send cannot fill it; bounded all the same.
+ */
+function bindingReader(secret: string): (token: string | undefined) => string | undefined {
+  const verified = new Map<string, string>();
+  return (token) => {
+    if (!token) return undefined;
+    const known = verified.get(token);
+    if (known !== undefined) return known;
+    const binding = verifiedBindingOf(secret, token);
+    if (binding !== undefined) {
+      if (verified.size >= MAX_VERIFIED_TOKENS) verified.clear();
+      verified.set(token, binding);
+    }
+    return binding;
+  };
+}
+const MAX_VERIFIED_TOKENS = 10_000;
+
+function verifiedBindingOf(secret: string, token: string): string | undefined {
   const [nonce, binding, signature, ...rest] = token.split('.');
   if (!nonce || binding === undefined || !signature || rest.length > 0) return undefined;
   const expected = Buffer.from(sign(secret, binding, nonce));
@@ -59,6 +80,7 @@ function bindingOf(secret: string, token: string | undefined): string | undefine
  */
 export const csrfPlugin = fp<CsrfOptions>(async (app, options) => {
   const cookieName = options.secureCookie ? CSRF_COOKIE_HOST : CSRF_COOKIE;
+  const bindingOf = bindingReader(options.secret);
   app.decorate('csrfTokenFor', (sessionId: string | null) => createCsrfToken(options.secret, sessionId));
   app.decorateRequest('csrfBinding', null);
   app.decorateReply('bindCsrfToSession', function (this: FastifyReply, sessionId: string) {
@@ -86,7 +108,7 @@ export const csrfPlugin = fp<CsrfOptions>(async (app, options) => {
     const header = request.headers[CSRF_HEADER.toLowerCase()];
     const isValid =
       cookie !== undefined &&
-      fits(bindingOf(options.secret, cookie), requiredBinding(request)) &&
+      fits(bindingOf(cookie), requiredBinding(request)) &&
       typeof header === 'string' &&
       header.length === cookie.length &&
       timingSafeEqual(Buffer.from(header), Buffer.from(cookie));
@@ -97,7 +119,7 @@ export const csrfPlugin = fp<CsrfOptions>(async (app, options) => {
     const isPage = String(reply.getHeader('content-type') ?? '').startsWith('text/html');
     if (!isApiRoute(request) && !request.is404 && !isPage) return;
     if (request.routeOptions.config?.integration !== undefined) return;
-    const current = bindingOf(options.secret, cookieOf(request));
+    const current = bindingOf(cookieOf(request));
     const required = request.csrfBinding ?? requiredBinding(request);
     if (fits(current, required)) return;
     reply.setCookie(cookieName, createCsrfToken(options.secret, required || null), {
