@@ -285,7 +285,7 @@ try {
   const checkpointsAfter = await checkpointsNow();
   console.log(
     `  checkpoints during these writes: ${checkpointsAfter.timed - checkpointsBefore.timed} on time, ` +
-      `${checkpointsAfter.requested - checkpointsBefore.requested} requested (the WAL reached max_wal_size ${checkpointsAfter.maxWalSize})`,
+      `${checkpointsAfter.requested - checkpointsBefore.requested} requested because the WAL reached max_wal_size (${checkpointsAfter.maxWalSize})`,
   );
 
   // The anchor for the write figures, in the same run: the same purchase written by 20 clients
