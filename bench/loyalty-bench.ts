@@ -172,6 +172,7 @@ try {
   async function purchases(customers: string[]) {
     const groups = writeGroupsOf({ db: app.db, clock: app.clock, timeZone: app.env.BUSINESS_TIME_ZONE });
     const groupsBefore = { ...(groups?.stats ?? { groups: 0, requests: 0 }) };
+    const accountChecksBefore = app.identity.accountCheckStats?.groups ?? 0;
     const walBefore = await walNow();
     const cpuBefore = await cpuNow();
     const serverBefore = process.threadCpuUsage();
@@ -199,8 +200,10 @@ try {
     const clientMs = clientCpuMs / Math.max(1, ok);
     const grouped = groups ? groups.stats.requests - groupsBefore.requests : 0;
     const perGroup = groups ? grouped / Math.max(1, groups.stats.groups - groupsBefore.groups) : 1;
+    // The guard's reads of the account and its session (decision 027: concurrent ones share a query).
+    const accountChecks = ((app.identity.accountCheckStats?.groups ?? 0) - accountChecksBefore) / Math.max(1, ok);
     const wal = { kib: (walAfter.bytes - walBefore.bytes) / 1024 / Math.max(1, ok), fullPages: (walAfter.fullPages - walBefore.fullPages) / Math.max(1, ok) };
-    return { perSecond: ok / seconds, ok, errors: Object.values(errors).reduce((a, b) => a + b, 0), detail: errors, nodeMs, postgresMs, serverLoop, serverMs, clientMs, perGroup, wal };
+    return { perSecond: ok / seconds, ok, errors: Object.values(errors).reduce((a, b) => a + b, 0), detail: errors, nodeMs, postgresMs, serverLoop, serverMs, clientMs, perGroup, accountChecks, wal };
   }
   /**
    * The server's WAL so far (all databases: the bench's is the only one written): its bytes, and how
@@ -245,12 +248,22 @@ try {
     for (const [pid, used] of after.backends) postgres += used - (before.backends.get(pid) ?? 0);
     return { node: after.node - before.node, postgres };
   }
-  const cpu = (result: { nodeMs: number; postgresMs: number; serverLoop?: number; serverMs?: number; clientMs?: number; perGroup?: number; wal?: { kib: number; fullPages: number } }) =>
+  const cpu = (result: {
+    nodeMs: number;
+    postgresMs: number;
+    serverLoop?: number;
+    serverMs?: number;
+    clientMs?: number;
+    perGroup?: number;
+    accountChecks?: number;
+    wal?: { kib: number; fullPages: number };
+  }) =>
     `CPU per purchase: Node ${result.nodeMs.toFixed(2)} ms` +
     (result.serverMs === undefined ? '' : ` (server thread ${result.serverMs.toFixed(2)}, client thread ${result.clientMs!.toFixed(2)})`) +
     `, PostgreSQL ${result.postgresMs.toFixed(2)} ms` +
     (result.serverLoop === undefined ? '' : `; server's event loop busy ${(result.serverLoop * 100).toFixed(0)} %`) +
     (result.perGroup === undefined ? '' : `; ${result.perGroup.toFixed(1)} purchases per transaction`) +
+    (result.accountChecks === undefined ? '' : `; ${result.accountChecks.toFixed(2)} sign-in check queries per purchase`) +
     (result.wal === undefined ? '' : `; WAL ${result.wal.kib.toFixed(1)} KiB per purchase (${result.wal.fullPages.toFixed(2)} full pages)`);
   const single = await timed(async () => {
     const response = await fetch(`${base}/api/admin/ledger`, {
