@@ -89,6 +89,40 @@ describe('the streamed CSV export', () => {
     expect(response.headers['content-type']).not.toMatch(/text\/csv/);
   });
 
+  it('ends the answer only once its transaction has committed (what `before` recorded is there when the file is)', async () => {
+    // A commit that takes a while: a deferred trigger sleeps when the transaction commits.
+    await ctx.app.db.execute(sql`create table if not exists export_commit_probe (tag text not null)`);
+    await ctx.app.db.execute(
+      sql.raw(`create or replace function export_commit_probe_slow() returns trigger language plpgsql as $$ begin perform pg_sleep(0.3); return null; end $$`),
+    );
+    await ctx.app.db.execute(sql`drop trigger if exists export_commit_probe_slow on export_commit_probe`);
+    await ctx.app.db.execute(
+      sql`create constraint trigger export_commit_probe_slow after insert on export_commit_probe deferrable initially deferred for each row execute function export_commit_probe_slow()`,
+    );
+    const app = Fastify();
+    app.get('/export', (_request, reply) =>
+      sendCsv(reply, {
+        db: ctx.app.db,
+        fileName: 'probe.csv',
+        language: 'it',
+        columns,
+        query: (tx) => tx.select(csvSelection(columns)).from(users).orderBy(users.email).getSQL(),
+        before: async (tx) => {
+          await tx.execute(sql`insert into export_commit_probe (tag) values ('recorded')`);
+        },
+      }),
+    );
+    try {
+      const response = await app.inject({ method: 'GET', url: '/export' });
+      expect(response.statusCode).toBe(200);
+      expect(response.rawPayload.toString('utf8').split('\r\n')).toHaveLength(5);
+      const probe = await ctx.app.db.execute(sql`select count(*)::int as n from export_commit_probe where tag = 'recorded'`);
+      expect((probe.rows[0] as { n: number }).n).toBe(1);
+    } finally {
+      await app.close();
+    }
+  });
+
   it('waits for a slow reader: no more rows are read while the answer is not read, and every row arrives exactly once', async () => {
     // About 10 MB on PGlite, 30 MB on PostgreSQL: far more than the socket buffers between PostgreSQL,
     // the server and a reader that does not read can hold (on loopback they took ~9 MB).

@@ -178,8 +178,9 @@ function sendCsvStream(reply: FastifyReply, fileName: string, out: Readable): Fa
  * own, and flow to the answer as bytes (`CopyBinaryValues` takes the framing off): no row object or
  * string per row in Node, so the server's memory stays flat whatever the export's size. Back-pressure
  * is the stream's: when the answer is not read, the connection is not read, and PostgreSQL waits to
- * write. The same transaction holds `before` (the audit record) and the COPY. A failure, or a client
- * gone mid-file, ends the connection instead of returning it to the pool in the middle of a COPY.
+ * write. The same transaction holds `before` (the audit record) and the COPY, and commits before the
+ * answer's last byte: a complete file means a recorded export. A failure (the commit's too), or a
+ * client gone mid-file, ends the connection instead of returning it to the pool in the middle of a COPY.
  */
 async function sendCsvByCopy(
   reply: FastifyReply,
@@ -200,7 +201,12 @@ async function sendCsvByCopy(
     // COPY takes no parameters: the statement's values are written in as literals, as a batch's are.
     const text = inlineStatement(sql`select ${csvLine(keys)} as line from (${options.query(tx)}) as q`);
     const started = once(values, 'header');
-    finished = pipeline(client.query(copyTo(`copy (${text}) to stdout (format binary)`)), values, out).then(() => client.query('commit'));
+    // The answer ends only once the transaction (the audit record among it) has committed: a reader
+    // that got the whole file may count on its export being recorded, as on PGlite (the cursor path).
+    finished = pipeline(client.query(copyTo(`copy (${text}) to stdout (format binary)`)), values, out, { end: false }).then(async () => {
+      await client.query('commit');
+      out.end();
+    });
     // Answers only once the COPY has started: a failing query still gets a JSON error, not a cut file.
     await Promise.race([started, finished]);
   } catch (error) {
