@@ -202,20 +202,25 @@ try {
     const perGroup = groups ? grouped / Math.max(1, groups.stats.groups - groupsBefore.groups) : 1;
     // The guard's reads of the account and its session (decision 027: concurrent ones share a query).
     const accountChecks = ((app.identity.accountCheckStats?.groups ?? 0) - accountChecksBefore) / Math.max(1, ok);
-    const wal = { kib: (walAfter.bytes - walBefore.bytes) / 1024 / Math.max(1, ok), fullPages: (walAfter.fullPages - walBefore.fullPages) / Math.max(1, ok) };
+    const wal = walPerPurchase(walBefore, walAfter, ok);
     return { perSecond: ok / seconds, ok, errors: Object.values(errors).reduce((a, b) => a + b, 0), detail: errors, nodeMs, postgresMs, serverLoop, serverMs, clientMs, perGroup, accountChecks, wal };
   }
   /**
    * The server's WAL so far (all databases: the bench's is the only one written): its bytes, and how
    * many whole pages it carried, which PostgreSQL writes for a page's first change after a checkpoint.
    */
+  type WalSnapshot = { bytes: number; fullPages: number };
+  const walPerPurchase = (before: WalSnapshot, after: WalSnapshot, ok: number) => ({
+    kib: (after.bytes - before.bytes) / 1024 / Math.max(1, ok),
+    fullPages: (after.fullPages - before.fullPages) / Math.max(1, ok),
+  });
   async function checkpointsNow(): Promise<{ timed: number; requested: number; maxWalSize: string }> {
     const { rows } = await raw.query<{ timed: number; requested: number; max_wal_size: string }>(
       `select num_timed::float8 as timed, num_requested::float8 as requested, current_setting('max_wal_size') as max_wal_size from pg_stat_checkpointer`,
     );
     return { timed: rows[0]!.timed, requested: rows[0]!.requested, maxWalSize: rows[0]!.max_wal_size };
   }
-  async function walNow(): Promise<{ bytes: number; fullPages: number }> {
+  async function walNow(): Promise<WalSnapshot> {
     const { rows } = await raw.query<{ bytes: number; full_pages: number }>('select wal_bytes::float8 as bytes, wal_fpi::float8 as full_pages from pg_stat_wal');
     return { bytes: rows[0]!.bytes, fullPages: rows[0]!.full_pages };
   }
@@ -372,7 +377,7 @@ try {
       errors,
       nodeMs: cpuBetween(cpuBefore, cpuAfter).node / Math.max(1, ok),
       postgresMs: cpuBetween(cpuBefore, cpuAfter).postgres / Math.max(1, ok),
-      wal: { kib: (walAfter.bytes - walBefore.bytes) / 1024 / Math.max(1, ok), fullPages: (walAfter.fullPages - walBefore.fullPages) / Math.max(1, ok) },
+      wal: walPerPurchase(walBefore, walAfter, ok),
     };
   }
   console.log(`\nthe anchor: the same purchase as raw SQL from ${CONCURRENCY} clients, no app (5 round trips, one commit per purchase; ${loadAverage()})`);

@@ -6,7 +6,7 @@ import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
 import { sql, type SQL } from 'drizzle-orm';
 import { createTestContext, testDatabaseKind } from '../../test/helper.ts';
-import { csvCell, csvSelection, sendCsv, type CsvColumns } from './csv-export.ts';
+import { csvCell, csvSelection, sendCsv, type CsvColumns, type CsvExportOptions } from './csv-export.ts';
 import type { Transaction } from './client.ts';
 import { users } from './schema.ts';
 
@@ -23,9 +23,14 @@ const columns: CsvColumns = {
   note: { header: { it: 'Nota', en: 'Note' }, value: sql`'a;b "c"'` },
 };
 
-async function exportApp(query: (tx: Parameters<Parameters<typeof ctx.app.db.transaction>[0]>[0]) => ReturnType<typeof sql>) {
+async function exportApp(
+  query: (tx: Parameters<Parameters<typeof ctx.app.db.transaction>[0]>[0]) => ReturnType<typeof sql>,
+  options: Pick<CsvExportOptions, 'before'> = {},
+) {
   const app = Fastify();
-  app.get('/export', (_request, reply) => sendCsv(reply, { db: ctx.app.db, fileName: 'x y.csv', language: 'it', columns, query, batchSize: 2 }));
+  app.get('/export', (_request, reply) =>
+    sendCsv(reply, { db: ctx.app.db, fileName: 'x y.csv', language: 'it', columns, query, batchSize: 2, ...options }),
+  );
   await app.ready();
   return app;
 }
@@ -99,19 +104,11 @@ describe('the streamed CSV export', () => {
     await ctx.app.db.execute(
       sql`create constraint trigger export_commit_probe_slow after insert on export_commit_probe deferrable initially deferred for each row execute function export_commit_probe_slow()`,
     );
-    const app = Fastify();
-    app.get('/export', (_request, reply) =>
-      sendCsv(reply, {
-        db: ctx.app.db,
-        fileName: 'probe.csv',
-        language: 'it',
-        columns,
-        query: (tx) => tx.select(csvSelection(columns)).from(users).orderBy(users.email).getSQL(),
-        before: async (tx) => {
-          await tx.execute(sql`insert into export_commit_probe (tag) values ('recorded')`);
-        },
-      }),
-    );
+    const app = await exportApp((tx) => tx.select(csvSelection(columns)).from(users).orderBy(users.email).getSQL(), {
+      before: async (tx) => {
+        await tx.execute(sql`insert into export_commit_probe (tag) values ('recorded')`);
+      },
+    });
     try {
       const response = await app.inject({ method: 'GET', url: '/export' });
       expect(response.statusCode).toBe(200);

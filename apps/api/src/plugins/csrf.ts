@@ -35,6 +35,9 @@ export function createCsrfToken(secret: string, sessionId: string | null = null)
   return `${nonce}.${binding}.${sign(secret, binding, nonce)}`;
 }
 
+/** Verified tokens kept per process: far more than the sessions one process serves at once. */
+const MAX_VERIFIED_TOKENS = 10_000;
+
 /**
  * The session a token we signed is bound to ('' for none), or undefined for anything we did not sign.
  * Tokens whose signature was checked are remembered with their binding: a signed token's binding
@@ -56,7 +59,6 @@ function bindingReader(secret: string): (token: string | undefined) => string | 
     return binding;
   };
 }
-const MAX_VERIFIED_TOKENS = 10_000;
 
 function verifiedBindingOf(secret: string, token: string): string | undefined {
   const [nonce, binding, signature, ...rest] = token.split('.');
