@@ -12,6 +12,7 @@ import type { ConfirmEmailRequest } from '@sf/contract/email-confirmation';
 import type { Executor } from '../db/client.ts';
 import type { Account } from './accounts.ts';
 import type { RequestGroupStats } from '../db/request-groups.ts';
+import type { BoundStatement } from '../db/statement-shape.ts';
 
 /** Work done after the answer went out (so that its timing tells nothing). */
 export type AfterReply = (what: string, work: () => Promise<void>) => void;
@@ -20,6 +21,22 @@ export type PasswordChange = { currentPassword: string; newPassword: string };
 
 /** Who a verified ID token belongs to: the account row as it is NOW, and the sign-in the token is part of. */
 export type Authenticated = { account: Account; sessionId: string };
+
+/** The part of the account the guard decides on, read in a write's own first batch (decision 028). */
+export type CheckedAccount = Pick<Account, 'id' | 'email' | 'displayName' | 'role' | 'status'>;
+
+/**
+ * A token already verified (signature, expiry, a sign-in named), whose account is still to be read:
+ * by the caller, as one statement of its own first round trip to the database (decision 028).
+ */
+export type DeferredAccountCheck = {
+  /** The sign-in the token names (binds the forgery-protection token; `conclude` checks it is live). */
+  sessionId: string;
+  /** Reads the account and that sign-in as they are now: one statement. */
+  statement: BoundStatement;
+  /** What `authenticate` would have answered, from the statement's rows; throws the same 401s. */
+  conclude(rows: Record<string, unknown>[]): { account: CheckedAccount; sessionId: string };
+};
 
 /**
  * The identity provider behind `/api/auth/*` and the guard of `/api/admin/*` (B1): the built-in one
@@ -48,6 +65,11 @@ export interface IdentityProvider {
    * provider whether the sign-in was revoked since (a network round trip with Firebase).
    */
   authenticate(token: string, options: { checkRevoked: boolean }): Promise<Authenticated>;
+  /**
+   * The same check in two steps, for a write whose first round trip can carry the account's read
+   * (decision 028). Absent: the provider cannot (Firebase asks its own servers about revocation).
+   */
+  deferAccountCheck?(token: string): Promise<DeferredAccountCheck>;
   /** How the guard's account reads were grouped under load (decision 027), for tests and benchmarks. */
   readonly accountCheckStats?: RequestGroupStats;
   /**

@@ -4,6 +4,8 @@ import { AUTH_TOKEN_HEADER } from '@sf/contract/app-info';
 import { can, isStaffRole, type Permission, type StaffRole } from '@sf/contract/roles';
 import { AppError, forbidden, unauthenticated } from '../lib/errors.ts';
 import type { Account } from '../identity/accounts.ts';
+import type { CheckedAccount, DeferredAccountCheck } from '../identity/provider.ts';
+import type { BoundStatement } from '../db/statement-shape.ts';
 import { integrationErrorMessage, type ApiKeyScope } from '@sf/contract/integration';
 import { CodedError } from '../lib/errors.ts';
 import { authenticateApiKey, type IntegrationKey } from '../modules/integration/api-keys.service.ts';
@@ -22,6 +24,12 @@ declare module 'fastify' {
     permission?: Permission;
     /** Integration routes: the scope the calling API key must carry. */
     integration?: ApiKeyScope;
+    /**
+     * The route reads the caller's account in its own first round trip to the database, through
+     * `request.pendingAccountCheck` (decision 028), where the identity provider can; every other
+     * answer of the route waits for the usual check first.
+     */
+    accountCheckInWrite?: true;
   }
   interface FastifyInstance {
     /** The server-side key under which API key secrets are hashed (docs/security.md). */
@@ -38,6 +46,8 @@ declare module 'fastify' {
     sessionId: string | null;
     /** The account row the guard read for this request (set with `user`), so routes need not read it again. */
     account: Account | null;
+    /** On an `accountCheckInWrite` route: the guard's check still to run in the route's first batch. */
+    pendingAccountCheck: PendingAccountCheck | null;
   }
 }
 
@@ -78,6 +88,7 @@ export const accessControlPlugin = fp(async (app) => {
   app.decorateRequest('sessionId', null);
   app.decorateRequest('account', null);
   app.decorateRequest('apiKey', null);
+  app.decorateRequest('pendingAccountCheck', null);
 
   app.addHook('onRoute', (route) => {
     if (EXTERNAL_PUBLIC_PREFIXES.some((prefix) => route.url.startsWith(prefix))) return;
@@ -103,12 +114,31 @@ export const accessControlPlugin = fp(async (app) => {
     // The provider verifies the token and reads the account as it is NOW (B1): role and status come
     // from our database on every request, whatever the token says. A request that changes something
     // also asks Firebase whether the sign-in was revoked there (decision 023).
+    if (request.routeOptions.config.accountCheckInWrite && app.identity.deferAccountCheck) {
+      // The token is verified now; the account's read travels with the route's first statements.
+      const deferred = await app.identity.deferAccountCheck(token);
+      request.idToken = token;
+      request.sessionId = deferred.sessionId;
+      request.pendingAccountCheck = new PendingAccountCheck(request, permission, deferred, async () => {
+        const { account } = await app.identity.authenticate(token, { checkRevoked: isWrite(request.method) });
+        return account;
+      });
+      return;
+    }
     const { account, sessionId } = await app.identity.authenticate(token, { checkRevoked: isWrite(request.method) });
-    if (!isStaffRole(account.role) || !can(account.role, permission)) throw forbidden();
-    request.user = { id: account.id, email: account.email, displayName: account.displayName, role: account.role };
+    admit(request, permission, account);
     request.idToken = token;
     request.sessionId = sessionId;
     request.account = account;
+  });
+
+  // No answer leaves before the guard's check. An error answer waits for it in the error handler
+  // (`PendingAccountCheck.failure`); a success must come from a route that ran it.
+  app.addHook('preSerialization', async (request, reply) => {
+    const pending = request.pendingAccountCheck;
+    if (pending && !pending.isSettled && reply.statusCode < 400) {
+      throw new Error(`${request.routeOptions.url ?? request.url} answered before its account check ran`);
+    }
   });
 
   /**
@@ -134,6 +164,63 @@ export const accessControlPlugin = fp(async (app) => {
     return key;
   }
 });
+
+/** The guard's decision on an account read now: a staff role that has the route's permission. */
+function admit(request: FastifyRequest, permission: Permission, account: CheckedAccount): CurrentUser {
+  if (!isStaffRole(account.role) || !can(account.role, permission)) throw forbidden();
+  request.user = { id: account.id, email: account.email, displayName: account.displayName, role: account.role };
+  return request.user;
+}
+
+/**
+ * The guard's check of an `accountCheckInWrite` route, run by the route (decision 028): it sends
+ * `statement` with its own first statements, in the same transaction, and passes its rows to
+ * `settle`, which decides as the guard would (401, 403, or the user). Until it has, the request has no
+ * `user`, and any error answer first runs the usual check (`settleAlone`).
+ */
+export class PendingAccountCheck {
+  private outcome: Promise<CurrentUser> | undefined;
+
+  constructor(
+    private readonly request: FastifyRequest,
+    private readonly permission: Permission,
+    private readonly deferred: DeferredAccountCheck,
+    private readonly checkAlone: () => Promise<CheckedAccount>,
+  ) {}
+
+  get statement(): BoundStatement {
+    return this.deferred.statement;
+  }
+
+  get isSettled(): boolean {
+    return this.outcome !== undefined;
+  }
+
+  /** The guard's decision from the statement's rows: the user, or the 401/403 it throws. */
+  settle(rows: Record<string, unknown>[]): CurrentUser {
+    try {
+      const user = admit(this.request, this.permission, this.deferred.conclude(rows).account);
+      this.outcome = Promise.resolve(user);
+      return user;
+    } catch (error) {
+      this.outcome = Promise.reject(error);
+      this.outcome.catch(() => undefined);
+      throw error;
+    }
+  }
+
+  /**
+   * For an error answer: the check's own 401 or 403 if it fails, else nothing (the answer stands).
+   * An error raised before the route's batch (a field, the forgery check) runs the usual check now.
+   */
+  async failure(): Promise<unknown> {
+    this.outcome ??= this.checkAlone().then((account) => admit(this.request, this.permission, account));
+    return this.outcome.then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+  }
+}
 
 /** Requests that change something: with Firebase, their token's revocation is checked at Firebase too. */
 function isWrite(method: string): boolean {

@@ -53,7 +53,10 @@ export const errorHandlerPlugin = fp<{ spaIndex: boolean }>(async (app, options)
     return send(reply, request, 404, { code: 'route_not_found', message: `No route ${request.method} ${path}` });
   });
 
-  app.setErrorHandler(async (error: FastifyError, request, reply) => {
+  app.setErrorHandler(async (raised: FastifyError, request, reply) => {
+    // A route that reads the caller's account in its own first batch (decision 028) may fail before
+    // that batch: the guard's 401 or 403, once checked, wins over the route's own error.
+    const error = ((await request.pendingAccountCheck?.failure()) ?? raised) as FastifyError;
     if (hasZodFastifySchemaValidationErrors(error)) {
       const fields = error.validation.map((item) => {
         // The type provider reshapes each zod issue (keyword, instancePath, params); rebuild the issue.

@@ -4,9 +4,23 @@ import { sessions, users } from '../../db/schema.ts';
 import { unauthenticated } from '../../lib/errors.ts';
 import { TokenError } from '../../identity/token-signer.ts';
 import { sessionIdOf } from '../../identity/accounts.ts';
-import type { IdentityProvider } from '../../identity/provider.ts';
+import type { CheckedAccount, IdentityProvider } from '../../identity/provider.ts';
+import { StatementShape } from '../../db/statement-shape.ts';
 import { RequestGroups, settle, type Settled } from '../../db/request-groups.ts';
 import { confirmEmail, forgotPassword, login, logout, refreshTokens, register, resetPassword } from './auth.service.ts';
+
+/**
+ * The guard's read for a write that carries it in its own first batch (decision 028): the columns
+ * the guard decides on, and the token's sign-in when it is live. The same read as the prepared one
+ * below, as a statement shape (one text, built once) that a batch can send.
+ */
+const checkedAccountShape = new StatementShape<'id' | 'sid' | 'now'>(
+  (p) => sql`select u.id, u.email, u.display_name, u.role, u.status, u.password_changed_at, s.id as session_id
+               from users u
+               left join sessions s
+                 on s.id = ${p('sid')} and s.user_id = u.id and s.revoked_at is null and s.expires_at > ${p('now')}
+              where u.id = ${p('id')}`,
+);
 
 /**
  * The built-in identity provider (B1, the default): argon2id passwords in our database, EdDSA ID
@@ -77,6 +91,39 @@ export function createBuiltinProvider(app: FastifyInstance): IdentityProvider {
     { slots: 4, maxGroupSize: 64 },
   );
 
+  /** The token's claims once its signature and expiry are checked; it must name its sign-in. */
+  const verifiedClaims = async (token: string) => {
+    let claims;
+    try {
+      claims = await app.tokenSigner.verify(token);
+    } catch (error) {
+      if (error instanceof TokenError && error.reason === 'expired') {
+        throw unauthenticated('token_expired', 'The session token has expired');
+      }
+      throw unauthenticated('invalid_token', 'The session token is not valid');
+    }
+    // Every ID token names its sign-in; one without, or whose sign-in ended (logout, reuse of a
+    // refresh token, password change or reset, disabling), is refused however long it has left.
+    if (!claims.sid) throw unauthenticated('invalid_token', 'The session token is not valid');
+    return { ...claims, sid: claims.sid };
+  };
+
+  /** The account as read now may use this token: active, its sign-in live, no password reset since. */
+  function acceptedAccount<Row extends Pick<AccountRow, 'status' | 'passwordChangedAt' | 'sessionId'>>(
+    row: Row | undefined,
+    claims: { iat: number },
+  ): Row & { sessionId: string } {
+    if (!row || row.status !== 'active') {
+      throw unauthenticated('invalid_token', 'The account is not active');
+    }
+    if (!row.sessionId) throw unauthenticated('invalid_token', 'The session has ended');
+    // A password reset revokes every session, including ID tokens issued before it.
+    if (claims.iat < Math.floor(row.passwordChangedAt.getTime() / 1000)) {
+      throw unauthenticated('invalid_token', 'The session token is no longer valid');
+    }
+    return row as Row & { sessionId: string };
+  }
+
   return {
     kind: 'builtin',
     login: (body, request) => login(app, body, request),
@@ -90,29 +137,33 @@ export function createBuiltinProvider(app: FastifyInstance): IdentityProvider {
     accountCheckStats: accountChecks.stats,
     // Our ID tokens die with their session, so every check is a revocation check: the option changes nothing.
     async authenticate(token) {
-      let claims;
-      try {
-        claims = await app.tokenSigner.verify(token);
-      } catch (error) {
-        if (error instanceof TokenError && error.reason === 'expired') {
-          throw unauthenticated('token_expired', 'The session token has expired');
-        }
-        throw unauthenticated('invalid_token', 'The session token is not valid');
-      }
-      // Every ID token names its sign-in; one without, or whose sign-in ended (logout, reuse of a
-      // refresh token, password change or reset, disabling), is refused however long it has left.
-      if (!claims.sid) throw unauthenticated('invalid_token', 'The session token is not valid');
+      const claims = await verifiedClaims(token);
       const row = await accountChecks.submit({ id: claims.sub, sid: claims.sid }, []);
-      if (!row || row.status !== 'active') {
-        throw unauthenticated('invalid_token', 'The account is not active');
-      }
-      const { sessionId, ...account } = row;
-      if (!sessionId) throw unauthenticated('invalid_token', 'The session has ended');
-      // A password reset revokes every session, including ID tokens issued before it.
-      if (claims.iat < Math.floor(account.passwordChangedAt.getTime() / 1000)) {
-        throw unauthenticated('invalid_token', 'The session token is no longer valid');
-      }
+      const { sessionId, ...account } = acceptedAccount(row, claims);
       return { account, sessionId };
+    },
+    async deferAccountCheck(token) {
+      const claims = await verifiedClaims(token);
+      return {
+        sessionId: claims.sid,
+        statement: checkedAccountShape.with({ id: claims.sub, sid: claims.sid, now: app.clock.now() }),
+        conclude(rows) {
+          const row = rows[0];
+          const { sessionId, ...account } = acceptedAccount(
+            row && {
+              id: String(row['id']),
+              email: String(row['email']),
+              displayName: String(row['display_name']),
+              role: (row['role'] ?? null) as CheckedAccount['role'],
+              status: row['status'] as CheckedAccount['status'],
+              passwordChangedAt: new Date(row['password_changed_at'] as string | Date),
+              sessionId: (row['session_id'] ?? null) as string | null,
+            },
+            claims,
+          );
+          return { account, sessionId };
+        },
+      };
     },
     // The profile dialog's password change stays in modules/staff/self.service.ts (our own hashes).
     async accountChanged() {

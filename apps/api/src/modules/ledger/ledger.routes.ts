@@ -17,7 +17,7 @@ import { forbidden } from '../../lib/errors.ts';
 import { csvCell, type CsvColumns } from '../../db/csv-export.ts';
 import { registerListRoutes } from '../../lib/list-routes.ts';
 import { whereOf } from './ledger.repository.ts';
-import { createEntry, filtersOf, listEntries, reverseEntry, type LedgerCaller, type LedgerDeps } from './ledger.service.ts';
+import { createEntry, filtersOf, listEntries, reverseEntry, type EntryCaller, type LedgerCaller, type LedgerDeps } from './ledger.service.ts';
 import { localDate } from './ledger.rules.ts';
 
 export function ledgerDeps(app: FastifyInstance): LedgerDeps {
@@ -82,7 +82,8 @@ export const ledgerRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/',
     {
-      config: { permission: 'ledger:write' },
+      // The busiest write: the caller's account is read in the write's own first round trip.
+      config: { permission: 'ledger:write', accountCheckInWrite: true },
       schema: {
         tags: ['ledger'],
         summary: 'Record a purchase, a redemption, an adjustment (points:adjust) or a bonus, idempotently',
@@ -96,9 +97,16 @@ export const ledgerRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const user = request.user as NonNullable<FastifyRequest['user']>;
-      if (request.body.kind === 'adjust' && !can(user.role, 'points:adjust')) throw forbidden();
-      const answer = await createEntry(ledgerDeps(app), callerOf(request), request.body, request.headers['idempotency-key']);
+      // An adjustment also needs points:adjust, decided on the account as read for this request.
+      const authorised = (user: NonNullable<FastifyRequest['user']>) => {
+        if (request.body.kind === 'adjust' && !can(user.role, 'points:adjust')) throw forbidden();
+        return callerOf(request);
+      };
+      const pending = request.pendingAccountCheck;
+      const caller: EntryCaller = pending
+        ? { check: pending.statement, settle: (rows) => authorised(pending.settle(rows)) }
+        : authorised(request.user as NonNullable<FastifyRequest['user']>);
+      const answer = await createEntry(ledgerDeps(app), caller, request.body, request.headers['idempotency-key']);
       if (answer.isReplay) reply.header('Idempotent-Replayed', 'true');
       return reply.code(answer.status as 201).send(answer.body as never);
     },

@@ -10,7 +10,7 @@ import { message } from '@sf/contract/messages';
 import type { Database, Executor, Transaction } from '../../db/client.ts';
 import type { AuditActor } from '../../lib/audit.ts';
 import type { Clock } from '../../lib/clock.ts';
-import { CodedError } from '../../lib/errors.ts';
+import { AppError, CodedError } from '../../lib/errors.ts';
 import * as repo from './ledger.repository.ts';
 import {
   claimKeyStatement,
@@ -23,6 +23,7 @@ import {
   type StoredAnswer,
 } from './idempotency.ts';
 import { batchedTransaction, supportsBatches, type BatchedTransaction } from '../../db/batch.ts';
+import type { BoundStatement } from '../../db/statement-shape.ts';
 import { settle, RequestGroups, type Settled } from '../../db/request-groups.ts';
 import {
   addDays,
@@ -313,20 +314,43 @@ async function movementFor(
 }
 
 /** A request to `createEntry`, as a write group holds it. */
-type EntryRequest = { caller: LedgerCaller; input: CreateLedgerEntry; idempotencyKey: string; request: IdempotentRequest };
+/**
+ * A caller whose account the guard has not read yet (decision 028): `check` leads the request's first
+ * batch, in the write's own transaction, and `settle` decides from its rows (the guard's 401 or 403,
+ * or who writes) before anything else of the request is looked at.
+ */
+export type DeferredCaller = { check: BoundStatement; settle(rows: Record<string, unknown>[]): LedgerCaller };
+export type EntryCaller = LedgerCaller | DeferredCaller;
+const isDeferred = (caller: EntryCaller): caller is DeferredCaller => 'check' in caller;
+
+type EntryRequest = { caller: EntryCaller; input: CreateLedgerEntry; idempotencyKey: string; request: IdempotentRequest };
 export type EntryAnswer = { status: number; body: unknown; isReplay: boolean };
 
-/** The first batch's three statements for one request (claim, lock, history: see `createEntryAlone`). */
-function claimLockAndReadStatements(entry: EntryRequest, since: repo.HistorySince) {
-  const { input, request } = entry;
+/**
+ * The first batch's statements for one request: the caller's account check when it is still to run,
+ * then claim, lock and history (see `createEntryAlone`).
+ */
+function firstBatchOf(entry: EntryRequest, since: repo.HistorySince) {
+  const { caller, input, request } = entry;
   const consumesLots = input.kind === 'redeem' || (input.kind === 'adjust' && (input.points ?? 0) < 0);
   // A twin in flight or a stored answer: neither the member nor its lots get locked.
   const claimed = { lockId: lockIdOf(request.scope, request.key), scope: request.scope, key: request.key };
   return [
+    ...(isDeferred(caller) ? [caller.check] : []),
     claimKeyStatement(request, claimed.lockId),
     repo.lockMembershipWithContextStatement(input, claimed),
     repo.memberHistoryStatement(input, since, consumesLots, claimed),
   ];
+}
+
+/**
+ * One request's rows of its first batch (as many as `firstBatchOf` sent, from `at`): who writes, the
+ * account check settled first (its 401 or 403 throws), then the claim, lock and history rows.
+ */
+function readFirstBatch(entry: EntryRequest, rows: Record<string, unknown>[][], at = 0) {
+  const { caller } = entry;
+  const [checked, claim, member, history] = isDeferred(caller) ? rows.slice(at, at + 4) : [undefined, ...rows.slice(at, at + 3)];
+  return { caller: isDeferred(caller) ? caller.settle(checked!) : caller, claim: claim!, member: member!, history: history! };
 }
 
 function historySince(deps: LedgerDeps): repo.HistorySince {
@@ -353,7 +377,7 @@ function replayOf(stored: StoredAnswer): EntryAnswer {
  * every slot is busy are written together by the next free one (`createEntriesTogether`). On PGlite
  * (one connection, in process) each runs alone.
  */
-export async function createEntry(deps: LedgerDeps, caller: LedgerCaller, input: CreateLedgerEntry, idempotencyKey: string): Promise<EntryAnswer> {
+export async function createEntry(deps: LedgerDeps, caller: EntryCaller, input: CreateLedgerEntry, idempotencyKey: string): Promise<EntryAnswer> {
   const entry: EntryRequest = {
     caller,
     input,
@@ -395,16 +419,17 @@ const settleEach = <T>(promises: Promise<T>[]) => Promise.all(promises.map((prom
  * the first earning (no membership yet) take the same guarantees.
  */
 async function createEntryAlone(deps: LedgerDeps, entry: EntryRequest): Promise<EntryAnswer> {
-  const { caller, input, idempotencyKey, request } = entry;
+  const { input, idempotencyKey, request } = entry;
   return retryingTwinCommits(() =>
     batchedTransaction(deps.db, async (transaction) => {
-      const [claim, member, history] = await transaction.send(claimLockAndReadStatements(entry, historySince(deps)));
-      const stored = storedAnswerOf(claim![0], request);
+      const rows = await transaction.send(firstBatchOf(entry, historySince(deps)));
+      const { caller, claim, member, history } = readFirstBatch(entry, rows);
+      const stored = storedAnswerOf(claim[0], request);
       if (stored) return replayOf(stored);
       const tx = transaction.executor();
-      const locked = await lockedMemberOf(tx, deps, input, repo.toMemberContext(member![0]));
+      const locked = await lockedMemberOf(tx, deps, input, repo.toMemberContext(member[0]));
       // The history was read for an existing member, after its lock; the long way reads its own.
-      const known = locked.isUsualCase ? (repo.toMemberHistory(history![0]) ?? undefined) : undefined;
+      const known = locked.isUsualCase ? (repo.toMemberHistory(history[0]) ?? undefined) : undefined;
       const movement = await movementFor(tx, deps, locked.program, locked.membership, input, known);
       const result = await applyMovement(tx, deps, caller, locked.membership, locked.program, movement, idempotencyKey, {
         history: known,
@@ -432,30 +457,35 @@ export async function createEntriesTogether(deps: LedgerDeps, entries: EntryRequ
   try {
     await batchedTransaction(deps.db, async (transaction) => {
       const since = historySince(deps);
-      const read = await transaction.send(order.flatMap((index) => claimLockAndReadStatements(entries[index]!, since)));
+      const batches = order.map((index) => firstBatchOf(entries[index]!, since));
+      const read = await transaction.send(batches.flat());
       const tx = transaction.executor();
       const writes: { index: number; write: repo.MovementWrite }[] = [];
+      let at = 0;
       for (const [position, index] of order.entries()) {
-        const { caller, input, idempotencyKey, request } = entries[index]!;
-        const [claim, member, history] = read.slice(position * 3, position * 3 + 3);
+        const { input, idempotencyKey, request } = entries[index]!;
+        const from = at;
+        at += batches[position]!.length;
         try {
-          const stored = storedAnswerOf(claim![0], request);
+          const { caller, claim, member, history } = readFirstBatch(entries[index]!, read, from);
+          const stored = storedAnswerOf(claim[0], request);
           if (stored) {
             outcomes[index] = { ok: true, value: replayOf(stored) };
             continue;
           }
-          const known = repo.toMemberContext(member![0]);
+          const known = repo.toMemberContext(member[0]);
           if (!known || !isUsualCase(known)) {
             alone.push(index);
             continue;
           }
-          const past = repo.toMemberHistory(history![0]) ?? undefined;
+          const past = repo.toMemberHistory(history[0]) ?? undefined;
           const movement = await movementFor(tx, deps, known.program, known.membership, input, past);
           const write = await planMovement(tx, deps, caller, known.membership, known.program, movement, idempotencyKey, past, request);
           writes.push({ index, write });
         } catch (error) {
-          // A refusal decided from what was read (the balance, a field): this request's answer only.
-          if (!(error instanceof CodedError)) throw error;
+          // A refusal decided from what was read (the balance, a field, the guard's check): this
+          // request's answer only.
+          if (!(error instanceof CodedError || error instanceof AppError)) throw error;
           outcomes[index] = { ok: false, error };
         }
       }
