@@ -220,11 +220,18 @@ try {
     );
     return { timed: rows[0]!.timed, requested: rows[0]!.requested, maxWalSize: rows[0]!.max_wal_size };
   }
+  /** Autovacuum so far: runs finished on the bench's tables, and workers busy now (they share our cores). */
+  async function autovacuumNow(): Promise<{ runs: number; busy: number }> {
+    const { rows } = await raw.query<{ runs: number; busy: number }>(
+      `select (select sum(autovacuum_count + autoanalyze_count)::float8 from pg_stat_user_tables) as runs,
+              (select count(*)::float8 from pg_stat_activity where backend_type = 'autovacuum worker') as busy`,
+    );
+    return { runs: rows[0]!.runs, busy: rows[0]!.busy };
+  }
   async function walNow(): Promise<WalSnapshot> {
     const { rows } = await raw.query<{ bytes: number; full_pages: number }>('select wal_bytes::float8 as bytes, wal_fpi::float8 as full_pages from pg_stat_wal');
     return { bytes: rows[0]!.bytes, fullPages: rows[0]!.full_pages };
   }
-  /** CPU milliseconds used so far by this process and by the database's backends (from /proc). */
   /**
    * CPU milliseconds used so far by this process and by the database's backends (from /proc), per
    * backend: a difference counts only the backends alive at both reads (a pool may close an idle one
@@ -294,6 +301,7 @@ try {
   // which runs later, meets the pages as the second window does.
   await raw.query('checkpoint');
   const checkpointsBefore = await checkpointsNow();
+  const autovacuumBefore = await autovacuumNow();
   const coldResult = await purchases(spread);
   console.log(`  spread over ${spread.length.toLocaleString('en')} members, first ${WRITE_SECONDS} s after a checkpoint: ${coldResult.perSecond.toFixed(0)}/s (${coldResult.ok} ok, ${coldResult.errors} errors ${JSON.stringify(coldResult.detail)}); ${cpu(coldResult)}`);
   const spreadResult = await purchases(spread);
@@ -304,6 +312,10 @@ try {
   console.log(
     `  checkpoints during these writes: ${checkpointsAfter.timed - checkpointsBefore.timed} on time, ` +
       `${checkpointsAfter.requested - checkpointsBefore.requested} requested because the WAL reached max_wal_size (${checkpointsAfter.maxWalSize})`,
+  );
+  const autovacuumAfter = await autovacuumNow();
+  console.log(
+    `  autovacuum during these writes: ${autovacuumAfter.runs - autovacuumBefore.runs} runs finished; workers busy at the start ${autovacuumBefore.busy}, at the end ${autovacuumAfter.busy}`,
   );
 
   // The anchor for the write figures, in the same run: the same purchase written by 20 clients
