@@ -44,7 +44,10 @@ declare module 'fastify' {
     idToken: string | null;
     /** The live sign-in (session id) of that token. */
     sessionId: string | null;
-    /** The account row the guard read for this request (set with `user`), so routes need not read it again. */
+    /**
+     * The account row the guard read for this request (set with `user`), so routes need not read it
+     * again; not on an `accountCheckInWrite` route, whose write reads only what the guard decides on.
+     */
     account: Account | null;
     /** On an `accountCheckInWrite` route: the guard's check still to run in the route's first batch. */
     pendingAccountCheck: PendingAccountCheck | null;
@@ -115,7 +118,8 @@ export const accessControlPlugin = fp(async (app) => {
     // from our database on every request, whatever the token says. A request that changes something
     // also asks Firebase whether the sign-in was revoked there (decision 023).
     if (request.routeOptions.config.accountCheckInWrite && app.identity.deferAccountCheck) {
-      // The token is verified now; the account's read travels with the route's first statements.
+      // The token is verified now; the account's read travels with the route's first statements
+      // (decision 028), and is decided there exactly as below.
       const deferred = await app.identity.deferAccountCheck(token);
       request.idToken = token;
       request.sessionId = deferred.sessionId;
@@ -176,7 +180,7 @@ function admit(request: FastifyRequest, permission: Permission, account: Checked
  * The guard's check of an `accountCheckInWrite` route, run by the route (decision 028): it sends
  * `statement` with its own first statements, in the same transaction, and passes its rows to
  * `settle`, which decides as the guard would (401, 403, or the user). Until it has, the request has no
- * `user`, and any error answer first runs the usual check (`settleAlone`).
+ * `user` (and never an `account` row), and any error answer first runs the usual check (`failure`).
  */
 export class PendingAccountCheck {
   private outcome: Promise<CurrentUser> | undefined;
