@@ -161,7 +161,8 @@ export async function seedLarge(url: string, options: LargeSeedOptions): Promise
     log(`  ${answers.rowCount} idempotency records in ${((Date.now() - at) / 1000).toFixed(1)} s`);
     // A platform's tables have been vacuumed: their pages are marked all-visible, so the ledger's
     // index-only reads (a member's history) stay in the index, and autovacuum has nothing left to do.
-    // Fresh from the load they are not: the first reads of each page set its hint bits and dirty it,
+    // Fresh from the load they are not: the first read of each page sets its hint bits, which with
+    // PostgreSQL 18's default page checksums writes the whole page to the WAL after each checkpoint,
     // and autovacuum starts on every loaded table a minute later, on the same cores as the benchmark.
     at = Date.now();
     await client.query('vacuum (analyze)');
