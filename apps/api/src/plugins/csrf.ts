@@ -3,6 +3,7 @@ import fp from 'fastify-plugin';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { CSRF_COOKIE, CSRF_COOKIE_HOST, CSRF_HEADER } from '@sf/contract/app-info';
 import { AppError } from '../lib/errors.ts';
+import { VerifiedTokenCache } from '../identity/verified-token-cache.ts';
 import { isApiRoute } from './access-control.ts';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -46,16 +47,14 @@ const MAX_VERIFIED_TOKENS = 10_000;
  * tokens we signed are kept, so what clients send cannot fill it; bounded all the same.
  */
 function bindingReader(secret: string): (token: string | undefined) => string | undefined {
-  const verified = new Map<string, string>();
+  // The ID tokens' cache, bounded the same way; a forgery-protection token has no expiry of its own.
+  const verified = new VerifiedTokenCache<{ exp: number; binding: string }>(MAX_VERIFIED_TOKENS);
   return (token) => {
     if (!token) return undefined;
-    const known = verified.get(token);
-    if (known !== undefined) return known;
+    const known = verified.get(token, 0);
+    if (known) return known.binding;
     const binding = verifiedBindingOf(secret, token);
-    if (binding !== undefined) {
-      if (verified.size >= MAX_VERIFIED_TOKENS) verified.clear();
-      verified.set(token, binding);
-    }
+    if (binding !== undefined) verified.set(token, { exp: Number.POSITIVE_INFINITY, binding });
     return binding;
   };
 }

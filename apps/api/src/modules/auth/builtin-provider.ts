@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { and, eq, getTableColumns, gt, inArray, isNull, sql } from 'drizzle-orm';
+import { and, eq, getTableColumns, gt, inArray, isNull, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import { sessions, users } from '../../db/schema.ts';
 import { unauthenticated } from '../../lib/errors.ts';
 import { TokenError } from '../../identity/token-signer.ts';
@@ -10,16 +10,22 @@ import { RequestGroups, settle, type Settled } from '../../db/request-groups.ts'
 import { confirmEmail, forgotPassword, login, logout, refreshTokens, register, resetPassword } from './auth.service.ts';
 
 /**
+ * The sign-in a token names, joined to its account only while it is live: its own, not revoked, not
+ * expired at `now`. Every read of the guard (alone, grouped, or in a write's batch) joins by this.
+ */
+const liveSession = (sessionIs: SQL, now: Date | Placeholder) =>
+  and(sessionIs, eq(sessions.userId, users.id), isNull(sessions.revokedAt), gt(sessions.expiresAt, now));
+
+/**
  * The guard's read for a write that carries it in its own first batch (decision 028): the columns
- * the guard decides on, and the token's sign-in when it is live. The same read as the prepared one
- * below, as a statement shape (one text, built once) that a batch can send.
+ * the guard decides on, and the token's sign-in when it is live, as a statement shape (one text,
+ * built once) that a batch can send.
  */
 const checkedAccountShape = new StatementShape<'id' | 'sid' | 'now'>(
-  (p) => sql`select u.id, u.email, u.display_name, u.role, u.status, u.password_changed_at, s.id as session_id
-               from users u
-               left join sessions s
-                 on s.id = ${p('sid')} and s.user_id = u.id and s.revoked_at is null and s.expires_at > ${p('now')}
-              where u.id = ${p('id')}`,
+  (p) => sql`select ${users.id}, ${users.email}, ${users.displayName}, ${users.role}, ${users.status},
+               ${users.passwordChangedAt}, ${sessions.id} as session_id
+               from ${users} left join ${sessions} on ${liveSession(eq(sessions.id, p('sid')), p('now'))}
+              where ${eq(users.id, p('id'))}`,
 );
 
 /**
@@ -36,15 +42,7 @@ export function createBuiltinProvider(app: FastifyInstance): IdentityProvider {
     app.db
       .select({ ...getTableColumns(users), sessionId: sessions.id })
       .from(users)
-      .leftJoin(
-        sessions,
-        and(
-          eq(sessions.id, sql.placeholder('sid')),
-          eq(sessions.userId, users.id),
-          isNull(sessions.revokedAt),
-          gt(sessions.expiresAt, sql.placeholder('now')),
-        ),
-      )
+      .leftJoin(sessions, liveSession(eq(sessions.id, sql.placeholder('sid')), sql.placeholder('now')))
       .where(eq(users.id, sql.placeholder('id')))
       .limit(1)
       .prepare('access_control_account');
@@ -65,15 +63,7 @@ export function createBuiltinProvider(app: FastifyInstance): IdentityProvider {
       const found = await app.db
         .select({ ...getTableColumns(users), sessionId: sessions.id })
         .from(users)
-        .leftJoin(
-          sessions,
-          and(
-            inArray(sessions.id, [...new Set(checks.map((check) => check.sid))]),
-            eq(sessions.userId, users.id),
-            isNull(sessions.revokedAt),
-            gt(sessions.expiresAt, app.clock.now()),
-          ),
-        )
+        .leftJoin(sessions, liveSession(inArray(sessions.id, [...new Set(checks.map((check) => check.sid))]), app.clock.now()))
         .where(inArray(users.id, [...new Set(checks.map((check) => check.id))]));
       return checks.map(({ id, sid }) => {
         // The account's row with this session when it is live, else the account alone (session ended).

@@ -313,7 +313,6 @@ async function movementFor(
   }
 }
 
-/** A request to `createEntry`, as a write group holds it. */
 /**
  * A caller whose account the guard has not read yet (decision 028): `check` leads the request's first
  * batch, in the write's own transaction, and `settle` decides from its rows (the guard's 401 or 403,
@@ -323,6 +322,7 @@ export type DeferredCaller = { check: BoundStatement; settle(rows: Record<string
 export type EntryCaller = LedgerCaller | DeferredCaller;
 const isDeferred = (caller: EntryCaller): caller is DeferredCaller => 'check' in caller;
 
+/** A request to `createEntry`, as a write group holds it. */
 type EntryRequest = { caller: EntryCaller; input: CreateLedgerEntry; idempotencyKey: string; request: IdempotentRequest };
 export type EntryAnswer = { status: number; body: unknown; isReplay: boolean };
 
@@ -349,8 +349,10 @@ function firstBatchOf(entry: EntryRequest, since: repo.HistorySince) {
  */
 function readFirstBatch(entry: EntryRequest, rows: Record<string, unknown>[][], at = 0) {
   const { caller } = entry;
-  const [checked, claim, member, history] = isDeferred(caller) ? rows.slice(at, at + 4) : [undefined, ...rows.slice(at, at + 3)];
-  return { caller: isDeferred(caller) ? caller.settle(checked!) : caller, claim: claim!, member: member!, history: history! };
+  const deferred = isDeferred(caller);
+  const from = at + (deferred ? 1 : 0);
+  const [claim, member, history] = rows.slice(from, from + 3);
+  return { caller: deferred ? caller.settle(rows[at]!) : caller, claim: claim!, member: member!, history: history! };
 }
 
 function historySince(deps: LedgerDeps): repo.HistorySince {
