@@ -23,7 +23,8 @@ async function choose(page: Page, field: ReturnType<Page['getByLabel']>, text: s
   await field.click();
   // A plain select is read-only: only searchable ones take text.
   if (text) await field.fill(text);
-  await page.getByRole('option', { name: option }).first().click();
+  // In the open dropdown (a list's filters are native selects with options of the same names).
+  await page.getByRole('listbox').getByRole('option', { name: option }).first().click();
 }
 
 test('an admin creates a merchant, a program and a customer, records a purchase, sees the balance, reverses it and exports the customers', async ({ page }) => {

@@ -105,7 +105,8 @@ test('an admin handles an erasure request end to end: the customer is anonymised
   await page.getByRole('link', { name: 'Nuova richiesta' }).click();
   const form = page.getByRole('dialog', { name: 'Nuova richiesta privacy', exact: true });
   await form.getByLabel(/^Tipo di richiesta/).click();
-  await page.getByRole('option', { name: 'Cancellazione' }).click();
+  // The form's picker, not the list's kind filter (a native select with the same option).
+  await page.getByRole('listbox').getByRole('option', { name: 'Cancellazione' }).click();
   await form.getByLabel(/^Cliente/).fill(customer.cardNumber);
   await page.getByRole('option', { name: new RegExp(customer.cardNumber) }).click();
   await expectNoSeriousA11yViolations(page, 'the new privacy request form');

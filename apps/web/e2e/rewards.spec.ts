@@ -16,7 +16,8 @@ const PROGRAM = 'Circuito Centro Storico';
 async function choose(page: Page, field: ReturnType<Page['getByLabel']>, text: string, option: string | RegExp): Promise<void> {
   await field.click();
   if (text) await field.fill(text);
-  await page.getByRole('option', { name: option }).first().click();
+  // In the open dropdown (a list's filters are native selects with options of the same names).
+  await page.getByRole('listbox').getByRole('option', { name: option }).first().click();
 }
 
 /**

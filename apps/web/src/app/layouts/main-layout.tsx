@@ -2,7 +2,7 @@ import '../full-styles.ts';
 import { Anchor, AppShell, Burger, Button, em, Group, Loader, Menu, NavLink, ScrollArea, Text } from '@mantine/core';
 import { IconBolt, IconChevronDown } from '@tabler/icons-react';
 import { useDisclosure, useMediaQuery } from '@mantine/hooks';
-import { lazy, Suspense, useState } from 'react';
+import { lazy, Suspense, useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Outlet, useLocation, useNavigate, useNavigation } from 'react-router';
 import { APP_VERSION } from '@sf/contract/app-info';
@@ -13,6 +13,8 @@ import classes from './main-layout.module.css';
 import { AppDataProviders } from '../data-providers.tsx';
 import { visibleActions, visibleMenu, type MenuLink } from '../navigation.tsx';
 import { PendingStaffBadge } from '../../features/staff/components/pending-staff-badge.tsx';
+import { InAppNavigation } from '../../components/ui/in-app-link.tsx';
+import { NavMenuLink } from './nav-menu-link.tsx';
 
 // The ledger dialogs (with their programs/merchants lookups) load the first time an action is chosen.
 const LedgerActionDialog = lazy(() => import('../ledger-actions.tsx').then((module) => ({ default: module.LedgerActionDialog })));
@@ -61,22 +63,17 @@ function Navigation({ onNavigate }: { onNavigate: () => void }) {
   const location = useLocation();
   const user = useCurrentUser();
   const items = visibleMenu(user?.role);
-  const renderLink = (entry: MenuLink) => {
-    const isActive = entry.isActive(location);
-    return (
-      <NavLink
-        key={entry.id}
-        component={Link}
-        to={entry.to}
-        label={t(entry.label)}
-        leftSection={<entry.icon size={18} aria-hidden />}
-        rightSection={entry.badge === 'pendingStaff' ? <PendingStaffBadge /> : undefined}
-        active={isActive}
-        aria-current={isActive ? 'page' : undefined}
-        onClick={onNavigate}
-      />
-    );
-  };
+  const renderLink = (entry: MenuLink) => (
+    <NavMenuLink
+      key={entry.id}
+      to={entry.to}
+      label={t(entry.label)}
+      icon={<entry.icon size={18} aria-hidden />}
+      {...(entry.badge === 'pendingStaff' ? { rightSection: <PendingStaffBadge /> } : {})}
+      isActive={entry.isActive(location)}
+      onNavigate={onNavigate}
+    />
+  );
   return (
     <nav aria-label={t('nav.label')}>
       {items.map((item) =>
@@ -118,61 +115,65 @@ function MainLayout() {
   const navigation = useNavigation();
   const navigate = useNavigate();
   const signOut = useSignOut();
+  // The plain links (the menu's, a list's rows) move through the router, as its Link does.
+  const moveTo = useCallback((to: string) => void navigate(to), [navigate]);
   if (!user) return null;
 
   return (
-    <AppShell header={{ height: 60 }} navbar={{ width: 260, breakpoint: 'sm', collapsed: { mobile: !isNavOpen } }} padding="md">
-      <a href="#main-content" className={classes.skipLink}>
-        {t('common:skipToContent')}
-      </a>
-      <AppShell.Header>
-        <Group h="100%" px="md" justify="space-between" wrap="nowrap">
-          <Group gap="sm" wrap="nowrap">
-            <Burger opened={isNavOpen} onClick={nav.toggle} hiddenFrom="sm" size="sm" aria-label={t('header.toggleMenu')} aria-expanded={isNavOpen} aria-controls="main-navbar" />
-            <Anchor component={Link} to="/" fw={700} fz="lg" c="var(--mantine-color-text)" underline="never">
-              {t('common:appName')}
-            </Anchor>
-            {navigation.state === 'loading' ? <Loader size="xs" role="status" aria-label={t('header.loading')} /> : null}
+    <InAppNavigation value={moveTo}>
+      <AppShell header={{ height: 60 }} navbar={{ width: 260, breakpoint: 'sm', collapsed: { mobile: !isNavOpen } }} padding="md">
+        <a href="#main-content" className={classes.skipLink}>
+          {t('common:skipToContent')}
+        </a>
+        <AppShell.Header>
+          <Group h="100%" px="md" justify="space-between" wrap="nowrap">
+            <Group gap="sm" wrap="nowrap">
+              <Burger opened={isNavOpen} onClick={nav.toggle} hiddenFrom="sm" size="sm" aria-label={t('header.toggleMenu')} aria-expanded={isNavOpen} aria-controls="main-navbar" />
+              <Anchor component={Link} to="/" fw={700} fz="lg" c="var(--mantine-color-text)" underline="never">
+                {t('common:appName')}
+              </Anchor>
+              {navigation.state === 'loading' ? <Loader size="xs" role="status" aria-label={t('header.loading')} /> : null}
+            </Group>
+            <Group gap="sm" wrap="nowrap">
+              <ActionsMenu
+                onAction={(kind) => {
+                  setHasLedgerDialog(true);
+                  setLedgerDialog(kind);
+                }}
+              />
+              <Text size="xs" c="dimmed" visibleFrom="md">
+                {APP_VERSION}
+              </Text>
+              <UserMenu
+                user={user}
+                onOpenProfile={() => setDialog('profile')}
+                onOpenPassword={() => setDialog('password')}
+                onLogout={() => {
+                  void signOut().then(() => navigate('/auth/login', { replace: true }));
+                }}
+              />
+            </Group>
           </Group>
-          <Group gap="sm" wrap="nowrap">
-            <ActionsMenu
-              onAction={(kind) => {
-                setHasLedgerDialog(true);
-                setLedgerDialog(kind);
-              }}
-            />
-            <Text size="xs" c="dimmed" visibleFrom="md">
-              {APP_VERSION}
-            </Text>
-            <UserMenu
-              user={user}
-              onOpenProfile={() => setDialog('profile')}
-              onOpenPassword={() => setDialog('password')}
-              onLogout={() => {
-                void signOut().then(() => navigate('/auth/login', { replace: true }));
-              }}
-            />
-          </Group>
-        </Group>
-      </AppShell.Header>
-      <AppShell.Navbar id="main-navbar" p="xs" inert={isNavHidden}>
-        <AppShell.Section grow component={ScrollArea}>
-          <Navigation onNavigate={nav.close} />
-        </AppShell.Section>
-      </AppShell.Navbar>
-      <AppShell.Main id="main-content" tabIndex={-1} className={classes.main}>
-        <Outlet />
-      </AppShell.Main>
-      <Suspense fallback={null}>
-        {hasProfileDialog ? <ProfileDialog isOpen={dialog === 'profile'} onClose={() => setDialog(null)} /> : null}
-        {hasPasswordDialog ? <PasswordDialog isOpen={dialog === 'password'} onClose={() => setDialog(null)} /> : null}
-      </Suspense>
-      {hasLedgerDialog ? (
+        </AppShell.Header>
+        <AppShell.Navbar id="main-navbar" p="xs" inert={isNavHidden}>
+          <AppShell.Section grow component={ScrollArea}>
+            <Navigation onNavigate={nav.close} />
+          </AppShell.Section>
+        </AppShell.Navbar>
+        <AppShell.Main id="main-content" tabIndex={-1} className={classes.main}>
+          <Outlet />
+        </AppShell.Main>
         <Suspense fallback={null}>
-          <LedgerActionDialog kind={ledgerDialog === 'redeemReward' ? null : ledgerDialog} onClose={() => setLedgerDialog(null)} />
-          <RewardActionDialog isOpen={ledgerDialog === 'redeemReward'} onClose={() => setLedgerDialog(null)} />
+          {hasProfileDialog ? <ProfileDialog isOpen={dialog === 'profile'} onClose={() => setDialog(null)} /> : null}
+          {hasPasswordDialog ? <PasswordDialog isOpen={dialog === 'password'} onClose={() => setDialog(null)} /> : null}
         </Suspense>
-      ) : null}
-    </AppShell>
+        {hasLedgerDialog ? (
+          <Suspense fallback={null}>
+            <LedgerActionDialog kind={ledgerDialog === 'redeemReward' ? null : ledgerDialog} onClose={() => setLedgerDialog(null)} />
+            <RewardActionDialog isOpen={ledgerDialog === 'redeemReward'} onClose={() => setLedgerDialog(null)} />
+          </Suspense>
+        ) : null}
+      </AppShell>
+    </InAppNavigation>
   );
 }

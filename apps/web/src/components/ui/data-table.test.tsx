@@ -108,8 +108,7 @@ describe('DataTable with list parameters', () => {
     await waitFor(() => expect(seen.at(-1)?.get('sort')).toBe('city'));
     expect(screen.getByRole('columnheader', { name: /Città/ })).toHaveAttribute('aria-sort', 'descending');
 
-    await user.click(screen.getByLabelText('Per pagina', { selector: 'input' }));
-    await user.click(await screen.findByRole('option', { name: '50', hidden: true }));
+    await user.selectOptions(screen.getByRole('combobox', { name: 'Per pagina' }), '50');
     await waitFor(() => expect(router.state.location.search).toBe('?sort=city&order=desc&pageSize=50'));
   });
 

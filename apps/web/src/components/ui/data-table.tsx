@@ -1,4 +1,4 @@
-import { Alert, Button, Checkbox, Group, Pagination, Select, Skeleton, Stack, Table, Text, UnstyledButton } from '@mantine/core';
+import { Alert, Button, Checkbox, Group, NativeSelect, Pagination, Skeleton, Stack, Table, Text, UnstyledButton } from '@mantine/core';
 import { IconChevronDown, IconChevronUp, IconSelector } from '@tabler/icons-react';
 import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -226,12 +226,11 @@ export function DataTable<T, F extends string = string>({
             })}
           </Text>
           <Group gap="sm" wrap="wrap">
-            <Select
+            <NativeSelect
               label={t('pageSize')}
               data={PAGE_SIZES.map((size) => String(size))}
               value={String(pageSize)}
-              onChange={(value) => value && onChange({ pageSize: Number(value) })}
-              allowDeselect={false}
+              onChange={(event) => onChange({ pageSize: Number(event.currentTarget.value) })}
               w={100}
               size="xs"
             />

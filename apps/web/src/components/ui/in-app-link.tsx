@@ -1,5 +1,5 @@
-import { Anchor, type AnchorProps } from '@mantine/core';
-import { createContext, useContext, type MouseEvent, type ReactNode } from 'react';
+import { Anchor, Text, type AnchorProps } from '@mantine/core';
+import { createContext, useContext, type AnchorHTMLAttributes, type MouseEvent, type ReactNode } from 'react';
 
 /**
  * How a link of the sign-in page moves inside the app. The router provides its `navigate`
@@ -9,17 +9,47 @@ import { createContext, useContext, type MouseEvent, type ReactNode } from 'reac
  */
 export const InAppNavigation = createContext<((to: string) => void) | null>(null);
 
-/** A Mantine `Anchor` that navigates in the app on a plain click (a new tab / window keeps the browser's way). */
-export function InAppLink({ to, children, ...props }: AnchorProps & { to: string; children: ReactNode }) {
+/** A click the app handles itself: the main button, no modifier (a new tab or window keeps the browser's way, as the router's Link does). */
+function isPlainClick(event: MouseEvent<HTMLAnchorElement>): boolean {
+  return !event.defaultPrevented && event.button === 0 && !event.metaKey && !event.altKey && !event.ctrlKey && !event.shiftKey;
+}
+
+/** A link's click handler: a plain click moves inside the app (then `onMoved`); any other keeps the browser's way. */
+export function useInAppClick(to: string, onMoved?: () => void) {
   const navigate = useContext(InAppNavigation);
-  const onClick = (event: MouseEvent<HTMLAnchorElement>) => {
-    if (!navigate || event.defaultPrevented || event.button !== 0 || event.metaKey || event.altKey || event.ctrlKey || event.shiftKey) return;
+  return (event: MouseEvent<HTMLAnchorElement>) => {
+    if (!navigate || !isPlainClick(event)) return;
     event.preventDefault();
     navigate(to);
+    onMoved?.();
   };
+}
+
+/** A Mantine `Anchor` that navigates in the app on a plain click (a new tab / window keeps the browser's way). */
+export function InAppLink({ to, children, ...props }: AnchorProps & { to: string; children: ReactNode }) {
+  const onClick = useInAppClick(to);
   return (
     <Anchor href={to} onClick={onClick} {...props}>
       {children}
     </Anchor>
+  );
+}
+
+/**
+ * The markup Mantine's `Anchor` renders (classes, `data-underline`), as a plain `a` that moves like
+ * `InAppLink`. For links repeated down a list (a row's name): one Mantine component per row (props,
+ * theme styles, Text, Box, and the router's `Link`) was a large part of a list's first render
+ * (decision 010, sixth pass). A test compares it with `Anchor`. `isStrong` is the `fw={500}` of a row's
+ * main link.
+ */
+const TEXT_LINK_CLASS = `mantine-focus-auto ${Anchor.classes.root} ${Text.classes.root} mantine-Text-root mantine-Anchor-root`;
+const STRONG = { fontWeight: 500 } as const;
+
+export function TextLink({ to, isStrong = false, children, ...props }: { to: string; isStrong?: boolean; children: ReactNode } & Omit<AnchorHTMLAttributes<HTMLAnchorElement>, 'href' | 'className' | 'style'>) {
+  const onClick = useInAppClick(to);
+  return (
+    <a className={TEXT_LINK_CLASS} data-underline="hover" href={to} onClick={onClick} style={isStrong ? STRONG : undefined} {...props}>
+      {children}
+    </a>
   );
 }

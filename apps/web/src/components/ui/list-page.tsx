@@ -1,4 +1,4 @@
-import { Button, Group, Select, Stack, TextInput, Title } from '@mantine/core';
+import { Button, Group, NativeSelect, Select, Stack, TextInput, Title } from '@mantine/core';
 import type { Permission } from '@sf/contract/roles';
 import { IconPlus } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
@@ -59,27 +59,28 @@ function FilterField<P>({ filter, params, update }: { filter: ListFilter<P>; par
   const values = params as Record<string, unknown>;
   const set = (field: string, value: unknown) => update({ [field]: value } as Partial<P>);
   switch (filter.type) {
-    case 'select':
-      return (
-        <Select
-          label={filter.label}
-          data={[{ value: 'all', label: filter.allLabel }, ...filter.options]}
-          value={(values[filter.field] as string | undefined) ?? 'all'}
-          onChange={(value) => set(filter.field, value && value !== 'all' ? value : undefined)}
-          allowDeselect={false}
-          {...(filter.isSearchable ? { searchable: true } : {})}
-          w={filter.width}
-        />
+    case 'select': {
+      const data = [{ value: 'all', label: filter.allLabel }, ...filter.options];
+      const value = (values[filter.field] as string | undefined) ?? 'all';
+      const choose = (chosen: string | null) => set(filter.field, chosen && chosen !== 'all' ? chosen : undefined);
+      // A long list the user types into keeps Mantine's combobox; the others are the platform's own select.
+      return filter.isSearchable ? (
+        <Select label={filter.label} data={data} value={value} onChange={choose} allowDeselect={false} searchable w={filter.width} />
+      ) : (
+        <NativeSelect label={filter.label} data={data} value={value} onChange={(event) => choose(event.currentTarget.value)} w={filter.width} />
       );
+    }
     case 'boolean': {
       const current = filter.choices.find((choice) => choice.is === values[filter.field]) ?? filter.choices[0];
       return (
-        <Select
+        <NativeSelect
           label={filter.label}
           data={filter.choices.map(({ value, label }) => ({ value, label }))}
-          value={current?.value ?? null}
-          onChange={(value) => set(filter.field, filter.choices.find((choice) => choice.value === value)?.is)}
-          allowDeselect={false}
+          value={current?.value ?? ''}
+          onChange={(event) => {
+            const chosen = event.currentTarget.value;
+            set(filter.field, filter.choices.find((choice) => choice.value === chosen)?.is);
+          }}
           w={filter.width}
         />
       );

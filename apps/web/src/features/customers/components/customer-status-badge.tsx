@@ -1,14 +1,10 @@
-import { Badge } from '@mantine/core';
 import type { CustomerStatus } from '@sf/contract/customers-list';
 import { useTranslation } from 'react-i18next';
+import { StatusBadge } from '../../../components/ui/status-badge.tsx';
 
-const COLORS: Record<CustomerStatus, string> = { active: 'green', blocked: 'red', erased: 'gray' };
+export const CUSTOMER_STATUS_COLORS: Record<CustomerStatus, string> = { active: 'green', blocked: 'red', erased: 'gray' };
 
 export function CustomerStatusBadge({ status }: { status: CustomerStatus }) {
   const { t } = useTranslation('customers');
-  return (
-    <Badge color={COLORS[status]} variant="light">
-      {t(`status.${status}`)}
-    </Badge>
-  );
+  return <StatusBadge color={CUSTOMER_STATUS_COLORS[status]}>{t(`status.${status}`)}</StatusBadge>;
 }

@@ -1,16 +1,17 @@
-import { Anchor } from '@mantine/core';
 import { CUSTOMER_STATUSES, listCustomersQuerySchema, type Customer } from '@sf/contract/customers-list';
 import { lazy, Suspense, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useNavigate } from 'react-router';
+import { useNavigate } from 'react-router';
 import { type DataTableColumn } from '../../../components/ui/data-table.tsx';
+import { TextLink } from '../../../components/ui/in-app-link.tsx';
 import { ListPage } from '../../../components/ui/list-page.tsx';
+import { StatusBadge } from '../../../components/ui/status-badge.tsx';
 import { useDrawerParam } from '../../../hooks/use-drawer-param.ts';
 import { useMountedOnceOpened } from '../../../hooks/use-mounted-once-opened.ts';
 import { useList, type ListParams } from '../../../hooks/use-list-params.ts';
 import { useFormatters } from '../../../lib/format.ts';
 import { CUSTOMERS_PATH, useCustomers } from '../api/get-customers.ts';
-import { CustomerStatusBadge } from './customer-status-badge.tsx';
+import { CUSTOMER_STATUS_COLORS } from './customer-status-badge.tsx';
 
 type SortField = ListParams<typeof listCustomersQuerySchema>['sort'];
 
@@ -43,9 +44,9 @@ export function CustomersPage({ programOptions, hrefFor }: Props) {
         sortField: 'name',
         firstOrder: 'asc',
         cell: (customer) => (
-          <Anchor component={Link} to={hrefFor(customer.id)} fw={500}>
+          <TextLink to={hrefFor(customer.id)} isStrong>
             {`${customer.lastName} ${customer.firstName}`}
-          </Anchor>
+          </TextLink>
         ),
       },
       { id: 'cardNumber', header: t('columns.cardNumber'), sortField: 'cardNumber', firstOrder: 'asc', cell: (customer) => <span style={{ fontVariantNumeric: 'tabular-nums' }}>{customer.cardNumber}</span> },
@@ -57,7 +58,7 @@ export function CustomersPage({ programOptions, hrefFor }: Props) {
         header: t('columns.marketing'),
         cell: (customer) => (customer.consents.marketing?.granted ? t('filters.granted') : t('filters.notGranted')),
       },
-      { id: 'status', header: t('columns.status'), sortField: 'status', firstOrder: 'asc', cell: (customer) => <CustomerStatusBadge status={customer.status} /> },
+      { id: 'status', header: t('columns.status'), sortField: 'status', firstOrder: 'asc', cell: (customer) => <StatusBadge color={CUSTOMER_STATUS_COLORS[customer.status]}>{t(`status.${customer.status}`)}</StatusBadge> },
       { id: 'createdAt', header: t('columns.createdAt'), sortField: 'createdAt', cell: (customer) => format.date(customer.createdAt) },
     ],
     [t, format, hrefFor],

@@ -37,8 +37,8 @@ describe('Clienti', { timeout: 30_000 }, () => {
       page: '1',
       pageSize: '25',
     });
-    expect(screen.getByLabelText('Consenso marketing', { selector: 'input' })).toHaveValue('Non concesso');
-    expect(screen.getByLabelText('Programma', { selector: 'input' })).toHaveValue('Circuito Bergamo');
+    expect(screen.getByRole('combobox', { name: 'Consenso marketing' })).toHaveDisplayValue('Non concesso');
+    expect(screen.getByRole('combobox', { name: 'Programma' })).toHaveDisplayValue('Circuito Bergamo');
   });
 
   it('creates a customer with the service consent, and marketing only when ticked', async () => {

@@ -1,10 +1,10 @@
-import { Anchor, Drawer, Title } from '@mantine/core';
+import { Drawer, Title } from '@mantine/core';
 import { IMPORT_KINDS, IMPORT_STATUSES, listImportsQuerySchema, type Import } from '@sf/contract/imports';
 import { IconFileImport } from '@tabler/icons-react';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
 import { type DataTableColumn } from '../../../components/ui/data-table.tsx';
+import { TextLink } from '../../../components/ui/in-app-link.tsx';
 import { ListPage } from '../../../components/ui/list-page.tsx';
 import { useDrawerParam } from '../../../hooks/use-drawer-param.ts';
 import { useList, type ListParams } from '../../../hooks/use-list-params.ts';
@@ -30,9 +30,9 @@ export function ImportsPage({ programOptions }: { programOptions: { value: strin
         sortField: 'fileName',
         firstOrder: 'asc',
         cell: (item) => (
-          <Anchor component={Link} to={drawer.hrefFor(item.id)} fw={500}>
+          <TextLink to={drawer.hrefFor(item.id)} isStrong>
             {item.fileName}
-          </Anchor>
+          </TextLink>
         ),
       },
       { id: 'kind', header: t('columns.kind'), sortField: 'kind', firstOrder: 'asc', cell: (item) => t(`kind.${item.kind}`) },

@@ -1,10 +1,9 @@
-import { Anchor } from '@mantine/core';
 import { MERCHANT_CATEGORIES, MERCHANT_STATUSES, listMerchantsQuerySchema, type Merchant } from '@sf/contract/merchants';
 import { PROVINCES } from '@sf/contract/italian';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
 import { type DataTableColumn } from '../../../components/ui/data-table.tsx';
+import { TextLink } from '../../../components/ui/in-app-link.tsx';
 import { ListPage } from '../../../components/ui/list-page.tsx';
 import { useDrawerParam } from '../../../hooks/use-drawer-param.ts';
 import { useList, type ListParams } from '../../../hooks/use-list-params.ts';
@@ -30,9 +29,9 @@ export function MerchantsPage() {
         sortField: 'legalName',
         firstOrder: 'asc',
         cell: (merchant) => (
-          <Anchor component={Link} to={drawer.hrefFor(merchant.id)} fw={500}>
+          <TextLink to={drawer.hrefFor(merchant.id)} isStrong>
             {merchant.legalName}
-          </Anchor>
+          </TextLink>
         ),
       },
       { id: 'signName', header: t('columns.signName'), sortField: 'signName', firstOrder: 'asc', cell: (merchant) => merchant.signName ?? '—' },

@@ -31,7 +31,7 @@ describe('NewsPage list', () => {
     const last = seen.at(-1)!;
     expect(Object.fromEntries(last)).toEqual({ q: 'colazione', status: 'draft', sort: 'title', order: 'asc', page: '2', pageSize: '25' });
     expect(screen.getByRole('searchbox', { name: 'Cerca' })).toHaveValue('colazione');
-    expect(screen.getByLabelText('Stato', { selector: 'input' })).toHaveValue('Bozza');
+    expect(screen.getByRole('combobox', { name: 'Stato' })).toHaveDisplayValue('Bozza');
     expect(screen.getByRole('columnheader', { name: /Titolo/ })).toHaveAttribute('aria-sort', 'ascending');
     expect(screen.getByText('26–50 di 60')).toBeInTheDocument();
   });
@@ -42,8 +42,7 @@ describe('NewsPage list', () => {
     const { router } = renderWithProviders(<NewsPage />, { route: '/news?page=2', user: editor });
     await screen.findByRole('link', { name: 'Colazione a metà prezzo' });
 
-    await user.click(screen.getByLabelText('Stato', { selector: 'input' }));
-    await user.click(await screen.findByRole('option', { name: 'Pubblicato', hidden: true }));
+    await user.selectOptions(screen.getByRole('combobox', { name: 'Stato' }), 'Pubblicato');
     await waitFor(() => expect(router.state.location.search).toBe('?status=published'));
 
     await user.click(screen.getByRole('button', { name: 'Ordina per Titolo' }));

@@ -1,6 +1,6 @@
-import { Badge } from '@mantine/core';
 import type { NewsStatus } from '@sf/contract/news';
 import { useTranslation } from 'react-i18next';
+import { StatusBadge } from '../../../components/ui/status-badge.tsx';
 
 const COLORS: Record<NewsStatus, string> = {
   draft: 'gray',
@@ -11,9 +11,5 @@ const COLORS: Record<NewsStatus, string> = {
 
 export function NewsStatusBadge({ status }: { status: NewsStatus }) {
   const { t } = useTranslation('news');
-  return (
-    <Badge color={COLORS[status]} variant="light">
-      {t(`status.${status}`)}
-    </Badge>
-  );
+  return <StatusBadge color={COLORS[status]}>{t(`status.${status}`)}</StatusBadge>;
 }

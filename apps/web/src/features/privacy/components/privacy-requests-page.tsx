@@ -1,4 +1,3 @@
-import { Anchor } from '@mantine/core';
 import {
   listPrivacyRequestsQuerySchema,
   PRIVACY_REQUEST_KINDS,
@@ -7,8 +6,8 @@ import {
 } from '@sf/contract/privacy';
 import { useMemo, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
 import { type DataTableColumn } from '../../../components/ui/data-table.tsx';
+import { TextLink } from '../../../components/ui/in-app-link.tsx';
 import { ListPage } from '../../../components/ui/list-page.tsx';
 import { useDrawerParam } from '../../../hooks/use-drawer-param.ts';
 import { useList, type ListParams } from '../../../hooks/use-list-params.ts';
@@ -43,9 +42,9 @@ export function PrivacyRequestsPage({ renderCustomerPicker, customerHref, render
         sortField: 'kind',
         firstOrder: 'asc',
         cell: (request) => (
-          <Anchor component={Link} to={drawer.hrefFor(request.id)} fw={500} aria-label={t('open', { kind: t(`kind.${request.kind}`), customer: customerLabel(request, t('erasedCustomer')) })}>
+          <TextLink to={drawer.hrefFor(request.id)} isStrong aria-label={t('open', { kind: t(`kind.${request.kind}`), customer: customerLabel(request, t('erasedCustomer')) })}>
             {t(`kind.${request.kind}`)}
-          </Anchor>
+          </TextLink>
         ),
       },
       { id: 'customer', header: t('columns.customer'), sortField: 'customer', firstOrder: 'asc', cell: (request) => customerLabel(request, t('erasedCustomer')) },

@@ -1,9 +1,8 @@
-import { Anchor } from '@mantine/core';
 import { PROGRAM_STATUSES, PROGRAM_TYPES, listProgramsQuerySchema, type Program } from '@sf/contract/programs';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
 import { type DataTableColumn } from '../../../components/ui/data-table.tsx';
+import { TextLink } from '../../../components/ui/in-app-link.tsx';
 import { ListPage } from '../../../components/ui/list-page.tsx';
 import { useDrawerParam } from '../../../hooks/use-drawer-param.ts';
 import { useList, type ListParams } from '../../../hooks/use-list-params.ts';
@@ -33,9 +32,9 @@ export function ProgramsPage({ merchantOptions }: Props) {
         sortField: 'name',
         firstOrder: 'asc',
         cell: (program) => (
-          <Anchor component={Link} to={drawer.hrefFor(program.id)} fw={500}>
+          <TextLink to={drawer.hrefFor(program.id)} isStrong>
             {program.name}
-          </Anchor>
+          </TextLink>
         ),
       },
       { id: 'type', header: t('columns.type'), sortField: 'type', firstOrder: 'asc', cell: (program) => t(`type.${program.type}`) },

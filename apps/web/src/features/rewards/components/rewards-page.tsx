@@ -1,9 +1,9 @@
-import { Anchor } from '@mantine/core';
 import { REWARD_STATUSES, listRewardsQuerySchema, type Reward } from '@sf/contract/rewards';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useNavigate } from 'react-router';
+import { useNavigate } from 'react-router';
 import { type DataTableColumn } from '../../../components/ui/data-table.tsx';
+import { TextLink } from '../../../components/ui/in-app-link.tsx';
 import { ListPage } from '../../../components/ui/list-page.tsx';
 import { useDrawerParam } from '../../../hooks/use-drawer-param.ts';
 import { useList, type ListParams } from '../../../hooks/use-list-params.ts';
@@ -33,9 +33,9 @@ export function RewardsPage({ programs, rewardHref }: { programs: ProgramOption[
         sortField: 'name',
         firstOrder: 'asc',
         cell: (reward) => (
-          <Anchor component={Link} to={rewardHref(reward.id)} fw={500}>
+          <TextLink to={rewardHref(reward.id)} isStrong>
             {reward.name}
-          </Anchor>
+          </TextLink>
         ),
       },
       { id: 'program', header: t('columns.program'), cell: (reward) => reward.programName },
