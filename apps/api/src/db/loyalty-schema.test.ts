@@ -77,3 +77,27 @@ describe('migration 0017 (one key from a ledger entry to its membership)', () =>
     ]);
   });
 });
+
+describe('migration 0018 (room on each memberships page for its rows’ next versions)', () => {
+  it('updates a member’s row in place (HOT: no index touched) on pages filled by inserts', async () => {
+    // 400 members inserted in a row fill ~7 pages to the table's fillfactor; then one in twenty gets a
+    // purchase (balance, last activity, version), as the members of a busy day do. On pages packed full
+    // (the default fillfactor) those updates moved their rows to other pages and added an entry to each
+    // of the table's four indexes.
+    let counted: { updated: number; hot: number } | undefined;
+    await ctx.app.db
+      .transaction(async (tx) => {
+        await tx.execute(sql`set local session_replication_role = replica`);
+        await tx.execute(sql`insert into memberships (customer_id, program_id, balance, last_activity_at)
+          select gen_random_uuid(), gen_random_uuid(), 0, now() from generate_series(1, 400)`);
+        await tx.execute(sql`update memberships set balance = balance + 12, last_activity_at = now(), version = version + 1
+          where id in (select id from (select id, row_number() over (order by ctid) as n from memberships) numbered where n % 20 = 0)`);
+        const result = await tx.execute(sql`select pg_stat_get_xact_tuples_updated('memberships'::regclass)::int as updated,
+          pg_stat_get_xact_tuples_hot_updated('memberships'::regclass)::int as hot`);
+        counted = result.rows[0] as { updated: number; hot: number };
+        tx.rollback();
+      })
+      .catch(() => undefined);
+    expect(counted).toEqual({ updated: 20, hot: 20 });
+  });
+});
