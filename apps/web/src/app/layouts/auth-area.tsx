@@ -1,15 +1,14 @@
-import { Outlet, useNavigate } from 'react-router';
-import { InAppNavigation } from '../../components/ui/in-app-link.tsx';
+import { Outlet } from 'react-router';
 import { AuthLayout } from './auth-layout.tsx';
+import { RouterNavigation } from './router-navigation.tsx';
 
 /** The /auth area inside the router: the shared layout, its links moving through the router. */
 export function AuthArea() {
-  const navigate = useNavigate();
   return (
-    <InAppNavigation value={(to) => void navigate(to)}>
+    <RouterNavigation>
       <AuthLayout>
         <Outlet />
       </AuthLayout>
-    </InAppNavigation>
+    </RouterNavigation>
   );
 }

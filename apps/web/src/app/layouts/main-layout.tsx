@@ -2,7 +2,7 @@ import '../full-styles.ts';
 import { Anchor, AppShell, Burger, Button, em, Group, Loader, Menu, NavLink, ScrollArea, Text } from '@mantine/core';
 import { IconBolt, IconChevronDown } from '@tabler/icons-react';
 import { useDisclosure, useMediaQuery } from '@mantine/hooks';
-import { lazy, Suspense, useCallback, useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Outlet, useLocation, useNavigate, useNavigation } from 'react-router';
 import { APP_VERSION } from '@sf/contract/app-info';
@@ -13,7 +13,7 @@ import classes from './main-layout.module.css';
 import { AppDataProviders } from '../data-providers.tsx';
 import { visibleActions, visibleMenu, type MenuLink } from '../navigation.tsx';
 import { PendingStaffBadge } from '../../features/staff/components/pending-staff-badge.tsx';
-import { InAppNavigation } from '../../components/ui/in-app-link.tsx';
+import { RouterNavigation } from './router-navigation.tsx';
 import { NavMenuLink } from './nav-menu-link.tsx';
 
 // The ledger dialogs (with their programs/merchants lookups) load the first time an action is chosen.
@@ -115,12 +115,10 @@ function MainLayout() {
   const navigation = useNavigation();
   const navigate = useNavigate();
   const signOut = useSignOut();
-  // The plain links (the menu's, a list's rows) move through the router, as its Link does.
-  const moveTo = useCallback((to: string) => void navigate(to), [navigate]);
   if (!user) return null;
 
   return (
-    <InAppNavigation value={moveTo}>
+    <RouterNavigation>
       <AppShell header={{ height: 60 }} navbar={{ width: 260, breakpoint: 'sm', collapsed: { mobile: !isNavOpen } }} padding="md">
         <a href="#main-content" className={classes.skipLink}>
           {t('common:skipToContent')}
@@ -174,6 +172,6 @@ function MainLayout() {
           </Suspense>
         ) : null}
       </AppShell>
-    </InAppNavigation>
+    </RouterNavigation>
   );
 }

@@ -2,10 +2,11 @@ import { Anchor, Text, type AnchorProps } from '@mantine/core';
 import { createContext, useContext, type AnchorHTMLAttributes, type MouseEvent, type ReactNode } from 'react';
 
 /**
- * How a link of the sign-in page moves inside the app. The router provides its `navigate`
- * (app/layouts/auth-area.tsx); the sign-in page opened first, before the router has loaded, provides
- * one that loads the app at that address (app/first-screen.tsx). Without a provider the link is a
- * plain page load. Keeping react-router out of the sign-in page is decision 010.
+ * How the app's plain links move inside it. Inside the router, its `navigate`
+ * (app/layouts/router-navigation.tsx, in the /auth area and the signed-in layout); the sign-in page
+ * opened first, before the router has loaded, provides one that loads the app at that address
+ * (app/first-screen.tsx). Without a provider a link is a plain page load. Keeping react-router out of
+ * the sign-in page is decision 010.
  */
 export const InAppNavigation = createContext<((to: string) => void) | null>(null);
 
