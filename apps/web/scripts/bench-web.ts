@@ -43,8 +43,10 @@ const BUDGET = {
   // 150 → 154 when rewards, staff, privacy, imports, audit and API keys landed together: 149.7 KiB in
   // 17 files instead of 14 (the session code and three Mantine helpers now in chunks of their own).
   // 154 → 92 when the first visit's sign-in page dropped react-router and i18next and its code became
-  // one chunk (86.0 KiB in 2 files).
-  jsCeiling: 92 * KIB,
+  // one chunk (86.0 KiB in 2 files). 92 → 94 when the chunks became classic scripts loaded by SystemJS
+  // (decision 010, seventh pass): its loader, in the start script, is 3.8 KiB on the wire (91.9 KiB in
+  // 3 files), for a deep link ~70 ms sooner.
+  jsCeiling: 94 * KIB,
   cssCeiling: 20 * KIB,
   lighthouse: 98,
   signInToListMs: 500,
