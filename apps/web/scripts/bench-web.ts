@@ -199,8 +199,9 @@ let lastWaterfall: Timing[] = [];
 /**
  * The renderer's main thread busy time (Chromium's TaskDuration) of each deep link: the page's own work,
  * without the waits for the network and the cache, until its rows were on screen and it had loaded
- * (read then: it includes the work of the frames after the rows, up to the load event). It moves with the machine's load too (344 and 414 ms
- * in two CI runs of nearly the same code): compare two builds in the same run, visits interleaved.
+ * (read then: it includes the work of the frames after the rows, up to the load event). It moves with
+ * the machine's load too (344 and 414 ms in two CI runs of nearly the same code): compare two builds in
+ * the same run, visits interleaved.
  */
 const deepLinkBusyTimes: number[] = [];
 
