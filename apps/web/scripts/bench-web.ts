@@ -211,6 +211,9 @@ const deepLinkBusyTimes: number[] = [];
  * `rowsVisible` checks them, kept in `window.sfRowsShownAt`. The deep link reads it: Playwright's own
  * polling starts only once `goto` has returned, at the load event, and a page whose classic scripts
  * are still arriving has its rows on screen before that (decision 010, seventh pass).
+ * The test is `rowsVisible`'s, written again as text: `rowsVisible` hands Playwright a function (a string
+ * would be evaluated, which the app's CSP refuses), and an init script given a function would carry the
+ * helpers tsx adds to named inner functions, which the page does not have.
  */
 const rowsShownRecorder = () => `(() => {
   if (location.pathname !== ${JSON.stringify(listPath)}) return;

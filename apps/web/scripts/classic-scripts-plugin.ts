@@ -9,14 +9,19 @@ import type { Plugin } from 'vite';
 
 const require = createRequire(path.join(import.meta.dirname, 'classic-scripts-plugin.ts'));
 
-/** SystemJS's smallest loader (`System.register` modules through script elements), ~2.9 KiB brotli. */
-const SYSTEM_LOADER = readFileSync(require.resolve('systemjs/dist/s.min.js'), 'utf8').replace(/\n\/\/# sourceMappingURL=.*$/m, '');
-
-/** The start script's adaptation of SystemJS (`adaptSystemJs`): plain JS, copied without its comment lines and line breaks. */
-const RUNTIME = readFileSync(path.join(import.meta.dirname, 'classic-scripts-runtime.js'), 'utf8')
-  .replace(/^\s*(\/\/.*|\/\*.*\*\/)\n/gm, '')
-  .replace(/\n\s*/g, '')
-  .trim();
+/**
+ * The start script's code before the entry's import: SystemJS's smallest loader (`System.register` modules
+ * through script elements, ~2.9 KiB brotli) and our adaptation (`adaptSystemJs`, plain JS copied without
+ * its comment lines and line breaks). Read when a build writes its files, not when the config loads.
+ */
+function startScriptPrelude(): string {
+  const loader = readFileSync(require.resolve('systemjs/dist/s.min.js'), 'utf8').replace(/\n\/\/# sourceMappingURL=.*$/m, '');
+  const adaptation = readFileSync(path.join(import.meta.dirname, 'classic-scripts-runtime.js'), 'utf8')
+    .replace(/^\s*(\/\/.*|\/\*.*\*\/)\n/gm, '')
+    .replace(/\n\s*/g, '')
+    .trim();
+  return `${loader}\n;(() => {${adaptation}adaptSystemJs();})();\n`;
+}
 
 /** Vite's helper that preloads what an `import()` needs (the chunk's static imports and CSS) beside it. */
 const PRELOAD_HELPER_ID = '\0vite/preload-helper.js';
@@ -70,7 +75,7 @@ export function classicScripts(): Plugin {
         const source = String(html?.source ?? '');
         const entry = ENTRY_SCRIPT.exec(source)?.[1];
         if (!html || !entry) throw new Error('sf-classic-scripts: index.html has no module script for the entry');
-        const start = `${SYSTEM_LOADER}\n;(() => {${RUNTIME}adaptSystemJs();})();\nSystem.import(${JSON.stringify(entry)});\n`;
+        const start = `${startScriptPrelude()}System.import(${JSON.stringify(entry)});\n`;
         const startFile = this.getFileName(this.emitFile({ type: 'asset', name: 'start.js', source: start }));
         html.source = source
           .replace(ENTRY_SCRIPT, `<script defer src="/${startFile}"></script>\n    <link rel="preload" as="script" href="${entry}">`)
