@@ -1,4 +1,3 @@
-import { cardNumberFor } from '@sf/contract/customers';
 import { errorText } from '@sf/contract/error-texts';
 import { message } from '@sf/contract/messages';
 import {
@@ -15,7 +14,8 @@ import { recordAudit } from '../../lib/audit.ts';
 import type { Caller, ServiceDeps } from '../../lib/caller.ts';
 import { removeStoredImages } from '../../lib/uploads.ts';
 import { AppError, CodedError } from '../../lib/errors.ts';
-import { findCustomer, findCustomerIdBy, insertConsent, nextCardSequence } from '../customers/customers.repository.ts';
+import { findCustomer, findCustomerIdBy, insertConsent } from '../customers/customers.repository.ts';
+import { uniqueCardNumber } from '../customers/customer-cards.service.ts';
 import { newReferralCode } from '../customers/customers.service.ts';
 import * as repo from './privacy.repository.ts';
 
@@ -244,7 +244,7 @@ export async function runPrivacyAction(
         if (request.kind !== 'erasure') throw invalidState('solo una richiesta di cancellazione cancella i dati', 'only an erasure request erases data');
         if (customer.status === 'erased') throw customerErased();
         await repo.anonymiseCustomer(tx, customerId, {
-          cardNumber: cardNumberFor(await nextCardSequence(tx)),
+          cardNumber: await uniqueCardNumber(tx),
           referralCode: await uniqueReferralCode(tx),
           now,
         });

@@ -1,0 +1,21 @@
+-- Hand-written (issue 30, the security review; decision record 030 and docs/security.md).
+--
+-- H1: each card's presence code is derived from the customer's id and this version (HMAC under
+-- CARD_CODE_SECRET); staff raise the version when a card is lost or copied, and the old code stops
+-- working at once.
+ALTER TABLE "customers" ADD COLUMN "card_code_version" integer DEFAULT 1 NOT NULL;
+--> statement-breakpoint
+ALTER TABLE "customers" ADD CONSTRAINT "customers_card_code_version_check" CHECK ("card_code_version" >= 1);
+--> statement-breakpoint
+-- H1: new card numbers are random (279 + 9 random digits + Luhn), drawn in the app with
+-- crypto.randomInt; an import's dry run draws them with the row's referral code. Rows staged before
+-- this migration take theirs from the old sequence one last time, then the sequence goes.
+ALTER TABLE "import_staged_customers" ADD COLUMN "card_number" text;
+--> statement-breakpoint
+UPDATE "import_staged_customers" SET "card_number" = card_number_for(nextval('customer_card_seq'));
+--> statement-breakpoint
+ALTER TABLE "import_staged_customers" ALTER COLUMN "card_number" SET NOT NULL;
+--> statement-breakpoint
+DROP FUNCTION "card_number_for"(bigint);
+--> statement-breakpoint
+DROP SEQUENCE "customer_card_seq";
