@@ -42,10 +42,6 @@ export const ERROR_TEXTS: Partial<Record<ErrorCode, Record<Language, string>>> =
     en: "The card's code is needed: scan the card's QR code or barcode (number-code)",
     it: 'Serve il codice della tessera: inquadra il QR o il codice a barre della tessera (numero-codice)',
   },
-  redemption_voucher_used: {
-    en: 'The voucher of this redemption has been used already: the redemption cannot be reversed',
-    it: 'Il buono di questo riscatto è già stato usato: il riscatto non si può stornare',
-  },
   invalid_state: {
     en: 'This action is not possible in the current state',
     it: 'Questa azione non è possibile nello stato attuale',

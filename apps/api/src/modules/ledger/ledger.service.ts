@@ -12,6 +12,8 @@ import type { AuditActor } from '../../lib/audit.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { AppError, CodedError } from '../../lib/errors.ts';
 import * as repo from './ledger.repository.ts';
+// A cycle (rewards uses the ledger's lockMember/applyToLockedMember): only functions cross it, at call time.
+import { releaseRedemption } from '../rewards/rewards.service.ts';
 import {
   claimKeyStatement,
   lockIdOf,
@@ -538,7 +540,10 @@ export async function applyToLockedMember(
   return applyMovement(tx, deps, caller, locked.membership, locked.program, { ...rest, amountCents: null, reversesId: null }, idempotencyKey);
 }
 
-/** `POST /api/admin/ledger/:id/reversal`: a new entry with the opposite sign; one per entry. */
+/**
+ * `POST /api/admin/ledger/:id/reversal`: a new entry with the opposite sign; one per entry. Reversing a
+ * reward's redemption also voids its voucher and returns the stock (rewards' releaseRedemption).
+ */
 export async function reverseEntry(deps: LedgerDeps, caller: LedgerCaller, entryId: number, reason: string, idempotencyKey: string) {
   return runIdempotent(
     deps.db,
@@ -557,6 +562,9 @@ export async function reverseEntry(deps: LedgerDeps, caller: LedgerCaller, entry
       if (!membership || !program) throw notFoundEntry();
       // Checked after the lock: two reversals of one entry queue on the membership row.
       if (await repo.hasReversal(tx, entryId)) throw alreadyReversed();
+      // A redemption's voucher is voided and its stock given back in this transaction (issue 30, M1);
+      // a voucher already used refuses the reversal (409 redemption_voucher_used).
+      if (target.kind === 'redeem' && target.source === 'reward') await releaseRedemption(tx, deps, caller, target);
       const movement: Movement = {
         kind: 'reversal',
         source: target.source,
