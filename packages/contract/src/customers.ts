@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { BOUNDS } from './validation.ts';
+import { BOUNDS, nameSchema } from './validation.ts';
 import { phoneSchema, provinceSchema } from './italian.ts';
 import { consentChannelSchema, consentPurposeSchema } from './customers-list.ts';
 
@@ -13,7 +13,7 @@ export const consentInputSchema = z.strictObject({
   noticeVersion: noticeVersionSchema,
 });
 
-const name = z.string().trim().min(1).max(BOUNDS.nameMax);
+const name = nameSchema();
 const nullableOptional = <T extends z.ZodType>(schema: T) => schema.nullable().optional();
 
 const customerFields = {
