@@ -19,3 +19,23 @@ ALTER TABLE "import_staged_customers" ALTER COLUMN "card_number" SET NOT NULL;
 DROP FUNCTION "card_number_for"(bigint);
 --> statement-breakpoint
 DROP SEQUENCE "customer_card_seq";
+--> statement-breakpoint
+-- M3 and the uploads' Low finding: each upload says what it is for, and a proof screenshot sent with
+-- an API key says which key sent it, so a proof may reference only a screenshot its own key uploaded
+-- for a proof, an erasure deletes only proof screenshots, a per-key quota counts a key's pending
+-- screenshots and a daily job deletes the ones no proof took.
+ALTER TABLE "uploads" ADD COLUMN "purpose" text;
+--> statement-breakpoint
+ALTER TABLE "uploads" ADD CONSTRAINT "uploads_purpose_check" CHECK ("purpose" IN ('cover', 'reward', 'proof'));
+--> statement-breakpoint
+ALTER TABLE "uploads" ADD COLUMN "api_key_id" uuid REFERENCES "api_keys"("id") ON DELETE SET NULL;
+--> statement-breakpoint
+CREATE INDEX "uploads_api_key_idx" ON "uploads" ("api_key_id") WHERE "api_key_id" IS NOT NULL;
+--> statement-breakpoint
+CREATE INDEX "social_proofs_image_idx" ON "social_proofs" ("image_id") WHERE "image_id" IS NOT NULL;
+--> statement-breakpoint
+UPDATE "uploads" SET "purpose" = 'cover' WHERE "id" IN (SELECT "cover_image_id" FROM "news_posts" WHERE "cover_image_id" IS NOT NULL);
+--> statement-breakpoint
+UPDATE "uploads" SET "purpose" = 'reward' WHERE "purpose" IS NULL AND "id" IN (SELECT "image_id" FROM "rewards" WHERE "image_id" IS NOT NULL);
+--> statement-breakpoint
+UPDATE "uploads" SET "purpose" = 'proof' WHERE "purpose" IS NULL AND "id" IN (SELECT "image_id" FROM "social_proofs" WHERE "image_id" IS NOT NULL);

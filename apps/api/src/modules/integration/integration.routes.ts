@@ -299,7 +299,7 @@ export const integrationRoutes: FastifyPluginAsyncZod = async (app) => {
       const stored = await storeProofImage(
         { db: app.db, dataDir: app.env.dataDir, quotaBytes: app.env.UPLOAD_QUOTA_BYTES },
         keyCaller(keyOf(request), request).audit,
-        { bytes, fileName, uploadedBy: null },
+        { bytes, fileName, uploader: { apiKeyId: keyOf(request).id } },
       );
       return reply.code(201).send(stored);
     },

@@ -286,7 +286,7 @@ export async function submitProofForCard(
   const caller = keyCaller(key, request);
   const { proof, isReplay } = await submitProof(
     deps,
-    { label: caller.label, audit: caller.audit, channel: key.kind === 'app' ? 'app' : 'integration' },
+    { label: caller.label, audit: caller.audit, channel: key.kind === 'app' ? 'app' : 'integration', uploader: { apiKeyId: key.id } },
     {
       customerId: holder.id,
       programId: input.programId,

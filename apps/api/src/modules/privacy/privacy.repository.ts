@@ -244,7 +244,10 @@ export async function scrubSocialProofs(
 ): Promise<{ proofs: number; images: { id: string; contentType: string }[] }> {
   const images = await rowsOf(
     executor,
-    sql`select u.id, u.content_type from social_proofs p join uploads u on u.id = p.image_id where p.customer_id = ${customerId}`,
+    // Only screenshots uploaded for a proof: an image with another purpose (a news cover a proof once
+    // pointed at, issue 30 M3) belongs to someone else and stays.
+    sql`select u.id, u.content_type from social_proofs p join uploads u on u.id = p.image_id
+        where p.customer_id = ${customerId} and u.purpose = 'proof'`,
   );
   const proofs = await rowsOf(
     executor,
