@@ -39,3 +39,17 @@ UPDATE "uploads" SET "purpose" = 'cover' WHERE "id" IN (SELECT "cover_image_id" 
 UPDATE "uploads" SET "purpose" = 'reward' WHERE "purpose" IS NULL AND "id" IN (SELECT "image_id" FROM "rewards" WHERE "image_id" IS NOT NULL);
 --> statement-breakpoint
 UPDATE "uploads" SET "purpose" = 'proof' WHERE "purpose" IS NULL AND "id" IN (SELECT "image_id" FROM "social_proofs" WHERE "image_id" IS NOT NULL);
+--> statement-breakpoint
+-- M2: an erasure blanks the free-text reasons of the person's ledger entries (a till's receipt text,
+-- a staff note may name or reach the person). The ledger stays append-only for everything else: the
+-- one update allowed sets `reason` to NULL and changes nothing else, and only in a transaction that
+-- declared itself an erasure (`set_config('sf.erasure', 'on', true)`, privacy.repository.ts).
+CREATE OR REPLACE FUNCTION "ledger_entries_append_only"() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+	IF TG_OP = 'UPDATE' AND current_setting('sf.erasure', true) = 'on' AND NEW."reason" IS NULL
+		AND (to_jsonb(NEW) - 'reason') = (to_jsonb(OLD) - 'reason') THEN
+		RETURN NEW;
+	END IF;
+	RAISE EXCEPTION 'ledger_entries is append-only: % refused', TG_OP USING ERRCODE = 'P0001';
+END;
+$$;

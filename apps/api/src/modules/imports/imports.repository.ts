@@ -325,6 +325,24 @@ export async function stageCustomers(executor: Executor, importId: string, rows:
   );
 }
 
+/** Staged rows of unfinished imports that are this person (see imports.service dropPersonFromPendingImports). */
+export async function deleteStagedPerson(
+  executor: Executor,
+  person: { email: string | null; phone: string | null; firstName: string; lastName: string; birthDate: string | null },
+): Promise<number> {
+  const deleted = await rowsOf(
+    executor,
+    sql`delete from import_staged_customers s using imports i
+        where i.id = s.import_id and i.status in ('validated', 'queued', 'running', 'failed')
+          and ((${person.email}::text is not null and lower(s.email) = lower(${person.email}::text))
+            or (${person.phone}::text is not null and s.phone = ${person.phone}::text)
+            or (${person.birthDate}::date is not null and s.birth_date = ${person.birthDate}::date
+                and lower(s.first_name) = lower(${person.firstName}) and lower(s.last_name) = lower(${person.lastName})))
+        returning s.row_number`,
+  );
+  return deleted.length;
+}
+
 export async function deleteStaged(executor: Executor, importId: string) {
   await executor.execute(sql`delete from import_staged_customers where import_id = ${importId}`);
 }

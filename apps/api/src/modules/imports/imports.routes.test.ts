@@ -1,3 +1,6 @@
+import { existsSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { parse } from 'csv-parse/sync';
@@ -303,10 +306,16 @@ describe('CSV import of customers', () => {
   });
 
   it('still imports an import checked before staging existed (read from its file)', async () => {
-    const response = await upload({ kind: 'customers', dryRun: 'true' }, { name: 'vecchia.csv', content: 'Nome;Cognome;Email\nVecchia;Una;vecchia1@example.it\nVecchia;Due;vecchia2@example.it\n' });
+    const content = 'Nome;Cognome;Email\nVecchia;Una;vecchia1@example.it\nVecchia;Due;vecchia2@example.it\n';
+    const response = await upload({ kind: 'customers', dryRun: 'true' }, { name: 'vecchia.csv', content });
     const id = response.json().id as string;
     await ctx.app.db.execute(sql`update imports set staged = false where id = ${id}`);
     await ctx.app.db.execute(sql`delete from import_staged_customers where import_id = ${id}`);
+    // A staged import's file goes once its rows are staged; an import checked before staging kept its own.
+    const [stored] = await rows<{ stored_name: string }>(sql`select stored_name from imports where id = ${id}`);
+    const file = path.join(ctx.dataDir, 'imports', stored!.stored_name);
+    expect(existsSync(file)).toBe(false);
+    await writeFile(file, content);
     expect((await ctx.request({ method: 'POST', url: `/api/admin/imports/${id}/start`, token })).statusCode).toBe(200);
     expect((await runImportChunk(importDeps(ctx.app), id)).status).toBe('done');
     const imported = await rows<{ n: number }>(sql`select count(*)::int as n from customers where email like 'vecchia%'`);

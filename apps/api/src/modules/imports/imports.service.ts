@@ -391,6 +391,9 @@ export async function createImport(deps: ImportDeps, caller: Caller, input: Crea
       return row;
     });
     const checked = (await checkFile(deps, created, options.batchRows ?? IMPORT_BATCH_ROWS)) ?? created;
+    // A staged import runs from its staging table alone: the file (every row of it, the refused ones
+    // too) is not kept a moment longer than the check (issue 30: an erasure must find the person).
+    if (checked.staged) await rm(filePath, { force: true });
     if (!input.dryRun) await startImport(deps, caller, checked.id);
     return getImport(deps, checked.id, caller.language);
   } catch (error) {
@@ -398,6 +401,18 @@ export async function createImport(deps: ImportDeps, caller: Caller, input: Crea
     if (!(await repo.isStoredNameUsed(deps.db, input.storedName))) await rm(filePath, { force: true });
     throw error;
   }
+}
+
+/**
+ * An erasure (privacy requests): the person's rows leave every import not yet finished, so that
+ * starting it afterwards cannot bring the person back. A staged row is the person's when it has their
+ * e-mail, their phone, or their first and last name with their birth date. Answers how many rows went.
+ */
+export async function dropPersonFromPendingImports(
+  executor: Executor,
+  person: { email: string | null; phone: string | null; firstName: string; lastName: string; birthDate: string | null },
+): Promise<number> {
+  return repo.deleteStagedPerson(executor, person);
 }
 
 /** Queues a checked import for the background runner. */

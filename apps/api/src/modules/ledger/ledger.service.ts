@@ -643,6 +643,17 @@ export async function customerMemberships(deps: LedgerDeps, customerId: string):
 }
 
 /**
+ * An erasure's part in the ledger (privacy requests, issue 30 M2), in the caller's transaction: the
+ * free-text reasons of the customer's entries and of their stored answers become NULL. The figures
+ * never change. Answers how many entries lost their reason.
+ */
+export async function eraseEntryTexts(tx: Transaction, customerId: string): Promise<number> {
+  const entries = await repo.blankFreeTextReasons(tx, customerId);
+  await repo.blankStoredReasons(tx, customerId, entries);
+  return entries.length;
+}
+
+/**
  * Writes off the unspent rest of every lot whose last day is before today: one `expire` entry per
  * lot, once, even with several processes (the lot row is locked and re-read; the entry's
  * (source, idempotency key) is unique per lot).
