@@ -14,6 +14,20 @@ describe('redactUrl', () => {
     expect(redactUrl('/a?refresh_token=r&id_token=i')).toBe('/a?refresh_token=[redacted]&id_token=[redacted]');
   });
 
+  it("keeps an error's kind and code but not the data it quotes (a CSV parser's record, a statement's parameters)", async () => {
+    const { errorForLog } = await import('./logger.ts');
+    const csv = Object.assign(new Error('Invalid Opening Quote: a quote is found on field 0 at line 4, value is "Lucia Bianchi\n347 1234567"'), {
+      code: 'INVALID_OPENING_QUOTE',
+      lines: 4,
+      record: ['Lucia', 'Bianchi'],
+      raw: 'Lucia;Bianchi',
+    });
+    const logged = JSON.stringify(errorForLog(csv));
+    expect(logged).toContain('INVALID_OPENING_QUOTE');
+    expect(logged).toContain('"lines":4');
+    expect(logged).not.toMatch(/Lucia|Bianchi|1234567/);
+  });
+
   it("keeps a card's number and drops its presence code from an integration path (decision record 030)", () => {
     expect(redactUrl('/api/integration/v1/cards/2790000000018-K7PXM2QD9W')).toBe('/api/integration/v1/cards/2790000000018-[redacted]');
     expect(redactUrl('/api/integration/v1/cards/2790000000018%2dk7pxm2qd9w?x=1')).toBe('/api/integration/v1/cards/2790000000018-[redacted]?x=1');

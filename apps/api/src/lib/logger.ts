@@ -39,7 +39,7 @@ function redactPath(path: string): string {
 
 /** Quoted text in a message or in SQL (a literal, a value PostgreSQL echoes back): replaced by `…`. */
 function maskQuoted(text: string): string {
-  return text.replace(/'(?:[^']|'')*'/g, "'…'").replace(/"[^"\n]*"/g, '"…"');
+  return text.replace(/'(?:[^']|'')*'/g, "'…'").replace(/"[^"]*"/g, '"…"');
 }
 
 /** Fields of an error that say what failed without saying with which data (PostgreSQL's among them). */

@@ -58,6 +58,11 @@ export async function insertImport(executor: Executor, values: typeof imports.$i
   return row;
 }
 
+/** An import refused while checked: its row errors and staged rows go with it (ON DELETE CASCADE). */
+export async function deleteImport(executor: Executor, id: string) {
+  await executor.delete(imports).where(eq(imports.id, id));
+}
+
 export async function updateImport(executor: Executor, id: string, values: Partial<typeof imports.$inferInsert>) {
   const [row] = await executor.update(imports).set(values).where(eq(imports.id, id)).returning();
   return row;

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
+import { readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
@@ -168,6 +168,42 @@ describe('CSV import of customers', () => {
     expect(unmapped.json().error.fields[0]).toEqual({ field: 'mapping', message: 'Column mapping is not valid' });
     const files = await rows<{ n: number }>(sql`select count(*)::int as n from imports where file_name = 'x.csv'`);
     expect(files[0]?.n).toBe(0);
+  });
+
+  it('answers a file that is not readable CSV with 400 naming its line, keeps no import and no file (issue 30)', async () => {
+    const send = (name: string, content: Buffer) => {
+      const boundary = '----sf-hostile';
+      const payload = Buffer.concat([
+        Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="kind"\r\n\r\ncustomers\r\n--${boundary}\r\nContent-Disposition: form-data; name="dryRun"\r\n\r\ntrue\r\n`),
+        Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${name}"\r\nContent-Type: text/csv\r\n\r\n`),
+        content,
+        Buffer.from(`\r\n--${boundary}--\r\n`),
+      ]);
+      return ctx.request({ method: 'POST', url: '/api/admin/imports', token, payload, headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, 'accept-language': 'it' } });
+    };
+    const binary = Buffer.alloc(4096);
+    for (let index = 0; index < binary.length; index += 1) binary[index] = (index * 7919) % 256;
+    const cases: [string, Buffer, number][] = [
+      ['virgolette.csv', Buffer.from('Nome;Cognome;Email\nMario;Rossi;mario@example.it\n"Lucia;Bianchi;lucia@example.it\nAnna;Neri;anna@example.it\n'), 3],
+      ['nul.csv', Buffer.from('Nome;Cognome;Email\nMario;Rossi;mario@example.it\nLu\u0000cia;Bianchi;lucia@example.it\n'), 3],
+      ['binario.csv', Buffer.concat([Buffer.from('Nome;Cognome\n'), binary]), 0],
+      // A one-line "header" far longer than any row: refused as soon as the parser has read its limit.
+      ['riga-lunga.csv', Buffer.from(`${'Nome;'.repeat(400_000)}\nMario;Rossi\n`), 1],
+    ];
+    for (const [name, content, line] of cases) {
+      const started = Date.now();
+      const response = await send(name, content);
+      expect(response.statusCode, `${name}: ${response.body.slice(0, 300)}`).toBe(400);
+      const error = response.json().error as { fields: { field: string; message: string }[] };
+      expect(error.fields[0]!.field).toBe('file');
+      expect(error.fields[0]!.message).toMatch(line > 0 ? new RegExp(`riga ${line}\\b`) : /riga \d+/);
+      expect(response.body).not.toContain('Lucia');
+      expect(Date.now() - started).toBeLessThan(5000);
+      expect(await rows(sql`select id from imports where file_name = ${name}`)).toEqual([]);
+    }
+    expect((await readdir(path.join(ctx.dataDir, 'imports')).catch(() => [] as string[])).length).toBe(
+      (await rows<{ n: number }>(sql`select count(*)::int as n from imports where status in ('validated', 'queued', 'running', 'failed') and staged = false`))[0]!.n,
+    );
   });
 
   it('resumes after its runner died midway (lease expired) and never imports a row twice', async () => {

@@ -27,6 +27,7 @@ import {
   proposeMapping,
   readRecords,
   readRecordsFrom,
+  UnreadableCsvError,
   type BalanceRowValues,
   type CustomerRowValues,
   type RowError,
@@ -362,6 +363,7 @@ export type CreateImportInput = {
  */
 export async function createImport(deps: ImportDeps, caller: Caller, input: CreateImportInput, options: { batchRows?: number } = {}) {
   const filePath = filePathOf(deps.dataDir, input.storedName);
+  let createdId: string | undefined;
   try {
     const dialect = detectDialect(await readHead(filePath));
     const header = await readHeader(filePath, dialect);
@@ -390,6 +392,7 @@ export async function createImport(deps: ImportDeps, caller: Caller, input: Crea
       });
       return row;
     });
+    createdId = created.id;
     const checked = (await checkFile(deps, created, options.batchRows ?? IMPORT_BATCH_ROWS)) ?? created;
     // A staged import runs from its staging table alone: the file (every row of it, the refused ones
     // too) is not kept a moment longer than the check (issue 30: an erasure must find the person).
@@ -397,10 +400,30 @@ export async function createImport(deps: ImportDeps, caller: Caller, input: Crea
     if (!input.dryRun) await startImport(deps, caller, checked.id);
     return getImport(deps, checked.id, caller.language);
   } catch (error) {
+    if (error instanceof UnreadableCsvError) {
+      // Not a CSV we can read: no half-checked import stays behind (its row errors and staged rows
+      // go with it), and the answer names the line, not the cells (which never reach the log).
+      if (createdId !== undefined) await refuseUnreadable(deps, caller, createdId, error.line);
+      await rm(filePath, { force: true });
+      throw unreadableFile(error.line);
+    }
     // A refused file is not kept (an accepted one stays until its import ends).
     if (!(await repo.isStoredNameUsed(deps.db, input.storedName))) await rm(filePath, { force: true });
     throw error;
   }
+}
+
+const unreadableFile = (line: number) =>
+  new CodedError(400, 'validation', (language) => {
+    const text = `${message('invalid', language, { field: 'file' })}: ${language === 'it' ? `non è un CSV leggibile alla riga ${line}` : `not a readable CSV at line ${line}`}`;
+    return { message: text, fields: [{ field: 'file', message: text }] };
+  });
+
+async function refuseUnreadable(deps: ImportDeps, caller: Caller, id: string, line: number) {
+  await deps.db.transaction(async (tx) => {
+    await repo.deleteImport(tx, id);
+    await recordAudit(tx, caller.actor, { action: 'refuse', entityType: IMPORT_ENTITY, entityId: id, after: { line } });
+  });
 }
 
 /**

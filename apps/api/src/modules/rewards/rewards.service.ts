@@ -179,7 +179,7 @@ export async function importVouchers(
   const delimiter = (firstLine.match(/;/g)?.length ?? 0) >= (firstLine.match(/,/g)?.length ?? 0) ? ';' : ',';
   let records: string[][];
   try {
-    records = parse(text, { delimiter, relax_column_count: true, skip_empty_lines: true, trim: true }) as string[][];
+    records = parse(text, { delimiter, relax_column_count: true, skip_empty_lines: true, trim: true, max_record_size: 10_000 }) as string[][];
   } catch {
     throw fieldError('file');
   }
