@@ -1,4 +1,5 @@
 import {
+  LEDGER_BOUNDS,
   ledgerErrorMessage,
   type CreateLedgerEntry,
   type CustomerMemberships,
@@ -136,6 +137,10 @@ async function planMovement(
   const stamps = membership.stamps + movement.stamps;
   if (balance < 0) throw insufficient(membership.balance, -movement.points, 'points');
   if (stamps < 0) throw insufficient(membership.stamps, -movement.stamps, 'stamps');
+  // The stored figures are 32-bit integers: a write that would pass them is the request's fault.
+  if (balance > LEDGER_BOUNDS.storedMax || stamps > LEDGER_BOUNDS.storedMax) {
+    throw fieldError(movement.source === 'purchase' && movement.amountCents !== null ? 'amountCents' : movement.stamps > 0 ? 'stamps' : 'points');
+  }
 
   const defaultExpiry =
     movement.points > 0
@@ -293,6 +298,9 @@ async function movementFor(
         minSpendCents: program.minSpendCents,
         multiplier: multiplierOf(program, membership.tier),
       });
+      // A purchase earns no more than a request may move (issue 30: 1,000 points per euro × a tier's
+      // 10 × a large amount would otherwise pass the 32-bit columns and answer 500).
+      if (points > LEDGER_BOUNDS.pointsMax) throw fieldError('amountCents');
       return { ...base, kind: 'earn', source: 'purchase', points, stamps: 0, amountCents: input.amountCents! };
     }
     case 'redeem':
