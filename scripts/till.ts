@@ -9,8 +9,10 @@ import { parseArgs } from 'node:util';
  *   npm run till -- card <card>
  *   npm run till -- check <voucher code>
  *   npm run till -- use <voucher code>
- *   npm run till -- redeem <card> <reward id>
+ *   npm run till -- redeem <scanned card> <reward id>
  *
+ * <card> is the number alone or what a scanner reads from the card's QR code or barcode,
+ * `<number>-<code>`, passed on verbatim; a redemption needs the latter (decision record 030).
  * The key comes from --key or TILL_API_KEY (create one in Pagine → Chiavi API); the server from --url
  * or TILL_URL (default http://localhost:3000). Answers are printed in Italian; the exit code is 0 on
  * success, 1 when the API refused, 2 on a usage error.
@@ -22,8 +24,12 @@ const USAGE = `Uso: npm run till -- <comando> [argomenti] [--key sfk_…] [--url
   card <tessera>               legge saldo, timbri, livello, punti in scadenza e premi vicini
   check <codice buono>         verifica un buono
   use <codice buono>           usa un buono (una volta sola)
-  redeem <tessera> <id premio> riscatta un premio ed emette il buono
+  redeem <tessera letta> <id premio>
+                               riscatta un premio ed emette il buono: serve ciò che il lettore legge
+                               dal QR o dal codice a barre della tessera, numero-codice
+                               (es. redeem 2790000000018-K7PXM2QD9W <id premio>)
 
+<tessera> è il numero, oppure ciò che il lettore legge dalla tessera (numero-codice), così com'è.
 La chiave si crea in Pagine → Chiavi API; si passa con --key o con TILL_API_KEY.`;
 
 const { values, positionals } = parseArgs({
@@ -101,7 +107,7 @@ switch (command) {
     failIfRefused(answer);
     const b = answer.body;
     const gained = Number(b['points']) > 0 ? `+${b['points']} punti` : `+${b['stamps']} timbri`;
-    console.log(`Acquisto di ${euro(amountCents)} registrato sulla tessera ${card}: ${gained}.`);
+    console.log(`Acquisto di ${euro(amountCents)} registrato sulla tessera ${b['cardNumber']}: ${gained}.`);
     console.log(`Saldo: ${b['balance']} punti, ${b['stampsBalance']} timbri${b['tier'] ? `, livello ${b['tier']}` : ''}. Movimento n. ${b['entryId']}.`);
     console.log(`Idempotency-Key: ${idempotencyKey} (ripetendola non si registra due volte).`);
     break;
@@ -112,12 +118,13 @@ switch (command) {
     const answer = await call('GET', `/cards/${encodeURIComponent(card)}`);
     failIfRefused(answer);
     const b = answer.body as {
+      cardNumber: string;
       initials: string;
       status: string;
       memberships: { programName: string; programType: string; balance: number; stamps: number; stampsRequired: number | null; tier: string | null; expiring: { points: number; expiresOn: string }[] }[];
       rewardsWithinReach: { name: string; isAffordable: boolean; missing: number; costPoints: number | null; costStamps: number | null }[];
     };
-    console.log(`Tessera ${card} — titolare ${b.initials} (${b.status})`);
+    console.log(`Tessera ${b.cardNumber} — titolare ${b.initials} (${b.status})`);
     if (b.memberships.length === 0) console.log('  Nessun programma di questo esercente.');
     for (const m of b.memberships) {
       const figure = m.programType === 'stamps' ? `${m.stamps}/${m.stampsRequired ?? '?'} timbri` : `${m.balance} punti`;
@@ -147,7 +154,10 @@ switch (command) {
   }
   case 'redeem': {
     const [card, rewardId] = args;
-    if (!card || !rewardId) usage('Servono tessera e id del premio.');
+    if (!card || !rewardId) usage('Servono la tessera letta (numero-codice) e l\'id del premio.');
+    if (!/^\d{13}-[A-Za-z0-9]{10}$/.test(card)) {
+      usage('Per riscattare serve la tessera letta dal QR o dal codice a barre: numero-codice (es. 2790000000018-K7PXM2QD9W).');
+    }
     const answer = await call('POST', '/redemptions', { cardNumber: card, rewardId }, { 'idempotency-key': values['idempotency-key'] ?? `till-${randomUUID()}` });
     failIfRefused(answer);
     const b = answer.body as { points: number; stamps: number; balance: number; voucher: { code: string; validUntil: string | null } };

@@ -62,6 +62,8 @@ declare module 'fastify' {
     identity: IdentityProvider;
     mailer: Mailer;
     clock: Clock;
+    /** The key each card's presence code is derived from (CARD_CODE_SECRET; decision record 030). */
+    cardCodeSecret: string;
     /** Set once a shutdown has begun: readiness fails, answers ask keep-alive clients to reconnect. */
     lifecycle: { isDraining: boolean };
   }
@@ -196,6 +198,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   await app.register(languagePlugin);
   await app.register(inputHygienePlugin);
   app.decorate('apiKeyPepper', await loadOrCreateSecret(env.dataDir, 'api-keys', env.API_KEY_PEPPER));
+  app.decorate('cardCodeSecret', await loadOrCreateSecret(env.dataDir, 'card-codes', env.CARD_CODE_SECRET));
   await app.register(accessControlPlugin);
   await app.register(csrfPlugin, {
     secret: await loadOrCreateSecret(env.dataDir, 'csrf', env.CSRF_SECRET),

@@ -5,6 +5,7 @@ import { privacyJobs } from './modules/privacy/privacy.retention.ts';
 import { importJobs } from './modules/imports/imports.jobs.ts';
 import { bonusJobs } from './modules/bonuses/bonuses.jobs.ts';
 import { dashboardJobs } from './modules/dashboard/dashboard.jobs.ts';
+import { socialProofJobs } from './modules/social-proofs/social-proofs.service.ts';
 
 /**
  * The one background-job runner of a process. Every job kind of every module must be known to it:
@@ -12,7 +13,7 @@ import { dashboardJobs } from './modules/dashboard/dashboard.jobs.ts';
  * A module with background work adds its JobModule to this list (one line).
  */
 function jobModules(app: FastifyInstance): JobModule[] {
-  return [ledgerJobs(app), privacyJobs(app), importJobs(app), bonusJobs(app), dashboardJobs(app)];
+  return [ledgerJobs(app), privacyJobs(app), importJobs(app), bonusJobs(app), dashboardJobs(app), socialProofJobs(app)];
 }
 
 /** The automatic runners of this process (normally one), so that new work can start without waiting. */

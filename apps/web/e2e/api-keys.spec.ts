@@ -42,8 +42,9 @@ test('an admin creates an API key (the secret shown once), the key works, then t
   await expect(row).toContainText('Attiva');
   await expect(page.getByText(secret)).toHaveCount(0);
 
-  // The key works on the integration API: an unknown card is "not found", not "unauthenticated".
-  const card = '/api/integration/v1/cards/2799999999999';
+  // The key works on the integration API: an unknown card (scanned with its code, as the app's key
+  // needs it) is "not found", not "unauthenticated".
+  const card = '/api/integration/v1/cards/2799999999999-ABCDEFGHJK';
   const before = await page.request.get(`${baseURL}${card}`, { headers: { authorization: `Bearer ${secret}` } });
   expect(before.status()).toBe(404);
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ACCOUNT_ROLES } from './roles.ts';
-import { BOUNDS, emailSchema, keyed, passwordSchema } from './validation.ts';
+import { BOUNDS, emailSchema, keyed, nameSchema, passwordSchema } from './validation.ts';
 import { LANGUAGES } from './app-info.ts';
 
 /** S18 `POST /api/auth/login` */
@@ -23,8 +23,8 @@ export type LoginResponse = z.infer<typeof loginResponseSchema>;
 export const registerRequestSchema = z.strictObject({
   email: emailSchema,
   password: passwordSchema,
-  firstName: z.string().trim().min(1).max(BOUNDS.nameMax),
-  lastName: z.string().trim().min(1).max(BOUNDS.nameMax),
+  firstName: nameSchema(),
+  lastName: nameSchema(),
   acceptTerms: z.boolean().refine((accepted) => accepted, keyed('termsRequired')),
 });
 export type RegisterRequest = z.infer<typeof registerRequestSchema>;
@@ -116,7 +116,11 @@ export const userByTokenQuerySchema = z.object({ token: z.string().min(1).max(40
 export const userByTokenResponseSchema = z.object({ payload: staffUserSchema });
 
 /** Own profile (the user menu's dialog). */
-export const updateProfileRequestSchema = staffProfileSchema.partial().strict();
+export const updateProfileRequestSchema = staffProfileSchema
+  // A name someone types refuses invisible formatting (bidi overrides, zero-width characters).
+  .extend({ firstName: nameSchema(BOUNDS.nameMax, 0), lastName: nameSchema(BOUNDS.nameMax, 0), fullname: nameSchema(200, 0) })
+  .partial()
+  .strict();
 export const changePasswordRequestSchema = z.strictObject({
   currentPassword: z.string().min(1).max(BOUNDS.passwordMax),
   newPassword: passwordSchema,

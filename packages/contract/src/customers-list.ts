@@ -40,7 +40,7 @@ export const customerSchema = z.object({
   birthDate: z.iso.date().nullable(),
   city: z.string().nullable(),
   province: z.string().nullable(),
-  /** 13 digits issued by us: a fixed prefix, a sequence and a Luhn check digit. */
+  /** 13 digits issued by us: a fixed prefix, 9 random digits (a counter on older cards) and a Luhn check digit. */
   cardNumber: z.string(),
   referralCode: z.string(),
   /** The id of the customer who referred this one. */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { BOUNDS } from './validation.ts';
+import { BOUNDS, nameSchema } from './validation.ts';
 import { phoneSchema, provinceSchema } from './italian.ts';
 import { consentChannelSchema, consentPurposeSchema } from './customers-list.ts';
 
@@ -13,7 +13,7 @@ export const consentInputSchema = z.strictObject({
   noticeVersion: noticeVersionSchema,
 });
 
-const name = z.string().trim().min(1).max(BOUNDS.nameMax);
+const name = nameSchema();
 const nullableOptional = <T extends z.ZodType>(schema: T) => schema.nullable().optional();
 
 const customerFields = {
@@ -76,7 +76,11 @@ export type ConsentRecord = z.infer<typeof consentRecordSchema>;
 /** Every grant and withdrawal of a customer, newest first. */
 export const consentHistorySchema = z.object({ items: z.array(consentRecordSchema) });
 
-/** Card numbers: the issuer prefix, 9 digits of sequence and a Luhn check digit (13 digits). */
+/**
+ * Card numbers: the issuer prefix, 9 digits and a Luhn check digit (13 digits). New cards draw the 9
+ * digits at random (the API's drawCardNumber, decision record 030); cards issued before that carry a
+ * counter there (`cardNumberFor`, still used by the demo data) and keep working.
+ */
 export const CARD_PREFIX = '279';
 
 /** The Luhn check digit of a string of digits. */
@@ -93,6 +97,7 @@ export function luhnCheckDigit(digits: string): number {
   return (10 - (sum % 10)) % 10;
 }
 
+/** A card number with a counter in place of the random digits: cards issued before decision 030, demo data. */
 export function cardNumberFor(sequence: number): string {
   const body = `${CARD_PREFIX}${String(sequence).padStart(9, '0')}`;
   return `${body}${luhnCheckDigit(body)}`;

@@ -38,6 +38,10 @@ export const ERROR_TEXTS: Partial<Record<ErrorCode, Record<Language, string>>> =
     en: "This customer's data were erased",
     it: 'I dati di questo cliente sono stati cancellati',
   },
+  card_code_required: {
+    en: "The card's code is needed: scan the card's QR code or barcode (number-code)",
+    it: 'Serve il codice della tessera: inquadra il QR o il codice a barre della tessera (numero-codice)',
+  },
   invalid_state: {
     en: 'This action is not possible in the current state',
     it: 'Questa azione non è possibile nello stato attuale',

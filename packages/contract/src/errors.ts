@@ -50,6 +50,9 @@ export const ERROR_CODES = [
   'processing_blocked',
   'customer_erased',
   'invalid_state',
+  // The security review (issue 30): card_code_required's text in error-texts.ts, the other in rewards.ts.
+  'card_code_required',
+  'redemption_voucher_used',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 

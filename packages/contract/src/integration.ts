@@ -5,6 +5,7 @@ import { expiringPointsSchema, LEDGER_BOUNDS } from './ledger.ts';
 import { keyed } from './validation.ts';
 import { voucherCheckSchema } from './rewards.ts';
 import { proofKindSchema, proofUrlSchema, PROOF_BOUNDS, proofStatusSchema } from './social-proofs.ts';
+import { cardCodeSchema, cardReferenceSchema } from './customer-cards.ts';
 
 /**
  * The integration API (`/api/integration/v1`, PRODUCT.md D "Integration API", F) and its keys
@@ -85,11 +86,23 @@ export const apiKeyIdParamSchema = z.object({ id: z.uuid() });
 
 // ---- /api/integration/v1 ------------------------------------------------------------------------
 
-export const cardNumberParamSchema = z.object({ cardNumber: z.string().trim().regex(/^\d{13}$/) });
+/**
+ * A card in a request (decision record 030): `cardNumber` is the number alone or the scanned form
+ * `<13 digits>-<code>` (what the card's QR code and barcode carry: a till may pass it verbatim), and
+ * `cardCode` the code on its own. Spending needs the code; so does everything an `app` key does.
+ */
+const cardFields = {
+  cardNumber: cardReferenceSchema,
+  cardCode: cardCodeSchema.optional(),
+};
+
+/** `GET /cards/:cardNumber`: the number, or the scanned form; the code may come in `X-Card-Code` instead. */
+export const cardNumberParamSchema = z.object({ cardNumber: cardReferenceSchema });
+export const cardCodeHeadersSchema = z.object({ 'x-card-code': cardCodeSchema.optional() });
 
 /** `POST /api/integration/v1/purchases` (with `Idempotency-Key`). */
 export const integrationPurchaseSchema = z.strictObject({
-  cardNumber: z.string().trim().regex(/^\d{13}$/),
+  ...cardFields,
   amountCents: z.number().int().min(0).max(LEDGER_BOUNDS.amountCentsMax),
   /** Stamps programs: how many stamps (default 1, within the caps). */
   stamps: z.number().int().min(1).max(LEDGER_BOUNDS.stampsMax).optional(),
@@ -142,6 +155,7 @@ export const rewardWithinReachSchema = z.object({
 
 /** `GET /api/integration/v1/cards/:cardNumber`: no personal data beyond the initials. */
 export const integrationCardSchema = z.object({
+  /** The number alone (never the code). */
   cardNumber: z.string(),
   initials: z.string(),
   status: z.string(),
@@ -157,7 +171,7 @@ export type IntegrationVoucher = z.infer<typeof integrationVoucherSchema>;
 
 /** `POST /api/integration/v1/redemptions` (with `Idempotency-Key`). */
 export const integrationRedemptionSchema = z.strictObject({
-  cardNumber: z.string().trim().regex(/^\d{13}$/),
+  ...cardFields,
   rewardId: z.uuid(),
 });
 export type IntegrationRedemption = z.infer<typeof integrationRedemptionSchema>;
@@ -177,7 +191,7 @@ export type IntegrationRedemptionResult = z.infer<typeof integrationRedemptionRe
 /** `POST /api/integration/v1/proofs`: a link and/or a screenshot uploaded with `POST /proofs/image`. */
 export const integrationProofSchema = z
   .strictObject({
-    cardNumber: z.string().trim().regex(/^\d{13}$/),
+    ...cardFields,
     programId: z.uuid(),
     kind: proofKindSchema,
     url: proofUrlSchema.optional(),
@@ -205,10 +219,14 @@ export const optionalIdempotencyHeadersSchema = z.object({
 
 /** Texts of the integration API's refusals. */
 export function integrationErrorMessage(
-  code: 'invalid_api_key' | 'scope_missing' | 'other_merchant' | 'card_not_found' | 'program_required',
+  code: 'invalid_api_key' | 'scope_missing' | 'other_merchant' | 'card_not_found' | 'program_required' | 'merchant_inactive',
   language: Language,
 ): string {
   const texts = {
+    merchant_inactive: {
+      it: "L'esercente della chiave è sospeso o archiviato: la chiave non può operare",
+      en: "The key's merchant is suspended or archived: the key cannot act",
+    },
     invalid_api_key: { it: 'La chiave API non è valida o è stata revocata', en: 'The API key is not valid or has been revoked' },
     scope_missing: { it: 'La chiave API non ha il permesso per questa operazione', en: 'The API key may not do this' },
     other_merchant: { it: 'La chiave API opera solo per il proprio esercente', en: 'The API key acts only for its own merchant' },

@@ -22,10 +22,16 @@ export const ledgerRequestKindSchema = z.enum(LEDGER_REQUEST_KINDS);
 export type LedgerRequestKind = z.infer<typeof ledgerRequestKindSchema>;
 
 export const LEDGER_BOUNDS = {
-  /** One purchase at most 1,000,000.00 euro. */
-  amountCentsMax: 100_000_000,
+  /**
+   * One purchase at most 100,000.00 euro. With a program's points per euro (≤ 1,000) and a tier's
+   * multiplier (≤ 10, programs.ts) a purchase cannot compute more than 10^9 points, inside the
+   * 32-bit columns; beyond pointsMax it is refused naming amountCents (issue 30).
+   */
+  amountCentsMax: 10_000_000,
   /** One request moves at most a million points (or stamps). */
   pointsMax: 1_000_000,
+  /** What a balance, a stamps count or an entry can hold (PostgreSQL integer): a write past it is a 400. */
+  storedMax: 2_147_483_647,
   stampsMax: 1_000,
   reasonMax: 500,
   idempotencyKeyMin: 8,

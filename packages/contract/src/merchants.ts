@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { exportQuerySchema, listPageSchema, listQuerySchema } from './list-query.ts';
-import { BOUNDS } from './validation.ts';
+import { BOUNDS, nameSchema } from './validation.ts';
 import {
   codiceFiscaleSchema,
   partitaIvaSchema,
@@ -77,8 +77,8 @@ export const merchantAddressInputSchema = z.strictObject({
 });
 
 const merchantFields = {
-  legalName: text(200),
-  signName: optionalText(text(200)),
+  legalName: nameSchema(200),
+  signName: optionalText(nameSchema(200)),
   vatNumber: partitaIvaSchema,
   taxCode: optionalText(codiceFiscaleSchema),
   sdiCode: optionalText(sdiCodeSchema),

@@ -179,8 +179,13 @@ const fieldLabels: Record<Language, Record<string, string>> = {
   },
 };
 
+/**
+ * Own properties only: a field named by the client (`{"social":{"constructor":1}}`) must not reach
+ * Object.prototype and print "function Object() { [native code] }" (issue 30).
+ */
 export function fieldLabel(field: string, language: Language): string {
-  return fieldLabels[language][field] ?? field;
+  const labels = fieldLabels[language];
+  return Object.hasOwn(labels, field) ? (labels[field] ?? field) : field;
 }
 
 export function message(key: MessageKey, language: Language, params: Params = {}): string {

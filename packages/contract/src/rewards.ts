@@ -249,6 +249,8 @@ export const REWARD_ERROR_CODES = [
   'voucher_not_issued',
   'voucher_void',
   'voucher_wrong_merchant',
+  /** Reversing a redemption whose voucher was used at a till (issue 30, M1). */
+  'redemption_voucher_used',
 ] as const;
 export type RewardErrorCode = (typeof REWARD_ERROR_CODES)[number];
 
@@ -263,6 +265,7 @@ const rewardTexts: Record<Language, Record<RewardErrorCode, string>> = {
     voucher_not_issued: 'This voucher has not been issued to a customer',
     voucher_void: 'This voucher has been voided',
     voucher_wrong_merchant: "This merchant is not part of the reward's program",
+    redemption_voucher_used: 'The voucher of this redemption has been used already: the redemption cannot be reversed',
   },
   it: {
     out_of_stock: 'Questo premio è esaurito',
@@ -274,6 +277,7 @@ const rewardTexts: Record<Language, Record<RewardErrorCode, string>> = {
     voucher_not_issued: 'Questo buono non è stato assegnato a un cliente',
     voucher_void: 'Questo buono è stato annullato',
     voucher_wrong_merchant: 'Questo esercente non fa parte del programma del premio',
+    redemption_voucher_used: 'Il buono di questo riscatto è già stato usato: il riscatto non si può stornare',
   },
 };
 

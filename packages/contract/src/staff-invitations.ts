@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { exportQuerySchema, listPageSchema, listQuerySchema } from './list-query.ts';
 import { STAFF_ROLES } from './roles.ts';
-import { BOUNDS, emailSchema, passwordSchema } from './validation.ts';
+import { emailSchema, nameSchema, passwordSchema } from './validation.ts';
 
 /** How long an invitation link stays valid (issue 11: 7 days). A resend starts the 7 days again. */
 export const INVITATION_TTL_MS = 7 * 24 * 60 * 60_000;
@@ -36,7 +36,7 @@ export const invitationPageSchema = listPageSchema(staffInvitationSchema);
 /** An admin invites someone by e-mail with a staff role. */
 export const createInvitationRequestSchema = z.strictObject({
   email: emailSchema,
-  displayName: z.string().trim().min(1).max(BOUNDS.nameMax),
+  displayName: nameSchema(),
   role: z.enum(STAFF_ROLES),
 });
 export type CreateInvitationRequest = z.infer<typeof createInvitationRequestSchema>;
@@ -53,8 +53,8 @@ export type InvitationDetails = z.infer<typeof invitationDetailsSchema>;
 /** The invitee sets their name and password; the answer is a sign-in like `POST /api/auth/login`. */
 export const acceptInvitationRequestSchema = z.strictObject({
   token: z.string().min(1).max(512),
-  firstName: z.string().trim().min(1).max(BOUNDS.nameMax),
-  lastName: z.string().trim().min(1).max(BOUNDS.nameMax),
+  firstName: nameSchema(),
+  lastName: nameSchema(),
   password: passwordSchema,
 });
 export type AcceptInvitationRequest = z.infer<typeof acceptInvitationRequestSchema>;

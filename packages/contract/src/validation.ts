@@ -21,6 +21,28 @@ export const BOUNDS = {
 } as const;
 
 export const emailSchema = z.email().max(BOUNDS.emailMax);
+
+/**
+ * Characters that change how a name is drawn without being seen: bidirectional controls (the
+ * right-to-left override turns "Rossi‮gpj.exe" around on screen, in e-mails and in exports) and
+ * zero-width ones (two names that look the same, one search that cannot find it). Names refuse them
+ * (issue 30): U+061C, U+180E, U+200B–U+200F, U+202A–U+202E, U+2060–U+2064, U+2066–U+2069, U+FEFF.
+ */
+const INVISIBLE_FORMATTING = /[\u061C\u180E\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u2069\uFEFF]/u;
+
+export function hasInvisibleFormatting(value: string): boolean {
+  return INVISIBLE_FORMATTING.test(value);
+}
+
+/** A person's or a business's name: trimmed, `min`–`max` characters, no invisible formatting. */
+export function nameSchema(max: number = BOUNDS.nameMax, min = 1) {
+  return z
+    .string()
+    .trim()
+    .min(min)
+    .max(max)
+    .refine((value) => !hasInvisibleFormatting(value), keyed('invalid'));
+}
 export const passwordSchema = z.string().min(BOUNDS.passwordMin).max(BOUNDS.passwordMax);
 
 /** Marks a refinement with the message key it should be reported with (e.g. the terms checkbox). */

@@ -108,6 +108,13 @@ const envSchema = z.object({
    * kept in DATA_DIR; several API processes must share it (set it, or share DATA_DIR).
    */
   API_KEY_PEPPER: z.string().min(32).optional(),
+  /**
+   * The key from which each card's presence code is derived (HMAC-SHA-256 of the customer's id and
+   * code version; decision record 030). Without it one is generated once and kept in DATA_DIR; several
+   * API processes must share it (else a card's code differs between them). Replacing it changes every
+   * card's code: every card then needs reprinting.
+   */
+  CARD_CODE_SECRET: z.string().min(32).optional(),
   /** How often the background job runner looks for due jobs (points expiry), in milliseconds. */
   JOBS_INTERVAL_MS: z.coerce.number().int().min(100).default(60_000),
 });

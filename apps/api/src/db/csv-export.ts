@@ -91,16 +91,36 @@ function drained(stream: NodeJS.WritableStream & { destroyed?: boolean }): Promi
 }
 
 /**
- * One CSV line of the export query's row (its columns c0, c1, …), quoted as csv-stringify quotes in
- * our dialect: a cell holding `;`, `"`, CR or LF is put in quotes with its quotes doubled; a null is
- * an empty cell; CRLF ends the line.
+ * Formula neutralisation (OWASP "CSV injection", issue 30 M5): a cell that starts with `=`, `+`, `-`,
+ * `@`, a tab or a carriage return is one Excel would evaluate (`=HYPERLINK(…)` in a customer's name,
+ * a hostile column header echoed by an import's error report), so it gets a leading `'`, which Excel
+ * shows as text and does not display. A cell that is a plain number (`-30`, `+12,50`) is no formula
+ * and keeps its sign, so that the ledger's points stay numbers.
+ */
+const FORMULA_START = /^[=+\-@\t\r]/;
+const PLAIN_NUMBER = /^[+-]?[0-9]+([.,][0-9]+)?$/;
+
+export function neutraliseCsvCell(text: string): string {
+  return FORMULA_START.test(text) && !PLAIN_NUMBER.test(text) ? `'${text}` : text;
+}
+
+/**
+ * One CSV line of the export query's row (its columns c0, c1, …): each cell neutralised as
+ * neutraliseCsvCell does, then quoted as csv-stringify quotes in our dialect: a cell holding `;`,
+ * `"`, CR or LF is put in quotes with its quotes doubled; a null is an empty cell; CRLF ends the line.
  */
 function csvLine(keys: string[]): SQL {
   const cell = (key: string) => {
-    const value = sql`(q.${sql.identifier(key)})::text`;
+    const raw = sql`(q.${sql.identifier(key)})::text`;
+    const value = sql`(case when ${raw} ~ E'^[=+@\t\r-]' and ${raw} !~ '^[+-]?[0-9]+([.,][0-9]+)?$' then '''' || ${raw} else ${raw} end)`;
     return sql`case when ${value} ~ E'[;"\r\n]' then '"' || replace(${value}, '"', '""') || '"' else coalesce(${value}, '') end`;
   };
   return sql`${sql.join(keys.map(cell), sql` || ';' || `)} || E'\r\n'`;
+}
+
+/** The header line, its cells neutralised like every other cell. */
+function headerLine(headers: string[]): string {
+  return `\uFEFF${stringify([headers.map(neutraliseCsvCell)], { delimiter: ';', record_delimiter: '\r\n' })}`;
 }
 
 /** Rows fetched per cursor round trip (about 100–300 KB of CSV: one chunk of the answer). */
@@ -118,7 +138,6 @@ export async function sendCsv(reply: FastifyReply, options: CsvExportOptions): P
   const pool = poolOf(options.db);
   if (pool) return sendCsvByCopy(reply, options, pool, headers, keys);
   const batchSize = options.batchSize ?? CSV_BATCH_ROWS;
-  const dialect = { delimiter: ';', record_delimiter: '\r\n' } as const;
   // Bytes, not rows: write() answers false once a batch's chunk is buffered, and the loop waits.
   const out = new PassThrough({ highWaterMark: 64 * 1024 });
   let started: () => void = () => undefined;
@@ -139,7 +158,7 @@ export async function sendCsv(reply: FastifyReply, options: CsvExportOptions): P
       const rows = result.rows as { line: string }[];
       if (batch === 0) {
         started();
-        await send(`\uFEFF${stringify([headers], dialect)}`);
+        await send(headerLine(headers));
       }
       if (rows.length === 0) break;
       // Chunks of a few hundred rows (tens of KB): short-lived strings the young generation frees at
@@ -192,7 +211,7 @@ async function sendCsvByCopy(
   const client = await pool.connect();
   const values = new CopyBinaryValues();
   const out = new PassThrough({ highWaterMark: 64 * 1024 });
-  out.write(`\uFEFF${stringify([headers], { delimiter: ';', record_delimiter: '\r\n' })}`);
+  out.write(headerLine(headers));
   let finished: Promise<unknown>;
   try {
     await client.query('begin');

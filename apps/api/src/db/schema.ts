@@ -104,8 +104,14 @@ export const uploads = pgTable('uploads', {
   contentType: text().notNull(),
   size: integer().notNull(),
   uploadedBy: uuid().references(() => users.id, { onDelete: 'set null' }),
+  /** What the image is for (migration 0019): a news cover, a reward's image, a proof's screenshot. */
+  purpose: text().$type<UploadPurpose>(),
+  /** The API key that sent it (a proof's screenshot through the integration API), else null. */
+  apiKeyId: uuid(),
   createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
 }, (t) => [index('uploads_uploaded_by_idx').on(t.uploadedBy)]);
+
+export type UploadPurpose = 'cover' | 'reward' | 'proof';
 
 export const newsPosts = pgTable(
   'news_posts',

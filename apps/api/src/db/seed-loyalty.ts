@@ -229,6 +229,8 @@ export async function seedLoyaltyDemo(db: Database, options: { log?: FastifyBase
         birthDate: random.chance(0.8) ? birth.toISOString().slice(0, 10) : null,
         city: place.city,
         province: place.province,
+        // The demo's cards are numbered as cards issued before decision 030 were (279 + a counter):
+        // they stand for the printed cards that keep working; new customers get random numbers.
         cardNumber: cardNumberFor(index + 1),
         referralCode: code,
         status: index % 97 === 0 ? ('blocked' as const) : ('active' as const),
@@ -266,7 +268,6 @@ export async function seedLoyaltyDemo(db: Database, options: { log?: FastifyBase
       returning id, card_number`);
     const idByCard = new Map((insertedRows.rows as { id: string; card_number: string }[]).map((row) => [row.card_number, row.id]));
     const inserted = people.map((person) => ({ ...person, id: idByCard.get(person.cardNumber) ?? '' }));
-    await tx.execute(sql`select setval('customer_card_seq', ${DEMO_CUSTOMER_COUNT})`);
 
     // Some referrals: a later customer brought by an earlier one.
     const byAge = [...inserted].sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime());

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { readdir, readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../../test/helper.ts';
+import { sql } from 'drizzle-orm';
 import { loggerOptions, redactUrl } from './logger.ts';
 
 describe('redactUrl', () => {
@@ -11,6 +12,26 @@ describe('redactUrl', () => {
     expect(redactUrl('/api/admin/news?page=2&status=draft')).toBe('/api/admin/news?page=2&status=draft');
     expect(redactUrl('http://h/auth/reset-password?x=1&%74oken=abc')).toBe('http://h/auth/reset-password?x=1&%74oken=[redacted]');
     expect(redactUrl('/a?refresh_token=r&id_token=i')).toBe('/a?refresh_token=[redacted]&id_token=[redacted]');
+  });
+
+  it("keeps an error's kind and code but not the data it quotes (a CSV parser's record, a statement's parameters)", async () => {
+    const { errorForLog } = await import('./logger.ts');
+    const csv = Object.assign(new Error('Invalid Opening Quote: a quote is found on field 0 at line 4, value is "Lucia Bianchi\n347 1234567"'), {
+      code: 'INVALID_OPENING_QUOTE',
+      lines: 4,
+      record: ['Lucia', 'Bianchi'],
+      raw: 'Lucia;Bianchi',
+    });
+    const logged = JSON.stringify(errorForLog(csv));
+    expect(logged).toContain('INVALID_OPENING_QUOTE');
+    expect(logged).toContain('"lines":4');
+    expect(logged).not.toMatch(/Lucia|Bianchi|1234567/);
+  });
+
+  it("keeps a card's number and drops its presence code from an integration path (decision record 030)", () => {
+    expect(redactUrl('/api/integration/v1/cards/2790000000018-K7PXM2QD9W')).toBe('/api/integration/v1/cards/2790000000018-[redacted]');
+    expect(redactUrl('/api/integration/v1/cards/2790000000018%2dk7pxm2qd9w?x=1')).toBe('/api/integration/v1/cards/2790000000018-[redacted]?x=1');
+    expect(redactUrl('/api/integration/v1/cards/2790000000018')).toBe('/api/integration/v1/cards/2790000000018');
   });
 });
 
@@ -39,6 +60,24 @@ describe('what the server logs (issue 6, item 3)', () => {
     expect(log).not.toContain(token);
     expect(log).not.toContain(token.split('.')[2]);
     expect(log).not.toContain('a-reset-secret-value');
+  });
+
+  it('logs a failing statement without its parameters, the values PostgreSQL echoes, or the row (issue 30)', async () => {
+    const email = 'lucia.bianchi@example.it';
+    await ctx.app.db.execute(sql`insert into customers (first_name, last_name, email, card_number, referral_code) values ('Lucia', 'Bianchi', ${email}, '2790000000991', 'LOGTEST1')`);
+    const failure = await ctx.app.db
+      .execute(sql`insert into customers (first_name, last_name, email, card_number, referral_code) values ('Lucia', 'Bianchi', ${email}, '2790000000992', 'LOGTEST2')`)
+      .catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(Error);
+    expect(JSON.stringify(failure, Object.getOwnPropertyNames(failure)) + String((failure as Error).message)).toContain(email);
+    ctx.app.log.error({ err: failure }, 'a failing insert');
+    const entry = lines.find((line) => line.includes('a failing insert'));
+    expect(entry).toBeDefined();
+    expect(entry).not.toContain(email);
+    expect(entry).not.toContain('Bianchi');
+    // What failed stays readable: the error's code and constraint.
+    expect(entry).toContain('23505');
+    expect(entry).toContain('customers_email_key');
   });
 
   it('writes reset e-mails to the outbox with the link, and logs only the file', async () => {

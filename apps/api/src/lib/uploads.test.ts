@@ -78,7 +78,7 @@ describe('cover image upload', () => {
     return existsSync(dir) ? readdir(dir) : [];
   };
 
-  it('stores a real PNG under the data directory and serves it back with its type, nosniff and a long cache', async () => {
+  it('stores a real PNG under the data directory and serves it back with its type, nosniff and a cache policy an erasure can live with (revalidated on every use)', async () => {
     const png = buildPng();
     const response = await upload(multipart('file', 'copertina.png', 'image/png', png));
     expect(response.statusCode).toBe(201);
@@ -90,7 +90,7 @@ describe('cover image upload', () => {
     expect(served.statusCode).toBe(200);
     expect(served.headers['content-type']).toBe('image/png');
     expect(served.headers['x-content-type-options']).toBe('nosniff');
-    expect(served.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(served.headers['cache-control']).toBe('public, no-cache');
     expect(served.rawPayload).toEqual(png);
   });
 
@@ -169,7 +169,7 @@ describe('cover image upload', () => {
         { db: ctx.app.db, dataDir: ctx.dataDir, quotaBytes: ctx.app.env.UPLOAD_QUOTA_BYTES },
         // The audit insert refuses this id, so the whole record is rolled back.
         { id: 'not-a-uuid', email: 'broken@demo.test' },
-        { bytes: buildPng(), type: { contentType: 'image/png', extension: 'png' }, fileName: 'x.png', uploadedBy: editorId },
+        { bytes: buildPng(), type: { contentType: 'image/png', extension: 'png' }, fileName: 'x.png', purpose: 'cover', uploadedBy: editorId },
       ),
     ).rejects.toThrow();
     expect(await storedFiles()).toEqual(before);

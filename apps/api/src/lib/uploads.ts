@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { eq, sql } from 'drizzle-orm';
 import type { Database } from '../db/client.ts';
-import { uploads, users } from '../db/schema.ts';
+import { uploads, users, type UploadPurpose } from '../db/schema.ts';
 import { AppError } from './errors.ts';
 import { recordAudit, type AuditActor } from './audit.ts';
 
@@ -61,14 +61,28 @@ const EXTENSIONS: Record<string, string> = {
 };
 
 /**
- * Stores the file under a random, unguessable id, then records it. The file is written first so a
- * row never points at nothing; if recording fails the file is removed again.
+ * Stores the file under a random, unguessable id, then records it with its purpose (and the API key
+ * that sent it). The file is written first so a row never points at nothing; if recording fails the
+ * file is removed again.
+ *
+ * Quotas (413 beyond), counted with the uploader's row locked so that parallel uploads are counted
+ * one by one: a staff member may keep `quotaBytes` of images; an API key may have `quotaBytes` of
+ * screenshots waiting for their proof (those no proof references yet; the daily clean-up deletes
+ * the ones still waiting after a day, social-proofs' purgeUnusedProofImages).
  */
 export async function storeImage(
   deps: { db: Database; dataDir: string; quotaBytes: number },
   actor: AuditActor,
-  /** `uploadedBy` null: sent by an integration key (a proof's screenshot), counted in no user's quota. */
-  file: { bytes: Buffer; type: ImageType; fileName: string; uploadedBy: string | null },
+  file: {
+    bytes: Buffer;
+    type: ImageType;
+    fileName: string;
+    purpose: UploadPurpose;
+    /** The staff member who sent it (counted in their quota), or null. */
+    uploadedBy: string | null;
+    /** The API key that sent it (a proof's screenshot), or null. */
+    apiKeyId?: string | null;
+  },
 ): Promise<{ id: string }> {
   const id = randomBytes(18).toString('base64url');
   const target = filePath(deps.dataDir, id, file.type.extension);
@@ -76,8 +90,8 @@ export async function storeImage(
   await writeFile(target, file.bytes, { flag: 'wx' });
   try {
     await deps.db.transaction(async (tx) => {
-      // Per-user quota: the uploader's row is locked so that parallel uploads are counted one by one.
       const uploader = file.uploadedBy;
+      const apiKeyId = file.apiKeyId ?? null;
       let usedBytes = 0;
       if (uploader !== null) {
         await tx.select({ id: users.id }).from(users).where(eq(users.id, uploader)).for('update');
@@ -86,12 +100,19 @@ export async function storeImage(
           .from(uploads)
           .where(eq(uploads.uploadedBy, uploader));
         usedBytes = Number(used?.bytes ?? 0);
+      } else if (apiKeyId !== null) {
+        await tx.execute(sql`select 1 from api_keys where id = ${apiKeyId} for update`);
+        const result = (await tx.execute(
+          sql`select coalesce(sum(u.size), 0) as bytes from uploads u
+              where u.api_key_id = ${apiKeyId} and not exists (select 1 from social_proofs p where p.image_id = u.id)`,
+        )) as unknown as { rows: { bytes: string | number }[] };
+        usedBytes = Number(result.rows[0]?.bytes ?? 0);
       }
       if (usedBytes + file.bytes.length > deps.quotaBytes) {
         throw new AppError(
           413,
           'payload_too_large',
-          `Upload quota reached: at most ${Math.floor(deps.quotaBytes / (1024 * 1024))} MB of images per user`,
+          `Upload quota reached: at most ${Math.floor(deps.quotaBytes / (1024 * 1024))} MB of images per ${apiKeyId !== null ? 'API key waiting for their proofs' : 'user'}`,
         );
       }
       const row = {
@@ -101,6 +122,8 @@ export async function storeImage(
         contentType: file.type.contentType,
         size: file.bytes.length,
         uploadedBy: file.uploadedBy,
+        purpose: file.purpose,
+        apiKeyId,
       };
       await tx.insert(uploads).values(row);
       await recordAudit(tx, actor, { action: 'upload.create', entityType: 'upload', entityId: id, after: row });
@@ -112,15 +135,20 @@ export async function storeImage(
   return { id };
 }
 
+/** An upload's row (no file read): enough to answer a revalidation with 304. */
+export async function findStoredImage(db: Database, id: string): Promise<{ id: string; contentType: string; purpose: UploadPurpose | null } | null> {
+  const [row] = await db.select({ id: uploads.id, contentType: uploads.contentType, purpose: uploads.purpose }).from(uploads).where(eq(uploads.id, id)).limit(1);
+  return row && EXTENSIONS[row.contentType] ? row : null;
+}
+
 export async function readStoredImage(
   deps: { db: Database; dataDir: string },
   id: string,
-): Promise<{ bytes: Buffer; contentType: string } | null> {
-  const [row] = await deps.db.select().from(uploads).where(eq(uploads.id, id)).limit(1);
-  const extension = row ? EXTENSIONS[row.contentType] : undefined;
-  if (!row || !extension) return null;
+): Promise<{ bytes: Buffer; contentType: string; purpose: UploadPurpose | null } | null> {
+  const row = await findStoredImage(deps.db, id);
+  if (!row) return null;
   try {
-    return { bytes: await readFile(filePath(deps.dataDir, row.id, extension)), contentType: row.contentType };
+    return { bytes: await readFile(filePath(deps.dataDir, row.id, EXTENSIONS[row.contentType]!)), contentType: row.contentType, purpose: row.purpose };
   } catch {
     return null;
   }

@@ -9,6 +9,7 @@ import type { BoundStatement } from '../db/statement-shape.ts';
 import { integrationErrorMessage, type ApiKeyScope } from '@sf/contract/integration';
 import { CodedError } from '../lib/errors.ts';
 import { authenticateApiKey, type IntegrationKey } from '../modules/integration/api-keys.service.ts';
+import { createIntegrationLimits, type IntegrationLimits } from '../modules/integration/integration-limits.ts';
 
 /**
  * Every route declares who may call it: `public`, a permission from the contract (staff), or an
@@ -92,6 +93,9 @@ export const accessControlPlugin = fp(async (app) => {
   app.decorateRequest('account', null);
   app.decorateRequest('apiKey', null);
   app.decorateRequest('pendingAccountCheck', null);
+  // Made on the first integration request: the limiters come from @fastify/rate-limit, registered by the app.
+  let integrationLimits: IntegrationLimits | undefined;
+  const limits = () => (integrationLimits ??= createIntegrationLimits(app));
 
   app.addHook('onRoute', (route) => {
     if (EXTERNAL_PUBLIC_PREFIXES.some((prefix) => route.url.startsWith(prefix))) return;
@@ -147,21 +151,32 @@ export const accessControlPlugin = fp(async (app) => {
 
   /**
    * Integration routes: `Authorization: Bearer <key>`, looked up on every request (one index read),
-   * so a revoked key is refused on its next request; then the route's scope.
+   * so a revoked key is refused on its next request; then the rate limits (per key across all
+   * routes, per address for failures: integration-limits.ts), the key's merchant (active only), and
+   * the route's scope.
    */
   async function checkApiKey(request: FastifyRequest, scope: ApiKeyScope): Promise<IntegrationKey> {
     const authorization = request.headers['authorization'];
     const secret = typeof authorization === 'string' && authorization.startsWith('Bearer ') ? authorization.slice(7).trim() : '';
-    const invalid = (code: 'unauthenticated' | 'invalid_token') =>
-      new CodedError(401, code, (language) => ({ message: integrationErrorMessage('invalid_api_key', language) }), {
+    const invalid = async (code: 'unauthenticated' | 'invalid_token') => {
+      await limits().countFailedAuthentication(request);
+      return new CodedError(401, code, (language) => ({ message: integrationErrorMessage('invalid_api_key', language) }), {
         'WWW-Authenticate': 'Bearer realm="integration"',
       });
-    if (!secret) throw invalid('unauthenticated');
-    const key = await authenticateApiKey(
+    };
+    if (!secret) throw await invalid('unauthenticated');
+    const found = await authenticateApiKey(
       { db: app.db, clock: app.clock, timeZone: app.env.BUSINESS_TIME_ZONE, pepper: app.apiKeyPepper },
       secret,
     );
-    if (!key) throw invalid('invalid_token');
+    if (!found) throw await invalid('invalid_token');
+    const { merchantStatus, ...key } = found;
+    request.apiKey = key;
+    await limits().countKeyRequest(request);
+    // A key acts only while its merchant is active: a suspended or archived merchant's till stops.
+    if (key.merchantId !== null && merchantStatus !== 'active') {
+      throw new CodedError(403, 'forbidden', (language) => ({ message: integrationErrorMessage('merchant_inactive', language) }));
+    }
     if (!key.scopes.includes(scope)) {
       throw new CodedError(403, 'forbidden', (language) => ({ message: integrationErrorMessage('scope_missing', language) }));
     }

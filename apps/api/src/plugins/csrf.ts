@@ -7,10 +7,15 @@ import { VerifiedTokenCache } from '../identity/verified-token-cache.ts';
 import { isApiRoute } from './access-control.ts';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+const INTEGRATION_PATH = '/api/integration/';
 
 export type CsrfOptions = { secret: string; secureCookie: boolean };
 
 declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** false: this public route serves a file (an uploaded image), and its answer sets no cookie. */
+    setsCsrfCookie?: false;
+  }
   interface FastifyInstance {
     /** A forgery-protection token bound to this session (null: anonymous), for tests and tools. */
     csrfTokenFor(sessionId: string | null): string;
@@ -119,7 +124,10 @@ export const csrfPlugin = fp<CsrfOptions>(async (app, options) => {
   app.addHook('onSend', async (request, reply) => {
     const isPage = String(reply.getHeader('content-type') ?? '').startsWith('text/html');
     if (!isApiRoute(request) && !request.is404 && !isPage) return;
-    if (request.routeOptions.config?.integration !== undefined) return;
+    // Tills and the app (no browser, no cookie jar) and uploaded images get none (issue 30), nor an
+    // unknown path under the integration API (matched by no route, so told by its prefix).
+    if (request.routeOptions.config?.integration !== undefined || request.routeOptions.config?.setsCsrfCookie === false) return;
+    if (request.is404 && request.url.startsWith(INTEGRATION_PATH)) return;
     const current = bindingOf(cookieOf(request));
     const required = request.csrfBinding ?? requiredBinding(request);
     if (fits(current, required)) return;

@@ -194,9 +194,36 @@ export async function findCustomerIdBy(
   return row?.id;
 }
 
-export async function nextCardSequence(executor: Executor): Promise<number> {
-  const result = await executor.execute(sql`select nextval('customer_card_seq')::int as n`);
-  return Number((result.rows[0] as { n: number }).n);
+export async function isCardNumberTaken(executor: Executor, cardNumber: string): Promise<boolean> {
+  const [row] = await executor.select({ id: customers.id }).from(customers).where(eq(customers.cardNumber, cardNumber)).limit(1);
+  return row !== undefined;
+}
+
+/** A card's holder and code version (one unique-index look-up). */
+export async function findCardHolderRow(executor: Executor, cardNumber: string) {
+  const [row] = await executor
+    .select({
+      id: customers.id,
+      firstName: customers.firstName,
+      lastName: customers.lastName,
+      status: customers.status,
+      cardCodeVersion: customers.cardCodeVersion,
+    })
+    .from(customers)
+    .where(eq(customers.cardNumber, cardNumber))
+    .limit(1);
+  return row;
+}
+
+/** A new card code: the version goes up (and the row's version, so an edit open elsewhere reloads). */
+export async function bumpCardCodeVersion(executor: Executor, id: string, now: Date): Promise<CustomerRow> {
+  const [row] = await executor
+    .update(customers)
+    .set({ cardCodeVersion: sql`${customers.cardCodeVersion} + 1`, version: sql`${customers.version} + 1`, updatedAt: now })
+    .where(eq(customers.id, id))
+    .returning();
+  if (!row) throw new Error('update returned no row');
+  return row;
 }
 
 export async function insertCustomer(executor: Executor, values: CustomerValues): Promise<CustomerRow> {

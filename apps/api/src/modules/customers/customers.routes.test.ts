@@ -181,4 +181,19 @@ describe('customers API', () => {
     expect(names(await list("q=d'"))).toEqual(["D'Angelo"]);
     expect(names(await list('q=sa'))).toEqual(['Sala']);
   });
+
+  it('refuses names with a right-to-left override or zero-width characters, naming the field (issue 30)', async () => {
+    for (const [field, value] of [
+      ['lastName', 'Rossi\u202Egpj.exe'],
+      ['firstName', 'Ma\u200Bria'],
+      ['lastName', '\u2067Bianchi\u2069'],
+      ['firstName', 'An\uFEFFna'],
+    ] as const) {
+      const response = await create({ firstName: 'Maria', lastName: 'Rossi', [field]: value });
+      expect(response.statusCode, value).toBe(400);
+      expect(response.json().error.fields).toEqual([{ field, message: field === 'firstName' ? 'Nome non è valido' : 'Cognome non è valido' }]);
+    }
+    // Accents, apostrophes and spaces are names.
+    expect((await create({ firstName: 'Nicolò', lastName: "D'Amico De Gasperi" })).statusCode).toBe(201);
+  });
 });

@@ -10,7 +10,9 @@ import {
   recordConsentSchema,
   updateCustomerSchema,
 } from '@sf/contract/customers';
+import { customerCardSchema } from '@sf/contract/customer-cards';
 import { callerOf, depsOf } from '../../lib/caller.ts';
+import { customerCard, regenerateCardCode } from './customer-cards.service.ts';
 import { registerListRoutes } from '../../lib/list-routes.ts';
 import { customerExportColumns, customerExportQuery } from './customers.repository.ts';
 import {
@@ -26,6 +28,7 @@ import {
 /** Clienti (admin): list, export, create, edit, block/unblock, consents and their history. */
 export const customerRoutes: FastifyPluginAsyncZod = async (app) => {
   const deps = depsOf(app);
+  const cardDeps = { ...deps, cardCodeSecret: app.cardCodeSecret };
 
   registerListRoutes(app, {
     tags: ['customers'],
@@ -119,5 +122,33 @@ export const customerRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => listConsentHistory(deps, callerOf(request), request.params.id),
+  );
+
+  app.get(
+    '/:id/card',
+    {
+      config: { permission: 'customers:read' },
+      schema: {
+        tags: ['customers'],
+        summary: "The customer's card: number, secret card code and what its QR code and barcode encode (`<number>-<code>`, decision 030)",
+        params: uuidParamSchema,
+        response: { 200: customerCardSchema },
+      },
+    },
+    async (request) => customerCard(cardDeps, request.params.id),
+  );
+
+  app.post(
+    '/:id/card-code',
+    {
+      config: { permission: 'customers:write' },
+      schema: {
+        tags: ['customers'],
+        summary: 'A new card code (lost or copied card): the old code stops working at once; the card needs reprinting. Audited',
+        params: uuidParamSchema,
+        response: { 200: customerCardSchema },
+      },
+    },
+    async (request) => regenerateCardCode(cardDeps, callerOf(request), request.params.id),
   );
 };

@@ -35,6 +35,8 @@ export const customers = pgTable('customers', {
   /** The list's sort keys, lower-cased in plain columns so that a page's ids come from an index alone (migration 0010). */
   lastNameKey: text().generatedAlwaysAs(sql`lower(last_name)`),
   firstNameKey: text().generatedAlwaysAs(sql`lower(first_name)`),
+  /** Raised to replace the card's presence code (decision record 030): the code is derived from it. */
+  cardCodeVersion: integer().notNull().default(1),
   version: integer().notNull().default(1),
   createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
@@ -58,6 +60,3 @@ export const customerConsents = pgTable(
   },
   (t) => [index('customer_consents_customer_idx').on(t.customerId, t.purpose, t.at)],
 );
-
-/** Issues card numbers: each new customer takes the next value (see customers.service.ts). */
-export const CARD_SEQUENCE = 'customer_card_seq';

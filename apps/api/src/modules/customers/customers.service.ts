@@ -1,7 +1,6 @@
 import { randomInt } from 'node:crypto';
 import type { Language } from '@sf/contract/app-info';
 import {
-  cardNumberFor,
   CONSENT_PURPOSES,
   REFERRAL_ALPHABET,
   type CreateCustomer,
@@ -25,13 +24,13 @@ import {
   findCustomers,
   insertConsent,
   insertCustomer,
-  nextCardSequence,
   toCustomer,
   updateCustomerRow,
   type CustomerRow,
   type CustomerValues,
 } from './customers.repository.ts';
 import { hasActiveBlock } from '../privacy/privacy.repository.ts';
+import { uniqueCardNumber } from './customer-cards.service.ts';
 
 export const CUSTOMER_ENTITY = 'customer';
 
@@ -113,7 +112,7 @@ export async function createCustomer(deps: ServiceDeps, caller: Caller, input: C
         birthDate: input.birthDate ?? null,
         city: input.city ?? null,
         province: input.province ?? null,
-        cardNumber: cardNumberFor(await nextCardSequence(tx)),
+        cardNumber: await uniqueCardNumber(tx),
         referralCode: await uniqueReferralCode(tx),
         referredBy,
         status: 'active',

@@ -1,6 +1,6 @@
 import { createReadStream } from 'node:fs';
 import { pipeline } from 'node:stream/promises';
-import { parse } from 'csv-parse';
+import { CsvError, parse } from 'csv-parse';
 import {
   createCustomerSchema,
   isValidCardNumber,
@@ -47,23 +47,60 @@ export function detectDialect(head: string): CsvDialect {
   };
 }
 
+/**
+ * The longest record (line) we read, in characters: a customer's row is a few hundred; a file whose
+ * "header" is one 50 MB line is refused at once instead of being buffered whole (issue 30).
+ */
+export const IMPORT_MAX_RECORD_CHARS = 100_000;
+
+/** A file that is not CSV we can read (unclosed quote, NUL bytes, a record too long): the line where it broke. */
+export class UnreadableCsvError extends Error {
+  constructor(
+    readonly line: number,
+    readonly reason: string,
+  ) {
+    super(`unreadable CSV at line ${line}: ${reason}`);
+    this.name = 'UnreadableCsvError';
+  }
+}
+
+/**
+ * csv-parse's own errors (CSV_QUOTE_NOT_CLOSED, CSV_MAX_RECORD_SIZE…) as an UnreadableCsvError;
+ * others as they are. A quote never closed is reported at the end of the file: the line that matters
+ * is where its record began, the one after the last record read.
+ */
+function asUnreadable(error: unknown, lastLine: number): unknown {
+  if (!(error instanceof CsvError)) return error;
+  const line = error.code === 'CSV_QUOTE_NOT_CLOSED' ? lastLine + 1 : Number((error as { lines?: unknown }).lines) || lastLine + 1;
+  return new UnreadableCsvError(line, error.code);
+}
+
+const parserOptions = (dialect: CsvDialect) =>
+  ({ delimiter: dialect.delimiter, bom: true, relax_column_count: true, skip_empty_lines: true, trim: true, info: true, max_record_size: IMPORT_MAX_RECORD_CHARS }) as const;
+
 /** The records of a file, the header first, streamed (a million rows never sit in memory). */
-export function readRecords(filePath: string, dialect: CsvDialect): AsyncIterable<string[]> {
-  const parser = parse({ delimiter: dialect.delimiter, bom: true, relax_column_count: true, skip_empty_lines: true, trim: true });
-  // pipe() would not pass a read error (a missing file) on: the reader would wait forever.
-  pipeline(createReadStream(filePath), parser).catch((error: unknown) => parser.destroy(error as Error));
-  return parser;
+export async function* readRecords(filePath: string, dialect: CsvDialect): AsyncGenerator<string[]> {
+  for await (const { record } of readRecordsFrom(filePath, dialect, 0)) yield record;
 }
 
 /**
  * The records of a file from byte `start` (0: the top, header included), each with the byte where
- * the next record starts (its end, delimiter included), so that a reader can resume there.
+ * the next record starts (its end, delimiter included), so that a reader can resume there. Throws
+ * UnreadableCsvError, with the line, for a file that is not CSV (a NUL byte is refused here: no text
+ * column can store it).
  */
 export async function* readRecordsFrom(filePath: string, dialect: CsvDialect, start: number): AsyncGenerator<{ record: string[]; end: number }> {
-  const parser = parse({ delimiter: dialect.delimiter, bom: true, relax_column_count: true, skip_empty_lines: true, trim: true, info: true });
+  const parser = parse(parserOptions(dialect));
   pipeline(createReadStream(filePath, { start }), parser).catch((error: unknown) => parser.destroy(error as Error));
-  for await (const { record, info } of parser as AsyncIterable<{ record: string[]; info: { bytes: number } }>) {
-    yield { record, end: start + info.bytes };
+  let lastLine = 0;
+  try {
+    for await (const { record, info } of parser as AsyncIterable<{ record: string[]; info: { bytes: number; lines: number } }>) {
+      if (record.some((cell) => cell.includes('\u0000'))) throw new UnreadableCsvError(info.lines, 'NUL byte');
+      lastLine = info.lines;
+      yield { record, end: start + info.bytes };
+    }
+  } catch (error) {
+    throw asUnreadable(error, lastLine);
   }
 }
 

@@ -58,6 +58,11 @@ export async function insertImport(executor: Executor, values: typeof imports.$i
   return row;
 }
 
+/** An import refused while checked: its row errors and staged rows go with it (ON DELETE CASCADE). */
+export async function deleteImport(executor: Executor, id: string) {
+  await executor.delete(imports).where(eq(imports.id, id));
+}
+
 export async function updateImport(executor: Executor, id: string, values: Partial<typeof imports.$inferInsert>) {
   const [row] = await executor.update(imports).set(values).where(eq(imports.id, id)).returning();
   return row;
@@ -164,12 +169,6 @@ export async function unclaimEntities(executor: Executor, importId: string, rowN
 export async function countImported(executor: Executor, importId: string): Promise<number> {
   const [row] = await rowsOf(executor, sql`select count(*)::int as n from import_rows where import_id = ${importId} and entity_id is not null`);
   return Number(row?.['n'] ?? 0);
-}
-
-export async function nextCardSequences(executor: Executor, count: number): Promise<number[]> {
-  if (count === 0) return [];
-  const rows = await rowsOf(executor, sql`select nextval('customer_card_seq')::int as n from generate_series(1, ${count})`);
-  return rows.map((row) => Number(row['n']));
 }
 
 export type CustomerInsert = {
@@ -307,6 +306,8 @@ export type StagedCustomer = {
   city: string | null;
   province: string | null;
   referral_code: string;
+  /** Drawn with the referral code (customers' drawCardNumber): random, so not enumerable (decision 030). */
+  card_number: string;
   referred_by: string | null;
   service: boolean | null;
   marketing: boolean | null;
@@ -319,14 +320,32 @@ export async function stageCustomers(executor: Executor, importId: string, rows:
   if (rows.length === 0) return;
   await executor.execute(
     sql`insert into import_staged_customers (import_id, row_number, first_name, last_name, email, phone, birth_date, city, province,
-          referral_code, referred_by, service, marketing, profiling, notice_version)
+          referral_code, card_number, referred_by, service, marketing, profiling, notice_version)
         select ${importId}::uuid, r.row_number, r.first_name, r.last_name, r.email, r.phone, r.birth_date, r.city, r.province,
-          r.referral_code, r.referred_by, r.service, r.marketing, r.profiling, r.notice_version
+          r.referral_code, r.card_number, r.referred_by, r.service, r.marketing, r.profiling, r.notice_version
         from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as r(row_number int, first_name text, last_name text, email text,
-          phone text, birth_date date, city text, province text, referral_code text, referred_by uuid, service boolean,
+          phone text, birth_date date, city text, province text, referral_code text, card_number text, referred_by uuid, service boolean,
           marketing boolean, profiling boolean, notice_version text)
         on conflict do nothing`,
   );
+}
+
+/** Staged rows of unfinished imports that are this person (see imports.service dropPersonFromPendingImports). */
+export async function deleteStagedPerson(
+  executor: Executor,
+  person: { email: string | null; phone: string | null; firstName: string; lastName: string; birthDate: string | null },
+): Promise<number> {
+  const deleted = await rowsOf(
+    executor,
+    sql`delete from import_staged_customers s using imports i
+        where i.id = s.import_id and i.status in ('validated', 'queued', 'running', 'failed')
+          and ((${person.email}::text is not null and lower(s.email) = lower(${person.email}::text))
+            or (${person.phone}::text is not null and s.phone = ${person.phone}::text)
+            or (${person.birthDate}::date is not null and s.birth_date = ${person.birthDate}::date
+                and lower(s.first_name) = lower(${person.firstName}) and lower(s.last_name) = lower(${person.lastName})))
+        returning s.row_number`,
+  );
+  return deleted.length;
 }
 
 export async function deleteStaged(executor: Executor, importId: string) {
@@ -347,7 +366,7 @@ const customersOfBatch = (now: Date) =>
   sql`insert into customers (id, first_name, last_name, email, phone, birth_date, city, province, card_number, referral_code,
             referred_by, service_consent, marketing_consent, profiling_consent, created_at, updated_at)
           select i.id, i.first_name, i.last_name, i.email, i.phone, i.birth_date, i.city, i.province,
-            card_number_for(nextval('customer_card_seq')), i.referral_code, i.referred_by,
+            i.card_number, i.referral_code, i.referred_by,
             coalesce(i.service, false), coalesce(i.marketing, false), coalesce(i.profiling, false), ${now}, ${now}
           from input i
           order by i.row_number`;
@@ -363,13 +382,13 @@ const consentPurposes = sql`cross join lateral (values (1, 'service', i.service)
 
 /**
  * One batch of staged customers (rows `from`..`to` of the file) in ONE statement, set-based — no row
- * passes through the app: the staged rows are deleted, inserted into customers with card numbers from
- * the sequence (card_number_for, 0014) and their consents recorded. Deleting a staged row in the
+ * passes through the app: the staged rows are deleted, inserted into customers with the card numbers
+ * the dry run drew, and their consents recorded. Deleting a staged row in the
  * transaction that inserts its customer is the row's claim: a row is staged once (primary key), so it
  * is imported at most once, and what is left staged is exactly what is still to import.
  *
  * The common case has no conflict, so this statement asks for none: a unique index refusing a row
- * (an e-mail taken since the check, a referral code drawn twice) fails it with 23505 — run it under a
+ * (an e-mail taken since the check, a referral code or card number drawn twice) fails it with 23505 — run it under a
  * savepoint and fall back to importStagedCustomersLeavingOut. (ON CONFLICT DO NOTHING here would probe
  * every unique index of customers once more for every row.) Answers the customers inserted.
  */
@@ -394,7 +413,7 @@ export async function importStagedCustomers(executor: Executor, importId: string
 /**
  * importStagedCustomers for a batch where a unique index refused a row: the same statement, with
  * the refused rows left out (ON CONFLICT DO NOTHING) and answered whole for the caller to retry with
- * a fresh referral code or report.
+ * a fresh referral code and card number, or report.
  */
 export async function importStagedCustomersLeavingOut(
   executor: Executor,

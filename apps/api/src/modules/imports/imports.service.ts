@@ -7,7 +7,7 @@ import { setImmediate } from 'node:timers/promises';
 import type { Readable } from 'node:stream';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { Language } from '@sf/contract/app-info';
-import { cardNumberFor, REFERRAL_ALPHABET } from '@sf/contract/customers';
+import { REFERRAL_ALPHABET } from '@sf/contract/customers';
 import { errorText } from '@sf/contract/error-texts';
 import { message, type MessageKey } from '@sf/contract/messages';
 import type { Import, ImportDetail, ImportErrorCode, ImportKind, ListImportsQuery } from '@sf/contract/imports';
@@ -17,6 +17,7 @@ import { depsOf, type Caller, type ServiceDeps } from '../../lib/caller.ts';
 import { AppError, CodedError } from '../../lib/errors.ts';
 import { enqueueJob } from '../../lib/job-runner.ts';
 import { createEntry } from '../ledger/ledger.service.ts';
+import { drawCardNumber } from '../customers/customer-cards.service.ts';
 import {
   balanceRow,
   cellReader,
@@ -26,6 +27,7 @@ import {
   proposeMapping,
   readRecords,
   readRecordsFrom,
+  UnreadableCsvError,
   type BalanceRowValues,
   type CustomerRowValues,
   type RowError,
@@ -325,7 +327,7 @@ function personColumns(customer: NonNullable<PreparedRow['customer']>['customer'
   };
 }
 
-/** The checked rows of a batch as the dry run stages them, each with a referral code drawn now. */
+/** The checked rows of a batch as the dry run stages them, each with a referral code and a card number drawn now. */
 function toStaged(prepared: PreparedRow[]): repo.StagedCustomer[] {
   const valid = prepared.filter((row) => row.customer);
   const codes = referralCodes(valid.length);
@@ -335,6 +337,7 @@ function toStaged(prepared: PreparedRow[]): repo.StagedCustomer[] {
       row_number: row.rowNumber,
       ...personColumns(customer),
       referral_code: codes[index]!,
+      card_number: drawCardNumber(),
       referred_by: referredBy,
       service: consents.service ?? null,
       marketing: consents.marketing ?? null,
@@ -360,6 +363,7 @@ export type CreateImportInput = {
  */
 export async function createImport(deps: ImportDeps, caller: Caller, input: CreateImportInput, options: { batchRows?: number } = {}) {
   const filePath = filePathOf(deps.dataDir, input.storedName);
+  let createdId: string | undefined;
   try {
     const dialect = detectDialect(await readHead(filePath));
     const header = await readHeader(filePath, dialect);
@@ -388,14 +392,50 @@ export async function createImport(deps: ImportDeps, caller: Caller, input: Crea
       });
       return row;
     });
+    createdId = created.id;
     const checked = (await checkFile(deps, created, options.batchRows ?? IMPORT_BATCH_ROWS)) ?? created;
+    // A staged import runs from its staging table alone: the file (every row of it, the refused ones
+    // too) is not kept a moment longer than the check (issue 30: an erasure must find the person).
+    if (checked.staged) await rm(filePath, { force: true });
     if (!input.dryRun) await startImport(deps, caller, checked.id);
     return getImport(deps, checked.id, caller.language);
   } catch (error) {
+    if (error instanceof UnreadableCsvError) {
+      // Not a CSV we can read: no half-checked import stays behind (its row errors and staged rows
+      // go with it), and the answer names the line, not the cells (which never reach the log).
+      if (createdId !== undefined) await refuseUnreadable(deps, caller, createdId, error.line);
+      await rm(filePath, { force: true });
+      throw unreadableFile(error.line);
+    }
     // A refused file is not kept (an accepted one stays until its import ends).
     if (!(await repo.isStoredNameUsed(deps.db, input.storedName))) await rm(filePath, { force: true });
     throw error;
   }
+}
+
+const unreadableFile = (line: number) =>
+  new CodedError(400, 'validation', (language) => {
+    const text = `${message('invalid', language, { field: 'file' })}: ${language === 'it' ? `non è un CSV leggibile alla riga ${line}` : `not a readable CSV at line ${line}`}`;
+    return { message: text, fields: [{ field: 'file', message: text }] };
+  });
+
+async function refuseUnreadable(deps: ImportDeps, caller: Caller, id: string, line: number) {
+  await deps.db.transaction(async (tx) => {
+    await repo.deleteImport(tx, id);
+    await recordAudit(tx, caller.actor, { action: 'refuse', entityType: IMPORT_ENTITY, entityId: id, after: { line } });
+  });
+}
+
+/**
+ * An erasure (privacy requests): the person's rows leave every import not yet finished, so that
+ * starting it afterwards cannot bring the person back. A staged row is the person's when it has their
+ * e-mail, their phone, or their first and last name with their birth date. Answers how many rows went.
+ */
+export async function dropPersonFromPendingImports(
+  executor: Executor,
+  person: { email: string | null; phone: string | null; firstName: string; lastName: string; birthDate: string | null },
+): Promise<number> {
+  return repo.deleteStagedPerson(executor, person);
 }
 
 /** Queues a checked import for the background runner. */
@@ -468,8 +508,8 @@ function referralCodes(count: number): string[] {
 }
 
 /**
- * Claimed rows a unique index left out: a referral code drawn twice (25^8 codes) or an e-mail taken
- * since the check. Retried with fresh codes; what still fails (an e-mail taken since the check) is
+ * Claimed rows a unique index left out: a referral code (25^8 codes) or card number (10^9) drawn twice,
+ * or an e-mail taken since the check. Retried with fresh codes and numbers; what still fails (an e-mail taken since the check) is
  * unclaimed and reported. Answers the ids inserted.
  */
 async function retryLeftOut(tx: Executor, value: repo.ImportRow, leftOut: repo.CustomerBatchRow[], now: Date): Promise<string[]> {
@@ -477,7 +517,7 @@ async function retryLeftOut(tx: Executor, value: repo.ImportRow, leftOut: repo.C
   let pending = leftOut;
   for (let attempt = 0; attempt < 3 && pending.length > 0; attempt += 1) {
     const fresh = referralCodes(pending.length);
-    const retry = pending.map((row, index) => ({ ...row, referral_code: fresh[index]! }));
+    const retry = pending.map((row, index) => ({ ...row, referral_code: fresh[index]!, card_number: drawCardNumber() }));
     const added = await repo.insertCustomers(tx, retry, now);
     const consentRows: repo.ConsentInsert[] = [];
     for (const row of retry) {
@@ -529,10 +569,8 @@ async function importStagedBatch(deps: ImportDeps, value: repo.ImportRow, from: 
     }
     let inserted = result.inserted;
     if (result.leftOut.length > 0) {
-      const cards = await repo.nextCardSequences(tx, result.leftOut.length);
-      const leftOut = result.leftOut.map((row, index): repo.CustomerBatchRow => ({
+      const leftOut = result.leftOut.map((row): repo.CustomerBatchRow => ({
         ...row,
-        card_number: cardNumberFor(cards[index] ?? 0),
         service_consent: row.service === true,
         marketing_consent: row.marketing === true,
         profiling_consent: row.profiling === true,
@@ -563,16 +601,13 @@ async function importCustomerBatch(deps: ImportDeps, value: repo.ImportRow, prep
   return deps.db.transaction(async (tx) => {
     const current = await repo.findImport(tx, value.id, { forUpdate: true });
     if (!current || current.status !== 'running') return false;
-    // A row claimed by an earlier run leaves its card number unused: a gap in the sequence, as a
-    // rolled-back customer form leaves one.
-    const cards = await repo.nextCardSequences(tx, valid.length);
     const rows: repo.CustomerBatchRow[] = valid.map((row, index) => {
       const { customer, consents, noticeVersion, referredBy } = row.customer!;
       return {
         row_number: row.rowNumber,
         id: randomUUID(),
         ...personColumns(customer),
-        card_number: cardNumberFor(cards[index] ?? 0),
+        card_number: drawCardNumber(),
         referral_code: codes[index]!,
         referred_by: referredBy,
         service_consent: consents.service === true,

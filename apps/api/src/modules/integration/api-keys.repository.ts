@@ -95,11 +95,21 @@ export async function revokeApiKey(executor: Executor, id: string, at: Date): Pr
   return row;
 }
 
-/** The live key with this secret hash (one index look-up), or undefined. */
+/** The live key with this secret hash (one index look-up) and its merchant's status, or undefined. */
 export async function findLiveKeyByHash(executor: Executor, secretHash: string) {
   const [row] = await executor
-    .select({ id: apiKeys.id, name: apiKeys.name, kind: apiKeys.kind, merchantId: apiKeys.merchantId, scopes: apiKeys.scopes, prefix: apiKeys.prefix, lastUsedAt: apiKeys.lastUsedAt })
+    .select({
+      id: apiKeys.id,
+      name: apiKeys.name,
+      kind: apiKeys.kind,
+      merchantId: apiKeys.merchantId,
+      scopes: apiKeys.scopes,
+      prefix: apiKeys.prefix,
+      lastUsedAt: apiKeys.lastUsedAt,
+      merchantStatus: merchants.status,
+    })
     .from(apiKeys)
+    .leftJoin(merchants, eq(merchants.id, apiKeys.merchantId))
     .where(and(eq(apiKeys.secretHash, secretHash), isNull(apiKeys.revokedAt)))
     .limit(1);
   return row;

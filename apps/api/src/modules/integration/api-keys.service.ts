@@ -44,8 +44,9 @@ export async function listApiKeys(deps: ApiKeyDeps, query: ListApiKeysQuery) {
 /** Creates a key; the answer carries the secret, which is never stored nor shown again. */
 export async function createApiKey(deps: ApiKeyDeps, caller: Caller, input: CreateApiKey) {
   if (input.merchantId !== undefined) {
+    // A key acts only while its merchant is active (the guard checks it on every request too).
     const status = await repo.merchantStatus(deps.db, input.merchantId);
-    if (status === null || status === 'archived') throw fieldError('merchantId');
+    if (status !== 'active') throw fieldError('merchantId');
   }
   const secret = `${API_KEY_PREFIX}${randomBytes(32).toString('base64url')}`;
   const scopes = [...new Set(input.scopes)];
@@ -89,12 +90,15 @@ export async function revokeApiKey(deps: ApiKeyDeps, caller: Caller, id: string)
   });
 }
 
-/** The live key behind a bearer secret, or null; records the use (at most one write a minute). */
-export async function authenticateApiKey(deps: ApiKeyDeps, secret: string): Promise<IntegrationKey | null> {
+/**
+ * The live key behind a bearer secret, with its merchant's status (null for the app's key), or null;
+ * records the use (at most one write a minute).
+ */
+export async function authenticateApiKey(deps: ApiKeyDeps, secret: string): Promise<(IntegrationKey & { merchantStatus: string | null }) | null> {
   if (!secret.startsWith(API_KEY_PREFIX) || secret.length > 200) return null;
   const row = await repo.findLiveKeyByHash(deps.db, hashSecret(deps.pepper, secret));
   if (!row) return null;
   const now = deps.clock.now();
   if (!row.lastUsedAt || now.getTime() - row.lastUsedAt.getTime() >= 60_000) await repo.touchApiKey(deps.db, row.id, now);
-  return { id: row.id, name: row.name, kind: row.kind, merchantId: row.merchantId, scopes: row.scopes, prefix: row.prefix };
+  return { id: row.id, name: row.name, kind: row.kind, merchantId: row.merchantId, scopes: row.scopes, prefix: row.prefix, merchantStatus: row.merchantStatus };
 }

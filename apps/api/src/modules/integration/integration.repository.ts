@@ -1,16 +1,14 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
-import { customers } from '../customers/customers.schema.ts';
 import { programMerchants, programs } from '../programs/programs.schema.ts';
 
-/** The card's holder: the id for the ledger, the initials for the till (nothing else leaves). */
-export async function findCardHolder(executor: Executor, cardNumber: string) {
-  const [row] = await executor
-    .select({ id: customers.id, firstName: customers.firstName, lastName: customers.lastName, status: customers.status })
-    .from(customers)
-    .where(eq(customers.cardNumber, cardNumber))
-    .limit(1);
-  return row;
+/** Whether the customer is a member of one of the merchant's programs (a merchant's key reads only those). */
+export async function isMemberAtMerchant(executor: Executor, customerId: string, merchantId: string): Promise<boolean> {
+  const result = (await executor.execute(
+    sql`select 1 as ok from memberships m join program_merchants pm on pm.program_id = m.program_id
+        where m.customer_id = ${customerId} and pm.merchant_id = ${merchantId} limit 1`,
+  )) as unknown as { rows: unknown[] };
+  return result.rows.length > 0;
 }
 
 /** The active programs a merchant takes part in. */

@@ -2,6 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import multipart from '@fastify/multipart';
 import {
+  cardCodeHeadersSchema,
   cardNumberParamSchema,
   integrationCardSchema,
   integrationProofResultSchema,
@@ -61,7 +62,19 @@ export function integrationSpecification(spec: Record<string, unknown>): Record<
         '`Authorization: Bearer <chiave>`: la chiave è creata da un amministratore nella schermata «Chiavi API», ' +
         'vale solo per il suo esercente e per i suoi permessi (403 altrimenti); una chiave revocata riceve 401. ' +
         'Le scritture accettano `Idempotency-Key`: la stessa richiesta ripetuta produce un solo movimento e la stessa risposta. ' +
-        'Limite di richieste per chiave: oltre, 429 con `Retry-After`.',
+        'Limite di richieste per chiave, su tutte le operazioni insieme: oltre, 429 con `Retry-After` (e, per indirizzo, ' +
+        'un limite ai tentativi con chiavi non valide).\n\n' +
+        '**La tessera e il suo codice.** Ogni tessera ha un codice segreto di 10 caratteri che il numero stampato non rivela: ' +
+        'il QR e il codice a barre della tessera contengono `<numero>-<codice>` (es. `2790000000018-K7PXM2QD9W`), il testo ' +
+        'stampato sotto il codice a barre solo il numero. `cardNumber` accetta il numero da solo o ciò che la cassa ha letto, ' +
+        'così com\u2019è; in alternativa il codice va in `cardCode` (in `GET /cards/…`: nel percorso, nella forma letta, ' +
+        'oppure nell\u2019intestazione `X-Card-Code`). Regole: **riscattare un premio richiede il codice**, con qualsiasi chiave; ' +
+        'una chiave dell\u2019**app** richiede il codice per ogni operazione su una tessera; la chiave di un **esercente** può ' +
+        'leggere una tessera (o inviare una prova) col solo numero se il cliente è iscritto a uno dei suoi programmi, e ' +
+        'registrare un acquisto col solo numero (il primo acquisto iscrive il cliente al programma). Un codice mancante dove ' +
+        'serve: 403 `card_code_required`; un codice sbagliato, o una tessera che la chiave non può vedere, ricevono la stessa ' +
+        'risposta di una tessera inesistente (404). Un buono di un programma a cui l\u2019esercente non partecipa risponde come ' +
+        'un codice inesistente (404). Le chiavi di un esercente sospeso o archiviato ricevono 403.',
     },
     paths,
     tags: [{ name: TAG, description: 'Casse degli esercenti e app dei clienti' }],
@@ -73,18 +86,14 @@ export function integrationSpecification(spec: Record<string, unknown>): Record<
 /** `/api/integration/v1` (PRODUCT.md D "Integration API"): tills and the customers' app, with an API key. */
 export const integrationRoutes: FastifyPluginAsyncZod = async (app) => {
   await app.register(multipart, { limits: { fileSize: IMAGE_MAX_BYTES, files: 1, fields: 0, parts: 1, fieldNameSize: 100, headerPairs: 50 } });
-  const deps = ledgerDeps(app);
-  // Per key, not per address: tills behind one shop router share an address (decision record 017).
-  const rateLimit = {
-    max: app.env.INTEGRATION_RATE_LIMIT,
-    timeWindow: '1 minute',
-    keyGenerator: (request: FastifyRequest) => (request.apiKey ? `api-key:${request.apiKey.id}` : `ip:${request.ip}`),
-  };
+  // The rate limits (per key across every route, per address for failed keys) are applied with the
+  // key check itself, in access control (integration-limits.ts).
+  const deps = { ...ledgerDeps(app), cardCodeSecret: app.cardCodeSecret };
 
   app.post(
     '/purchases',
     {
-      config: { integration: 'purchases:write', rateLimit },
+      config: { integration: 'purchases:write'},
       schema: {
         tags: [TAG],
         summary: 'Registra un acquisto sulla tessera (punti o timbri secondo il programma)',
@@ -95,7 +104,7 @@ export const integrationRoutes: FastifyPluginAsyncZod = async (app) => {
         security: [{ integrationKey: [] }],
         headers: idempotencyHeadersSchema,
         body: integrationPurchaseSchema.meta({
-          example: { cardNumber: '2790000000018', amountCents: 2450, receipt: '2026-000123' },
+          example: { cardNumber: '2790000000018-K7PXM2QD9W', amountCents: 2450, receipt: '2026-000123' },
         }),
         response: {
           201: integrationPurchaseResultSchema.meta({
@@ -126,13 +135,18 @@ export const integrationRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/cards/:cardNumber',
     {
-      config: { integration: 'cards:read', rateLimit },
+      config: { integration: 'cards:read'},
       schema: {
         tags: [TAG],
         summary: 'Legge una tessera: iniziali del titolare, saldi, timbri, livello, punti in scadenza nei prossimi 30 giorni',
-        description: 'La chiave di un esercente vede solo i programmi a cui l\u2019esercente partecipa.',
+        description:
+          'Nel percorso il numero della tessera, oppure ciò che la cassa ha letto dal QR o dal codice a barre (`2790000000018-K7PXM2QD9W`); ' +
+          'il codice può anche arrivare nell\u2019intestazione `X-Card-Code`. La chiave dell\u2019app richiede il codice (403 `card_code_required`). ' +
+          'La chiave di un esercente vede solo i programmi a cui l\u2019esercente partecipa e, senza codice, solo le tessere dei loro iscritti ' +
+          '(le altre: 404, come una tessera inesistente).',
         security: [{ integrationKey: [] }],
         params: cardNumberParamSchema,
+        headers: cardCodeHeadersSchema,
         response: {
           200: integrationCardSchema.meta({
             example: {
@@ -156,7 +170,7 @@ export const integrationRoutes: FastifyPluginAsyncZod = async (app) => {
         },
       },
     },
-    async (request) => readCard(deps, keyOf(request), request.params.cardNumber),
+    async (request) => readCard(deps, keyOf(request), { cardNumber: request.params.cardNumber, cardCode: request.headers['x-card-code'] }),
   );
   const voucherExample = {
     code: 'K7PX-M2QD-9WTR',
@@ -173,7 +187,7 @@ export const integrationRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/vouchers/:code',
     {
-      config: { integration: 'vouchers:use', rateLimit },
+      config: { integration: 'vouchers:use'},
       schema: {
         tags: [TAG],
         summary: 'Verifica un buono alla cassa: stato, se è utilizzabile qui e ora, e se no perché',
@@ -189,7 +203,7 @@ export const integrationRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/vouchers/:code/use',
     {
-      config: { integration: 'vouchers:use', rateLimit },
+      config: { integration: 'vouchers:use'},
       schema: {
         tags: [TAG],
         summary: 'Usa un buono alla cassa: una volta sola (409 voucher_used), nella finestra del premio (409 voucher_expired)',
@@ -204,14 +218,17 @@ export const integrationRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/redemptions',
     {
-      config: { integration: 'rewards:redeem', rateLimit },
+      config: { integration: 'rewards:redeem'},
       schema: {
         tags: [TAG],
         summary: 'Riscatta un premio per una tessera: scala i punti (o i timbri) ed emette un buono, in un\u2019unica operazione',
-        description: 'Con `Idempotency-Key`: ripetere la richiesta restituisce lo stesso buono. 409: out_of_stock, reward_limit_reached, insufficient_balance, reward_not_available.',
+        description:
+          'Richiede il codice della tessera: `cardNumber` nella forma letta dal QR o dal codice a barre (`<numero>-<codice>`), ' +
+          'oppure `cardCode` a parte; senza: 403 `card_code_required`; un codice sbagliato risponde come una tessera inesistente (404). ' +
+          'Con `Idempotency-Key`: ripetere la richiesta restituisce lo stesso buono. 409: out_of_stock, reward_limit_reached, insufficient_balance, reward_not_available.',
         security: [{ integrationKey: [] }],
         headers: idempotencyHeadersSchema,
-        body: integrationRedemptionSchema.meta({ example: { cardNumber: '2790000000018', rewardId: '3f2a9c4e-8b1d-4e7a-9c0f-1a2b3c4d5e6f' } }),
+        body: integrationRedemptionSchema.meta({ example: { cardNumber: '2790000000018-K7PXM2QD9W', rewardId: '3f2a9c4e-8b1d-4e7a-9c0f-1a2b3c4d5e6f' } }),
         response: {
           201: integrationRedemptionResultSchema.meta({
             example: {
@@ -237,7 +254,7 @@ export const integrationRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/proofs',
     {
-      config: { integration: 'proofs:write', rateLimit },
+      config: { integration: 'proofs:write'},
       schema: {
         tags: [TAG],
         summary: 'Invia la prova di un\u2019azione social (condivisione, recensione, check-in): un link e/o uno screenshot',
@@ -248,7 +265,7 @@ export const integrationRoutes: FastifyPluginAsyncZod = async (app) => {
         headers: optionalIdempotencyHeadersSchema,
         body: integrationProofSchema.meta({
           example: {
-            cardNumber: '2790000000018',
+            cardNumber: '2790000000018-K7PXM2QD9W',
             programId: '0b7f5c1e-4a52-4f3e-9d51-2f4a8f0c9a11',
             kind: 'review',
             url: 'https://www.example.com/recensioni/bar-centrale/12345',
@@ -268,7 +285,7 @@ export const integrationRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/proofs/image',
     {
-      config: { integration: 'proofs:write', rateLimit },
+      config: { integration: 'proofs:write'},
       schema: {
         tags: [TAG],
         summary: 'Carica lo screenshot di una prova (multipart, campo "file"): PNG, JPEG, WebP o GIF, al massimo 5 MB',
@@ -282,7 +299,7 @@ export const integrationRoutes: FastifyPluginAsyncZod = async (app) => {
       const stored = await storeProofImage(
         { db: app.db, dataDir: app.env.dataDir, quotaBytes: app.env.UPLOAD_QUOTA_BYTES },
         keyCaller(keyOf(request), request).audit,
-        { bytes, fileName, uploadedBy: null },
+        { bytes, fileName, uploader: { apiKeyId: keyOf(request).id } },
       );
       return reply.code(201).send(stored);
     },

@@ -1,4 +1,6 @@
 import type { VoucherCheck } from '@sf/contract/rewards';
+import { splitCardReference } from '@sf/contract/customer-cards';
+import { errorText } from '@sf/contract/error-texts';
 import { checkVoucher, redeemReward, useVoucher } from '../rewards/rewards.service.ts';
 import { submitProof } from '../social-proofs/social-proofs.service.ts';
 import {
@@ -16,6 +18,7 @@ import { message } from '@sf/contract/messages';
 import type { AuditActor } from '../../lib/audit.ts';
 import { CodedError } from '../../lib/errors.ts';
 import { createEntry, customerMemberships, type LedgerCaller, type LedgerDeps } from '../ledger/ledger.service.ts';
+import { findCardHolder, verifyCardCode, type CardHolder } from '../customers/customer-cards.service.ts';
 import { localDate } from '../ledger/ledger.rules.ts';
 import type { IntegrationKey } from './api-keys.service.ts';
 import * as repo from './integration.repository.ts';
@@ -28,6 +31,51 @@ export const otherMerchant = () =>
 
 export const cardNotFound = () =>
   new CodedError(404, 'not_found', (language) => ({ message: integrationErrorMessage('card_not_found', language) }));
+
+/** Refused before the card is looked up, so it says nothing about the card (decision record 030). */
+const cardCodeRequired = () =>
+  new CodedError(403, 'card_code_required', (language) => ({ message: errorText('card_code_required', language) ?? 'card_code_required' }));
+
+const cardCodeMismatch = () =>
+  new CodedError(400, 'validation', (language) => {
+    const text = message('invalid', language, { field: 'cardCode' });
+    return { message: text, fields: [{ field: 'cardCode', message: text }] };
+  });
+
+/** What the integration services need: the ledger's deps and the secret card codes derive from. */
+export type IntegrationDeps = LedgerDeps & { cardCodeSecret: string };
+
+/** What a request does with a card: reading it, earning on it, spending from it, filing a proof for it. */
+export type CardUse = 'read' | 'purchase' | 'redeem' | 'proof';
+
+/**
+ * The holder of the card a request names, under the rules of decision record 030:
+ * - spending (a redemption) needs the card's code, whatever the key; an `app` key needs it for
+ *   everything it does with a card. Without it: 403 `card_code_required`, before any look-up;
+ * - a wrong code answers exactly as an unknown card (404), so a key cannot test codes one by one
+ *   against a known card and learn anything but "not found";
+ * - a merchant's key without a code reads (or files a proof for) only members of one of its
+ *   programs; any other card is "not found" too. A purchase needs no code: it enrols the customer in
+ *   the merchant's program, as it always has.
+ */
+export async function cardHolderFor(
+  deps: IntegrationDeps,
+  key: IntegrationKey,
+  card: { cardNumber: string; cardCode?: string | undefined },
+  use: CardUse,
+): Promise<{ holder: CardHolder; cardNumber: string; hasCode: boolean }> {
+  const scanned = splitCardReference(card.cardNumber);
+  const given = card.cardCode?.trim().toUpperCase();
+  if (scanned.cardCode !== undefined && given !== undefined && scanned.cardCode !== given) throw cardCodeMismatch();
+  const cardCode = scanned.cardCode ?? given;
+  if (cardCode === undefined && (use === 'redeem' || key.kind === 'app')) throw cardCodeRequired();
+  const holder = cardCode === undefined ? await findCardHolder(deps, scanned.cardNumber) : await verifyCardCode(deps, scanned.cardNumber, cardCode);
+  if (!holder) throw cardNotFound();
+  if (cardCode === undefined && key.merchantId !== null && use !== 'purchase' && !(await repo.isMemberAtMerchant(deps.db, holder.id, key.merchantId))) {
+    throw cardNotFound();
+  }
+  return { holder, cardNumber: scanned.cardNumber, hasCode: cardCode !== undefined };
+}
 
 const programRequired = () =>
   new CodedError(400, 'validation', (language) => {
@@ -59,15 +107,14 @@ export function merchantOf(key: IntegrationKey, requested: string | undefined): 
  * the till's Idempotency-Key, so two tills choosing the same key never meet.
  */
 export async function recordPurchase(
-  deps: LedgerDeps,
+  deps: IntegrationDeps,
   key: IntegrationKey,
   request: { id: string; ip: string },
   input: IntegrationPurchase,
   idempotencyKey: string,
 ) {
   const merchantId = merchantOf(key, input.merchantId);
-  const holder = await repo.findCardHolder(deps.db, input.cardNumber);
-  if (!holder) throw cardNotFound();
+  const { holder, cardNumber } = await cardHolderFor(deps, key, input, 'purchase');
   let programId = input.programId;
   if (programId === undefined) {
     const active = await repo.activeProgramsOfMerchant(deps.db, merchantId);
@@ -94,7 +141,7 @@ export async function recordPurchase(
   const { entry, membership } = answer.body as LedgerWriteResult;
   const result: IntegrationPurchaseResult = {
     entryId: entry.id,
-    cardNumber: input.cardNumber,
+    cardNumber,
     programId: entry.programId,
     merchantId,
     points: entry.points,
@@ -116,10 +163,12 @@ export function initialsOf(firstName: string, lastName: string): string {
   return [initial(firstName), initial(lastName)].filter(Boolean).join(' ');
 }
 
-/** `GET /cards/:cardNumber`: a merchant's key sees only its programs; the app's key sees them all. */
-export async function readCard(deps: LedgerDeps, key: IntegrationKey, cardNumber: string): Promise<IntegrationCard> {
-  const holder = await repo.findCardHolder(deps.db, cardNumber);
-  if (!holder) throw cardNotFound();
+/**
+ * `GET /cards/:cardNumber`: a merchant's key sees only its programs (and, without the card's code,
+ * only its programs' members: cardHolderFor); the app's key, with the code, sees them all.
+ */
+export async function readCard(deps: IntegrationDeps, key: IntegrationKey, card: { cardNumber: string; cardCode?: string | undefined }): Promise<IntegrationCard> {
+  const { holder, cardNumber } = await cardHolderFor(deps, key, card, 'read');
   const visible = key.merchantId === null ? null : await repo.programIdsOfMerchant(deps.db, key.merchantId);
   const memberships = (await customerMemberships(deps, holder.id)).items.filter((membership) => visible === null || visible.has(membership.programId));
   const today = localDate(deps.clock.now(), deps.timeZone);
@@ -162,13 +211,36 @@ export async function readCard(deps: LedgerDeps, key: IntegrationKey, cardNumber
 
 const withoutCustomer = ({ customerId: _customerId, ...rest }: VoucherCheck): IntegrationVoucher => rest;
 
+/** Exactly the rewards service's answer to an unknown code. */
+const voucherNotFound = () =>
+  new CodedError(404, 'not_found', (language) => ({ message: message('notFound', language, { field: 'voucher' }) }));
+
+/**
+ * A voucher of a program the key's merchant is not part of is answered as an unknown code: a till
+ * must not learn that another merchant's code exists (nor whether it was used), which would make
+ * short imported codes guessable one by one.
+ */
+async function voucherAtMerchant(deps: LedgerDeps, merchantId: string, code: string): Promise<VoucherCheck> {
+  let checked: VoucherCheck;
+  try {
+    checked = await checkVoucher(deps, { code, merchantId });
+  } catch (error) {
+    if (error instanceof CodedError && error.code === 'not_found') throw voucherNotFound();
+    throw error;
+  }
+  if (!(await repo.isMerchantOfProgram(deps.db, merchantId, checked.reward.programId))) throw voucherNotFound();
+  return checked;
+}
+
 /** A voucher is checked and used at the key's merchant (the app's key has none: 403). */
 export async function checkVoucherAtTill(deps: LedgerDeps, key: IntegrationKey, code: string): Promise<IntegrationVoucher> {
-  return withoutCustomer(await checkVoucher(deps, { code, merchantId: merchantOf(key, undefined) }));
+  return withoutCustomer(await voucherAtMerchant(deps, merchantOf(key, undefined), code));
 }
 
 export async function useVoucherAtTill(deps: LedgerDeps, key: IntegrationKey, request: { id: string; ip: string }, code: string) {
-  return withoutCustomer(await useVoucher(deps, keyCaller(key, request), { code, merchantId: merchantOf(key, undefined) }));
+  const merchantId = merchantOf(key, undefined);
+  await voucherAtMerchant(deps, merchantId, code);
+  return withoutCustomer(await useVoucher(deps, keyCaller(key, request), { code, merchantId }));
 }
 
 /**
@@ -176,14 +248,13 @@ export async function useVoucherAtTill(deps: LedgerDeps, key: IntegrationKey, re
  * voucher), idempotent per key. A merchant's key redeems only rewards of its programs (else 403).
  */
 export async function redeemForCard(
-  deps: LedgerDeps,
+  deps: IntegrationDeps,
   key: IntegrationKey,
   request: { id: string; ip: string },
   input: IntegrationRedemption,
   idempotencyKey: string,
 ) {
-  const holder = await repo.findCardHolder(deps.db, input.cardNumber);
-  if (!holder) throw cardNotFound();
+  const { holder } = await cardHolderFor(deps, key, input, 'redeem');
   const programId = await repo.programOfReward(deps.db, input.rewardId);
   if (programId && key.merchantId !== null && !(await repo.isMerchantOfProgram(deps.db, key.merchantId, programId))) throw otherMerchant();
   const answer = await redeemReward(deps, keyCaller(key, request), { customerId: holder.id, rewardId: input.rewardId }, idempotencyKey, {
@@ -204,19 +275,18 @@ export async function redeemForCard(
 
 /** A social-action proof for a card, into the Approvazioni queue; a merchant's key files it at its merchant. */
 export async function submitProofForCard(
-  deps: LedgerDeps,
+  deps: IntegrationDeps,
   key: IntegrationKey,
   request: { id: string; ip: string },
   input: IntegrationProof,
   idempotencyKey: string | undefined,
 ) {
-  const holder = await repo.findCardHolder(deps.db, input.cardNumber);
-  if (!holder) throw cardNotFound();
+  const { holder } = await cardHolderFor(deps, key, input, 'proof');
   if (key.merchantId !== null && !(await repo.isMerchantOfProgram(deps.db, key.merchantId, input.programId))) throw otherMerchant();
   const caller = keyCaller(key, request);
   const { proof, isReplay } = await submitProof(
     deps,
-    { label: caller.label, audit: caller.audit, channel: key.kind === 'app' ? 'app' : 'integration' },
+    { label: caller.label, audit: caller.audit, channel: key.kind === 'app' ? 'app' : 'integration', uploader: { apiKeyId: key.id } },
     {
       customerId: holder.id,
       programId: input.programId,

@@ -694,3 +694,57 @@ export async function tierChanges(executor: Executor, membershipIds: string[]) {
     at: new Date(row['at'] as string | Date).toISOString(),
   }));
 }
+
+/**
+ * An erasure (issue 30, M2): the free-text reasons of the customer's entries (a till's receipt, a
+ * staff member's note on an adjustment, a bonus or a reversal) become NULL — the figures, and the
+ * reasons we write ourselves (a reward's name, "share #12", the birthday bonus), stay. The ledger's
+ * trigger allows exactly this update, in a transaction marked as an erasure (migration 0019).
+ * Answers the entries changed, with their idempotency keys.
+ */
+export async function blankFreeTextReasons(executor: Executor, customerId: string): Promise<{ id: number; idempotencyKey: string | null }[]> {
+  await executor.execute(sql`select set_config('sf.erasure', 'on', true)`);
+  const changed = await rows(
+    executor,
+    sql`update ledger_entries set reason = null
+        where customer_id = ${customerId} and reason is not null
+          and (source in ('purchase', 'manual', 'bonus') or kind = 'reversal')
+        returning id, idempotency_key`,
+  );
+  await executor.execute(sql`select set_config('sf.erasure', 'off', true)`);
+  return changed.map((row) => ({ id: Number(row['id']), idempotencyKey: (row['idempotency_key'] as string | null) ?? null }));
+}
+
+/**
+ * The stored answers (idempotency records) of those entries lose the reason too. A record is found
+ * by its primary key: (`admin-ledger`, the entry's key) for ledger writes, or the entry's key split
+ * at one of its colons (`<scope>:<key>`, redemptions); only a record whose answer is this entry of
+ * this customer is changed.
+ */
+export async function blankStoredReasons(executor: Executor, customerId: string, entries: { id: number; idempotencyKey: string | null }[]): Promise<number> {
+  const pairs: { scope: string; key: string }[] = [];
+  for (const { idempotencyKey } of entries) {
+    if (!idempotencyKey) continue;
+    pairs.push({ scope: 'admin-ledger', key: idempotencyKey });
+    for (let at = idempotencyKey.indexOf(':'); at > 0; at = idempotencyKey.indexOf(':', at + 1)) {
+      pairs.push({ scope: idempotencyKey.slice(0, at), key: idempotencyKey.slice(at + 1) });
+    }
+  }
+  if (pairs.length === 0) return 0;
+  const ids = entries.map((entry) => entry.id);
+  const changed = await rows(
+    executor,
+    // Two shapes: a batched write stores the written row (`ledgerWrite.entry`, snake_case), the
+    // others the answer (`entry`, camelCase).
+    sql`update idempotency_records r set response_body = case
+            when r.response_body ? 'ledgerWrite' then jsonb_set(r.response_body, '{ledgerWrite,entry,reason}', 'null'::jsonb)
+            else jsonb_set(r.response_body, '{entry,reason}', 'null'::jsonb) end
+        from jsonb_to_recordset(${JSON.stringify(pairs)}::jsonb) as p(scope text, key text)
+        where r.scope = p.scope and r.key = p.key
+          and coalesce(r.response_body #>> '{ledgerWrite,entry,customer_id}', r.response_body #>> '{entry,customerId}') = ${customerId}
+          and coalesce(r.response_body #>> '{ledgerWrite,entry,id}', r.response_body #>> '{entry,id}')::bigint
+            in (select jsonb_array_elements_text(${JSON.stringify(ids)}::jsonb)::bigint)
+        returning r.key`,
+  );
+  return changed.length;
+}

@@ -211,3 +211,49 @@ describe('the ledger API', () => {
     expect((await reverse(987654, 'x')).statusCode).toBe(404);
   });
 });
+
+describe('purchases too large for the ledger (issue 30)', () => {
+  let ctx: TestContext;
+  let token: string;
+  let fx: LedgerFixture;
+
+  beforeAll(async () => {
+    ctx = await createTestContext();
+    token = await ctx.tokenFor(ADMIN);
+    // The largest rules a program may have: 1,000 points per euro, a tier multiplying by 10.
+    fx = await createLedgerFixture(ctx.app.db, { customers: 2, pointsPerEuro: '1000', tiers: [{ name: 'Platino', minPoints: 0, multiplier: 10 }] });
+  });
+  afterAll(async () => ctx?.close());
+
+  const post = (body: object) =>
+    ctx.request({ method: 'POST', url: '/api/admin/ledger', token, payload: body, headers: { 'idempotency-key': randomUUID(), 'accept-language': 'it' } });
+
+  it('refuses with 400 naming the amount, never a 500, whatever the program multiplies it by', async () => {
+    const customerId = fx.customerIds[0]!;
+    const purchase = (amountCents: number) => post({ customerId, programId: fx.pointsProgramId, kind: 'purchase', amountCents });
+    // A first purchase puts the member in the ×10 tier.
+    expect((await purchase(100)).statusCode).toBe(201);
+    for (const amountCents of [100_000_000, 10_000_000, 1_000_000]) {
+      const refused = await purchase(amountCents);
+      expect(refused.statusCode, `${amountCents}: ${refused.body}`).toBe(400);
+      expect(refused.json().error.fields).toEqual([{ field: 'amountCents', message: 'Importo non è valido' }]);
+    }
+    // 100 € × 1,000 × 10 = 1,000,000 points: the most a request may move.
+    const largest = await purchase(10_000);
+    expect(largest.statusCode, largest.body).toBe(201);
+    expect(largest.json().entry.points).toBe(1_000_000);
+    const [{ n } = { n: -1 }] = ((await ctx.app.db.execute(sql`select count(*)::int as n from ledger_entries where customer_id = ${customerId}`)) as unknown as {
+      rows: { n: number }[];
+    }).rows;
+    expect(n).toBe(2);
+  });
+
+  it('refuses a write that would carry a balance past what its column holds (400 naming the field)', async () => {
+    const customerId = fx.customerIds[1]!;
+    expect((await post({ customerId, programId: fx.pointsProgramId, kind: 'adjust', points: 10, reason: 'Avvio' })).statusCode).toBe(201);
+    await ctx.app.db.execute(sql`update memberships set balance = 2147000000 where customer_id = ${customerId}`);
+    const refused = await post({ customerId, programId: fx.pointsProgramId, kind: 'adjust', points: 1_000_000, reason: 'Troppi' });
+    expect(refused.statusCode, refused.body).toBe(400);
+    expect(refused.json().error.fields.map((f: { field: string }) => f.field)).toEqual(['points']);
+  });
+});

@@ -1,4 +1,5 @@
 import {
+  LEDGER_BOUNDS,
   ledgerErrorMessage,
   type CreateLedgerEntry,
   type CustomerMemberships,
@@ -12,6 +13,8 @@ import type { AuditActor } from '../../lib/audit.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { AppError, CodedError } from '../../lib/errors.ts';
 import * as repo from './ledger.repository.ts';
+// A cycle (rewards uses the ledger's lockMember/applyToLockedMember): only functions cross it, at call time.
+import { releaseRedemption } from '../rewards/rewards.service.ts';
 import {
   claimKeyStatement,
   lockIdOf,
@@ -134,6 +137,10 @@ async function planMovement(
   const stamps = membership.stamps + movement.stamps;
   if (balance < 0) throw insufficient(membership.balance, -movement.points, 'points');
   if (stamps < 0) throw insufficient(membership.stamps, -movement.stamps, 'stamps');
+  // The stored figures are 32-bit integers: a write that would pass them is the request's fault.
+  if (balance > LEDGER_BOUNDS.storedMax || stamps > LEDGER_BOUNDS.storedMax) {
+    throw fieldError(movement.source === 'purchase' && movement.amountCents !== null ? 'amountCents' : movement.stamps > 0 ? 'stamps' : 'points');
+  }
 
   const defaultExpiry =
     movement.points > 0
@@ -291,6 +298,9 @@ async function movementFor(
         minSpendCents: program.minSpendCents,
         multiplier: multiplierOf(program, membership.tier),
       });
+      // A purchase earns no more than a request may move (issue 30: 1,000 points per euro × a tier's
+      // 10 × a large amount would otherwise pass the 32-bit columns and answer 500).
+      if (points > LEDGER_BOUNDS.pointsMax) throw fieldError('amountCents');
       return { ...base, kind: 'earn', source: 'purchase', points, stamps: 0, amountCents: input.amountCents! };
     }
     case 'redeem':
@@ -538,7 +548,10 @@ export async function applyToLockedMember(
   return applyMovement(tx, deps, caller, locked.membership, locked.program, { ...rest, amountCents: null, reversesId: null }, idempotencyKey);
 }
 
-/** `POST /api/admin/ledger/:id/reversal`: a new entry with the opposite sign; one per entry. */
+/**
+ * `POST /api/admin/ledger/:id/reversal`: a new entry with the opposite sign; one per entry. Reversing a
+ * reward's redemption also voids its voucher and returns the stock (rewards' releaseRedemption).
+ */
 export async function reverseEntry(deps: LedgerDeps, caller: LedgerCaller, entryId: number, reason: string, idempotencyKey: string) {
   return runIdempotent(
     deps.db,
@@ -557,6 +570,9 @@ export async function reverseEntry(deps: LedgerDeps, caller: LedgerCaller, entry
       if (!membership || !program) throw notFoundEntry();
       // Checked after the lock: two reversals of one entry queue on the membership row.
       if (await repo.hasReversal(tx, entryId)) throw alreadyReversed();
+      // A redemption's voucher is voided and its stock given back in this transaction (issue 30, M1);
+      // a voucher already used refuses the reversal (409 redemption_voucher_used).
+      if (target.kind === 'redeem' && target.source === 'reward') await releaseRedemption(tx, deps, caller, target);
       const movement: Movement = {
         kind: 'reversal',
         source: target.source,
@@ -632,6 +648,17 @@ export async function customerMemberships(deps: LedgerDeps, customerId: string):
     })),
   );
   return { items };
+}
+
+/**
+ * An erasure's part in the ledger (privacy requests, issue 30 M2), in the caller's transaction: the
+ * free-text reasons of the customer's entries and of their stored answers become NULL. The figures
+ * never change. Answers how many entries lost their reason.
+ */
+export async function eraseEntryTexts(tx: Transaction, customerId: string): Promise<number> {
+  const entries = await repo.blankFreeTextReasons(tx, customerId);
+  await repo.blankStoredReasons(tx, customerId, entries);
+  return entries.length;
 }
 
 /**

@@ -59,6 +59,23 @@ describe('merchants API', () => {
     expect(en.json().error.fields).toEqual([{ field: 'vatNumber', message: 'VAT number is not valid' }]);
   });
 
+  it("names a field a client invented as it is, never through Object's prototype (issue 30)", async () => {
+    for (const key of ['constructor', 'toString', 'hasOwnProperty']) {
+      const response = await create({ ...base, social: { [key]: 1 } });
+      expect(response.statusCode).toBe(400);
+      const body = response.body;
+      expect(body).not.toContain('native code');
+      expect(body).not.toContain('function');
+      expect(response.json().error.fields.map((f: { field: string }) => f.field)).toEqual([`social.${key}`]);
+    }
+  });
+
+  it('refuses a merchant name with a right-to-left override or a zero-width character', async () => {
+    const response = await create({ ...base, legalName: 'Bar\u202E Centrale', signName: 'Bar\u200DCentrale' });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().error.fields.map((f: { field: string }) => f.field).sort()).toEqual(['legalName', 'signName']);
+  });
+
   it('wants a PEC with the SDI code 0000000', async () => {
     const response = await create({ ...base, sdiCode: '0000000' });
     expect(response.statusCode).toBe(400);

@@ -126,7 +126,7 @@ export const newsRoutes: FastifyPluginAsyncZod = async (app) => {
       const { id } = await storeImage(
         { db: app.db, dataDir: app.env.dataDir, quotaBytes: app.env.UPLOAD_QUOTA_BYTES },
         caller.actor,
-        { bytes, type, fileName: file.filename, uploadedBy: caller.authorId },
+        { bytes, type, fileName: file.filename, purpose: 'cover', uploadedBy: caller.authorId },
       );
       return reply.code(201).send({ id, url: uploadUrl(id) });
     },

@@ -6,12 +6,19 @@ import { idParamSchema } from '@sf/contract/common';
 import { message } from '@sf/contract/messages';
 import { publicNewsPageSchema, publicNewsPostSchema, publicNewsQuerySchema } from '@sf/contract/news';
 import { notFound } from '../../lib/errors.ts';
-import { readStoredImage } from '../../lib/uploads.ts';
+import { findStoredImage, readStoredImage } from '../../lib/uploads.ts';
 import { findPublicPosts, uploadUrl, type PostRow } from './news.repository.ts';
 
 const NEWS_CACHE_CONTROL = 'public, max-age=60';
-// Upload ids are random and a file is never replaced under the same id.
-const UPLOAD_CACHE_CONTROL = 'public, max-age=31536000, immutable';
+/**
+ * Uploads may be cached but are revalidated on every use (issue 30): an erasure deletes a proof's
+ * screenshot, and the next use anywhere then gets 404 instead of a copy that outlives it. A file is
+ * never replaced under its random id, so its ETag is the id and a revalidation costs a 304 (one
+ * indexed row read, no file). A customer's screenshot is `private` (no shared cache keeps it);
+ * covers and reward images are public content, shared caches may keep them (and revalidate).
+ */
+const PERSONAL_UPLOAD_CACHE_CONTROL = 'private, no-cache';
+const PUBLIC_UPLOAD_CACHE_CONTROL = 'public, no-cache';
 
 /** Only what the customers' app shows: no author, no internal status or version. */
 function toPublicPost(row: PostRow) {
@@ -95,20 +102,32 @@ export const publicNewsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/uploads/:id',
     {
-      config: { access: 'public' },
+      // An image, not an API answer: it sets no forgery-protection cookie (plugins/csrf.ts).
+      config: { access: 'public', setsCsrfCookie: false },
       schema: {
         tags: ['public'],
-        summary: 'A cover image, with its detected content type; immutable',
+        summary: 'An uploaded image (cover, reward image, proof screenshot) with its detected content type; revalidated on every use (ETag)',
         params: z.object({ id: z.string().max(100) }),
       },
     },
     async (request, reply) => {
+      const etag = `"${request.params.id}"`;
+      if (matchesEtag(request.headers['if-none-match'], etag)) {
+        const row = await findStoredImage(app.db, request.params.id);
+        if (!row) throw notFound(message('notFound', request.language, { field: 'file' }));
+        return reply
+          .code(304)
+          .header('ETag', etag)
+          .header('Cache-Control', row.purpose === 'proof' ? PERSONAL_UPLOAD_CACHE_CONTROL : PUBLIC_UPLOAD_CACHE_CONTROL)
+          .send();
+      }
       const image = await readStoredImage({ db: app.db, dataDir: app.env.dataDir }, request.params.id);
       if (!image) throw notFound(message('notFound', request.language, { field: 'file' }));
       return reply
         .header('Content-Type', image.contentType)
         .header('X-Content-Type-Options', 'nosniff')
-        .header('Cache-Control', UPLOAD_CACHE_CONTROL)
+        .header('Cache-Control', image.purpose === 'proof' ? PERSONAL_UPLOAD_CACHE_CONTROL : PUBLIC_UPLOAD_CACHE_CONTROL)
+        .header('ETag', etag)
         .header('Content-Disposition', 'inline')
         .send(image.bytes);
     },

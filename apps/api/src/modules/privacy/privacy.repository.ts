@@ -1,4 +1,4 @@
-import { and, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
+import { and, eq, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
 import type { Language } from '@sf/contract/app-info';
 import type { ListPrivacyRequestsQuery } from '@sf/contract/privacy';
 import type { Executor } from '../../db/client.ts';
@@ -173,13 +173,37 @@ export async function customerRowAsStored(executor: Executor, customerId: string
   return row;
 }
 
-/** The audit trail about the customer: changes, consents and every read of their data (B5). */
+/**
+ * The audit trail about the person: the customer's changes, consents and every read of their data
+ * (B5), and the trail of their social proofs, screenshots, vouchers and privacy requests.
+ */
 export async function auditAbout(executor: Executor, customerId: string) {
+  const records = await personalRecordIds(executor, customerId);
+  const vouchers = (await rowsOf(executor, sql`select id::text as id from vouchers where customer_id = ${customerId}`)).map((row) => String(row['id']));
+  const about = (entityType: string, ids: string[]) => (ids.length > 0 ? [and(eq(auditLog.entityType, entityType), inArray(auditLog.entityId, ids))] : []);
   return executor
     .select()
     .from(auditLog)
-    .where(and(eq(auditLog.entityType, 'customer'), eq(auditLog.entityId, customerId)))
+    .where(
+      or(
+        and(eq(auditLog.entityType, 'customer'), eq(auditLog.entityId, customerId)),
+        ...about('social_proof', records.proofs),
+        ...about('upload', records.uploads),
+        ...about('voucher', vouchers),
+        ...about('privacy_request', records.requests),
+      ),
+    )
     .orderBy(auditLog.at, auditLog.id);
+}
+
+/** The person's screenshots as stored (the files are at their `url`). */
+export async function personalUploads(executor: Executor, customerId: string) {
+  const rows = await rowsOf(
+    executor,
+    sql`select u.id, u.file_name, u.content_type, u.size, u.purpose, u.created_at from uploads u
+        where u.id in (select image_id from social_proofs where customer_id = ${customerId} and image_id is not null) order by u.created_at, u.id`,
+  );
+  return rows.map((row) => ({ ...row, url: `/api/public/uploads/${encodeURIComponent(String(row['id']))}` }));
 }
 
 /**
@@ -244,7 +268,10 @@ export async function scrubSocialProofs(
 ): Promise<{ proofs: number; images: { id: string; contentType: string }[] }> {
   const images = await rowsOf(
     executor,
-    sql`select u.id, u.content_type from social_proofs p join uploads u on u.id = p.image_id where p.customer_id = ${customerId}`,
+    // Only screenshots uploaded for a proof: an image with another purpose (a news cover a proof once
+    // pointed at, issue 30 M3) belongs to someone else and stays.
+    sql`select u.id, u.content_type from social_proofs p join uploads u on u.id = p.image_id
+        where p.customer_id = ${customerId} and u.purpose = 'proof'`,
   );
   const proofs = await rowsOf(
     executor,
@@ -256,16 +283,64 @@ export async function scrubSocialProofs(
   return { proofs: proofs.length, images: images.map((row) => ({ id: String(row['id']), contentType: String(row['content_type']) })) };
 }
 
-/** Snapshots of the person in earlier audit records (create/update before/after) lose their contents. */
-export async function scrubAuditSnapshots(executor: Executor, customerId: string): Promise<number> {
-  const rows = await rowsOf(
+/** The ids of the person's records that other entity types' audit snapshots are about. */
+export async function personalRecordIds(executor: Executor, customerId: string) {
+  const [row] = await rowsOf(
+    executor,
+    sql`select
+          (select coalesce(jsonb_agg(id::text), '[]'::jsonb) from social_proofs where customer_id = ${customerId}) as proofs,
+          (select coalesce(jsonb_agg(image_id), '[]'::jsonb) from social_proofs where customer_id = ${customerId} and image_id is not null) as uploads,
+          (select coalesce(jsonb_agg(id::text), '[]'::jsonb) from privacy_requests where customer_id = ${customerId}) as requests`,
+  );
+  const list = (value: unknown) => ((typeof value === 'string' ? JSON.parse(value) : value) ?? []) as string[];
+  return { proofs: list(row?.['proofs']), uploads: list(row?.['uploads']), requests: list(row?.['requests']) };
+}
+
+const inList = (ids: string[]) => sql`(${sql.join(ids.map((id) => sql`${id}`), sql`, `)})`;
+
+/**
+ * Snapshots of the person in audit records (before/after): the customer's own become
+ * `{"erased":true}`, as do those of the person's social proofs (link, note) and screenshots (file
+ * name); those of the person's privacy requests lose their free texts (notes, reasons) and keep kind,
+ * status and dates — the accountability of the request. Who did what and when stays.
+ */
+export async function scrubAuditSnapshots(executor: Executor, customerId: string, records: { proofs: string[]; uploads: string[]; requests: string[] }): Promise<number> {
+  const erasedEntities = [
+    sql`(entity_type = 'customer' and entity_id = ${customerId})`,
+    ...(records.proofs.length > 0 ? [sql`(entity_type = 'social_proof' and entity_id in ${inList(records.proofs)})`] : []),
+    ...(records.uploads.length > 0 ? [sql`(entity_type = 'upload' and entity_id in ${inList(records.uploads)})`] : []),
+  ];
+  const erased = await rowsOf(
     executor,
     sql`update audit_log set before = case when before is null then null else '{"erased":true}'::jsonb end,
                after = case when after is null then null else '{"erased":true}'::jsonb end
-        where entity_type = 'customer' and entity_id = ${customerId}
+        where (${sql.join(erasedEntities, sql` or `)})
           and (before is not null or after is not null) returning id`,
   );
-  return rows.length;
+  if (records.requests.length === 0) return erased.length;
+  const texts = sql`array['notes', 'extensionReason', 'reason']`;
+  const requests = await rowsOf(
+    executor,
+    sql`update audit_log set before = case when jsonb_typeof(before) = 'object' then before - ${texts} else before end,
+               after = case when jsonb_typeof(after) = 'object' then after - ${texts} else after end
+        where entity_type = 'privacy_request' and entity_id in ${inList(records.requests)}
+          and (before ?| ${texts} or after ?| ${texts}) returning id`,
+  );
+  return erased.length + requests.length;
+}
+
+/** The person's privacy requests lose their free texts (notes, extension reason, reasons in their outcome). */
+export async function scrubPrivacyRequests(executor: Executor, customerId: string): Promise<number> {
+  const scrubbed = await rowsOf(
+    executor,
+    sql`update privacy_requests
+        set notes = null,
+            extension_reason = case when extension_reason is null then null else 'erased' end,
+            outcome = (select coalesce(jsonb_agg(case when jsonb_typeof(e) = 'object' then e - 'reason' else e end), '[]'::jsonb)
+                       from jsonb_array_elements(outcome) as e)
+        where customer_id = ${customerId} returning id`,
+  );
+  return scrubbed.length;
 }
 
 export async function countLedgerEntries(executor: Executor, customerId: string): Promise<number> {

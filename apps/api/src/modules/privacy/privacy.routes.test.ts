@@ -158,7 +158,7 @@ describe('privacy requests API', () => {
     const imageFile = path.join(ctx.app.env.dataDir, 'uploads', `${imageId}.png`);
     await mkdir(path.dirname(imageFile), { recursive: true });
     await writeFile(imageFile, Buffer.from([0x89, 0x50, 0x4e, 0x47]));
-    await ctx.app.db.execute(sql`insert into uploads (id, file_name, content_type, size) values (${imageId}, 'recensione.png', 'image/png', 4)`);
+    await ctx.app.db.execute(sql`insert into uploads (id, file_name, content_type, size, purpose) values (${imageId}, 'recensione.png', 'image/png', 4, 'proof')`);
     await ctx.app.db.execute(
       sql`insert into social_proofs (customer_id, program_id, kind, url, image_id, note, channel, submitted_by_label)
           values (${customer.id}, ${programId}, 'review', 'https://maps.example/neri', ${imageId}, 'Anna Neri, 5 stelle', 'app', 'app')`,
@@ -210,6 +210,144 @@ describe('privacy requests API', () => {
     expect(existsSync(imageFile)).toBe(false);
     const twice = await act(request.id, { action: 'erase', version: response.json().request.version });
     expect(twice.statusCode).toBe(409);
+  });
+
+  it('erases the person everywhere we keep them: audit trails of their proofs, screenshots and requests, ledger and request texts, pending imports (issue 30, M2)', async () => {
+    const surname = 'Zappacosta';
+    const email = 'zappacosta.m2@example.it';
+    const phoneDigits = '3470001122';
+    const created = await ctx.request({
+      method: 'POST',
+      url: '/api/admin/customers',
+      token,
+      payload: { firstName: 'Marta', lastName: surname, email, phone: `+39 ${phoneDigits}`, birthDate: '1988-08-08', consents: { service } },
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const customer = created.json() as { id: string };
+    // A screenshot named after the person, filed with a proof whose link and note reach them.
+    const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
+    const boundary = '----sf-m2';
+    const upload = (url: string, name: string) =>
+      ctx.request({
+        method: 'POST',
+        url,
+        token,
+        headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+        payload: Buffer.concat([
+          Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${name}"\r\nContent-Type: image/png\r\n\r\n`),
+          png,
+          Buffer.from(`\r\n--${boundary}--\r\n`),
+        ]),
+      });
+    const screenshot = await upload('/api/admin/social-proofs/image', `${surname} recensione.png`);
+    expect(screenshot.statusCode, screenshot.body).toBe(201);
+    const proof = await ctx.request({
+      method: 'POST',
+      url: '/api/admin/social-proofs',
+      token,
+      payload: { customerId: customer.id, programId, kind: 'review', url: `https://maps.example/${surname}`, imageId: screenshot.json().id, note: `Chiamare ${email}` },
+    });
+    expect(proof.statusCode, proof.body).toBe(201);
+    // A published post's cover that an old proof of theirs pointed at (before M3) must survive.
+    const cover = await upload('/api/admin/news/cover', 'copertina.png');
+    await ctx.app.db.execute(
+      sql`insert into social_proofs (customer_id, program_id, kind, image_id, channel, submitted_by_label) values (${customer.id}, ${programId}, 'share', ${cover.json().id}, 'app', 'app')`,
+    );
+    // Ledger texts that reach the person: a staff note, a till's receipt.
+    const adjust = await ctx.request({
+      method: 'POST',
+      url: '/api/admin/ledger',
+      token,
+      headers: { 'idempotency-key': randomUUID() },
+      payload: { customerId: customer.id, programId, kind: 'adjust', points: 40, reason: `Rimborso chiesto da ${email}` },
+    });
+    expect(adjust.statusCode, adjust.body).toBe(201);
+    const [merchant] = await rows<{ merchant_id: string }>(sql`select merchant_id from program_merchants where program_id = ${programId}`);
+    const till = await ctx.request({ method: 'POST', url: '/api/admin/api-keys', token, payload: { name: 'Cassa M2', kind: 'merchant', merchantId: merchant!.merchant_id, scopes: ['purchases:write'] } });
+    const [card] = await rows<{ card_number: string }>(sql`select card_number from customers where id = ${customer.id}`);
+    const purchase = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/integration/v1/purchases',
+      headers: { authorization: `Bearer ${till.json().secret}`, 'idempotency-key': randomUUID() },
+      payload: { cardNumber: card!.card_number, amountCents: 1500, programId, receipt: `fattura ${surname}` },
+    });
+    expect(purchase.statusCode, purchase.body).toBe(201);
+    // A checked import, not started, that holds the person's row (checked before the person was
+    // entered by hand: staged as the dry run stages a valid row) and someone else's.
+    const importBoundary = '----sf-m2-import';
+    const importFile = `Nome;Cognome;Email\r\nPiero;Altri;piero.altri@example.it\r\n`;
+    const imported = await ctx.request({
+      method: 'POST',
+      url: '/api/admin/imports',
+      token,
+      headers: { 'content-type': `multipart/form-data; boundary=${importBoundary}` },
+      payload: Buffer.from(
+        `--${importBoundary}\r\nContent-Disposition: form-data; name="kind"\r\n\r\ncustomers\r\n--${importBoundary}\r\nContent-Disposition: form-data; name="dryRun"\r\n\r\ntrue\r\n` +
+          `--${importBoundary}\r\nContent-Disposition: form-data; name="file"; filename="clienti.csv"\r\nContent-Type: text/csv\r\n\r\n${importFile}\r\n--${importBoundary}--\r\n`,
+      ),
+    });
+    expect(imported.statusCode, imported.body).toBe(201);
+    await ctx.app.db.execute(
+      sql`insert into import_staged_customers (import_id, row_number, first_name, last_name, email, referral_code, card_number, notice_version)
+          values (${imported.json().id}, 3, 'Marta', ${surname}, ${email}, 'M2REFCOD', '2790000009999', 'import')`,
+    );
+    await ctx.app.db.execute(sql`update imports set total_rows = 2, valid_rows = 2 where id = ${imported.json().id}`);
+
+    const request = await newRequest(customer.id, 'erasure', { notes: `Richiesta arrivata da ${email}, tel. ${phoneDigits}` });
+    const extended = await ctx.request({
+      method: 'PATCH',
+      url: `/api/admin/privacy-requests/${request.id}`,
+      token,
+      payload: { version: request.version, extensionReason: `Verifica identità di ${surname}` },
+    });
+    expect(extended.statusCode, extended.body).toBe(200);
+    const erased = await act(request.id, { action: 'erase', version: extended.json().version });
+    expect(erased.statusCode, erased.body).toBe(200);
+
+    // No table keeps the person: every row of every table, read as text.
+    const tables = await rows<{ name: string }>(sql`select table_name as name from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE'`);
+    const found: string[] = [];
+    for (const { name } of tables) {
+      for (const text of [surname, email, phoneDigits]) {
+        const [hit] = await rows<{ n: number }>(sql`select count(*)::int as n from ${sql.identifier(name)} t where row_to_json(t)::text ilike ${`%${text}%`}`);
+        if (hit!.n > 0) found.push(`${name}: ${text}`);
+      }
+    }
+    expect(found).toEqual([]);
+    // The cover another proof once pointed at is still there; the screenshot is gone.
+    expect(await rows(sql`select id from uploads where id = ${cover.json().id}`)).toHaveLength(1);
+    expect(await rows(sql`select id from uploads where id = ${screenshot.json().id}`)).toEqual([]);
+    // Starting the pending import afterwards does not bring the person back (the other row comes in).
+    const started = await ctx.request({ method: 'POST', url: `/api/admin/imports/${imported.json().id}/start`, token });
+    expect(started.statusCode, started.body).toBe(200);
+    const { importDeps, runImportChunk } = await import('../imports/imports.service.ts');
+    await runImportChunk(importDeps(ctx.app), imported.json().id);
+    expect(await rows(sql`select id from customers where lower(last_name) = ${surname.toLowerCase()} or email = ${email}`)).toEqual([]);
+    expect(await rows(sql`select id from customers where email = 'piero.altri@example.it'`)).toHaveLength(1);
+    // The ledger's figures are untouched; only its free texts went.
+    const entries = await rows<{ points: number }>(sql`select points from ledger_entries where customer_id = ${customer.id} order by id`);
+    expect(entries.map((row) => row.points)).toEqual([40, 15]);
+  });
+
+  it('exports, with the person, their screenshots and the audit trail of their proofs, vouchers and requests', async () => {
+    const customer = await newCustomer('Esportati');
+    const imageId = `export-test-${randomUUID()}`;
+    await ctx.app.db.execute(sql`insert into uploads (id, file_name, content_type, size, purpose) values (${imageId}, 'foto.png', 'image/png', 4, 'proof')`);
+    const proof = await ctx.request({ method: 'POST', url: '/api/admin/social-proofs', token, payload: { customerId: customer.id, programId, kind: 'share', url: 'https://example.com/post/1' } });
+    expect(proof.statusCode, proof.body).toBe(201);
+    await ctx.app.db.execute(sql`update social_proofs set image_id = ${imageId} where id = ${proof.json().id}`);
+    await ctx.request({ method: 'POST', url: '/api/admin/ledger', token, headers: { 'idempotency-key': randomUUID() }, payload: { customerId: customer.id, programId, kind: 'adjust', points: 100, reason: 'x' } });
+    const reward = await ctx.request({ method: 'POST', url: '/api/admin/rewards', token, payload: { programId, name: 'Gelato', cost: 10, status: 'active' } });
+    const redeemed = await ctx.request({ method: 'POST', url: '/api/admin/redemptions', token, headers: { 'idempotency-key': randomUUID() }, payload: { customerId: customer.id, rewardId: reward.json().id } });
+    expect(redeemed.statusCode, redeemed.body).toBe(201);
+    const request = await newRequest(customer.id, 'access', { notes: 'Per e-mail' });
+    const response = await act(request.id, { action: 'export', version: request.version });
+    expect(response.statusCode, response.body).toBe(200);
+    const document = response.json().export as { uploads: { id: string; url: string }[]; vouchers: unknown[]; social_proofs: unknown[]; audit: { entityType: string }[] };
+    expect(document.uploads).toEqual([expect.objectContaining({ id: imageId, file_name: 'foto.png', url: `/api/public/uploads/${imageId}` })]);
+    expect(document.vouchers).toHaveLength(1);
+    expect(document.social_proofs).toHaveLength(1);
+    expect(new Set(document.audit.map((entry) => entry.entityType))).toEqual(new Set(['customer', 'social_proof', 'voucher', 'privacy_request']));
   });
 
   it('restriction withdraws marketing and profiling and refuses new grants until lifted', async () => {

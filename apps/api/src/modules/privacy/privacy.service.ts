@@ -1,4 +1,3 @@
-import { cardNumberFor } from '@sf/contract/customers';
 import { errorText } from '@sf/contract/error-texts';
 import { message } from '@sf/contract/messages';
 import {
@@ -15,8 +14,11 @@ import { recordAudit } from '../../lib/audit.ts';
 import type { Caller, ServiceDeps } from '../../lib/caller.ts';
 import { removeStoredImages } from '../../lib/uploads.ts';
 import { AppError, CodedError } from '../../lib/errors.ts';
-import { findCustomer, findCustomerIdBy, insertConsent, nextCardSequence } from '../customers/customers.repository.ts';
+import { findCustomer, findCustomerIdBy, insertConsent } from '../customers/customers.repository.ts';
+import { uniqueCardNumber } from '../customers/customer-cards.service.ts';
 import { newReferralCode } from '../customers/customers.service.ts';
+import { dropPersonFromPendingImports } from '../imports/imports.service.ts';
+import { eraseEntryTexts } from '../ledger/ledger.service.ts';
 import * as repo from './privacy.repository.ts';
 
 export const PRIVACY_ENTITY = 'privacy_request';
@@ -181,8 +183,12 @@ export async function buildPersonalDataExport(tx: Executor, customerId: string, 
     format: 'social-fidelity/personal-data-export@1',
     customer: customer ?? null,
     ...tables,
+    // Their screenshots: the stored rows (name, type, size) with the address of each file.
+    uploads: await repo.personalUploads(tx, customerId),
     audit: audit.map((entry) => ({
       at: entry.at.toISOString(),
+      entityType: entry.entityType,
+      entityId: entry.entityId,
       action: entry.action,
       actorEmail: entry.actorEmail,
       before: entry.before,
@@ -243,19 +249,34 @@ export async function runPrivacyAction(
       case 'erase': {
         if (request.kind !== 'erasure') throw invalidState('solo una richiesta di cancellazione cancella i dati', 'only an erasure request erases data');
         if (customer.status === 'erased') throw customerErased();
+        // Everywhere we keep the person (issue 30, M2): their row, consents, the audit snapshots of
+        // them and of their proofs, screenshots and requests, their proofs, the free texts of their
+        // ledger entries and privacy requests, and their rows in imports not yet run.
+        const person = { email: customer.email, phone: customer.phone, firstName: customer.firstName, lastName: customer.lastName, birthDate: customer.birthDate };
         await repo.anonymiseCustomer(tx, customerId, {
-          cardNumber: cardNumberFor(await nextCardSequence(tx)),
+          cardNumber: await uniqueCardNumber(tx),
           referralCode: await uniqueReferralCode(tx),
           now,
         });
         const consents = await repo.scrubConsents(tx, customerId, now);
-        const auditRecords = await repo.scrubAuditSnapshots(tx, customerId);
+        const auditRecords = await repo.scrubAuditSnapshots(tx, customerId, await repo.personalRecordIds(tx, customerId));
         const proofs = await repo.scrubSocialProofs(tx, customerId, now);
         erasedImages = proofs.images;
+        const ledgerReasons = await eraseEntryTexts(tx, customerId);
+        const importRows = await dropPersonFromPendingImports(tx, person);
         const ledgerEntries = await repo.countLedgerEntries(tx, customerId);
-        const counts = { consents, auditRecords, socialProofs: proofs.proofs, images: proofs.images.length, ledgerEntriesKept: ledgerEntries };
+        const counts = {
+          consents,
+          auditRecords,
+          socialProofs: proofs.proofs,
+          images: proofs.images.length,
+          ledgerReasons,
+          importRows,
+          ledgerEntriesKept: ledgerEntries,
+        };
         await appendOutcome(tx, row, caller, now, { action: 'erase', counts }, { status: 'done', handledBy: caller.userId, handledAt: now });
-        await recordAudit(tx, caller.actor, { action: 'privacy_erase', entityType: CUSTOMER_ENTITY, entityId: customerId, after: { requestId: id, ...counts } });
+        const privacyRequests = await repo.scrubPrivacyRequests(tx, customerId);
+        await recordAudit(tx, caller.actor, { action: 'privacy_erase', entityType: CUSTOMER_ENTITY, entityId: customerId, after: { requestId: id, ...counts, privacyRequests } });
         break;
       }
       case 'restrict': {

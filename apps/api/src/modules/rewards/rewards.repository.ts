@@ -325,6 +325,17 @@ export async function decrementStock(executor: Executor, rewardId: string): Prom
   await executor.execute(sql`update rewards set stock = stock - 1 where id = ${rewardId} and stock is not null`);
 }
 
+/** A reversed redemption gives its unit back (unlimited stock stays unlimited). */
+export async function incrementStock(executor: Executor, rewardId: string): Promise<void> {
+  await executor.execute(sql`update rewards set stock = stock + 1 where id = ${rewardId} and stock is not null`);
+}
+
+/** The voucher a redemption's `redeem` entry issued, if any. */
+export async function findVoucherOfEntry(executor: Executor, entryId: number): Promise<{ id: number; rewardId: string } | null> {
+  const [row] = await rows(executor, sql`select id, reward_id from vouchers where entry_id = ${entryId} order by id limit 1`);
+  return row ? { id: Number(row['id']), rewardId: String(row['reward_id']) } : null;
+}
+
 export type VoucherForUse = {
   id: number;
   code: string;

@@ -239,6 +239,46 @@ describe('the rewards API (Premi, vouchers, redemptions)', () => {
     expect(audit.rows).toEqual([{ action: 'voucher.void' }]);
   });
 
+  it('reverses a redemption with its voucher voided and its stock back, at once; a used voucher refuses it (409 redemption_voucher_used)', async () => {
+    const customerId = fx.customerIds[3]!;
+    await earn(customerId, 20_000);
+    const reward = await createReward({ name: 'Stornabile', cost: 40, stock: 3, limitPerCustomer: 1 });
+    const balanceOf = async () =>
+      Number(
+        (((await ctx.app.db.execute(sql`select balance from memberships where customer_id = ${customerId} and program_id = ${fx.pointsProgramId}`)) as unknown as {
+          rows: { balance: number }[];
+        }).rows[0]?.balance),
+      );
+    const before = await balanceOf();
+    const redeemed = (await redeem(customerId, reward.id)).json();
+    expect((await api('GET', `/api/admin/rewards/${reward.id}`)).json().stock).toBe(2);
+    const reverse = (entryId: number) => api('POST', `/api/admin/ledger/${entryId}/reversal`, { reason: 'Errore di cassa' }, { 'idempotency-key': randomUUID() });
+
+    const reversed = await reverse(redeemed.entry.id);
+    expect(reversed.statusCode, reversed.body).toBe(201);
+    expect(await balanceOf()).toBe(before);
+    const afterReversal = (await api('GET', `/api/admin/rewards/${reward.id}`)).json();
+    expect(afterReversal).toMatchObject({ stock: 3, vouchers: { issued: 0, void: 1 } });
+    const use = await api('POST', `/api/admin/vouchers/${redeemed.voucher.code}/use`, { merchantId: fx.merchantId });
+    expect(use.statusCode).toBe(409);
+    expect(use.json().error.code).toBe('voucher_void');
+
+    // The limit per customer counts the voucher no more: the customer may redeem again. This time the
+    // voucher is used at the till before anyone reverses: the reversal is refused and changes nothing.
+    const again = await redeem(customerId, reward.id);
+    expect(again.statusCode, again.body).toBe(201);
+    const used = await api('POST', `/api/admin/vouchers/${again.json().voucher.code}/use`, { merchantId: fx.merchantId });
+    expect(used.statusCode).toBe(200);
+    const balance = await balanceOf();
+    const refused = await reverse(again.json().entry.id);
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().error).toMatchObject({ code: 'redemption_voucher_used', message: expect.stringContaining('già stato usato') });
+    expect(await balanceOf()).toBe(balance);
+    expect((await api('GET', `/api/admin/rewards/${reward.id}`)).json()).toMatchObject({ stock: 2, vouchers: { used: 1, void: 1 } });
+    const reversals = await ctx.app.db.execute(sql`select count(*)::int as n from ledger_entries where reverses_id = ${again.json().entry.id}`);
+    expect(reversals.rows).toEqual([{ n: 0 }]);
+  });
+
   it('keeps the ledger check clean after redemptions (npm run ledger:verify)', async () => {
     expect(await verifyLedger(ctx.app.db)).toEqual([]);
   });

@@ -82,7 +82,7 @@ export async function storeUploadedImage(app: FastifyInstance, request: FastifyR
   const { id } = await storeImage(
     { db: app.db, dataDir: app.env.dataDir, quotaBytes: app.env.UPLOAD_QUOTA_BYTES },
     actorOf(request),
-    { bytes, type, fileName, uploadedBy: user.id },
+    { bytes, type, fileName, purpose: 'reward', uploadedBy: user.id },
   );
   return { id, url: uploadUrl(id) };
 }

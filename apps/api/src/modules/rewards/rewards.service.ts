@@ -179,7 +179,7 @@ export async function importVouchers(
   const delimiter = (firstLine.match(/;/g)?.length ?? 0) >= (firstLine.match(/,/g)?.length ?? 0) ? ';' : ',';
   let records: string[][];
   try {
-    records = parse(text, { delimiter, relax_column_count: true, skip_empty_lines: true, trim: true }) as string[][];
+    records = parse(text, { delimiter, relax_column_count: true, skip_empty_lines: true, trim: true, max_record_size: 10_000 }) as string[][];
   } catch {
     throw fieldError('file');
   }
@@ -363,6 +363,42 @@ export async function redeemReward(
     },
   );
   return { status: answer.status, body: answer.body as RedemptionResult, isReplay: answer.isReplay };
+}
+
+/**
+ * The rewards' half of reversing a redemption (its `redeem` entry, source `reward`), run by the
+ * ledger's reverseEntry in ITS transaction, after it has locked the membership: the voucher the
+ * redemption issued is voided and the reward's stock given back (when it has one), so the reversal,
+ * the voucher and the stock commit together or not at all. A voucher already used at a till cannot
+ * be taken back: 409 `redemption_voucher_used`, and nothing is reversed.
+ *
+ * Lock order as in redeemReward: membership (the caller's), then the reward row, then the voucher.
+ * A voucher already voided by staff (which returned no stock, decision record 015) stays void and
+ * the stock still comes back now.
+ */
+export async function releaseRedemption(
+  tx: Transaction,
+  deps: Pick<ServiceDeps, 'clock'>,
+  actor: RewardsActor,
+  entry: { id: number },
+): Promise<{ voucherId: number; rewardId: string } | null> {
+  const issued = await repo.findVoucherOfEntry(tx, entry.id);
+  if (!issued) return null;
+  await repo.lockReward(tx, issued.rewardId);
+  const voucher = await repo.lockVoucher(tx, issued.rewardId, issued.id);
+  if (!voucher) return null;
+  if (voucher.status === 'used') throw rewardError(409, 'redemption_voucher_used');
+  const now = deps.clock.now();
+  if (voucher.status !== 'void') await repo.markVoid(tx, voucher.id, now);
+  await repo.incrementStock(tx, issued.rewardId);
+  await recordAudit(tx, actor.audit, {
+    action: 'voucher.void',
+    entityType: VOUCHER_ENTITY,
+    entityId: voucher.id,
+    before: { status: voucher.status },
+    after: { status: 'void', reversedEntryId: entry.id, stockReturned: true },
+  });
+  return { voucherId: voucher.id, rewardId: issued.rewardId };
 }
 
 // ---- a voucher at the till -------------------------------------------------------------------------

@@ -173,3 +173,38 @@ export function proofExportQuery(
     .where(where)
     .orderBy(...orderFor(proofList.sorts, sort.sort, sort.order, proofList.tieBreaker));
 }
+
+type Rows = { rows: Record<string, unknown>[] };
+const rowsOf = async (executor: Executor, query: SQL) => ((await executor.execute(query)) as unknown as Rows).rows;
+
+/** An upload's owner and purpose, locked for the proof's transaction (two proofs cannot both take it). */
+export async function lockProofImage(executor: Executor, imageId: string) {
+  const [row] = await rowsOf(executor, sql`select purpose, uploaded_by, api_key_id from uploads where id = ${imageId} for update`);
+  if (!row) return null;
+  return {
+    purpose: (row['purpose'] as string | null) ?? null,
+    uploadedBy: (row['uploaded_by'] as string | null) ?? null,
+    apiKeyId: (row['api_key_id'] as string | null) ?? null,
+  };
+}
+
+/** Whether another proof already shows this screenshot (the same request's replay does not count). */
+export async function isImageTakenByAnotherProof(executor: Executor, imageId: string, idempotency: { scope: string; key: string } | undefined) {
+  const same = idempotency
+    ? sql` and not (idempotency_scope is not distinct from ${idempotency.scope} and idempotency_key is not distinct from ${idempotency.key})`
+    : sql``;
+  const found = await rowsOf(executor, sql`select 1 as ok from social_proofs where image_id = ${imageId}${same} limit 1`);
+  return found.length > 0;
+}
+
+/** Deletes proof screenshots created before `cutoff` that no proof shows; answers them for their files. */
+export async function deleteUnusedProofImages(executor: Executor, cutoff: Date): Promise<{ id: string; contentType: string }[]> {
+  const deleted = await rowsOf(
+    executor,
+    sql`delete from uploads u
+        where u.purpose = 'proof' and u.created_at < ${cutoff}
+          and not exists (select 1 from social_proofs p where p.image_id = u.id)
+        returning u.id, u.content_type`,
+  );
+  return deleted.map((row) => ({ id: String(row['id']), contentType: String(row['content_type']) }));
+}

@@ -57,7 +57,7 @@ export const socialProofRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const actor = staffActorOf(request);
-      const { proof } = await submitProof(deps, { label: actor.label, audit: actor.audit, channel: 'back-office' }, request.body);
+      const { proof } = await submitProof(deps, { label: actor.label, audit: actor.audit, channel: 'back-office', uploader: { userId: actor.id! } }, request.body);
       return reply.code(201).send(proof);
     },
   );
@@ -79,7 +79,7 @@ export const socialProofRoutes: FastifyPluginAsyncZod = async (app) => {
       const stored = await storeProofImage(
         { db: app.db, dataDir: app.env.dataDir, quotaBytes: app.env.UPLOAD_QUOTA_BYTES },
         actor.audit,
-        { bytes, fileName, uploadedBy: actor.id },
+        { bytes, fileName, uploader: { userId: actor.id! } },
       );
       return reply.code(201).send(stored);
     },

@@ -11,12 +11,15 @@ import {
 } from '@sf/contract/social-proofs';
 import { sql } from 'drizzle-orm';
 import type { Database, Executor } from '../../db/client.ts';
+import type { FastifyInstance } from 'fastify';
 import type { Caller, ServiceDeps } from '../../lib/caller.ts';
 import { recordAudit, type AuditActor } from '../../lib/audit.ts';
 import { AppError, CodedError } from '../../lib/errors.ts';
 import { applyToLockedMember, lockMember, type LedgerCaller } from '../ledger/ledger.service.ts';
 import { addDays, localDate, startOfLocalDay } from '../ledger/ledger.rules.ts';
-import { IMAGE_MAX_BYTES, detectImageType, storeImage } from '../../lib/uploads.ts';
+import { IMAGE_MAX_BYTES, detectImageType, removeStoredImages, storeImage } from '../../lib/uploads.ts';
+import { depsOf } from '../../lib/caller.ts';
+import { enqueueJob, type JobModule } from '../../lib/job-runner.ts';
 import * as repo from './social-proofs.repository.ts';
 
 export const PROOF_ENTITY = 'social_proof';
@@ -26,7 +29,13 @@ export const PROOF_ENTITY = 'social_proof';
  * `integration` or `app`, `label` e.g. `api-key:<name>`), or staff on the customer's behalf
  * (`back-office`, `label` their e-mail). `audit` is the audit actor of the change.
  */
-export type ProofSubmitter = { label: string; audit: AuditActor; channel: 'app' | 'integration' | 'back-office' };
+export type ProofSubmitter = {
+  label: string;
+  audit: AuditActor;
+  channel: 'app' | 'integration' | 'back-office';
+  /** Who may attach a screenshot: the one who uploaded it (issue 30, M3). Without one, none. */
+  uploader?: { userId: string } | { apiKeyId: string };
+};
 
 const fieldError = (field: string, key: 'invalid' | 'required' | 'notFound' = 'invalid') =>
   new CodedError(400, 'validation', (language) => {
@@ -42,20 +51,58 @@ async function rows<T>(executor: Executor, query: ReturnType<typeof sql>): Promi
 
 /**
  * Stores a proof's screenshot, checked like a news cover: PNG, JPEG, WebP or GIF by its bytes (the
- * declared type is ignored), at most IMAGE_MAX_BYTES. `uploadedBy` is the staff member (counted in
- * their upload quota) or null for an integration key. Answers the upload id to pass as `imageId`.
+ * declared type is ignored), at most IMAGE_MAX_BYTES. `uploader` is the staff member (counted in
+ * their upload quota) or the integration key (its quota counts the screenshots waiting for a proof).
+ * Answers the upload id to pass as `imageId` — by the same uploader, for one proof only.
  * Throws 415 `unsupported_media_type` (not an image), 413 `payload_too_large`.
  */
 export async function storeProofImage(
   deps: { db: Database; dataDir: string; quotaBytes: number },
   actor: AuditActor,
-  file: { bytes: Buffer; fileName: string; uploadedBy: string | null },
+  file: { bytes: Buffer; fileName: string; uploader: NonNullable<ProofSubmitter['uploader']> },
 ): Promise<{ id: string; url: string }> {
   if (file.bytes.length > IMAGE_MAX_BYTES) throw new AppError(413, 'payload_too_large', 'The image is larger than 5 MB');
   const type = detectImageType(file.bytes);
   if (!type) throw new AppError(415, 'unsupported_media_type', 'Only PNG, JPEG, WebP and GIF images are accepted');
-  const { id } = await storeImage(deps, actor, { bytes: file.bytes, type, fileName: file.fileName, uploadedBy: file.uploadedBy });
+  const { id } = await storeImage(deps, actor, {
+    bytes: file.bytes,
+    type,
+    fileName: file.fileName,
+    purpose: 'proof',
+    uploadedBy: 'userId' in file.uploader ? file.uploader.userId : null,
+    apiKeyId: 'apiKeyId' in file.uploader ? file.uploader.apiKeyId : null,
+  });
   return { id, url: `/api/public/uploads/${encodeURIComponent(id)}` };
+}
+
+/**
+ * Screenshots no proof took within a day (an app that uploaded and never filed, or filed another):
+ * rows deleted here, files by the caller once the rows are gone. Daily job (socialProofJobs).
+ */
+export async function purgeUnusedProofImages(deps: ServiceDeps & { dataDir: string }): Promise<number> {
+  const cutoff = new Date(deps.clock.now().getTime() - UNUSED_PROOF_IMAGE_MS);
+  const removed = await deps.db.transaction(async (tx) => {
+    const images = await repo.deleteUnusedProofImages(tx, cutoff);
+    if (images.length > 0) {
+      await recordAudit(tx, { id: null, email: 'system' }, { action: 'upload.purge', entityType: 'upload', entityId: 'unused-proof-images', after: { count: images.length } });
+    }
+    return images;
+  });
+  await removeStoredImages(deps.dataDir, removed);
+  return removed.length;
+}
+
+/** How long a screenshot may wait for its proof. */
+export const UNUSED_PROOF_IMAGE_MS = 24 * 60 * 60 * 1000;
+export const PROOF_IMAGES_PURGE_JOB = 'social-proofs.purge-unused-images';
+
+/** Once per business day, queued by every process, run by one (dedupe key). */
+export function socialProofJobs(app: FastifyInstance): JobModule {
+  const deps = { ...depsOf(app), dataDir: app.env.dataDir };
+  return {
+    schedule: () => enqueueJob(app.db, { kind: PROOF_IMAGES_PURGE_JOB, dedupeKey: `${PROOF_IMAGES_PURGE_JOB}:${localDate(app.clock.now(), deps.timeZone)}` }),
+    handlers: { [PROOF_IMAGES_PURGE_JOB]: async () => ({ removed: await purgeUnusedProofImages(deps) }) },
+  };
 }
 
 /**
@@ -98,8 +145,16 @@ export async function submitProof(
       if (!link) throw fieldError('merchantId');
     }
     if (input.imageId) {
-      const [upload] = await rows(tx, sql`select 1 as ok from uploads where id = ${input.imageId}`);
-      if (!upload) throw fieldError('imageId', 'notFound');
+      // Only a screenshot this submitter uploaded for a proof, and not yet another proof's: a news
+      // cover or another customer's screenshot answers as an unknown image (issue 30, M3).
+      const owner = await repo.lockProofImage(tx, input.imageId);
+      const uploader = actor.uploader;
+      const isOwn =
+        owner !== null &&
+        uploader !== undefined &&
+        owner.purpose === 'proof' &&
+        ('apiKeyId' in uploader ? owner.apiKeyId === uploader.apiKeyId : owner.uploadedBy === uploader.userId);
+      if (!isOwn || (await repo.isImageTakenByAnotherProof(tx, input.imageId, idempotency))) throw fieldError('imageId', 'notFound');
     }
     const values: repo.NewProof = {
       customerId: input.customerId,

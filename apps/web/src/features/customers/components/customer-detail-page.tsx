@@ -127,7 +127,7 @@ export function CustomerDetailPage({ customerId, listHref, actions, memberships,
           </Stack>
         </Grid.Col>
         <Grid.Col span={{ base: 12, md: 5 }}>
-          <CustomerCard cardNumber={customer.cardNumber} holder={name} />
+          <CustomerCard customerId={customer.id} holder={name} canRegenerate={canWrite && customer.status !== 'erased'} />
         </Grid.Col>
       </Grid>
       {memberships?.(customer)}

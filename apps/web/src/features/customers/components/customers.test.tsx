@@ -9,6 +9,12 @@ import { CustomerDetailPage } from './customer-detail-page.tsx';
 import { CustomersPage } from './customers-page.tsx';
 
 const admin = { role: 'admin' as const };
+
+/** The card the API derives for a customer: the QR code and barcode carry `<number>-<code>` (decision 030). */
+const cardOf = (current: { id: string; cardNumber: string }, code = 'K7PXM2QD9W', version = 1) =>
+  http.get(`/api/admin/customers/${current.id}/card`, () =>
+    HttpResponse.json({ cardNumber: current.cardNumber, cardCode: code, barcodeMessage: `${current.cardNumber}-${code}`, cardCodeVersion: version }),
+  );
 const programs = [{ value: '11111111-1111-4111-8111-111111111111', label: 'Circuito Bergamo' }];
 
 // Typing whole forms takes seconds on a loaded machine: generous time per test, no speed asserted.
@@ -88,6 +94,7 @@ describe('Clienti', { timeout: 30_000 }, () => {
     let recorded: unknown = null;
     server.use(
       http.get(`/api/admin/customers/${current.id}`, () => HttpResponse.json(current)),
+      cardOf(current),
       http.get(`/api/admin/customers/${current.id}/consents`, () =>
         HttpResponse.json({ items: [{ id: 2, purpose: 'marketing', granted: true, channel: 'app', noticeVersion: '2026-01', at: '2026-11-02T10:00:00.000Z', recordedBy: null }] }),
       ),
@@ -98,7 +105,7 @@ describe('Clienti', { timeout: 30_000 }, () => {
     );
     renderWithProviders(<CustomerDetailPage customerId={current.id} listHref="/customers" />, { route: `/customers/${current.id}`, user: admin });
     expect(await screen.findByRole('heading', { name: 'Giulia Bianchi' })).toBeInTheDocument();
-    expect(screen.getByTestId('card-number')).toHaveTextContent('8012 3456 7890 3');
+    await waitFor(() => expect(screen.getByTestId('card-number')).toHaveTextContent('8012 3456 7890 3'));
     expect(await screen.findByRole('img', { name: 'Codice QR della tessera 8012345678903' })).toHaveAttribute('src', expect.stringMatching(/^data:image\/png/));
     expect(screen.getByRole('img', { name: 'Codice a barre della tessera 8012345678903' })).toBeInTheDocument();
     expect(screen.getByText('17/05/1990')).toBeInTheDocument();
@@ -121,6 +128,7 @@ describe('Clienti', { timeout: 30_000 }, () => {
     let patch: unknown = null;
     server.use(
       http.get(`/api/admin/customers/${current.id}`, () => HttpResponse.json(current)),
+      cardOf(current),
       http.get(`/api/admin/customers/${current.id}/consents`, () => HttpResponse.json({ items: [] })),
       http.patch(`/api/admin/customers/${current.id}`, async ({ request }) => {
         patch = await request.json();
@@ -134,5 +142,35 @@ describe('Clienti', { timeout: 30_000 }, () => {
     await user.click(within(confirm).getByRole('button', { name: 'Block' }));
     await waitFor(() => expect(patch).toEqual({ status: 'blocked', version: 1 }));
     expect(await screen.findByRole('button', { name: 'Unblock' })).toBeInTheDocument();
+  });
+
+  it("encodes the card's code in the QR code and barcode, prints the number alone, and asks before giving the card a new code", async () => {
+    document.cookie = 'XSRF-TOKEN=t; path=/';
+    const user = userEvent.setup();
+    const current = customer();
+    let regenerated = 0;
+    server.use(
+      http.get(`/api/admin/customers/${current.id}`, () => HttpResponse.json(current)),
+      cardOf(current),
+      http.get(`/api/admin/customers/${current.id}/consents`, () => HttpResponse.json({ items: [] })),
+      http.post(`/api/admin/customers/${current.id}/card-code`, () => {
+        regenerated += 1;
+        return HttpResponse.json({ cardNumber: current.cardNumber, cardCode: 'NEWC0DE234', barcodeMessage: `${current.cardNumber}-NEWC0DE234`, cardCodeVersion: 2 });
+      }),
+    );
+    const { toDataURL } = await import('qrcode');
+    renderWithProviders(<CustomerDetailPage customerId={current.id} listHref="/customers" />, { route: `/customers/${current.id}`, user: admin });
+    const qr = await screen.findByRole('img', { name: 'Codice QR della tessera 8012345678903' });
+    expect(qr.getAttribute('src')).toBe(await toDataURL('8012345678903-K7PXM2QD9W', { margin: 1, width: 160, errorCorrectionLevel: 'M' }));
+    expect(screen.getByTestId('card-number')).toHaveTextContent(/^8012 3456 7890 3$/);
+    expect(document.body.textContent).not.toContain('K7PXM2QD9W');
+
+    await user.click(screen.getByRole('button', { name: 'Nuovo codice tessera' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Dare alla tessera un nuovo codice?' });
+    expect(regenerated).toBe(0);
+    await user.click(within(dialog).getByRole('button', { name: 'Genera il nuovo codice' }));
+    await waitFor(() => expect(regenerated).toBe(1));
+    const expected = await toDataURL('8012345678903-NEWC0DE234', { margin: 1, width: 160, errorCorrectionLevel: 'M' });
+    await waitFor(() => expect(screen.getByRole('img', { name: 'Codice QR della tessera 8012345678903' }).getAttribute('src')).toBe(expected));
   });
 });
