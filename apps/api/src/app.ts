@@ -35,7 +35,6 @@ import { newsRoutes } from './modules/news/news.routes.ts';
 import { publicNewsRoutes } from './modules/news/public-news.routes.ts';
 import { auditRoutes } from './modules/audit/audit.routes.ts';
 import { dashboardRoutes } from './modules/dashboard/dashboard.routes.ts';
-import { startNewsScheduler } from './modules/news/news.scheduler.ts';
 import { startBackgroundJobs } from './jobs.ts';
 import { merchantRoutes } from './modules/merchants/merchants.routes.ts';
 import { customerRoutes } from './modules/customers/customers.routes.ts';
@@ -74,7 +73,7 @@ export type AppOptions = {
   clock?: Clock;
   mailer?: Mailer;
   logger?: FastifyServerOptions['logger'];
-  /** The background promotion of scheduled posts; off in tests that drive it by hand. */
+  /** The background jobs (the promotion of scheduled posts among them); off in tests that drive them by hand. */
   runScheduler?: boolean;
   /** Sees every route as it is registered, config included (the platform tests enumerate them so). */
   onRoute?: (route: RouteOptions) => void;
@@ -249,8 +248,6 @@ export async function buildApp(options: AppOptions): Promise<App> {
   if (webRoot) await registerWebApp(app, webRoot);
 
   if (options.runScheduler ?? true) {
-    const scheduler = startNewsScheduler(app, env.SCHEDULER_INTERVAL_MS);
-    app.addHook('onClose', async () => scheduler.stop());
     const jobs = startBackgroundJobs(app);
     app.addHook('onClose', async () => jobs.stop());
   }

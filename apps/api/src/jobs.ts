@@ -5,6 +5,8 @@ import { privacyJobs } from './modules/privacy/privacy.retention.ts';
 import { importJobs } from './modules/imports/imports.jobs.ts';
 import { bonusJobs } from './modules/bonuses/bonuses.jobs.ts';
 import { dashboardJobs } from './modules/dashboard/dashboard.jobs.ts';
+import { newsJobs } from './modules/news/news.scheduler.ts';
+import { identityJobs } from './identity/housekeeping.ts';
 
 /**
  * The one background-job runner of a process. Every job kind of every module must be known to it:
@@ -12,7 +14,15 @@ import { dashboardJobs } from './modules/dashboard/dashboard.jobs.ts';
  * A module with background work adds its JobModule to this list (one line).
  */
 function jobModules(app: FastifyInstance): JobModule[] {
-  return [ledgerJobs(app), privacyJobs(app), importJobs(app), bonusJobs(app), dashboardJobs(app)];
+  return [
+    ledgerJobs(app),
+    privacyJobs(app),
+    importJobs(app),
+    bonusJobs(app),
+    dashboardJobs(app),
+    newsJobs(app),
+    identityJobs(app),
+  ];
 }
 
 /** The automatic runners of this process (normally one), so that new work can start without waiting. */
@@ -29,16 +39,20 @@ export function nudgeBackgroundJobs(log?: FastifyInstance['log']): void {
 export function startBackgroundJobs(app: FastifyInstance, options: { isAutomatic?: boolean } = {}): JobRunner {
   const modules = jobModules(app);
   const handlers: JobModule['handlers'] = {};
+  const every: Record<string, number> = {};
   for (const module of modules) {
     for (const [kind, handler] of Object.entries(module.handlers)) {
       if (handlers[kind]) throw new Error(`two modules handle the job kind ${kind}`);
       handlers[kind] = handler;
     }
+    Object.assign(every, module.every);
   }
   const runner = createJobRunner({
     db: app.db,
     log: app.log,
-    intervalMs: app.env.JOBS_INTERVAL_MS,
+    // Often enough for the shortest recurring job (the news promotion, SCHEDULER_INTERVAL_MS).
+    intervalMs: Math.min(app.env.JOBS_INTERVAL_MS, ...Object.values(every)),
+    every,
     ...(options.isAutomatic === undefined ? {} : { isAutomatic: options.isAutomatic }),
     schedule: async () => {
       for (const module of modules) await module.schedule?.();
