@@ -21,6 +21,7 @@ import type { Database, DatabaseHandle } from './db/client.ts';
 import { createTokenSigner, type TokenSigner } from './identity/token-signer.ts';
 import { createMailer, type Mailer } from './lib/mailer.ts';
 import { loadOrCreateSecret } from './lib/secrets.ts';
+import { databaseRateLimitStore } from './lib/rate-limit-store.ts';
 import { systemClock, type Clock } from './lib/clock.ts';
 import { errorHandlerPlugin } from './plugins/error-handler.ts';
 import { languagePlugin } from './plugins/language.ts';
@@ -77,6 +78,11 @@ export type AppOptions = {
   runScheduler?: boolean;
   /** Sees every route as it is registered, config included (the platform tests enumerate them so). */
   onRoute?: (route: RouteOptions) => void;
+  /**
+   * Where the rate limits count: `database` (default), shared by every process; `memory`, each process
+   * its own (the plugin's store; `npm run bench:integration` measures the difference).
+   */
+  rateLimitStore?: 'database' | 'memory';
 };
 
 export type App = FastifyInstance;
@@ -169,7 +175,9 @@ export async function buildApp(options: AppOptions): Promise<App> {
   // each route's last onSend hook, after a route's own (the public feed's ETag sees the plain body).
   // Request bodies are not decompressed: clients send small JSON, and a gzip body is refused as before.
   await app.register(compress, { threshold: 1024, encodings: ['br', 'gzip'], globalDecompression: false });
+  // Counted in PostgreSQL, so that a limit holds across API processes (issue 29, lib/rate-limit-store.ts).
   await app.register(rateLimit, {
+    ...((options.rateLimitStore ?? 'database') === 'database' ? { store: databaseRateLimitStore(options.database.db) } : {}),
     global: false,
     allowList: env.RATE_LIMIT_ALLOW.split(',').map((entry) => entry.trim()).filter(Boolean),
   });

@@ -109,6 +109,7 @@ describe('recurring background work, once across processes', () => {
     expect(recurring).toEqual([
       { kind: 'identity.housekeeping', status: 'queued', is_ahead: true },
       { kind: 'news.publish-due', status: 'queued', is_ahead: true },
+      { kind: 'rate-limit.cleanup', status: 'queued', is_ahead: true },
     ]);
     await one.stop();
     await two.stop();

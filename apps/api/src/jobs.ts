@@ -7,6 +7,7 @@ import { bonusJobs } from './modules/bonuses/bonuses.jobs.ts';
 import { dashboardJobs } from './modules/dashboard/dashboard.jobs.ts';
 import { newsJobs } from './modules/news/news.scheduler.ts';
 import { identityJobs } from './identity/housekeeping.ts';
+import { rateLimitJobs } from './lib/rate-limit-store.ts';
 
 /**
  * The one background-job runner of a process. Every job kind of every module must be known to it:
@@ -22,6 +23,7 @@ function jobModules(app: FastifyInstance): JobModule[] {
     dashboardJobs(app),
     newsJobs(app),
     identityJobs(app),
+    rateLimitJobs(app),
   ];
 }
 
