@@ -32,10 +32,36 @@ export type Executor = Database | Transaction;
 export type DatabaseHandle = {
   db: Database;
   kind: 'pglite' | 'postgres';
+  /** Applies the pending migrations, under the start-up lock (withStartupLock). */
   migrate(): Promise<void>;
+  /**
+   * Runs `work` while holding the start-up lock: a PostgreSQL advisory lock on a connection of its own,
+   * so that processes started at the same moment on an empty database migrate it and load its demo data
+   * one after the other, each seeing what the one before did (issue 29). Released when `work` ends, or
+   * by the server when the process dies. Not reentrant: `work` must not call migrate(). On PGlite (one
+   * process) it only runs `work`.
+   */
+  withStartupLock<T>(work: () => Promise<T>): Promise<T>;
   ping(): Promise<void>;
   close(): Promise<void>;
 };
+
+/** The advisory lock key of the start-up work (any constant; this one reads "SF-start"). */
+const STARTUP_LOCK_KEY = '5346000000000001';
+
+async function withAdvisoryLock<T>(url: string, work: () => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5_000 });
+  // A lost lock connection surfaces in `work`'s own queries; it must not crash the process meanwhile.
+  client.on('error', () => undefined);
+  await client.connect();
+  try {
+    await client.query(`select pg_advisory_lock(${STARTUP_LOCK_KEY})`);
+    return await work();
+  } finally {
+    // Ending the session releases the lock.
+    await client.end().catch(() => undefined);
+  }
+}
 
 export type DatabaseOptions =
   /** A real PostgreSQL server. */
@@ -56,10 +82,14 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     // An idle client losing its server must not crash the process; the next query reconnects.
     pool.on('error', (error) => options.onError?.(error));
     const db = drizzlePg({ client: pool, schema, casing: 'snake_case' });
+    const withStartupLock = <T>(work: () => Promise<T>) => withAdvisoryLock(options.url, work);
     return {
       db,
       kind: 'postgres',
-      migrate: () => migratePg(db, { migrationsFolder }),
+      // Two processes migrating an empty database at once both ran CREATE TABLE, and one crashed
+      // (duplicate key in pg_type_typname_nsp_index): one at a time, the second finds nothing to do.
+      migrate: () => withStartupLock(() => migratePg(db, { migrationsFolder })),
+      withStartupLock,
       ping: async () => {
         await db.execute(sql`select 1`);
       },
@@ -81,6 +111,8 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     db,
     kind: 'pglite',
     migrate: () => migratePglite(db as never, { migrationsFolder }),
+    // PGlite belongs to one process, and its queries run one at a time.
+    withStartupLock: (work) => work(),
     ping: async () => {
       await client.query('select 1');
     },
