@@ -81,6 +81,11 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     });
     // An idle client losing its server must not crash the process; the next query reconnects.
     pool.on('error', (error) => options.onError?.(error));
+    // Nor one checked out (a transaction between two statements, an export's COPY) when its server
+    // stops: the driver then emits 'error' on the client, which the pool listens to only while it is
+    // idle, and an 'error' nobody listens to ends the process. The work on it fails by itself (its
+    // query rejects, or its next one), and the pool drops the broken client when it comes back.
+    pool.on('connect', (client) => client.on('error', () => undefined));
     const db = drizzlePg({ client: pool, schema, casing: 'snake_case' });
     const withStartupLock = <T>(work: () => Promise<T>) => withAdvisoryLock(options.url, work);
     return {
