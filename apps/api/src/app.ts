@@ -27,6 +27,7 @@ import { errorHandlerPlugin } from './plugins/error-handler.ts';
 import { languagePlugin } from './plugins/language.ts';
 import { inputHygienePlugin } from './plugins/input-hygiene.ts';
 import { csrfPlugin } from './plugins/csrf.ts';
+import { readReplicaPlugin } from './plugins/read-replica.ts';
 import { accessControlPlugin, isApiRoute } from './plugins/access-control.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
@@ -170,6 +171,8 @@ export async function buildApp(options: AppOptions): Promise<App> {
   });
   app.addHook('onRequest', (request, reply, done) => securityHeaders(request.raw, reply.raw, (error) => done(error as Error | undefined)));
   await app.register(cookie);
+  // Before the routes: it wraps the handlers of the routes that read on the replica.
+  await app.register(readReplicaPlugin);
   // JSON and CSV answers over 1 KiB go out compressed (brotli at a fast quality, or gzip); the web
   // app's files are compressed at build time and served as such (registerWebApp). The plugin runs as
   // each route's last onSend hook, after a route's own (the public feed's ETag sees the plain body).

@@ -1,3 +1,4 @@
+import type { FastifyBaseLogger } from 'fastify';
 import { loadEnv } from './config/env.ts';
 import { openDatabaseFromEnv } from './db/client.ts';
 import { buildApp } from './app.ts';
@@ -16,8 +17,11 @@ import { seedPrivacyDemo } from './modules/privacy/privacy.seed.ts';
 async function main() {
   const env = loadEnv();
   await prepareDataDir(env.dataDir);
+  // The replica's changes of state (db/read-replica.ts) go to the app's log once it exists.
+  const late: { log?: FastifyBaseLogger } = {};
   const database = await openDatabaseFromEnv(env, {
     onError: (error) => console.error('database pool error', error),
+    log: (level, message, error) => (late.log ? late.log[level]({ err: error }, message) : console.error(message, error ?? '')),
   });
   // Under the start-up lock (db/client.ts): any number of processes may start at once.
   await database.migrate();
@@ -26,6 +30,7 @@ async function main() {
     database,
     logger: loggerOptions(env.LOG_LEVEL),
   });
+  late.log = app.log;
   if (env.demoData) {
     // Under the start-up lock: processes started together on an empty database load it once, the
     // others find it loaded (each seed checks for its data first).
