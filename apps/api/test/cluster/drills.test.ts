@@ -1,0 +1,360 @@
+import os from 'node:os';
+import path from 'node:path';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { spawn } from 'node:child_process';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import pg from 'pg';
+import { CSRF_COOKIE, CSRF_HEADER } from '@sf/contract/app-info';
+import { openDatabase, type DatabaseHandle } from '../../src/db/client.ts';
+import { createLedgerFixture, type LedgerFixture } from '../ledger-fixtures.ts';
+import { startServer } from '../server-process.ts';
+import { CLUSTER_DATABASE, startCluster, type Cluster } from './cluster.ts';
+import { percentile, sleep, startReaders, startTills, type TillStats } from './load.ts';
+import { waitForReplay } from './postgres-cluster.ts';
+
+/**
+ * Issue 29's fault drills, on one cluster (cluster.ts: PostgreSQL primary + streaming replica, two API
+ * processes, HAProxy with deploy/haproxy.cfg), one after the other: each drill leaves the cluster whole
+ * for the next, and each checks its own outcome. Every drill prints its figures (requests, failures,
+ * retries, time to recover). `npm run test:cluster`.
+ */
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
+const PASSWORD = 'Demo-Password-2026';
+const TILLS = 20;
+const READ_PATHS = [
+  '/api/admin/customers?pageSize=25',
+  '/api/admin/ledger?pageSize=25',
+  '/api/admin/dashboard',
+  '/api/admin/merchants?pageSize=25',
+  '/api/admin/audit?pageSize=25',
+];
+
+/** A browser-like client: keeps every cookie it is given and echoes the forgery-protection token. */
+function cookieClient(baseUrl: string) {
+  const jar = new Map<string, string>();
+  const request = async (method: string, url: string, options: { body?: unknown; token?: string; to?: string } = {}) => {
+    const csrf = jar.get(CSRF_COOKIE);
+    const response = await fetch(`${options.to ?? baseUrl}${url}`, {
+      method,
+      headers: {
+        cookie: [...jar].map(([name, value]) => `${name}=${value}`).join('; '),
+        ...(csrf ? { [CSRF_HEADER]: csrf } : {}),
+        ...(options.body !== undefined ? { 'content-type': 'application/json' } : {}),
+        ...(options.token ? { 'x-auth-token': options.token } : {}),
+      },
+      ...(options.body !== undefined ? { body: JSON.stringify(options.body) } : {}),
+    });
+    for (const cookie of response.headers.getSetCookie()) {
+      const [pair] = cookie.split(';');
+      const separator = pair!.indexOf('=');
+      jar.set(pair!.slice(0, separator), pair!.slice(separator + 1));
+    }
+    return response;
+  };
+  return { jar, request };
+}
+
+function runLedgerVerify(databaseUrl: string): Promise<{ code: number | null; output: string }> {
+  return new Promise((resolve) => {
+    const child = spawn('npm', ['run', 'ledger:verify'], { cwd: repoRoot, env: { ...process.env, DATABASE_URL: databaseUrl } });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.on('close', (code) => resolve({ code, output }));
+  });
+}
+
+function tillFigures(name: string, stats: TillStats, seconds: number, extra = ''): void {
+  const failures = Object.values(stats.failures).reduce((sum, n) => sum + n, 0);
+  console.log(
+    `[drill] ${name}: ${stats.requests} requests in ${seconds.toFixed(1)} s, ${stats.acknowledged.length} purchases acknowledged ` +
+      `(${(stats.acknowledged.length / seconds).toFixed(0)}/s, p50 ${percentile(stats.latenciesMs, 50)} ms, p99 ${percentile(stats.latenciesMs, 99)} ms), ` +
+      `${failures} failed answers ${JSON.stringify(stats.failures)}, ${stats.retries} retries, ${stats.replayed} replayed` +
+      (stats.firstFailureAt === null ? '' : `, failures from ${(stats.firstFailureAt / 1000).toFixed(1)} s to ${((stats.lastFailureAt ?? 0) / 1000).toFixed(1)} s`) +
+      extra,
+  );
+}
+
+describe('cluster drills (issue 29)', () => {
+  let cluster: Cluster;
+  let database: DatabaseHandle;
+  let fixture: LedgerFixture;
+  let cards: string[];
+  let keys: string[];
+  let adminToken: string;
+  const writtenBefore: string[] = [];
+
+  const query = async <T extends pg.QueryResultRow>(url: string, text: string, values: unknown[] = []) => {
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      return (await client.query<T>(text, values)).rows;
+    } finally {
+      await client.end();
+    }
+  };
+
+  /** Each purchase the tills were acknowledged is in the ledger once, and nothing else is. */
+  const expectEachPurchaseOnce = async (acknowledged: string[]) => {
+    const rows = await query<{ key: string; n: number }>(
+      cluster.databaseUrl,
+      `select split_part(idempotency_key, ':', 3) as key, count(*)::int as n from ledger_entries where idempotency_key like 'int:%' group by 1`,
+    );
+    expect(rows.filter((row) => row.n !== 1)).toEqual([]);
+    const inLedger = new Set(rows.map((row) => row.key));
+    const expected = [...writtenBefore, ...acknowledged];
+    expect(expected.filter((key) => !inLedger.has(key))).toEqual([]);
+    expect(inLedger.size).toBe(expected.length);
+    writtenBefore.push(...acknowledged);
+  };
+
+  const tills = () => startTills({ baseUrl: cluster.baseUrl, keys, cards, programId: fixture.pointsProgramId });
+  const readyz = async (baseUrl: string) => (await fetch(`${baseUrl}/api/readyz`)).json() as Promise<{ status: string; replica?: { state: string } }>;
+  const replicaReads = async () =>
+    Number(
+      (
+        await query<{ n: string }>(cluster.postgres.replica.url(), `select tup_returned + tup_fetched as n from pg_stat_database where datname = $1`, [
+          CLUSTER_DATABASE,
+        ])
+      )[0]?.n ?? 0,
+    );
+
+  beforeAll(async () => {
+    const started = Date.now();
+    cluster = await startCluster({ env: { DEMO_LOYALTY: 'false', AUTH_RATE_LIMIT: '30', INTEGRATION_RATE_LIMIT: '100000', REPLICA_MAX_LAG_MS: '2000' } });
+    database = await openDatabase({ url: cluster.databaseUrl, poolSize: 2 });
+    fixture = await createLedgerFixture(database.db, { customers: 500 });
+    cards = (await query<{ card_number: string }>(cluster.databaseUrl, 'select card_number from customers')).map((row) => row.card_number);
+
+    const admin = cookieClient(cluster.baseUrl);
+    await admin.request('GET', '/api/healthz');
+    const signIn = await admin.request('POST', '/api/auth/login', { body: { email: 'admin@demo.test', password: PASSWORD } });
+    expect(signIn.status).toBe(200);
+    adminToken = ((await signIn.json()) as { idToken: string }).idToken;
+    keys = [];
+    for (let i = 0; i < TILLS; i += 1) {
+      const created = await admin.request('POST', '/api/admin/api-keys', {
+        token: adminToken,
+        body: { name: `Cassa ${i + 1}`, kind: 'merchant', merchantId: fixture.merchantId, scopes: ['purchases:write'] },
+      });
+      expect(created.status).toBe(201);
+      keys.push(((await created.json()) as { secret: string }).secret);
+    }
+    console.log(`[drill] cluster up and loaded in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  }, 240_000);
+
+  afterAll(async () => {
+    await database?.close();
+    await cluster?.close();
+  }, 60_000);
+
+  it('1. an API process killed (SIGKILL) at 10 s and restarted at 20 s under 30 s of purchases: each written exactly once, ledger:verify passes', async () => {
+    const load = tills();
+    await sleep(10_000);
+    const killedAt = Date.now();
+    await cluster.apis[0]!.kill();
+    await cluster.haproxy.waitForStates({ api1: 'DOWN' });
+    const markedDownMs = Date.now() - killedAt;
+    await sleep(Math.max(0, killedAt + 10_000 - Date.now()));
+    const restartedAt = Date.now();
+    await cluster.apis[0]!.start();
+    await cluster.haproxy.waitForStates({ api1: 'UP' });
+    const backMs = Date.now() - restartedAt;
+    await sleep(Math.max(0, load.startedAt + 30_000 - Date.now()));
+    const stats = await load.stop();
+    tillFigures('1 SIGKILL', stats, (Date.now() - load.startedAt) / 1000, `; api1 marked down ${markedDownMs} ms after the kill, back in rotation ${backMs} ms after its restart`);
+
+    expect(stats.givenUp).toEqual([]);
+    await expectEachPurchaseOnce(stats.acknowledged);
+    const verified = await runLedgerVerify(cluster.databaseUrl);
+    expect(verified.code, verified.output).toBe(0);
+  }, 180_000);
+
+  it('2. a rolling restart (SIGTERM, wait until it serves again, then the other) under the same load: no request fails', async () => {
+    const load = tills();
+    await sleep(3_000);
+    const timings: string[] = [];
+    for (const [index, api] of cluster.apis.entries()) {
+      const name = `api${index + 1}`;
+      const began = Date.now();
+      await api.stop();
+      await api.start();
+      await cluster.haproxy.waitForStates({ [name]: 'UP' });
+      timings.push(`${name} ${((Date.now() - began) / 1000).toFixed(1)} s`);
+    }
+    await sleep(2_000);
+    const stats = await load.stop();
+    tillFigures('2 rolling restart', stats, (Date.now() - load.startedAt) / 1000, `; restart to back in rotation: ${timings.join(', ')}`);
+
+    expect(stats.failures).toEqual({});
+    expect(stats.retries).toBe(0);
+    await expectEachPurchaseOnce(stats.acknowledged);
+  }, 180_000);
+
+  it('3. the replica stopped under load: no read fails, reads go to the primary; restarted: reads return to it', async () => {
+    const writes = tills();
+    const reads = startReaders({ baseUrl: cluster.baseUrl, token: adminToken, readers: 4, paths: READ_PATHS });
+    await sleep(3_000);
+    const onReplicaBefore = await replicaReads();
+    await sleep(1_000);
+    expect(await replicaReads()).toBeGreaterThan(onReplicaBefore);
+
+    const stoppedAt = Date.now();
+    await cluster.postgres.replica.stop('fast');
+    const okAtStop = reads.stats.ok;
+    await sleep(4_000);
+    const servedWhileDown = reads.stats.ok - okAtStop;
+    const degraded = await Promise.all(cluster.apis.map((api) => readyz(api.baseUrl)));
+    expect(degraded.map((answer) => [answer.status, answer.replica?.state])).toEqual([
+      ['degraded', 'down'],
+      ['degraded', 'down'],
+    ]);
+
+    const restartedAt = Date.now();
+    await cluster.postgres.replica.start();
+    let returnedMs = -1;
+    while (Date.now() - restartedAt < 20_000) {
+      const states = await Promise.all(cluster.apis.map((api) => readyz(api.baseUrl)));
+      if (states.every((state) => state.status === 'ready')) {
+        returnedMs = Date.now() - restartedAt;
+        break;
+      }
+      await sleep(100);
+    }
+    expect(returnedMs).toBeGreaterThanOrEqual(0);
+    const onReplicaAfter = await replicaReads();
+    await sleep(2_000);
+    const readsOnReplicaAgain = (await replicaReads()) - onReplicaAfter;
+    const readStats = await reads.stop();
+    const writeStats = await writes.stop();
+    console.log(
+      `[drill] 3 replica stopped: ${readStats.requests} reads (p50 ${percentile(readStats.latenciesMs, 50)} ms, p99 ${percentile(readStats.latenciesMs, 99)} ms), ` +
+        `failures ${JSON.stringify(readStats.failures)}; ${servedWhileDown} reads served by the primary in the 4 s the replica was down ` +
+        `(stopped ${((restartedAt - stoppedAt) / 1000).toFixed(1)} s); back in use ${returnedMs} ms after its restart, then ${readsOnReplicaAgain} rows read on it in 2 s`,
+    );
+    tillFigures('3 replica stopped (writes)', writeStats, (Date.now() - writes.startedAt) / 1000);
+
+    expect(readStats.failures).toEqual({});
+    expect(servedWhileDown).toBeGreaterThan(0);
+    expect(readsOnReplicaAgain).toBeGreaterThan(0);
+    expect(writeStats.failures).toEqual({});
+    await expectEachPurchaseOnce(writeStats.acknowledged);
+  }, 180_000);
+
+  it('3b. read-your-writes: after a change its author reads it at once, while the replica is behind; a replica lagging past REPLICA_MAX_LAG_MS is skipped', async () => {
+    await waitForReplay(cluster.postgres);
+    const author = cookieClient(cluster.baseUrl);
+    await author.request('GET', '/api/healthz');
+    const signIn = await author.request('POST', '/api/auth/login', { body: { email: 'admin@demo.test', password: PASSWORD } });
+    const token = ((await signIn.json()) as { idToken: string }).idToken;
+    const merchant = (await (await author.request('GET', `/api/admin/merchants/${fixture.merchantId}`, { token })).json()) as { version: number };
+    const signName = async (client: ReturnType<typeof cookieClient>) => {
+      const page = (await (await client.request('GET', '/api/admin/merchants?pageSize=100', { token })).json()) as { items: { id: string; signName: string }[] };
+      return page.items.find((item) => item.id === fixture.merchantId)?.signName;
+    };
+    const other = cookieClient(cluster.baseUrl);
+
+    // The replica stops applying the primary's changes (it is behind from now on).
+    await query(cluster.postgres.replica.url(), 'select pg_wal_replay_pause()');
+    try {
+      const changed = await author.request('PATCH', `/api/admin/merchants/${fixture.merchantId}`, { token, body: { signName: 'Bar Nuovo', version: merchant.version } });
+      expect(changed.status).toBe(200);
+      expect(author.jar.has('sf_read_after')).toBe(true);
+      // Through either process: the author's list reads the primary, another reader the replica.
+      expect(await signName(author)).toBe('Bar Nuovo');
+      expect(await signName(author)).toBe('Bar Nuovo');
+      expect(await signName(other)).toBe('Bar Centrale');
+      // Past REPLICA_MAX_LAG_MS (2 s here) the replica is skipped: everyone reads the primary.
+      await sleep(3_500);
+      expect((await readyz(cluster.baseUrl)).replica?.state).toBe('lagging');
+      expect(await signName(other)).toBe('Bar Nuovo');
+    } finally {
+      await query(cluster.postgres.replica.url(), 'select pg_wal_replay_resume()');
+    }
+    const resumed = Date.now();
+    while ((await readyz(cluster.apis[0]!.baseUrl)).status !== 'ready' || (await readyz(cluster.apis[1]!.baseUrl)).status !== 'ready') {
+      expect(Date.now() - resumed).toBeLessThan(10_000);
+      await sleep(100);
+    }
+    expect(await signName(other)).toBe('Bar Nuovo');
+  }, 60_000);
+
+  it('4. the primary restarted (as a crash) under load: writes answer 503 with Retry-After while it is down, nothing acknowledged is lost, service resumes by itself', async () => {
+    const load = tills();
+    await sleep(5_000);
+    const stoppedAt = Date.now();
+    await cluster.postgres.primary.stop('immediate');
+    await sleep(5_000);
+    const restartedAt = Date.now();
+    await cluster.postgres.primary.start();
+    const acknowledgedAtRestart = load.stats.acknowledged.length;
+    while (load.stats.acknowledged.length === acknowledgedAtRestart) {
+      expect(Date.now() - restartedAt).toBeLessThan(60_000);
+      await sleep(50);
+    }
+    const resumedMs = Date.now() - restartedAt;
+    await cluster.haproxy.waitForStates({ api1: 'UP', api2: 'UP' });
+    const inRotationMs = Date.now() - restartedAt;
+    await sleep(3_000);
+    const stats = await load.stop();
+    tillFigures(
+      '4 primary restarted',
+      stats,
+      (Date.now() - load.startedAt) / 1000,
+      `; primary down ${((restartedAt - stoppedAt) / 1000).toFixed(1)} s, first purchase acknowledged ${resumedMs} ms after its restart, ` +
+        `both processes back in rotation after ${inRotationMs} ms; ${stats.unavailableWithRetryAfter} answers 503 with Retry-After`,
+    );
+
+    const failures = Object.entries(stats.failures);
+    expect(failures.length).toBeGreaterThan(0);
+    // Every failed answer was a 503 that said when to come back.
+    expect(failures.map(([status]) => status)).toEqual(['503']);
+    expect(stats.unavailableWithRetryAfter).toBe(stats.failures['503']);
+    expect(stats.givenUp).toEqual([]);
+    await expectEachPurchaseOnce(stats.acknowledged);
+    const verified = await runLedgerVerify(cluster.databaseUrl);
+    expect(verified.code, verified.output).toBe(0);
+  }, 180_000);
+
+  it('5. with two processes and AUTH_RATE_LIMIT=30, the 31st attempt in a minute from one address is 429, whichever process gets it', async () => {
+    const client = cookieClient(cluster.baseUrl);
+    await client.request('GET', '/api/healthz');
+    const attempt = (to?: string) =>
+      client.request('POST', '/api/auth/forgot-password', { body: { email: 'nobody@demo.test' }, ...(to ? { to } : {}) });
+    const statuses: number[] = [];
+    for (let i = 0; i < 30; i += 1) statuses.push((await attempt()).status);
+    const limited = await Promise.all([attempt(), attempt(cluster.apis[0]!.baseUrl), attempt(cluster.apis[1]!.baseUrl)]);
+    console.log(`[drill] 5 shared rate limit: attempts 1–30 answered ${[...new Set(statuses)].join(', ')}; the 31st through HAProxy and directly to each process: ${limited.map((r) => r.status).join(', ')}`);
+    expect(statuses.every((status) => status === 200)).toBe(true);
+    expect(limited.map((response) => response.status)).toEqual([429, 429, 429]);
+  });
+
+  it('6. three processes started at the same moment on an empty database all become ready', async () => {
+    const name = 'sf_empty';
+    await query(cluster.postgres.primary.url(), `create database ${name}`);
+    const env = { ...cluster.apiEnv, DATABASE_URL: cluster.postgres.primary.url(name), DEMO_LOYALTY: 'false' };
+    delete (env as Record<string, string | undefined>)['DATABASE_READ_URL'];
+    const dataRoot = await mkdtemp(path.join(os.tmpdir(), 'sf-drill6-'));
+    const started = Date.now();
+    const results = await Promise.allSettled(
+      [1, 2, 3].map((n) => startServer({ dataDir: path.join(dataRoot, `api${n}`), env, readyTimeoutMs: 120_000 })),
+    );
+    const readyMs = Date.now() - started;
+    const servers = results.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));
+    try {
+      const counts = (
+        await query<{ users: number; migrations: number }>(
+          cluster.postgres.primary.url(name),
+          'select (select count(*)::int from users) as users, (select count(*)::int from drizzle.__drizzle_migrations) as migrations',
+        )
+      )[0];
+      console.log(`[drill] 6 three processes on an empty database: ${servers.length} of 3 ready in ${(readyMs / 1000).toFixed(1)} s; ${counts?.users} demo accounts, ${counts?.migrations} migrations applied`);
+      expect(results.map((result) => (result.status === 'rejected' ? String(result.reason) : 'ready'))).toEqual(['ready', 'ready', 'ready']);
+      expect(counts?.users).toBe(3);
+    } finally {
+      await Promise.all(servers.map((server) => server.stop()));
+      await rm(dataRoot, { recursive: true, force: true });
+    }
+  }, 180_000);
+});
