@@ -198,7 +198,8 @@ describe('cluster drills (issue 29)', () => {
     await sleep(3_000);
     const onReplicaBefore = await replicaReads();
     await sleep(1_000);
-    expect(await replicaReads()).toBeGreaterThan(onReplicaBefore);
+    // Rows the lists read there (the lag poll reads none).
+    expect((await replicaReads()) - onReplicaBefore).toBeGreaterThan(1000);
 
     const stoppedAt = Date.now();
     await cluster.postgres.replica.stop('fast');
@@ -237,7 +238,7 @@ describe('cluster drills (issue 29)', () => {
 
     expect(readStats.failures).toEqual({});
     expect(servedWhileDown).toBeGreaterThan(0);
-    expect(readsOnReplicaAgain).toBeGreaterThan(0);
+    expect(readsOnReplicaAgain).toBeGreaterThan(1000);
     expect(writeStats.failures).toEqual({});
     await expectEachPurchaseOnce(writeStats.acknowledged);
   }, 180_000);
@@ -333,7 +334,8 @@ describe('cluster drills (issue 29)', () => {
   it('6. three processes started at the same moment on an empty database all become ready', async () => {
     const name = 'sf_empty';
     await query(cluster.postgres.primary.url(), `create database ${name}`);
-    const env = { ...cluster.apiEnv, DATABASE_URL: cluster.postgres.primary.url(name), DEMO_LOYALTY: 'false' };
+    // Not behind the balancer: nothing to drain on stop.
+    const env = { ...cluster.apiEnv, DATABASE_URL: cluster.postgres.primary.url(name), DEMO_LOYALTY: 'false', SHUTDOWN_DELAY_MS: '0' };
     delete (env as Record<string, string | undefined>)['DATABASE_READ_URL'];
     const dataRoot = await mkdtemp(path.join(os.tmpdir(), 'sf-drill6-'));
     const started = Date.now();
