@@ -8,6 +8,7 @@ import { buildApp } from '../apps/api/src/app.ts';
 import { loadEnv } from '../apps/api/src/config/env.ts';
 import { systemClock } from '../apps/api/src/lib/clock.ts';
 import { databaseRateLimitStore } from '../apps/api/src/lib/rate-limit-store.ts';
+import { writeGroupsOf } from '../apps/api/src/modules/ledger/ledger.service.ts';
 import { createApiKey } from '../apps/api/src/modules/integration/api-keys.service.ts';
 import { createLedgerFixture } from '../apps/api/test/ledger-fixtures.ts';
 import { freshBenchDatabase, loadAverage, numberArgument, percentile } from './support.ts';
@@ -21,7 +22,8 @@ import { freshBenchDatabase, loadAverage, numberArgument, percentile } from './s
  * The integration rate limit is counted on every request (its limit set out of reach): in each
  * process's memory (the plugin's own store, "before") and in PostgreSQL (lib/rate-limit-store.ts, what
  * the app runs, "after"), in alternating rounds on the same database, so that the two are compared under
- * the same conditions (rounds in the order A B B A, each after two unmeasured seconds).
+ * the same conditions (rounds in the order A B B A, each after two unmeasured seconds, the first after a
+ * purchase on every card).
  * `--seconds N` per round (default 15), `--rounds N` pairs (default 2), `--tills N` (default 20),
  * `--customers N` (default 2,000).
  */
@@ -38,7 +40,7 @@ const TILL_CLIENTS = `
 const { parentPort, workerData } = require('node:worker_threads');
 const { randomUUID } = require('node:crypto');
 const http = require('node:http');
-const { base, keys, cards, programId, seconds, offset } = workerData;
+const { base, keys, cards, programId, seconds, offset, limit } = workerData;
 const agent = new http.Agent({ keepAlive: true, maxSockets: keys.length });
 const target = new URL(base + '/api/integration/v1/purchases');
 let ok = 0;
@@ -62,7 +64,7 @@ function post(key, body) {
   });
 }
 async function till(key) {
-  while (Date.now() < deadline) {
+  while (Date.now() < deadline && next - offset < limit) {
     const card = cards[next++ % cards.length];
     const started = performance.now();
     const status = await post(key, JSON.stringify({ cardNumber: card, amountCents: 1250, programId })).catch((error) => 'network ' + error.code);
@@ -107,7 +109,18 @@ try {
     keys.push(created.secret);
   }
 
-  type Round = { store: 'memory' | 'database'; perSecond: number; p50: number; p99: number; serverMs: number; postgresMs: number; errors: Record<string, number> };
+  type Round = {
+    store: 'memory' | 'database';
+    perSecond: number;
+    p50: number;
+    p99: number;
+    serverMs: number;
+    postgresMs: number;
+    perTransaction: number;
+    errors: Record<string, number>;
+  };
+  // Purchases per transaction (decision 027: purchases that queue for a connection share one).
+  const groups = writeGroupsOf({ db: database.db, clock: systemClock, timeZone: env.BUSINESS_TIME_ZONE });
   const rounds: Round[] = [];
   for (let round = 0; round < ROUNDS * 2; round += 1) {
     // A B B A …: a drift of the machine's load over the run weighs on both stores alike.
@@ -115,24 +128,30 @@ try {
     const app = await buildApp({ env, database, runScheduler: false, rateLimitStore: store });
     await app.listen({ port: 0, host: '127.0.0.1' });
     const base = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
-    const tills = (seconds: number, offset: number) => {
-      const worker = new Worker(TILL_CLIENTS, { eval: true, workerData: { base, keys, cards, programId: fx.pointsProgramId, seconds, offset } });
+    const tills = (seconds: number, offset: number, limit = Number.MAX_SAFE_INTEGER) => {
+      const worker = new Worker(TILL_CLIENTS, { eval: true, workerData: { base, keys, cards, programId: fx.pointsProgramId, seconds, offset, limit } });
       return new Promise<{ ok: number; errors: Record<string, number>; latencies: number[] }>((resolve, reject) => {
         worker.once('message', resolve);
         worker.once('error', reject);
       });
     };
+    // Before the first round, one purchase per card: a member's first purchase also makes its
+    // membership (the long way, alone), which would weigh on the first round only.
+    if (round === 0) await tills(600, 0, cards.length);
     // Two seconds unmeasured: the pool's connections opened, the new app's code compiled.
     await tills(2, round * 7919);
     // CPU per purchase, apart from the machine's load: the API's thread (the tills run in a worker),
     // and the PostgreSQL backends of the bench database.
     const postgresBefore = await backendCpuMs();
     const serverBefore = process.threadCpuUsage();
+    const groupsBefore = { ...(groups?.stats ?? { groups: 0, requests: 0 }) };
     const start = Date.now();
     const { ok, errors, latencies } = await tills(SECONDS, round * 7919 + 3989);
     const seconds = (Date.now() - start) / 1000;
     const serverCpu = process.threadCpuUsage(serverBefore);
     const postgresMs = cpuBetween(postgresBefore, await backendCpuMs()) / Math.max(1, ok);
+    const grouped = groups ? groups.stats.requests - groupsBefore.requests : 0;
+    const perTransaction = groups ? grouped / Math.max(1, groups.stats.groups - groupsBefore.groups) : 1;
     await app.close();
     const result: Round = {
       store,
@@ -141,13 +160,15 @@ try {
       p99: percentile(latencies, 99),
       serverMs: (serverCpu.user + serverCpu.system) / 1000 / Math.max(1, ok),
       postgresMs,
+      perTransaction,
       errors,
     };
     rounds.push(result);
     console.log(
       `round ${round + 1}, rate-limit counters in ${store === 'memory' ? 'process memory (before)' : 'PostgreSQL (after)   '}: ` +
         `${result.perSecond.toFixed(0)} purchases/s, p50 ${result.p50.toFixed(1)} ms, p99 ${result.p99.toFixed(1)} ms, ` +
-        `CPU per purchase: API ${result.serverMs.toFixed(3)} ms, PostgreSQL ${result.postgresMs.toFixed(3)} ms, errors ${JSON.stringify(errors)}`,
+        `CPU per purchase: API ${result.serverMs.toFixed(3)} ms, PostgreSQL ${result.postgresMs.toFixed(3)} ms, ` +
+        `${result.perTransaction.toFixed(2)} purchases per transaction, errors ${JSON.stringify(errors)}`,
     );
   }
   const median = (values: number[]) => {
@@ -158,13 +179,20 @@ try {
   const summary = (store: Round['store']) => {
     const list = rounds.filter((round) => round.store === store);
     const of = (pick: (round: Round) => number) => median(list.map(pick));
-    return { perSecond: of((r) => r.perSecond), p50: of((r) => r.p50), p99: of((r) => r.p99), serverMs: of((r) => r.serverMs), postgresMs: of((r) => r.postgresMs) };
+    return {
+      perSecond: of((r) => r.perSecond),
+      p50: of((r) => r.p50),
+      p99: of((r) => r.p99),
+      serverMs: of((r) => r.serverMs),
+      postgresMs: of((r) => r.postgresMs),
+      perTransaction: of((r) => r.perTransaction),
+    };
   };
   const before = summary('memory');
   const after = summary('database');
   const line = (figures: ReturnType<typeof summary>) =>
     `${figures.perSecond.toFixed(0)} purchases/s, p50 ${figures.p50.toFixed(1)} ms, p99 ${figures.p99.toFixed(1)} ms, ` +
-    `CPU per purchase: API ${figures.serverMs.toFixed(3)} ms, PostgreSQL ${figures.postgresMs.toFixed(3)} ms`;
+    `CPU per purchase: API ${figures.serverMs.toFixed(3)} ms, PostgreSQL ${figures.postgresMs.toFixed(3)} ms, ${figures.perTransaction.toFixed(2)} per transaction`;
   console.log(
     `\nintegration purchases, ${TILLS} concurrent tills (one key each), ${ROUNDS} × ${SECONDS} s per store, ${cards.length.toLocaleString('en')} cards, real PostgreSQL (medians):\n` +
       `  before (counters in memory):     ${line(before)}\n` +
