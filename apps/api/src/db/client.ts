@@ -11,7 +11,7 @@ import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import * as schema from './schema.ts';
 import { restrictTree } from '../lib/data-dir.ts';
-import { ReadRoutingPool, ReplicaMonitor, type ReplicaStatus } from './read-replica.ts';
+import { onPrimary, ReadRoutingPool, ReplicaMonitor, type ReplicaStatus } from './read-replica.ts';
 
 /**
  * Extensions the embedded PostgreSQL loads, so that it runs the same migrations as a real server
@@ -127,7 +127,8 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
       replica: monitor
         ? {
             status: () => monitor.current(),
-            writePosition: async () => (await pool.query<{ lsn: string }>('select pg_current_wal_insert_lsn()::text as lsn')).rows[0]?.lsn ?? null,
+            writePosition: async () =>
+              (await onPrimary(() => pool.query<{ lsn: string }>('select pg_current_wal_insert_lsn()::text as lsn'))).rows[0]?.lsn ?? null,
           }
         : null,
       ping: async () => {

@@ -36,6 +36,11 @@ export function withReplicaReads<T>(minLsn: string | undefined, work: () => T): 
   return scopes.run({ minLsn: parseLsn(minLsn) ?? 0n }, work);
 }
 
+/** Runs `work` outside any read scope: its queries go to the primary whatever route calls it. */
+export function onPrimary<T>(work: () => T): T {
+  return scopes.exit(work);
+}
+
 /**
  * Errors after which a read is sent again to the primary: the replica unreachable or shutting down;
  * a recovery conflict (40001: the replica cancelled the query to apply the primary's changes); a write
