@@ -22,6 +22,8 @@ export type TillStats = {
   replayed: number;
   /** Purchases still not acknowledged a minute after the load was stopped (there should be none). */
   givenUp: string[];
+  /** What the first cut connections said (the driver's cause), to tell them apart. */
+  networkErrors: string[];
   /** When failures were seen (ms since the load started): first and last. */
   firstFailureAt: number | null;
   lastFailureAt: number | null;
@@ -46,6 +48,7 @@ export function startTills(options: {
     retries: 0,
     replayed: 0,
     givenUp: [],
+    networkErrors: [],
     firstFailureAt: null,
     lastFailureAt: null,
     latenciesMs: [],
@@ -89,8 +92,10 @@ export function startTills(options: {
           stats.unavailableWithRetryAfter += 1;
           wait = Number(retryAfter) * 1000;
         }
-      } catch {
+      } catch (error) {
         failed('network');
+        const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+        if (stats.networkErrors.length < 5) stats.networkErrors.push(`${((Date.now() - startedAt) / 1000).toFixed(1)} s: ${cause?.code ?? ''} ${cause?.message ?? String(error)}`);
       }
       if (Date.now() > giveUpAt) {
         stats.givenUp.push(idempotencyKey);
