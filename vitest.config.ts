@@ -22,7 +22,7 @@ export default defineConfig({
         test: {
           name: 'api-pglite',
           include: ['apps/api/src/**/*.test.ts', 'apps/api/test/**/*.test.ts'],
-          exclude: [...configDefaults.exclude, 'apps/api/test/firebase/**'],
+          exclude: [...configDefaults.exclude, 'apps/api/test/firebase/**', 'apps/api/test/cluster/**'],
           environment: 'node',
           env: { TEST_DB: 'pglite' },
           // The files of a worker share one module graph: the app's modules are imported once per
@@ -38,7 +38,7 @@ export default defineConfig({
         test: {
           name: 'api-postgres',
           include: ['apps/api/src/**/*.test.ts', 'apps/api/test/**/*.test.ts'],
-          exclude: [...configDefaults.exclude, 'apps/api/test/firebase/**'],
+          exclude: [...configDefaults.exclude, 'apps/api/test/firebase/**', 'apps/api/test/cluster/**'],
           environment: 'node',
           env: { TEST_DB: 'postgres' },
           isolate: false, // as api-pglite

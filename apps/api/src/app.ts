@@ -21,11 +21,13 @@ import type { Database, DatabaseHandle } from './db/client.ts';
 import { createTokenSigner, type TokenSigner } from './identity/token-signer.ts';
 import { createMailer, type Mailer } from './lib/mailer.ts';
 import { loadOrCreateSecret } from './lib/secrets.ts';
+import { databaseRateLimitStore } from './lib/rate-limit-store.ts';
 import { systemClock, type Clock } from './lib/clock.ts';
 import { errorHandlerPlugin } from './plugins/error-handler.ts';
 import { languagePlugin } from './plugins/language.ts';
 import { inputHygienePlugin } from './plugins/input-hygiene.ts';
 import { csrfPlugin } from './plugins/csrf.ts';
+import { readReplicaPlugin } from './plugins/read-replica.ts';
 import { accessControlPlugin, isApiRoute } from './plugins/access-control.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
@@ -35,7 +37,6 @@ import { newsRoutes } from './modules/news/news.routes.ts';
 import { publicNewsRoutes } from './modules/news/public-news.routes.ts';
 import { auditRoutes } from './modules/audit/audit.routes.ts';
 import { dashboardRoutes } from './modules/dashboard/dashboard.routes.ts';
-import { startNewsScheduler } from './modules/news/news.scheduler.ts';
 import { startBackgroundJobs } from './jobs.ts';
 import { merchantRoutes } from './modules/merchants/merchants.routes.ts';
 import { customerRoutes } from './modules/customers/customers.routes.ts';
@@ -76,10 +77,15 @@ export type AppOptions = {
   clock?: Clock;
   mailer?: Mailer;
   logger?: FastifyServerOptions['logger'];
-  /** The background promotion of scheduled posts; off in tests that drive it by hand. */
+  /** The background jobs (the promotion of scheduled posts among them); off in tests that drive them by hand. */
   runScheduler?: boolean;
   /** Sees every route as it is registered, config included (the platform tests enumerate them so). */
   onRoute?: (route: RouteOptions) => void;
+  /**
+   * Where the rate limits count: `database` (default), shared by every process; `memory`, each process
+   * its own (the plugin's store; `npm run bench:integration` measures the difference).
+   */
+  rateLimitStore?: 'database' | 'memory';
 };
 
 export type App = FastifyInstance;
@@ -167,12 +173,16 @@ export async function buildApp(options: AppOptions): Promise<App> {
   });
   app.addHook('onRequest', (request, reply, done) => securityHeaders(request.raw, reply.raw, (error) => done(error as Error | undefined)));
   await app.register(cookie);
+  // Before the routes: it wraps the handlers of the routes that read on the replica.
+  await app.register(readReplicaPlugin);
   // JSON and CSV answers over 1 KiB go out compressed (brotli at a fast quality, or gzip); the web
   // app's files are compressed at build time and served as such (registerWebApp). The plugin runs as
   // each route's last onSend hook, after a route's own (the public feed's ETag sees the plain body).
   // Request bodies are not decompressed: clients send small JSON, and a gzip body is refused as before.
   await app.register(compress, { threshold: 1024, encodings: ['br', 'gzip'], globalDecompression: false });
+  // Counted in PostgreSQL, so that a limit holds across API processes (issue 29, lib/rate-limit-store.ts).
   await app.register(rateLimit, {
+    ...((options.rateLimitStore ?? 'database') === 'database' ? { store: databaseRateLimitStore(options.database.db) } : {}),
     global: false,
     allowList: env.RATE_LIMIT_ALLOW.split(',').map((entry) => entry.trim()).filter(Boolean),
   });
@@ -252,8 +262,6 @@ export async function buildApp(options: AppOptions): Promise<App> {
   if (webRoot) await registerWebApp(app, webRoot);
 
   if (options.runScheduler ?? true) {
-    const scheduler = startNewsScheduler(app, env.SCHEDULER_INTERVAL_MS);
-    app.addHook('onClose', async () => scheduler.stop());
     const jobs = startBackgroundJobs(app);
     app.addHook('onClose', async () => jobs.stop());
   }

@@ -6,6 +6,9 @@ import { importJobs } from './modules/imports/imports.jobs.ts';
 import { bonusJobs } from './modules/bonuses/bonuses.jobs.ts';
 import { dashboardJobs } from './modules/dashboard/dashboard.jobs.ts';
 import { socialProofJobs } from './modules/social-proofs/social-proofs.service.ts';
+import { newsJobs } from './modules/news/news.scheduler.ts';
+import { identityJobs } from './identity/housekeeping.ts';
+import { rateLimitJobs } from './lib/rate-limit-store.ts';
 
 /**
  * The one background-job runner of a process. Every job kind of every module must be known to it:
@@ -13,7 +16,17 @@ import { socialProofJobs } from './modules/social-proofs/social-proofs.service.t
  * A module with background work adds its JobModule to this list (one line).
  */
 function jobModules(app: FastifyInstance): JobModule[] {
-  return [ledgerJobs(app), privacyJobs(app), importJobs(app), bonusJobs(app), dashboardJobs(app), socialProofJobs(app)];
+  return [
+    ledgerJobs(app),
+    privacyJobs(app),
+    importJobs(app),
+    bonusJobs(app),
+    dashboardJobs(app),
+    newsJobs(app),
+    identityJobs(app),
+    rateLimitJobs(app),
+    socialProofJobs(app),
+  ];
 }
 
 /** The automatic runners of this process (normally one), so that new work can start without waiting. */
@@ -30,16 +43,20 @@ export function nudgeBackgroundJobs(log?: FastifyInstance['log']): void {
 export function startBackgroundJobs(app: FastifyInstance, options: { isAutomatic?: boolean } = {}): JobRunner {
   const modules = jobModules(app);
   const handlers: JobModule['handlers'] = {};
+  const every: Record<string, number> = {};
   for (const module of modules) {
     for (const [kind, handler] of Object.entries(module.handlers)) {
       if (handlers[kind]) throw new Error(`two modules handle the job kind ${kind}`);
       handlers[kind] = handler;
     }
+    Object.assign(every, module.every);
   }
   const runner = createJobRunner({
     db: app.db,
     log: app.log,
-    intervalMs: app.env.JOBS_INTERVAL_MS,
+    // Often enough for the shortest recurring job (the news promotion, SCHEDULER_INTERVAL_MS).
+    intervalMs: Math.min(app.env.JOBS_INTERVAL_MS, ...Object.values(every)),
+    every,
     ...(options.isAutomatic === undefined ? {} : { isAutomatic: options.isAutomatic }),
     schedule: async () => {
       for (const module of modules) await module.schedule?.();

@@ -1,3 +1,4 @@
+import type { FastifyBaseLogger } from 'fastify';
 import { loadEnv } from './config/env.ts';
 import { openDatabaseFromEnv } from './db/client.ts';
 import { buildApp } from './app.ts';
@@ -16,28 +17,37 @@ import { seedPrivacyDemo } from './modules/privacy/privacy.seed.ts';
 async function main() {
   const env = loadEnv();
   await prepareDataDir(env.dataDir);
+  // The replica's changes of state (db/read-replica.ts) go to the app's log once it exists.
+  const late: { log?: FastifyBaseLogger } = {};
   const database = await openDatabaseFromEnv(env, {
     onError: (error) => console.error('database pool error', error),
+    log: (level, message, error) => (late.log ? late.log[level]({ err: error }, message) : console.error(message, error ?? '')),
   });
+  // Under the start-up lock (db/client.ts): any number of processes may start at once.
   await database.migrate();
   const app = await buildApp({
     env,
     database,
     logger: loggerOptions(env.LOG_LEVEL),
   });
+  late.log = app.log;
   if (env.demoData) {
-    const seeded = await seedDemoData(app.db, { log: app.log });
-    if (seeded) app.log.info('demo data loaded (admin@demo.test, editor@demo.test, member@demo.test)');
-    // Merchants, programs and customers, once, into a database that has none (unless DEMO_LOYALTY=false).
-    const isLoyaltySeeded = env.DEMO_LOYALTY && (await seedLoyaltyDemo(app.db, { log: app.log }));
-    // Their ledger (~60,000 entries over 18 months), with the demo anagrafiche it belongs to.
-    if (isLoyaltySeeded && env.DEMO_LEDGER_ENTRIES > 0) {
-      await seedLedgerDemo(app.db, { log: app.log, timeZone: env.BUSINESS_TIME_ZONE, targetEntries: env.DEMO_LEDGER_ENTRIES });
-    }
-    // Rewards (with vouchers and redemptions) and pending social-action proofs on the demo programs.
-    if (isLoyaltySeeded) await seedRewardsDemo(app.db, { log: app.log, timeZone: env.BUSINESS_TIME_ZONE });
-    // A few GDPR requests (one near its deadline), once, over the demo customers.
-    if (isLoyaltySeeded) await seedPrivacyDemo(app.db, { log: app.log });
+    // Under the start-up lock: processes started together on an empty database load it once, the
+    // others find it loaded (each seed checks for its data first).
+    await database.withStartupLock(async () => {
+      const seeded = await seedDemoData(app.db, { log: app.log });
+      if (seeded) app.log.info('demo data loaded (admin@demo.test, editor@demo.test, member@demo.test)');
+      // Merchants, programs and customers, once, into a database that has none (unless DEMO_LOYALTY=false).
+      const isLoyaltySeeded = env.DEMO_LOYALTY && (await seedLoyaltyDemo(app.db, { log: app.log }));
+      // Their ledger (~60,000 entries over 18 months), with the demo anagrafiche it belongs to.
+      if (isLoyaltySeeded && env.DEMO_LEDGER_ENTRIES > 0) {
+        await seedLedgerDemo(app.db, { log: app.log, timeZone: env.BUSINESS_TIME_ZONE, targetEntries: env.DEMO_LEDGER_ENTRIES });
+      }
+      // Rewards (with vouchers and redemptions) and pending social-action proofs on the demo programs.
+      if (isLoyaltySeeded) await seedRewardsDemo(app.db, { log: app.log, timeZone: env.BUSINESS_TIME_ZONE });
+      // A few GDPR requests (one near its deadline), once, over the demo customers.
+      if (isLoyaltySeeded) await seedPrivacyDemo(app.db, { log: app.log });
+    });
   }
 
   let closing = false;

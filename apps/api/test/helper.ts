@@ -33,7 +33,9 @@ async function freshPglite(): Promise<PGlite> {
 }
 
 /** A database of this run's kind, migrated; `drop` removes it (after the handle is closed). */
-export async function freshDatabase(options: { poolSize?: number } = {}): Promise<{ handle: DatabaseHandle; drop: () => Promise<void> }> {
+export async function freshDatabase(
+  options: { poolSize?: number; readUrl?: string } = {},
+): Promise<{ handle: DatabaseHandle; drop: () => Promise<void> }> {
   if (testDatabaseKind === 'pglite') {
     const handle = await openDatabase({ pglite: await freshPglite() });
     return { handle, drop: async () => undefined };
@@ -44,7 +46,7 @@ export async function freshDatabase(options: { poolSize?: number } = {}): Promis
   await admin.connect();
   await admin.query(`CREATE DATABASE ${name} TEMPLATE sf_template`);
   await admin.end();
-  const handle = await openDatabase({ url: `${adminUrl}/${name}`, poolSize: options.poolSize ?? 5 });
+  const handle = await openDatabase({ url: `${adminUrl}/${name}`, poolSize: options.poolSize ?? 5, readUrl: options.readUrl });
   return {
     handle,
     drop: async () => {

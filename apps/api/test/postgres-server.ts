@@ -29,7 +29,7 @@ function serviceAccount(): { uid: number; gid: number } | null {
   }
 }
 
-function run(command: string, args: string[], ids: { uid: number; gid: number } | null): Promise<void> {
+export function run(command: string, args: string[], ids: { uid: number; gid: number } | null): Promise<void> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { ...(ids ?? {}), env: { ...process.env, LC_ALL: 'C' } });
     let stderr = '';
@@ -39,8 +39,8 @@ function run(command: string, args: string[], ids: { uid: number; gid: number } 
   });
 }
 
-async function waitUntilAccepting(url: string, server: ChildProcess, log: () => string): Promise<void> {
-  const deadline = Date.now() + 30_000;
+export async function waitUntilAccepting(url: string, server: ChildProcess, log: () => string, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
   for (;;) {
     if (server.exitCode !== null) throw new Error(`postgres exited (${server.exitCode}): ${log()}`);
     const client = new pg.Client({ connectionString: url });
@@ -56,58 +56,78 @@ async function waitUntilAccepting(url: string, server: ChildProcess, log: () => 
   }
 }
 
-/**
- * `settings` replace or add server settings (`-c name=value`): the benchmarks run a durable server
- * sized like a production one, the tests a throw-away one.
- */
-export async function startPostgresServer(options: { settings?: Record<string, string> } = {}): Promise<PostgresServer> {
-  const ids = serviceAccount();
-  const root = await mkdtemp(path.join(os.tmpdir(), 'sf-pg-'));
-  await chmod(root, 0o755);
-  let initdb = packagedInitdb;
-  let postgres = packagedPostgres;
-  if (ids) {
-    const native = path.resolve(path.dirname(packagedInitdb), '..');
-    const copy = path.join(root, 'native');
-    await cp(native, copy, { recursive: true, verbatimSymlinks: true });
-    initdb = path.join(copy, 'bin', 'initdb');
-    postgres = path.join(copy, 'bin', 'postgres');
-  }
-  const dataDir = path.join(root, 'data');
-  await run('mkdir', ['-p', dataDir], null);
-  if (ids) await chown(dataDir, ids.uid, ids.gid);
-  await chmod(dataDir, 0o700);
-  await run(initdb, [`--pgdata=${dataDir}`, '--auth=trust', '--username=postgres', '--encoding=UTF8', '--locale=C'], ids);
+/** The server's binaries, runnable by the account that runs them (a copy inside `root` as root), and that account. */
+export type PostgresBinaries = { initdb: string; postgres: string; ids: { uid: number; gid: number } | null };
 
-  const port = await freePort();
+export async function postgresBinaries(root: string): Promise<PostgresBinaries> {
+  const ids = serviceAccount();
+  await chmod(root, 0o755);
+  if (!ids) return { initdb: packagedInitdb, postgres: packagedPostgres, ids };
+  const native = path.resolve(path.dirname(packagedInitdb), '..');
+  const copy = path.join(root, 'native');
+  await cp(native, copy, { recursive: true, verbatimSymlinks: true });
+  return { initdb: path.join(copy, 'bin', 'initdb'), postgres: path.join(copy, 'bin', 'postgres'), ids };
+}
+
+/** A new cluster in `dataDir`, owned by the account that runs the server, with trust authentication on loopback. */
+export async function initDataDir(binaries: PostgresBinaries, dataDir: string): Promise<void> {
+  await run('mkdir', ['-p', dataDir], null);
+  if (binaries.ids) await chown(dataDir, binaries.ids.uid, binaries.ids.gid);
+  await chmod(dataDir, 0o700);
+  await run(binaries.initdb, [`--pgdata=${dataDir}`, '--auth=trust', '--username=postgres', '--encoding=UTF8', '--locale=C'], binaries.ids);
+}
+
+/** Starts `postgres` on `dataDir` (loopback, `port`) with these settings; resolves once it accepts connections. */
+export async function spawnPostgres(
+  binaries: PostgresBinaries,
+  dataDir: string,
+  port: number,
+  settings: Record<string, string>,
+): Promise<{ child: ChildProcess; log(): string; exited: Promise<void> }> {
   let serverLog = '';
-  const server = spawn(
-    postgres,
+  const child = spawn(
+    binaries.postgres,
     [
       '-D', dataDir,
       '-p', String(port),
       '-c', 'listen_addresses=127.0.0.1',
       '-c', 'unix_socket_directories=',
-      // A throw-away test server: durability is not what we measure here.
-      '-c', 'fsync=off',
-      '-c', 'synchronous_commit=off',
-      '-c', 'full_page_writes=off',
-      '-c', 'max_connections=300',
-      ...Object.entries(options.settings ?? {}).flatMap(([name, value]) => ['-c', `${name}=${value}`]),
+      ...Object.entries(settings).flatMap(([name, value]) => ['-c', `${name}=${value}`]),
     ],
-    { ...(ids ?? {}), env: { ...process.env, LC_ALL: 'C' } },
+    { ...(binaries.ids ?? {}), env: { ...process.env, LC_ALL: 'C' } },
   );
-  server.stderr?.on('data', (chunk: Buffer) => (serverLog = (serverLog + chunk.toString()).slice(-4000)));
+  child.stderr?.on('data', (chunk: Buffer) => (serverLog = (serverLog + chunk.toString()).slice(-8000)));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  await waitUntilAccepting(`postgres://postgres@127.0.0.1:${port}/postgres`, child, () => serverLog);
+  return { child, log: () => serverLog, exited };
+}
+
+/**
+ * `settings` replace or add server settings (`-c name=value`): the benchmarks run a durable server
+ * sized like a production one, the tests a throw-away one.
+ */
+export async function startPostgresServer(options: { settings?: Record<string, string> } = {}): Promise<PostgresServer> {
+  const root = await mkdtemp(path.join(os.tmpdir(), 'sf-pg-'));
+  const binaries = await postgresBinaries(root);
+  const dataDir = path.join(root, 'data');
+  await initDataDir(binaries, dataDir);
+  const port = await freePort();
+  const server = await spawnPostgres(binaries, dataDir, port, {
+    // A throw-away test server: durability is not what we measure here.
+    fsync: 'off',
+    synchronous_commit: 'off',
+    full_page_writes: 'off',
+    max_connections: '300',
+    ...options.settings,
+  });
   const adminUrl = `postgres://postgres@127.0.0.1:${port}`;
-  await waitUntilAccepting(`${adminUrl}/postgres`, server, () => serverLog);
 
   return {
     adminUrl,
     async stop() {
-      if (server.exitCode === null) {
-        const exited = new Promise((resolve) => server.once('exit', resolve));
-        server.kill('SIGINT'); // fast shutdown
-        await exited;
+      if (server.child.exitCode === null) {
+        server.child.kill('SIGINT'); // fast shutdown
+        await server.exited;
       }
       await rm(root, { recursive: true, force: true });
     },

@@ -23,8 +23,14 @@ export type ServerProcess = {
  * port and waits until /api/readyz answers 200. With the demo staff and news, without the loyalty demo
  * (`npm run bench:server-start` prints what each costs).
  */
-export async function startServer(options: { dataDir: string; env?: Record<string, string>; readyTimeoutMs?: number }): Promise<ServerProcess> {
-  const port = await freePort();
+export async function startServer(options: {
+  dataDir: string;
+  env?: Record<string, string>;
+  readyTimeoutMs?: number;
+  /** A given port (a process restarted behind a balancer keeps its address); a free one by default. */
+  port?: number;
+}): Promise<ServerProcess> {
+  const port = options.port ?? (await freePort());
   const child = spawn(process.execPath, ['--import', 'tsx', serverEntry], {
     cwd: repoRoot,
     env: {
@@ -46,9 +52,14 @@ export async function startServer(options: { dataDir: string; env?: Record<strin
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  // The last 2 MB: a process kept running for hours (npm run cluster) must not grow without end.
   let output = '';
-  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const keep = (chunk: Buffer) => {
+    output += chunk.toString();
+    if (output.length > 4_000_000) output = output.slice(-2_000_000);
+  };
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   let hasExited = false;
   void exited.then(() => (hasExited = true));

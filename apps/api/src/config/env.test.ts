@@ -94,3 +94,12 @@ describe('DEMO_LOYALTY', () => {
     expect(() => loadEnv({ DEMO_LOYALTY: 'maybe' })).toThrow(/DEMO_LOYALTY/);
   });
 });
+
+describe('DATABASE_READ_URL', () => {
+  it('needs DATABASE_URL (the embedded database has no replica); REPLICA_MAX_LAG_MS defaults to 5 s', () => {
+    expect(() => loadEnv({ DATABASE_READ_URL: 'postgres://replica/sf' })).toThrow(/DATABASE_READ_URL: needs DATABASE_URL/);
+    const env = loadEnv({ DATABASE_URL: 'postgres://primary/sf', DATABASE_READ_URL: 'postgres://replica/sf' });
+    expect(env.REPLICA_MAX_LAG_MS).toBe(5000);
+    expect(() => loadEnv({ REPLICA_MAX_LAG_MS: '10' })).toThrow(/REPLICA_MAX_LAG_MS/);
+  });
+});

@@ -17,6 +17,13 @@ const envSchema = z.object({
   DATA_DIR: z.string().default('./data'),
   /** A real PostgreSQL server; without it the embedded one (PGlite) under DATA_DIR is used. */
   DATABASE_URL: z.string().optional(),
+  /**
+   * A streaming replica of DATABASE_URL: the dashboard, the lists, their exports and the audit list read
+   * there (db/read-replica.ts). Needs DATABASE_URL.
+   */
+  DATABASE_READ_URL: z.string().optional(),
+  /** A replica further behind the primary than this is skipped: its reads go to the primary. */
+  REPLICA_MAX_LAG_MS: z.coerce.number().int().min(100).max(3_600_000).default(5000),
   /** The public address of the back-office, used in e-mailed links (never the request's Host). */
   APP_URL: z.string().url().default('http://localhost:3000'),
   /** Lifetime of an ID token, in seconds. Short values let tests watch tokens expire. */
@@ -138,6 +145,9 @@ export function loadEnv(source: Record<string, string | undefined> = process.env
       problems.push('  APP_URL: required in production, an https:// address (it is used in e-mailed links)');
     }
     if (problems.length > 0) throw new Error(`Invalid configuration:\n${problems.join('\n')}`);
+  }
+  if (env.DATABASE_READ_URL && !env.DATABASE_URL) {
+    throw new Error('Invalid configuration:\n  DATABASE_READ_URL: needs DATABASE_URL (a replica of a real PostgreSQL; the embedded one has none)');
   }
   const firebaseProblems = env.AUTH_PROVIDER === 'firebase' ? firebaseSettingProblems(env, isProduction) : [];
   if (firebaseProblems.length > 0) throw new Error(`Invalid configuration:\n${firebaseProblems.join('\n')}`);

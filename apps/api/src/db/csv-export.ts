@@ -11,6 +11,7 @@ import type { Language } from '@sf/contract/app-info';
 import type { Database, Transaction } from './client.ts';
 import { executorOn, inlineStatement, poolOf } from './batch.ts';
 import { CopyBinaryValues } from './copy-binary-values.ts';
+import { ReadRoutingPool } from './read-replica.ts';
 
 /**
  * Streamed CSV exports in the Italian Excel dialect (PRODUCT.md D): `;` separator, UTF-8 BOM, CRLF,
@@ -200,6 +201,9 @@ function sendCsvStream(reply: FastifyReply, fileName: string, out: Readable): Fa
  * write. The same transaction holds `before` (the audit record) and the COPY, and commits before the
  * answer's last byte: a complete file means a recorded export. A failure (the commit's too), or a
  * client gone mid-file, ends the connection instead of returning it to the pool in the middle of a COPY.
+ *
+ * With a read replica the COPY runs there (db/read-replica.ts), and the replica takes no writes: the
+ * audit record is then committed on the primary first, so an export begun is recorded.
  */
 async function sendCsvByCopy(
   reply: FastifyReply,
@@ -208,7 +212,16 @@ async function sendCsvByCopy(
   headers: string[],
   keys: string[],
 ): Promise<FastifyReply> {
-  const client = await pool.connect();
+  const { client, isReplica } = pool instanceof ReadRoutingPool ? await pool.connectForRead() : { client: await pool.connect(), isReplica: false };
+  if (isReplica && options.before) {
+    const before = options.before;
+    try {
+      await options.db.transaction((tx) => before(tx));
+    } catch (error) {
+      client.release();
+      throw error;
+    }
+  }
   const values = new CopyBinaryValues();
   const out = new PassThrough({ highWaterMark: 64 * 1024 });
   out.write(headerLine(headers));
@@ -216,7 +229,7 @@ async function sendCsvByCopy(
   try {
     await client.query('begin');
     const tx = executorOn(client) as unknown as Transaction;
-    if (options.before) await options.before(tx);
+    if (options.before && !isReplica) await options.before(tx);
     // COPY takes no parameters: the statement's values are written in as literals, as a batch's are.
     const text = inlineStatement(sql`select ${csvLine(keys)} as line from (${options.query(tx)}) as q`);
     const started = once(values, 'header');

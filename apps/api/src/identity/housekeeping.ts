@@ -1,5 +1,7 @@
 import { and, isNull, lt, or, sql } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
 import type { Executor } from '../db/client.ts';
+import type { JobModule } from '../lib/job-runner.ts';
 import { loginThrottles, passwordResetTokens, sessions, users } from '../db/schema.ts';
 
 /** Dead rows are kept a day after they die, for support questions ("why was I signed out?"). */
@@ -47,5 +49,15 @@ export async function purgeDeadIdentityData(executor: Executor, now: Date) {
     resetTokens: deadResetTokens.length,
     throttles: staleThrottles.length,
     unconfirmedAccounts: unconfirmed.length,
+  };
+}
+
+export const HOUSEKEEPING_JOB = 'identity.housekeeping';
+
+/** Hourly, once across the processes (a recurring background job); a failed purge is retried. */
+export function identityJobs(app: FastifyInstance): JobModule {
+  return {
+    every: { [HOUSEKEEPING_JOB]: 60 * 60_000 },
+    handlers: { [HOUSEKEEPING_JOB]: () => purgeDeadIdentityData(app.db, app.clock.now()) },
   };
 }

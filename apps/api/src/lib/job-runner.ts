@@ -12,8 +12,12 @@ export type JobHandler = (payload: Record<string, unknown>) => Promise<unknown>;
 
 export type JobRunner = { tick(): Promise<number>; stop(): Promise<void> };
 
-/** A module's share of the background work: its job kinds, and what it queues before each tick. */
-export type JobModule = { handlers: Record<string, JobHandler>; schedule?: () => Promise<void> };
+/**
+ * A module's share of the background work: its job kinds, what it queues before each tick, and its
+ * recurring kinds with their period in milliseconds (`every`: one row per kind, run again that long
+ * after each run, by whichever process claims it).
+ */
+export type JobModule = { handlers: Record<string, JobHandler>; schedule?: () => Promise<void>; every?: Record<string, number> };
 
 const LEASE_SECONDS = 300;
 
@@ -25,6 +29,23 @@ export async function enqueueJob(
   await db.execute(
     sql`insert into jobs (kind, dedupe_key, payload, run_at)
         values (${job.kind}, ${job.dedupeKey ?? null}, ${JSON.stringify(job.payload ?? {})}::jsonb, ${job.runAt ?? new Date()})
+        on conflict (dedupe_key) do nothing`,
+  );
+}
+
+/**
+ * A recurring kind is one row for ever (dedupe key `every:<kind>`), queued once by whichever process
+ * comes first and put back in the queue after each run: it runs once per period across all processes,
+ * where a timer in each process ran it once per period in each (issue 29).
+ */
+async function queueRecurring(db: Database, kinds: string[]): Promise<void> {
+  if (kinds.length === 0) return;
+  await db.execute(
+    sql`insert into jobs (kind, dedupe_key)
+        select kind, 'every:' || kind from unnest(array[${sql.join(
+          kinds.map((kind) => sql`${kind}`),
+          sql`, `,
+        )}]::text[]) as kind
         on conflict (dedupe_key) do nothing`,
   );
 }
@@ -52,8 +73,10 @@ export function createJobRunner(options: {
   db: Database;
   handlers: Record<string, JobHandler>;
   log: FastifyBaseLogger;
-  /** Called before each tick: queue recurring jobs (idempotently, with dedupe keys). */
+  /** Called before each tick: queue the jobs of the day (idempotently, with dedupe keys). */
   schedule?: () => Promise<void>;
+  /** Recurring kinds and their period in milliseconds (JobModule.every). */
+  every?: Record<string, number>;
   intervalMs: number;
   /** false: no timer; tests call tick() themselves. */
   isAutomatic?: boolean;
@@ -61,7 +84,11 @@ export function createJobRunner(options: {
   let running: Promise<number> | null = null;
   let stopped = false;
 
+  const every = options.every ?? {};
+  const recurringKinds = Object.keys(every);
+
   async function runOnce(): Promise<number> {
+    await queueRecurring(options.db, recurringKinds);
     await options.schedule?.();
     let done = 0;
     for (;;) {
@@ -72,18 +99,28 @@ export function createJobRunner(options: {
       try {
         if (!handler) throw new Error(`no handler for job kind ${job.kind}`);
         const result = await handler(job.payload);
+        const period = every[job.kind];
         await options.db.execute(
-          sql`update jobs set status = 'done', finished_at = now(), locked_until = null,
-                result = ${JSON.stringify(result ?? null)}::jsonb where id = ${job.id}`,
+          period === undefined
+            ? sql`update jobs set status = 'done', finished_at = now(), locked_until = null,
+                    result = ${JSON.stringify(result ?? null)}::jsonb where id = ${job.id}`
+            : sql`update jobs set status = 'queued', finished_at = now(), locked_until = null, attempts = 0, last_error = null,
+                    run_at = now() + make_interval(secs => ${period / 1000}::double precision), result = ${JSON.stringify(result ?? null)}::jsonb
+                  where id = ${job.id}`,
         );
         done += 1;
       } catch (error) {
         options.log.error({ err: error, jobId: job.id, kind: job.kind }, 'background job failed');
-        // Retried later (up to 5 attempts), with a growing delay.
+        // Retried later (up to 5 attempts), with a growing delay; a recurring job is never given up,
+        // and waits at most its period.
+        const period = every[job.kind];
         await options.db.execute(
-          sql`update jobs set status = case when attempts >= 5 then 'failed' else 'queued' end,
-                run_at = now() + make_interval(secs => attempts * 60), locked_until = null,
-                last_error = ${String((error as Error)?.message ?? error)} where id = ${job.id}`,
+          period === undefined
+            ? sql`update jobs set status = case when attempts >= 5 then 'failed' else 'queued' end,
+                    run_at = now() + make_interval(secs => attempts * 60), locked_until = null,
+                    last_error = ${String((error as Error)?.message ?? error)} where id = ${job.id}`
+            : sql`update jobs set status = 'queued', run_at = now() + make_interval(secs => least(attempts * 60, ${period / 1000}::double precision)),
+                    locked_until = null, last_error = ${String((error as Error)?.message ?? error)} where id = ${job.id}`,
         );
       }
     }

@@ -16,7 +16,8 @@ import { callerOf } from './caller.ts';
  * query schemas, the page handler over `findPage`, its CSV columns and export query — and this file
  * registers `GET <path>` and `GET <path>/export.csv` the same way for all of them: one permission for
  * both, the same checks before both (e.g. a period), and the export streamed in the Italian Excel
- * dialect, audited in its own transaction when the list holds personal data (B5).
+ * dialect, audited in its own transaction when the list holds personal data (B5). Both read on the
+ * read replica when there is one (`readReplica`, db/read-replica.ts).
  */
 
 type Schema = z.ZodType;
@@ -89,7 +90,7 @@ export function registerListRoutes<L extends Schema, E extends Schema, P extends
   app.get(
     path === '' ? '/' : path,
     {
-      config: { permission },
+      config: { permission, readReplica: true },
       schema: {
         tags,
         summary: definition.list.summary,
@@ -110,7 +111,7 @@ export function registerListRoutes<L extends Schema, E extends Schema, P extends
   app.get(
     `${path}/export.csv`,
     {
-      config: { permission },
+      config: { permission, readReplica: true },
       schema: { tags, summary: csv.summary, ...withParams, querystring: csv.querystring },
     },
     async (request, reply: FastifyReply) => {

@@ -12,7 +12,6 @@ import {
   tokenResponseSchema,
 } from '@sf/contract/auth';
 import { okResponseSchema } from '@sf/contract/common';
-import { purgeDeadIdentityData } from '../../identity/housekeeping.ts';
 import { createAfterReply } from './after-reply.ts';
 import { confirmEmailRequestSchema } from '@sf/contract/email-confirmation';
 
@@ -26,14 +25,6 @@ const jwksResponseSchema = z.object({ keys: z.array(z.record(z.string(), z.unkno
 export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   const afterReply = createAfterReply(app);
 
-  // Hourly; a failed purge is retried next hour and never affects a request.
-  const housekeeping = setInterval(() => {
-    purgeDeadIdentityData(app.db, app.clock.now())
-      .then((purged) => app.log.debug({ purged }, 'identity housekeeping'))
-      .catch((error: unknown) => app.log.warn({ err: error }, 'identity housekeeping failed'));
-  }, 60 * 60_000);
-  housekeeping.unref();
-  app.addHook('onClose', async () => clearInterval(housekeeping));
   const limited = { access: 'public' as const, rateLimit: { max: app.env.AUTH_RATE_LIMIT, timeWindow: '1 minute' } };
   const tags = ['auth'];
 

@@ -21,7 +21,7 @@ export const dashboardRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/',
     {
-      config: { permission: 'dashboard:read' },
+      config: { permission: 'dashboard:read', readReplica: true },
       schema: {
         tags: ['dashboard'],
         summary:

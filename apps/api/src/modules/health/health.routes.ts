@@ -19,8 +19,14 @@ export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { access: 'public' },
       schema: {
         tags: ['health'],
-        summary: 'The database answers',
-        response: { 200: z.object({ status: z.literal('ready'), database: z.enum(['pglite', 'postgres']) }) },
+        summary: 'The database answers (degraded: the read replica is skipped, its reads go to the primary)',
+        response: {
+          200: z.object({
+            status: z.enum(['ready', 'degraded']),
+            database: z.enum(['pglite', 'postgres']),
+            replica: z.object({ state: z.enum(['up', 'lagging', 'down']), lagMs: z.number().nullable() }).optional(),
+          }),
+        },
       },
     },
     async () => {
@@ -38,7 +44,11 @@ export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
           'Retry-After': String(DATABASE_RETRY_AFTER_SECONDS),
         });
       }
-      return { status: 'ready' as const, database: app.database.kind };
+      // A replica lagging or down costs the primary its reads, not the service: still 200, so that a
+      // load balancer keeps sending; the body says so.
+      const replica = app.database.replica?.status();
+      if (!replica) return { status: 'ready' as const, database: app.database.kind };
+      return { status: replica.state === 'up' ? ('ready' as const) : ('degraded' as const), database: app.database.kind, replica };
     },
   );
 };

@@ -13,8 +13,8 @@ import { AppError } from '../../lib/errors.ts';
  *   AUTH_RATE_LIMIT failures a minute, like the identity endpoints; beyond it the address is refused
  *   before its key is even looked up, until the minute is over.
  *
- * The counters live in each process's memory (the plugin's local store): with several processes
- * each keeps its own. Moving them into PostgreSQL changes only this file.
+ * The counters live in PostgreSQL (the plugin's store, lib/rate-limit-store.ts), so the limits hold
+ * across API processes.
  */
 export type IntegrationLimits = {
   /**

@@ -3,7 +3,8 @@ import { eq } from 'drizzle-orm';
 import type { NewsPost } from '@sf/contract/news';
 import { createTestContext, type TestContext } from '../../../test/helper.ts';
 import { newsPosts } from '../../db/schema.ts';
-import { promoteDuePosts, startNewsScheduler } from './news.scheduler.ts';
+import { promoteDuePosts } from './news.scheduler.ts';
+import { startBackgroundJobs } from '../../jobs.ts';
 
 const MINUTE = 60_000;
 
@@ -92,23 +93,20 @@ describe('scheduled publishing', () => {
     expect(await promoteDuePosts(ctx.app)).toEqual([]);
   });
 
-  it('runs the promotion on its interval and stops cleanly', async () => {
+  it('runs the promotion as a background job, which the job runner claims', async () => {
     current = new Date();
     const created = (
       await ctx.request({
         method: 'POST',
         url: '/api/admin/news',
-        payload: { title: 'Dal timer', status: 'scheduled', publishAt: new Date(current.getTime() + MINUTE).toISOString() },
+        payload: { title: 'Dal job', status: 'scheduled', publishAt: new Date(current.getTime() + MINUTE).toISOString() },
         token: editor,
       })
     ).json() as NewsPost;
     current = new Date(current.getTime() + 5 * MINUTE);
-    const scheduler = startNewsScheduler(ctx.app, 20);
-    const deadline = Date.now() + 10_000;
-    while ((await storedStatus(created.id)) !== 'published' && Date.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-    await scheduler.stop();
+    const runner = startBackgroundJobs(ctx.app, { isAutomatic: false });
+    await runner.tick();
+    await runner.stop();
     expect(await storedStatus(created.id)).toBe('published');
   });
 });

@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
+import type { JobModule } from '../../lib/job-runner.ts';
 import { recordAudit, SYSTEM_ACTOR } from '../../lib/audit.ts';
 import { lockDuePosts, toNewsPost, updatePostRow } from './news.repository.ts';
 import { NEWS_ENTITY, type NewsDeps } from './news.service.ts';
@@ -36,27 +37,21 @@ export async function promoteDuePosts(deps: NewsDeps): Promise<number[]> {
   }
 }
 
-/** Runs the promotion every `intervalMs`; stop() waits for a run in progress (graceful shutdown). */
-export function startNewsScheduler(app: NewsDeps & { log: FastifyBaseLogger }, intervalMs: number) {
-  let running: Promise<void> | null = null;
-  const tick = () => {
-    if (running) return;
-    running = promoteDuePosts(app)
-      .then((ids) => {
-        if (ids.length > 0) app.log.info({ ids }, 'scheduled posts published');
-      })
-      .catch((error: unknown) => app.log.error({ err: error }, 'promoting scheduled posts failed'))
-      .finally(() => {
-        running = null;
-      });
-  };
-  const timer = setInterval(tick, intervalMs);
-  // The scheduler alone must not keep the process alive.
-  timer.unref();
+export const PUBLISH_JOB = 'news.publish-due';
+
+/**
+ * The promotion as a recurring background job (every SCHEDULER_INTERVAL_MS): one process runs it per
+ * period, whichever claims it, where a timer in each process ran it in each (issue 29).
+ */
+export function newsJobs(app: NewsDeps & { env: { SCHEDULER_INTERVAL_MS: number }; log: FastifyBaseLogger }): JobModule {
   return {
-    async stop() {
-      clearInterval(timer);
-      await running;
+    every: { [PUBLISH_JOB]: app.env.SCHEDULER_INTERVAL_MS },
+    handlers: {
+      [PUBLISH_JOB]: async () => {
+        const ids = await promoteDuePosts(app);
+        if (ids.length > 0) app.log.info({ ids }, 'scheduled posts published');
+        return { published: ids.length };
+      },
     },
   };
 }
