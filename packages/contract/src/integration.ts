@@ -170,7 +170,8 @@ export const integrationRedemptionResultSchema = z.object({
   stamps: z.number().int(),
   balance: z.number().int(),
   stampsBalance: z.number().int(),
-  voucher: z.object({ code: z.string(), validUntil: z.iso.datetime({ offset: true }).nullable() }),
+  /** The last business day (BUSINESS_TIME_ZONE) the voucher may be used, included. */
+  voucher: z.object({ code: z.string(), validUntil: z.iso.date().nullable() }),
 });
 export type IntegrationRedemptionResult = z.infer<typeof integrationRedemptionResultSchema>;
 

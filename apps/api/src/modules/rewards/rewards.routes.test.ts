@@ -70,8 +70,8 @@ describe('the rewards API (Premi, vouchers, redemptions)', () => {
       programId: fx.pointsProgramId,
       name: 'X',
       cost: 1,
-      validFrom: '2026-07-01T00:00:00Z',
-      validUntil: '2026-06-01T00:00:00Z',
+      validFrom: '2026-07-01',
+      validUntil: '2026-06-01',
     });
     expect(window.statusCode).toBe(400);
     expect(window.json().error.fields[0].field).toBe('validUntil');
@@ -189,7 +189,7 @@ describe('the rewards API (Premi, vouchers, redemptions)', () => {
   it('uses a voucher once, at a merchant of the program, within the window', async () => {
     const customerId = fx.customerIds[2]!;
     await earn(customerId, 10_000);
-    const reward = await createReward({ name: 'Aperitivo', cost: 10, validUntil: '2026-06-30T21:59:59Z' });
+    const reward = await createReward({ name: 'Aperitivo', cost: 10, validUntil: '2026-06-30' });
     const { voucher } = (await redeem(customerId, reward.id)).json();
     const use = (merchantId: string, code = voucher.code) => api('POST', `/api/admin/vouchers/${code}/use`, { merchantId });
 
@@ -224,6 +224,38 @@ describe('the rewards API (Premi, vouchers, redemptions)', () => {
     } finally {
       now = new Date('2026-06-15T10:00:00Z');
     }
+  });
+
+  it('keeps a validity as business days: valid through the end of its last day in Rome, the same day in the API and the export', async () => {
+    const customerId = fx.customerIds[3]!;
+    await earn(customerId, 10_000);
+    const reward = await createReward({ name: 'Gelato estivo', cost: 5, validFrom: '2026-06-01', validUntil: '2026-06-30' });
+    expect(reward).toMatchObject({ validFrom: '2026-06-01', validUntil: '2026-06-30' });
+    const csv = await api('GET', '/api/admin/rewards/export.csv?q=gelato%20estivo');
+    expect(csv.body).toContain(';01/06/2026;30/06/2026;');
+    const { voucher } = (await redeem(customerId, reward.id)).json();
+    expect(voucher.validUntil).toBe('2026-06-30');
+    try {
+      // 23:30 of 30/06 in Rome (21:30 UTC): still the last day.
+      now = new Date('2026-06-30T21:30:00Z');
+      const lastEvening = await ctx.request({ method: 'GET', url: `/api/admin/vouchers/${voucher.code}?merchantId=${fx.merchantId}`, token: await ctx.tokenFor(ADMIN) });
+      expect(lastEvening.json()).toMatchObject({ status: 'issued', usable: true, validUntil: '2026-06-30' });
+      // 00:30 of 01/07 in Rome (22:30 UTC of 30/06): over.
+      now = new Date('2026-06-30T22:30:00Z');
+      const nextDay = await ctx.request({ method: 'GET', url: `/api/admin/vouchers/${voucher.code}?merchantId=${fx.merchantId}`, token: await ctx.tokenFor(ADMIN) });
+      expect(nextDay.json()).toMatchObject({ status: 'expired', usable: false, reason: 'voucher_expired' });
+      // 00:30 of 01/06 in Rome (22:30 UTC of 31/05) is already the first day.
+      now = new Date('2026-05-31T22:30:00Z');
+      const opening = await ctx.request({ method: 'POST', url: '/api/admin/redemptions', token: await ctx.tokenFor(ADMIN), payload: { customerId, rewardId: reward.id }, headers: { 'idempotency-key': randomUUID() } });
+      expect(opening.statusCode).toBe(201);
+    } finally {
+      now = new Date('2026-06-15T10:00:00Z');
+    }
+    // A one-day window is a window; an instant is not a day.
+    expect((await api('POST', '/api/admin/rewards', { programId: fx.pointsProgramId, name: 'Un giorno', cost: 1, validFrom: '2026-08-15', validUntil: '2026-08-15' })).statusCode).toBe(201);
+    const instant = await api('POST', '/api/admin/rewards', { programId: fx.pointsProgramId, name: 'Istante', cost: 1, validUntil: '2026-06-30T21:59:59Z' });
+    expect(instant.statusCode).toBe(400);
+    expect(instant.json().error.fields[0].field).toBe('validUntil');
   });
 
   it('voids an available voucher, which then cannot be used; a used one cannot be voided', async () => {

@@ -178,9 +178,9 @@ export const rewardRoutes: FastifyPluginAsyncZod = async (app) => {
       querystring: exportVouchersQuerySchema,
       prepare: async ({ params, query }) => {
         await getReward(deps, params.id);
-        const now = deps.clock.now();
-        const columns = voucherExportColumns(deps.timeZone, now);
-        return { columns, fileName: `buoni-${localDate(now, deps.timeZone)}.csv`, query: (tx) => voucherExportQuery(tx, params.id, columns, query, now) };
+        const today = localDate(deps.clock.now(), deps.timeZone);
+        const columns = voucherExportColumns(deps.timeZone, today);
+        return { columns, fileName: `buoni-${today}.csv`, query: (tx) => voucherExportQuery(tx, params.id, columns, query, today) };
       },
     },
   });

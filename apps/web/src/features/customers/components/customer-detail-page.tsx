@@ -115,7 +115,7 @@ export function CustomerDetailPage({ customerId, listHref, actions, memberships,
               <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
                 <Field label={t('form.email')} value={customer.email ?? t('page.none')} />
                 <Field label={t('form.phone')} value={customer.phone ?? t('page.none')} />
-                <Field label={t('form.birthDate')} value={customer.birthDate ? format.date(`${customer.birthDate}T12:00:00Z`) : t('page.none')} />
+                <Field label={t('form.birthDate')} value={customer.birthDate ? format.day(customer.birthDate) : t('page.none')} />
                 <Field label={t('form.city')} value={customer.city ? `${customer.city}${customer.province ? ` (${customer.province})` : ''}` : t('page.none')} />
                 <Field label={t('page.referralCode')} value={customer.referralCode} />
                 <Field label={t('columns.createdAt')} value={format.date(customer.createdAt)} />

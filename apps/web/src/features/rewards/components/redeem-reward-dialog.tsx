@@ -46,7 +46,7 @@ function RedeemForm({ onClose, customer: preset, renderCustomerPicker }: Omit<Pr
           <Text ff="monospace" fz="xl" fw={700} data-testid="voucher-code">
             {done.voucher.code}
           </Text>
-          {done.voucher.validUntil ? <Text size="sm">{t('redeem.validUntil', { date: format.date(done.voucher.validUntil) })}</Text> : null}
+          {done.voucher.validUntil ? <Text size="sm">{t('redeem.validUntil', { date: format.day(done.voucher.validUntil) })}</Text> : null}
         </Alert>
         <Group justify="flex-end">
           <Button onClick={onClose}>{t('redeem.close')}</Button>

@@ -261,7 +261,7 @@ export function RewardDetailPage({ rewardId, listHref, programs, merchantsOfProg
             <Text size="sm">{t('detail.stock', { stock: reward.stock === null ? t('unlimited') : format.number(reward.stock) })}</Text>
             <Text size="sm">{t('detail.limit', { limit: reward.limitPerCustomer === null ? t('unlimited') : format.number(reward.limitPerCustomer) })}</Text>
             <Text size="sm">
-              {t('detail.window', { from: reward.validFrom ? format.date(reward.validFrom) : '—', until: reward.validUntil ? format.date(reward.validUntil) : '—' })}
+              {t('detail.window', { from: reward.validFrom ? format.day(reward.validFrom) : '—', until: reward.validUntil ? format.day(reward.validUntil) : '—' })}
             </Text>
             <Text size="sm">
               {t('voucherCounts', { available: format.number(reward.vouchers.available), issued: format.number(reward.vouchers.issued), used: format.number(reward.vouchers.used) })}
