@@ -103,6 +103,18 @@ export type CustomerMemberships = z.infer<typeof customerMembershipsSchema>;
 const reasonSchema = z.string().trim().min(1).max(LEDGER_BOUNDS.reasonMax);
 
 /**
+ * A purchase's amount (cents): more than zero (a 0 € purchase would count as a purchase and earn
+ * nothing), at most LEDGER_BOUNDS.amountCentsMax. Reported as "Importo deve essere maggiore di zero" /
+ * "… al massimo 1.000.000" (euro). Shared by the staff's and the tills' purchases.
+ */
+export function amountIssue(ctx: z.RefinementCtx, path: PropertyKey[], amountCents: number): void {
+  if (amountCents < 1) ctx.addIssue({ code: 'custom', path, message: 'amountCents must be greater than zero', ...keyed('positive') });
+  else if (amountCents > LEDGER_BOUNDS.amountCentsMax) {
+    ctx.addIssue({ code: 'custom', path, message: 'amountCents is too large', params: { messageKey: 'maxValue', max: LEDGER_BOUNDS.amountCentsMax / 100 } });
+  }
+}
+
+/**
  * `POST /api/admin/ledger`. Per kind:
  * - `purchase`: `amountCents` (points programs: points from the program's rate; stamps programs:
  *   `stamps`, default 1, within the caps);
@@ -116,7 +128,9 @@ export const createLedgerEntrySchema = z
     programId: z.uuid(),
     merchantId: z.uuid().optional(),
     kind: ledgerRequestKindSchema,
-    amountCents: z.number().int().min(0).max(LEDGER_BOUNDS.amountCentsMax).optional(),
+    // Its bounds are checked below, in euro words: a purchase of 0 € is refused, and the largest
+    // amount is said in euro, not in cents.
+    amountCents: z.number().int().optional(),
     points: z.number().int().min(-LEDGER_BOUNDS.pointsMax).max(LEDGER_BOUNDS.pointsMax).optional(),
     stamps: z.number().int().min(-LEDGER_BOUNDS.stampsMax).max(LEDGER_BOUNDS.stampsMax).optional(),
     reason: reasonSchema.optional(),
@@ -132,6 +146,7 @@ export const createLedgerEntrySchema = z
     switch (value.kind) {
       case 'purchase':
         if (value.amountCents === undefined) issue('amountCents');
+        else amountIssue(ctx, ['amountCents'], value.amountCents);
         if (value.points !== undefined) invalid('points');
         if (value.stamps !== undefined && value.stamps < 1) invalid('stamps');
         break;

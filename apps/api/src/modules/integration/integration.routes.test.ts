@@ -191,7 +191,10 @@ describe('the integration API over HTTP', () => {
     expect(bad.status).toBe(400);
     const fields = (bad.body['error'] as { fields: { field: string; message: string }[] }).fields;
     expect(fields.map((f) => f.field)).toContain('amountCents');
-    expect(fields[0]!.message).toMatch(/non è valid|minim/);
+    expect(fields[0]!.message).toMatch(/non è valid|minim|maggiore di zero/);
+    const zero = await call('POST', '/purchases', { key: secret, body: { cardNumber, amountCents: 0 }, headers: { 'idempotency-key': randomUUID() } });
+    expect(zero.status).toBe(400);
+    expect((zero.body['error'] as { fields: { field: string; message: string }[] }).fields).toContainEqual({ field: 'amountCents', message: 'Importo deve essere maggiore di zero' });
   });
 
   it('publishes its own OpenAPI document, only the integration paths, in Italian', async () => {

@@ -83,6 +83,21 @@ describe('the ledger API', () => {
     expect(ok.json().membership.balance).toBe(8);
   });
 
+  it('refuses a purchase of 0 € or less (400 naming Importo), writing nothing, and says the largest amount in euro', async () => {
+    const customerId = fx.customerIds[2]!;
+    const before = (await ctx.request({ method: 'GET', url: `/api/admin/ledger?customerId=${customerId}`, token })).json().total;
+    for (const amountCents of [0, -500]) {
+      const res = await post({ customerId, programId: fx.pointsProgramId, kind: 'purchase', amountCents });
+      expect(res.statusCode).toBe(400);
+      expect(res.json().error.fields).toEqual([{ field: 'amountCents', message: 'Importo deve essere maggiore di zero' }]);
+    }
+    const huge = await post({ customerId, programId: fx.pointsProgramId, kind: 'purchase', amountCents: 100_000_001 });
+    expect(huge.json().error.fields[0].message).toBe('Importo deve essere al massimo 1.000.000');
+    const english = await post({ customerId, programId: fx.pointsProgramId, kind: 'purchase', amountCents: 0 }, randomUUID(), 'en');
+    expect(english.json().error.fields[0].message).toBe('Amount must be greater than zero');
+    expect((await ctx.request({ method: 'GET', url: `/api/admin/ledger?customerId=${customerId}`, token })).json().total).toBe(before);
+  });
+
   it('names the missing field in the user language', async () => {
     const it = await post({ customerId: fx.customerIds[0]!, programId: fx.pointsProgramId, kind: 'adjust', points: 5 });
     expect(it.statusCode).toBe(400);

@@ -5,6 +5,7 @@ import { useRef, useState, type ReactNode } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
+import { AmountInput } from '../../../components/ui/amount-input.tsx';
 import { describeApiError } from '../../../lib/api-client.ts';
 import { isApiError } from '../../../lib/api-error.ts';
 import { applyServerFieldErrors, contractResolver, useRevalidateOnLanguageChange } from '../../../lib/form-resolver.ts';
@@ -193,7 +194,7 @@ function EntryForm({ kind, onClose, customer: presetCustomer, renderCustomerPick
             control={form.control}
             name="amountCents"
             render={({ field, fieldState }) => (
-              <NumberInput label={t('dialog.amount')} required min={0} decimalScale={2} fixedDecimalScale={false} decimalSeparator={format.locale === 'it-IT' ? ',' : '.'} thousandSeparator={format.locale === 'it-IT' ? '.' : ','} value={field.value} onChange={field.onChange} onBlur={field.onBlur} error={fieldState.error?.message} />
+              <AmountInput label={t('dialog.amount')} required value={field.value} onChange={field.onChange} onBlur={field.onBlur} error={fieldState.error?.message} />
             )}
           />
         ) : null}

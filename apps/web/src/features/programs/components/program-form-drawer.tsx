@@ -104,6 +104,8 @@ function NumberField({ form, name, label, description, decimal }: { form: Return
           allowDecimal={decimal ?? false}
           decimalScale={decimal ? 2 : 0}
           decimalSeparator={isItalian ? ',' : '.'}
+          // Only the language's decimal mark starts decimals: an Italian "1.234" is a thousand.
+          allowedDecimalSeparators={[isItalian ? ',' : '.']}
           thousandSeparator={isItalian ? '.' : ','}
           error={fieldState.error?.message}
         />
