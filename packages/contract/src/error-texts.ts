@@ -38,6 +38,10 @@ export const ERROR_TEXTS: Partial<Record<ErrorCode, Record<Language, string>>> =
     en: "This customer's data were erased",
     it: 'I dati di questo cliente sono stati cancellati',
   },
+  already_used: {
+    en: 'This value is already in use',
+    it: 'Questo valore è già in uso',
+  },
   invalid_state: {
     en: 'This action is not possible in the current state',
     it: 'Questa azione non è possibile nello stato attuale',
@@ -48,7 +52,3 @@ export function errorText(code: ErrorCode, language: Language): string | undefin
   return ERROR_TEXTS[code]?.[language];
 }
 
-/** "Email is already used" for a unique field, naming the field in the reader's language. */
-export function takenText(label: string, language: Language): string {
-  return language === 'it' ? `${label}: valore già usato` : `${label} is already used`;
-}

@@ -50,6 +50,8 @@ export const ERROR_CODES = [
   'processing_blocked',
   'customer_erased',
   'invalid_state',
+  // A value that must be unique is already someone else's (issue 31): 409 with the field.
+  'already_used',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 

@@ -56,7 +56,7 @@ const catalogue: Record<Language, Record<MessageKey, (p: Params) => string>> = {
     positive: (p) => `${p.field} must be greater than zero`,
     minValue: (p) => `${p.field} must be at least ${formatBound(p.min, 'en')}`,
     maxValue: (p) => `${p.field} must be at most ${formatBound(p.max, 'en')}`,
-    taken: (p) => `${p.field} is already used`,
+    taken: (p) => `${p.field} is already in use`,
   },
   it: {
     invalid: (p) => `${p.field} non è ${isFeminine(p.field) ? 'valida' : 'valido'}`,
@@ -74,7 +74,7 @@ const catalogue: Record<Language, Record<MessageKey, (p: Params) => string>> = {
     positive: (p) => `${p.field} deve essere maggiore di zero`,
     minValue: (p) => `${p.field} deve essere almeno ${formatBound(p.min, 'it')}`,
     maxValue: (p) => `${p.field} deve essere al massimo ${formatBound(p.max, 'it')}`,
-    taken: (p) => `${p.field}: valore già usato`,
+    taken: (p) => `${p.field} già in uso`,
   },
 };
 

@@ -74,6 +74,15 @@ export function findMerchants(executor: Executor, query: ListMerchantsQuery) {
   );
 }
 
+/** The merchant, not archived, that holds this Partita IVA (the unique index of migration 0020), if any. */
+export async function findMerchantIdByVat(executor: Executor, vatNumber: string): Promise<string | undefined> {
+  const [row] = await executor
+    .select({ id: merchants.id })
+    .from(merchants)
+    .where(sql`${merchants.vatNumber} = ${vatNumber} and ${merchants.status} <> 'archived'`);
+  return row?.id;
+}
+
 export async function findMerchant(executor: Executor, id: string, options: { forUpdate?: boolean } = {}) {
   const query = executor.select().from(merchants).where(eq(merchants.id, id));
   const rows = options.forUpdate ? await query.for('update') : await query;

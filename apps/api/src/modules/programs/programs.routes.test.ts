@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { createTestContext } from '../../../test/helper.ts';
+import { uniquePartitaIva } from '../../../test/ledger-fixtures.ts';
 import { auditLog } from '../../db/schema.ts';
 
 const ctx = await createTestContext();
@@ -16,7 +17,7 @@ beforeAll(async () => {
       method: 'POST',
       url: '/api/admin/merchants',
       token,
-      payload: { legalName, vatNumber: '00743110157', category, address: { street: 'Via Po 2', city: 'Torino', province: 'TO', postalCode: '10123' } },
+      payload: { legalName, vatNumber: uniquePartitaIva(), category, address: { street: 'Via Po 2', city: 'Torino', province: 'TO', postalCode: '10123' } },
     });
     merchantIds.push(response.json().id);
   }

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { VOUCHER_ALPHABET } from '@sf/contract/rewards';
 import { createTestContext, type TestContext } from '../../../test/helper.ts';
-import { createLedgerFixture, type LedgerFixture } from '../../../test/ledger-fixtures.ts';
+import { createLedgerFixture, uniquePartitaIva, type LedgerFixture } from '../../../test/ledger-fixtures.ts';
 import { verifyLedger } from '../ledger/ledger.verify.ts';
 
 const ADMIN = 'admin@demo.test';
@@ -23,7 +23,7 @@ describe('the rewards API (Premi, vouchers, redemptions)', () => {
     otherMerchantId = randomUUID();
     await ctx.app.db.execute(
       sql`insert into merchants (id, legal_name, vat_number, category, street, city, province, postal_code)
-          values (${otherMerchantId}, 'Altro S.r.l.', '01234567897', 'bar', 'Via Po 2', 'Torino', 'TO', '10121')`,
+          values (${otherMerchantId}, 'Altro S.r.l.', ${uniquePartitaIva()}, 'bar', 'Via Po 2', 'Torino', 'TO', '10121')`,
     );
   });
   afterAll(async () => ctx?.close());

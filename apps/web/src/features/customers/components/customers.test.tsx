@@ -81,6 +81,31 @@ describe('Clienti', { timeout: 30_000 }, () => {
     });
   });
 
+  it('says an e-mail already used on the e-mail field, not as a version conflict, and keeps the form', async () => {
+    document.cookie = 'XSRF-TOKEN=t; path=/';
+    const user = userEvent.setup();
+    server.use(
+      http.get('/api/admin/customers', () => HttpResponse.json({ items: [], total: 0, page: 1, pageSize: 25 })),
+      http.post('/api/admin/customers', () =>
+        HttpResponse.json(
+          { error: { code: 'already_used', message: 'Email già in uso', fields: [{ field: 'email', message: 'Email già in uso' }], requestId: 'r' } },
+          { status: 409 },
+        ),
+      ),
+    );
+    renderWithProviders(<CustomersPage programOptions={programs} hrefFor={(id) => `/customers/${id}`} />, { route: '/customers?customer=new', user: admin });
+    const drawer = await screen.findByRole('dialog', { name: 'Nuovo cliente' });
+    await user.type(within(drawer).getByRole('textbox', { name: /^Nome/ }), 'Maria');
+    await user.type(within(drawer).getByRole('textbox', { name: /^Cognome/ }), 'Rossi');
+    await user.type(within(drawer).getByRole('textbox', { name: /^E-mail/ }), 'maria.rossi@example.it');
+    await user.click(within(drawer).getByRole('button', { name: 'Crea cliente' }));
+    const email = within(drawer).getByRole('textbox', { name: /^E-mail/ });
+    await waitFor(() => expect(email).toHaveAccessibleDescription('Email già in uso'));
+    expect(within(drawer).queryByText(/Qualcun altro/)).toBeNull();
+    expect(within(drawer).getByRole('textbox', { name: /^Cognome/ })).toHaveValue('Rossi');
+    expect(screen.getByRole('dialog', { name: 'Nuovo cliente' })).toBeInTheDocument();
+  });
+
   it('shows the card with QR and barcode, the consents and their history, and records a withdrawal with channel and notice', async () => {
     document.cookie = 'XSRF-TOKEN=t; path=/';
     const user = userEvent.setup();

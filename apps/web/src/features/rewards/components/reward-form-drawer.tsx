@@ -5,7 +5,7 @@ import { Controller, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import { describeApiError } from '../../../lib/api-client.ts';
-import { isApiError } from '../../../lib/api-error.ts';
+import { hasFieldErrors } from '../../../lib/api-error.ts';
 import { applyServerFieldErrors, contractResolver, useRevalidateOnLanguageChange } from '../../../lib/form-resolver.ts';
 import { notifySuccess } from '../../../lib/notify.ts';
 import { useReward } from '../api/get-rewards.ts';
@@ -84,7 +84,7 @@ function RewardForm({ reward, programs, onSaved }: { reward: Reward | null; prog
       notifySuccess(t(reward ? 'form.saved' : 'form.created', { name: saved.name }));
       onSaved(saved);
     } catch (error) {
-      if (isApiError(error) && error.code === 'validation' && applyServerFieldErrors(form, error.fields)) return;
+      if (hasFieldErrors(error) && applyServerFieldErrors(form, error.fields)) return;
       setFailure(error);
     }
   });
