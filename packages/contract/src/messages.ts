@@ -138,6 +138,7 @@ const fieldLabels: Record<Language, Record<string, string>> = {
     notes: 'Notes',
     receivedAt: 'Received',
     isRejected: 'Rejected',
+    count: 'Number of codes',
   },
   it: {
     email: 'Email',
@@ -197,6 +198,7 @@ const fieldLabels: Record<Language, Record<string, string>> = {
     notes: 'Note',
     receivedAt: 'Ricevuta il',
     isRejected: 'Respinta',
+    count: 'Numero di codici',
   },
 };
 

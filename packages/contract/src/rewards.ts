@@ -199,6 +199,17 @@ export const voucherBatchResultSchema = z.object({
   created: z.number().int(),
   /** Rows refused, with why (row numbers count the header as row 1). */
   errors: z.array(z.object({ row: z.number().int(), code: z.string(), message: z.string() })),
+  /**
+   * Imported codes stored otherwise than written (spaces and dashes dropped, upper case: a till types
+   * them either way), so the report says so rather than changing them silently. The first 50.
+   */
+  rewritten: z.array(z.object({ row: z.number().int(), from: z.string(), to: z.string() })),
+  rewrittenCount: z.number().int(),
+  /**
+   * With a limited stock: codes waiting for a redemption (after this batch) and the stock left. More
+   * codes than stock are allowed (stock can grow), and said: those beyond it wait until it does.
+   */
+  stock: z.object({ waiting: z.number().int(), left: z.number().int() }).nullable(),
 });
 export type VoucherBatchResult = z.infer<typeof voucherBatchResultSchema>;
 

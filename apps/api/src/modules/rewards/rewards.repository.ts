@@ -329,6 +329,17 @@ export async function countCustomerVouchers(executor: Executor, rewardId: string
   return Number(row?.['n'] ?? 0);
 }
 
+/** Codes of a reward waiting for a redemption, and its stock left (null: unlimited). */
+export async function stockAndWaiting(executor: Executor, rewardId: string): Promise<{ waiting: number; left: number } | null> {
+  const [row] = await rows(
+    executor,
+    sql`select r.stock, (select count(*) from vouchers v where v.reward_id = r.id and v.status = 'available')::int as waiting
+        from rewards r where r.id = ${rewardId}`,
+  );
+  if (!row || row['stock'] === null || row['stock'] === undefined) return null;
+  return { waiting: Number(row['waiting']), left: Number(row['stock']) };
+}
+
 export async function decrementStock(executor: Executor, rewardId: string): Promise<void> {
   await executor.execute(sql`update rewards set stock = stock - 1 where id = ${rewardId} and stock is not null`);
 }

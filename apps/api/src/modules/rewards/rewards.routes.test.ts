@@ -96,6 +96,21 @@ describe('the rewards API (Premi, vouchers, redemptions)', () => {
     expect(none.statusCode).toBe(400);
   });
 
+  it('refuses 0 or more than 10.000 codes naming the bound, and says when the codes waiting exceed the stock', async () => {
+    const reward = await createReward({ name: 'Scorta piccola', stock: 5 });
+    const zero = await api('POST', `/api/admin/rewards/${reward.id}/vouchers`, { count: 0 }, { 'accept-language': 'it' });
+    expect(zero.statusCode).toBe(400);
+    expect(zero.json().error.fields).toEqual([{ field: 'count', message: 'Numero di codici deve essere almeno 1' }]);
+    const many = await api('POST', `/api/admin/rewards/${reward.id}/vouchers`, { count: 100_000 }, { 'accept-language': 'it' });
+    expect(many.json().error.fields).toEqual([{ field: 'count', message: 'Numero di codici deve essere al massimo 10.000' }]);
+    expect((await api('GET', `/api/admin/rewards/${reward.id}/vouchers`)).json().total).toBe(0);
+    const seven = await api('POST', `/api/admin/rewards/${reward.id}/vouchers`, { count: 7 });
+    expect(seven.statusCode).toBe(201);
+    expect(seven.json()).toMatchObject({ created: 7, stock: { waiting: 7, left: 5 } });
+    const unlimited = await createReward({ name: 'Scorta infinita' });
+    expect((await api('POST', `/api/admin/rewards/${unlimited.id}/vouchers`, { count: 3 })).json().stock).toBeNull();
+  });
+
   it('imports codes from an Italian Excel CSV with a dry run first, reporting bad, repeated and existing rows', async () => {
     const reward = await createReward({ name: 'Pizza' });
     const boundary = 'b0undary';
@@ -116,9 +131,15 @@ describe('the rewards API (Premi, vouchers, redemptions)', () => {
       [5, 'invalid'],
     ]);
     expect((await api('GET', `/api/admin/rewards/${reward.id}/vouchers`)).json().total).toBe(0);
+    // Codes stored otherwise than written are reported, not changed silently.
+    expect(dry.json().rewritten).toEqual([
+      { row: 2, from: 'PIZZA-0001', to: 'PIZZA0001' },
+      { row: 3, from: 'pizza0002', to: 'PIZZA0002' },
+    ]);
+    expect(dry.json().rewrittenCount).toBe(2);
     const real = await send(false);
     expect(real.statusCode).toBe(201);
-    expect(real.json()).toMatchObject({ dryRun: false, created: 2 });
+    expect(real.json()).toMatchObject({ dryRun: false, created: 2, rewrittenCount: 2 });
     // A comma-separated UTF-8 file without a header: the existing code is refused by row.
     const again = await ctx.request({
       method: 'POST',

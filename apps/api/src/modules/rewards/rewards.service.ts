@@ -152,7 +152,7 @@ export async function generateVouchers(deps: ServiceDeps, caller: Caller, reward
       created += (await repo.insertCodes(tx, rewardId, [...wanted], 'generated', now)).length;
     }
     await recordAudit(tx, caller.actor, { action: 'vouchers.generate', entityType: REWARD_ENTITY, entityId: rewardId, after: { count } });
-    return { dryRun: false, created, errors: [] };
+    return { dryRun: false, created, errors: [], rewritten: [], rewrittenCount: 0, stock: await repo.stockAndWaiting(tx, rewardId) };
   });
 }
 
@@ -195,6 +195,7 @@ export async function importVouchers(
   if (body.length > REWARD_BOUNDS.importMax) throw fieldError('file');
 
   const errors: VoucherBatchResult['errors'] = [];
+  const rewritten: VoucherBatchResult['rewritten'] = [];
   const seen = new Map<string, number>();
   body.forEach((record, index) => {
     const row = index + (hasHeader ? 2 : 1);
@@ -204,6 +205,7 @@ export async function importVouchers(
       return;
     }
     const code = normalizeVoucherCode(raw);
+    if (code !== raw) rewritten.push({ row, from: raw, to: code });
     const first = seen.get(code);
     if (first !== undefined) {
       errors.push(importRowError(row, 'duplicate', language, { it: `Codice ripetuto (riga ${first})`, en: `Repeated code (row ${first})` }));
@@ -224,7 +226,11 @@ export async function importVouchers(
     }
     errors.sort((a, b) => a.row - b.row);
     const fresh = codes.filter((code) => !taken.has(code));
-    if (options.dryRun) return { dryRun: true, created: fresh.length, errors };
+    const report = { errors, rewritten: rewritten.slice(0, 50), rewrittenCount: rewritten.length };
+    if (options.dryRun) {
+      const stock = await repo.stockAndWaiting(tx, rewardId);
+      return { dryRun: true, created: fresh.length, ...report, stock: stock && { ...stock, waiting: stock.waiting + fresh.length } };
+    }
     let created = 0;
     for (let i = 0; i < fresh.length; i += 1000) {
       created += (await repo.insertCodes(tx, rewardId, fresh.slice(i, i + 1000), 'imported', deps.clock.now())).length;
@@ -235,7 +241,7 @@ export async function importVouchers(
       entityId: rewardId,
       after: { created, refused: errors.length },
     });
-    return { dryRun: false, created, errors };
+    return { dryRun: false, created, ...report, stock: await repo.stockAndWaiting(tx, rewardId) };
   });
 }
 
