@@ -81,6 +81,9 @@ describe('the ledger API', () => {
     const ok = await post({ customerId, programId: fx.pointsProgramId, kind: 'redeem', points: 10 });
     expect(ok.statusCode).toBe(201);
     expect(ok.json().membership.balance).toBe(8);
+    // Figures as the screen writes them (99.999, not 99999).
+    const huge = await post({ customerId, programId: fx.pointsProgramId, kind: 'redeem', points: 99_999 });
+    expect(huge.json().error.message).toBe('Saldo insufficiente: 8 punti disponibili, 99.999 richiesti');
   });
 
   it('refuses a purchase of 0 € or less (400 naming Importo), writing nothing, and says the largest amount in euro', async () => {

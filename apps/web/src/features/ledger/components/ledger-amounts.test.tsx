@@ -70,3 +70,34 @@ describe('the amount of a purchase, typed as an Italian types it', { timeout: 30
     });
   }
 });
+
+describe('a redemption beyond the balance', { timeout: 30_000 }, () => {
+  it('is refused on the field as it is typed, before any confirm step', async () => {
+    document.cookie = 'XSRF-TOKEN=t; path=/';
+    const user = userEvent.setup();
+    const bodies: unknown[] = [];
+    server.use(
+      http.get(`/api/admin/customers/${CUSTOMER_ID}/memberships`, () => HttpResponse.json({ items: [membership({ balance: 1200 })] })),
+      http.post('/api/admin/ledger', async ({ request }) => {
+        bodies.push(await request.json());
+        return HttpResponse.json({ entry: entry(), membership: membership() }, { status: 201 });
+      }),
+    );
+    renderWithProviders(
+      <LedgerEntryDialog kind="redeem" onClose={() => undefined} customer={customer} renderCustomerPicker={() => null} programs={[program()]} merchantOptions={[]} />,
+      { route: '/', user: { role: 'admin' } },
+    );
+    const dialog = await screen.findByRole('dialog', { name: 'Riscatta punti' });
+    const points = within(dialog).getByRole('textbox', { name: /^Punti/ });
+    expect(await within(dialog).findByText('Disponibili: 1.200 punti')).toBeInTheDocument();
+    await user.type(points, '5000');
+    expect(await within(dialog).findByText('Il saldo è di 1.200 punti: non se ne possono togliere 5.000')).toBeInTheDocument();
+    await user.click(within(dialog).getByRole('button', { name: 'Continua' }));
+    expect(within(dialog).queryByRole('button', { name: 'Conferma' })).toBeNull();
+    await user.clear(points);
+    await user.type(points, '200');
+    await user.click(within(dialog).getByRole('button', { name: 'Continua' }));
+    expect(await within(dialog).findByRole('button', { name: 'Conferma' })).toBeInTheDocument();
+    expect(bodies).toEqual([]);
+  });
+});

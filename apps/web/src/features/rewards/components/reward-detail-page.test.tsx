@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { Reward, VoucherBatchResult } from '@sf/contract/rewards';
 import { server } from '../../../testing/msw-server.ts';
 import { renderWithProviders } from '../../../testing/test-utils.tsx';
+import { RedeemRewardDialog } from './redeem-reward-dialog.tsx';
 import { RewardDetailPage } from './reward-detail-page.tsx';
 
 const REWARD_ID = '00000000-0000-4000-8000-0000000000a1';
@@ -88,5 +89,35 @@ describe('a reward’s vouchers: nothing changed without a word', { timeout: 30_
     await user.click(screen.getByRole('button', { name: 'Prova senza importare' }));
     const report = await screen.findByText(/1 codice sarà salvato senza spazi e trattini/);
     expect(within(report.parentElement!).getByText('Riga 2: GELATO-001 → GELATO001')).toBeInTheDocument();
+  });
+});
+
+describe('redeeming a reward the customer cannot afford', { timeout: 30_000 }, () => {
+  it('says so in stamps as soon as the reward is chosen, and does not let it be sent', async () => {
+    document.cookie = 'XSRF-TOKEN=t; path=/';
+    const user = userEvent.setup();
+    const customerId = '00000000-0000-4000-8000-0000000000c1';
+    const stampReward: Reward = { ...reward, id: '00000000-0000-4000-8000-0000000000b2', name: 'Caffè omaggio', costUnit: 'stamps', cost: 15, programName: 'Tessera Bar' };
+    let posts = 0;
+    server.use(
+      http.get('/api/admin/rewards', () => HttpResponse.json({ items: [stampReward], total: 1, page: 1, pageSize: 100 })),
+      http.get(`/api/admin/customers/${customerId}/memberships`, () =>
+        HttpResponse.json({ items: [{ programId: stampReward.programId, balance: 0, stamps: 8 }] }),
+      ),
+      http.post('/api/admin/redemptions', () => {
+        posts += 1;
+        return HttpResponse.json({}, { status: 500 });
+      }),
+    );
+    renderWithProviders(
+      <RedeemRewardDialog isOpen onClose={() => undefined} customer={{ id: customerId, label: 'Giulia Bianchi' }} renderCustomerPicker={() => null} />,
+      { route: '/', user: { role: 'admin' } },
+    );
+    const dialog = await screen.findByRole('dialog');
+    await user.click(within(dialog).getByLabelText(/Premio/, { selector: 'input' }));
+    await user.click(await screen.findByRole('option', { name: /Caffè omaggio/, hidden: true }));
+    expect(await within(dialog).findByText('Il saldo è di 8 timbri: questo premio ne costa 15')).toBeInTheDocument();
+    expect(within(dialog).getByRole('button', { name: 'Riscatta' })).toBeDisabled();
+    expect(posts).toBe(0);
   });
 });
