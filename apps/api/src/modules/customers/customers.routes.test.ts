@@ -165,7 +165,7 @@ describe('customers API', () => {
     );
     expect(lines).toHaveLength(2);
     expect(lines[1]).toContain(`${maria.cardNumber};Rossi;Maria;maria.rossi@example.it;+393471234567;10/12/1985;Monza;MB;`);
-    expect(lines[1]).toMatch(/;active;sì;no;no;\d{2}\/\d{2}\/\d{4} \d{2}:\d{2}$/);
+    expect(lines[1]).toMatch(/;Attivo;sì;no;no;\d{2}\/\d{2}\/\d{4} \d{2}:\d{2}$/);
     const exports = await ctx.app.db.select().from(auditLog).where(and(eq(auditLog.entityType, 'customer'), eq(auditLog.action, 'export')));
     expect(exports).toHaveLength(1);
     expect(exports[0]?.after).toMatchObject({ filters: { q: 'rossi' } });

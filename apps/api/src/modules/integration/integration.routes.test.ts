@@ -82,6 +82,10 @@ describe('the integration API over HTTP', () => {
     expect(list.json().items.map((item: { id: string }) => item.id)).toContain(created.key.id);
     const audit = await rows<{ action: string }>(ctx, sql`select action from audit_log where entity_id = ${created.key.id}`);
     expect(audit.map((row) => row.action)).toEqual(['apiKey.create']);
+    // The export writes the kind and the scopes in words.
+    const csv = await ctx.request({ method: 'GET', url: '/api/admin/api-keys/export.csv', token: adminToken });
+    const line = csv.body.split('\r\n').find((row) => row.startsWith(`${created.key.name};`));
+    expect(line).toMatch(/;Cassa di un esercente;[^;]*;Registrare acquisti;/);
   });
 
   it('refuses a request without a key, with an unknown key, or with a staff session token (401)', async () => {

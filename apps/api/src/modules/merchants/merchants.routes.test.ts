@@ -164,6 +164,9 @@ describe('merchants API', () => {
     expect(lines[0]).toMatch(/^Ragione sociale;Insegna;Partita IVA;/);
     expect(lines).toHaveLength(2);
     expect(lines[1]).toMatch(/^Zeta Fiori snc;Bar Centrale;\d{11};/);
+    // The category and the status in the export's language (florist, active are stored).
+    expect(lines[1]).toContain(';Fioraio;');
+    expect(lines[1]).toContain(';Attivo;');
     expect(lines[1]).toMatch(/;\d{2}\/\d{2}\/\d{4} \d{2}:\d{2}$/);
 
     const en = await ctx.request({ method: 'GET', url: '/api/admin/merchants/export.csv', token, headers: { 'accept-language': 'en' } });

@@ -293,6 +293,7 @@ describe('privacy requests API', () => {
     expect(csv.statusCode).toBe(200);
     const records = parse(csv.body, { delimiter: ';', bom: true, columns: true }) as Record<string, string>[];
     expect(records).toHaveLength(1);
-    expect(records[0]).toMatchObject({ Tipo: 'rectification', Cognome: 'Azzurri', Scadenza: '12/03/2026 11:00' });
+    // Values in the export's language, not the stored words (rectification, open).
+    expect(records[0]).toMatchObject({ Tipo: 'Rettifica', Cognome: 'Azzurri', Scadenza: '12/03/2026 11:00', Stato: 'Aperta' });
   });
 });

@@ -3,6 +3,8 @@ import type { ListRewardsQuery, ListVouchersQuery, Reward, Voucher, VoucherStatu
 import type { Executor } from '../../db/client.ts';
 import { allOf, containsPattern, findPage, orderFor, type ListDefinition } from '../../db/list.ts';
 import { csvCell, csvSelection, type CsvColumns } from '../../db/csv-export.ts';
+import type { Language } from '@sf/contract/app-info';
+import { VALUE_LABELS } from '@sf/contract/value-labels';
 import { customers, programs } from '../../db/schema.ts';
 import { rewards, vouchers } from './rewards.schema.ts';
 
@@ -415,17 +417,17 @@ export async function findVoucherById(executor: Executor, voucherId: number, tod
 
 // ---- exports --------------------------------------------------------------------------------------
 
-export function rewardExportColumns(timeZone: string): CsvColumns {
+export function rewardExportColumns(language: Language, timeZone: string): CsvColumns {
   return {
     name: { header: { it: 'Nome', en: 'Name' }, value: csvCell.text(rewards.name) },
     program: { header: { it: 'Programma', en: 'Program' }, value: csvCell.text(programs.name) },
-    unit: { header: { it: 'Unità', en: 'Unit' }, value: csvCell.text(programs.type) },
+    unit: { header: { it: 'Unità', en: 'Unit' }, value: csvCell.label(programs.type, VALUE_LABELS.programType, language) },
     cost: { header: { it: 'Costo', en: 'Cost' }, value: csvCell.integer(rewards.cost) },
     stock: { header: { it: 'Disponibilità', en: 'Stock' }, value: csvCell.integer(rewards.stock) },
     limit: { header: { it: 'Limite per cliente', en: 'Limit per customer' }, value: csvCell.integer(rewards.limitPerCustomer) },
     validFrom: { header: { it: 'Valido dal', en: 'Valid from' }, value: csvCell.date(rewards.validFrom) },
     validUntil: { header: { it: 'Valido fino al', en: 'Valid until' }, value: csvCell.date(rewards.validUntil) },
-    status: { header: { it: 'Stato', en: 'Status' }, value: csvCell.text(rewards.status) },
+    status: { header: { it: 'Stato', en: 'Status' }, value: csvCell.label(rewards.status, VALUE_LABELS.rewardStatus, language) },
     createdAt: { header: { it: 'Creato il', en: 'Created at' }, value: csvCell.dateTime(rewards.createdAt, timeZone) },
   };
 }
@@ -440,11 +442,11 @@ export function rewardExportQuery(executor: Executor, columns: CsvColumns, filte
     .$dynamic();
 }
 
-export function voucherExportColumns(timeZone: string, today: string): CsvColumns {
+export function voucherExportColumns(language: Language, timeZone: string, today: string): CsvColumns {
   return {
     code: { header: { it: 'Codice', en: 'Code' }, value: csvCell.text(vouchers.code) },
-    status: { header: { it: 'Stato', en: 'Status' }, value: csvCell.text(voucherStatusSql(today)) },
-    origin: { header: { it: 'Origine', en: 'Origin' }, value: csvCell.text(vouchers.origin) },
+    status: { header: { it: 'Stato', en: 'Status' }, value: csvCell.label(voucherStatusSql(today), VALUE_LABELS.voucherStatus, language) },
+    origin: { header: { it: 'Origine', en: 'Origin' }, value: csvCell.label(vouchers.origin, VALUE_LABELS.voucherOrigin, language) },
     customer: { header: { it: 'Cliente', en: 'Customer' }, value: csvCell.text(sql`${customers.firstName} || ' ' || ${customers.lastName}`) },
     card: { header: { it: 'Tessera', en: 'Card' }, value: csvCell.text(customers.cardNumber) },
     issuedAt: { header: { it: 'Assegnato il', en: 'Issued at' }, value: csvCell.dateTime(vouchers.issuedAt, timeZone) },

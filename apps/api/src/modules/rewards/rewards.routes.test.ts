@@ -59,7 +59,9 @@ describe('the rewards API (Premi, vouchers, redemptions)', () => {
     expect(list.json()).toMatchObject({ total: 1, items: [{ id: created.id, cost: 60 }] });
     const csv = await api('GET', '/api/admin/rewards/export.csv?q=corn');
     expect(csv.headers['content-type']).toMatch(/text\/csv/);
-    expect(csv.body).toContain('Cornetto;Circuito Punti;points;60;5;2');
+    expect(csv.body).toContain('Cornetto;Circuito Punti;Punti;60;5;2;;;Attivo;');
+    const english = await api('GET', '/api/admin/rewards/export.csv?q=corn', undefined, { 'accept-language': 'en' });
+    expect(english.body).toContain('Cornetto;Circuito Punti;Points;60;5;2;;;Active;');
   });
 
   it('answers bad input with 400 naming the field in Italian, and an unknown program too', async () => {
