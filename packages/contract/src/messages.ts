@@ -21,7 +21,9 @@ export type MessageKey =
   | 'positive'
   | 'minValue'
   | 'maxValue'
-  | 'taken';
+  | 'taken'
+  | 'tierNameRepeated'
+  | 'tierAbovePrevious';
 
 type Params = { field?: string; min?: number | string; max?: number | string };
 
@@ -57,6 +59,8 @@ const catalogue: Record<Language, Record<MessageKey, (p: Params) => string>> = {
     minValue: (p) => `${p.field} must be at least ${formatBound(p.min, 'en')}`,
     maxValue: (p) => `${p.field} must be at most ${formatBound(p.max, 'en')}`,
     taken: (p) => `${p.field} is already in use`,
+    tierNameRepeated: () => 'Another tier has this name: each tier needs its own',
+    tierAbovePrevious: (p) => `${p.field} must be more than ${formatBound(p.min, 'en')}, the previous tier's`,
   },
   it: {
     invalid: (p) => `${p.field} non è ${isFeminine(p.field) ? 'valida' : 'valido'}`,
@@ -75,6 +79,8 @@ const catalogue: Record<Language, Record<MessageKey, (p: Params) => string>> = {
     minValue: (p) => `${p.field} deve essere almeno ${formatBound(p.min, 'it')}`,
     maxValue: (p) => `${p.field} deve essere al massimo ${formatBound(p.max, 'it')}`,
     taken: (p) => `${p.field} già in uso`,
+    tierNameRepeated: () => 'Un altro livello ha già questo nome: ogni livello ne vuole uno diverso',
+    tierAbovePrevious: (p) => `${p.field} deve essere più di ${formatBound(p.min, 'it')}, quelli del livello precedente`,
   },
 };
 

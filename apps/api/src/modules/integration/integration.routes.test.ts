@@ -37,7 +37,7 @@ function client(base: string) {
 async function createKey(ctx: TestContext, adminToken: string, body: Record<string, unknown>) {
   const response = await ctx.request({ method: 'POST', url: '/api/admin/api-keys', token: adminToken, payload: body });
   expect(response.statusCode, response.body).toBe(201);
-  return response.json() as { key: { id: string; prefix: string; lastUsedAt: string | null }; secret: string };
+  return response.json() as { key: { id: string; name: string; prefix: string; lastUsedAt: string | null }; secret: string };
 }
 
 const rows = async <T>(ctx: TestContext, query: ReturnType<typeof sql>) => ((await ctx.app.db.execute(query)) as unknown as { rows: T[] }).rows;

@@ -84,13 +84,20 @@ describe('programs API', () => {
         stampsRequired: 8,
         merchantIds,
         tiers: [
-          { name: 'A', minPoints: 100, multiplier: 1 },
+          { name: 'A', minPoints: 10_000, multiplier: 1 },
           { name: 'B', minPoints: 50, multiplier: 1 },
+          { name: 'a', minPoints: 20_000, multiplier: 1 },
         ],
       },
       'en',
     );
-    expect(tiers.json().error.fields).toEqual([{ field: 'tiers.1.minPoints', message: 'Minimum points is not valid' }]);
+    // Each error says the rule it breaks.
+    expect(tiers.json().error.fields).toEqual([
+      { field: 'tiers.1.minPoints', message: "Minimum points must be more than 10,000, the previous tier's" },
+      { field: 'tiers.2.name', message: 'Another tier has this name: each tier needs its own' },
+    ]);
+    const italian = await create({ name: 'Livelli storti', type: 'stamps', stampsRequired: 8, merchantIds, tiers: [{ name: 'A', minPoints: 10_000, multiplier: 1 }, { name: 'B', minPoints: 50, multiplier: 1 }] });
+    expect(italian.json().error.fields).toEqual([{ field: 'tiers.1.minPoints', message: 'Punti minimi deve essere più di 10.000, quelli del livello precedente' }]);
     const unknownMerchant = await create({ name: 'X', type: 'stamps', stampsRequired: 5, merchantIds: ['7d3a4e2c-9b1f-4c6a-8e5d-2f0b1a9c8e7d'] });
     expect(unknownMerchant.statusCode).toBe(400);
     expect(unknownMerchant.json().error.fields[0].field).toBe('merchantIds.0');

@@ -12,6 +12,7 @@ import { useFormatters } from '../../../lib/format.ts';
 import { notifySuccess } from '../../../lib/notify.ts';
 import { useCustomer } from '../api/get-customer.ts';
 import { useUpdateCustomer } from '../api/update-customer.ts';
+import { customerName } from '../lib/customer-name.ts';
 import { ConsentsPanel } from './consents-panel.tsx';
 import { CustomerCard } from './customer-card.tsx';
 import { CustomerFormDrawer } from './customer-form-drawer.tsx';
@@ -40,7 +41,7 @@ function Field({ label, value }: { label: string; value: ReactNode }) {
 function BlockButton({ customer }: { customer: Customer }) {
   const { t } = useTranslation('customers');
   const update = useUpdateCustomer();
-  const name = `${customer.firstName} ${customer.lastName}`;
+  const name = customerName(customer, t);
   const isBlocking = customer.status === 'active';
   const ask = () =>
     modals.openConfirmModal({
@@ -79,7 +80,7 @@ export function CustomerDetailPage({ customerId, listHref, actions, memberships,
   }
   if (!customer) return <Loader aria-label={t('page.loading')} />;
 
-  const name = `${customer.firstName} ${customer.lastName}`;
+  const name = customerName(customer, t);
   return (
     <Stack gap="lg">
       <Anchor component={Link} to={listHref} size="sm">
