@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import type { z } from 'zod';
 import * as auth from './auth.ts';
 import * as customers from './customers.ts';
 import * as integration from './integration.ts';

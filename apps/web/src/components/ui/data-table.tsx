@@ -56,7 +56,10 @@ const SKELETON_ROWS = 5;
  */
 const BODY_ROW = { className: `${Table.classes.tr} mantine-Table-tr`, 'data-with-row-border': true, 'data-striped': 'odd', 'data-hover': true } as const;
 const BODY_CELL_CLASS = `${Table.classes.td} mantine-Table-td`;
-const NUMERIC_CELL_STYLE = { textAlign: 'right' } as const;
+// Figures never break; a long unbroken word (a name pasted without spaces) wraps inside its column
+// instead of pushing the others off the screen.
+const NUMERIC_CELL_STYLE = { textAlign: 'right', whiteSpace: 'nowrap' } as const;
+const TEXT_CELL_STYLE = { overflowWrap: 'anywhere' } as const;
 
 function SortHeader<F extends string>({ column, params, onChange }: { column: DataTableColumn<unknown, F>; params: DataTableParams<F>; onChange: (patch: DataTableParams<F>) => void }) {
   const { t } = useTranslation('lists');
@@ -201,7 +204,7 @@ export function DataTable<T, F extends string = string>({
                     </td>
                   ) : null}
                   {columns.map((column) => (
-                    <td key={column.id} className={BODY_CELL_CLASS} style={column.isNumeric ? NUMERIC_CELL_STYLE : undefined}>
+                    <td key={column.id} className={BODY_CELL_CLASS} style={column.isNumeric ? NUMERIC_CELL_STYLE : TEXT_CELL_STYLE}>
                       {column.cell(row)}
                     </td>
                   ))}
