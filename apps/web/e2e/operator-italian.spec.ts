@@ -99,7 +99,8 @@ test('at 1366 px in Italian: focus back after Esc, no list wider than the screen
     await nav.getByRole('link', { name: entry, exact: true }).click();
     await expect(page).toHaveURL(new RegExp(`${path}$`));
     await expect(page.getByRole('heading', { level: 1 })).toBeVisible({ timeout: 30_000 });
-    await expect(page.getByTestId('row-skeleton')).toHaveCount(0, { timeout: 30_000 });
+    // A fresh server runs its first background jobs (PGlite answers one transaction at a time): patience.
+    await expect(page.getByTestId('row-skeleton')).toHaveCount(0, { timeout: 90_000 });
     await expect.poll(() => overflowing(page), { message: path }).toEqual([]);
     await page.screenshot({ path: test.info().outputPath(`${path.slice(1)}-1366.png`) });
     // The ledger's last column, its reversal button, is on the screen, not cut at its edge.
@@ -107,7 +108,7 @@ test('at 1366 px in Italian: focus back after Esc, no list wider than the screen
   }
   await nav.getByRole('link', { name: 'Clienti', exact: true }).click();
   await page.getByRole('searchbox', { name: /Cerca/ }).or(page.getByRole('textbox', { name: /^Cerca/ })).first().fill(longName.slice(0, 20));
-  await expect(page.getByRole('link', { name: new RegExp(longName) })).toBeVisible();
+  await expect(page.getByRole('link', { name: new RegExp(longName) })).toBeVisible({ timeout: 30_000 });
   await expect.poll(() => overflowing(page)).toEqual([]);
 
   // The dashboard's purchases follow a purchase registered from Azioni, without a reload.
@@ -137,8 +138,9 @@ test('at 1366 px in Italian: focus back after Esc, no list wider than the screen
 
   // Two tabs of one browser: a sign-out in one is followed by the other at once, and so is a sign-in.
   const other = await context.newPage();
-  await other.goto('/customers');
-  await expect(other.getByRole('heading', { name: 'Clienti', level: 1 })).toBeVisible();
+  // The heading tells when the tab is there (not the page's "load", slow on a busy machine).
+  await other.goto('/customers', { waitUntil: 'commit', timeout: 60_000 });
+  await expect(other.getByRole('heading', { name: 'Clienti', level: 1 })).toBeVisible({ timeout: 60_000 });
   await other.getByRole('button', { name: /^Menu dell'account di/ }).click();
   await other.getByRole('menuitem', { name: 'Esci' }).click();
   await expect(other).toHaveURL(/\/auth\/login/);

@@ -61,7 +61,7 @@ export function ApiKeysPage({ merchantOptions }: { merchantOptions: Option[] }) 
 
   const columns = useMemo<DataTableColumn<ApiKey, SortField>[]>(
     () => [
-      { id: 'name', header: t('columns.name'), sortField: 'name', firstOrder: 'asc', cell: (key) => <Text fw={500}>{key.name}</Text> },
+      { id: 'name', header: t('columns.name'), sortField: 'name', firstOrder: 'asc', isName: true, cell: (key) => <Text fw={500}>{key.name}</Text> },
       { id: 'prefix', header: t('columns.prefix'), cell: (key) => <Code>{key.prefix}…</Code> },
       { id: 'kind', header: t('columns.kind'), cell: (key) => (key.kind === 'app' ? t('kind.app') : (key.merchantName ?? t('kind.merchant'))) },
       { id: 'scopes', header: t('columns.scopes'), cell: (key) => key.scopes.map((scope) => t(`scope.${scope.replace(':', '_')}`)).join(', ') },

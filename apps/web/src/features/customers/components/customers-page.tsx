@@ -41,6 +41,7 @@ export function CustomersPage({ programOptions, hrefFor }: Props) {
     () => [
       {
         id: 'name',
+        isName: true,
         header: t('columns.name'),
         sortField: 'name',
         firstOrder: 'asc',

@@ -220,6 +220,7 @@ function VoucherList({ rewardId, customerHref }: { rewardId: string; customerHre
       { id: 'status', header: t('vouchers.columns.status'), sortField: 'status', firstOrder: 'asc', cell: (voucher) => <VoucherStatusBadge status={voucher.status} /> },
       {
         id: 'customer',
+        isName: true,
         header: t('vouchers.columns.customer'),
         cell: (voucher) =>
           voucher.customerId ? (

@@ -29,6 +29,7 @@ export function RewardsPage({ programs, rewardHref }: { programs: ProgramOption[
     () => [
       {
         id: 'name',
+        isName: true,
         header: t('columns.name'),
         sortField: 'name',
         firstOrder: 'asc',
