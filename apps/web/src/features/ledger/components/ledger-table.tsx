@@ -41,17 +41,7 @@ export function LedgerTable({ query, params, onChange, names, isFiltered, captio
 
   const columns = useMemo<DataTableColumn<LedgerEntry, 'createdAt'>[]>(() => {
     const all: (DataTableColumn<LedgerEntry, 'createdAt'> | null)[] = [
-      {
-        id: 'createdAt',
-        header: t('columns.createdAt'),
-        sortField: 'createdAt',
-        // The day and the time each whole: the line breaks between them, never inside a figure.
-        cell: (entry) => (
-          <>
-            <span style={NO_WRAP}>{format.date(entry.createdAt)}</span> <span style={NO_WRAP}>{format.time(entry.createdAt)}</span>
-          </>
-        ),
-      },
+      { id: 'createdAt', header: t('columns.createdAt'), sortField: 'createdAt', cell: (entry) => format.dateTime(entry.createdAt) },
       names.customerHref
         ? {
             id: 'customer',
