@@ -18,7 +18,7 @@ let cardSeq = 0;
 
 /**
  * A valid Partita IVA no other merchant of the test database has (one belongs to one merchant,
- * migration 0020): ten random digits and the check digit that fits.
+ * migration 0021): ten random digits and the check digit that fits.
  */
 export function uniquePartitaIva(): string {
   for (;;) {

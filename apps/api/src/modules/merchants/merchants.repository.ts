@@ -76,7 +76,7 @@ export function findMerchants(executor: Executor, query: ListMerchantsQuery) {
   );
 }
 
-/** The merchant, not archived, that holds this Partita IVA (the unique index of migration 0020), if any. */
+/** The merchant, not archived, that holds this Partita IVA (the unique index of migration 0021), if any. */
 export async function findMerchantIdByVat(executor: Executor, vatNumber: string): Promise<string | undefined> {
   const [row] = await executor
     .select({ id: merchants.id })

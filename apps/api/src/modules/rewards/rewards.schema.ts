@@ -15,7 +15,7 @@ export const rewards = pgTable('rewards', {
   cost: integer().notNull(),
   /** Redemptions left; null = unlimited. */
   stock: integer(),
-  /** The first and the last business day of the window (BUSINESS_TIME_ZONE), both included: migration 0019. */
+  /** The first and the last business day of the window (BUSINESS_TIME_ZONE), both included: migration 0020. */
   validFrom: date({ mode: 'string' }),
   validUntil: date({ mode: 'string' }),
   limitPerCustomer: integer(),

@@ -16,7 +16,7 @@ WITH ranked AS (
 )
 INSERT INTO audit_log (actor_email, action, entity_type, entity_id, before, after)
 SELECT 'system', 'archive', 'merchant', id::text, jsonb_build_object('status', before_status),
-       jsonb_build_object('status', 'archived', 'reason', 'duplicate Partita IVA (migration 0020)')
+       jsonb_build_object('status', 'archived', 'reason', 'duplicate Partita IVA (migration 0021)')
 FROM archived;
 --> statement-breakpoint
 CREATE UNIQUE INDEX "merchants_vat_number_key" ON "merchants" ("vat_number") WHERE "status" <> 'archived';
