@@ -40,7 +40,7 @@ describe('exports parsed back with csv-parse', () => {
     const rows = await exported(`/api/admin/ledger/export.csv?customerId=${fx.customerIds[0]}&kind=earn`);
     expect(rows).toHaveLength(2);
     expect(rows.map((row) => euros(row['Importo (€)']!)).sort((a, b) => a - b)).toEqual([12.5, 999.05]);
-    expect(rows.every((row) => row['Tipo'] === 'earn')).toBe(true);
+    expect(rows.every((row) => row['Tipo'] === 'Accredito')).toBe(true);
     for (const row of rows) {
       const [, dd, mm, yyyy] = DATE_TIME.exec(row['Data']!) ?? [];
       expect(Number(yyyy)).toBeGreaterThan(2000);

@@ -1,4 +1,5 @@
-import { randomUUID } from 'node:crypto';
+import { randomInt, randomUUID } from 'node:crypto';
+import { isValidPartitaIva } from '@sf/contract/italian';
 import { sql } from 'drizzle-orm';
 import type { Database } from '../src/db/client.ts';
 
@@ -15,6 +16,19 @@ export type LedgerFixture = {
 
 let cardSeq = 0;
 
+/**
+ * A valid Partita IVA no other merchant of the test database has (one belongs to one merchant,
+ * migration 0022): ten random digits and the check digit that fits.
+ */
+export function uniquePartitaIva(): string {
+  for (;;) {
+    const body = `0${String(randomInt(100_000_000, 1_000_000_000))}`;
+    for (let digit = 0; digit <= 9; digit += 1) {
+      if (isValidPartitaIva(`${body}${digit}`)) return `${body}${digit}`;
+    }
+  }
+}
+
 export async function createLedgerFixture(
   db: Database,
   options: {
@@ -30,7 +44,7 @@ export async function createLedgerFixture(
   const stampsProgramId = randomUUID();
   await db.execute(
     sql`insert into merchants (id, legal_name, sign_name, vat_number, category, street, city, province, postal_code)
-        values (${merchantId}, 'Bar Centrale S.r.l.', 'Bar Centrale', '01234567897', 'bar', 'Via Roma 1', 'Bologna', 'BO', '40121')`,
+        values (${merchantId}, 'Bar Centrale S.r.l.', 'Bar Centrale', ${uniquePartitaIva()}, 'bar', 'Via Roma 1', 'Bologna', 'BO', '40121')`,
   );
   const expiry = options.expiry ?? { policy: 'never' };
   await db.execute(

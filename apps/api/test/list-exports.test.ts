@@ -25,10 +25,10 @@ describe('exports of the existing lists', () => {
     expect(lines[0]).toBe('Id;Titolo;Sommario;Stato;Data di pubblicazione;In evidenza;Autore;Modificato il');
     expect(lines).toHaveLength(list.total + 1);
     expect(lines.slice(1).map((line) => Number(line.split(';')[0]))).toEqual(list.items.map((post: { id: number }) => post.id));
-    expect(lines[1]).toMatch(/;published;\d{2}\/\d{2}\/\d{4} \d{2}:\d{2};(sì|no);/);
+    expect(lines[1]).toMatch(/;Pubblicato;\d{2}\/\d{2}\/\d{4} \d{2}:\d{2};(sì|no);/);
     const english = await csv('/api/admin/news/export.csv?status=published', 'en');
     expect(english[0]).toBe('Id;Title;Summary;Status;Publish date;Pinned;Author;Updated at');
-    expect(english[1]).toMatch(/;(yes|no);/);
+    expect(english[1]).toMatch(/;Published;.*;(yes|no);/);
   });
 
   it('exports the audit log with its entity filter, newest first', async () => {
@@ -43,7 +43,7 @@ describe('exports of the existing lists', () => {
 
   it('exports the staff with the role filter', async () => {
     const lines = await csv('/api/admin/staff/export.csv?role=editor');
-    expect(lines).toEqual([expect.stringMatching(/^Email;Nome;Ruolo;Stato;Creato il$/), expect.stringMatching(/^editor@demo\.test;.*;editor;active;\d{2}\/\d{2}\/\d{4} \d{2}:\d{2}$/)]);
+    expect(lines).toEqual([expect.stringMatching(/^Email;Nome;Ruolo;Stato;Creato il$/), expect.stringMatching(/^editor@demo\.test;.*;Redattore;Attivo;\d{2}\/\d{2}\/\d{4} \d{2}:\d{2}$/)]);
   });
 
   it('refuses the export to an editor where the list is admin-only', async () => {

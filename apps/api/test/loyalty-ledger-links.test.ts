@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext } from './helper.ts';
+import { uniquePartitaIva } from './ledger-fixtures.ts';
 
 /** Where merchants and customers meet the ledger: the delete guard and the membership filters. */
 const ctx = await createTestContext();
@@ -11,9 +12,9 @@ const post = (url: string, payload: Record<string, unknown>, headers: Record<str
 
 beforeAll(async () => {
   token = await ctx.tokenFor('admin@demo.test');
-  const merchant = { vatNumber: '00743110157', category: 'bar', address: { street: 'Via Roma 1', city: 'Bologna', province: 'BO', postalCode: '40121' } };
-  ids.merchant = (await post('/api/admin/merchants', { ...merchant, legalName: 'Bar con movimenti' })).json().id;
-  ids.idle = (await post('/api/admin/merchants', { ...merchant, legalName: 'Bar senza movimenti' })).json().id;
+  const merchant = { category: 'bar', address: { street: 'Via Roma 1', city: 'Bologna', province: 'BO', postalCode: '40121' } };
+  ids.merchant = (await post('/api/admin/merchants', { ...merchant, vatNumber: uniquePartitaIva(), legalName: 'Bar con movimenti' })).json().id;
+  ids.idle = (await post('/api/admin/merchants', { ...merchant, vatNumber: uniquePartitaIva(), legalName: 'Bar senza movimenti' })).json().id;
   const program = await post('/api/admin/programs', {
     name: 'Circuito Bologna',
     type: 'points',

@@ -4,6 +4,7 @@ import { can, type Permission } from '@sf/contract/roles';
 import { API_KEY_SCOPES, type ApiKeyScope } from '@sf/contract/integration';
 import { accessControlPlugin } from '../src/plugins/access-control.ts';
 import { createTestContext } from './helper.ts';
+import { uniquePartitaIva } from './ledger-fixtures.ts';
 import { concretePath, createRouteCollector, isMutating, type CatalogRoute } from './route-catalog.ts';
 
 // Built while the file is collected, so that every route becomes its own named test.
@@ -215,7 +216,7 @@ describe('the integration API: an API key with the route\'s scope, never a staff
       token: tokens.admin!,
       payload: {
         legalName: 'Matrice S.r.l.',
-        vatNumber: '01234567897',
+        vatNumber: uniquePartitaIva(),
         category: 'bar',
         address: { street: 'Via Roma 1', city: 'Bologna', province: 'BO', postalCode: '40121' },
       },

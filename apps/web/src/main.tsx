@@ -6,11 +6,13 @@ import { startScreenPrefetch } from './app/prefetch-routes.ts';
 import { createFormatters } from './lib/formatters.ts';
 import { readStoredSession, sessionStore } from './lib/session.ts';
 import { currentLanguage } from './lib/texts.ts';
-import { restoreSession } from './lib/user-by-token.ts';
+import { followSessionOfOtherTabs, restoreSession } from './lib/user-by-token.ts';
 
 // S4 starts at once: the check of a stored session runs while the app's code loads.
 const hasStoredSession = readStoredSession() !== null;
 void restoreSession().then(warmUpFormatters);
+// A sign-out or a sign-in in another tab is followed here at once.
+followSessionOfOtherTabs();
 
 /**
  * The signed-in screens format dates and numbers in the user's language and zone, and the browser loads

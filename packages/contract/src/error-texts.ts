@@ -42,6 +42,10 @@ export const ERROR_TEXTS: Partial<Record<ErrorCode, Record<Language, string>>> =
     en: "The card's code is needed: scan the card's QR code or barcode (number-code)",
     it: 'Serve il codice della tessera: inquadra il QR o il codice a barre della tessera (numero-codice)',
   },
+  already_used: {
+    en: 'This value is already in use',
+    it: 'Questo valore è già in uso',
+  },
   invalid_state: {
     en: 'This action is not possible in the current state',
     it: 'Questa azione non è possibile nello stato attuale',
@@ -52,7 +56,3 @@ export function errorText(code: ErrorCode, language: Language): string | undefin
   return ERROR_TEXTS[code]?.[language];
 }
 
-/** "Email is already used" for a unique field, naming the field in the reader's language. */
-export function takenText(label: string, language: Language): string {
-  return language === 'it' ? `${label}: valore già usato` : `${label} is already used`;
-}

@@ -53,6 +53,8 @@ export const ERROR_CODES = [
   // The security review (issue 30): card_code_required's text in error-texts.ts, the other in rewards.ts.
   'card_code_required',
   'redemption_voucher_used',
+  // A value that must be unique is already someone else's (issue 31): 409 with the field.
+  'already_used',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 

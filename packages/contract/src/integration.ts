@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Language } from './app-info.ts';
 import { listPageSchema, listQuerySchema, exportQuerySchema } from './list-query.ts';
-import { expiringPointsSchema, LEDGER_BOUNDS } from './ledger.ts';
+import { amountIssue, expiringPointsSchema, LEDGER_BOUNDS } from './ledger.ts';
 import { keyed } from './validation.ts';
 import { voucherCheckSchema } from './rewards.ts';
 import { proofKindSchema, proofUrlSchema, PROOF_BOUNDS, proofStatusSchema } from './social-proofs.ts';
@@ -103,7 +103,8 @@ export const cardCodeHeadersSchema = z.object({ 'x-card-code': cardCodeSchema.op
 /** `POST /api/integration/v1/purchases` (with `Idempotency-Key`). */
 export const integrationPurchaseSchema = z.strictObject({
   ...cardFields,
-  amountCents: z.number().int().min(0).max(LEDGER_BOUNDS.amountCentsMax),
+  /** More than zero: a 0 € purchase is refused (400 naming `amountCents`). */
+  amountCents: z.number().int(),
   /** Stamps programs: how many stamps (default 1, within the caps). */
   stamps: z.number().int().min(1).max(LEDGER_BOUNDS.stampsMax).optional(),
   /** Needed only when the merchant takes part in more than one active program. */
@@ -112,7 +113,7 @@ export const integrationPurchaseSchema = z.strictObject({
   merchantId: z.uuid().optional(),
   /** The till's receipt number, kept as the entry's reason. */
   receipt: z.string().trim().min(1).max(100).optional(),
-});
+}).superRefine((value, ctx) => amountIssue(ctx, ['amountCents'], value.amountCents));
 export type IntegrationPurchase = z.infer<typeof integrationPurchaseSchema>;
 
 export const integrationMembershipSchema = z.object({
@@ -184,7 +185,8 @@ export const integrationRedemptionResultSchema = z.object({
   stamps: z.number().int(),
   balance: z.number().int(),
   stampsBalance: z.number().int(),
-  voucher: z.object({ code: z.string(), validUntil: z.iso.datetime({ offset: true }).nullable() }),
+  /** The last business day (BUSINESS_TIME_ZONE) the voucher may be used, included. */
+  voucher: z.object({ code: z.string(), validUntil: z.iso.date().nullable() }),
 });
 export type IntegrationRedemptionResult = z.infer<typeof integrationRedemptionResultSchema>;
 

@@ -124,7 +124,14 @@ export function toE164(value: string): string | null {
 const invalid = { params: { messageKey: 'invalid' } } as const;
 const upper = (value: string) => value.trim().toUpperCase();
 
-export const partitaIvaSchema = z.string().trim().refine(isValidPartitaIva, invalid);
+/**
+ * "IT 04123456784", "04 123 456 784" or "IT04123456784" as pasted from an invoice: spaces, dots and
+ * dashes and the country prefix are dropped, then the 11 digits are checked (never cut to length).
+ */
+export function normalizePartitaIva(value: string): string {
+  return value.replace(/[\s.-]/g, '').replace(/^IT/i, '');
+}
+export const partitaIvaSchema = z.string().transform(normalizePartitaIva).refine(isValidPartitaIva, invalid);
 export const codiceFiscaleSchema = z.string().transform(upper).refine(isValidCodiceFiscale, invalid);
 export const personalCodiceFiscaleSchema = z.string().transform(upper).refine(isValidPersonalCodiceFiscale, invalid);
 export const sdiCodeSchema = z.string().transform(upper).refine(isValidSdiCode, invalid);

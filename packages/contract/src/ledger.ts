@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { Language } from './app-info.ts';
 import { pageSchema, pagingQuerySchema, sortOrderSchema } from './common.ts';
+import { formatBound } from './messages.ts';
 import { keyed } from './validation.ts';
 
 /**
@@ -109,6 +110,18 @@ export type CustomerMemberships = z.infer<typeof customerMembershipsSchema>;
 const reasonSchema = z.string().trim().min(1).max(LEDGER_BOUNDS.reasonMax);
 
 /**
+ * A purchase's amount (cents): more than zero (a 0 € purchase would count as a purchase and earn
+ * nothing), at most LEDGER_BOUNDS.amountCentsMax. Reported as "Importo deve essere maggiore di zero" /
+ * "… al massimo 1.000.000" (euro). Shared by the staff's and the tills' purchases.
+ */
+export function amountIssue(ctx: z.RefinementCtx, path: PropertyKey[], amountCents: number): void {
+  if (amountCents < 1) ctx.addIssue({ code: 'custom', path, message: 'amountCents must be greater than zero', ...keyed('positive') });
+  else if (amountCents > LEDGER_BOUNDS.amountCentsMax) {
+    ctx.addIssue({ code: 'custom', path, message: 'amountCents is too large', params: { messageKey: 'maxValue', max: LEDGER_BOUNDS.amountCentsMax / 100 } });
+  }
+}
+
+/**
  * `POST /api/admin/ledger`. Per kind:
  * - `purchase`: `amountCents` (points programs: points from the program's rate; stamps programs:
  *   `stamps`, default 1, within the caps);
@@ -122,7 +135,9 @@ export const createLedgerEntrySchema = z
     programId: z.uuid(),
     merchantId: z.uuid().optional(),
     kind: ledgerRequestKindSchema,
-    amountCents: z.number().int().min(0).max(LEDGER_BOUNDS.amountCentsMax).optional(),
+    // Its bounds are checked below, in euro words: a purchase of 0 € is refused, and the largest
+    // amount is said in euro, not in cents.
+    amountCents: z.number().int().optional(),
     points: z.number().int().min(-LEDGER_BOUNDS.pointsMax).max(LEDGER_BOUNDS.pointsMax).optional(),
     stamps: z.number().int().min(-LEDGER_BOUNDS.stampsMax).max(LEDGER_BOUNDS.stampsMax).optional(),
     reason: reasonSchema.optional(),
@@ -138,6 +153,7 @@ export const createLedgerEntrySchema = z
     switch (value.kind) {
       case 'purchase':
         if (value.amountCents === undefined) issue('amountCents');
+        else amountIssue(ctx, ['amountCents'], value.amountCents);
         if (value.points !== undefined) invalid('points');
         if (value.stamps !== undefined && value.stamps < 1) invalid('stamps');
         break;
@@ -220,14 +236,14 @@ type LedgerErrorParams = { balance?: number; requested?: number; unit?: 'points'
 const ledgerTexts: Record<Language, Record<LedgerErrorCode, (p: LedgerErrorParams) => string>> = {
   en: {
     insufficient_balance: (p) =>
-      `The balance is not enough: ${p.balance ?? 0} ${p.unit ?? 'points'} available, ${p.requested ?? 0} requested`,
+      `The balance is not enough: ${formatBound(p.balance ?? 0, 'en')} ${p.unit ?? 'points'} available, ${formatBound(p.requested ?? 0, 'en')} requested`,
     already_reversed: () => 'This entry has already been reversed',
     idempotency_key_reused: () => 'This Idempotency-Key was already used for a different request',
     idempotency_key_in_flight: () => 'A request with this Idempotency-Key is still being processed: retry shortly',
   },
   it: {
     insufficient_balance: (p) =>
-      `Saldo insufficiente: ${p.balance ?? 0} ${p.unit === 'stamps' ? 'timbri' : 'punti'} disponibili, ${p.requested ?? 0} richiesti`,
+      `Saldo insufficiente: ${formatBound(p.balance ?? 0, 'it')} ${p.unit === 'stamps' ? 'timbri' : 'punti'} disponibili, ${formatBound(p.requested ?? 0, 'it')} richiesti`,
     already_reversed: () => 'Questo movimento è già stato stornato',
     idempotency_key_reused: () => 'Questa Idempotency-Key è già stata usata per una richiesta diversa',
     idempotency_key_in_flight: () => 'Una richiesta con questa Idempotency-Key è ancora in corso: riprova tra poco',

@@ -17,9 +17,24 @@ export type MessageKey =
   | 'minFieldLength'
   | 'maxFieldLength'
   | 'fieldInvalid'
-  | 'commonPassword';
+  | 'commonPassword'
+  | 'positive'
+  | 'minValue'
+  | 'maxValue'
+  | 'taken'
+  | 'tierNameRepeated'
+  | 'tierAbovePrevious';
 
-type Params = { field?: string; min?: number; max?: number };
+type Params = { field?: string; min?: number | string; max?: number | string };
+
+/**
+ * A bound as the reader writes numbers ("99.999" in Italian, "99,999" in English), so that a server
+ * text matches the number on the screen. Lengths stay plain (they are small).
+ */
+export function formatBound(value: number | string | undefined, language: Language): string {
+  if (typeof value !== 'number') return String(value ?? '');
+  return new Intl.NumberFormat(language === 'it' ? 'it-IT' : 'en-US', { useGrouping: 'always', maximumFractionDigits: 2 }).format(value);
+}
 
 /** Italian agreement: "Partita IVA non è valida" but "Codice fiscale non è valido". */
 function isFeminine(label: string | undefined): boolean {
@@ -40,6 +55,12 @@ const catalogue: Record<Language, Record<MessageKey, (p: Params) => string>> = {
     maxFieldLength: (p) => `Maximum field length: ${p.max}`,
     fieldInvalid: () => 'Field is not valid',
     commonPassword: (p) => `${p.field} is too common: choose a less predictable one`,
+    positive: (p) => `${p.field} must be greater than zero`,
+    minValue: (p) => `${p.field} must be at least ${formatBound(p.min, 'en')}`,
+    maxValue: (p) => `${p.field} must be at most ${formatBound(p.max, 'en')}`,
+    taken: (p) => `${p.field} is already in use`,
+    tierNameRepeated: () => 'Another tier has this name: each tier needs its own',
+    tierAbovePrevious: (p) => `${p.field} must be more than ${formatBound(p.min, 'en')}, the previous tier's`,
   },
   it: {
     invalid: (p) => `${p.field} non è ${isFeminine(p.field) ? 'valida' : 'valido'}`,
@@ -54,6 +75,12 @@ const catalogue: Record<Language, Record<MessageKey, (p: Params) => string>> = {
     maxFieldLength: (p) => `Lunghezza massima del campo: ${p.max}`,
     fieldInvalid: () => 'Il campo non è valido',
     commonPassword: (p) => `${p.field} è troppo comune: scegline una meno prevedibile`,
+    positive: (p) => `${p.field} deve essere maggiore di zero`,
+    minValue: (p) => `${p.field} deve essere almeno ${formatBound(p.min, 'it')}`,
+    maxValue: (p) => `${p.field} deve essere al massimo ${formatBound(p.max, 'it')}`,
+    taken: (p) => `${p.field} già in uso`,
+    tierNameRepeated: () => 'Un altro livello ha già questo nome: ogni livello ne vuole uno diverso',
+    tierAbovePrevious: (p) => `${p.field} deve essere più di ${formatBound(p.min, 'it')}, quelli del livello precedente`,
   },
 };
 
@@ -117,6 +144,7 @@ const fieldLabels: Record<Language, Record<string, string>> = {
     notes: 'Notes',
     receivedAt: 'Received',
     isRejected: 'Rejected',
+    count: 'Number of codes',
   },
   it: {
     email: 'Email',
@@ -176,6 +204,7 @@ const fieldLabels: Record<Language, Record<string, string>> = {
     notes: 'Note',
     receivedAt: 'Ricevuta il',
     isRejected: 'Respinta',
+    count: 'Numero di codici',
   },
 };
 

@@ -114,8 +114,10 @@ type ProgramRules = {
  * The rules across fields, shared by create and (on the merged result) update: a points program
  * needs its rate, a stamp card its number of stamps; tiers climb; `afterDays` needs its days.
  */
-export function programRuleIssues(program: ProgramRules): { path: (string | number)[]; messageKey: 'required' | 'invalid' }[] {
-  const issues: { path: (string | number)[]; messageKey: 'required' | 'invalid' }[] = [];
+export type ProgramRuleIssue = { path: (string | number)[]; messageKey: 'required' | 'invalid' | 'tierNameRepeated' | 'tierAbovePrevious'; min?: number };
+
+export function programRuleIssues(program: ProgramRules): ProgramRuleIssue[] {
+  const issues: ProgramRuleIssue[] = [];
   if (program.type === 'points' && (program.pointsPerEuro === null || program.pointsPerEuro === undefined)) {
     issues.push({ path: ['pointsPerEuro'], messageKey: 'required' });
   }
@@ -129,10 +131,11 @@ export function programRuleIssues(program: ProgramRules): { path: (string | numb
   const names = new Set<string>();
   tiers.forEach((tier, index) => {
     const key = tier.name.toLowerCase();
-    if (names.has(key)) issues.push({ path: ['tiers', index, 'name'], messageKey: 'invalid' });
+    // Each says the rule it breaks, not only "non è valido".
+    if (names.has(key)) issues.push({ path: ['tiers', index, 'name'], messageKey: 'tierNameRepeated' });
     names.add(key);
     const previous = tiers[index - 1];
-    if (previous && tier.minPoints <= previous.minPoints) issues.push({ path: ['tiers', index, 'minPoints'], messageKey: 'invalid' });
+    if (previous && tier.minPoints <= previous.minPoints) issues.push({ path: ['tiers', index, 'minPoints'], messageKey: 'tierAbovePrevious', min: previous.minPoints });
   });
   if (program.merchantIds && new Set(program.merchantIds).size !== program.merchantIds.length) {
     issues.push({ path: ['merchantIds'], messageKey: 'invalid' });
@@ -156,7 +159,7 @@ export const createProgramSchema = z
   })
   .superRefine((value, context) => {
     for (const issue of programRuleIssues(value)) {
-      context.addIssue({ code: 'custom', path: issue.path, params: { messageKey: issue.messageKey } });
+      context.addIssue({ code: 'custom', path: issue.path, params: { messageKey: issue.messageKey, ...(issue.min === undefined ? {} : { min: issue.min }) } });
     }
   });
 export type CreateProgram = z.infer<typeof createProgramSchema>;

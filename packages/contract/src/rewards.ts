@@ -74,8 +74,9 @@ export const rewardSchema = z.object({
   cost: z.number().int(),
   /** Redemptions left; null = unlimited. */
   stock: z.number().int().nullable(),
-  validFrom: z.iso.datetime({ offset: true }).nullable(),
-  validUntil: z.iso.datetime({ offset: true }).nullable(),
+  /** The window: its first and last business days (`YYYY-MM-DD` in BUSINESS_TIME_ZONE), both included. */
+  validFrom: z.iso.date().nullable(),
+  validUntil: z.iso.date().nullable(),
   /** How many vouchers one customer may get (void ones do not count); null = no limit. */
   limitPerCustomer: z.number().int().nullable(),
   status: rewardStatusSchema,
@@ -100,14 +101,15 @@ const rewardFields = {
   imageId: z.string().min(1).max(100).nullable(),
   cost: z.number().int().min(1).max(REWARD_BOUNDS.costMax),
   stock: z.number().int().min(0).max(REWARD_BOUNDS.stockMax).nullable(),
-  validFrom: z.iso.datetime({ offset: true }).nullable(),
-  validUntil: z.iso.datetime({ offset: true }).nullable(),
+  validFrom: z.iso.date().nullable(),
+  validUntil: z.iso.date().nullable(),
   limitPerCustomer: z.number().int().min(1).max(REWARD_BOUNDS.limitPerCustomerMax).nullable(),
   status: rewardStatusSchema,
 };
 
 function windowIssue(value: { validFrom?: string | null | undefined; validUntil?: string | null | undefined }, ctx: z.RefinementCtx) {
-  if (value.validFrom && value.validUntil && new Date(value.validFrom).getTime() >= new Date(value.validUntil).getTime()) {
+  // Days compare as text; a one-day window (from = until) is allowed.
+  if (value.validFrom && value.validUntil && value.validFrom > value.validUntil) {
     ctx.addIssue({ code: 'custom', path: ['validUntil'], params: { messageKey: 'invalid' } });
   }
 }
@@ -197,6 +199,17 @@ export const voucherBatchResultSchema = z.object({
   created: z.number().int(),
   /** Rows refused, with why (row numbers count the header as row 1). */
   errors: z.array(z.object({ row: z.number().int(), code: z.string(), message: z.string() })),
+  /**
+   * Imported codes stored otherwise than written (spaces and dashes dropped, upper case: a till types
+   * them either way), so the report says so rather than changing them silently. The first 50.
+   */
+  rewritten: z.array(z.object({ row: z.number().int(), from: z.string(), to: z.string() })),
+  rewrittenCount: z.number().int(),
+  /**
+   * With a limited stock: codes waiting for a redemption (after this batch) and the stock left. More
+   * codes than stock are allowed (stock can grow), and said: those beyond it wait until it does.
+   */
+  stock: z.object({ waiting: z.number().int(), left: z.number().int() }).nullable(),
 });
 export type VoucherBatchResult = z.infer<typeof voucherBatchResultSchema>;
 
@@ -209,7 +222,7 @@ export type CreateRedemption = z.infer<typeof createRedemptionSchema>;
 
 export const redemptionResultSchema = z.object({
   entry: ledgerEntrySchema,
-  voucher: z.object({ id: z.number().int(), code: z.string(), validUntil: z.iso.datetime({ offset: true }).nullable() }),
+  voucher: z.object({ id: z.number().int(), code: z.string(), validUntil: z.iso.date().nullable() }),
 });
 export type RedemptionResult = z.infer<typeof redemptionResultSchema>;
 
@@ -231,8 +244,8 @@ export const voucherCheckSchema = z.object({
   customerId: z.uuid().nullable(),
   issuedAt: z.iso.datetime({ offset: true }).nullable(),
   usedAt: z.iso.datetime({ offset: true }).nullable(),
-  validFrom: z.iso.datetime({ offset: true }).nullable(),
-  validUntil: z.iso.datetime({ offset: true }).nullable(),
+  validFrom: z.iso.date().nullable(),
+  validUntil: z.iso.date().nullable(),
 });
 export type VoucherCheck = z.infer<typeof voucherCheckSchema>;
 

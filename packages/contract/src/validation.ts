@@ -81,7 +81,13 @@ export function issueMessage(issue: IssueLike, language: Language): string {
   const dotted = issueField(issue);
   const field = dotted === '' ? 'body' : (dotted.split('.').at(-1) ?? dotted);
   const key = issue.params?.['messageKey'];
-  if (typeof key === 'string') return message(key as MessageKey, language, { field });
+  if (typeof key === 'string') {
+    const bound = (name: 'min' | 'max') => {
+      const value = issue.params?.[name];
+      return typeof value === 'number' || typeof value === 'string' ? { [name]: value } : {};
+    };
+    return message(key as MessageKey, language, { field, ...bound('min'), ...bound('max') });
+  }
   switch (issue.code) {
     case 'invalid_type':
       return isMissing(issue) ? message('required', language, { field }) : message('invalid', language, { field });
@@ -90,9 +96,12 @@ export function issueMessage(issue: IssueLike, language: Language): string {
         if (Number(issue.minimum) <= 1) return message('required', language, { field });
         return message('minLength', language, { field, min: Number(issue.minimum) });
       }
+      // A number below its bound says the bound, written as the reader writes numbers.
+      if (issue.origin === 'number' && typeof issue.minimum === 'number') return message('minValue', language, { field, min: issue.minimum });
       return message('invalid', language, { field });
     case 'too_big':
       if (issue.origin === 'string') return message('maxLength', language, { field, max: Number(issue.maximum) });
+      if (issue.origin === 'number' && typeof issue.maximum === 'number') return message('maxValue', language, { field, max: issue.maximum });
       return message('invalid', language, { field });
     default:
       return message('invalid', language, { field });

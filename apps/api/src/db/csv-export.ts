@@ -8,6 +8,7 @@ import { sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import type { PgSelect } from 'drizzle-orm/pg-core';
 import type { FastifyReply } from 'fastify';
 import type { Language } from '@sf/contract/app-info';
+import type { ValueLabels } from '@sf/contract/value-labels';
 import type { Database, Transaction } from './client.ts';
 import { executorOn, inlineStatement, poolOf } from './batch.ts';
 import { CopyBinaryValues } from './copy-binary-values.ts';
@@ -33,6 +34,8 @@ export type CsvColumn = { header: Record<Language, string>; value: SQL };
 export type CsvColumns = Record<string, CsvColumn>;
 
 const zone = (timeZone: string) => sql.raw(`'${timeZone.replace(/'/g, "''")}'`);
+/** A constant of our own catalogue as an SQL literal (inlined: the COPY export takes no parameters). */
+const literal = (text: string) => `'${text.replace(/'/g, "''")}'`;
 
 /** Formatters producing the Italian Excel text of a value (null stays an empty cell). */
 export const csvCell = {
@@ -47,6 +50,14 @@ export const csvCell = {
   /** An instant → `dd/MM/yyyy HH:mm` in the business time zone. */
   dateTime: (expression: SQLWrapper, timeZone: string): SQL =>
     sql`to_char((${expression}) at time zone ${zone(timeZone)}, 'DD/MM/YYYY HH24:MI')`,
+  /**
+   * A stored value (a status, a kind, a category) as the reader's word for it ("Attivo", "Accredito");
+   * a value without a word is written as it is.
+   */
+  label: (expression: SQLWrapper, labels: ValueLabels, language: Language): SQL => {
+    const cases = Object.entries(labels).map(([value, words]) => sql`when ${sql.raw(literal(value))} then ${sql.raw(literal(words[language]))}`);
+    return sql`case (${expression})::text ${sql.join(cases, sql` `)} else (${expression})::text end`;
+  },
   /** A yes/no in the reader's language. */
   boolean: (expression: SQLWrapper, language: Language): SQL =>
     language === 'it'

@@ -1,5 +1,6 @@
 import type { ErrorCode, FieldError } from '@sf/contract/errors';
 import type { Language } from '@sf/contract/app-info';
+import { message } from '@sf/contract/messages';
 
 /**
  * Thrown anywhere in a request; the error handler turns it into `{ error: { code, message, fields,
@@ -42,3 +43,13 @@ export class CodedError extends Error {
     this.name = 'CodedError';
   }
 }
+
+/**
+ * 409 `already_used`: a value that must be unique (a customer's e-mail, a merchant's Partita IVA) is
+ * someone else's. The field's text ("Partita IVA già in uso") lands on the form's field.
+ */
+export const alreadyUsed = (field: string) =>
+  new CodedError(409, 'already_used', (language) => {
+    const text = message('taken', language, { field });
+    return { message: text, fields: [{ field, message: text }] };
+  });

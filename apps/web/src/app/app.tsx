@@ -4,8 +4,12 @@ import type { Root } from 'react-dom/client';
 import { RouterProvider } from 'react-router';
 import { AppProviders } from './provider.tsx';
 import { createAppRouter } from './router.tsx';
+import { returnFocusFromDialogs } from '../lib/dialog-focus.ts';
 
 export { preloadPath } from './preload.ts';
+
+/** The document-wide listeners of `lib/dialog-focus.ts`, once per page. */
+let isDialogFocusInstalled = false;
 
 /**
  * The whole app (router, i18next, every screen as a lazy route), rendered at the current address.
@@ -14,6 +18,10 @@ export { preloadPath } from './preload.ts';
  */
 export async function renderApp(root: Root): Promise<void> {
   const router = createAppRouter();
+  if (!isDialogFocusInstalled) {
+    isDialogFocusInstalled = true;
+    returnFocusFromDialogs();
+  }
   await routeModulesLoaded(router);
   // At once, not at React's next turn: the first screen must not stay on show under the new address.
   flushSync(() =>

@@ -193,7 +193,7 @@ export function describeApiError(error: unknown): string {
 
 /** S11: the caller still gets the error; forms show `validation`/`conflict` inline, everything else is a toast. */
 function report(error: ApiError, options: InternalOptions): void {
-  const isInline = (error.status === 400 && error.code === 'validation') || (error.status === 409 && error.code === 'conflict');
+  const isInline = (error.status === 400 && error.code === 'validation') || (error.status === 409 && (error.code === 'conflict' || error.code === 'already_used'));
   if (isInline) return;
   console.error(`API ${options.method} failed`, error);
   if (!options.isSilent) notifyError(describeApiError(error));

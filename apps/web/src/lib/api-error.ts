@@ -23,3 +23,11 @@ export class ApiError extends Error {
 export function isApiError(error: unknown): error is ApiError {
   return error instanceof ApiError;
 }
+
+/**
+ * An answer that names fields (400 `validation`, 409 `already_used` for an e-mail or a Partita IVA
+ * someone else has): the form puts each text on its field and keeps what was typed.
+ */
+export function hasFieldErrors(error: unknown): error is ApiError & { fields: FieldError[] } {
+  return isApiError(error) && (error.code === 'validation' || error.code === 'already_used') && (error.fields?.length ?? 0) > 0;
+}

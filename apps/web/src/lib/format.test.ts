@@ -27,6 +27,13 @@ describe('formatters', () => {
     expect(createFormatters('it', 'Not/AZone').timeZone).not.toBe('Not/AZone');
   });
 
+  it('shows a calendar day (a reward\'s last valid day) as the same day in every time zone', () => {
+    expect(createFormatters('it', 'America/New_York').day('2027-06-30')).toBe('30/06/2027');
+    expect(createFormatters('it', 'Pacific/Kiritimati').day('2027-06-30')).toBe('30/06/2027');
+    expect(createFormatters('en', 'Europe/Rome').day('2027-06-30')).toBe('06/30/2027');
+    expect(createFormatters('it', 'Europe/Rome').day('not a day')).toBe('');
+  });
+
   it('returns an empty text for an invalid date rather than "Invalid Date"', () => {
     expect(createFormatters('en').dateTime('nonsense')).toBe('');
   });

@@ -5,6 +5,11 @@ export const LOCALES: Record<Language, string> = { it: 'it-IT', en: 'en-US' };
 
 export type Formatters = {
   date(value: Date | string | number): string;
+  /**
+   * A calendar date with no time of day (`YYYY-MM-DD`, e.g. a reward's last valid day, a birth date):
+   * the same day in every time zone, never shifted by the reader's offset.
+   */
+  day(value: string): string;
   dateTime(value: Date | string | number): string;
   time(value: Date | string | number): string;
   number(value: number): string;
@@ -52,6 +57,7 @@ export function createFormatters(language: Language, timeZone?: string): Formatt
     return () => (built ??= build());
   };
   const dateFormat = once(() => formatIn(locale, timeZone, { day: '2-digit', month: '2-digit', year: 'numeric' }));
+  const dayFormat = once(() => new Intl.DateTimeFormat(locale, { day: '2-digit', month: '2-digit', year: 'numeric', timeZone: 'UTC' }));
   const dateTimeFormat = once(() => formatIn(locale, timeZone, { day: '2-digit', month: '2-digit', year: 'numeric', hour: '2-digit', minute: '2-digit' }));
   const timeFormat = once(() => formatIn(locale, timeZone, { hour: '2-digit', minute: '2-digit' }));
   // CLDR leaves 4-digit Italian numbers ungrouped ("1234,50"); the product wants "1.234,50 €".
@@ -64,6 +70,7 @@ export function createFormatters(language: Language, timeZone?: string): Formatt
   };
   const formatters: Formatters = {
     date: (value) => safe(dateFormat, value),
+    day: (value) => (/^\d{4}-\d{2}-\d{2}$/.test(value) ? safe(dayFormat, `${value}T00:00:00Z`) : ''),
     dateTime: (value) => safe(dateTimeFormat, value),
     time: (value) => safe(timeFormat, value),
     number: (value) => numberFormat().format(value),

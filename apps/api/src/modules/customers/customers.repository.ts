@@ -10,6 +10,7 @@ import {
 import type { Executor } from '../../db/client.ts';
 import { allOf, containsPattern, findPage, orderFor, prefixPattern, type ListDefinition } from '../../db/list.ts';
 import { csvCell, csvSelection, type CsvColumns } from '../../db/csv-export.ts';
+import { VALUE_LABELS } from '@sf/contract/value-labels';
 import { customerConsents, customers } from './customers.schema.ts';
 
 export type CustomerRow = typeof customers.$inferSelect;
@@ -269,7 +270,7 @@ export function customerExportColumns(language: Language, timeZone: string): Csv
     city: { header: { it: 'Città', en: 'City' }, value: csvCell.text(customers.city) },
     province: { header: { it: 'Provincia', en: 'Province' }, value: csvCell.text(customers.province) },
     referralCode: { header: { it: 'Codice invito', en: 'Referral code' }, value: csvCell.text(customers.referralCode) },
-    status: { header: { it: 'Stato', en: 'Status' }, value: csvCell.text(customers.status) },
+    status: { header: { it: 'Stato', en: 'Status' }, value: csvCell.label(customers.status, VALUE_LABELS.customerStatus, language) },
     serviceConsent: { header: { it: 'Consenso servizio', en: 'Service consent' }, value: csvCell.boolean(customers.serviceConsent, language) },
     marketingConsent: {
       header: { it: 'Consenso marketing', en: 'Marketing consent' },

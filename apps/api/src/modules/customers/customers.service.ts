@@ -10,12 +10,11 @@ import {
   type UpdateCustomer,
 } from '@sf/contract/customers';
 import { message } from '@sf/contract/messages';
-import { errorText, takenText } from '@sf/contract/error-texts';
-import { fieldLabel } from '@sf/contract/messages';
+import { errorText } from '@sf/contract/error-texts';
 import type { Executor, Transaction } from '../../db/client.ts';
 import type { Caller, ServiceDeps } from '../../lib/caller.ts';
 import { recordAudit } from '../../lib/audit.ts';
-import { AppError, conflict, notFound, validationFailed } from '../../lib/errors.ts';
+import { alreadyUsed, AppError, conflict, notFound, validationFailed } from '../../lib/errors.ts';
 import {
   consentHistory,
   currentConsents,
@@ -36,10 +35,8 @@ export const CUSTOMER_ENTITY = 'customer';
 
 const customerNotFound = (language: Language) => notFound(message('notFound', language, { field: 'customer' }));
 
-function emailTaken(language: Language): AppError {
-  const text = takenText(fieldLabel('email', language), language);
-  return new AppError(409, 'conflict', text, [{ field: 'email', message: text }]);
-}
+/** 409 `already_used` on the e-mail field (not a version conflict): the form keeps what was typed. */
+const emailTaken = () => alreadyUsed('email');
 
 /** A short code in an alphabet without look-alike characters (0/O, 1/I/L, 2/Z, 5/S, 8/B). */
 export function newReferralCode(): string {
@@ -95,7 +92,7 @@ export async function createCustomer(deps: ServiceDeps, caller: Caller, input: C
   const now = deps.clock.now();
   try {
     return await deps.db.transaction(async (tx) => {
-      if (input.email && (await findCustomerIdBy(tx, { email: input.email }))) throw emailTaken(caller.language);
+      if (input.email && (await findCustomerIdBy(tx, { email: input.email }))) throw emailTaken();
       let referredBy: string | null = null;
       if (input.referrerCode !== undefined) {
         referredBy = (await findCustomerIdBy(tx, { referralCode: input.referrerCode })) ?? null;
@@ -129,7 +126,7 @@ export async function createCustomer(deps: ServiceDeps, caller: Caller, input: C
       return customer;
     });
   } catch (error) {
-    if (isEmailUniqueViolation(error)) throw emailTaken(caller.language);
+    if (isEmailUniqueViolation(error)) throw emailTaken();
     throw error;
   }
 }
@@ -149,7 +146,7 @@ export async function updateCustomer(deps: ServiceDeps, caller: Caller, id: stri
       if (typeof changes.email === 'string') {
         changes.email = changes.email.toLowerCase();
         const owner = await findCustomerIdBy(tx, { email: changes.email });
-        if (owner !== undefined && owner !== id) throw emailTaken(caller.language);
+        if (owner !== undefined && owner !== id) throw emailTaken();
       }
       const row = await updateCustomerRow(tx, id, { ...changes, version: current.version + 1, updatedAt: deps.clock.now() });
       const states = await currentConsents(tx, [id]);
@@ -160,7 +157,7 @@ export async function updateCustomer(deps: ServiceDeps, caller: Caller, id: stri
       return after;
     });
   } catch (error) {
-    if (isEmailUniqueViolation(error)) throw emailTaken(caller.language);
+    if (isEmailUniqueViolation(error)) throw emailTaken();
     throw error;
   }
 }

@@ -1,14 +1,13 @@
 import { PRIVACY_DEADLINE_DAYS, type DashboardPeriod, type DashboardQuery, type DashboardTrendDay } from '@sf/contract/dashboard-figures';
 import type { Database } from '../../db/client.ts';
 import type { Clock } from '../../lib/clock.ts';
-import { addDays, localDate, startOfLocalDay } from '../ledger/ledger.rules.ts';
+import { addDays, businessDaysUntil, localDate, startOfLocalDay } from '../ledger/ledger.rules.ts';
 import * as repo from './dashboard.repository.ts';
 
 export type DashboardDeps = { db: Database; clock: Clock; timeZone: string };
 
 /** Without `from`/`to`: the last 30 days up to today. */
 export const DEFAULT_PERIOD_DAYS = 30;
-const DAY = 86_400_000;
 
 export function periodOf(deps: DashboardDeps, query: DashboardQuery): repo.PeriodFilter {
   const today = localDate(deps.clock.now(), deps.timeZone);
@@ -83,7 +82,8 @@ export async function periodFigures(deps: DashboardDeps, query: DashboardQuery):
     repo.tierMix(deps.db, period),
     repo.topRewards(deps.db, period),
     repo.pendingApprovals(deps.db, period),
-    repo.privacyDeadlines(deps.db, new Date(now.getTime() + PRIVACY_DEADLINE_DAYS * DAY)),
+    // Due on one of the next PRIVACY_DEADLINE_DAYS business days (or overdue): before the day after.
+    repo.privacyDeadlines(deps.db, startOfLocalDay(addDays(localDate(now, deps.timeZone), PRIVACY_DEADLINE_DAYS + 1), deps.timeZone)),
   ]);
   const totals = zero();
   const byDay = new Map<string, Totals>();
@@ -124,8 +124,8 @@ export async function periodFigures(deps: DashboardDeps, query: DashboardQuery):
         id: item.id,
         kind: item.kind,
         dueAt: item.dueAt.toISOString(),
-        // Whole days left, rounded up (negative: overdue).
-        daysLeft: Math.ceil((item.dueAt.getTime() - now.getTime()) / DAY),
+        // Calendar days in the business time zone, as the privacy list counts them (negative: overdue).
+        daysLeft: businessDaysUntil(item.dueAt, now, deps.timeZone),
       })),
     },
   };

@@ -106,11 +106,17 @@ describe('CSV import of customers', () => {
     const started = await ctx.request({ method: 'POST', url: `/api/admin/imports/${italianId}/start`, token });
     expect(started.statusCode, started.body).toBe(200);
     expect(started.json().status).toBe('queued');
+    // A double click on "Importa": the second start answers the queued import, and queues nothing more.
+    const twice = await ctx.request({ method: 'POST', url: `/api/admin/imports/${italianId}/start`, token });
+    expect(twice.statusCode, twice.body).toBe(200);
+    expect(twice.json().status).toBe('queued');
     const runner = startBackgroundJobs(ctx.app, { isAutomatic: false });
     await runner.tick();
     await runner.stop();
     const detail = (await ctx.request({ method: 'GET', url: `/api/admin/imports/${italianId}`, token })).json();
     expect(detail).toMatchObject({ status: 'done', progress: 100, importedRows: 3, report: { imported: 3, skipped: 5 } });
+    const afterDone = await ctx.request({ method: 'POST', url: `/api/admin/imports/${italianId}/start`, token });
+    expect([afterDone.statusCode, afterDone.json().status]).toEqual([200, 'done']);
     const mario = await rows<Record<string, unknown>>(
       sql`select id, phone, birth_date::text as birth_date, province, marketing_consent, profiling_consent from customers where email = 'mario.rossi@example.it'`,
     );
@@ -370,8 +376,12 @@ describe('CSV import of customers', () => {
     await runner.tick();
     await runner.stop();
     expect(await rows(sql`select 1 from customers where last_name = 'Annullare'`)).toHaveLength(0);
+    // A second cancel (a double click) answers the cancelled import, not an error; starting it is refused.
     const again = await ctx.request({ method: 'POST', url: `/api/admin/imports/${id}/cancel`, token });
-    expect(again.statusCode).toBe(409);
+    expect(again.statusCode).toBe(200);
+    expect(again.json().status).toBe('cancelled');
+    const start = await ctx.request({ method: 'POST', url: `/api/admin/imports/${id}/start`, token });
+    expect(start.statusCode).toBe(409);
     const list = await ctx.request({ method: 'GET', url: '/api/admin/imports?status=cancelled', token });
     expect(list.json().items.map((item: { id: string }) => item.id)).toContain(id);
   });

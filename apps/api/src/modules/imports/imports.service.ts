@@ -438,18 +438,23 @@ export async function dropPersonFromPendingImports(
   return repo.deleteStagedPerson(executor, person);
 }
 
-/** Queues a checked import for the background runner. */
+/**
+ * Queues a checked import for the background runner. Starting one that is already queued, running or
+ * done answers it as it is (a double click on "Importa", or a retry after a lost answer, is not an
+ * error: the import the person asked for is under way or finished); a cancelled one cannot start.
+ */
 export async function startImport(deps: ImportDeps, caller: Caller, id: string) {
   const started = await deps.db.transaction(async (tx) => {
     const value = await repo.findImport(tx, id, { forUpdate: true });
     if (!value) throw importNotFound();
+    if (value.status === 'queued' || value.status === 'running' || value.status === 'done') return null;
     // A failed import starts again after its last committed batch.
     if (value.status !== 'validated' && value.status !== 'failed') throw invalidState();
     await repo.updateImport(tx, id, { status: 'queued', version: value.version + 1 });
     await recordAudit(tx, caller.actor, { action: value.status === 'failed' ? 'resume' : 'start', entityType: IMPORT_ENTITY, entityId: id });
     return value;
   });
-  await enqueueJob(deps.db, { kind: IMPORT_JOB, dedupeKey: `${IMPORT_JOB}:${id}:${started.version}`, payload: { importId: id } });
+  if (started) await enqueueJob(deps.db, { kind: IMPORT_JOB, dedupeKey: `${IMPORT_JOB}:${id}:${started.version}`, payload: { importId: id } });
   return getImport(deps, id, caller.language);
 }
 
@@ -459,6 +464,8 @@ export async function cancelImport(deps: ImportDeps, caller: Caller, id: string)
   const storedName = await deps.db.transaction(async (tx) => {
     const value = await repo.findImport(tx, id, { forUpdate: true });
     if (!value) throw importNotFound();
+    // Cancelled already (a double click): answered as it is.
+    if (value.status === 'cancelled') return null;
     if (!['validated', 'queued', 'running', 'failed'].includes(value.status)) throw invalidState();
     // A staged import claims a row by deleting it from the staging table and counts as it goes.
     const imported = value.staged ? value.importedRows : await repo.countImported(tx, id);
@@ -474,7 +481,7 @@ export async function cancelImport(deps: ImportDeps, caller: Caller, id: string)
     await recordAudit(tx, caller.actor, { action: 'cancel', entityType: IMPORT_ENTITY, entityId: id, after: { processedRows: value.processedRows, imported } });
     return value.storedName;
   });
-  await rm(filePathOf(deps.dataDir, storedName), { force: true });
+  if (storedName !== null) await rm(filePathOf(deps.dataDir, storedName), { force: true });
   return getImport(deps, id, caller.language);
 }
 

@@ -3,6 +3,8 @@ import type { ApiKey, ListApiKeysQuery } from '@sf/contract/integration';
 import type { Executor } from '../../db/client.ts';
 import { allOf, containsPattern, findPage, type ListDefinition } from '../../db/list.ts';
 import { csvCell, csvSelection, type CsvColumns } from '../../db/csv-export.ts';
+import type { Language } from '@sf/contract/app-info';
+import { VALUE_LABELS } from '@sf/contract/value-labels';
 import { orderFor } from '../../db/list.ts';
 import { merchants } from '../merchants/merchants.schema.ts';
 import { users } from '../../db/schema.ts';
@@ -123,12 +125,12 @@ export async function touchApiKey(executor: Executor, id: string, at: Date): Pro
     .where(and(eq(apiKeys.id, id), or(isNull(apiKeys.lastUsedAt), lt(apiKeys.lastUsedAt, new Date(at.getTime() - 60_000)))));
 }
 
-export function apiKeyExportColumns(timeZone: string): CsvColumns {
+export function apiKeyExportColumns(language: Language, timeZone: string): CsvColumns {
   return {
     name: { header: { it: 'Nome', en: 'Name' }, value: csvCell.text(apiKeys.name) },
-    kind: { header: { it: 'Tipo', en: 'Kind' }, value: csvCell.text(apiKeys.kind) },
+    kind: { header: { it: 'Tipo', en: 'Kind' }, value: csvCell.label(apiKeys.kind, VALUE_LABELS.apiKeyKind, language) },
     merchant: { header: { it: 'Esercente', en: 'Merchant' }, value: csvCell.text(merchantName) },
-    scopes: { header: { it: 'Permessi', en: 'Scopes' }, value: csvCell.text(sql<string>`array_to_string(${apiKeys.scopes}, ', ')`) },
+    scopes: { header: { it: 'Permessi', en: 'Scopes' }, value: sql`(select string_agg(${csvCell.label(sql.raw('s'), VALUE_LABELS.apiKeyScope, language)}, ', ' order by o) from unnest(${apiKeys.scopes}) with ordinality as u(s, o))` },
     prefix: { header: { it: 'Prefisso', en: 'Prefix' }, value: csvCell.text(apiKeys.prefix) },
     createdAt: { header: { it: 'Creata il', en: 'Created at' }, value: csvCell.dateTime(apiKeys.createdAt, timeZone) },
     lastUsedAt: { header: { it: 'Ultimo uso', en: 'Last used' }, value: csvCell.dateTime(apiKeys.lastUsedAt, timeZone) },

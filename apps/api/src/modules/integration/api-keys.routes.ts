@@ -35,8 +35,8 @@ export const apiKeyRoutes: FastifyPluginAsyncZod = async (app) => {
       summary: 'The list as CSV for Italian Excel (`;`, BOM, dd/MM/yyyy), with the same search, filters and sort',
       querystring: exportApiKeysQuerySchema,
       fileName: 'chiavi-api.csv',
-      prepare: ({ query }) => {
-        const columns = apiKeyExportColumns(deps.timeZone);
+      prepare: ({ query, request }) => {
+        const columns = apiKeyExportColumns(request.language, deps.timeZone);
         return { columns, query: (tx) => apiKeyExportQuery(tx, columns, query) };
       },
     },

@@ -38,14 +38,14 @@ export async function programIdsOfMerchant(executor: Executor, merchantId: strin
   return new Set(rows.map((row) => row.id));
 }
 
-/** Active rewards of these programs, open now and in stock, with their cost (program unit). */
-export async function openRewardsOf(executor: Executor, programIds: string[], now: Date) {
+/** Active rewards of these programs, open on the business date `today` and in stock, with their cost (program unit). */
+export async function openRewardsOf(executor: Executor, programIds: string[], today: string) {
   if (programIds.length === 0) return [];
   const result = (await executor.execute(
     sql`select id, program_id, name, cost from rewards
         where program_id in (${sql.join(programIds.map((id) => sql`${id}`), sql`, `)})
           and status = 'active' and (stock is null or stock > 0)
-          and (valid_from is null or valid_from <= ${now}) and (valid_until is null or valid_until >= ${now})
+          and (valid_from is null or valid_from <= ${today}::date) and (valid_until is null or valid_until >= ${today}::date)
         order by cost, name, id`,
   )) as unknown as { rows: { id: string; program_id: string; name: string; cost: number }[] };
   return result.rows.map((row) => ({ id: String(row.id), programId: String(row.program_id), name: row.name, cost: Number(row.cost) }));

@@ -37,7 +37,7 @@ function client(base: string) {
 async function createKey(ctx: TestContext, adminToken: string, body: Record<string, unknown>) {
   const response = await ctx.request({ method: 'POST', url: '/api/admin/api-keys', token: adminToken, payload: body });
   expect(response.statusCode, response.body).toBe(201);
-  return response.json() as { key: { id: string; prefix: string; lastUsedAt: string | null }; secret: string };
+  return response.json() as { key: { id: string; name: string; prefix: string; lastUsedAt: string | null }; secret: string };
 }
 
 const rows = async <T>(ctx: TestContext, query: ReturnType<typeof sql>) => ((await ctx.app.db.execute(query)) as unknown as { rows: T[] }).rows;
@@ -89,6 +89,10 @@ describe('the integration API over HTTP', () => {
     expect(list.json().items.map((item: { id: string }) => item.id)).toContain(created.key.id);
     const audit = await rows<{ action: string }>(ctx, sql`select action from audit_log where entity_id = ${created.key.id}`);
     expect(audit.map((row) => row.action)).toEqual(['apiKey.create']);
+    // The export writes the kind and the scopes in words.
+    const csv = await ctx.request({ method: 'GET', url: '/api/admin/api-keys/export.csv', token: adminToken });
+    const line = csv.body.split('\r\n').find((row) => row.startsWith(`${created.key.name};`));
+    expect(line).toMatch(/;Cassa di un esercente;[^;]*;Registrare acquisti;/);
   });
 
   it('refuses a request without a key, with an unknown key, or with a staff session token (401)', async () => {
@@ -202,7 +206,10 @@ describe('the integration API over HTTP', () => {
     expect(bad.status).toBe(400);
     const fields = (bad.body['error'] as { fields: { field: string; message: string }[] }).fields;
     expect(fields.map((f) => f.field)).toContain('amountCents');
-    expect(fields[0]!.message).toMatch(/non è valid|minim/);
+    expect(fields[0]!.message).toMatch(/non è valid|minim|maggiore di zero/);
+    const zero = await call('POST', '/purchases', { key: secret, body: { cardNumber, amountCents: 0 }, headers: { 'idempotency-key': randomUUID() } });
+    expect(zero.status).toBe(400);
+    expect((zero.body['error'] as { fields: { field: string; message: string }[] }).fields).toContainEqual({ field: 'amountCents', message: 'Importo deve essere maggiore di zero' });
   });
 
   it('publishes its own OpenAPI document, only the integration paths, in Italian', async () => {

@@ -181,7 +181,7 @@ export const integrationRoutes: FastifyPluginAsyncZod = async (app) => {
     issuedAt: '2026-11-20T18:02:00.000+01:00',
     usedAt: null,
     validFrom: null,
-    validUntil: '2026-12-31T23:59:59.000+01:00',
+    validUntil: '2026-12-31',
   };
 
   app.get(
@@ -238,7 +238,7 @@ export const integrationRoutes: FastifyPluginAsyncZod = async (app) => {
               stamps: 0,
               balance: 218,
               stampsBalance: 0,
-              voucher: { code: 'K7PX-M2QD-9WTR', validUntil: '2026-12-31T23:59:59.000+01:00' },
+              voucher: { code: 'K7PX-M2QD-9WTR', validUntil: '2026-12-31' },
             },
           }),
         },

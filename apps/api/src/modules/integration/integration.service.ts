@@ -173,7 +173,7 @@ export async function readCard(deps: IntegrationDeps, key: IntegrationKey, card:
   const memberships = (await customerMemberships(deps, holder.id)).items.filter((membership) => visible === null || visible.has(membership.programId));
   const today = localDate(deps.clock.now(), deps.timeZone);
   const horizon = localDate(new Date(deps.clock.now().getTime() + EXPIRING_WINDOW_DAYS * 86_400_000), deps.timeZone);
-  const rewards = await repo.openRewardsOf(deps.db, memberships.map((membership) => membership.programId), deps.clock.now());
+  const rewards = await repo.openRewardsOf(deps.db, memberships.map((membership) => membership.programId), today);
   const rewardsWithinReach = rewards
     .map((reward) => {
       const membership = memberships.find((m) => m.programId === reward.programId)!;

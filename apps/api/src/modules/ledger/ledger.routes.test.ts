@@ -81,6 +81,24 @@ describe('the ledger API', () => {
     const ok = await post({ customerId, programId: fx.pointsProgramId, kind: 'redeem', points: 10 });
     expect(ok.statusCode).toBe(201);
     expect(ok.json().membership.balance).toBe(8);
+    // Figures as the screen writes them (99.999, not 99999).
+    const huge = await post({ customerId, programId: fx.pointsProgramId, kind: 'redeem', points: 99_999 });
+    expect(huge.json().error.message).toBe('Saldo insufficiente: 8 punti disponibili, 99.999 richiesti');
+  });
+
+  it('refuses a purchase of 0 € or less (400 naming Importo), writing nothing, and says the largest amount in euro', async () => {
+    const customerId = fx.customerIds[2]!;
+    const before = (await ctx.request({ method: 'GET', url: `/api/admin/ledger?customerId=${customerId}`, token })).json().total;
+    for (const amountCents of [0, -500]) {
+      const res = await post({ customerId, programId: fx.pointsProgramId, kind: 'purchase', amountCents });
+      expect(res.statusCode).toBe(400);
+      expect(res.json().error.fields).toEqual([{ field: 'amountCents', message: 'Importo deve essere maggiore di zero' }]);
+    }
+    const huge = await post({ customerId, programId: fx.pointsProgramId, kind: 'purchase', amountCents: 100_000_001 });
+    expect(huge.json().error.fields[0].message).toBe('Importo deve essere al massimo 1.000.000');
+    const english = await post({ customerId, programId: fx.pointsProgramId, kind: 'purchase', amountCents: 0 }, randomUUID(), 'en');
+    expect(english.json().error.fields[0].message).toBe('Amount must be greater than zero');
+    expect((await ctx.request({ method: 'GET', url: `/api/admin/ledger?customerId=${customerId}`, token })).json().total).toBe(before);
   });
 
   it('names the missing field in the user language', async () => {
@@ -196,8 +214,17 @@ describe('the ledger API', () => {
     expect(csv.headers['content-type']).toContain('text/csv');
     expect(csv.body.charCodeAt(0)).toBe(0xfeff);
     const lines = csv.body.slice(1).trim().split('\r\n');
-    expect(lines[0]).toBe('ID;Data;Tipo;Origine;Cliente;Programma;Esercente;Punti;Timbri;Importo (€);Saldo dopo;Motivo;Storno di;Scadenza;Operatore');
+    expect(lines[0]).toBe(
+      'ID;Data;Tipo;Origine;Cliente;Numero tessera;Programma;Esercente;Punti;Timbri;Importo (€);Saldo dopo;Motivo;Storno di;Scadenza;Operatore;ID cliente;ID programma;ID esercente',
+    );
     expect(lines).toHaveLength(2);
+    // Words and names rather than stored values and ids (the ids stay, last).
+    const cells = lines[1]!.split(';');
+    const card = (await ctx.app.db.execute(sql`select card_number from customers where id = ${fx.customerIds[0]!}`)).rows[0] as { card_number: string };
+    expect(cells.slice(2, 8)).toEqual(['Accredito', 'Acquisto', 'Mario Rossi 0', card.card_number, 'Circuito Punti', 'Bar Centrale']);
+    expect(cells.slice(-3)).toEqual([fx.customerIds[0], fx.pointsProgramId, fx.merchantId]);
+    const english = await ctx.request({ method: 'GET', url: `/api/admin/ledger/export.csv?customerId=${fx.customerIds[0]}&kind=earn`, token, headers: { 'accept-language': 'en' } });
+    expect(english.body.split('\r\n')[1]!.split(';').slice(2, 4)).toEqual(['Earn', 'Purchase']);
     expect(lines.some((line) => line.includes(';12,34;') && line.includes('15/06/2026 12:00') && line.includes('15/07/2026'))).toBe(true);
   });
 

@@ -15,6 +15,7 @@ import {
 import { actorOf } from '../../lib/audit.ts';
 import { forbidden } from '../../lib/errors.ts';
 import { csvCell, type CsvColumns } from '../../db/csv-export.ts';
+import { VALUE_LABELS } from '@sf/contract/value-labels';
 import { registerListRoutes } from '../../lib/list-routes.ts';
 import { whereOf } from './ledger.repository.ts';
 import { createEntry, filtersOf, listEntries, reverseEntry, type EntryCaller, type LedgerCaller, type LedgerDeps } from './ledger.service.ts';
@@ -45,17 +46,24 @@ export const ledgerRoutes: FastifyPluginAsyncZod = async (app) => {
     export: {
       summary: 'The filtered ledger as CSV for Italian Excel (";", UTF-8 BOM, comma decimals, dd/MM/yyyy), streamed',
       querystring: exportLedgerQuerySchema,
-      prepare: ({ query }) => {
+      prepare: ({ query, request }) => {
         const deps = ledgerDeps(app);
+        const language = request.language;
         const e = (column: string) => sql.raw(`e.${column}`);
+        // Names and card numbers, as a person reads them; the ids stay as the last columns (for joins).
+        const customer = (column: string) => sql.raw(`(select ${column} from customers c where c.id = e.customer_id)`);
         const columns: CsvColumns = {
           id: { header: { it: 'ID', en: 'ID' }, value: csvCell.integer(e('id')) },
           createdAt: { header: { it: 'Data', en: 'Date' }, value: csvCell.dateTime(e('created_at'), deps.timeZone) },
-          kind: { header: { it: 'Tipo', en: 'Kind' }, value: csvCell.text(e('kind')) },
-          source: { header: { it: 'Origine', en: 'Source' }, value: csvCell.text(e('source')) },
-          customerId: { header: { it: 'Cliente', en: 'Customer' }, value: csvCell.text(e('customer_id')) },
-          programId: { header: { it: 'Programma', en: 'Program' }, value: csvCell.text(e('program_id')) },
-          merchantId: { header: { it: 'Esercente', en: 'Merchant' }, value: csvCell.text(e('merchant_id')) },
+          kind: { header: { it: 'Tipo', en: 'Kind' }, value: csvCell.label(e('kind'), VALUE_LABELS.ledgerKind, language) },
+          source: { header: { it: 'Origine', en: 'Source' }, value: csvCell.label(e('source'), VALUE_LABELS.ledgerSource, language) },
+          customer: { header: { it: 'Cliente', en: 'Customer' }, value: csvCell.text(customer(`c.first_name || ' ' || c.last_name`)) },
+          cardNumber: { header: { it: 'Numero tessera', en: 'Card number' }, value: csvCell.text(customer('c.card_number')) },
+          program: { header: { it: 'Programma', en: 'Program' }, value: csvCell.text(sql.raw('(select p.name from programs p where p.id = e.program_id)')) },
+          merchant: {
+            header: { it: 'Esercente', en: 'Merchant' },
+            value: csvCell.text(sql.raw('(select coalesce(m.sign_name, m.legal_name) from merchants m where m.id = e.merchant_id)')),
+          },
           points: { header: { it: 'Punti', en: 'Points' }, value: csvCell.integer(e('points')) },
           stamps: { header: { it: 'Timbri', en: 'Stamps' }, value: csvCell.integer(e('stamps')) },
           amount: { header: { it: 'Importo (€)', en: 'Amount (€)' }, value: csvCell.cents(e('amount_cents')) },
@@ -64,6 +72,9 @@ export const ledgerRoutes: FastifyPluginAsyncZod = async (app) => {
           reversesId: { header: { it: 'Storno di', en: 'Reverses' }, value: csvCell.integer(e('reverses_id')) },
           expiresOn: { header: { it: 'Scadenza', en: 'Expires on' }, value: csvCell.date(e('expires_on')) },
           createdBy: { header: { it: 'Operatore', en: 'Made by' }, value: csvCell.text(e('created_by_label')) },
+          customerId: { header: { it: 'ID cliente', en: 'Customer ID' }, value: csvCell.text(e('customer_id')) },
+          programId: { header: { it: 'ID programma', en: 'Program ID' }, value: csvCell.text(e('program_id')) },
+          merchantId: { header: { it: 'ID esercente', en: 'Merchant ID' }, value: csvCell.text(e('merchant_id')) },
         };
         const selection = sql.join(
           Object.values(columns).map((column, index) => sql`${column.value} as ${sql.raw(`c${index}`)}`),

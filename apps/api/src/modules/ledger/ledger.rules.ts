@@ -180,6 +180,15 @@ export function addDays(date: string, days: number): string {
   return new Date(Date.UTC(y, m - 1, d + days)).toISOString().slice(0, 10);
 }
 
+/**
+ * Whole calendar days from the business day of `now` to the business day of `due` (0: due today,
+ * negative: overdue). Every "days left" the staff read comes from here, so a list and the dashboard
+ * agree: a request due on 30/11 seen at any hour of 26/11 has 4 days left.
+ */
+export function businessDaysUntil(due: Date, now: Date, timeZone: string = DEFAULT_BUSINESS_TIME_ZONE): number {
+  return Math.round((Date.parse(localDate(due, timeZone)) - Date.parse(localDate(now, timeZone))) / 86_400_000);
+}
+
 export type ExpiryPolicy = { policy: 'never' | 'afterDays' | 'endOfYear'; days?: number | null };
 
 /**

@@ -1,5 +1,7 @@
 import { eq, ilike, or, sql, type SQL } from 'drizzle-orm';
 import type { ListMerchantsQuery, Merchant } from '@sf/contract/merchants';
+import type { Language } from '@sf/contract/app-info';
+import { VALUE_LABELS } from '@sf/contract/value-labels';
 import type { Executor } from '../../db/client.ts';
 import { allOf, containsPattern, findPage, orderFor, type ListDefinition } from '../../db/list.ts';
 import { csvCell, csvSelection, type CsvColumns } from '../../db/csv-export.ts';
@@ -74,6 +76,15 @@ export function findMerchants(executor: Executor, query: ListMerchantsQuery) {
   );
 }
 
+/** The merchant, not archived, that holds this Partita IVA (the unique index of migration 0022), if any. */
+export async function findMerchantIdByVat(executor: Executor, vatNumber: string): Promise<string | undefined> {
+  const [row] = await executor
+    .select({ id: merchants.id })
+    .from(merchants)
+    .where(sql`${merchants.vatNumber} = ${vatNumber} and ${merchants.status} <> 'archived'`);
+  return row?.id;
+}
+
 export async function findMerchant(executor: Executor, id: string, options: { forUpdate?: boolean } = {}) {
   const query = executor.select().from(merchants).where(eq(merchants.id, id));
   const rows = options.forUpdate ? await query.for('update') : await query;
@@ -116,7 +127,7 @@ export async function existingMerchantIds(executor: Executor, ids: string[]): Pr
   return new Set(rows.map((row) => row.id));
 }
 
-export function merchantExportColumns(timeZone: string): CsvColumns {
+export function merchantExportColumns(language: Language, timeZone: string): CsvColumns {
   return {
     legalName: { header: { it: 'Ragione sociale', en: 'Legal name' }, value: csvCell.text(merchants.legalName) },
     signName: { header: { it: 'Insegna', en: 'Sign name' }, value: csvCell.text(merchants.signName) },
@@ -124,7 +135,7 @@ export function merchantExportColumns(timeZone: string): CsvColumns {
     taxCode: { header: { it: 'Codice fiscale', en: 'Tax code' }, value: csvCell.text(merchants.taxCode) },
     sdiCode: { header: { it: 'Codice SDI', en: 'SDI code' }, value: csvCell.text(merchants.sdiCode) },
     pec: { header: { it: 'PEC', en: 'PEC' }, value: csvCell.text(merchants.pec) },
-    category: { header: { it: 'Categoria', en: 'Category' }, value: csvCell.text(merchants.category) },
+    category: { header: { it: 'Categoria', en: 'Category' }, value: csvCell.label(merchants.category, VALUE_LABELS.merchantCategory, language) },
     street: { header: { it: 'Indirizzo', en: 'Street' }, value: csvCell.text(merchants.street) },
     city: { header: { it: 'Città', en: 'City' }, value: csvCell.text(merchants.city) },
     province: { header: { it: 'Provincia', en: 'Province' }, value: csvCell.text(merchants.province) },
@@ -132,7 +143,7 @@ export function merchantExportColumns(timeZone: string): CsvColumns {
     phone: { header: { it: 'Telefono', en: 'Phone' }, value: csvCell.text(merchants.phone) },
     email: { header: { it: 'Email', en: 'Email' }, value: csvCell.text(merchants.email) },
     website: { header: { it: 'Sito web', en: 'Website' }, value: csvCell.text(merchants.website) },
-    status: { header: { it: 'Stato', en: 'Status' }, value: csvCell.text(merchants.status) },
+    status: { header: { it: 'Stato', en: 'Status' }, value: csvCell.label(merchants.status, VALUE_LABELS.merchantStatus, language) },
     createdAt: { header: { it: 'Creato il', en: 'Created at' }, value: csvCell.dateTime(merchants.createdAt, timeZone) },
   };
 }

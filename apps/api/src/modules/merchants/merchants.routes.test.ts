@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
 import { createTestContext } from '../../../test/helper.ts';
+import { uniquePartitaIva } from '../../../test/ledger-fixtures.ts';
 import { auditLog } from '../../db/schema.ts';
 
 const ctx = await createTestContext();
@@ -13,18 +14,19 @@ afterAll(() => ctx.close());
 const base = {
   legalName: 'Bar Centrale srl',
   signName: 'Bar Centrale',
-  vatNumber: '00743110157',
   category: 'bar',
   address: { street: 'Via Roma 1', city: 'Milano', province: 'MI', postalCode: '20121' },
 };
 
+/** A Partita IVA belongs to one merchant: each new one gets its own unless the test names one. */
 async function create(body: Record<string, unknown>, language = 'it') {
-  return ctx.request({ method: 'POST', url: '/api/admin/merchants', token, payload: body, headers: { 'accept-language': language } });
+  const payload = { vatNumber: uniquePartitaIva(), ...body };
+  return ctx.request({ method: 'POST', url: '/api/admin/merchants', token, payload, headers: { 'accept-language': language } });
 }
 
 describe('merchants API', () => {
   it('creates a merchant, normalising phone and province, and audits it in the same transaction', async () => {
-    const response = await create({ ...base, phone: '02 1234567', address: { ...base.address, province: 'mi' }, sdiCode: 'm5uxcr1' });
+    const response = await create({ ...base, vatNumber: '00743110157', phone: '02 1234567', address: { ...base.address, province: 'mi' }, sdiCode: 'm5uxcr1' });
     expect(response.statusCode, response.body).toBe(201);
     const merchant = response.json();
     expect(merchant).toMatchObject({
@@ -74,6 +76,29 @@ describe('merchants API', () => {
     const response = await create({ ...base, legalName: 'Bar\u202E Centrale', signName: 'Bar\u200DCentrale' });
     expect(response.statusCode).toBe(400);
     expect(response.json().error.fields.map((f: { field: string }) => f.field).sort()).toEqual(['legalName', 'signName']);
+  });
+
+  it('normalises a pasted Partita IVA and refuses one another merchant has (409 naming the field); an archived one frees it', async () => {
+    const vat = uniquePartitaIva();
+    const pasted = await create({ ...base, legalName: 'Gelateria Uno', vatNumber: `IT ${vat.slice(0, 2)} ${vat.slice(2)}` });
+    expect(pasted.statusCode, pasted.body).toBe(201);
+    expect(pasted.json().vatNumber).toBe(vat);
+    for (const [language, text] of [['it', 'Partita IVA già in uso'], ['en', 'VAT number is already in use']] as const) {
+      const twin = await create({ ...base, legalName: 'Gelateria Due', vatNumber: `IT${vat}` }, language);
+      expect(twin.statusCode).toBe(409);
+      expect(twin.json().error).toMatchObject({ code: 'already_used', fields: [{ field: 'vatNumber', message: text }] });
+    }
+    const other = (await create({ ...base, legalName: 'Gelateria Tre' })).json();
+    const onEdit = await ctx.request({ method: 'PATCH', url: `/api/admin/merchants/${other.id}`, token, payload: { vatNumber: vat, version: 1 } });
+    expect(onEdit.statusCode).toBe(409);
+    expect(onEdit.json().error.fields[0].field).toBe('vatNumber');
+    // The company's archived record keeps its number without blocking a new registration.
+    const archived = await ctx.request({ method: 'PATCH', url: `/api/admin/merchants/${pasted.json().id}`, token, payload: { status: 'archived', version: 1 } });
+    expect(archived.statusCode).toBe(200);
+    expect((await create({ ...base, legalName: 'Gelateria Due', vatNumber: vat })).statusCode).toBe(201);
+    const back = await ctx.request({ method: 'PATCH', url: `/api/admin/merchants/${pasted.json().id}`, token, payload: { status: 'active', version: 2 } });
+    expect(back.statusCode).toBe(409);
+    expect(back.json().error.code).toBe('already_used');
   });
 
   it('wants a PEC with the SDI code 0000000', async () => {
@@ -135,7 +160,7 @@ describe('merchants API', () => {
     expect((await list('q=50%25')).json().items.map((m: { legalName: string }) => m.legalName)).toEqual(['Alfa 50% Sconti']);
     expect((await list('province=to')).json().items.map((m: { legalName: string }) => m.legalName)).toEqual(['Zeta Fiori snc']);
     expect((await list('category=florist&status=active')).json().total).toBe(1);
-    expect((await list('status=archived')).json().items.map((m: { legalName: string }) => m.legalName)).toEqual(['Parrucchiere Anna']);
+    expect((await list('status=archived')).json().items.map((m: { legalName: string }) => m.legalName)).toEqual(['Gelateria Uno', 'Parrucchiere Anna']);
     const past = (await list('page=99')).json();
     expect(past.items).toEqual([]);
     expect(past.total).toBeGreaterThanOrEqual(5);
@@ -155,7 +180,10 @@ describe('merchants API', () => {
     const lines = body.slice(1).trimEnd().split('\r\n');
     expect(lines[0]).toMatch(/^Ragione sociale;Insegna;Partita IVA;/);
     expect(lines).toHaveLength(2);
-    expect(lines[1]).toContain('Zeta Fiori snc;Bar Centrale;00743110157;');
+    expect(lines[1]).toMatch(/^Zeta Fiori snc;Bar Centrale;\d{11};/);
+    // The category and the status in the export's language (florist, active are stored).
+    expect(lines[1]).toContain(';Fioraio;');
+    expect(lines[1]).toContain(';Attivo;');
     expect(lines[1]).toMatch(/;\d{2}\/\d{2}\/\d{4} \d{2}:\d{2}$/);
 
     const en = await ctx.request({ method: 'GET', url: '/api/admin/merchants/export.csv', token, headers: { 'accept-language': 'en' } });

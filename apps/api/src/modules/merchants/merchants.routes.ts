@@ -31,8 +31,8 @@ export const merchantRoutes: FastifyPluginAsyncZod = async (app) => {
       summary: 'The list as CSV for Italian Excel (`;`, BOM, dd/MM/yyyy), with the same search, filters and sort',
       querystring: exportMerchantsQuerySchema,
       fileName: 'esercenti.csv',
-      prepare: ({ query }) => {
-        const columns = merchantExportColumns(deps.timeZone);
+      prepare: ({ query, request }) => {
+        const columns = merchantExportColumns(request.language, deps.timeZone);
         return { columns, query: (tx) => merchantExportQuery(tx, columns, query) };
       },
     },

@@ -5,11 +5,12 @@ import type { Language } from '@sf/contract/app-info';
 import type { Executor } from '../../db/client.ts';
 import type { Caller, ServiceDeps } from '../../lib/caller.ts';
 import { recordAudit } from '../../lib/audit.ts';
-import { AppError, notFound, validationFailed } from '../../lib/errors.ts';
+import { alreadyUsed, AppError, notFound, validationFailed } from '../../lib/errors.ts';
 import {
   deleteMerchantRow,
   existingMerchantIds,
   findMerchant,
+  findMerchantIdByVat,
   findMerchants,
   hasLedgerEntries,
   insertMerchant,
@@ -55,6 +56,28 @@ function checkSdiPec(row: { sdiCode: string | null; pec: string | null }, langua
   }
 }
 
+/** A Partita IVA belongs to one merchant that is not archived: 409 `already_used` on vatNumber. */
+async function checkVatFree(executor: Executor, row: { vatNumber: string; status: MerchantRow['status'] }, id?: string) {
+  if (row.status === 'archived') return;
+  const owner = await findMerchantIdByVat(executor, row.vatNumber);
+  if (owner !== undefined && owner !== id) throw alreadyUsed('vatNumber');
+}
+
+/** The unique index caught a twin request that passed the check at the same time. */
+function isVatUniqueViolation(error: unknown): boolean {
+  const cause = (error as { cause?: { code?: string; constraint?: string } }).cause ?? (error as { code?: string; constraint?: string });
+  return cause?.code === '23505' && cause.constraint === 'merchants_vat_number_key';
+}
+
+async function orVatTaken<T>(work: Promise<T>): Promise<T> {
+  try {
+    return await work;
+  } catch (error) {
+    if (isVatUniqueViolation(error)) throw alreadyUsed('vatNumber');
+    throw error;
+  }
+}
+
 export async function listMerchants(deps: ServiceDeps, query: ListMerchantsQuery) {
   const { rows, total, totalIsCapped } = await findMerchants(deps.db, query);
   return {
@@ -75,30 +98,32 @@ export async function getMerchant(deps: ServiceDeps, caller: Caller, id: string)
 export async function createMerchant(deps: ServiceDeps, caller: Caller, input: CreateMerchant): Promise<Merchant> {
   const now = deps.clock.now();
   const values = valuesOf(input) as MerchantValues;
-  return deps.db.transaction(async (tx) => {
+  return orVatTaken(deps.db.transaction(async (tx) => {
+    await checkVatFree(tx, { vatNumber: values.vatNumber, status: 'active' });
     const row = await insertMerchant(tx, { ...values, status: 'active', createdAt: now, updatedAt: now });
     const merchant = toMerchant(row);
     await recordAudit(tx, caller.actor, { action: 'create', entityType: MERCHANT_ENTITY, entityId: row.id, after: merchant });
     return merchant;
-  });
+  }));
 }
 
 export async function updateMerchant(deps: ServiceDeps, caller: Caller, id: string, input: UpdateMerchant): Promise<Merchant> {
   const { version, status, ...fields } = input;
-  return deps.db.transaction(async (tx) => {
+  return orVatTaken(deps.db.transaction(async (tx) => {
     const current = await findMerchant(tx, id, { forUpdate: true });
     if (!current) throw merchantNotFound(caller.language);
     if (current.version !== version) throw versionConflict();
     const changes: Partial<MerchantValues> = { ...valuesOf(fields), ...(status !== undefined ? { status } : {}) };
     const merged: MerchantRow = { ...current, ...changes } as MerchantRow;
     checkSdiPec(merged, caller.language);
+    await checkVatFree(tx, merged, id);
     const row = await updateMerchantRow(tx, id, { ...changes, version: current.version + 1, updatedAt: deps.clock.now() });
     const before = toMerchant(current);
     const after = toMerchant(row);
     const action = status !== undefined && status !== current.status ? statusAction(status) : 'update';
     await recordAudit(tx, caller.actor, { action, entityType: MERCHANT_ENTITY, entityId: id, before, after });
     return after;
-  });
+  }));
 }
 
 function statusAction(status: MerchantRow['status']): string {

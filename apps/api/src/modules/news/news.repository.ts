@@ -1,6 +1,7 @@
 import { and, asc, count, desc, eq, gt, ilike, lte, or, sql, type SQL } from 'drizzle-orm';
 import { allOf, containsPattern, findPage, orderFor, type ListDefinition } from '../../db/list.ts';
 import { csvCell, csvSelection, type CsvColumns } from '../../db/csv-export.ts';
+import { VALUE_LABELS } from '@sf/contract/value-labels';
 import type { ListNewsQuery, NewsAudience, NewsPost, NewsStatus } from '@sf/contract/news';
 import type { Language } from '@sf/contract/app-info';
 import type { Executor } from '../../db/client.ts';
@@ -141,7 +142,7 @@ export function newsExportColumns(now: Date, timeZone: string, language: Languag
     id: { header: { it: 'Id', en: 'Id' }, value: csvCell.integer(newsPosts.id) },
     title: { header: { it: 'Titolo', en: 'Title' }, value: csvCell.text(newsPosts.title) },
     summary: { header: { it: 'Sommario', en: 'Summary' }, value: csvCell.text(newsPosts.summary) },
-    status: { header: { it: 'Stato', en: 'Status' }, value: csvCell.text(effectiveStatus(now)) },
+    status: { header: { it: 'Stato', en: 'Status' }, value: csvCell.label(effectiveStatus(now), VALUE_LABELS.newsStatus, language) },
     publishAt: { header: { it: 'Data di pubblicazione', en: 'Publish date' }, value: csvCell.dateTime(newsPosts.publishAt, timeZone) },
     pinned: { header: { it: 'In evidenza', en: 'Pinned' }, value: csvCell.boolean(newsPosts.pinned, language) },
     author: { header: { it: 'Autore', en: 'Author' }, value: csvCell.text(users.displayName) },

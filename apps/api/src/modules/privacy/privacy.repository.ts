@@ -4,6 +4,7 @@ import type { ListPrivacyRequestsQuery } from '@sf/contract/privacy';
 import type { Executor } from '../../db/client.ts';
 import { allOf, containsPattern, findPage, orderFor, type ListDefinition } from '../../db/list.ts';
 import { csvCell, csvSelection, type CsvColumns } from '../../db/csv-export.ts';
+import { VALUE_LABELS } from '@sf/contract/value-labels';
 import { auditLog, users } from '../../db/schema.ts';
 import { customers } from '../customers/customers.schema.ts';
 import { customerProcessingBlocks, privacyRequests } from './privacy.schema.ts';
@@ -350,14 +351,14 @@ export async function countLedgerEntries(executor: Executor, customerId: string)
 
 export function privacyExportColumns(language: Language, timeZone: string): CsvColumns {
   return {
-    kind: { header: { it: 'Tipo', en: 'Kind' }, value: csvCell.text(privacyRequests.kind) },
+    kind: { header: { it: 'Tipo', en: 'Kind' }, value: csvCell.label(privacyRequests.kind, VALUE_LABELS.privacyKind, language) },
     lastName: { header: { it: 'Cognome', en: 'Last name' }, value: csvCell.text(customers.lastName) },
     firstName: { header: { it: 'Nome', en: 'First name' }, value: csvCell.text(customers.firstName) },
     cardNumber: { header: { it: 'Numero tessera', en: 'Card number' }, value: csvCell.text(customers.cardNumber) },
     receivedAt: { header: { it: 'Ricevuta il', en: 'Received' }, value: csvCell.dateTime(privacyRequests.receivedAt, timeZone) },
     dueAt: { header: { it: 'Scadenza', en: 'Due' }, value: csvCell.dateTime(privacyRequests.dueAt, timeZone) },
     extended: { header: { it: 'Proroga', en: 'Extended' }, value: csvCell.boolean(sql`${privacyRequests.extendedAt} is not null`, language) },
-    status: { header: { it: 'Stato', en: 'Status' }, value: csvCell.text(privacyRequests.status) },
+    status: { header: { it: 'Stato', en: 'Status' }, value: csvCell.label(privacyRequests.status, VALUE_LABELS.privacyStatus, language) },
     handledBy: { header: { it: 'Gestita da', en: 'Handled by' }, value: csvCell.text(users.email) },
     handledAt: { header: { it: 'Gestita il', en: 'Handled at' }, value: csvCell.dateTime(privacyRequests.handledAt, timeZone) },
   };

@@ -397,6 +397,26 @@ describe('privacy requests API', () => {
     expect(stale.json().error.code).toBe('version_conflict');
   });
 
+  it('counts days left as calendar days in Rome, the same on the list, the detail and the dashboard at any hour', async () => {
+    now = new Date('2026-11-20T10:00:00Z');
+    token = await ctx.tokenFor('admin@demo.test');
+    const customer = await newCustomer('Scadenze');
+    const request = await newRequest(customer.id, 'access', { receivedAt: '2026-10-30T09:00:00Z' });
+    expect(request.dueAt).toBe('2026-11-30T09:00:00.000Z');
+    // Morning and late evening of 26/11 in Rome (23:30 is 22:30 UTC): 30/11 is four days away both times.
+    for (const at of ['2026-11-26T07:00:00Z', '2026-11-26T22:30:00Z']) {
+      now = new Date(at);
+      const fresh = await ctx.tokenFor('admin@demo.test');
+      const list = await ctx.request({ method: 'GET', url: '/api/admin/privacy-requests?q=scadenze', token: fresh });
+      const detail = await ctx.request({ method: 'GET', url: `/api/admin/privacy-requests/${request.id}`, token: fresh });
+      const dashboard = await ctx.request({ method: 'GET', url: '/api/admin/dashboard', token: fresh });
+      const onDashboard = dashboard.json().period.privacyDeadlines.items.find((item: { id: string }) => item.id === request.id);
+      expect([list.json().items[0].daysLeft, detail.json().daysLeft, onDashboard?.daysLeft], at).toEqual([4, 4, 4]);
+    }
+    now = new Date('2026-03-02T10:00:00Z');
+    token = await ctx.tokenFor('admin@demo.test');
+  });
+
   it('lists the queue by due date with days left, filters pending ones, and exports it for Italian Excel', async () => {
     now = new Date('2026-03-10T10:00:00Z');
     const customer = await newCustomer('Azzurri');
@@ -411,6 +431,7 @@ describe('privacy requests API', () => {
     expect(csv.statusCode).toBe(200);
     const records = parse(csv.body, { delimiter: ';', bom: true, columns: true }) as Record<string, string>[];
     expect(records).toHaveLength(1);
-    expect(records[0]).toMatchObject({ Tipo: 'rectification', Cognome: 'Azzurri', Scadenza: '12/03/2026 11:00' });
+    // Values in the export's language, not the stored words (rectification, open).
+    expect(records[0]).toMatchObject({ Tipo: 'Rettifica', Cognome: 'Azzurri', Scadenza: '12/03/2026 11:00', Stato: 'Aperta' });
   });
 });

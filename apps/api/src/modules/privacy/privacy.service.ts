@@ -19,11 +19,11 @@ import { uniqueCardNumber } from '../customers/customer-cards.service.ts';
 import { newReferralCode } from '../customers/customers.service.ts';
 import { dropPersonFromPendingImports } from '../imports/imports.service.ts';
 import { eraseEntryTexts } from '../ledger/ledger.service.ts';
+import { businessDaysUntil } from '../ledger/ledger.rules.ts';
 import * as repo from './privacy.repository.ts';
 
 export const PRIVACY_ENTITY = 'privacy_request';
 const CUSTOMER_ENTITY = 'customer';
-const DAY_MS = 86_400_000;
 
 const requestNotFound = () =>
   new CodedError(404, 'not_found', (language) => ({ message: message('notFound', language, { field: 'privacyRequest' }) }));
@@ -53,7 +53,7 @@ export function addMonths(date: Date, months: number): Date {
   return result;
 }
 
-function toPrivacyRequest(row: repo.PrivacyRequestListRow, now: Date): PrivacyRequest {
+function toPrivacyRequest(row: repo.PrivacyRequestListRow, now: Date, timeZone: string): PrivacyRequest {
   const request = row.request;
   const isPending = request.status === 'open' || request.status === 'in_progress';
   const name = request && row.customerStatus === 'erased' ? '' : `${row.customerFirstName} ${row.customerLastName}`.trim();
@@ -66,7 +66,7 @@ function toPrivacyRequest(row: repo.PrivacyRequestListRow, now: Date): PrivacyRe
     customerStatus: row.customerStatus,
     receivedAt: request.receivedAt.toISOString(),
     dueAt: request.dueAt.toISOString(),
-    daysLeft: isPending ? Math.floor((request.dueAt.getTime() - now.getTime()) / DAY_MS) : null,
+    daysLeft: isPending ? businessDaysUntil(request.dueAt, now, timeZone) : null,
     extensionReason: request.extensionReason,
     extendedAt: request.extendedAt?.toISOString() ?? null,
     status: request.status,
@@ -82,20 +82,20 @@ function toPrivacyRequest(row: repo.PrivacyRequestListRow, now: Date): PrivacyRe
   };
 }
 
-async function load(executor: Executor, id: string, now: Date, options: { forUpdate?: boolean } = {}) {
+async function load(executor: Executor, id: string, now: Date, timeZone: string, options: { forUpdate?: boolean } = {}) {
   const row = await repo.findPrivacyRequest(executor, id, options);
   if (!row) throw requestNotFound();
-  return { row, request: toPrivacyRequest(row, now) };
+  return { row, request: toPrivacyRequest(row, now, timeZone) };
 }
 
 export async function listPrivacyRequests(deps: ServiceDeps, query: ListPrivacyRequestsQuery) {
   const { rows, total } = await repo.findPrivacyRequests(deps.db, query);
   const now = deps.clock.now();
-  return { items: rows.map((row) => toPrivacyRequest(row, now)), total, page: query.page, pageSize: query.pageSize };
+  return { items: rows.map((row) => toPrivacyRequest(row, now, deps.timeZone)), total, page: query.page, pageSize: query.pageSize };
 }
 
 export async function getPrivacyRequest(deps: ServiceDeps, id: string): Promise<PrivacyRequest> {
-  return (await load(deps.db, id, deps.clock.now())).request;
+  return (await load(deps.db, id, deps.clock.now(), deps.timeZone)).request;
 }
 
 export async function createPrivacyRequest(deps: ServiceDeps, caller: Caller, input: CreatePrivacyRequest): Promise<PrivacyRequest> {
@@ -114,7 +114,7 @@ export async function createPrivacyRequest(deps: ServiceDeps, caller: Caller, in
       createdAt: now,
       updatedAt: now,
     });
-    const { request } = await load(tx, row.id, now);
+    const { request } = await load(tx, row.id, now, deps.timeZone);
     await recordAudit(tx, caller.actor, { action: 'create', entityType: PRIVACY_ENTITY, entityId: row.id, after: auditView(request) });
     return request;
   });
@@ -146,7 +146,7 @@ function checkPending(request: PrivacyRequest) {
 export async function updatePrivacyRequest(deps: ServiceDeps, caller: Caller, id: string, input: UpdatePrivacyRequest): Promise<PrivacyRequest> {
   const now = deps.clock.now();
   return deps.db.transaction(async (tx) => {
-    const { row, request: before } = await load(tx, id, now, { forUpdate: true });
+    const { row, request: before } = await load(tx, id, now, deps.timeZone, { forUpdate: true });
     checkVersion(before, input.version);
     checkPending(before);
     const changes: Partial<typeof row.request> = { version: before.version + 1, updatedAt: now };
@@ -160,7 +160,7 @@ export async function updatePrivacyRequest(deps: ServiceDeps, caller: Caller, id
       changes.dueAt = addMonths(row.request.receivedAt, PRIVACY_DUE_MONTHS + PRIVACY_EXTENSION_MONTHS);
     }
     await repo.updatePrivacyRequestRow(tx, id, changes);
-    const { request: after } = await load(tx, id, now);
+    const { request: after } = await load(tx, id, now, deps.timeZone);
     const action = input.extensionReason !== undefined ? 'extend' : 'update';
     await recordAudit(tx, caller.actor, { action, entityType: PRIVACY_ENTITY, entityId: id, before: auditView(before), after: auditView(after) });
     return after;
@@ -227,7 +227,7 @@ export async function runPrivacyAction(
   // An erasure's screenshots: their rows go with the transaction, their files once it has committed.
   let erasedImages: { id: string; contentType: string }[] = [];
   const answer = await deps.db.transaction(async (tx) => {
-    const { row, request } = await load(tx, id, now, { forUpdate: true });
+    const { row, request } = await load(tx, id, now, deps.timeZone, { forUpdate: true });
     checkVersion(request, input.version);
     checkPending(request);
     const customerId = request.customerId;
@@ -317,7 +317,7 @@ export async function runPrivacyAction(
         break;
       }
     }
-    const { request: after } = await load(tx, id, now);
+    const { request: after } = await load(tx, id, now, deps.timeZone);
     return { request: after, ...(document ? { export: document } : {}) };
   });
   if (deps.dataDir && erasedImages.length > 0) await removeStoredImages(deps.dataDir, erasedImages);

@@ -3,6 +3,8 @@ import type { ListProgramsQuery, Program } from '@sf/contract/programs';
 import type { Executor } from '../../db/client.ts';
 import { allOf, containsPattern, findPage, orderFor, type ListDefinition } from '../../db/list.ts';
 import { csvCell, csvSelection, type CsvColumns } from '../../db/csv-export.ts';
+import type { Language } from '@sf/contract/app-info';
+import { VALUE_LABELS } from '@sf/contract/value-labels';
 import { programMerchants, programs } from './programs.schema.ts';
 
 export type ProgramRow = typeof programs.$inferSelect;
@@ -101,11 +103,11 @@ export async function replaceProgramMerchants(executor: Executor, programId: str
   }
 }
 
-export function programExportColumns(timeZone: string): CsvColumns {
+export function programExportColumns(language: Language, timeZone: string): CsvColumns {
   return {
     name: { header: { it: 'Nome', en: 'Name' }, value: csvCell.text(programs.name) },
-    type: { header: { it: 'Tipo', en: 'Type' }, value: csvCell.text(programs.type) },
-    status: { header: { it: 'Stato', en: 'Status' }, value: csvCell.text(programs.status) },
+    type: { header: { it: 'Tipo', en: 'Type' }, value: csvCell.label(programs.type, VALUE_LABELS.programType, language) },
+    status: { header: { it: 'Stato', en: 'Status' }, value: csvCell.label(programs.status, VALUE_LABELS.programStatus, language) },
     pointsPerEuro: { header: { it: 'Punti per euro', en: 'Points per euro' }, value: csvCell.decimal(programs.pointsPerEuro) },
     minSpend: { header: { it: 'Spesa minima (€)', en: 'Minimum spend (€)' }, value: csvCell.cents(programs.minSpendCents) },
     stampsRequired: { header: { it: 'Timbri richiesti', en: 'Stamps required' }, value: csvCell.integer(programs.stampsRequired) },
@@ -113,7 +115,7 @@ export function programExportColumns(timeZone: string): CsvColumns {
       header: { it: 'Esercenti', en: 'Merchants' },
       value: sql`(select count(*) from ${programMerchants} where ${programMerchants.programId} = ${programs.id})::text`,
     },
-    expiryPolicy: { header: { it: 'Scadenza', en: 'Expiry' }, value: csvCell.text(programs.expiryPolicy) },
+    expiryPolicy: { header: { it: 'Scadenza', en: 'Expiry' }, value: csvCell.label(programs.expiryPolicy, VALUE_LABELS.expiryPolicy, language) },
     expiryDays: { header: { it: 'Giorni di validità', en: 'Days valid' }, value: csvCell.integer(programs.expiryDays) },
     createdAt: { header: { it: 'Creato il', en: 'Created at' }, value: csvCell.dateTime(programs.createdAt, timeZone) },
   };

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { createTestContext } from '../../../test/helper.ts';
+import { uniquePartitaIva } from '../../../test/ledger-fixtures.ts';
 import { auditLog } from '../../db/schema.ts';
 
 const ctx = await createTestContext();
@@ -16,7 +17,7 @@ beforeAll(async () => {
       method: 'POST',
       url: '/api/admin/merchants',
       token,
-      payload: { legalName, vatNumber: '00743110157', category, address: { street: 'Via Po 2', city: 'Torino', province: 'TO', postalCode: '10123' } },
+      payload: { legalName, vatNumber: uniquePartitaIva(), category, address: { street: 'Via Po 2', city: 'Torino', province: 'TO', postalCode: '10123' } },
     });
     merchantIds.push(response.json().id);
   }
@@ -83,13 +84,20 @@ describe('programs API', () => {
         stampsRequired: 8,
         merchantIds,
         tiers: [
-          { name: 'A', minPoints: 100, multiplier: 1 },
+          { name: 'A', minPoints: 10_000, multiplier: 1 },
           { name: 'B', minPoints: 50, multiplier: 1 },
+          { name: 'a', minPoints: 20_000, multiplier: 1 },
         ],
       },
       'en',
     );
-    expect(tiers.json().error.fields).toEqual([{ field: 'tiers.1.minPoints', message: 'Minimum points is not valid' }]);
+    // Each error says the rule it breaks.
+    expect(tiers.json().error.fields).toEqual([
+      { field: 'tiers.1.minPoints', message: "Minimum points must be more than 10,000, the previous tier's" },
+      { field: 'tiers.2.name', message: 'Another tier has this name: each tier needs its own' },
+    ]);
+    const italian = await create({ name: 'Livelli storti', type: 'stamps', stampsRequired: 8, merchantIds, tiers: [{ name: 'A', minPoints: 10_000, multiplier: 1 }, { name: 'B', minPoints: 50, multiplier: 1 }] });
+    expect(italian.json().error.fields).toEqual([{ field: 'tiers.1.minPoints', message: 'Punti minimi deve essere più di 10.000, quelli del livello precedente' }]);
     const unknownMerchant = await create({ name: 'X', type: 'stamps', stampsRequired: 5, merchantIds: ['7d3a4e2c-9b1f-4c6a-8e5d-2f0b1a9c8e7d'] });
     expect(unknownMerchant.statusCode).toBe(400);
     expect(unknownMerchant.json().error.fields[0].field).toBe('merchantIds.0');
@@ -118,6 +126,6 @@ describe('programs API', () => {
     const csv = await ctx.request({ method: 'GET', url: '/api/admin/programs/export.csv?type=points', token });
     const lines = csv.rawPayload.toString('utf8').slice(1).trimEnd().split('\r\n');
     expect(lines[0]).toBe('Nome;Tipo;Stato;Punti per euro;Spesa minima (€);Timbri richiesti;Esercenti;Scadenza;Giorni di validità;Creato il');
-    expect(lines[1]).toMatch(/^Circuito Torino;points;active;1,50;5,00;;2;afterDays;365;\d{2}\/\d{2}\/\d{4} \d{2}:\d{2}$/);
+    expect(lines[1]).toMatch(/^Circuito Torino;Punti;Attivo;1,50;5,00;;2;Dopo N giorni dall’accredito;365;\d{2}\/\d{2}\/\d{4} \d{2}:\d{2}$/);
   });
 });

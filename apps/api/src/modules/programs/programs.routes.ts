@@ -30,8 +30,8 @@ export const programRoutes: FastifyPluginAsyncZod = async (app) => {
       summary: 'The list as CSV for Italian Excel, with its search, filters and sort',
       querystring: exportProgramsQuerySchema,
       fileName: 'programmi.csv',
-      prepare: ({ query }) => {
-        const columns = programExportColumns(deps.timeZone);
+      prepare: ({ query, request }) => {
+        const columns = programExportColumns(request.language, deps.timeZone);
         return { columns, query: (tx) => programExportQuery(tx, columns, query) };
       },
     },

@@ -50,7 +50,7 @@ function checkRules(program: Parameters<typeof programRuleIssues>[0], language: 
   const fields = issues.map((issue) => {
     const field = issue.path.map(String).join('.');
     const last = String(issue.path.filter((part) => typeof part === 'string').at(-1) ?? field);
-    return { field, message: message(issue.messageKey, language, { field: last }) };
+    return { field, message: message(issue.messageKey, language, { field: last, ...(issue.min === undefined ? {} : { min: issue.min }) }) };
   });
   throw validationFailed(fields[0]?.message ?? '', fields);
 }

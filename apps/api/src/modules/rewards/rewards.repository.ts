@@ -3,6 +3,8 @@ import type { ListRewardsQuery, ListVouchersQuery, Reward, Voucher, VoucherStatu
 import type { Executor } from '../../db/client.ts';
 import { allOf, containsPattern, findPage, orderFor, type ListDefinition } from '../../db/list.ts';
 import { csvCell, csvSelection, type CsvColumns } from '../../db/csv-export.ts';
+import type { Language } from '@sf/contract/app-info';
+import { VALUE_LABELS } from '@sf/contract/value-labels';
 import { customers, programs } from '../../db/schema.ts';
 import { rewards, vouchers } from './rewards.schema.ts';
 
@@ -18,6 +20,10 @@ async function rows<T = Row>(executor: Executor, query: SQL): Promise<T[]> {
 const iso = (value: unknown): string | null =>
   value === null || value === undefined ? null : (value instanceof Date ? value : new Date(String(value))).toISOString();
 
+/** A `date` column as `YYYY-MM-DD` (pg answers a string, PGlite may answer a Date at UTC midnight). */
+const day = (value: unknown): string | null =>
+  value === null || value === undefined ? null : value instanceof Date ? value.toISOString().slice(0, 10) : String(value).slice(0, 10);
+
 export function uploadUrl(id: string): string {
   return `/api/public/uploads/${encodeURIComponent(id)}`;
 }
@@ -25,13 +31,17 @@ export function uploadUrl(id: string): string {
 export type RewardRow = typeof rewards.$inferSelect;
 export type RewardValues = Omit<typeof rewards.$inferInsert, 'id'>;
 
-/** A voucher past its reward's window reads as expired (available or issued ones only). */
-function isExpiredSql(now: Date): SQL {
-  return sql`(${rewards.validUntil} is not null and ${rewards.validUntil} < ${now})`;
+/**
+ * A voucher past its reward's window reads as expired (available or issued ones only). The window is
+ * a range of business days, its last day included: `today` is the business date (`YYYY-MM-DD` in
+ * BUSINESS_TIME_ZONE) of the moment asked about.
+ */
+function isExpiredSql(today: string): SQL {
+  return sql`(${rewards.validUntil} is not null and ${rewards.validUntil} < ${today}::date)`;
 }
 
-function voucherCountsSql(now: Date): SQL<{ available: number; issued: number; used: number; expired: number; void: number }> {
-  const expired = isExpiredSql(now);
+function voucherCountsSql(today: string): SQL<{ available: number; issued: number; used: number; expired: number; void: number }> {
+  const expired = isExpiredSql(today);
   return sql`(select jsonb_build_object(
       'available', count(*) filter (where v.status = 'available' and not ${expired}),
       'issued', count(*) filter (where v.status = 'issued' and not ${expired}),
@@ -41,12 +51,12 @@ function voucherCountsSql(now: Date): SQL<{ available: number; issued: number; u
     from ${vouchers} v where v.reward_id = ${rewards.id})`;
 }
 
-function rewardSelection(now: Date) {
+function rewardSelection(today: string) {
   return {
     reward: rewards,
     programName: programs.name,
     programType: programs.type,
-    counts: voucherCountsSql(now),
+    counts: voucherCountsSql(today),
   };
 }
 
@@ -67,8 +77,8 @@ export function toReward(row: RewardSelected): Reward {
     imageUrl: r.imageId ? uploadUrl(r.imageId) : null,
     cost: r.cost,
     stock: r.stock,
-    validFrom: r.validFrom ? r.validFrom.toISOString() : null,
-    validUntil: r.validUntil ? r.validUntil.toISOString() : null,
+    validFrom: r.validFrom,
+    validUntil: r.validUntil,
     limitPerCustomer: r.limitPerCustomer,
     status: r.status,
     vouchers: { available: n('available'), issued: n('issued'), used: n('used'), expired: n('expired'), void: n('void') },
@@ -100,14 +110,14 @@ export function rewardConditions(filter: RewardFilter): SQL | undefined {
   );
 }
 
-export function findRewards(executor: Executor, query: ListRewardsQuery, now: Date) {
+export function findRewards(executor: Executor, query: ListRewardsQuery, today: string) {
   const { page, pageSize, sort, order } = query;
   return findPage(
     executor,
     rewardList,
     (total) =>
       executor
-        .select({ ...rewardSelection(now), _total: total })
+        .select({ ...rewardSelection(today), _total: total })
         .from(rewards)
         .innerJoin(programs, eq(programs.id, rewards.programId))
         .$dynamic(),
@@ -116,9 +126,9 @@ export function findRewards(executor: Executor, query: ListRewardsQuery, now: Da
   );
 }
 
-export async function findReward(executor: Executor, id: string, now: Date): Promise<RewardSelected | undefined> {
+export async function findReward(executor: Executor, id: string, today: string): Promise<RewardSelected | undefined> {
   const [row] = await executor
-    .select(rewardSelection(now))
+    .select(rewardSelection(today))
     .from(rewards)
     .innerJoin(programs, eq(programs.id, rewards.programId))
     .where(eq(rewards.id, id));
@@ -177,14 +187,14 @@ export async function merchantExists(executor: Executor, merchantId: string): Pr
 
 // ---- vouchers -------------------------------------------------------------------------------------
 
-function voucherStatusSql(now: Date): SQL<VoucherStatus> {
-  return sql<VoucherStatus>`case when ${vouchers.status} in ('available', 'issued') and ${isExpiredSql(now)} then 'expired' else ${vouchers.status} end`;
+function voucherStatusSql(today: string): SQL<VoucherStatus> {
+  return sql<VoucherStatus>`case when ${vouchers.status} in ('available', 'issued') and ${isExpiredSql(today)} then 'expired' else ${vouchers.status} end`;
 }
 
-function voucherSelection(now: Date) {
+function voucherSelection(today: string) {
   return {
     voucher: vouchers,
-    status: voucherStatusSql(now),
+    status: voucherStatusSql(today),
     customerName: sql<string | null>`case when ${customers.id} is null then null else ${customers.firstName} || ' ' || ${customers.lastName} end`,
   };
 }
@@ -210,12 +220,12 @@ export function toVoucher(row: VoucherSelected): Voucher {
   };
 }
 
-export function voucherList(now: Date): ListDefinition<ListVouchersQuery['sort']> {
+export function voucherList(today: string): ListDefinition<ListVouchersQuery['sort']> {
   return {
     sorts: {
       createdAt: vouchers.createdAt,
       code: vouchers.code,
-      status: voucherStatusSql(now),
+      status: voucherStatusSql(today),
       issuedAt: { expression: vouchers.issuedAt, nullsLast: true },
       usedAt: { expression: vouchers.usedAt, nullsLast: true },
     },
@@ -225,28 +235,28 @@ export function voucherList(now: Date): ListDefinition<ListVouchersQuery['sort']
 
 export type VoucherFilter = Omit<ListVouchersQuery, 'page' | 'pageSize' | 'sort' | 'order'>;
 
-export function voucherConditions(rewardId: string, filter: VoucherFilter, now: Date): SQL | undefined {
+export function voucherConditions(rewardId: string, filter: VoucherFilter, today: string): SQL | undefined {
   return allOf(
     eq(vouchers.rewardId, rewardId),
     filter.q ? ilike(vouchers.code, containsPattern(filter.q.replace(/[\s-]+/g, '').toUpperCase())) : undefined,
-    filter.status !== undefined && sql`${voucherStatusSql(now)} = ${filter.status}`,
+    filter.status !== undefined && sql`${voucherStatusSql(today)} = ${filter.status}`,
     filter.customerId !== undefined && eq(vouchers.customerId, filter.customerId),
   );
 }
 
-export function findVouchers(executor: Executor, rewardId: string, query: ListVouchersQuery, now: Date) {
+export function findVouchers(executor: Executor, rewardId: string, query: ListVouchersQuery, today: string) {
   const { page, pageSize, sort, order } = query;
   return findPage(
     executor,
-    voucherList(now),
+    voucherList(today),
     (total) =>
       executor
-        .select({ ...voucherSelection(now), _total: total })
+        .select({ ...voucherSelection(today), _total: total })
         .from(vouchers)
         .innerJoin(rewards, eq(rewards.id, vouchers.rewardId))
         .leftJoin(customers, eq(customers.id, vouchers.customerId))
         .$dynamic(),
-    voucherConditions(rewardId, query, now),
+    voucherConditions(rewardId, query, today),
     { page, pageSize, sort, order },
   );
 }
@@ -321,6 +331,17 @@ export async function countCustomerVouchers(executor: Executor, rewardId: string
   return Number(row?.['n'] ?? 0);
 }
 
+/** Codes of a reward waiting for a redemption, and its stock left (null: unlimited). */
+export async function stockAndWaiting(executor: Executor, rewardId: string): Promise<{ waiting: number; left: number } | null> {
+  const [row] = await rows(
+    executor,
+    sql`select r.stock, (select count(*) from vouchers v where v.reward_id = r.id and v.status = 'available')::int as waiting
+        from rewards r where r.id = ${rewardId}`,
+  );
+  if (!row || row['stock'] === null || row['stock'] === undefined) return null;
+  return { waiting: Number(row['waiting']), left: Number(row['stock']) };
+}
+
 export async function decrementStock(executor: Executor, rewardId: string): Promise<void> {
   await executor.execute(sql`update rewards set stock = stock - 1 where id = ${rewardId} and stock is not null`);
 }
@@ -370,8 +391,8 @@ export async function findVoucherByCode(executor: Executor, code: string, option
     rewardId: String(row['reward_id']),
     rewardName: String(row['reward_name']),
     programId: String(row['program_id']),
-    validFrom: iso(row['valid_from']),
-    validUntil: iso(row['valid_until']),
+    validFrom: day(row['valid_from']),
+    validUntil: day(row['valid_until']),
   };
 }
 
@@ -395,9 +416,9 @@ export async function markVoid(executor: Executor, voucherId: number, at: Date) 
   await executor.update(vouchers).set({ status: 'void', voidedAt: at }).where(eq(vouchers.id, voucherId));
 }
 
-export async function findVoucherById(executor: Executor, voucherId: number, now: Date) {
+export async function findVoucherById(executor: Executor, voucherId: number, today: string) {
   const [row] = await executor
-    .select(voucherSelection(now))
+    .select(voucherSelection(today))
     .from(vouchers)
     .innerJoin(rewards, eq(rewards.id, vouchers.rewardId))
     .leftJoin(customers, eq(customers.id, vouchers.customerId))
@@ -407,17 +428,17 @@ export async function findVoucherById(executor: Executor, voucherId: number, now
 
 // ---- exports --------------------------------------------------------------------------------------
 
-export function rewardExportColumns(timeZone: string): CsvColumns {
+export function rewardExportColumns(language: Language, timeZone: string): CsvColumns {
   return {
     name: { header: { it: 'Nome', en: 'Name' }, value: csvCell.text(rewards.name) },
     program: { header: { it: 'Programma', en: 'Program' }, value: csvCell.text(programs.name) },
-    unit: { header: { it: 'Unità', en: 'Unit' }, value: csvCell.text(programs.type) },
+    unit: { header: { it: 'Unità', en: 'Unit' }, value: csvCell.label(programs.type, VALUE_LABELS.programType, language) },
     cost: { header: { it: 'Costo', en: 'Cost' }, value: csvCell.integer(rewards.cost) },
     stock: { header: { it: 'Disponibilità', en: 'Stock' }, value: csvCell.integer(rewards.stock) },
     limit: { header: { it: 'Limite per cliente', en: 'Limit per customer' }, value: csvCell.integer(rewards.limitPerCustomer) },
-    validFrom: { header: { it: 'Valido dal', en: 'Valid from' }, value: csvCell.dateTime(rewards.validFrom, timeZone) },
-    validUntil: { header: { it: 'Valido fino al', en: 'Valid until' }, value: csvCell.dateTime(rewards.validUntil, timeZone) },
-    status: { header: { it: 'Stato', en: 'Status' }, value: csvCell.text(rewards.status) },
+    validFrom: { header: { it: 'Valido dal', en: 'Valid from' }, value: csvCell.date(rewards.validFrom) },
+    validUntil: { header: { it: 'Valido fino al', en: 'Valid until' }, value: csvCell.date(rewards.validUntil) },
+    status: { header: { it: 'Stato', en: 'Status' }, value: csvCell.label(rewards.status, VALUE_LABELS.rewardStatus, language) },
     createdAt: { header: { it: 'Creato il', en: 'Created at' }, value: csvCell.dateTime(rewards.createdAt, timeZone) },
   };
 }
@@ -432,11 +453,11 @@ export function rewardExportQuery(executor: Executor, columns: CsvColumns, filte
     .$dynamic();
 }
 
-export function voucherExportColumns(timeZone: string, now: Date): CsvColumns {
+export function voucherExportColumns(language: Language, timeZone: string, today: string): CsvColumns {
   return {
     code: { header: { it: 'Codice', en: 'Code' }, value: csvCell.text(vouchers.code) },
-    status: { header: { it: 'Stato', en: 'Status' }, value: csvCell.text(voucherStatusSql(now)) },
-    origin: { header: { it: 'Origine', en: 'Origin' }, value: csvCell.text(vouchers.origin) },
+    status: { header: { it: 'Stato', en: 'Status' }, value: csvCell.label(voucherStatusSql(today), VALUE_LABELS.voucherStatus, language) },
+    origin: { header: { it: 'Origine', en: 'Origin' }, value: csvCell.label(vouchers.origin, VALUE_LABELS.voucherOrigin, language) },
     customer: { header: { it: 'Cliente', en: 'Customer' }, value: csvCell.text(sql`${customers.firstName} || ' ' || ${customers.lastName}`) },
     card: { header: { it: 'Tessera', en: 'Card' }, value: csvCell.text(customers.cardNumber) },
     issuedAt: { header: { it: 'Assegnato il', en: 'Issued at' }, value: csvCell.dateTime(vouchers.issuedAt, timeZone) },
@@ -450,15 +471,15 @@ export function voucherExportQuery(
   rewardId: string,
   columns: CsvColumns,
   filter: VoucherFilter & Pick<ListVouchersQuery, 'sort' | 'order'>,
-  now: Date,
+  today: string,
 ) {
-  const list = voucherList(now);
+  const list = voucherList(today);
   return executor
     .select(csvSelection(columns))
     .from(vouchers)
     .innerJoin(rewards, eq(rewards.id, vouchers.rewardId))
     .leftJoin(customers, eq(customers.id, vouchers.customerId))
-    .where(voucherConditions(rewardId, filter, now))
+    .where(voucherConditions(rewardId, filter, today))
     .orderBy(...orderFor(list.sorts, filter.sort, filter.order, list.tieBreaker))
     .$dynamic();
 }

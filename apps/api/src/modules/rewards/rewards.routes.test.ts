@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { VOUCHER_ALPHABET } from '@sf/contract/rewards';
 import { createTestContext, type TestContext } from '../../../test/helper.ts';
-import { createLedgerFixture, type LedgerFixture } from '../../../test/ledger-fixtures.ts';
+import { createLedgerFixture, uniquePartitaIva, type LedgerFixture } from '../../../test/ledger-fixtures.ts';
 import { verifyLedger } from '../ledger/ledger.verify.ts';
 
 const ADMIN = 'admin@demo.test';
@@ -23,7 +23,7 @@ describe('the rewards API (Premi, vouchers, redemptions)', () => {
     otherMerchantId = randomUUID();
     await ctx.app.db.execute(
       sql`insert into merchants (id, legal_name, vat_number, category, street, city, province, postal_code)
-          values (${otherMerchantId}, 'Altro S.r.l.', '01234567897', 'bar', 'Via Po 2', 'Torino', 'TO', '10121')`,
+          values (${otherMerchantId}, 'Altro S.r.l.', ${uniquePartitaIva()}, 'bar', 'Via Po 2', 'Torino', 'TO', '10121')`,
     );
   });
   afterAll(async () => ctx?.close());
@@ -59,7 +59,9 @@ describe('the rewards API (Premi, vouchers, redemptions)', () => {
     expect(list.json()).toMatchObject({ total: 1, items: [{ id: created.id, cost: 60 }] });
     const csv = await api('GET', '/api/admin/rewards/export.csv?q=corn');
     expect(csv.headers['content-type']).toMatch(/text\/csv/);
-    expect(csv.body).toContain('Cornetto;Circuito Punti;points;60;5;2');
+    expect(csv.body).toContain('Cornetto;Circuito Punti;Punti;60;5;2;;;Attivo;');
+    const english = await api('GET', '/api/admin/rewards/export.csv?q=corn', undefined, { 'accept-language': 'en' });
+    expect(english.body).toContain('Cornetto;Circuito Punti;Points;60;5;2;;;Active;');
   });
 
   it('answers bad input with 400 naming the field in Italian, and an unknown program too', async () => {
@@ -70,8 +72,8 @@ describe('the rewards API (Premi, vouchers, redemptions)', () => {
       programId: fx.pointsProgramId,
       name: 'X',
       cost: 1,
-      validFrom: '2026-07-01T00:00:00Z',
-      validUntil: '2026-06-01T00:00:00Z',
+      validFrom: '2026-07-01',
+      validUntil: '2026-06-01',
     });
     expect(window.statusCode).toBe(400);
     expect(window.json().error.fields[0].field).toBe('validUntil');
@@ -96,6 +98,21 @@ describe('the rewards API (Premi, vouchers, redemptions)', () => {
     expect(none.statusCode).toBe(400);
   });
 
+  it('refuses 0 or more than 10.000 codes naming the bound, and says when the codes waiting exceed the stock', async () => {
+    const reward = await createReward({ name: 'Scorta piccola', stock: 5 });
+    const zero = await api('POST', `/api/admin/rewards/${reward.id}/vouchers`, { count: 0 }, { 'accept-language': 'it' });
+    expect(zero.statusCode).toBe(400);
+    expect(zero.json().error.fields).toEqual([{ field: 'count', message: 'Numero di codici deve essere almeno 1' }]);
+    const many = await api('POST', `/api/admin/rewards/${reward.id}/vouchers`, { count: 100_000 }, { 'accept-language': 'it' });
+    expect(many.json().error.fields).toEqual([{ field: 'count', message: 'Numero di codici deve essere al massimo 10.000' }]);
+    expect((await api('GET', `/api/admin/rewards/${reward.id}/vouchers`)).json().total).toBe(0);
+    const seven = await api('POST', `/api/admin/rewards/${reward.id}/vouchers`, { count: 7 });
+    expect(seven.statusCode).toBe(201);
+    expect(seven.json()).toMatchObject({ created: 7, stock: { waiting: 7, left: 5 } });
+    const unlimited = await createReward({ name: 'Scorta infinita' });
+    expect((await api('POST', `/api/admin/rewards/${unlimited.id}/vouchers`, { count: 3 })).json().stock).toBeNull();
+  });
+
   it('imports codes from an Italian Excel CSV with a dry run first, reporting bad, repeated and existing rows', async () => {
     const reward = await createReward({ name: 'Pizza' });
     const boundary = 'b0undary';
@@ -116,9 +133,15 @@ describe('the rewards API (Premi, vouchers, redemptions)', () => {
       [5, 'invalid'],
     ]);
     expect((await api('GET', `/api/admin/rewards/${reward.id}/vouchers`)).json().total).toBe(0);
+    // Codes stored otherwise than written are reported, not changed silently.
+    expect(dry.json().rewritten).toEqual([
+      { row: 2, from: 'PIZZA-0001', to: 'PIZZA0001' },
+      { row: 3, from: 'pizza0002', to: 'PIZZA0002' },
+    ]);
+    expect(dry.json().rewrittenCount).toBe(2);
     const real = await send(false);
     expect(real.statusCode).toBe(201);
-    expect(real.json()).toMatchObject({ dryRun: false, created: 2 });
+    expect(real.json()).toMatchObject({ dryRun: false, created: 2, rewrittenCount: 2 });
     // A comma-separated UTF-8 file without a header: the existing code is refused by row.
     const again = await ctx.request({
       method: 'POST',
@@ -189,7 +212,7 @@ describe('the rewards API (Premi, vouchers, redemptions)', () => {
   it('uses a voucher once, at a merchant of the program, within the window', async () => {
     const customerId = fx.customerIds[2]!;
     await earn(customerId, 10_000);
-    const reward = await createReward({ name: 'Aperitivo', cost: 10, validUntil: '2026-06-30T21:59:59Z' });
+    const reward = await createReward({ name: 'Aperitivo', cost: 10, validUntil: '2026-06-30' });
     const { voucher } = (await redeem(customerId, reward.id)).json();
     const use = (merchantId: string, code = voucher.code) => api('POST', `/api/admin/vouchers/${code}/use`, { merchantId });
 
@@ -224,6 +247,38 @@ describe('the rewards API (Premi, vouchers, redemptions)', () => {
     } finally {
       now = new Date('2026-06-15T10:00:00Z');
     }
+  });
+
+  it('keeps a validity as business days: valid through the end of its last day in Rome, the same day in the API and the export', async () => {
+    const customerId = fx.customerIds[3]!;
+    await earn(customerId, 10_000);
+    const reward = await createReward({ name: 'Gelato estivo', cost: 5, validFrom: '2026-06-01', validUntil: '2026-06-30' });
+    expect(reward).toMatchObject({ validFrom: '2026-06-01', validUntil: '2026-06-30' });
+    const csv = await api('GET', '/api/admin/rewards/export.csv?q=gelato%20estivo');
+    expect(csv.body).toContain(';01/06/2026;30/06/2026;');
+    const { voucher } = (await redeem(customerId, reward.id)).json();
+    expect(voucher.validUntil).toBe('2026-06-30');
+    try {
+      // 23:30 of 30/06 in Rome (21:30 UTC): still the last day.
+      now = new Date('2026-06-30T21:30:00Z');
+      const lastEvening = await ctx.request({ method: 'GET', url: `/api/admin/vouchers/${voucher.code}?merchantId=${fx.merchantId}`, token: await ctx.tokenFor(ADMIN) });
+      expect(lastEvening.json()).toMatchObject({ status: 'issued', usable: true, validUntil: '2026-06-30' });
+      // 00:30 of 01/07 in Rome (22:30 UTC of 30/06): over.
+      now = new Date('2026-06-30T22:30:00Z');
+      const nextDay = await ctx.request({ method: 'GET', url: `/api/admin/vouchers/${voucher.code}?merchantId=${fx.merchantId}`, token: await ctx.tokenFor(ADMIN) });
+      expect(nextDay.json()).toMatchObject({ status: 'expired', usable: false, reason: 'voucher_expired' });
+      // 00:30 of 01/06 in Rome (22:30 UTC of 31/05) is already the first day.
+      now = new Date('2026-05-31T22:30:00Z');
+      const opening = await ctx.request({ method: 'POST', url: '/api/admin/redemptions', token: await ctx.tokenFor(ADMIN), payload: { customerId, rewardId: reward.id }, headers: { 'idempotency-key': randomUUID() } });
+      expect(opening.statusCode).toBe(201);
+    } finally {
+      now = new Date('2026-06-15T10:00:00Z');
+    }
+    // A one-day window is a window; an instant is not a day.
+    expect((await api('POST', '/api/admin/rewards', { programId: fx.pointsProgramId, name: 'Un giorno', cost: 1, validFrom: '2026-08-15', validUntil: '2026-08-15' })).statusCode).toBe(201);
+    const instant = await api('POST', '/api/admin/rewards', { programId: fx.pointsProgramId, name: 'Istante', cost: 1, validUntil: '2026-06-30T21:59:59Z' });
+    expect(instant.statusCode).toBe(400);
+    expect(instant.json().error.fields[0].field).toBe('validUntil');
   });
 
   it('voids an available voucher, which then cannot be used; a used one cannot be voided', async () => {

@@ -108,8 +108,8 @@ export const rewardRoutes: FastifyPluginAsyncZod = async (app) => {
       summary: 'The list as CSV for Italian Excel, with its search, filters and sort',
       querystring: exportRewardsQuerySchema,
       fileName: 'premi.csv',
-      prepare: ({ query }) => {
-        const columns = rewardExportColumns(deps.timeZone);
+      prepare: ({ query, request }) => {
+        const columns = rewardExportColumns(request.language, deps.timeZone);
         return { columns, query: (tx) => rewardExportQuery(tx, columns, query) };
       },
     },
@@ -176,11 +176,11 @@ export const rewardRoutes: FastifyPluginAsyncZod = async (app) => {
     export: {
       summary: "A reward's vouchers as CSV for Italian Excel",
       querystring: exportVouchersQuerySchema,
-      prepare: async ({ params, query }) => {
+      prepare: async ({ params, query, request }) => {
         await getReward(deps, params.id);
-        const now = deps.clock.now();
-        const columns = voucherExportColumns(deps.timeZone, now);
-        return { columns, fileName: `buoni-${localDate(now, deps.timeZone)}.csv`, query: (tx) => voucherExportQuery(tx, params.id, columns, query, now) };
+        const today = localDate(deps.clock.now(), deps.timeZone);
+        const columns = voucherExportColumns(request.language, deps.timeZone, today);
+        return { columns, fileName: `buoni-${today}.csv`, query: (tx) => voucherExportQuery(tx, params.id, columns, query, today) };
       },
     },
   });

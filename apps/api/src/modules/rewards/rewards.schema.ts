@@ -1,4 +1,4 @@
-import { bigint, bigserial, integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { bigint, bigserial, date, integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import type { RewardStatus } from '@sf/contract/rewards';
 
 /**
@@ -15,8 +15,9 @@ export const rewards = pgTable('rewards', {
   cost: integer().notNull(),
   /** Redemptions left; null = unlimited. */
   stock: integer(),
-  validFrom: timestamp({ withTimezone: true }),
-  validUntil: timestamp({ withTimezone: true }),
+  /** The first and the last business day of the window (BUSINESS_TIME_ZONE), both included: migration 0021. */
+  validFrom: date({ mode: 'string' }),
+  validUntil: date({ mode: 'string' }),
   limitPerCustomer: integer(),
   status: text().$type<RewardStatus>().notNull().default('draft'),
   version: integer().notNull().default(1),

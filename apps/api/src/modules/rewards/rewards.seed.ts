@@ -3,6 +3,7 @@ import { sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../../db/client.ts';
 import type { Clock } from '../../lib/clock.ts';
+import { localDate } from '../ledger/ledger.rules.ts';
 import { submitProof } from '../social-proofs/social-proofs.service.ts';
 import { generateVouchers, redeemReward, type RewardsActor } from './rewards.service.ts';
 
@@ -24,7 +25,8 @@ export async function seedRewardsDemo(db: Database, options: { now?: Date; timeZ
   const deps = { db, clock, timeZone: options.timeZone };
   const system: RewardsActor = { id: null, label: 'demo', audit: { id: null, email: 'system' } };
   const caller = { actor: system.audit, userId: randomUUID(), language: 'it' as const };
-  const until = new Date(now.getTime() + 180 * 86_400_000);
+  // The window's last business day, 180 days on (a `date` column).
+  const until = localDate(new Date(now.getTime() + 180 * 86_400_000), options.timeZone);
   let rewards = 0;
 
   for (const program of programs) {

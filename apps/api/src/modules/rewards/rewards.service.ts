@@ -26,6 +26,7 @@ import { recordAudit } from '../../lib/audit.ts';
 import { AppError, CodedError } from '../../lib/errors.ts';
 import { applyToLockedMember, lockMember, type LedgerCaller } from '../ledger/ledger.service.ts';
 import { requestHash, runIdempotent } from '../ledger/idempotency.ts';
+import { localDate } from '../ledger/ledger.rules.ts';
 import * as repo from './rewards.repository.ts';
 
 /**
@@ -55,13 +56,16 @@ const fieldError = (field: string, key: 'invalid' | 'required' | 'notFound' = 'i
 
 // ---- rewards --------------------------------------------------------------------------------------
 
+/** Today as a business date (`YYYY-MM-DD` in BUSINESS_TIME_ZONE): what a reward's window is read against. */
+const businessToday = (deps: ServiceDeps, now: Date = deps.clock.now()) => localDate(now, deps.timeZone);
+
 export async function listRewards(deps: ServiceDeps, query: ListRewardsQuery) {
-  const { rows, total } = await repo.findRewards(deps.db, query, deps.clock.now());
+  const { rows, total } = await repo.findRewards(deps.db, query, businessToday(deps));
   return { items: rows.map((row) => repo.toReward(row as never)), total, page: query.page, pageSize: query.pageSize };
 }
 
 export async function getReward(deps: ServiceDeps, id: string, executor: Executor = deps.db): Promise<Reward> {
-  const row = await repo.findReward(executor, id, deps.clock.now());
+  const row = await repo.findReward(executor, id, businessToday(deps));
   if (!row) throw notFoundOf('reward');
   return repo.toReward(row);
 }
@@ -70,7 +74,6 @@ async function checkImage(executor: Executor, imageId: string | null | undefined
   if (imageId && !(await repo.uploadExists(executor, imageId))) throw fieldError('imageId');
 }
 
-const dateOrNull = (value: string | null | undefined) => (value ? new Date(value) : null);
 
 export async function createReward(deps: ServiceDeps, caller: Caller, input: CreateReward): Promise<Reward> {
   const now = deps.clock.now();
@@ -85,8 +88,8 @@ export async function createReward(deps: ServiceDeps, caller: Caller, input: Cre
       imageId: input.imageId,
       cost: input.cost,
       stock: input.stock,
-      validFrom: dateOrNull(input.validFrom),
-      validUntil: dateOrNull(input.validUntil),
+      validFrom: input.validFrom,
+      validUntil: input.validUntil,
       limitPerCustomer: input.limitPerCustomer,
       status: input.status,
       createdAt: now,
@@ -105,10 +108,10 @@ export async function updateReward(deps: ServiceDeps, caller: Caller, id: string
     if (!current) throw notFoundOf('reward');
     if (current.version !== version) throw new AppError(409, 'version_conflict', '');
     const before = await getReward(deps, id, tx);
-    const validFrom = fields.validFrom !== undefined ? dateOrNull(fields.validFrom) : current.validFrom;
-    const validUntil = fields.validUntil !== undefined ? dateOrNull(fields.validUntil) : current.validUntil;
-    // The window holds for the reward as it will be.
-    if (validFrom && validUntil && validFrom.getTime() >= validUntil.getTime()) throw fieldError('validUntil');
+    const validFrom = fields.validFrom !== undefined ? fields.validFrom : current.validFrom;
+    const validUntil = fields.validUntil !== undefined ? fields.validUntil : current.validUntil;
+    // The window holds for the reward as it will be (one day, from = until, is a window).
+    if (validFrom && validUntil && validFrom > validUntil) throw fieldError('validUntil');
     await checkImage(tx, fields.imageId);
     const values: Partial<repo.RewardValues> = { version: current.version + 1, updatedAt: deps.clock.now() };
     for (const key of ['name', 'description', 'imageId', 'cost', 'stock', 'limitPerCustomer', 'status'] as const) {
@@ -149,7 +152,7 @@ export async function generateVouchers(deps: ServiceDeps, caller: Caller, reward
       created += (await repo.insertCodes(tx, rewardId, [...wanted], 'generated', now)).length;
     }
     await recordAudit(tx, caller.actor, { action: 'vouchers.generate', entityType: REWARD_ENTITY, entityId: rewardId, after: { count } });
-    return { dryRun: false, created, errors: [] };
+    return { dryRun: false, created, errors: [], rewritten: [], rewrittenCount: 0, stock: await repo.stockAndWaiting(tx, rewardId) };
   });
 }
 
@@ -192,6 +195,7 @@ export async function importVouchers(
   if (body.length > REWARD_BOUNDS.importMax) throw fieldError('file');
 
   const errors: VoucherBatchResult['errors'] = [];
+  const rewritten: VoucherBatchResult['rewritten'] = [];
   const seen = new Map<string, number>();
   body.forEach((record, index) => {
     const row = index + (hasHeader ? 2 : 1);
@@ -201,6 +205,7 @@ export async function importVouchers(
       return;
     }
     const code = normalizeVoucherCode(raw);
+    if (code !== raw) rewritten.push({ row, from: raw, to: code });
     const first = seen.get(code);
     if (first !== undefined) {
       errors.push(importRowError(row, 'duplicate', language, { it: `Codice ripetuto (riga ${first})`, en: `Repeated code (row ${first})` }));
@@ -221,7 +226,11 @@ export async function importVouchers(
     }
     errors.sort((a, b) => a.row - b.row);
     const fresh = codes.filter((code) => !taken.has(code));
-    if (options.dryRun) return { dryRun: true, created: fresh.length, errors };
+    const report = { errors, rewritten: rewritten.slice(0, 50), rewrittenCount: rewritten.length };
+    if (options.dryRun) {
+      const stock = await repo.stockAndWaiting(tx, rewardId);
+      return { dryRun: true, created: fresh.length, ...report, stock: stock && { ...stock, waiting: stock.waiting + fresh.length } };
+    }
     let created = 0;
     for (let i = 0; i < fresh.length; i += 1000) {
       created += (await repo.insertCodes(tx, rewardId, fresh.slice(i, i + 1000), 'imported', deps.clock.now())).length;
@@ -232,13 +241,13 @@ export async function importVouchers(
       entityId: rewardId,
       after: { created, refused: errors.length },
     });
-    return { dryRun: false, created, errors };
+    return { dryRun: false, created, ...report, stock: await repo.stockAndWaiting(tx, rewardId) };
   });
 }
 
 export async function listVouchers(deps: ServiceDeps, rewardId: string, query: ListVouchersQuery) {
-  if (!(await repo.findReward(deps.db, rewardId, deps.clock.now()))) throw notFoundOf('reward');
-  const { rows, total } = await repo.findVouchers(deps.db, rewardId, query, deps.clock.now());
+  if (!(await repo.findReward(deps.db, rewardId, businessToday(deps)))) throw notFoundOf('reward');
+  const { rows, total } = await repo.findVouchers(deps.db, rewardId, query, businessToday(deps));
   return { items: rows.map((row) => repo.toVoucher(row as never)), total, page: query.page, pageSize: query.pageSize };
 }
 
@@ -261,14 +270,15 @@ export async function voidVoucher(deps: ServiceDeps, caller: Caller, rewardId: s
         after: { status: 'void' },
       });
     }
-    return (await repo.findVoucherById(tx, voucherId, deps.clock.now()))!;
+    return (await repo.findVoucherById(tx, voucherId, businessToday(deps)))!;
   });
 }
 
 // ---- redemption ------------------------------------------------------------------------------------
 
-function isInWindow(reward: { validFrom: Date | null; validUntil: Date | null }, now: Date): boolean {
-  return (!reward.validFrom || reward.validFrom.getTime() <= now.getTime()) && (!reward.validUntil || now.getTime() <= reward.validUntil.getTime());
+/** Open today: from the start of its first business day through the end of its last (`YYYY-MM-DD` compare). */
+function isInWindow(reward: { validFrom: string | null; validUntil: string | null }, today: string): boolean {
+  return (!reward.validFrom || reward.validFrom <= today) && (!reward.validUntil || today <= reward.validUntil);
 }
 
 /**
@@ -303,9 +313,10 @@ export async function redeemReward(
     { scope, key: idempotencyKey, hash: requestHash({ op: 'redeem', customerId: input.customerId, rewardId: input.rewardId }) },
     async (tx: Transaction) => {
       const now = deps.clock.now();
-      const first = await repo.findReward(tx, input.rewardId, now);
+      const today = businessToday(deps, now);
+      const first = await repo.findReward(tx, input.rewardId, today);
       if (!first) throw notFoundOf('reward');
-      if (first.reward.status !== 'active' || !isInWindow(first.reward, now)) throw rewardError(409, 'reward_not_available');
+      if (first.reward.status !== 'active' || !isInWindow(first.reward, today)) throw rewardError(409, 'reward_not_available');
       let locked;
       try {
         locked = await lockMember(tx, deps, { customerId: input.customerId, programId: first.reward.programId });
@@ -317,7 +328,7 @@ export async function redeemReward(
         throw error;
       }
       const reward = await repo.lockReward(tx, input.rewardId);
-      if (!reward || reward.status !== 'active' || !isInWindow(reward, now)) throw rewardError(409, 'reward_not_available');
+      if (!reward || reward.status !== 'active' || !isInWindow(reward, today)) throw rewardError(409, 'reward_not_available');
       if (reward.stock !== null && reward.stock <= 0) throw rewardError(409, 'out_of_stock');
       if (reward.limitPerCustomer !== null) {
         const had = await repo.countCustomerVouchers(tx, reward.id, input.customerId);
@@ -357,7 +368,7 @@ export async function redeemReward(
       });
       const body: RedemptionResult = {
         entry,
-        voucher: { id: voucher.id, code: voucher.code, validUntil: reward.validUntil ? reward.validUntil.toISOString() : null },
+        voucher: { id: voucher.id, code: voucher.code, validUntil: reward.validUntil },
       };
       return { status: 201, body };
     },
@@ -403,26 +414,27 @@ export async function releaseRedemption(
 
 // ---- a voucher at the till -------------------------------------------------------------------------
 
-function effectiveStatus(voucher: repo.VoucherForUse, now: Date): VoucherStatus {
-  if ((voucher.status === 'available' || voucher.status === 'issued') && voucher.validUntil && new Date(voucher.validUntil) < now) return 'expired';
+/** `today`: the business date of the moment asked about; the window's last day is still valid. */
+function effectiveStatus(voucher: repo.VoucherForUse, today: string): VoucherStatus {
+  if ((voucher.status === 'available' || voucher.status === 'issued') && voucher.validUntil && voucher.validUntil < today) return 'expired';
   return voucher.status;
 }
 
 /** Why `use` would fail now (most final first), or null. */
-function refusalOf(voucher: repo.VoucherForUse, isMerchantOfProgram: boolean, now: Date): RewardErrorCode | null {
+function refusalOf(voucher: repo.VoucherForUse, isMerchantOfProgram: boolean, today: string): RewardErrorCode | null {
   if (voucher.status === 'used') return 'voucher_used';
   if (voucher.status === 'void') return 'voucher_void';
-  if (voucher.validUntil && new Date(voucher.validUntil) < now) return 'voucher_expired';
+  if (voucher.validUntil && voucher.validUntil < today) return 'voucher_expired';
   if (voucher.status !== 'issued') return 'voucher_not_issued';
-  if (voucher.validFrom && new Date(voucher.validFrom) > now) return 'voucher_not_yet_valid';
+  if (voucher.validFrom && voucher.validFrom > today) return 'voucher_not_yet_valid';
   if (!isMerchantOfProgram) return 'voucher_wrong_merchant';
   return null;
 }
 
-function toCheck(voucher: repo.VoucherForUse, reason: RewardErrorCode | null, now: Date): VoucherCheck {
+function toCheck(voucher: repo.VoucherForUse, reason: RewardErrorCode | null, today: string): VoucherCheck {
   return {
     code: voucher.code,
-    status: effectiveStatus(voucher, now),
+    status: effectiveStatus(voucher, today),
     usable: reason === null,
     reason,
     reward: { id: voucher.rewardId, name: voucher.rewardName, programId: voucher.programId },
@@ -448,8 +460,8 @@ export async function checkVoucher(deps: ServiceDeps, input: { code: string; mer
   await checkMerchant(deps.db, input.merchantId);
   const voucher = await repo.findVoucherByCode(deps.db, normalizeVoucherCode(input.code));
   if (!voucher) throw notFoundOf('voucher');
-  const now = deps.clock.now();
-  return toCheck(voucher, refusalOf(voucher, await repo.isMerchantOfProgram(deps.db, input.merchantId, voucher.programId), now), now);
+  const today = businessToday(deps);
+  return toCheck(voucher, refusalOf(voucher, await repo.isMerchantOfProgram(deps.db, input.merchantId, voucher.programId), today), today);
 }
 
 /**
@@ -467,7 +479,8 @@ export async function useVoucher(deps: ServiceDeps, actor: RewardsActor, input: 
     const voucher = await repo.findVoucherByCode(tx, normalizeVoucherCode(input.code), { lock: true });
     if (!voucher) throw notFoundOf('voucher');
     const now = deps.clock.now();
-    const reason = refusalOf(voucher, await repo.isMerchantOfProgram(tx, input.merchantId, voucher.programId), now);
+    const today = businessToday(deps, now);
+    const reason = refusalOf(voucher, await repo.isMerchantOfProgram(tx, input.merchantId, voucher.programId), today);
     if (reason) throw rewardError(409, reason);
     await repo.markUsed(tx, voucher.id, { usedAt: now, merchantId: input.merchantId, label: actor.label });
     await recordAudit(tx, actor.audit, {
@@ -477,6 +490,6 @@ export async function useVoucher(deps: ServiceDeps, actor: RewardsActor, input: 
       before: { status: voucher.status },
       after: { status: 'used', merchantId: input.merchantId },
     });
-    return toCheck({ ...voucher, status: 'used', usedAt: now.toISOString() }, null, now);
+    return toCheck({ ...voucher, status: 'used', usedAt: now.toISOString() }, null, today);
   });
 }

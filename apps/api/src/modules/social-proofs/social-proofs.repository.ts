@@ -3,6 +3,8 @@ import type { ListSocialProofsQuery, SocialProof } from '@sf/contract/social-pro
 import type { Executor } from '../../db/client.ts';
 import { allOf, containsPattern, findPage, orderFor, type ListDefinition } from '../../db/list.ts';
 import { csvCell, csvSelection, type CsvColumns } from '../../db/csv-export.ts';
+import type { Language } from '@sf/contract/app-info';
+import { VALUE_LABELS } from '@sf/contract/value-labels';
 import { customers, merchants, programs } from '../../db/schema.ts';
 import { socialProofs } from './social-proofs.schema.ts';
 
@@ -145,12 +147,12 @@ export async function paidApprovalsSince(
   return Number(result.rows[0]?.n ?? 0);
 }
 
-export function proofExportColumns(timeZone: string): CsvColumns {
+export function proofExportColumns(language: Language, timeZone: string): CsvColumns {
   return {
     id: { header: { it: 'ID', en: 'ID' }, value: csvCell.integer(socialProofs.id) },
     createdAt: { header: { it: 'Inviata il', en: 'Sent at' }, value: csvCell.dateTime(socialProofs.createdAt, timeZone) },
-    status: { header: { it: 'Stato', en: 'Status' }, value: csvCell.text(socialProofs.status) },
-    kind: { header: { it: 'Azione', en: 'Action' }, value: csvCell.text(socialProofs.kind) },
+    status: { header: { it: 'Stato', en: 'Status' }, value: csvCell.label(socialProofs.status, VALUE_LABELS.proofStatus, language) },
+    kind: { header: { it: 'Azione', en: 'Action' }, value: csvCell.label(socialProofs.kind, VALUE_LABELS.proofKind, language) },
     customer: { header: { it: 'Cliente', en: 'Customer' }, value: csvCell.text(sql`${customers.firstName} || ' ' || ${customers.lastName}`) },
     card: { header: { it: 'Tessera', en: 'Card' }, value: csvCell.text(customers.cardNumber) },
     program: { header: { it: 'Programma', en: 'Program' }, value: csvCell.text(programs.name) },

@@ -37,8 +37,8 @@ export const socialProofRoutes: FastifyPluginAsyncZod = async (app) => {
       summary: 'The queue as CSV for Italian Excel, with its filters and sort',
       querystring: exportSocialProofsQuerySchema,
       fileName: 'approvazioni.csv',
-      prepare: ({ query }) => {
-        const columns = proofExportColumns(deps.timeZone);
+      prepare: ({ query, request }) => {
+        const columns = proofExportColumns(request.language, deps.timeZone);
         return { columns, query: (tx) => proofExportQuery(tx, columns, proofWhere(query, deps.timeZone), query) };
       },
     },

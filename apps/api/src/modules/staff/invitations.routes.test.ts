@@ -204,6 +204,6 @@ describe('staff invitations through a real SMTP server', () => {
     const lines = csv.body.replace(/^\uFEFF/, '').trim().split('\r\n');
     expect(lines[0]).toBe('Email;Nome;Ruolo;Invitato da;Inviato il;Scade il');
     expect(lines).toHaveLength(2);
-    expect(lines[1]).toMatch(/^late@example\.test;In Ritardo;admin;admin@demo\.test;/);
+    expect(lines[1]).toMatch(/^late@example\.test;In Ritardo;Amministratore;admin@demo\.test;/);
   });
 });

@@ -36,7 +36,7 @@ export const invitationAdminRoutes: FastifyPluginAsyncZod = async (app) => {
       response: invitationPageSchema,
       page: ({ query }) => listInvitations(app, query),
     },
-    export: { summary: 'The open invitations as CSV for Italian Excel', querystring: exportInvitationsQuerySchema, prepare: ({ query }) => invitationsExport(app, query) },
+    export: { summary: 'The open invitations as CSV for Italian Excel', querystring: exportInvitationsQuerySchema, prepare: ({ query, request }) => invitationsExport(app, query, request.language) },
   });
 
   app.post(

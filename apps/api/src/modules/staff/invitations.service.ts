@@ -14,6 +14,8 @@ import {
 import type { Executor } from '../../db/client.ts';
 import { allOf, containsPattern, findPage, orderFor, type ListDefinition } from '../../db/list.ts';
 import { csvCell, csvSelection, type CsvColumns } from '../../db/csv-export.ts';
+import type { Language } from '@sf/contract/app-info';
+import { VALUE_LABELS } from '@sf/contract/value-labels';
 import type { CsvSource } from '../../lib/list-routes.ts';
 import { users } from '../../db/schema.ts';
 import { AppError, CodedError, notFound } from '../../lib/errors.ts';
@@ -85,12 +87,12 @@ export async function listInvitations(app: FastifyInstance, query: ListInvitatio
   return { items: rows.map((row) => toInvitation(row.invitation, row.inviterEmail, now)), total, page: query.page, pageSize: query.pageSize };
 }
 
-export function invitationsExport(app: FastifyInstance, query: Omit<ListInvitationsQuery, 'page' | 'pageSize'>): CsvSource {
+export function invitationsExport(app: FastifyInstance, query: Omit<ListInvitationsQuery, 'page' | 'pageSize'>, language: Language = 'it'): CsvSource {
   const timeZone = app.env.BUSINESS_TIME_ZONE;
   const columns: CsvColumns = {
     email: { header: { it: 'Email', en: 'Email' }, value: csvCell.text(staffInvitations.email) },
     displayName: { header: { it: 'Nome', en: 'Name' }, value: csvCell.text(staffInvitations.displayName) },
-    role: { header: { it: 'Ruolo', en: 'Role' }, value: csvCell.text(staffInvitations.role) },
+    role: { header: { it: 'Ruolo', en: 'Role' }, value: csvCell.label(staffInvitations.role, VALUE_LABELS.staffRole, language) },
     invitedBy: { header: { it: 'Invitato da', en: 'Invited by' }, value: csvCell.text(inviter.email) },
     sentAt: { header: { it: 'Inviato il', en: 'Sent at' }, value: csvCell.dateTime(staffInvitations.sentAt, timeZone) },
     expiresAt: { header: { it: 'Scade il', en: 'Expires at' }, value: csvCell.dateTime(staffInvitations.expiresAt, timeZone) },

@@ -1,6 +1,8 @@
 import { and, count, eq, ilike, isNotNull, isNull, or, sql } from 'drizzle-orm';
 import { allOf, containsPattern, findPage, orderFor, type ListDefinition } from '../../db/list.ts';
 import { csvCell, csvSelection, type CsvColumns } from '../../db/csv-export.ts';
+import type { Language } from '@sf/contract/app-info';
+import { VALUE_LABELS } from '@sf/contract/value-labels';
 import type { CsvSource } from '../../lib/list-routes.ts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { message } from '@sf/contract/messages';
@@ -56,12 +58,12 @@ function staffConditions(query: StaffFilter) {
 }
 
 /** The staff list as CSV (Italian Excel), with the same filters, by e-mail. */
-export function staffExport(app: FastifyInstance, query: StaffFilter): CsvSource {
+export function staffExport(app: FastifyInstance, query: StaffFilter, language: Language = 'it'): CsvSource {
   const columns: CsvColumns = {
     email: { header: { it: 'Email', en: 'Email' }, value: csvCell.text(users.email) },
     displayName: { header: { it: 'Nome', en: 'Name' }, value: csvCell.text(users.displayName) },
-    role: { header: { it: 'Ruolo', en: 'Role' }, value: csvCell.text(users.role) },
-    status: { header: { it: 'Stato', en: 'Status' }, value: csvCell.text(users.status) },
+    role: { header: { it: 'Ruolo', en: 'Role' }, value: csvCell.label(users.role, VALUE_LABELS.staffRole, language) },
+    status: { header: { it: 'Stato', en: 'Status' }, value: csvCell.label(users.status, VALUE_LABELS.staffStatus, language) },
     createdAt: { header: { it: 'Creato il', en: 'Created at' }, value: csvCell.dateTime(users.createdAt, app.env.BUSINESS_TIME_ZONE) },
   };
   return {

@@ -85,7 +85,7 @@ export const staffRoutes: FastifyPluginAsyncZod = async (app) => {
     tags,
     permission: 'staff:manage',
     list: { summary: 'List accounts (filter by text, role or status)', querystring: listStaffQuerySchema, response: staffPageSchema, page: ({ query }) => listStaff(app, query) },
-    export: { summary: 'The accounts as CSV for Italian Excel, with the same filters', querystring: exportStaffQuerySchema, prepare: ({ query }) => staffExport(app, query) },
+    export: { summary: 'The accounts as CSV for Italian Excel, with the same filters', querystring: exportStaffQuerySchema, prepare: ({ query, request }) => staffExport(app, query, request.language) },
   });
 
   app.patch(

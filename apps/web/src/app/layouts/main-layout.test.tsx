@@ -42,6 +42,8 @@ describe('main layout', () => {
     expect(within(nav).queryByRole('link', { name: 'Esercenti' })).not.toBeInTheDocument();
     expect(within(nav).getByRole('link', { name: 'News' })).toBeInTheDocument();
     expect(within(nav).getByRole('link', { name: 'Crea nuovo post' })).toBeInTheDocument();
+    // The role in the header is the staff list's word for it.
+    expect(screen.getByRole('button', { name: /Edo Editor/ })).toHaveTextContent('Redattore');
   });
 
   it('switches the language from the user menu and stores it under "language" (S13)', async () => {

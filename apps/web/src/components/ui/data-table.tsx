@@ -18,6 +18,11 @@ export type DataTableColumn<T, F extends string = string> = {
   firstOrder?: SortOrder;
   /** Numbers and amounts line up on the right. */
   isNumeric?: boolean;
+  /**
+   * A name or title people type: a long word without spaces (a pasted name) wraps inside the column
+   * instead of pushing the other columns off the screen. Not for codes, phones or e-mails, which stay whole.
+   */
+  isName?: boolean;
   minWidth?: number;
 };
 
@@ -56,7 +61,9 @@ const SKELETON_ROWS = 5;
  */
 const BODY_ROW = { className: `${Table.classes.tr} mantine-Table-tr`, 'data-with-row-border': true, 'data-striped': 'odd', 'data-hover': true } as const;
 const BODY_CELL_CLASS = `${Table.classes.td} mantine-Table-td`;
-const NUMERIC_CELL_STYLE = { textAlign: 'right' } as const;
+// Figures never break; a name's long unbroken word wraps inside its column (`isName`).
+const NUMERIC_CELL_STYLE = { textAlign: 'right', whiteSpace: 'nowrap' } as const;
+const NAME_CELL_STYLE = { overflowWrap: 'anywhere', minWidth: '8rem' } as const;
 
 function SortHeader<F extends string>({ column, params, onChange }: { column: DataTableColumn<unknown, F>; params: DataTableParams<F>; onChange: (patch: DataTableParams<F>) => void }) {
   const { t } = useTranslation('lists');
@@ -201,7 +208,7 @@ export function DataTable<T, F extends string = string>({
                     </td>
                   ) : null}
                   {columns.map((column) => (
-                    <td key={column.id} className={BODY_CELL_CLASS} style={column.isNumeric ? NUMERIC_CELL_STYLE : undefined}>
+                    <td key={column.id} className={BODY_CELL_CLASS} style={column.isNumeric ? NUMERIC_CELL_STYLE : column.isName ? NAME_CELL_STYLE : undefined}>
                       {column.cell(row)}
                     </td>
                   ))}

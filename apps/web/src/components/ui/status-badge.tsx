@@ -19,7 +19,8 @@ function lightBadgeStyle(theme: MantineTheme, color: string): CSSProperties {
   let style = styles.get(color);
   if (!style) {
     const variables = Badge.varsResolver(theme, { color, variant: 'light' } as never, {}).root ?? {};
-    style = Object.fromEntries(Object.entries(variables).filter(([, value]) => value !== undefined)) as CSSProperties;
+    // Never narrower than its word: a squeezed table column cut it to "IN ATTE…" at 1366 px.
+    style = { minWidth: 'max-content', ...(Object.fromEntries(Object.entries(variables).filter(([, value]) => value !== undefined)) as CSSProperties) };
     styles.set(color, style);
   }
   return style;

@@ -31,6 +31,7 @@ import { ListPage } from '../../../components/ui/list-page.tsx';
 import { useList, type ListParams } from '../../../hooks/use-list-params.ts';
 import { describeApiError } from '../../../lib/api-client.ts';
 import { isApiError } from '../../../lib/api-error.ts';
+import { useFormatters } from '../../../lib/format.ts';
 import { notifySuccess } from '../../../lib/notify.ts';
 import { API_KEYS_PATH, useApiKeys, useCreateApiKey, useRevokeApiKey } from '../api/api-keys.ts';
 
@@ -39,14 +40,11 @@ type Option = { value: string; label: string };
 
 const getRowId = (key: ApiKey) => key.id;
 
-function formatDateTime(value: string | null, language: string): string {
-  if (!value) return '—';
-  return new Intl.DateTimeFormat(language === 'en' ? 'en-GB' : 'it-IT', { dateStyle: 'short', timeStyle: 'short' }).format(new Date(value));
-}
-
 /** `/api-keys` — Pages → Chiavi API (admins): the keys of the tills and of the customers' app. */
 export function ApiKeysPage({ merchantOptions }: { merchantOptions: Option[] }) {
-  const { t, i18n } = useTranslation('apiKeys');
+  const { t } = useTranslation('apiKeys');
+  // The app's one date-time format (four-digit year, the profile's time zone), as on every other screen.
+  const format = useFormatters();
   const list = useList(listApiKeysQuerySchema, useApiKeys);
   const revoke = useRevokeApiKey();
   const [isCreating, setIsCreating] = useState(false);
@@ -63,12 +61,12 @@ export function ApiKeysPage({ merchantOptions }: { merchantOptions: Option[] }) 
 
   const columns = useMemo<DataTableColumn<ApiKey, SortField>[]>(
     () => [
-      { id: 'name', header: t('columns.name'), sortField: 'name', firstOrder: 'asc', cell: (key) => <Text fw={500}>{key.name}</Text> },
+      { id: 'name', header: t('columns.name'), sortField: 'name', firstOrder: 'asc', isName: true, cell: (key) => <Text fw={500}>{key.name}</Text> },
       { id: 'prefix', header: t('columns.prefix'), cell: (key) => <Code>{key.prefix}…</Code> },
       { id: 'kind', header: t('columns.kind'), cell: (key) => (key.kind === 'app' ? t('kind.app') : (key.merchantName ?? t('kind.merchant'))) },
       { id: 'scopes', header: t('columns.scopes'), cell: (key) => key.scopes.map((scope) => t(`scope.${scope.replace(':', '_')}`)).join(', ') },
-      { id: 'createdAt', header: t('columns.createdAt'), sortField: 'createdAt', firstOrder: 'desc', cell: (key) => formatDateTime(key.createdAt, i18n.language) },
-      { id: 'lastUsedAt', header: t('columns.lastUsedAt'), sortField: 'lastUsedAt', firstOrder: 'desc', cell: (key) => formatDateTime(key.lastUsedAt, i18n.language) },
+      { id: 'createdAt', header: t('columns.createdAt'), sortField: 'createdAt', firstOrder: 'desc', cell: (key) => format.dateTime(key.createdAt) },
+      { id: 'lastUsedAt', header: t('columns.lastUsedAt'), sortField: 'lastUsedAt', firstOrder: 'desc', cell: (key) => (key.lastUsedAt ? format.dateTime(key.lastUsedAt) : '—') },
       {
         id: 'status',
         header: t('columns.status'),
@@ -89,7 +87,7 @@ export function ApiKeysPage({ merchantOptions }: { merchantOptions: Option[] }) 
           ) : null,
       },
     ],
-    [t, i18n.language],
+    [t, format],
   );
 
   return (

@@ -60,6 +60,8 @@ export function ConsentsPanel({ customer }: { customer: Customer }) {
   const format = useFormatters();
   const canWrite = useCan('customers:write') && customer.status !== 'erased';
   const history = useConsentHistory(customer.id);
+  // Erasure (privacy requests) overwrites each record's notice version with the marker `erased`.
+  const noticeText = (version: string) => (version === 'erased' ? t('consents.erasedNotice') : version);
   const [pending, setPending] = useState<Pending | null>(null);
   return (
     <Stack gap="sm">
@@ -78,7 +80,7 @@ export function ConsentsPanel({ customer }: { customer: Customer }) {
                   {state ? (state.granted ? t('consents.grantedState') : t('consents.withdrawnState')) : t('consents.never')}
                   {state ? (
                     <Text size="xs" c="dimmed">
-                      {format.dateTime(state.at)} · {t(`channel.${state.channel}`)} · {state.noticeVersion}
+                      {format.dateTime(state.at)} · {t(`channel.${state.channel}`)} · {noticeText(state.noticeVersion)}
                     </Text>
                   ) : null}
                 </Table.Td>
@@ -119,7 +121,7 @@ export function ConsentsPanel({ customer }: { customer: Customer }) {
                   <Table.Td>{t(`purpose.${record.purpose}`)}</Table.Td>
                   <Table.Td>{record.granted ? t('consents.grantedState') : t('consents.withdrawnState')}</Table.Td>
                   <Table.Td>{t(`channel.${record.channel}`)}</Table.Td>
-                  <Table.Td>{record.noticeVersion}</Table.Td>
+                  <Table.Td>{noticeText(record.noticeVersion)}</Table.Td>
                 </Table.Tr>
               ))}
             </Table.Tbody>

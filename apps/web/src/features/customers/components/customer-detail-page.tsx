@@ -12,6 +12,7 @@ import { useFormatters } from '../../../lib/format.ts';
 import { notifySuccess } from '../../../lib/notify.ts';
 import { useCustomer } from '../api/get-customer.ts';
 import { useUpdateCustomer } from '../api/update-customer.ts';
+import { customerName } from '../lib/customer-name.ts';
 import { ConsentsPanel } from './consents-panel.tsx';
 import { CustomerCard } from './customer-card.tsx';
 import { CustomerFormDrawer } from './customer-form-drawer.tsx';
@@ -40,7 +41,7 @@ function Field({ label, value }: { label: string; value: ReactNode }) {
 function BlockButton({ customer }: { customer: Customer }) {
   const { t } = useTranslation('customers');
   const update = useUpdateCustomer();
-  const name = `${customer.firstName} ${customer.lastName}`;
+  const name = customerName(customer, t);
   const isBlocking = customer.status === 'active';
   const ask = () =>
     modals.openConfirmModal({
@@ -79,7 +80,7 @@ export function CustomerDetailPage({ customerId, listHref, actions, memberships,
   }
   if (!customer) return <Loader aria-label={t('page.loading')} />;
 
-  const name = `${customer.firstName} ${customer.lastName}`;
+  const name = customerName(customer, t);
   return (
     <Stack gap="lg">
       <Anchor component={Link} to={listHref} size="sm">
@@ -115,7 +116,7 @@ export function CustomerDetailPage({ customerId, listHref, actions, memberships,
               <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
                 <Field label={t('form.email')} value={customer.email ?? t('page.none')} />
                 <Field label={t('form.phone')} value={customer.phone ?? t('page.none')} />
-                <Field label={t('form.birthDate')} value={customer.birthDate ? format.date(`${customer.birthDate}T12:00:00Z`) : t('page.none')} />
+                <Field label={t('form.birthDate')} value={customer.birthDate ? format.day(customer.birthDate) : t('page.none')} />
                 <Field label={t('form.city')} value={customer.city ? `${customer.city}${customer.province ? ` (${customer.province})` : ''}` : t('page.none')} />
                 <Field label={t('page.referralCode')} value={customer.referralCode} />
                 <Field label={t('columns.createdAt')} value={format.date(customer.createdAt)} />

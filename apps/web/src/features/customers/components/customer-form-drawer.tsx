@@ -6,7 +6,7 @@ import { Controller, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import { describeApiError } from '../../../lib/api-client.ts';
-import { isApiError } from '../../../lib/api-error.ts';
+import { hasFieldErrors } from '../../../lib/api-error.ts';
 import { applyServerFieldErrors, contractResolver, useRevalidateOnLanguageChange } from '../../../lib/form-resolver.ts';
 import { blanksToNull } from '../../../lib/form-values.ts';
 import { notifySuccess } from '../../../lib/notify.ts';
@@ -97,7 +97,7 @@ function CustomerForm({ customer, onSaved }: { customer: Customer | null; onSave
       notifySuccess(customer ? t('form.saved', { name }) : t('form.created', { name, card: saved.cardNumber }));
       onSaved(saved);
     } catch (error) {
-      if (isApiError(error) && error.code === 'validation') {
+      if (hasFieldErrors(error)) {
         const fields = error.fields?.map((item) => ({ ...item, field: item.field.replace(/^consents\.\w+\./, '') }));
         if (applyServerFieldErrors(form, fields)) return;
       }

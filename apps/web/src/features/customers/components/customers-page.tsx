@@ -11,6 +11,7 @@ import { useMountedOnceOpened } from '../../../hooks/use-mounted-once-opened.ts'
 import { useList, type ListParams } from '../../../hooks/use-list-params.ts';
 import { useFormatters } from '../../../lib/format.ts';
 import { CUSTOMERS_PATH, useCustomers } from '../api/get-customers.ts';
+import { customerName } from '../lib/customer-name.ts';
 import { CUSTOMER_STATUS_COLORS } from './customer-status-badge.tsx';
 
 type SortField = ListParams<typeof listCustomersQuerySchema>['sort'];
@@ -40,12 +41,13 @@ export function CustomersPage({ programOptions, hrefFor }: Props) {
     () => [
       {
         id: 'name',
+        isName: true,
         header: t('columns.name'),
         sortField: 'name',
         firstOrder: 'asc',
         cell: (customer) => (
           <TextLink to={hrefFor(customer.id)} isStrong>
-            {`${customer.lastName} ${customer.firstName}`}
+            {customerName(customer, t, 'last')}
           </TextLink>
         ),
       },

@@ -87,6 +87,31 @@ describe('Clienti', { timeout: 30_000 }, () => {
     });
   });
 
+  it('says an e-mail already used on the e-mail field, not as a version conflict, and keeps the form', async () => {
+    document.cookie = 'XSRF-TOKEN=t; path=/';
+    const user = userEvent.setup();
+    server.use(
+      http.get('/api/admin/customers', () => HttpResponse.json({ items: [], total: 0, page: 1, pageSize: 25 })),
+      http.post('/api/admin/customers', () =>
+        HttpResponse.json(
+          { error: { code: 'already_used', message: 'Email già in uso', fields: [{ field: 'email', message: 'Email già in uso' }], requestId: 'r' } },
+          { status: 409 },
+        ),
+      ),
+    );
+    renderWithProviders(<CustomersPage programOptions={programs} hrefFor={(id) => `/customers/${id}`} />, { route: '/customers?customer=new', user: admin });
+    const drawer = await screen.findByRole('dialog', { name: 'Nuovo cliente' });
+    await user.type(within(drawer).getByRole('textbox', { name: /^Nome/ }), 'Maria');
+    await user.type(within(drawer).getByRole('textbox', { name: /^Cognome/ }), 'Rossi');
+    await user.type(within(drawer).getByRole('textbox', { name: /^E-mail/ }), 'maria.rossi@example.it');
+    await user.click(within(drawer).getByRole('button', { name: 'Crea cliente' }));
+    const email = within(drawer).getByRole('textbox', { name: /^E-mail/ });
+    await waitFor(() => expect(email).toHaveAccessibleDescription('Email già in uso'));
+    expect(within(drawer).queryByText(/Qualcun altro/)).toBeNull();
+    expect(within(drawer).getByRole('textbox', { name: /^Cognome/ })).toHaveValue('Rossi');
+    expect(screen.getByRole('dialog', { name: 'Nuovo cliente' })).toBeInTheDocument();
+  });
+
   it('shows the card with QR and barcode, the consents and their history, and records a withdrawal with channel and notice', async () => {
     document.cookie = 'XSRF-TOKEN=t; path=/';
     const user = userEvent.setup();
@@ -119,6 +144,32 @@ describe('Clienti', { timeout: 30_000 }, () => {
     await user.click(within(dialog).getByRole('button', { name: 'Conferma' }));
     await waitFor(() => expect(recorded).toEqual({ purpose: 'marketing', granted: false, channel: 'counter', noticeVersion: '2026-01' }));
     expect(await screen.findByRole('button', { name: 'Registra consenso: Marketing' })).toBeInTheDocument();
+  });
+
+  it('names an erased customer, with a heading, in the list and on the page, and words its consent notice', async () => {
+    const erased = customer({
+      firstName: '',
+      lastName: '',
+      email: null,
+      status: 'erased',
+      cardNumber: '2790000000012',
+      consents: { service: { granted: false, at: '2026-11-20T10:00:00.000Z', channel: 'back-office', noticeVersion: 'erased' }, marketing: null, profiling: null },
+    });
+    server.use(
+      http.get('/api/admin/customers', () => HttpResponse.json({ items: [erased], total: 1, page: 1, pageSize: 25 })),
+      http.get(`/api/admin/customers/${erased.id}`, () => HttpResponse.json(erased)),
+      http.get(`/api/admin/customers/${erased.id}/consents`, () =>
+        HttpResponse.json({ items: [{ id: 9, purpose: 'service', granted: false, channel: 'back-office', noticeVersion: 'erased', at: '2026-11-20T10:00:00.000Z', recordedBy: null }] }),
+      ),
+    );
+    const list = renderWithProviders(<CustomersPage programOptions={programs} hrefFor={(id) => `/customers/${id}`} />, { route: '/customers', user: admin });
+    expect(await screen.findByRole('link', { name: 'Cliente cancellato · 2790000000012' })).toHaveAttribute('href', `/customers/${erased.id}`);
+    list.unmount();
+    renderWithProviders(<CustomerDetailPage customerId={erased.id} listHref="/customers" />, { route: `/customers/${erased.id}`, user: admin });
+    expect(await screen.findByRole('heading', { level: 1, name: 'Cliente cancellato · 2790000000012' })).toBeInTheDocument();
+    const history = await screen.findByRole('table', { name: 'Cronologia dei consensi' });
+    expect(within(history).getByText('dati cancellati')).toBeInTheDocument();
+    expect(screen.queryByText('erased')).toBeNull();
   });
 
   it('asks before blocking a customer and sends the status with the version read', async () => {

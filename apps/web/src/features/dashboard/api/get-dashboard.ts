@@ -2,8 +2,10 @@ import type { Dashboard } from '@sf/contract/dashboard';
 import type { DashboardQuery } from '@sf/contract/dashboard-figures';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { apiClient } from '../../../lib/api-client.ts';
+import { DASHBOARD_QUERY_ROOT } from '../../../lib/query-client.ts';
 
-export const dashboardKeys = { all: ['dashboard'] as const, period: (query: DashboardQuery) => ['dashboard', query] as const };
+/** Under DASHBOARD_QUERY_ROOT, which every successful write invalidates (lib/query-client.ts). */
+export const dashboardKeys = { all: [DASHBOARD_QUERY_ROOT] as const, period: (query: DashboardQuery) => [DASHBOARD_QUERY_ROOT, query] as const };
 
 export function getDashboard(query: DashboardQuery = {}, signal?: AbortSignal): Promise<Dashboard> {
   const search = new URLSearchParams(Object.entries(query).filter((entry): entry is [string, string] => Boolean(entry[1])));

@@ -112,8 +112,22 @@ function NextScheduled({ posts }: { posts: Dashboard['nextScheduled'] }) {
   );
 }
 
+/**
+ * An audit action in words: its own text when it has one (`news.publish` → "Pubblicato"), else the word for
+ * its verb (`ledger.earn` → "Accredito", `create` → "Creato"); never the stored name.
+ */
+function useDescribeAction() {
+  const { t, i18n } = useTranslation('dashboard');
+  return (action: string) => {
+    if (i18n.exists(`dashboard:changes.actions.${action}`) && typeof t(`changes.actions.${action}`, { returnObjects: true }) === 'string') return t(`changes.actions.${action}`);
+    const verb = action.split('.').at(-1) ?? action;
+    return i18n.exists(`dashboard:changes.verbs.${verb}`) ? t(`changes.verbs.${verb}`) : t('changes.otherAction');
+  };
+}
+
 function LatestChanges({ entries }: { entries: Dashboard['latestChanges'] }) {
-  const { t } = useTranslation('dashboard');
+  const { t, i18n } = useTranslation('dashboard');
+  const describe = useDescribeAction();
   const format = useFormatters();
   return (
     <Card withBorder radius="md" padding="md" component="section" aria-labelledby="dashboard-changes-heading">
@@ -139,7 +153,8 @@ function LatestChanges({ entries }: { entries: Dashboard['latestChanges'] }) {
             </Table.Thead>
             <Table.Tbody>
               {entries.map((entry) => {
-                const what = t(`changes.actions.${entry.action}`, { defaultValue: entry.action });
+                const what = describe(entry.action);
+                const entity = i18n.exists(`dashboard:changes.entities.${entry.entityType}`) ? t(`changes.entities.${entry.entityType}`) : t('changes.otherEntity');
                 const isPostLink = entry.entityType === 'news_post';
                 return (
                   <Table.Tr key={entry.id}>
@@ -156,7 +171,7 @@ function LatestChanges({ entries }: { entries: Dashboard['latestChanges'] }) {
                             </Anchor>
                           </>
                         ) : (
-                          ` ${t('changes.entity', { type: t(`changes.entities.${entry.entityType}`, { defaultValue: entry.entityType }), id: entry.entityId })}`
+                          ` ${t('changes.entity', { type: entity, id: entry.entityId })}`
                         ))}
                     </Table.Td>
                   </Table.Tr>

@@ -61,7 +61,7 @@ export function PeriodFigures({ figures, filters, isUpdating }: { figures: Dashb
       id: 'pointsOutstanding',
       value: figures.pointsOutstanding,
       to: filters.programId ? `/ledger?programId=${filters.programId}` : '/ledger',
-      hint: t('figures.outstandingAt', { date: format.date(`${figures.to}T12:00:00`) }),
+      hint: t('figures.outstandingAt', { date: format.day(figures.to) }),
     },
     { id: 'stampsIssued', value: figures.stampsIssued, to: ledgerLink(filters, { kind: 'earn' }) },
     { id: 'redemptions', value: figures.redemptions, to: ledgerLink(filters, { kind: 'redeem' }) },
@@ -76,7 +76,7 @@ export function PeriodFigures({ figures, filters, isUpdating }: { figures: Dashb
             {t('figures.title')}
           </Title>
           <Text c="dimmed" size="sm" data-testid="period-range">
-            {t('figures.range', { from: format.date(`${figures.from}T12:00:00`), to: format.date(`${figures.to}T12:00:00`) })}
+            {t('figures.range', { from: format.day(figures.from), to: format.day(figures.to) })}
           </Text>
         </Group>
         <SimpleGrid cols={{ base: 1, xs: 2, md: 4 }}>

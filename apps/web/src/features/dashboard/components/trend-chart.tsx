@@ -9,7 +9,7 @@ import { useFormatters } from '../../../lib/format.ts';
 export default function TrendChart({ trend }: { trend: DashboardTrendDay[] }) {
   const { t } = useTranslation('dashboard');
   const format = useFormatters();
-  const data = trend.map((day) => ({ ...day, label: format.date(`${day.day}T12:00:00`).slice(0, 5) }));
+  const data = trend.map((day) => ({ ...day, label: format.day(day.day).slice(0, 5) }));
   return (
     <LineChart
       h={260}

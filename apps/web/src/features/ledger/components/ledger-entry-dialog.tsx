@@ -5,6 +5,7 @@ import { useRef, useState, type ReactNode } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
+import { AmountInput } from '../../../components/ui/amount-input.tsx';
 import { describeApiError } from '../../../lib/api-client.ts';
 import { isApiError } from '../../../lib/api-error.ts';
 import { applyServerFieldErrors, contractResolver, useRevalidateOnLanguageChange } from '../../../lib/form-resolver.ts';
@@ -77,7 +78,21 @@ function EntryForm({ kind, onClose, customer: presetCustomer, renderCustomerPick
   const { errors } = form.formState;
   const isStamps = program?.type === 'stamps';
 
-  const goToConfirm = form.handleSubmit(() => {
+  /** A redemption beyond the member's balance is said on the field, before the confirm step. */
+  const overBalance = (values: Values): string | null => {
+    if (kind !== 'redeem' || !membership) return null;
+    const requested = toNumber(isStamps ? values.stamps : values.points);
+    const balance = isStamps ? membership.stamps : membership.balance;
+    if (requested === undefined || requested <= balance) return null;
+    return t('dialog.overBalance', { balance: format.number(balance), value: format.number(requested), unit: isStamps ? t('dialog.unitStamps') : t('dialog.unitPoints') });
+  };
+
+  const goToConfirm = form.handleSubmit((values) => {
+    const beyond = overBalance(values);
+    if (beyond) {
+      form.setError(isStamps ? 'stamps' : 'points', { type: 'balance', message: beyond }, { shouldFocus: true });
+      return;
+    }
     key.current = newIdempotencyKey();
     setFailure(null);
     setStep('confirm');
@@ -193,7 +208,7 @@ function EntryForm({ kind, onClose, customer: presetCustomer, renderCustomerPick
             control={form.control}
             name="amountCents"
             render={({ field, fieldState }) => (
-              <NumberInput label={t('dialog.amount')} required min={0} decimalScale={2} fixedDecimalScale={false} decimalSeparator={format.locale === 'it-IT' ? ',' : '.'} thousandSeparator={format.locale === 'it-IT' ? '.' : ','} value={field.value} onChange={field.onChange} onBlur={field.onBlur} error={fieldState.error?.message} />
+              <AmountInput label={t('dialog.amount')} required value={field.value} onChange={field.onChange} onBlur={field.onBlur} error={fieldState.error?.message} />
             )}
           />
         ) : null}
@@ -209,8 +224,19 @@ function EntryForm({ kind, onClose, customer: presetCustomer, renderCustomerPick
                 allowNegative={kind === 'adjust'}
                 min={kind === 'adjust' ? -(isStamps ? LEDGER_BOUNDS.stampsMax : LEDGER_BOUNDS.pointsMax) : 1}
                 value={field.value}
-                onChange={field.onChange}
+                onChange={(next) => {
+                  field.onChange(next);
+                  // Said while typing, not only at "Continua".
+                  const beyond = overBalance({ ...form.getValues(), [field.name]: next });
+                  if (beyond) form.setError(field.name, { type: 'balance', message: beyond });
+                  else if (fieldState.error?.type === 'balance') form.clearErrors(field.name);
+                }}
                 onBlur={field.onBlur}
+                description={
+                  kind === 'redeem' && membership
+                    ? t('dialog.available', { balance: format.number(isStamps ? membership.stamps : membership.balance), unit: isStamps ? t('dialog.unitStamps') : t('dialog.unitPoints') })
+                    : undefined
+                }
                 error={fieldState.error?.message}
               />
             )}

@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useCan } from '../../../components/can.tsx';
 import { DataTable, type DataTableColumn, type DataTableParams } from '../../../components/ui/data-table.tsx';
+import { TruncatedText } from '../../../components/ui/truncated-text.tsx';
 import { useFormatters } from '../../../lib/format.ts';
 import { ReverseDialog } from './reverse-dialog.tsx';
 
@@ -28,6 +29,8 @@ type Props = {
 
 const getRowId = (entry: LedgerEntry) => String(entry.id);
 
+const NO_WRAP = { whiteSpace: 'nowrap' } as const;
+
 /** Ledger entries with their signed points/stamps and, per entry, a confirmed reversal. */
 export function LedgerTable({ query, params, onChange, names, isFiltered, caption }: Props) {
   const { t } = useTranslation('ledger');
@@ -44,7 +47,7 @@ export function LedgerTable({ query, params, onChange, names, isFiltered, captio
             id: 'customer',
             header: t('columns.customer'),
             cell: (entry) => (
-              <Anchor component={Link} to={names.customerHref!(entry.customerId)} aria-label={t('openCustomer', { id: entry.customerId.slice(0, 8) })} ff="monospace" size="sm">
+              <Anchor component={Link} to={names.customerHref!(entry.customerId)} aria-label={t('openCustomer', { id: entry.customerId.slice(0, 8) })} ff="monospace" size="sm" style={NO_WRAP}>
                 {entry.customerId.slice(0, 8)}
               </Anchor>
             ),
@@ -69,8 +72,9 @@ export function LedgerTable({ query, params, onChange, names, isFiltered, captio
       { id: 'points', header: t('columns.points'), isNumeric: true, cell: (entry) => (entry.points === 0 ? '—' : signed(entry.points)) },
       { id: 'stamps', header: t('columns.stamps'), isNumeric: true, cell: (entry) => (entry.stamps === 0 ? '—' : signed(entry.stamps)) },
       { id: 'amount', header: t('columns.amount'), isNumeric: true, cell: (entry) => (entry.amountCents === null ? '—' : format.currency(entry.amountCents / 100)) },
-      { id: 'reason', header: t('columns.reason'), cell: (entry) => entry.reason ?? '—' },
-      { id: 'by', header: t('columns.by'), cell: (entry) => entry.createdByLabel },
+      // Free text: one line each, whole on hover, so the table fits 1366 px with its actions.
+      { id: 'reason', header: t('columns.reason'), cell: (entry) => (entry.reason ? <TruncatedText text={entry.reason} maxWidth={110} /> : '—') },
+      { id: 'by', header: t('columns.by'), cell: (entry) => <TruncatedText text={entry.createdByLabel} maxWidth={90} /> },
       {
         id: 'actions',
         header: t('columns.actions'),
@@ -80,7 +84,7 @@ export function LedgerTable({ query, params, onChange, names, isFiltered, captio
               {t('reversed')}
             </Badge>
           ) : canWrite && entry.kind !== 'reversal' && entry.kind !== 'expire' ? (
-            <Button size="xs" variant="light" color="orange" onClick={() => setReversing(entry)} aria-label={t('reverse.label', { id: entry.id })}>
+            <Button size="xs" variant="light" color="orange" onClick={() => setReversing(entry)} aria-label={t('reverse.label', { id: entry.id })} style={{ flexShrink: 0 }}>
               {t('reverse.button')}
             </Button>
           ) : null,
@@ -101,7 +105,8 @@ export function LedgerTable({ query, params, onChange, names, isFiltered, captio
         emptyText={t('empty')}
         isFiltered={isFiltered ?? false}
         errorTitle={t('errorTitle')}
-        minWidth={1100}
+        // What the screen has beside the menu at 1366 px: no horizontal scroll, "Storna" in view.
+        minWidth={900}
       />
       <ReverseDialog entry={reversing} onClose={() => setReversing(null)} />
     </>

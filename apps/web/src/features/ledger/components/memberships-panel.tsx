@@ -57,7 +57,7 @@ export function MembershipsPanel({ customerId }: { customerId: string }) {
               ) : (
                 membership.expiring.slice(0, 3).map((lot) => (
                   <Text key={lot.expiresOn} size="sm">
-                    {t('memberships.expiring', { points: format.number(lot.points), date: format.date(`${lot.expiresOn}T12:00:00Z`) })}
+                    {t('memberships.expiring', { points: format.number(lot.points), date: format.day(lot.expiresOn) })}
                   </Text>
                 ))
               )}

@@ -8,7 +8,7 @@ import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import { useCan } from '../../../components/can.tsx';
 import { describeApiError } from '../../../lib/api-client.ts';
-import { isApiError } from '../../../lib/api-error.ts';
+import { hasFieldErrors } from '../../../lib/api-error.ts';
 import { applyServerFieldErrors, contractResolver, useRevalidateOnLanguageChange } from '../../../lib/form-resolver.ts';
 import { blanksToNull } from '../../../lib/form-values.ts';
 import { notifySuccess } from '../../../lib/notify.ts';
@@ -99,7 +99,7 @@ function MerchantForm({ merchant, onDone }: { merchant: Merchant | null; onDone:
         notifySuccess(t(merchant ? 'form.saved' : 'form.created', { name: saved.legalName }));
         onDone(saved);
       } catch (error) {
-        if (isApiError(error) && error.code === 'validation' && applyServerFieldErrors(form, error.fields)) return;
+        if (hasFieldErrors(error) && applyServerFieldErrors(form, error.fields)) return;
         setFailure(error);
       }
     },
@@ -121,7 +121,7 @@ function MerchantForm({ merchant, onDone }: { merchant: Merchant | null; onDone:
         <TextInput label={t('form.legalName')} required {...register('legalName')} error={errors.legalName?.message} />
         <TextInput label={t('form.signName')} {...register('signName')} error={errors.signName?.message} />
         <SimpleGrid cols={{ base: 1, sm: 2 }}>
-          <TextInput label={t('form.vatNumber')} description={t('form.vatHint')} required inputMode="numeric" maxLength={11} {...register('vatNumber')} error={errors.vatNumber?.message} />
+          <TextInput label={t('form.vatNumber')} description={t('form.vatHint')} required maxLength={20} {...register('vatNumber')} error={errors.vatNumber?.message} />
           <TextInput label={t('form.taxCode')} description={t('form.taxCodeHint')} maxLength={16} {...register('taxCode')} error={errors.taxCode?.message} />
           <TextInput label={t('form.sdiCode')} description={t('form.sdiHint')} maxLength={7} {...register('sdiCode')} error={errors.sdiCode?.message} />
           <TextInput label={t('form.pec')} type="email" {...register('pec')} error={errors.pec?.message} />

@@ -78,6 +78,37 @@ describe('Esercenti', { timeout: 30_000 }, () => {
     expect(body).toMatchObject({ legalName: 'Bar Sport S.n.c.', vatNumber: '01234567897', signName: null, address: { street: 'Via Po 3', city: 'Torino', province: 'TO', postalCode: '10123' } });
   });
 
+  it('takes a Partita IVA pasted with IT and spaces whole, and shows a duplicate on the field', async () => {
+    document.cookie = 'XSRF-TOKEN=t; path=/';
+    const user = userEvent.setup();
+    answerList([]);
+    const bodies: Record<string, unknown>[] = [];
+    server.use(
+      http.post('/api/admin/merchants', async ({ request }) => {
+        bodies.push((await request.json()) as Record<string, unknown>);
+        return HttpResponse.json(
+          { error: { code: 'already_used', message: 'Partita IVA già in uso', fields: [{ field: 'vatNumber', message: 'Partita IVA già in uso' }], requestId: 'r' } },
+          { status: 409 },
+        );
+      }),
+    );
+    renderWithProviders(<MerchantsPage />, { route: '/merchants?merchant=new', user: admin });
+    const drawer = await screen.findByRole('dialog', { name: 'Nuovo esercente' });
+    await user.type(within(drawer).getByRole('textbox', { name: /Ragione sociale/ }), 'Bar Sport S.n.c.');
+    const vat = within(drawer).getByRole('textbox', { name: /Partita IVA/ });
+    await user.click(vat);
+    await user.paste('IT 01234567897');
+    expect(vat).toHaveValue('IT 01234567897');
+    await user.type(within(drawer).getByRole('textbox', { name: /Via e numero/ }), 'Via Po 3');
+    await user.type(within(drawer).getByRole('textbox', { name: /Città/ }), 'Torino');
+    await user.click(within(drawer).getByLabelText(/Provincia/, { selector: 'input' }));
+    await user.click((await screen.findAllByRole('option', { name: 'TO', hidden: true })).at(-1)!);
+    await user.type(within(drawer).getByRole('textbox', { name: /CAP/ }), '10123');
+    await user.click(within(drawer).getByRole('button', { name: 'Crea esercente' }));
+    await waitFor(() => expect(vat).toHaveAccessibleDescription(/^Partita IVA già in uso/));
+    expect(bodies[0]).toMatchObject({ vatNumber: '01234567897' });
+  });
+
   it('asks before suspending a merchant and sends the status with the version read', async () => {
     document.cookie = 'XSRF-TOKEN=t; path=/';
     const user = userEvent.setup();

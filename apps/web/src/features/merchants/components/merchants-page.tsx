@@ -25,6 +25,7 @@ export function MerchantsPage() {
     () => [
       {
         id: 'legalName',
+        isName: true,
         header: t('columns.legalName'),
         sortField: 'legalName',
         firstOrder: 'asc',

@@ -129,6 +129,31 @@ describe('News editor', { timeout: 20_000 }, () => {
     expect(at - Date.now()).toBeLessThanOrEqual(60 * 60 * 1000);
   });
 
+  it('creates one post when "Programma" and its confirmation are double-clicked', async () => {
+    const user = userEvent.setup();
+    const bodies: Record<string, unknown>[] = [];
+    server.use(
+      http.post('/api/admin/news', async ({ request }) => {
+        bodies.push((await request.json()) as Record<string, unknown>);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        return HttpResponse.json(newsPost({ id: 43, status: 'scheduled', publishAt: '2099-01-10T08:00:00.000Z', version: 1 }), { status: 201 });
+      }),
+      http.get('/api/admin/news/43', () => HttpResponse.json(newsPost({ id: 43, status: 'scheduled', publishAt: '2099-01-10T08:00:00.000Z', version: 1 }))),
+    );
+    renderWithProviders(<NewsPage />, { route: '/news?post=new', user: { ...editor, timeZone: 'Europe/Rome' } });
+    const drawer = await openDrawer('Nuovo post');
+    await user.type(within(drawer).getByRole('textbox', { name: /Titolo/ }), 'Doppio clic');
+    await user.click(within(drawer).getByRole('radio', { name: 'Programma per' }));
+    await user.dblClick(within(drawer).getByRole('button', { name: 'Programma' }));
+    const confirmDialogs = await screen.findAllByRole('dialog', { name: 'Programmare questo post?' });
+    expect(confirmDialogs).toHaveLength(1);
+    await user.dblClick(within(confirmDialogs[0]!).getByRole('button', { name: 'Programma' }));
+    await waitFor(() => expect(bodies).toHaveLength(1));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(bodies).toHaveLength(1);
+    expect(screen.queryByRole('dialog', { name: 'Programmare questo post?' })).toBeNull();
+  });
+
   it('warns before closing the editor with unsaved changes, and closes without asking when nothing changed', async () => {
     const user = userEvent.setup();
     const { router } = renderWithProviders(<NewsPage />, { route: '/news?post=new', user: editor });

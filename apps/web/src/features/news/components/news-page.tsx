@@ -35,6 +35,7 @@ export function NewsPage() {
     () => [
       {
         id: 'title',
+        isName: true,
         header: t('list.columns.title'),
         sortField: 'title',
         firstOrder: 'asc',

@@ -19,7 +19,7 @@ import { NEWS_AUDIENCES, type NewsPost } from '@sf/contract/news';
 import { BOUNDS } from '@sf/contract/validation';
 import { message } from '@sf/contract/messages';
 import { IconAlertTriangle } from '@tabler/icons-react';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Controller, useForm, useWatch, type Control } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { isApiError } from '../../../lib/api-error.ts';
@@ -166,8 +166,21 @@ export function NewsPostForm({ post, onCreated, onDeleted, onDirtyChange, onRelo
     return true;
   };
 
+  // One save at a time, from the first click to the answer, confirmation included: a double click on
+  // "Programma" (or on its confirmation) opened two confirmations and created two identical posts.
+  const inFlight = useRef(false);
+  const once = async (work: () => Promise<void>) => {
+    if (inFlight.current) return;
+    inFlight.current = true;
+    try {
+      await work();
+    } finally {
+      inFlight.current = false;
+    }
+  };
+
   const submit = (intent: SaveIntent) =>
-    handleSubmit(async (formValues) => {
+    once(() => handleSubmit(async (formValues) => {
       setFormError(null);
       if (intent === 'schedule' && !isScheduleValid(formValues)) return;
       if (intent === 'publish' || intent === 'schedule') {
@@ -186,9 +199,11 @@ export function NewsPostForm({ post, onCreated, onDeleted, onDirtyChange, onRelo
       } catch (failure) {
         showFailure(failure);
       }
-    })();
+    })());
 
-  const act = async (action: NewsAction) => {
+  const act = (action: NewsAction) => once(() => runConfirmedAction(action));
+
+  const runConfirmedAction = async (action: NewsAction) => {
     if (!post) return;
     setFormError(null);
     const isConfirmed = await confirm({

@@ -47,7 +47,7 @@ export function PrivacyRequestsPage({ renderCustomerPicker, customerHref, render
           </TextLink>
         ),
       },
-      { id: 'customer', header: t('columns.customer'), sortField: 'customer', firstOrder: 'asc', cell: (request) => customerLabel(request, t('erasedCustomer')) },
+      { id: 'customer', header: t('columns.customer'), sortField: 'customer', firstOrder: 'asc', isName: true, cell: (request) => customerLabel(request, t('erasedCustomer')) },
       { id: 'receivedAt', header: t('columns.receivedAt'), sortField: 'receivedAt', cell: (request) => format.date(request.receivedAt) },
       {
         id: 'dueAt',

@@ -16,7 +16,7 @@ import { Controller, useFieldArray, useForm, type FieldPath } from 'react-hook-f
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import { describeApiError } from '../../../lib/api-client.ts';
-import { isApiError } from '../../../lib/api-error.ts';
+import { hasFieldErrors } from '../../../lib/api-error.ts';
 import { applyServerFieldErrors, contractResolver, useRevalidateOnLanguageChange } from '../../../lib/form-resolver.ts';
 import { euroToCents } from '../../../lib/form-values.ts';
 import { notifySuccess } from '../../../lib/notify.ts';
@@ -104,6 +104,8 @@ function NumberField({ form, name, label, description, decimal }: { form: Return
           allowDecimal={decimal ?? false}
           decimalScale={decimal ? 2 : 0}
           decimalSeparator={isItalian ? ',' : '.'}
+          // Only the language's decimal mark starts decimals: an Italian "1.234" is a thousand.
+          allowedDecimalSeparators={[isItalian ? ',' : '.']}
           thousandSeparator={isItalian ? '.' : ','}
           error={fieldState.error?.message}
         />
@@ -132,7 +134,7 @@ function ProgramForm({ program, merchantOptions, onSaved }: { program: Program |
       notifySuccess(t(program ? 'form.saved' : 'form.created', { name: saved.name }));
       onSaved(saved);
     } catch (error) {
-      if (isApiError(error) && error.code === 'validation' && applyServerFieldErrors(form, error.fields)) return;
+      if (hasFieldErrors(error) && applyServerFieldErrors(form, error.fields)) return;
       setFailure(error);
     }
   });

@@ -28,6 +28,7 @@ export function ProgramsPage({ merchantOptions }: Props) {
     () => [
       {
         id: 'name',
+        isName: true,
         header: t('columns.name'),
         sortField: 'name',
         firstOrder: 'asc',

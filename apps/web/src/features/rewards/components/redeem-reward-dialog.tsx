@@ -6,6 +6,7 @@ import { describeApiError } from '../../../lib/api-client.ts';
 import { isApiError } from '../../../lib/api-error.ts';
 import { useFormatters } from '../../../lib/format.ts';
 import { notifySuccess } from '../../../lib/notify.ts';
+import { useCustomerBalances } from '../api/get-customer-balances.ts';
 import { useRewards } from '../api/get-rewards.ts';
 import { useRedeemReward } from '../api/redeem-reward.ts';
 
@@ -33,6 +34,16 @@ function RedeemForm({ onClose, customer: preset, renderCustomerPicker }: Omit<Pr
   const key = useRef<string | null>(null);
   const rewards = useRewards({ status: 'active', pageSize: '100', sort: 'name', order: 'asc' });
   const redeem = useRedeemReward();
+  const balances = useCustomerBalances(customer?.id ?? null);
+  const chosen = rewards.data?.items.find((reward) => reward.id === rewardId) ?? null;
+  // Out of reach is said as soon as the customer and the reward are chosen, not after "Riscatta".
+  const reach = (() => {
+    if (!chosen || !balances.data) return null;
+    const membership = balances.data.items.find((item) => item.programId === chosen.programId);
+    const balance = chosen.costUnit === 'stamps' ? (membership?.stamps ?? 0) : (membership?.balance ?? 0);
+    const words = { balance: format.number(balance), unit: t(`units.${chosen.costUnit}`), cost: format.number(chosen.cost) };
+    return { isEnough: balance >= chosen.cost, words };
+  })();
   const options = (rewards.data?.items ?? []).map((reward) => ({
     value: reward.id,
     label: `${reward.name} · ${reward.programName} · ${t(`cost.${reward.costUnit}`, { count: reward.cost, value: format.number(reward.cost) })}`,
@@ -46,7 +57,7 @@ function RedeemForm({ onClose, customer: preset, renderCustomerPicker }: Omit<Pr
           <Text ff="monospace" fz="xl" fw={700} data-testid="voucher-code">
             {done.voucher.code}
           </Text>
-          {done.voucher.validUntil ? <Text size="sm">{t('redeem.validUntil', { date: format.date(done.voucher.validUntil) })}</Text> : null}
+          {done.voucher.validUntil ? <Text size="sm">{t('redeem.validUntil', { date: format.day(done.voucher.validUntil) })}</Text> : null}
         </Alert>
         <Group justify="flex-end">
           <Button onClick={onClose}>{t('redeem.close')}</Button>
@@ -70,7 +81,8 @@ function RedeemForm({ onClose, customer: preset, renderCustomerPicker }: Omit<Pr
               setDone(result);
             },
             onError: (error) => {
-              setFailure(describeApiError(error));
+              // A refusal carries the API's own words (stamps or points, the figures); the rest a generic text.
+              setFailure(isApiError(error) && error.status >= 400 && error.status < 500 && error.message ? error.message : describeApiError(error));
               // A refusal from the API is final for this key (a new attempt is a new request); after a
               // network failure the same key is sent again, so a redemption that did happen counts once.
               if (isApiError(error)) key.current = null;
@@ -86,12 +98,22 @@ function RedeemForm({ onClose, customer: preset, renderCustomerPicker }: Omit<Pr
           </Alert>
         ) : null}
         {renderCustomerPicker({ value: customer, onChange: setCustomer, error: undefined })}
-        <Select label={t('redeem.reward')} data={options} value={rewardId} onChange={setRewardId} searchable required nothingFoundMessage={t('redeem.noRewards')} />
+        <Select
+          label={t('redeem.reward')}
+          data={options}
+          value={rewardId}
+          onChange={setRewardId}
+          searchable
+          required
+          nothingFoundMessage={t('redeem.noRewards')}
+          description={reach?.isEnough ? t('redeem.balance', reach.words) : undefined}
+          error={reach && !reach.isEnough ? t('redeem.notEnough', reach.words) : undefined}
+        />
         <Group justify="flex-end">
           <Button variant="default" onClick={onClose}>
             {t('redeem.cancel')}
           </Button>
-          <Button type="submit" loading={redeem.isPending} disabled={!customer || !rewardId}>
+          <Button type="submit" loading={redeem.isPending} disabled={!customer || !rewardId || reach?.isEnough === false}>
             {t('redeem.confirm')}
           </Button>
         </Group>

@@ -1,5 +1,6 @@
 import { Alert, Anchor, Button, Card, FileInput, Group, Image, List, Loader, NumberInput, Paper, Select, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
-import { REWARD_BOUNDS, VOUCHER_STATUSES, listVouchersQuerySchema, type Voucher, type VoucherBatchResult } from '@sf/contract/rewards';
+import { VOUCHER_STATUSES, generateVouchersSchema, listVouchersQuerySchema, type Voucher, type VoucherBatchResult } from '@sf/contract/rewards';
+import { issueMessage } from '@sf/contract/validation';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
@@ -9,6 +10,7 @@ import { ListTable, ListToolbar } from '../../../components/ui/list-page.tsx';
 import { useDrawerParam } from '../../../hooks/use-drawer-param.ts';
 import { useList, type ListParams } from '../../../hooks/use-list-params.ts';
 import { describeApiError } from '../../../lib/api-client.ts';
+import { hasFieldErrors } from '../../../lib/api-error.ts';
 import { useFormatters } from '../../../lib/format.ts';
 import { notifySuccess } from '../../../lib/notify.ts';
 import { useReward } from '../api/get-rewards.ts';
@@ -19,28 +21,65 @@ import { RewardStatusBadge, VoucherStatusBadge } from './reward-status-badge.tsx
 type SortField = ListParams<typeof listVouchersQuerySchema>['sort'];
 type Option = { value: string; label: string };
 
-function GenerateVouchers({ rewardId }: { rewardId: string }) {
+/** Codes waiting beyond the stock left: said, not refused (the stock can grow). */
+function StockNotice({ stock }: { stock: VoucherBatchResult['stock'] }) {
   const { t } = useTranslation('rewards');
+  const format = useFormatters();
+  if (!stock || stock.waiting <= stock.left) return null;
+  return (
+    <Alert color="yellow" role="status">
+      {t('vouchers.beyondStock', { waiting: format.number(stock.waiting), left: format.number(stock.left) })}
+    </Alert>
+  );
+}
+
+function GenerateVouchers({ rewardId }: { rewardId: string }) {
+  const { t, i18n } = useTranslation('rewards');
   const [count, setCount] = useState<number | string>(20);
+  const [fieldError, setFieldError] = useState<string | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
+  const [result, setResult] = useState<VoucherBatchResult | null>(null);
   const create = useCreateVouchers(rewardId);
+  const generate = () => {
+    setFailure(null);
+    setResult(null);
+    // The contract's bounds, said on the field: 0 is not quietly made 1, nor 100.000 quietly 10.000.
+    const parsed = generateVouchersSchema.safeParse({ count: count === '' ? undefined : Number(count) });
+    if (!parsed.success) {
+      setFieldError(issueMessage(parsed.error.issues[0]!, i18n.language === 'en' ? 'en' : 'it'));
+      return;
+    }
+    setFieldError(null);
+    create.mutate(parsed.data, {
+      onSuccess: (answer) => {
+        setResult(answer);
+        notifySuccess(t('vouchers.generated', { count: answer.created }));
+      },
+      onError: (error) => {
+        if (hasFieldErrors(error)) setFieldError(error.fields[0]!.message);
+        else setFailure(describeApiError(error));
+      },
+    });
+  };
   return (
     <Stack gap="xs">
       <Title order={3} size="h5">
         {t('vouchers.generateTitle')}
       </Title>
-      <Group align="flex-end">
-        <NumberInput label={t('vouchers.count')} value={count} onChange={setCount} min={1} max={REWARD_BOUNDS.generateMax} allowDecimal={false} w={160} />
-        <Button
-          loading={create.isPending}
-          onClick={() => {
-            setFailure(null);
-            create.mutate(
-              { count: Number(count) },
-              { onSuccess: (result) => notifySuccess(t('vouchers.generated', { count: result.created })), onError: (error) => setFailure(describeApiError(error)) },
-            );
-          }}
-        >
+      <Group align="flex-start">
+        <NumberInput
+          label={t('vouchers.count')}
+          value={count}
+          onChange={setCount}
+          allowDecimal={false}
+          allowNegative={false}
+          clampBehavior="none"
+          decimalSeparator={i18n.language === 'en' ? '.' : ','}
+          thousandSeparator={i18n.language === 'en' ? ',' : '.'}
+          error={fieldError}
+          w={200}
+        />
+        <Button mt={25} loading={create.isPending} onClick={generate}>
           {t('vouchers.generate')}
         </Button>
       </Group>
@@ -49,6 +88,7 @@ function GenerateVouchers({ rewardId }: { rewardId: string }) {
           {failure}
         </Text>
       ) : null}
+      {result ? <StockNotice stock={result.stock} /> : null}
     </Stack>
   );
 }
@@ -97,6 +137,16 @@ function ImportVouchers({ rewardId }: { rewardId: string }) {
       ) : null}
       {report ? (
         <Alert color={report.errors.length > 0 ? 'yellow' : 'green'} title={t(report.dryRun ? 'vouchers.dryRunReport' : 'vouchers.importReport', { count: report.created })}>
+          {report.rewrittenCount > 0 ? (
+            <>
+              <Text size="sm">{t('vouchers.rewritten', { count: report.rewrittenCount })}</Text>
+              <List size="sm" mb="xs">
+                {report.rewritten.map((change) => (
+                  <List.Item key={change.row}>{t('vouchers.rewrittenRow', change)}</List.Item>
+                ))}
+              </List>
+            </>
+          ) : null}
           {report.errors.length > 0 ? (
             <List size="sm">
               {report.errors.slice(0, 50).map((error) => (
@@ -108,6 +158,7 @@ function ImportVouchers({ rewardId }: { rewardId: string }) {
           )}
         </Alert>
       ) : null}
+      {report ? <StockNotice stock={report.stock} /> : null}
     </Stack>
   );
 }
@@ -169,6 +220,7 @@ function VoucherList({ rewardId, customerHref }: { rewardId: string; customerHre
       { id: 'status', header: t('vouchers.columns.status'), sortField: 'status', firstOrder: 'asc', cell: (voucher) => <VoucherStatusBadge status={voucher.status} /> },
       {
         id: 'customer',
+        isName: true,
         header: t('vouchers.columns.customer'),
         cell: (voucher) =>
           voucher.customerId ? (
@@ -261,7 +313,7 @@ export function RewardDetailPage({ rewardId, listHref, programs, merchantsOfProg
             <Text size="sm">{t('detail.stock', { stock: reward.stock === null ? t('unlimited') : format.number(reward.stock) })}</Text>
             <Text size="sm">{t('detail.limit', { limit: reward.limitPerCustomer === null ? t('unlimited') : format.number(reward.limitPerCustomer) })}</Text>
             <Text size="sm">
-              {t('detail.window', { from: reward.validFrom ? format.date(reward.validFrom) : '—', until: reward.validUntil ? format.date(reward.validUntil) : '—' })}
+              {t('detail.window', { from: reward.validFrom ? format.day(reward.validFrom) : '—', until: reward.validUntil ? format.day(reward.validUntil) : '—' })}
             </Text>
             <Text size="sm">
               {t('voucherCounts', { available: format.number(reward.vouchers.available), issued: format.number(reward.vouchers.issued), used: format.number(reward.vouchers.used) })}

@@ -5,7 +5,7 @@ import { Controller, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import { describeApiError } from '../../../lib/api-client.ts';
-import { isApiError } from '../../../lib/api-error.ts';
+import { hasFieldErrors } from '../../../lib/api-error.ts';
 import { applyServerFieldErrors, contractResolver, useRevalidateOnLanguageChange } from '../../../lib/form-resolver.ts';
 import { notifySuccess } from '../../../lib/notify.ts';
 import { useReward } from '../api/get-rewards.ts';
@@ -26,14 +26,8 @@ type Values = {
 };
 
 const numberOrNull = (value: Num): number | null => (value === '' || value === null || value === undefined ? null : Number(value));
-/** A day typed in the form ↔ an instant: from the start of the first day to the end of the last (browser time). */
-const dayStart = (day: string) => (day ? new Date(`${day}T00:00:00`).toISOString() : null);
-const dayEnd = (day: string) => (day ? new Date(`${day}T23:59:59`).toISOString() : null);
-const toDay = (iso: string | null) => {
-  if (!iso) return '';
-  const date = new Date(iso);
-  return `${date.getFullYear()}-${String(date.getMonth() + 1).padStart(2, '0')}-${String(date.getDate()).padStart(2, '0')}`;
-};
+/** The window is sent as the business days typed (`YYYY-MM-DD`, both included): no instant, no browser time zone. */
+const dayOrNull = (day: string) => (day ? day : null);
 
 function toValues(reward: Reward | null): Values {
   return {
@@ -44,8 +38,8 @@ function toValues(reward: Reward | null): Values {
     cost: reward?.cost ?? '',
     stock: reward?.stock ?? '',
     limitPerCustomer: reward?.limitPerCustomer ?? '',
-    validFrom: toDay(reward?.validFrom ?? null),
-    validUntil: toDay(reward?.validUntil ?? null),
+    validFrom: reward?.validFrom ?? '',
+    validUntil: reward?.validUntil ?? '',
     status: reward?.status ?? 'draft',
   };
 }
@@ -59,8 +53,8 @@ function toRequest(values: Values): CreateReward {
     cost: numberOrNull(values.cost) as number,
     stock: numberOrNull(values.stock),
     limitPerCustomer: numberOrNull(values.limitPerCustomer),
-    validFrom: dayStart(values.validFrom),
-    validUntil: dayEnd(values.validUntil),
+    validFrom: dayOrNull(values.validFrom),
+    validUntil: dayOrNull(values.validUntil),
     status: values.status,
   };
 }
@@ -90,7 +84,7 @@ function RewardForm({ reward, programs, onSaved }: { reward: Reward | null; prog
       notifySuccess(t(reward ? 'form.saved' : 'form.created', { name: saved.name }));
       onSaved(saved);
     } catch (error) {
-      if (isApiError(error) && error.code === 'validation' && applyServerFieldErrors(form, error.fields)) return;
+      if (hasFieldErrors(error) && applyServerFieldErrors(form, error.fields)) return;
       setFailure(error);
     }
   });

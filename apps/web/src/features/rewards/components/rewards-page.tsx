@@ -29,6 +29,7 @@ export function RewardsPage({ programs, rewardHref }: { programs: ProgramOption[
     () => [
       {
         id: 'name',
+        isName: true,
         header: t('columns.name'),
         sortField: 'name',
         firstOrder: 'asc',
@@ -46,7 +47,7 @@ export function RewardsPage({ programs, rewardHref }: { programs: ProgramOption[
         header: t('columns.vouchers'),
         cell: (reward) => t('voucherCounts', { available: format.number(reward.vouchers.available), issued: format.number(reward.vouchers.issued), used: format.number(reward.vouchers.used) }),
       },
-      { id: 'validUntil', header: t('columns.validUntil'), sortField: 'validUntil', cell: (reward) => (reward.validUntil ? format.date(reward.validUntil) : '—') },
+      { id: 'validUntil', header: t('columns.validUntil'), sortField: 'validUntil', cell: (reward) => (reward.validUntil ? format.day(reward.validUntil) : '—') },
       { id: 'status', header: t('columns.status'), sortField: 'status', firstOrder: 'asc', cell: (reward) => <RewardStatusBadge status={reward.status} /> },
     ],
     [t, format, rewardHref],

@@ -66,6 +66,7 @@ export function ApprovalsPage({ programOptions, merchantOptions, customerHref }:
       { id: 'createdAt', header: t('columns.createdAt'), sortField: 'createdAt', cell: (proof) => format.dateTime(proof.createdAt) },
       {
         id: 'customer',
+        isName: true,
         header: t('columns.customer'),
         cell: (proof) => (
           <Anchor component={Link} to={customerHref(proof.customerId)}>

@@ -28,7 +28,7 @@ export function InvitationsPanel() {
 
   const columns = useMemo<DataTableColumn<StaffInvitation, SortField>[]>(
     () => [
-      { id: 'name', header: t('invitations.columns.name'), cell: (invitation) => invitation.displayName },
+      { id: 'name', header: t('invitations.columns.name'), isName: true, cell: (invitation) => invitation.displayName },
       { id: 'email', header: t('invitations.columns.email'), sortField: 'email', firstOrder: 'asc', cell: (invitation) => invitation.email },
       { id: 'role', header: t('invitations.columns.role'), cell: (invitation) => <StaffRoleBadge role={invitation.role} /> },
       {

@@ -61,7 +61,7 @@ function AccountsPanel() {
 
   const columns = useMemo<DataTableColumn<StaffAccount, SortField>[]>(
     () => [
-      { id: 'name', header: t('columns.name'), sortField: 'displayName', firstOrder: 'asc', cell: (account) => account.displayName || '—' },
+      { id: 'name', header: t('columns.name'), sortField: 'displayName', firstOrder: 'asc', isName: true, cell: (account) => account.displayName || '—' },
       { id: 'email', header: t('columns.email'), sortField: 'email', firstOrder: 'asc', cell: (account) => account.email },
       { id: 'role', header: t('columns.role'), sortField: 'role', firstOrder: 'asc', cell: (account) => <StaffRoleBadge role={account.role} /> },
       { id: 'status', header: t('columns.status'), sortField: 'status', firstOrder: 'asc', cell: (account) => <StaffStatusBadge status={account.status} /> },

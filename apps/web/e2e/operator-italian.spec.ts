@@ -1,0 +1,152 @@
+import { SESSION_STORAGE_KEY } from '@sf/contract/app-info';
+import type { Page } from '@playwright/test';
+import { ADMIN, signIn, submitLogin, DEMO_PASSWORD } from './support/auth.ts';
+import { expect, test } from './support/fixtures.ts';
+
+/**
+ * What an Italian operator meets in an afternoon at a 1366 px screen (issue 31): the focus back where it
+ * was after Esc, every list without a horizontal scroll, the dashboard following a purchase made from
+ * Azioni, and a sign-out or sign-in in one tab followed by the others.
+ */
+test.use({ viewport: { width: 1366, height: 768 } });
+// The demo data (thousands of customers and entries) makes the first start slower.
+test.setTimeout(240_000);
+
+/** Every list, by its menu entry (moving inside the app, as an operator does) and its path. */
+const LISTS = [
+  ['Clienti', '/customers'],
+  ['Esercenti', '/merchants'],
+  ['Staff', '/staff'],
+  ['Programmi fedeltà', '/programs'],
+  ['Movimenti', '/ledger'],
+  ['Premi', '/rewards'],
+  ['Approvazioni', '/approvals'],
+  ['News', '/news'],
+  ['Audit', '/audit'],
+  ['Richieste privacy', '/privacy-requests'],
+  ['Importazioni', '/imports'],
+  ['Chiavi API', '/api-keys'],
+] as const;
+
+/** Elements wider than their box at this size: the page itself, its main area, and each table's scroll container. */
+function overflowing(page: Page) {
+  return page.evaluate(() => {
+    const wide: string[] = [];
+    const check = (element: Element | null, name: string) => {
+      if (element && element.scrollWidth > element.clientWidth + 1) wide.push(`${name}: ${element.scrollWidth} > ${element.clientWidth}`);
+    };
+    check(document.scrollingElement, 'page');
+    check(document.querySelector('main'), 'main');
+    // A table's own box and the scroll area Mantine wraps it in (which scrolls sideways when it is too wide).
+    document.querySelectorAll('table').forEach((table, index) => {
+      const name = `table ${index + 1} (${table.querySelector('caption')?.textContent ?? ''})`;
+      check(table.parentElement, name);
+      check(table.closest('.mantine-ScrollArea-viewport'), `${name}, its scroll area`);
+    });
+    // A status badge cut to "ATTI…".
+    document.querySelectorAll('.mantine-Badge-label').forEach((label) => check(label, `badge "${label.textContent}"`));
+    return wide;
+  });
+}
+
+const focused = (page: Page) => page.evaluate(() => document.activeElement?.textContent?.trim() ?? document.activeElement?.tagName ?? '');
+
+test('at 1366 px in Italian: focus back after Esc, no list wider than the screen, the dashboard follows a purchase, tabs follow a sign-out and a sign-in', async ({ page, context }) => {
+  await signIn(page, ADMIN);
+  await expect(page).toHaveURL(/\/dashboard/);
+  const actions = page.getByRole('button', { name: 'Azioni' });
+
+  // Esc on a dialog chosen from Azioni, and on a drawer opened from Azioni on another screen: back to Azioni.
+  await actions.click();
+  await page.getByRole('menuitem', { name: 'Registra acquisto' }).click();
+  await expect(page.getByRole('dialog', { name: 'Registra acquisto' })).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(page.getByRole('dialog', { name: 'Registra acquisto' })).toHaveCount(0);
+  await expect.poll(() => focused(page)).toBe('Azioni');
+  await actions.click();
+  await page.getByRole('menuitem', { name: 'Nuovo cliente' }).click();
+  await expect(page.getByRole('dialog', { name: 'Nuovo cliente' })).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(page.getByRole('dialog', { name: 'Nuovo cliente' })).toHaveCount(0);
+  await expect.poll(() => focused(page)).toBe('Azioni');
+  // And on the list's own "Nuovo cliente" link: back to that link.
+  await page.getByRole('link', { name: 'Nuovo cliente' }).click();
+  await expect(page.getByRole('dialog', { name: 'Nuovo cliente' })).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect.poll(() => focused(page)).toBe('Nuovo cliente');
+
+  // A customer whose surname is one long word (pasted without spaces) must not push the columns away.
+  const longName = `Lunghissimo${'o'.repeat(60)}`;
+  const created = await page.evaluate(
+    async ({ key, lastName }) => {
+      const token = (JSON.parse(localStorage.getItem(key)!) as { authToken: string }).authToken;
+      const csrf = decodeURIComponent(document.cookie.split('; ').find((part) => /XSRF-TOKEN=/.test(part))?.split('=')[1] ?? '');
+      const service = { granted: true, channel: 'back-office', noticeVersion: '2026-01' };
+      const answer = await fetch('/api/admin/customers', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', 'X-Auth-Token': token, 'X-XSRF-TOKEN': csrf },
+        body: JSON.stringify({ firstName: 'Aaa', lastName, consents: { service } }),
+      });
+      return answer.status;
+    },
+    { key: SESSION_STORAGE_KEY, lastName: longName },
+  );
+  expect(created).toBe(201);
+
+  // Every list at 1366 px: nothing wider than the screen (badges whole, the ledger's "Storna" in view).
+  const nav = page.getByRole('navigation', { name: 'Menu principale' });
+  for (const [entry, path] of LISTS) {
+    await nav.getByRole('link', { name: entry, exact: true }).click();
+    await expect(page).toHaveURL(new RegExp(`${path}$`));
+    await expect(page.getByRole('heading', { level: 1 })).toBeVisible({ timeout: 30_000 });
+    // A fresh server runs its first background jobs (PGlite answers one transaction at a time): patience.
+    await expect(page.getByTestId('row-skeleton')).toHaveCount(0, { timeout: 90_000 });
+    await expect.poll(() => overflowing(page), { message: path }).toEqual([]);
+    await page.screenshot({ path: test.info().outputPath(`${path.slice(1)}-1366.png`) });
+    // The ledger's last column, its reversal button, is on the screen, not cut at its edge.
+    if (path === '/ledger') await expect(page.getByRole('button', { name: /^Storna/ }).first()).toBeInViewport({ ratio: 1 });
+  }
+  await nav.getByRole('link', { name: 'Clienti', exact: true }).click();
+  await page.getByRole('searchbox', { name: /Cerca/ }).or(page.getByRole('textbox', { name: /^Cerca/ })).first().fill(longName.slice(0, 20));
+  await expect(page.getByRole('link', { name: new RegExp(longName) })).toBeVisible({ timeout: 30_000 });
+  await expect.poll(() => overflowing(page)).toEqual([]);
+
+  // The dashboard's purchases follow a purchase registered from Azioni, without a reload.
+  await nav.getByRole('link', { name: 'Dashboard', exact: true }).click();
+  const purchases = page.getByTestId('figure-purchases-value');
+  await expect(purchases).toHaveText(/\d/);
+  const before = Number((await purchases.textContent())!.replace(/\D/g, ''));
+  const customer = await page.evaluate(async (key) => {
+    const token = (JSON.parse(localStorage.getItem(key)!) as { authToken: string }).authToken;
+    const answer = await fetch('/api/admin/customers?status=active&pageSize=1', { headers: { 'X-Auth-Token': token } });
+    return ((await answer.json()) as { items: { cardNumber: string }[] }).items[0]!;
+  }, SESSION_STORAGE_KEY);
+  await actions.click();
+  await page.getByRole('menuitem', { name: 'Registra acquisto' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Registra acquisto' });
+  await dialog.getByLabel(/^Cliente/).and(page.locator('input')).fill(customer.cardNumber);
+  await page.getByRole('listbox').getByRole('option', { name: new RegExp(customer.cardNumber) }).first().click();
+  await dialog.getByLabel(/^Programma/).click();
+  await page.getByRole('listbox').getByRole('option', { name: 'Circuito Centro Storico' }).click();
+  // Typed as an Italian types it.
+  await dialog.getByRole('textbox', { name: /^Importo/ }).pressSequentially('1.234,56');
+  await dialog.getByRole('button', { name: 'Continua' }).click();
+  await expect(dialog.getByText('1.234,56 €')).toBeVisible();
+  await dialog.getByRole('button', { name: 'Conferma' }).click();
+  await expect(dialog).toHaveCount(0);
+  await expect.poll(async () => Number((await purchases.textContent())!.replace(/\D/g, ''))).toBe(before + 1);
+
+  // Two tabs of one browser: a sign-out in one is followed by the other at once, and so is a sign-in.
+  const other = await context.newPage();
+  // The heading tells when the tab is there (not the page's "load", slow on a busy machine).
+  await other.goto('/customers', { waitUntil: 'commit', timeout: 60_000 });
+  await expect(other.getByRole('heading', { name: 'Clienti', level: 1 })).toBeVisible({ timeout: 60_000 });
+  await other.getByRole('button', { name: /^Menu dell'account di/ }).click();
+  await other.getByRole('menuitem', { name: 'Esci' }).click();
+  await expect(other).toHaveURL(/\/auth\/login/);
+  await expect(page).toHaveURL(/\/auth\/login/);
+  await submitLogin(other, ADMIN, DEMO_PASSWORD);
+  await expect(other).not.toHaveURL(/\/auth\/login/);
+  await expect(page).not.toHaveURL(/\/auth\/login/);
+  await expect(page.getByRole('button', { name: 'Azioni' })).toBeVisible();
+});

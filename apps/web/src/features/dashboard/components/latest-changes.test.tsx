@@ -1,0 +1,25 @@
+import { screen, within } from '@testing-library/react';
+import { http, HttpResponse } from 'msw';
+import { describe, expect, it } from 'vitest';
+import { server } from '../../../testing/msw-server.ts';
+import { renderWithProviders } from '../../../testing/test-utils.tsx';
+import { dashboardAnswer } from '../testing/dashboard-fixtures.ts';
+import { DashboardPage } from './dashboard-page.tsx';
+
+describe('Ultime modifiche', () => {
+  it('says each change in words, never the stored action or entity name', async () => {
+    const answer = dashboardAnswer();
+    answer.latestChanges = [
+      { id: 3, at: '2026-11-21T15:04:00.000Z', actorId: 'u', actorEmail: 'admin@demo.test', action: 'ledger.earn', entityType: 'ledger_entry', entityId: '58008', requestId: null },
+      { id: 2, at: '2026-11-21T15:00:00.000Z', actorId: 'u', actorEmail: 'admin@demo.test', action: 'create', entityType: 'social_proof', entityId: '18', requestId: null },
+      { id: 1, at: '2026-11-21T14:00:00.000Z', actorId: null, actorEmail: null, action: 'something.new', entityType: 'new_thing', entityId: '7', requestId: null },
+    ];
+    server.use(http.get('/api/admin/dashboard', () => HttpResponse.json(answer)));
+    renderWithProviders(<DashboardPage />, { route: '/dashboard', user: { role: 'admin' } });
+    const section = (await screen.findByRole('heading', { name: 'Ultime modifiche' })).closest('section')!;
+    expect(within(section).getByText('Accredito movimento n. 58008')).toBeInTheDocument();
+    expect(within(section).getByText('Creato prova social n. 18')).toBeInTheDocument();
+    expect(within(section).getByText('Modifica elemento n. 7')).toBeInTheDocument();
+    expect(section).not.toHaveTextContent(/ledger|social_proof|new_thing/);
+  });
+});

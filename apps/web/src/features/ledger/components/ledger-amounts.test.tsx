@@ -1,0 +1,103 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { http, HttpResponse } from 'msw';
+import { describe, expect, it } from 'vitest';
+import { server } from '../../../testing/msw-server.ts';
+import { renderWithProviders } from '../../../testing/test-utils.tsx';
+import { CUSTOMER_ID, MERCHANT_ID, entry, membership, program } from '../testing/ledger-fixtures.ts';
+import { LedgerEntryDialog } from './ledger-entry-dialog.tsx';
+
+const customer = { id: CUSTOMER_ID, label: 'Giulia Bianchi · 8012345678903' };
+
+function renderPurchase() {
+  const bodies: unknown[] = [];
+  server.use(
+    http.get(`/api/admin/customers/${CUSTOMER_ID}/memberships`, () => HttpResponse.json({ items: [membership()] })),
+    http.post('/api/admin/ledger', async ({ request }) => {
+      bodies.push(await request.json());
+      return HttpResponse.json({ entry: entry({ points: 1 }), membership: membership() }, { status: 201 });
+    }),
+  );
+  renderWithProviders(
+    <LedgerEntryDialog
+      kind="purchase"
+      onClose={() => undefined}
+      customer={customer}
+      renderCustomerPicker={() => null}
+      programs={[program()]}
+      merchantOptions={[{ value: MERCHANT_ID, label: 'Bar Centrale' }]}
+    />,
+    { route: '/', user: { role: 'admin' } },
+  );
+  return bodies;
+}
+
+describe('the amount of a purchase, typed as an Italian types it', { timeout: 30_000 }, () => {
+  for (const [typed, cents, shown] of [
+    ['1.234,56', 123_456, '1.234,56 €'],
+    ['12,5', 1250, '12,50 €'],
+    ['1234', 123_400, '1.234,00 €'],
+  ] as const) {
+    it(`reads "${typed}" as ${shown}`, async () => {
+      document.cookie = 'XSRF-TOKEN=t; path=/';
+      const user = userEvent.setup();
+      const bodies = renderPurchase();
+      const dialog = await screen.findByRole('dialog', { name: 'Registra acquisto' });
+      await user.type(within(dialog).getByRole('textbox', { name: /Importo/ }), typed);
+      await user.click(within(dialog).getByRole('button', { name: 'Continua' }));
+      expect(await within(dialog).findByText(shown)).toBeInTheDocument();
+      await user.click(within(dialog).getByRole('button', { name: 'Conferma' }));
+      await waitFor(() => expect(bodies).toHaveLength(1));
+      expect(bodies[0]).toMatchObject({ kind: 'purchase', amountCents: cents });
+    });
+  }
+
+  for (const typed of ['-5', '0', '0,00']) {
+    it(`refuses "${typed}" with a message on the field, sending nothing`, async () => {
+      document.cookie = 'XSRF-TOKEN=t; path=/';
+      const user = userEvent.setup();
+      const bodies = renderPurchase();
+      const dialog = await screen.findByRole('dialog', { name: 'Registra acquisto' });
+      const field = within(dialog).getByRole('textbox', { name: /Importo/ });
+      await user.type(field, typed);
+      await user.tab();
+      await user.click(within(dialog).getByRole('button', { name: 'Continua' }));
+      expect(await within(dialog).findByText('Importo deve essere maggiore di zero')).toBeInTheDocument();
+      // The minus sign is not quietly dropped: the operator sees what was typed.
+      if (typed === '-5') expect(field).toHaveValue('-5');
+      expect(within(dialog).queryByRole('button', { name: 'Conferma' })).toBeNull();
+      expect(bodies).toEqual([]);
+    });
+  }
+});
+
+describe('a redemption beyond the balance', { timeout: 30_000 }, () => {
+  it('is refused on the field as it is typed, before any confirm step', async () => {
+    document.cookie = 'XSRF-TOKEN=t; path=/';
+    const user = userEvent.setup();
+    const bodies: unknown[] = [];
+    server.use(
+      http.get(`/api/admin/customers/${CUSTOMER_ID}/memberships`, () => HttpResponse.json({ items: [membership({ balance: 1200 })] })),
+      http.post('/api/admin/ledger', async ({ request }) => {
+        bodies.push(await request.json());
+        return HttpResponse.json({ entry: entry(), membership: membership() }, { status: 201 });
+      }),
+    );
+    renderWithProviders(
+      <LedgerEntryDialog kind="redeem" onClose={() => undefined} customer={customer} renderCustomerPicker={() => null} programs={[program()]} merchantOptions={[]} />,
+      { route: '/', user: { role: 'admin' } },
+    );
+    const dialog = await screen.findByRole('dialog', { name: 'Riscatta punti' });
+    const points = within(dialog).getByRole('textbox', { name: /^Punti/ });
+    expect(await within(dialog).findByText('Disponibili: 1.200 punti')).toBeInTheDocument();
+    await user.type(points, '5000');
+    expect(await within(dialog).findByText('Il saldo è di 1.200 punti: non se ne possono togliere 5.000')).toBeInTheDocument();
+    await user.click(within(dialog).getByRole('button', { name: 'Continua' }));
+    expect(within(dialog).queryByRole('button', { name: 'Conferma' })).toBeNull();
+    await user.clear(points);
+    await user.type(points, '200');
+    await user.click(within(dialog).getByRole('button', { name: 'Continua' }));
+    expect(await within(dialog).findByRole('button', { name: 'Conferma' })).toBeInTheDocument();
+    expect(bodies).toEqual([]);
+  });
+});
