@@ -15,7 +15,7 @@ import { benchDatabase, loadAverage, ms, numberArgument, percentile, timed } fro
  * `npm run bench:dashboard` — prints figures, asserts nothing (speed is measured here, never in
  * tests). Starts a real PostgreSQL, loads the large data set (db:seed:large: set-based, then the
  * dashboard rollups rebuilt), and measures p50/p95 of `GET /api/admin/dashboard` over real HTTP for
- * a few periods and filters (goal p95 < 100 ms, PRODUCT.md E).
+ * a few periods and filters (goal p95 < 100 ms, docs/product.md E).
  * Default scale: the issue's 1,000,000 customers / 10,000,000 entries (many minutes on a shared
  * 2-core machine); `--customers N --entries M` for a smaller run.
  */

@@ -147,7 +147,7 @@ export async function seedLarge(url: string, options: LargeSeedOptions): Promise
     await client.query('select dashboard_rollups_rebuild(dashboard_time_zone())');
     await client.query('select ledger_member_days_rebuild()');
     log(`  dashboard rollups and members' day sums rebuilt in ${((Date.now() - at) / 1000).toFixed(1)} s`);
-    // The answers a running platform keeps for its tills' retried requests (idempotency, PRODUCT.md
+    // The answers a running platform keeps for its tills' retried requests (idempotency, docs/product.md
     // D): here one per tenth purchase (a platform keeps one per request; no purge yet). Without them the
     // table is empty when the API first prepares its write statements, and their generic plans, made
     // for an empty table, scan it whole on every write until autovacuum analyzes it again — the whole

@@ -91,7 +91,7 @@ export type AppOptions = {
 export type App = FastifyInstance;
 
 /**
- * The app as a plugin (STYLE.md example 4): external plugins, then our plugins, then the modules.
+ * The app as a plugin (CONTRIBUTING.md convention 4): external plugins, then our plugins, then the modules.
  * `server.ts` only starts it; tests build it and call `inject()`.
  */
 export async function buildApp(options: AppOptions): Promise<App> {

@@ -11,7 +11,7 @@ import { seedLedgerDemo } from './modules/ledger/ledger.seed.ts';
 import { seedPrivacyDemo } from './modules/privacy/privacy.seed.ts';
 
 /**
- * Only starts the app (STYLE.md example 4): configuration, logger, database, listen, and a graceful
+ * Only starts the app (CONTRIBUTING.md convention 4): configuration, logger, database, listen, and a graceful
  * close on SIGTERM/SIGINT in which in-flight requests finish before the database closes.
  */
 async function main() {

@@ -3,7 +3,7 @@ import type { ErrorCode } from './errors.ts';
 
 /**
  * Texts of the error codes a client can act on, per language. The API throws the code; its error
- * handler answers with the text in the caller's language (STYLE.md: translate once, where answered).
+ * handler answers with the text in the caller's language (CONTRIBUTING.md convention 12: translated once, where answered).
  */
 export const ERROR_TEXTS: Partial<Record<ErrorCode, Record<Language, string>>> = {
   version_conflict: {

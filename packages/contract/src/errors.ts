@@ -26,7 +26,7 @@ export const ERROR_CODES = [
   'unsupported_media_type',
   'internal',
   'unavailable',
-  // Ledger (PRODUCT.md F): texts in ledger.ts.
+  // Ledger (docs/product.md F): texts in ledger.ts.
   'insufficient_balance',
   'already_reversed',
   'idempotency_key_reused',
@@ -36,7 +36,7 @@ export const ERROR_CODES = [
   'own_account',
   'account_exists',
   'invalid_invitation_token',
-  // Rewards and vouchers (PRODUCT.md F): texts in rewards.ts.
+  // Rewards and vouchers (docs/product.md F): texts in rewards.ts.
   'out_of_stock',
   'reward_not_available',
   'reward_limit_reached',

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { exportQuerySchema, listPageSchema, listQuerySchema } from './list-query.ts';
 
 /**
- * CSV imports (Importazioni, PRODUCT.md D and F): customers (with consents and referrer) and opening
+ * CSV imports (Importazioni, docs/product.md D and F): customers (with consents and referrer) and opening
  * balances. Italian Excel (`;`, BOM, dd/MM/yyyy, comma decimals) and plain comma-separated UTF-8.
  */
 export const IMPORT_KINDS = ['customers', 'balances'] as const;

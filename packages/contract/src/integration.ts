@@ -8,7 +8,7 @@ import { proofKindSchema, proofUrlSchema, PROOF_BOUNDS, proofStatusSchema } from
 import { cardCodeSchema, cardReferenceSchema } from './customer-cards.ts';
 
 /**
- * The integration API (`/api/integration/v1`, PRODUCT.md D "Integration API", F) and its keys
+ * The integration API (`/api/integration/v1`, docs/product.md D "Integration API", F) and its keys
  * (`/api/admin/api-keys`). A key belongs to one merchant's till or to the customers' app, and carries
  * scopes: what it may do.
  */

@@ -5,7 +5,7 @@ import { formatBound } from './messages.ts';
 import { keyed } from './validation.ts';
 
 /**
- * The points ledger (PRODUCT.md D "Ledger", F). Entries are append-only: a mistake is undone by a
+ * The points ledger (docs/product.md D "Ledger", F). Entries are append-only: a mistake is undone by a
  * `reversal` entry pointing at the original, never by an edit.
  */
 export const LEDGER_KINDS = ['earn', 'redeem', 'adjust', 'expire', 'reversal'] as const;

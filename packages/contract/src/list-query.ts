@@ -3,7 +3,7 @@ import { BOUNDS } from './validation.ts';
 import { pagingQuerySchema, sortOrderSchema } from './common.ts';
 
 /**
- * The list parameters every admin list shares (PRODUCT.md F): `page`, `pageSize`, `sort`, `order`,
+ * The list parameters every admin list shares (docs/product.md F): `page`, `pageSize`, `sort`, `order`,
  * `q`, plus the list's own filters. A new list is a declaration: its sort fields, defaults and filters.
  */
 export function listQuerySchema<

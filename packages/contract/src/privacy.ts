@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { exportQuerySchema, listPageSchema, listQuerySchema } from './list-query.ts';
 
 /**
- * GDPR requests (Richieste privacy, PRODUCT.md D and F). Due one month after receipt; extendable by
+ * GDPR requests (Richieste privacy, docs/product.md D and F). Due one month after receipt; extendable by
  * two more months with a reason (art. 12(3) GDPR). Decision record 021 explains the actions.
  */
 export const PRIVACY_REQUEST_KINDS = ['access', 'portability', 'rectification', 'erasure', 'restriction', 'objection'] as const;

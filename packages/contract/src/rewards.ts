@@ -5,7 +5,7 @@ import { ledgerEntrySchema } from './ledger.ts';
 import { programTypeSchema } from './programs.ts';
 
 /**
- * Premi (rewards), their vouchers and redemptions (PRODUCT.md D "Reward", F; decision record 015).
+ * Premi (rewards), their vouchers and redemptions (docs/product.md D "Reward", F; decision record 015).
  *
  * - A reward belongs to one program; its `cost` is in the program's unit (points for a points
  *   program, stamps for a stamp card: `costUnit`).

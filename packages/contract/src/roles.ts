@@ -1,5 +1,5 @@
 /**
- * Roles and permissions, declared once (STYLE.md example 7). The API guard and the web `<Can>` read
+ * Roles and permissions, declared once (CONTRIBUTING.md convention 7). The API guard and the web `<Can>` read
  * this same map: the server decides, the client only hides.
  */
 export const STAFF_ROLES = ['admin', 'editor'] as const;

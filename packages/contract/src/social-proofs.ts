@@ -3,7 +3,7 @@ import type { Language } from './app-info.ts';
 import { exportQuerySchema, listPageSchema, listQuerySchema } from './list-query.ts';
 
 /**
- * Approvazioni: a customer's claim of a social action (PRODUCT.md D "Social-action proofs", F). It
+ * Approvazioni: a customer's claim of a social action (docs/product.md D "Social-action proofs", F). It
  * waits in a queue; staff approve or reject it; approval writes the program's bonus for that kind as
  * an `earn` entry (source `social`), once per proof, within the bonus's monthly cap.
  */

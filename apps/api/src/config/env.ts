@@ -2,7 +2,7 @@ import path from 'node:path';
 import { z } from 'zod';
 
 /**
- * The one module that reads `process.env` (STYLE.md example 8). Every setting has a safe default for
+ * The one module that reads `process.env` (CONTRIBUTING.md convention 8). Every setting has a safe default for
  * `npm start`; production refuses to start with the development defaults that matter.
  */
 const booleanFromString = z
@@ -88,7 +88,7 @@ const envSchema = z.object({
    * sending before the process stops listening, so no request meets a closing connection.
    */
   SHUTDOWN_DELAY_MS: z.coerce.number().int().min(0).max(120_000).default(0),
-  /** The business time zone: a "day" for stamps caps and points expiry, the tier windows (PRODUCT.md D). */
+  /** The business time zone: a "day" for stamps caps and points expiry, the tier windows (docs/product.md D). */
   BUSINESS_TIME_ZONE: z
     .string()
     .default('Europe/Rome')

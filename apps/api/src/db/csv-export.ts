@@ -15,7 +15,7 @@ import { CopyBinaryValues } from './copy-binary-values.ts';
 import { ReadRoutingPool } from './read-replica.ts';
 
 /**
- * Streamed CSV exports in the Italian Excel dialect (PRODUCT.md D): `;` separator, UTF-8 BOM, CRLF,
+ * Streamed CSV exports in the Italian Excel dialect (docs/product.md D): `;` separator, UTF-8 BOM, CRLF,
  * comma decimals, `dd/MM/yyyy` dates in the business time zone. Rows come from a PostgreSQL cursor
  * (DECLARE … FETCH in batches) and are written with back-pressure, so a million rows never sit in
  * memory. Values are formatted by PostgreSQL itself (to_char), so every column arrives as text.

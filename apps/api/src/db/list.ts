@@ -3,7 +3,7 @@ import type { PgSelect } from 'drizzle-orm/pg-core';
 import type { Executor } from './client.ts';
 
 /**
- * The one list helper (STYLE.md "Lists are written by hand four times"): a list is a declaration —
+ * The one list helper (decision 013: one list kit): a list is a declaration —
  * its select, its filters as SQL conditions, a sort map keyed by the contract's sort enum — and this
  * file does the paging, ordering, tie-breaking and counting the same way for all of them.
  */

@@ -4,7 +4,7 @@ import { message } from '@sf/contract/messages';
 
 /**
  * Thrown anywhere in a request; the error handler turns it into `{ error: { code, message, fields,
- * requestId } }` with the given status (STYLE.md example 6: throw rather than send).
+ * requestId } }` with the given status (CONTRIBUTING.md convention 6: throw rather than send).
  */
 export class AppError extends Error {
   constructor(
@@ -28,9 +28,9 @@ export const validationFailed = (message: string, fields: FieldError[]) =>
   new AppError(400, 'validation', message, fields);
 
 /**
- * An error whose text is rendered in the caller's language by the error handler (STYLE.md "errors
- * are translated where they are thrown" → translated once): services throw a code and parameters,
- * and need not know the request's language.
+ * An error whose text is rendered in the caller's language by the error handler (CONTRIBUTING.md
+ * convention 12: translated once, where answered): services throw a code and parameters, and need not
+ * know the request's language.
  */
 export class CodedError extends Error {
   constructor(

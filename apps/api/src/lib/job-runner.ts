@@ -3,7 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../db/client.ts';
 
 /**
- * Background jobs kept in PostgreSQL (STYLE.md "Schema and jobs"): they survive a restart, and each
+ * Background jobs kept in PostgreSQL (docs/architecture.md, "The API"): they survive a restart, and each
  * due job is claimed by one process only (FOR UPDATE SKIP LOCKED). A claimed job carries a lease
  * (`locked_until`): if its process dies, another takes it over when the lease has run out. Handlers
  * must be idempotent (the expiry job is: one entry per lot, ever).

@@ -80,7 +80,7 @@ export function tokenFromRequest(headers: Record<string, string | string[] | und
 }
 
 /**
- * Deny by default (STYLE.md example 6): a route registered without `config.access` or
+ * Deny by default (CONTRIBUTING.md convention 6): a route registered without `config.access` or
  * `config.permission` makes the app fail to start, and so fails every test.
  *
  * For a guarded route the identity provider verifies the token and reads the account's CURRENT role

@@ -110,7 +110,7 @@ export function visibleMenu(role: string | null | undefined, menu: MenuItem[] = 
 }
 
 /**
- * The header's Actions menu (S14 "Actions", PRODUCT.md C): ledger dialogs open over any screen, the
+ * The header's Actions menu (S14 "Actions", docs/product.md C): ledger dialogs open over any screen, the
  * "new" entries go to their screen's form. Built for the role like the menu.
  */
 export type HeaderAction =

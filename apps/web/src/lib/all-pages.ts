@@ -1,4 +1,4 @@
-/** A page of an admin list (PRODUCT.md F). */
+/** A page of an admin list (docs/product.md F). */
 export type ListPage<Item> = { items: Item[]; total: number };
 
 /** The most a list answers per page (packages/contract list-query). */

@@ -1,6 +1,6 @@
 import type { Language } from '@sf/contract/app-info';
 
-/** The Intl locale of each UI language: Italian for `it`, US English for `en` (PRODUCT.md examples). */
+/** The Intl locale of each UI language: Italian for `it`, US English for `en` (docs/product.md examples). */
 export const LOCALES: Record<Language, string> = { it: 'it-IT', en: 'en-US' };
 
 export type Formatters = {

@@ -1,4 +1,4 @@
--- The points ledger (PRODUCT.md D "Ledger"; decision record 011-ledger-guarantees). Hand-written:
+-- The points ledger (docs/product.md D "Ledger"; decision record 011-ledger-guarantees). Hand-written:
 -- the append-only trigger, the partial indexes and the CHECKs are what guarantees the rules even
 -- when the code above is wrong.
 CREATE TABLE "memberships" (

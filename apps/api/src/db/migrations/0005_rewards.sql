@@ -1,4 +1,4 @@
--- Premi (rewards), vouchers and social-action proofs (PRODUCT.md D "Reward", "Social-action proofs";
+-- Premi (rewards), vouchers and social-action proofs (docs/product.md D "Reward", "Social-action proofs";
 -- decision record 015). Hand-written: the CHECKs and unique indexes are what keeps stock, single use
 -- and "one bonus per proof" true even when the code above is wrong.
 ALTER TABLE "ledger_entries" DROP CONSTRAINT "ledger_entries_source_check";

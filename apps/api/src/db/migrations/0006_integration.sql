@@ -1,5 +1,5 @@
 -- The integration API's keys, the automatic bonuses' "paid once" marks, and the news audiences
--- (PRODUCT.md D "Integration API", "News post"; decision records 017 and 018). Hand-written.
+-- (docs/product.md D "Integration API", "News post"; decision records 017 and 018). Hand-written.
 CREATE TABLE "api_keys" (
 	"id" uuid PRIMARY KEY DEFAULT gen_random_uuid() NOT NULL,
 	"name" text NOT NULL,

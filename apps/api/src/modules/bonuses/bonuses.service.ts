@@ -5,7 +5,7 @@ import { awardBonusInTransaction, type LedgerDeps } from '../ledger/ledger.servi
 import { localDate, startOfLocalDay } from '../ledger/ledger.rules.ts';
 
 /**
- * Automatic bonuses (PRODUCT.md D "Loyalty program": referral, birthday), paid by background jobs,
+ * Automatic bonuses (docs/product.md D "Loyalty program": referral, birthday), paid by background jobs,
  * once each (decision record 018):
  * - the decision is marked in `bonus_awards` (primary key: referral per referee; birthday per
  *   customer, program and year) in the same transaction as its ledger entries; a second runner, or

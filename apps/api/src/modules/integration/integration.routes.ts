@@ -83,7 +83,7 @@ export function integrationSpecification(spec: Record<string, unknown>): Record<
   };
 }
 
-/** `/api/integration/v1` (PRODUCT.md D "Integration API"): tills and the customers' app, with an API key. */
+/** `/api/integration/v1` (docs/product.md D "Integration API"): tills and the customers' app, with an API key. */
 export const integrationRoutes: FastifyPluginAsyncZod = async (app) => {
   await app.register(multipart, { limits: { fileSize: IMAGE_MAX_BYTES, files: 1, fields: 0, parts: 1, fieldNameSize: 100, headerPairs: 50 } });
   // The rate limits (per key across every route, per address for failed keys) are applied with the

@@ -6,7 +6,7 @@ import { StatementShape, type BoundStatement } from '../../db/statement-shape.ts
 import { CodedError } from '../../lib/errors.ts';
 
 /**
- * Idempotent requests (PRODUCT.md D; decision record 011):
+ * Idempotent requests (docs/product.md D; decision record 011):
  * - the answer is stored in the same transaction as the change, so "done" and "stored" are one fact;
  * - a request in flight holds a transaction-scoped advisory lock on its key, so its twin gets 409
  *   at once, and a crash (which ends the transaction) leaves no key stuck "in flight";

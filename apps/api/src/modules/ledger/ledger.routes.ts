@@ -30,7 +30,7 @@ function callerOf(request: FastifyRequest): LedgerCaller {
   return { id: user.id, label: user.email, audit: actorOf(request) };
 }
 
-/** Movimenti (PRODUCT.md D "Ledger", F): admin only. */
+/** Movimenti (docs/product.md D "Ledger", F): admin only. */
 export const ledgerRoutes: FastifyPluginAsyncZod = async (app) => {
   registerListRoutes(app, {
     tags: ['ledger'],

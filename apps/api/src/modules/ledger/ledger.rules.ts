@@ -1,5 +1,5 @@
 /**
- * The ledger's pure rules (PRODUCT.md D): points for a purchase, stamps caps, FIFO lot consumption,
+ * The ledger's pure rules (docs/product.md D): points for a purchase, stamps caps, FIFO lot consumption,
  * expiry dates and tiers. No I/O here, so each rule is tested on its own (ledger.rules.test.ts) and
  * the service only fetches inputs and stores outputs.
  */

@@ -10,7 +10,7 @@ import { addMonths } from './privacy.service.ts';
 export const RETENTION_JOB = 'privacy.retention';
 
 /**
- * How long each purpose's data may be used after the person's last consent (PRODUCT.md D; Garante,
+ * How long each purpose's data may be used after the person's last consent (docs/product.md D; Garante,
  * 24 Feb 2005 on loyalty cards): profiling 12 months, marketing 24. Decision record 022.
  */
 export const RETENTION_MONTHS = { profiling: 12, marketing: 24 } as const;

@@ -84,7 +84,7 @@ function SortHeader<F extends string>({ column, params, onChange }: { column: Da
 }
 
 /**
- * The one table of every list (STYLE.md "lists"): column definitions, sortable headers with
+ * The one table of every list (decision 013: one list kit): column definitions, sortable headers with
  * aria-sort, loading skeleton, empty and error states, optional row selection with bulk actions,
  * the range, the page-size select and the pager. Sorting and paging happen on the server; the
  * state lives in the URL (`useListParams`), so this only reports the user's choices.

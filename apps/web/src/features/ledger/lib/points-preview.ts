@@ -2,7 +2,7 @@ import type { Program } from '@sf/contract/programs';
 
 /**
  * What a purchase will earn, shown before confirming: points per euro rounded down per transaction,
- * times the member's tier multiplier (PRODUCT.md D); nothing below the minimum spend. Stamps
+ * times the member's tier multiplier (docs/product.md D); nothing below the minimum spend. Stamps
  * programs give the stamps asked for (1 by default). The API computes the same and its answer is
  * what counts.
  */

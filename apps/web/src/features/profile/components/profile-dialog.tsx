@@ -144,7 +144,7 @@ function ProfileForm({ user, onClose }: { user: StaffUser; onClose: () => void }
   );
 }
 
-/** Own profile in a dialog (PRODUCT.md C: an editor has no profile page, only this). */
+/** Own profile in a dialog (docs/product.md C: an editor has no profile page, only this). */
 export function ProfileDialog({ isOpen, onClose }: { isOpen: boolean; onClose: () => void }) {
   const { t } = useTranslation('profile');
   const profile = useProfile({ isEnabled: isOpen });
