@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { createJobRunner, type JobModule, type JobRunner } from './lib/job-runner.ts';
 import { ledgerJobs } from './modules/ledger/ledger.jobs.ts';
+import { integrityJobs } from './modules/ledger/ledger.integrity.ts';
 import { privacyJobs } from './modules/privacy/privacy.retention.ts';
 import { importJobs } from './modules/imports/imports.jobs.ts';
 import { bonusJobs } from './modules/bonuses/bonuses.jobs.ts';
@@ -12,7 +13,7 @@ import { dashboardJobs } from './modules/dashboard/dashboard.jobs.ts';
  * A module with background work adds its JobModule to this list (one line).
  */
 function jobModules(app: FastifyInstance): JobModule[] {
-  return [ledgerJobs(app), privacyJobs(app), importJobs(app), bonusJobs(app), dashboardJobs(app)];
+  return [ledgerJobs(app), privacyJobs(app), importJobs(app), bonusJobs(app), dashboardJobs(app), integrityJobs(app)];
 }
 
 /** The automatic runners of this process (normally one), so that new work can start without waiting. */

@@ -6,8 +6,9 @@ import type { Dashboard } from '@sf/contract/dashboard';
 import type { DashboardPeriod } from '@sf/contract/dashboard-figures';
 import { createTestContext, type TestContext } from '../../../test/helper.ts';
 import { createLedgerFixture, type LedgerFixture } from '../../../test/ledger-fixtures.ts';
+import { expectLinksToMatch, expectNoneNegative, fromLedger, pick } from '../../../test/dashboard-figures.ts';
 import { CodedError } from '../../lib/errors.ts';
-import { addDays, localDate, startOfLocalDay } from '../ledger/ledger.rules.ts';
+import { addDays, localDate } from '../ledger/ledger.rules.ts';
 import { createEntry, expireDueLots, reverseEntry, type LedgerCaller, type LedgerDeps } from '../ledger/ledger.service.ts';
 import { verifyLedger } from '../ledger/ledger.verify.ts';
 
@@ -18,6 +19,8 @@ import { verifyLedger } from '../ledger/ledger.verify.ts';
  * ledger_entries (and customers/memberships), for several periods and filters.
  */
 const TZ = 'Europe/Rome';
+const n = (value: unknown) => Number(value ?? 0);
+type Row = Record<string, unknown>;
 const caller: LedgerCaller = { id: null, label: 'dashboard-test', audit: { id: null, email: 'dashboard-test' } };
 
 type Op =
@@ -38,96 +41,6 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
   { weight: 2, arbitrary: fc.record({ op: fc.constant('time' as const), hours: fc.integer({ min: 1, max: 40 }) }) },
   { weight: 1, arbitrary: fc.constant({ op: 'expire' as const }) },
 );
-
-type Row = Record<string, unknown>;
-const n = (value: unknown) => Number(value ?? 0);
-
-/** The figures straight from the ledger (no rollup), as the contract defines them. */
-async function fromLedger(ctx: TestContext, q: { from: string; to: string; programId?: string; merchantId?: string }) {
-  const db = ctx.app.db;
-  const program = q.programId ? sql`and e.program_id = ${q.programId}` : sql``;
-  const merchant = q.merchantId ? sql`and e.merchant_id = ${q.merchantId}` : sql``;
-  const inPeriod = sql`(e.created_at at time zone ${TZ})::date between ${q.from} and ${q.to}`;
-  const base = sql`from ledger_entries e left join ledger_entries t on t.id = e.reverses_id where true ${program}`;
-  const one = async (query: ReturnType<typeof sql>) => ((await db.execute(query)) as unknown as { rows: Row[] }).rows;
-  const [s] = await one(sql`select
-      coalesce(sum(e.points) filter (where e.kind = 'earn' or t.kind = 'earn'), 0) as issued,
-      coalesce(-sum(e.points) filter (where e.kind = 'redeem' or t.kind = 'redeem'), 0) as redeemed,
-      coalesce(-sum(e.points) filter (where e.kind = 'expire'), 0) as expired,
-      coalesce(sum(e.points) filter (where e.kind = 'adjust' or t.kind = 'adjust'), 0) as adjusted,
-      coalesce(sum(e.stamps) filter (where e.kind = 'earn' or t.kind = 'earn'), 0) as stamps_issued,
-      coalesce(-sum(e.stamps) filter (where e.kind = 'redeem' or t.kind = 'redeem'), 0) as stamps_redeemed,
-      count(*) filter (where e.kind = 'redeem') - count(*) filter (where t.kind = 'redeem') as redemptions,
-      count(*) filter (where e.kind = 'earn' and e.source = 'purchase') - count(*) filter (where t.kind = 'earn' and t.source = 'purchase') as purchases
-    ${base} ${merchant} and ${inPeriod}`);
-  const [o] = await one(sql`select coalesce(sum(e.points), 0) as outstanding ${base} and (e.created_at at time zone ${TZ})::date <= ${q.to}`);
-  const trendRows = await one(sql`select (e.created_at at time zone ${TZ})::date::text as day,
-      coalesce(sum(e.points) filter (where e.kind = 'earn' or t.kind = 'earn'), 0) as issued,
-      coalesce(-sum(e.points) filter (where e.kind = 'redeem' or t.kind = 'redeem'), 0) as redeemed,
-      coalesce(-sum(e.points) filter (where e.kind = 'expire'), 0) as expired
-    ${base} ${merchant} and ${inPeriod} group by 1`);
-  const start = startOfLocalDay(q.from, TZ);
-  const end = startOfLocalDay(addDays(q.to, 1), TZ);
-  const [c] = await one(
-    q.programId
-      ? sql`select
-          (select count(*) from memberships where program_id = ${q.programId} and (joined_at at time zone ${TZ})::date <= ${q.to}) as total,
-          (select count(*) from memberships where program_id = ${q.programId} and (joined_at at time zone ${TZ})::date between ${q.from} and ${q.to}) as new`
-      : sql`select
-          (select count(*) from customers where status <> 'erased' and (created_at at time zone ${TZ})::date <= ${q.to}) as total,
-          (select count(*) from customers where status <> 'erased' and (created_at at time zone ${TZ})::date between ${q.from} and ${q.to}) as new`,
-  );
-  const [a] = await one(sql`select count(*) as active from (
-      select e.membership_id, max(e.created_at) as last from ledger_entries e where true ${program} group by 1) m
-    where last >= ${start} and last < ${end}`);
-  const tiers = await one(sql`select tier, count(*) as members from memberships
-    ${q.programId ? sql`where program_id = ${q.programId}` : sql``} group by 1 order by 1 nulls first`);
-  const merchants = await one(sql`select e.merchant_id,
-      coalesce(sum(e.points) filter (where e.kind = 'earn' or t.kind = 'earn'), 0) as issued,
-      count(*) filter (where e.kind = 'earn' and e.source = 'purchase') - count(*) filter (where t.kind = 'earn' and t.source = 'purchase') as purchases
-    ${base} ${merchant} and ${inPeriod} and e.merchant_id is not null group by 1 order by 2 desc, 3 desc, 1 limit 5`);
-  return {
-    pointsIssued: n(s?.['issued']),
-    pointsRedeemed: n(s?.['redeemed']),
-    pointsExpired: n(s?.['expired']),
-    pointsAdjusted: n(s?.['adjusted']),
-    stampsIssued: n(s?.['stamps_issued']),
-    stampsRedeemed: n(s?.['stamps_redeemed']),
-    redemptions: n(s?.['redemptions']),
-    purchases: n(s?.['purchases']),
-    pointsOutstanding: n(o?.['outstanding']),
-    customersTotal: n(c?.['total']),
-    customersNew: n(c?.['new']),
-    customersActive: n(a?.['active']),
-    trend: Object.fromEntries(trendRows.filter((r) => n(r['issued']) !== 0 || n(r['redeemed']) !== 0 || n(r['expired']) !== 0).map((r) => [String(r['day']), [n(r['issued']), n(r['redeemed']), n(r['expired'])]])),
-    topMerchants: merchants.map((r) => [String(r['merchant_id']), n(r['issued']), n(r['purchases'])]),
-    tierMix: tiers.map((r) => ({ tier: r['tier'] === null ? null : String(r['tier']), members: n(r['members']) })),
-  };
-}
-
-function pick(period: DashboardPeriod) {
-  return {
-    pointsIssued: period.pointsIssued,
-    pointsRedeemed: period.pointsRedeemed,
-    pointsExpired: period.pointsExpired,
-    pointsAdjusted: period.pointsAdjusted,
-    stampsIssued: period.stampsIssued,
-    stampsRedeemed: period.stampsRedeemed,
-    redemptions: period.redemptions,
-    purchases: period.purchases,
-    pointsOutstanding: period.pointsOutstanding,
-    customersTotal: period.customersTotal,
-    customersNew: period.customersNew,
-    customersActive: period.customersActive,
-    trend: Object.fromEntries(
-      period.trend
-        .filter((d) => d.pointsIssued !== 0 || d.pointsRedeemed !== 0 || d.pointsExpired !== 0)
-        .map((d) => [d.day, [d.pointsIssued, d.pointsRedeemed, d.pointsExpired]]),
-    ),
-    topMerchants: period.topMerchants.map((m) => [m.merchantId, m.pointsIssued, m.purchases]),
-    tierMix: period.tierMix,
-  };
-}
 
 describe('dashboard figures equal the ledger', () => {
   let ctx: TestContext;
@@ -214,10 +127,16 @@ describe('dashboard figures equal the ledger', () => {
           { from, to, merchantId: set.merchantId },
           { from, to, programId: set.stampsProgramId, merchantId: set.merchantId },
         ];
+        const token = await ctx.tokenFor('admin@demo.test');
         for (const q of queries) {
           const got = await dashboard(`?${new URLSearchParams(q).toString()}`);
           const period = { from: got.from, to: got.to, ...q };
           expect(pick(got)).toEqual(await fromLedger(ctx, period));
+          expectNoneNegative(got);
+          await expectLinksToMatch(ctx, token, got);
+          // A longer period around this one never counts fewer distinct active customers.
+          const wider = await dashboard(`?${new URLSearchParams({ ...q, from: addDays(got.from, -3), to: addDays(got.to, 2) }).toString()}`);
+          expect(wider.customersActive).toBeGreaterThanOrEqual(got.customersActive);
         }
       }),
       { numRuns: 6 },
@@ -233,10 +152,10 @@ describe('dashboard figures equal the ledger', () => {
     const snapshot = async () =>
       ((await ctx.app.db.execute(
         // Summed over the stripes (a figure is their sum; decision 019): the rebuild writes one each.
-        sql`select day::text, program_id, merchant_id, bucket, sum(entries)::int as entries, sum(points)::int as points,
+        sql`select day::text, program_id, merchant_id::text, bucket, sum(entries)::int as entries, sum(points)::int as points,
               sum(stamps)::int as stamps, sum(amount_cents)::int as amount_cents from dashboard_rollups group by 1, 2, 3, 4
             union all select day::text, program_id, null, 'customers', sum(customers)::int, 0, 0, 0 from dashboard_customer_rollups group by 1, 2
-            union all select day::text, program_id, null, 'active', sum(members)::int, 0, 0, 0 from dashboard_activity_rollups group by 1, 2
+            union all select day::text, program_id, prev_day::text, 'active', sum(customers)::int, 0, 0, 0 from dashboard_active_rollups group by 1, 2, 3
             union all select '-', program_id, null, coalesce(tier, '-'), sum(members)::int, 0, 0, 0 from dashboard_member_rollups group by 2, 4
             order by 1, 2, 3, 4`,
       )) as unknown as { rows: Row[] }).rows.filter((r) => n(r['entries']) !== 0 || n(r['points']) !== 0 || n(r['stamps']) !== 0);

@@ -45,27 +45,29 @@ const zero = (): Totals => ({
   redemptions: 0,
 });
 
-/** Adds one rollup bucket (`kind:source`, reversals as `reversal_<kind of the reversed entry>`). */
+/**
+ * Adds one rollup bucket (`kind:source`, reversals as `reversal_<kind of the reversed entry>`). Every
+ * figure is the entries of its kind made in the period — what the ledger list of that kind counts and
+ * sums (decision 030) — so none is ever negative: a reversal takes points back from the balances
+ * (outstanding), it does not unmake the earning or redemption it reverses.
+ */
 function add(totals: Totals, row: repo.BucketDay): void {
   const [kind, source] = row.bucket.split(':') as [string, string];
   switch (kind) {
     case 'earn':
-    case 'reversal_earn':
       totals.pointsIssued += row.points;
       totals.stampsIssued += row.stamps;
-      if (source === 'purchase') totals.purchases += kind === 'earn' ? row.entries : -row.entries;
+      if (source === 'purchase') totals.purchases += row.entries;
       break;
     case 'redeem':
-    case 'reversal_redeem':
       totals.pointsRedeemed -= row.points;
       totals.stampsRedeemed -= row.stamps;
-      totals.redemptions += kind === 'redeem' ? row.entries : -row.entries;
+      totals.redemptions += row.entries;
       break;
     case 'expire':
       totals.pointsExpired -= row.points;
       break;
     case 'adjust':
-    case 'reversal_adjust':
       totals.pointsAdjusted += row.points;
       break;
   }
@@ -108,6 +110,8 @@ export async function periodFigures(deps: DashboardDeps, query: DashboardQuery):
   return {
     from: period.from,
     to: period.to,
+    startsAt: period.start.toISOString(),
+    endsAt: period.end.toISOString(),
     programId: period.programId,
     merchantId: period.merchantId,
     ...customers,
@@ -129,4 +133,30 @@ export async function periodFigures(deps: DashboardDeps, query: DashboardQuery):
       })),
     },
   };
+}
+
+/**
+ * The ledger list's total and sums from the rollups, when its filter is one the rollups answer: no
+ * customer, and a period of whole business days (`from` at a day's start, `to` at a day's last
+ * millisecond; either may be open). Null otherwise. The Movimenti a dashboard figure links to then
+ * shows that figure as its total even beyond the list's count cap.
+ */
+export async function ledgerTotals(
+  deps: DashboardDeps,
+  filter: { customerId?: string | undefined; programId?: string | undefined; merchantId?: string | undefined; from?: Date | undefined; to?: Date | undefined } & repo.BucketFilter,
+): Promise<{ total: number; points: number; stamps: number } | null> {
+  if (filter.customerId) return null;
+  const fromDay = filter.from ? localDate(filter.from, deps.timeZone) : null;
+  if (fromDay && startOfLocalDay(fromDay, deps.timeZone).getTime() !== filter.from!.getTime()) return null;
+  const toDay = filter.to ? localDate(filter.to, deps.timeZone) : null;
+  if (toDay && startOfLocalDay(addDays(toDay, 1), deps.timeZone).getTime() !== filter.to!.getTime() + 1) return null;
+  const totals = await repo.bucketTotals(deps.db, {
+    from: fromDay,
+    to: toDay,
+    programId: filter.programId ?? null,
+    merchantId: filter.merchantId ?? null,
+    kind: filter.kind,
+    source: filter.source,
+  });
+  return { total: totals.entries, points: totals.points, stamps: totals.stamps };
 }

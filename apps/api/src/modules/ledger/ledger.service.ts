@@ -3,6 +3,7 @@ import {
   type CreateLedgerEntry,
   type CustomerMemberships,
   type LedgerEntry,
+  type LedgerPage,
   type LedgerWriteResult,
   type ListLedgerQuery,
 } from '@sf/contract/ledger';
@@ -12,6 +13,7 @@ import type { AuditActor } from '../../lib/audit.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { AppError, CodedError } from '../../lib/errors.ts';
 import * as repo from './ledger.repository.ts';
+import { ledgerTotals } from '../dashboard/dashboard.service.ts';
 import {
   claimKeyStatement,
   lockIdOf,
@@ -586,10 +588,20 @@ export async function reverseEntry(deps: LedgerDeps, caller: LedgerCaller, entry
   );
 }
 
-export async function listEntries(deps: LedgerDeps, query: ListLedgerQuery) {
+/**
+ * A page of Movimenti with its total and the sums of its points and stamps. Beyond the count cap the
+ * dashboard's rollups answer them when they can (whole business days, no customer), so that the list a
+ * dashboard figure links to shows that figure (decision 030); otherwise the total says "at least".
+ */
+export async function listEntries(deps: LedgerDeps, query: ListLedgerQuery): Promise<LedgerPage> {
   const filters = filtersOf(query);
-  const { items, total } = await repo.listEntries(deps.db, filters, { page: query.page, pageSize: query.pageSize, order: query.order });
-  return { items, total, page: query.page, pageSize: query.pageSize };
+  const page = await repo.listEntries(deps.db, filters, { page: query.page, pageSize: query.pageSize, order: query.order });
+  const base = { items: page.items, page: query.page, pageSize: query.pageSize };
+  if (!page.isCapped) return { ...base, total: page.total, totalIsCapped: false, sums: page.sums };
+  const totals = await ledgerTotals(deps, filters);
+  return totals
+    ? { ...base, total: totals.total, totalIsCapped: false, sums: { points: totals.points, stamps: totals.stamps } }
+    : { ...base, total: page.total, totalIsCapped: true, sums: null };
 }
 
 export function filtersOf(query: Omit<ListLedgerQuery, 'page' | 'pageSize'>): repo.LedgerFilters {

@@ -15,6 +15,11 @@ export const rewards = pgTable('rewards', {
   cost: integer().notNull(),
   /** Redemptions left; null = unlimited. */
   stock: integer(),
+  /**
+   * What staff made available: the stock they set plus the redemptions already counted then, so that
+   * stock = stockTotal - vouchers issued by a redemption and not void (migration 0019; ledger:verify).
+   */
+  stockTotal: integer(),
   validFrom: timestamp({ withTimezone: true }),
   validUntil: timestamp({ withTimezone: true }),
   limitPerCustomer: integer(),
