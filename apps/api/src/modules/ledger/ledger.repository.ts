@@ -717,3 +717,34 @@ export async function tierChanges(executor: Executor, membershipIds: string[]) {
     at: new Date(row['at'] as string | Date).toISOString(),
   }));
 }
+
+/**
+ * Sets every member of the program that has moved to the tier its rules give (migration 0019's
+ * `ledger_expected_tiers`: the rule the writes apply, at each member's latest movement), with a
+ * `membership.tier` audit record per change, as a write that changes a tier leaves. Answers how many.
+ */
+export async function retierProgram(
+  executor: Executor,
+  timeZone: string,
+  programId: string,
+  audit: { actorId: string | null; actorEmail: string | null; requestId: string | null; ip: string | null },
+): Promise<number> {
+  const [row] = await rows(
+    executor,
+    sql`with diff as (
+          select m.id, m.tier as from_tier, x.tier as to_tier
+          from memberships m join ledger_expected_tiers(${timeZone}, ${programId}::uuid) x on x.membership_id = m.id
+          where m.tier is distinct from x.tier
+          for update of m),
+        changed as (
+          update memberships m set tier = diff.to_tier, version = m.version + 1 from diff where m.id = diff.id returning m.id),
+        audited as (
+          insert into audit_log (actor_id, actor_email, action, entity_type, entity_id, before, after, request_id, ip)
+          select ${audit.actorId}, ${audit.actorEmail}, 'membership.tier', 'membership', diff.id::text,
+            jsonb_build_object('tier', diff.from_tier), jsonb_build_object('tier', diff.to_tier, 'programRules', true),
+            ${audit.requestId}, ${audit.ip}
+          from diff)
+        select count(*)::int as n from changed`,
+  );
+  return Number(row?.['n'] ?? 0);
+}

@@ -593,6 +593,22 @@ export async function reverseEntry(deps: LedgerDeps, caller: LedgerCaller, entry
  * dashboard's rollups answer them when they can (whole business days, no customer), so that the list a
  * dashboard figure links to shows that figure (decision 030); otherwise the total says "at least".
  */
+/**
+ * A program's tiers or their window changed: its members take the tier the new rules give, now
+ * (otherwise each would keep the old rules' tier until its next movement, and ledger:verify, which
+ * holds every tier to its program's rules, would report them). In the caller's transaction, after
+ * the program's row was locked; members' rows are locked by the update, in no particular order, as
+ * a write locks one: no write holds a member and waits for a program.
+ */
+export async function retierMembers(tx: Executor, deps: LedgerDeps, programId: string, audit: AuditActor): Promise<number> {
+  return repo.retierProgram(tx, deps.timeZone, programId, {
+    actorId: audit.id,
+    actorEmail: audit.email,
+    requestId: audit.requestId ?? null,
+    ip: audit.ip ?? null,
+  });
+}
+
 export async function listEntries(deps: LedgerDeps, query: ListLedgerQuery): Promise<LedgerPage> {
   const filters = filtersOf(query);
   const page = await repo.listEntries(deps.db, filters, { page: query.page, pageSize: query.pageSize, order: query.order });

@@ -325,6 +325,19 @@ export async function decrementStock(executor: Executor, rewardId: string): Prom
   await executor.execute(sql`update rewards set stock = stock - 1 where id = ${rewardId} and stock is not null`);
 }
 
+/** A redemption's voucher voided: its unit of stock is available again (stock = stock_total - held). */
+export async function incrementStock(executor: Executor, rewardId: string): Promise<void> {
+  await executor.execute(sql`update rewards set stock = stock + 1 where id = ${rewardId} and stock is not null`);
+}
+
+/** Vouchers the reward's redemptions hold (issued by a redemption, not void): the stock they took. */
+export async function stockTaken(executor: Executor, rewardId: string): Promise<number> {
+  const [row] = ((await executor.execute(
+    sql`select count(*)::int as n from vouchers where reward_id = ${rewardId} and entry_id is not null and status <> 'void'`,
+  )) as unknown as { rows: { n: number }[] }).rows;
+  return Number(row?.n ?? 0);
+}
+
 export type VoucherForUse = {
   id: number;
   code: string;
