@@ -609,33 +609,34 @@ export function toLedgerListEntry(row: Row) {
   };
 }
 
+/** A page of entries with whose they are, newest (or oldest) first. */
 export async function listEntries(
   executor: Executor,
   filters: LedgerFilters,
   paging: { page: number; pageSize: number; order: 'asc' | 'desc' },
 ) {
-  const where = whereOf(filters);
   const direction = paging.order === 'asc' ? sql`asc` : sql`desc`;
-  const [items, counted] = await Promise.all([
-    rows(
-      executor,
-      sql`select ${LIST_COLUMNS} from ledger_entries e join customers c on c.id = e.customer_id where ${where}
-          order by e.created_at ${direction}, e.id ${direction}
-          limit ${paging.pageSize} offset ${(paging.page - 1) * paging.pageSize}`,
-    ),
-    // One pass counts (up to the cap, and one more to know it was reached) and sums.
-    rows(
-      executor,
-      sql`select count(*)::int as total, coalesce(sum(points), 0)::bigint as points, coalesce(sum(stamps), 0)::bigint as stamps
-          from (select e.points, e.stamps from ledger_entries e where ${where} limit ${LEDGER_COUNT_CAP + 1}) capped`,
-    ),
-  ]);
-  const total = Number(counted[0]?.['total'] ?? 0);
+  const items = await rows(
+    executor,
+    sql`select ${LIST_COLUMNS} from ledger_entries e join customers c on c.id = e.customer_id where ${whereOf(filters)}
+        order by e.created_at ${direction}, e.id ${direction}
+        limit ${paging.pageSize} offset ${(paging.page - 1) * paging.pageSize}`,
+  );
+  return items.map(toLedgerListEntry);
+}
+
+/** How many entries match, up to the cap (and whether it was reached), and their sums: one pass. */
+export async function countEntries(executor: Executor, filters: LedgerFilters) {
+  const [row] = await rows(
+    executor,
+    sql`select count(*)::int as total, coalesce(sum(points), 0)::bigint as points, coalesce(sum(stamps), 0)::bigint as stamps
+        from (select e.points, e.stamps from ledger_entries e where ${whereOf(filters)} limit ${LEDGER_COUNT_CAP + 1}) capped`,
+  );
+  const total = Number(row?.['total'] ?? 0);
   return {
-    items: items.map(toLedgerListEntry),
     total: Math.min(total, LEDGER_COUNT_CAP),
     isCapped: total > LEDGER_COUNT_CAP,
-    sums: { points: Number(counted[0]?.['points'] ?? 0), stamps: Number(counted[0]?.['stamps'] ?? 0) },
+    sums: { points: Number(row?.['points'] ?? 0), stamps: Number(row?.['stamps'] ?? 0) },
   };
 }
 

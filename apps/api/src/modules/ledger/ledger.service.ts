@@ -589,11 +589,6 @@ export async function reverseEntry(deps: LedgerDeps, caller: LedgerCaller, entry
 }
 
 /**
- * A page of Movimenti with its total and the sums of its points and stamps. Beyond the count cap the
- * dashboard's rollups answer them when they can (whole business days, no customer), so that the list a
- * dashboard figure links to shows that figure (decision 030); otherwise the total says "at least".
- */
-/**
  * A program's tiers or their window changed: its members take the tier the new rules give, now
  * (otherwise each would keep the old rules' tier until its next movement, and ledger:verify, which
  * holds every tier to its program's rules, would report them). In the caller's transaction, after
@@ -609,15 +604,22 @@ export async function retierMembers(tx: Executor, deps: LedgerDeps, programId: s
   });
 }
 
+/**
+ * A page of Movimenti with its total and the sums of its points and stamps. Where the dashboard's
+ * rollups answer the filter (whole business days, no customer: the lists a dashboard figure links
+ * to, and the whole ledger) they give the exact total and sums at once, however many entries match
+ * (decision 030); otherwise one pass counts up to the cap, and beyond it the total says "at least".
+ */
 export async function listEntries(deps: LedgerDeps, query: ListLedgerQuery): Promise<LedgerPage> {
   const filters = filtersOf(query);
-  const page = await repo.listEntries(deps.db, filters, { page: query.page, pageSize: query.pageSize, order: query.order });
-  const base = { items: page.items, page: query.page, pageSize: query.pageSize };
-  if (!page.isCapped) return { ...base, total: page.total, totalIsCapped: false, sums: page.sums };
-  const totals = await ledgerTotals(deps, filters);
-  return totals
-    ? { ...base, total: totals.total, totalIsCapped: false, sums: { points: totals.points, stamps: totals.stamps } }
-    : { ...base, total: page.total, totalIsCapped: true, sums: null };
+  const [items, fromRollups] = await Promise.all([
+    repo.listEntries(deps.db, filters, { page: query.page, pageSize: query.pageSize, order: query.order }),
+    ledgerTotals(deps, filters),
+  ]);
+  const base = { items, page: query.page, pageSize: query.pageSize };
+  if (fromRollups) return { ...base, total: fromRollups.total, totalIsCapped: false, sums: { points: fromRollups.points, stamps: fromRollups.stamps } };
+  const counted = await repo.countEntries(deps.db, filters);
+  return { ...base, total: counted.total, totalIsCapped: counted.isCapped, sums: counted.isCapped ? null : counted.sums };
 }
 
 export function filtersOf(query: Omit<ListLedgerQuery, 'page' | 'pageSize'>): repo.LedgerFilters {
