@@ -30,17 +30,20 @@ export function nudgeBackgroundJobs(log?: FastifyInstance['log']): void {
 export function startBackgroundJobs(app: FastifyInstance, options: { isAutomatic?: boolean } = {}): JobRunner {
   const modules = jobModules(app);
   const handlers: JobModule['handlers'] = {};
+  const leaseSeconds: Record<string, number> = {};
   for (const module of modules) {
     for (const [kind, handler] of Object.entries(module.handlers)) {
       if (handlers[kind]) throw new Error(`two modules handle the job kind ${kind}`);
       handlers[kind] = handler;
     }
+    Object.assign(leaseSeconds, module.leaseSeconds);
   }
   const runner = createJobRunner({
     db: app.db,
     log: app.log,
     intervalMs: app.env.JOBS_INTERVAL_MS,
     ...(options.isAutomatic === undefined ? {} : { isAutomatic: options.isAutomatic }),
+    leaseSeconds,
     schedule: async () => {
       for (const module of modules) await module.schedule?.();
     },

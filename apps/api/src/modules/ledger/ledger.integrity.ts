@@ -80,6 +80,9 @@ export async function checkIntegrity(db: Database, options: { timeZone: string; 
 export function integrityJobs(app: FastifyInstance): JobModule {
   const timeZone = app.env.BUSINESS_TIME_ZONE;
   return {
+    // The checks read the whole ledger: minutes on ten million entries (decision 030). Another
+    // process must not take the job over meanwhile.
+    leaseSeconds: { [VERIFY_JOB]: 2 * 3600 },
     // Queued by every process under the day's key (one run per day); due at CHECK_HOUR, or at once
     // when a process starts later in the day.
     schedule: async () => {
