@@ -20,8 +20,8 @@ type Row = Record<string, unknown>;
 describe('the nightly integrity check', () => {
   let ctx: TestContext;
   let fx: LedgerFixture;
-  // Two days ago in real time: the day's job (due at 04:00 business time) is due for the database.
-  const clock = { now: new Date(Date.now() - 2 * 86_400_000) };
+  // Three days ago in real time: the next 04:00 (business time) has passed for the database.
+  const clock = { now: new Date(Date.now() - 3 * 86_400_000) };
   const rows = async (query: ReturnType<typeof sql>) => ((await ctx.app.db.execute(query)) as unknown as { rows: Row[] }).rows;
   const runJobs = async () => {
     const runner = startBackgroundJobs(ctx.app, { isAutomatic: false });

@@ -5,7 +5,7 @@ import type { Database, Executor } from '../../db/client.ts';
 import { recordAudit, SYSTEM_ACTOR } from '../../lib/audit.ts';
 import { enqueueJob, type JobModule } from '../../lib/job-runner.ts';
 import { ledgerIntegrityFindings } from './ledger.schema.ts';
-import { localDate, startOfLocalDay } from './ledger.rules.ts';
+import { addDays, localDate, startOfLocalDay } from './ledger.rules.ts';
 import { verifyDerivedFigures, type VerifyResult } from './ledger.verify.ts';
 
 /**
@@ -83,12 +83,15 @@ export function integrityJobs(app: FastifyInstance): JobModule {
     // The checks read the whole ledger: minutes on ten million entries (decision 030). Another
     // process must not take the job over meanwhile.
     leaseSeconds: { [VERIFY_JOB]: 2 * 3600 },
-    // Queued by every process under the day's key (one run per day); due at CHECK_HOUR, or at once
-    // when a process starts later in the day.
+    // Queued by every process under the day's key (one run per day), due at the next CHECK_HOUR —
+    // never at a start in the middle of the day: on the embedded database the checks hold its one
+    // connection for seconds, which nobody should meet on their first screen.
     schedule: async () => {
-      const today = localDate(app.clock.now(), timeZone);
-      const runAt = new Date(startOfLocalDay(today, timeZone).getTime() + CHECK_HOUR * 3_600_000);
-      await enqueueJob(app.db, { kind: VERIFY_JOB, dedupeKey: `${VERIFY_JOB}:${today}`, runAt });
+      const now = app.clock.now();
+      let day = localDate(now, timeZone);
+      const at = (d: string) => new Date(startOfLocalDay(d, timeZone).getTime() + CHECK_HOUR * 3_600_000);
+      if (at(day).getTime() <= now.getTime()) day = addDays(day, 1);
+      await enqueueJob(app.db, { kind: VERIFY_JOB, dedupeKey: `${VERIFY_JOB}:${day}`, runAt: at(day) });
     },
     handlers: {
       [VERIFY_JOB]: async () => {
