@@ -128,13 +128,16 @@ DROP TABLE "dashboard_activity_rollups";
 DROP FUNCTION "dashboard_activity_rollups_add"(timestamp with time zone, uuid, integer);
 --> statement-breakpoint
 -- ---- What each rollup should hold, computed from its sources (rebuild and ledger:verify) ----------
+-- A reversal's bucket names the kind it reverses: looked up by primary key for the reversals only (a
+-- join of the ledger with itself would hash every entry's id).
 CREATE FUNCTION "dashboard_rollups_computed"(zone text)
 RETURNS TABLE ("day" date, "program_id" uuid, "merchant_id" uuid, "bucket" text, "entries" bigint, "points" bigint, "stamps" bigint, "amount_cents" bigint)
 LANGUAGE sql STABLE AS $$
 	SELECT (e."created_at" AT TIME ZONE zone)::date, e."program_id", e."merchant_id",
-		CASE WHEN e."kind" = 'reversal' THEN 'reversal_' || t."kind" ELSE e."kind" END || ':' || e."source",
+		CASE WHEN e."kind" = 'reversal' THEN 'reversal_' || (SELECT t."kind" FROM "ledger_entries" t WHERE t."id" = e."reverses_id") ELSE e."kind" END
+			|| ':' || e."source",
 		count(*), sum(e."points"), sum(e."stamps"), coalesce(sum(e."amount_cents"), 0)
-	FROM "ledger_entries" e LEFT JOIN "ledger_entries" t ON t."id" = e."reverses_id"
+	FROM "ledger_entries" e
 	GROUP BY 1, 2, 3, 4
 $$;
 --> statement-breakpoint

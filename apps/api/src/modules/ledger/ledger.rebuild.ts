@@ -28,7 +28,7 @@ async function count(executor: Executor, statement: ReturnType<typeof sql>): Pro
 async function rebuildOnce(db: Database, timeZone: string): Promise<Omit<RebuildReport, 'seconds' | 'attempts'>> {
   return db.transaction(async (tx) => {
     await tx.execute(sql.raw(`set local lock_timeout = '${LOCK_WAIT}'`));
-    await tx.execute(sql`set local work_mem = '64MB'`);
+    await tx.execute(sql`set local work_mem = '256MB'`);
     // Members first (a writer locks its member's row before it writes entries), then what they read.
     await tx.execute(sql`lock table memberships in exclusive mode`);
     await tx.execute(sql`lock table ledger_entries, customer_consents, vouchers in share mode`);

@@ -211,11 +211,14 @@ const CHECKS: Check[] = [
   },
 ];
 
-/** Reads one snapshot for `work`. On a real PostgreSQL the sorts of a large ledger may use more memory. */
-async function inSnapshot<T>(db: Database | Executor, work: (tx: Executor) => Promise<T>): Promise<T> {
-  return (db as Database).transaction(async (tx) => {
+/**
+ * Reads one snapshot for `work` (its own transaction: never inside a caller's). The sorts and hashes of a
+ * large ledger get more memory than a request's.
+ */
+async function inSnapshot<T>(db: Database, work: (tx: Executor) => Promise<T>): Promise<T> {
+  return db.transaction(async (tx) => {
     await tx.execute(sql`set transaction isolation level repeatable read, read only`);
-    await tx.execute(sql`set local work_mem = '64MB'`);
+    await tx.execute(sql`set local work_mem = '256MB'`);
     return work(tx);
   });
 }
@@ -225,7 +228,7 @@ async function inSnapshot<T>(db: Database | Executor, work: (tx: Executor) => Pr
  * each check's time as it ends (the command prints them: the 10M-entry figures are in decision 030).
  */
 export async function verifyDerivedFigures(
-  db: Database | Executor,
+  db: Database,
   options: { limit?: number; timeZone?: string; onCheck?: (timing: CheckTiming, problems: number) => void | Promise<void> } = {},
 ): Promise<VerifyResult> {
   const limit = options.limit ?? 20;
@@ -249,14 +252,14 @@ export async function verifyDerivedFigures(
 }
 
 /** The problems as lines (`figure: text`); [] means every stored figure equals its sources. */
-export async function verifyLedger(db: Database | Executor, options: { limit?: number; timeZone?: string } = {}): Promise<string[]> {
+export async function verifyLedger(db: Database, options: { limit?: number; timeZone?: string } = {}): Promise<string[]> {
   const { problems } = await verifyDerivedFigures(db, options);
   return problems.map((problem) => `${problem.figure}: ${problem.text}`);
 }
 
 /** The command's body: prints the outcome and returns the exit code (0 clean, 1 problems found). */
 export async function runLedgerVerify(
-  db: Database | Executor,
+  db: Database,
   print: (line: string) => void,
   options: { timeZone?: string; isTimed?: boolean } = {},
 ): Promise<number> {
