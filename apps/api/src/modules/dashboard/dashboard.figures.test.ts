@@ -166,6 +166,30 @@ describe('dashboard figures equal the ledger', () => {
   });
 });
 
+describe("the customers' lists beyond their count cap", () => {
+  let ctx: TestContext;
+  beforeAll(async () => {
+    ctx = await createTestContext();
+  });
+  afterAll(async () => ctx?.close());
+
+  it('still show the customer figures that link to them, from the rollups (the list counts at most 10,000)', async () => {
+    // 10,200 customers over 40 days, a few erased: more than the list counts.
+    await ctx.app.db.execute(sql`insert into customers (first_name, last_name, card_number, referral_code, status, created_at)
+      select 'Cliente', 'N' || i, '8' || lpad(i::text, 12, '0'), 'CAP' || i, case when i % 97 = 0 then 'erased' else 'active' end,
+        now() - (i % 40) * interval '1 day'
+      from generate_series(1, 10200) i`);
+    const token = await ctx.tokenFor('admin@demo.test');
+    const today = localDate(ctx.app.clock.now(), TZ);
+    for (const from of [addDays(today, -29), addDays(today, -400)]) {
+      const response = await ctx.request({ method: 'GET', url: `/api/admin/dashboard?from=${from}&to=${today}`, token });
+      const period = (response.json() as Dashboard).period;
+      expect(period.customersTotal).toBeGreaterThan(10_000);
+      await expectLinksToMatch(ctx, token, period);
+    }
+  });
+});
+
 describe('dashboard filters', () => {
   let ctx: TestContext;
   let admin: string;

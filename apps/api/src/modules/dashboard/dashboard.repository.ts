@@ -85,6 +85,28 @@ export async function bucketTotals(
   return { entries: num(row?.['entries']), points: num(row?.['points']), stamps: num(row?.['stamps']) };
 }
 
+/** Customers (program: its members) registered between two business days (either may be open). */
+export async function joinedTotal(executor: Executor, filter: { from: string | null; to: string | null; programId: string | null }): Promise<number> {
+  const [row] = await rows(
+    executor,
+    sql`select coalesce(sum(customers), 0) as n from dashboard_customer_rollups
+        where ${filter.programId ? sql`program_id = ${filter.programId}` : sql`program_id is null`}
+          ${filter.from ? sql`and day >= ${filter.from}` : sql``} ${filter.to ? sql`and day <= ${filter.to}` : sql``}`,
+  );
+  return num(row?.['n']);
+}
+
+/** Distinct customers (program: members) active between two business days (migration 0019). */
+export async function activeTotal(executor: Executor, filter: { from: string; to: string; programId: string | null }): Promise<number> {
+  const [row] = await rows(
+    executor,
+    sql`select coalesce(sum(customers), 0) as n from dashboard_active_rollups
+        where ${filter.programId ? sql`program_id = ${filter.programId}` : sql`program_id is null`}
+          and day between ${filter.from} and ${filter.to} and (prev_day is null or prev_day < ${filter.from})`,
+  );
+  return num(row?.['n']);
+}
+
 /** Every entry's points up to the end of the period (program filter only). */
 export async function outstandingAt(executor: Executor, filter: PeriodFilter): Promise<number> {
   const [row] = await rows(

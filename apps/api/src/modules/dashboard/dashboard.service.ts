@@ -135,6 +135,52 @@ export async function periodFigures(deps: DashboardDeps, query: DashboardQuery):
   };
 }
 
+/** A business day when the instant is that day's first (`edge: 'start'`) or last millisecond (`'end'`); else null. */
+function dayAt(deps: DashboardDeps, instant: Date, edge: 'start' | 'end'): string | null {
+  const day = localDate(instant, deps.timeZone);
+  const expected = edge === 'start' ? startOfLocalDay(day, deps.timeZone).getTime() : startOfLocalDay(addDays(day, 1), deps.timeZone).getTime() - 1;
+  return expected === instant.getTime() ? day : null;
+}
+
+/**
+ * The customers list's exact total from the rollups when its filter is one a dashboard customer figure
+ * links to (registered, or active, in whole business days; a program or, without one, the erased left
+ * out; nothing else): beyond the list's count cap it then shows that figure. Null otherwise.
+ */
+export async function customersTotal(
+  deps: DashboardDeps,
+  filter: {
+    programId?: string | undefined;
+    joinedFrom?: string | undefined;
+    joinedTo?: string | undefined;
+    activeFrom?: string | undefined;
+    activeTo?: string | undefined;
+    erased?: boolean | undefined;
+    q?: string | undefined;
+    status?: string | undefined;
+    tier?: string | undefined;
+    marketingConsent?: boolean | undefined;
+  },
+): Promise<number | null> {
+  if (filter.q || filter.status || filter.tier || filter.marketingConsent !== undefined) return null;
+  const programId = filter.programId ?? null;
+  const isJoined = filter.joinedFrom !== undefined || filter.joinedTo !== undefined;
+  const isActive = filter.activeFrom !== undefined || filter.activeTo !== undefined;
+  if (isJoined === isActive) return null;
+  if (isJoined) {
+    // Without a program the figure leaves the erased out; a program's members are all counted.
+    if (programId === null ? filter.erased !== false : filter.erased !== undefined) return null;
+    const from = filter.joinedFrom ? dayAt(deps, new Date(filter.joinedFrom), 'start') : null;
+    const to = filter.joinedTo ? dayAt(deps, new Date(filter.joinedTo), 'end') : null;
+    if ((filter.joinedFrom && !from) || (filter.joinedTo && !to)) return null;
+    return repo.joinedTotal(deps.db, { from, to, programId });
+  }
+  if (filter.erased !== undefined || !filter.activeFrom || !filter.activeTo) return null;
+  const from = dayAt(deps, new Date(filter.activeFrom), 'start');
+  const to = dayAt(deps, new Date(filter.activeTo), 'end');
+  return from && to ? repo.activeTotal(deps.db, { from, to, programId }) : null;
+}
+
 /**
  * The ledger list's total and sums from the rollups, when its filter is one the rollups answer: no
  * customer, and a period of whole business days (`from` at a day's start, `to` at a day's last
@@ -146,10 +192,9 @@ export async function ledgerTotals(
   filter: { customerId?: string | undefined; programId?: string | undefined; merchantId?: string | undefined; from?: Date | undefined; to?: Date | undefined } & repo.BucketFilter,
 ): Promise<{ total: number; points: number; stamps: number } | null> {
   if (filter.customerId) return null;
-  const fromDay = filter.from ? localDate(filter.from, deps.timeZone) : null;
-  if (fromDay && startOfLocalDay(fromDay, deps.timeZone).getTime() !== filter.from!.getTime()) return null;
-  const toDay = filter.to ? localDate(filter.to, deps.timeZone) : null;
-  if (toDay && startOfLocalDay(addDays(toDay, 1), deps.timeZone).getTime() !== filter.to!.getTime() + 1) return null;
+  const fromDay = filter.from ? dayAt(deps, filter.from, 'start') : null;
+  const toDay = filter.to ? dayAt(deps, filter.to, 'end') : null;
+  if ((filter.from && !fromDay) || (filter.to && !toDay)) return null;
   const totals = await repo.bucketTotals(deps.db, {
     from: fromDay,
     to: toDay,
