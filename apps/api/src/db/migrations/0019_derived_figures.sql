@@ -41,58 +41,71 @@ CREATE FUNCTION "dashboard_active_rollups_add"(activity_day date, previous_day d
 	ON CONFLICT ("program_id", "day", "prev_day", "stripe") DO UPDATE SET "customers" = r."customers" + EXCLUDED."customers"
 $$;
 --> statement-breakpoint
--- Once per INSERT statement on the ledger, with the statement's rows: for each scope and business day
--- of its new activity (ascending), if no entry counted before already made that day active, add the
--- day after its predecessor, and re-link the next day if one exists (a back-dated entry).
--- "Counted before" = visible and not of this statement: committed by others, or written by an earlier
--- statement of this transaction (whose trigger has run). Two transactions writing the same customer
--- first time that day take the customer's advisory lock, held to commit, so the second sees the first.
+-- A scope's new activity day: after its previous day, and before the next one if an entry was
+-- back-dated (the next day then follows this one instead of the previous).
+CREATE FUNCTION "dashboard_active_day_add"(program uuid, activity_day date, previous_day date, next_day date)
+RETURNS void LANGUAGE plpgsql AS $$
+BEGIN
+	PERFORM "dashboard_active_rollups_add"(activity_day, previous_day, program, 1);
+	IF next_day IS NOT NULL THEN
+		PERFORM "dashboard_active_rollups_add"(next_day, previous_day, program, -1);
+		PERFORM "dashboard_active_rollups_add"(next_day, activity_day, program, 1);
+	END IF;
+END;
+$$;
+--> statement-breakpoint
+-- Once per INSERT statement on the ledger, with the statement's rows: for each member, then its
+-- customer (once per customer and day), and each business day of their new activity, ascending: the
+-- scope's latest activity before the end of that day that was counted before tells both whether the
+-- day is already active (nothing to do: the common case of a second movement that day) and, if not,
+-- which day comes before it. "Counted before" = visible and not of this statement (committed by others,
+-- or written by an earlier statement of this transaction, whose trigger has run), or of this statement
+-- on an earlier day (added above, ascending). A member already active that day means its customer is
+-- too. Two transactions writing the same customer take its advisory lock, held to commit, so the
+-- second sees the first's entries.
 CREATE FUNCTION "dashboard_active_entries_inserted"() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
 	zone text := "dashboard_time_zone"();
 	r record;
 	day_start timestamptz;
 	day_end timestamptz;
-	previous_at timestamptz;
+	latest timestamptz;
 	next_at timestamptz;
-	previous_day date;
+	last_customer uuid;
+	last_day date;
 BEGIN
 	FOR r IN
-		SELECT DISTINCT n."customer_id", s."membership_id", s."program_id", (n."created_at" AT TIME ZONE zone)::date AS "day"
+		SELECT DISTINCT n."customer_id", n."membership_id", n."program_id", (n."created_at" AT TIME ZONE zone)::date AS "day"
 		FROM "new_entries" n
-		CROSS JOIN LATERAL (VALUES (NULL::uuid, NULL::uuid), (n."membership_id", n."program_id")) AS s("membership_id", "program_id")
 		WHERE "dashboard_counts_as_activity"(n."kind", n."source")
-		ORDER BY 1, 2 NULLS FIRST, 4
+		ORDER BY 1, 4, 2
 	LOOP
 		day_start := r."day"::timestamp AT TIME ZONE zone;
 		day_end := (r."day" + 1)::timestamp AT TIME ZONE zone;
-		-- Already active that day: the common case (a member's second movement of the day), no lock.
-		CONTINUE WHEN EXISTS (
-			SELECT 1 FROM "ledger_entries" e
-			WHERE e."customer_id" = r."customer_id" AND (r."membership_id" IS NULL OR e."membership_id" = r."membership_id")
-				AND e."created_at" >= day_start AND e."created_at" < day_end AND "dashboard_counts_as_activity"(e."kind", e."source")
-				AND NOT EXISTS (SELECT 1 FROM "new_entries" n WHERE n."id" = e."id"));
 		PERFORM pg_advisory_xact_lock(25, hashtext(r."customer_id"::text));
-		CONTINUE WHEN EXISTS (
-			SELECT 1 FROM "ledger_entries" e
-			WHERE e."customer_id" = r."customer_id" AND (r."membership_id" IS NULL OR e."membership_id" = r."membership_id")
-				AND e."created_at" >= day_start AND e."created_at" < day_end AND "dashboard_counts_as_activity"(e."kind", e."source")
-				AND NOT EXISTS (SELECT 1 FROM "new_entries" n WHERE n."id" = e."id"));
-		-- Every earlier day counts (this statement's own earlier days were added above, ascending).
-		SELECT max(e."created_at") INTO previous_at FROM "ledger_entries" e
-		WHERE e."customer_id" = r."customer_id" AND (r."membership_id" IS NULL OR e."membership_id" = r."membership_id")
-			AND e."created_at" < day_start AND "dashboard_counts_as_activity"(e."kind", e."source");
-		-- A later day counts only if counted before (this statement's later days come next).
+		SELECT e."created_at" INTO latest FROM "ledger_entries" e
+		WHERE e."membership_id" = r."membership_id" AND e."created_at" < day_end AND "dashboard_counts_as_activity"(e."kind", e."source")
+			AND (e."created_at" < day_start OR NOT EXISTS (SELECT 1 FROM "new_entries" n WHERE n."id" = e."id"))
+		ORDER BY e."created_at" DESC LIMIT 1;
+		-- The member already active that day (its second movement of the day): so is its customer.
+		CONTINUE WHEN latest >= day_start;
 		SELECT min(e."created_at") INTO next_at FROM "ledger_entries" e
-		WHERE e."customer_id" = r."customer_id" AND (r."membership_id" IS NULL OR e."membership_id" = r."membership_id")
-			AND e."created_at" >= day_end AND "dashboard_counts_as_activity"(e."kind", e."source")
+		WHERE e."membership_id" = r."membership_id" AND e."created_at" >= day_end AND "dashboard_counts_as_activity"(e."kind", e."source")
 			AND NOT EXISTS (SELECT 1 FROM "new_entries" n WHERE n."id" = e."id");
-		previous_day := (previous_at AT TIME ZONE zone)::date;
-		PERFORM "dashboard_active_rollups_add"(r."day", previous_day, r."program_id", 1);
-		IF next_at IS NOT NULL THEN
-			PERFORM "dashboard_active_rollups_add"((next_at AT TIME ZONE zone)::date, previous_day, r."program_id", -1);
-			PERFORM "dashboard_active_rollups_add"((next_at AT TIME ZONE zone)::date, r."day", r."program_id", 1);
-		END IF;
+		PERFORM "dashboard_active_day_add"(r."program_id", r."day", (latest AT TIME ZONE zone)::date, (next_at AT TIME ZONE zone)::date);
+		-- The customer, once per customer and day of the statement.
+		CONTINUE WHEN last_customer IS NOT DISTINCT FROM r."customer_id" AND last_day IS NOT DISTINCT FROM r."day";
+		last_customer := r."customer_id";
+		last_day := r."day";
+		SELECT e."created_at" INTO latest FROM "ledger_entries" e
+		WHERE e."customer_id" = r."customer_id" AND e."created_at" < day_end AND "dashboard_counts_as_activity"(e."kind", e."source")
+			AND (e."created_at" < day_start OR NOT EXISTS (SELECT 1 FROM "new_entries" n WHERE n."id" = e."id"))
+		ORDER BY e."created_at" DESC LIMIT 1;
+		CONTINUE WHEN latest >= day_start;
+		SELECT min(e."created_at") INTO next_at FROM "ledger_entries" e
+		WHERE e."customer_id" = r."customer_id" AND e."created_at" >= day_end AND "dashboard_counts_as_activity"(e."kind", e."source")
+			AND NOT EXISTS (SELECT 1 FROM "new_entries" n WHERE n."id" = e."id");
+		PERFORM "dashboard_active_day_add"(NULL, r."day", (latest AT TIME ZONE zone)::date, (next_at AT TIME ZONE zone)::date);
 	END LOOP;
 	RETURN NULL;
 END;

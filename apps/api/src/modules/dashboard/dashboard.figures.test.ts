@@ -10,7 +10,7 @@ import { expectLinksToMatch, expectNoneNegative, fromLedger, pick } from '../../
 import { CodedError } from '../../lib/errors.ts';
 import { addDays, localDate } from '../ledger/ledger.rules.ts';
 import { createEntry, expireDueLots, reverseEntry, type LedgerCaller, type LedgerDeps } from '../ledger/ledger.service.ts';
-import { verifyLedger } from '../ledger/ledger.verify.ts';
+import { verifyDerivedFigures, verifyLedger } from '../ledger/ledger.verify.ts';
 
 /**
  * The dashboard reads rollups kept by triggers (decision 019); this test holds them to the ledger:
@@ -163,6 +163,52 @@ describe('dashboard figures equal the ledger', () => {
     expect(kept.length).toBeGreaterThan(0);
     await ctx.app.db.execute(sql`select dashboard_rollups_rebuild(${TZ})`);
     expect(await snapshot()).toEqual(kept);
+  });
+});
+
+describe('the activity days behind "active customers"', () => {
+  let ctx: TestContext;
+  beforeAll(async () => {
+    ctx = await createTestContext({ seed: false });
+  });
+  afterAll(async () => ctx?.close());
+
+  it('stay exact for back-dated entries, several days and members in one statement, and expiries', async () => {
+    const fx = await createLedgerFixture(ctx.app.db, { customers: 1 });
+    const customer = fx.customerIds[0]!;
+    const members: Record<'points' | 'stamps', string> = { points: randomUUID(), stamps: randomUUID() };
+    await ctx.app.db.execute(sql`insert into memberships (id, customer_id, program_id) values
+      (${members.points}, ${customer}, ${fx.pointsProgramId}), (${members.stamps}, ${customer}, ${fx.stampsProgramId})`);
+    // Entries written straight to the table, in the order a bulk path or two clocks could: the
+    // balances do not matter here, only which days each member and the customer moved on.
+    const entry = (member: 'points' | 'stamps', day: string, kind = 'earn') =>
+      sql`(${members[member]}, ${customer}, ${member === 'points' ? fx.pointsProgramId : fx.stampsProgramId}, ${kind},
+        ${kind === 'expire' ? 'system' : 'purchase'}, 0, 0, 0, 0, 'test', ${`${day}T10:00:00Z`}::timestamptz)`;
+    const write = (...rows: ReturnType<typeof entry>[]) =>
+      ctx.app.db.execute(sql`insert into ledger_entries (membership_id, customer_id, program_id, kind, source, points, stamps,
+        balance_after, stamps_after, created_by_label, created_at) values ${sql.join(rows, sql`, `)}`);
+    const activity = async () =>
+      (await verifyDerivedFigures(ctx.app.db, { timeZone: TZ })).problems.filter((problem) => problem.figure === 'activeCustomers');
+    await write(entry('points', '2026-03-10'));
+    await write(entry('points', '2026-03-05'));
+    expect(await activity()).toEqual([]);
+    await write(entry('points', '2026-03-07'), entry('stamps', '2026-03-03'), entry('stamps', '2026-03-12'), entry('points', '2026-03-12'), entry('points', '2026-03-07'));
+    expect(await activity()).toEqual([]);
+    await ctx.app.db.transaction(async (tx) => {
+      await tx.execute(sql`insert into ledger_entries (membership_id, customer_id, program_id, kind, source, points, stamps,
+        balance_after, stamps_after, created_by_label, created_at) values ${entry('stamps', '2026-03-07')}`);
+      await tx.execute(sql`insert into ledger_entries (membership_id, customer_id, program_id, kind, source, points, stamps,
+        balance_after, stamps_after, created_by_label, created_at) values ${entry('points', '2026-03-01')}`);
+    });
+    await write(entry('stamps', '2026-03-20', 'expire'));
+    expect(await activity()).toEqual([]);
+    // Distinct customers: one, in any period that holds one of its days; none where it only expired.
+    const active = async (from: string, to: string) => {
+      const [row] = ((await ctx.app.db.execute(sql`select coalesce(sum(customers), 0)::int as n from dashboard_active_rollups
+        where program_id is null and day between ${from} and ${to} and (prev_day is null or prev_day < ${from})`)) as unknown as { rows: { n: number }[] }).rows;
+      return row!.n;
+    };
+    expect([await active('2026-03-01', '2026-03-31'), await active('2026-03-04', '2026-03-06'), await active('2026-03-13', '2026-03-31')]).toEqual([1, 1, 0]);
   });
 });
 
