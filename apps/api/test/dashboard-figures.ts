@@ -36,10 +36,12 @@ export async function fromLedger(ctx: TestContext, q: { from: string; to: string
       count(*) filter (where e.kind = 'redeem') as redemptions,
       count(*) filter (where e.kind = 'earn' and e.source = 'purchase') as purchases
     ${base} ${merchant} and ${inPeriod}`);
-  // The balances at the end of the period's last day: each member's latest running balance by then.
+  // The balances at the end of the period's last day: each member's running balance after the last
+  // entry the ledger applied by then (in the ledger's order, its ids: an entry may carry an earlier time
+  // than the one before it, as the demo's expiries at 02:00 after a purchase at 01:00 do).
   const [o] = await one(sql`select coalesce(sum(balance_after), 0) as outstanding from (
       select distinct on (e.membership_id) e.balance_after ${base} and e.created_at < ${startOfLocalDay(addDays(q.to, 1), TZ)}
-      order by e.membership_id, e.created_at desc, e.id desc) last`);
+      order by e.membership_id, e.id desc) last`);
   const trendRows = await one(sql`select (e.created_at at time zone ${TZ})::date::text as day,
       coalesce(sum(e.points) filter (where e.kind = 'earn'), 0) as issued,
       coalesce(-sum(e.points) filter (where e.kind = 'redeem'), 0) as redeemed,
