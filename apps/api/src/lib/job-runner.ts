@@ -104,9 +104,11 @@ export function createJobRunner(options: {
       const job = await claim(options.db, options.leaseSeconds ?? {});
       if (!job) return done;
       const handler = options.handlers[job.kind];
+      const startedAt = Date.now();
       try {
         if (!handler) throw new Error(`no handler for job kind ${job.kind}`);
         const result = await handler(job.payload);
+        options.log.debug({ jobId: job.id, kind: job.kind, ms: Date.now() - startedAt }, 'background job done');
         const period = every[job.kind];
         await options.db.execute(
           period === undefined
