@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, openSync, readFileSync, rmSync, closeSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -9,7 +9,8 @@ const repositoryRoot = path.resolve(import.meta.dirname, '../../../..');
 export type AppServer = {
   url: string;
   dataDir: string;
-  stop(): Promise<void>;
+  /** Stops the server and removes its data directory, unless asked to keep it (the demo template). */
+  stop(options?: { keepDataDir?: boolean }): Promise<void>;
 };
 
 export type AppServerSettings = {
@@ -20,6 +21,11 @@ export type AppServerSettings = {
   idTokenTtlSeconds?: number | undefined;
   /** More settings for the server (e.g. AUTH_PROVIDER=firebase and its emulator). */
   extraEnv?: Record<string, string> | undefined;
+  /**
+   * A data directory a first start left behind (global-setup.ts): the server starts on a copy of it
+   * instead of loading the demo again. Without it, the server makes its own first start.
+   */
+  copyOfDataDir?: string | undefined;
 };
 
 function withoutNodeEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
@@ -68,13 +74,21 @@ async function waitUntilReady(url: string, child: ChildProcess, logFile: string,
 
 /**
  * Runs the API as `npm start` does (scripts/start.mjs: the same entry on the same Node, serving the
- * built web app on the same port, B6) on a fresh data directory, so the demo data loads as on a first
- * start. It runs in its own process group so that stopping it leaves nothing behind.
+ * built web app on the same port, B6) on a fresh data directory — or a copy of the one a first start
+ * left (`copyOfDataDir`), which holds exactly the demo data a first start loads. It runs in its own
+ * process group so that stopping it leaves nothing behind.
  */
 export async function startAppServer(settings: AppServerSettings): Promise<AppServer> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const dataDir = mkdtempSync(path.join(tmpdir(), 'sf-e2e-'));
+  if (settings.copyOfDataDir) {
+    // cp -a: the server refuses a data directory that others can read, and Node's cpSync gives the
+    // copied folders the umask's modes.
+    const copy = spawnSync('cp', ['-a', `${settings.copyOfDataDir}/.`, dataDir]);
+    if (copy.status !== 0) throw new Error(`copying ${settings.copyOfDataDir} failed: ${copy.stderr.toString()}`);
+    rmSync(path.join(dataDir, 'server.log'), { force: true });
+  }
   const logFile = path.join(dataDir, 'server.log');
   const log = openSync(logFile, 'a');
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(repositoryRoot, 'apps/api/src/server.ts')], {
@@ -128,9 +142,9 @@ export async function startAppServer(settings: AppServerSettings): Promise<AppSe
   return {
     url,
     dataDir,
-    async stop() {
+    async stop(options = {}) {
       await stopGroup();
-      rmSync(dataDir, { recursive: true, force: true });
+      if (!options.keepDataDir) rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

@@ -1,6 +1,6 @@
 import { test as base, expect, type Page } from '@playwright/test';
 import { startAppServer, type AppServer } from './app-server.ts';
-import { E2E_WEB_DIST } from './global-setup.ts';
+import { E2E_DEMO_DATA_DIR, E2E_WEB_DIST } from './global-setup.ts';
 import { startSmtpCatcher, type SmtpCatcher } from './smtp-catcher.ts';
 import { startAuthEmulator } from '../../../../tools/firebase-emulator/auth-emulator.mjs';
 
@@ -55,7 +55,10 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
       const extraEnv = firebaseEmulatorHost
         ? { AUTH_PROVIDER: 'firebase', FIREBASE_PROJECT_ID: 'demo-sf-e2e', FIREBASE_AUTH_EMULATOR_HOST: firebaseEmulatorHost }
         : undefined;
-      const server = await startAppServer({ smtpUrl: smtp.url, webDist, idTokenTtlSeconds, extraEnv });
+      // The builtin provider's servers start on a copy of the first start's data; Firebase's makes its
+      // own first start, which creates the demo accounts in its emulator.
+      const copyOfDataDir = extraEnv ? undefined : process.env[E2E_DEMO_DATA_DIR];
+      const server = await startAppServer({ smtpUrl: smtp.url, webDist, idTokenTtlSeconds, extraEnv, copyOfDataDir });
       try {
         await use(server);
       } finally {
