@@ -125,6 +125,21 @@ describe('Chiavi API', { timeout: 30_000 }, () => {
     expect(bodies).toEqual([]);
   });
 
+  it('says a name longer than 100 characters is too long, not missing', async () => {
+    const user = userEvent.setup();
+    answerList([]);
+    const bodies = answerCreate();
+    renderWithProviders(<ApiKeysPage merchantOptions={merchants} />, { route: '/api-keys', user: admin });
+    const form = await openForm(user);
+    await user.click(within(form).getByRole('textbox', { name: /^Nome/ }));
+    await user.paste('C'.repeat(101));
+    await user.click(within(form).getByRole('radio', { name: 'App dei clienti' }));
+    await user.click(within(form).getByRole('button', { name: 'Crea la chiave' }));
+    expect(await within(form).findByText('La lunghezza massima di Nome è 100')).toBeInTheDocument();
+    expect(within(form).queryByText('Nome è obbligatorio')).toBeNull();
+    expect(bodies).toEqual([]);
+  });
+
   it('revokes a key only after the confirmation', async () => {
     document.cookie = 'XSRF-TOKEN=t; path=/';
     const user = userEvent.setup();
