@@ -32,6 +32,10 @@ class ResizeObserverStub {
   disconnect(): void {}
 }
 window.ResizeObserver = ResizeObserverStub as unknown as typeof ResizeObserver;
+// Mantine's autosizing Textarea listens for web fonts loading (document.fonts), which jsdom lacks.
+if (!('fonts' in document)) {
+  Object.defineProperty(document, 'fonts', { value: { addEventListener: vi.fn(), removeEventListener: vi.fn(), ready: Promise.resolve() } });
+}
 window.HTMLElement.prototype.scrollIntoView = function scrollIntoView() {};
 Object.defineProperty(window, 'scrollTo', { writable: true, value: vi.fn() });
 
