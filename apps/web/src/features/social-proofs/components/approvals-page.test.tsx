@@ -107,4 +107,23 @@ describe('Approvazioni', { timeout: 30_000 }, () => {
     expect(await screen.findByText('2 azioni rifiutate')).toBeInTheDocument();
     await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Rifiuta 2 azioni' })).toBeNull());
   });
+
+  it('does not offer a reason typed and cancelled for the next rejection: the customer reads it', async () => {
+    const user = userEvent.setup();
+    const { decisions } = renderPage([proof(), second], decided);
+    await user.click(await screen.findByRole('checkbox', { name: 'Seleziona Recensione di Giulia Bianchi' }));
+    await user.click(screen.getByRole('button', { name: 'Rifiuta (1)' }));
+    let dialog = await screen.findByRole('dialog', { name: 'Rifiuta 1 azione' });
+    await user.type(within(dialog).getByRole('textbox', { name: /Motivo/ }), 'Recensione di un altro locale');
+    await user.click(within(dialog).getByRole('button', { name: 'Annulla' }));
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Rifiuta 1 azione' })).toBeNull());
+
+    await user.click(screen.getByRole('checkbox', { name: 'Seleziona Recensione di Giulia Bianchi' }));
+    await user.click(screen.getByRole('checkbox', { name: 'Seleziona Condivisione di Marco Verdi' }));
+    await user.click(screen.getByRole('button', { name: 'Rifiuta (1)' }));
+    dialog = await screen.findByRole('dialog', { name: 'Rifiuta 1 azione' });
+    expect(within(dialog).getByRole('textbox', { name: /Motivo/ })).toHaveValue('');
+    expect(within(dialog).getByRole('button', { name: 'Rifiuta' })).toBeDisabled();
+    expect(decisions).toEqual([]);
+  });
 });

@@ -43,6 +43,11 @@ export function ApprovalsPage({ programOptions, merchantOptions, customerHref }:
   const decide = useDecideSocialProofs();
   const [rejecting, setRejecting] = useState<{ ids: number[]; clear: () => void } | null>(null);
   const [reason, setReason] = useState('');
+  // A reason is written for the proofs it rejects (their customers read it): a cancelled one is not kept for the next.
+  const closeRejecting = () => {
+    setRejecting(null);
+    setReason('');
+  };
 
   const run = (ids: number[], decision: 'approve' | 'reject', clear: () => void, why?: string) =>
     decide.mutate(
@@ -54,8 +59,7 @@ export function ApprovalsPage({ programOptions, merchantOptions, customerHref }:
           notifySuccess(t(decision === 'approve' ? 'approvedToast' : 'rejectedToast', { count: decided }));
           for (const item of failed) notifyError(`#${item.id}: ${item.message ?? ''}`);
           clear();
-          setRejecting(null);
-          setReason('');
+          closeRejecting();
         },
         onError: (error) => notifyError(describeApiError(error)),
       },
@@ -135,7 +139,7 @@ export function ApprovalsPage({ programOptions, merchantOptions, customerHref }:
         ),
       }}
     >
-      <Modal opened={rejecting !== null} onClose={() => setRejecting(null)} title={t('rejectTitle', { count: rejecting?.ids.length ?? 0 })} closeButtonProps={{ 'aria-label': t('common:close') }}>
+      <Modal opened={rejecting !== null} onClose={closeRejecting} title={t('rejectTitle', { count: rejecting?.ids.length ?? 0 })} closeButtonProps={{ 'aria-label': t('common:close') }}>
         <form
           onSubmit={(event) => {
             event.preventDefault();
@@ -145,7 +149,7 @@ export function ApprovalsPage({ programOptions, merchantOptions, customerHref }:
           <Stack>
             <Textarea label={t('reason')} value={reason} onChange={(event) => setReason(event.currentTarget.value)} required maxLength={PROOF_BOUNDS.reasonMax} autosize minRows={2} data-autofocus />
             <Group justify="flex-end">
-              <Button variant="default" onClick={() => setRejecting(null)}>
+              <Button variant="default" onClick={closeRejecting}>
                 {t('cancel')}
               </Button>
               <Button type="submit" color="red" disabled={!reason.trim()} loading={decide.isPending}>
