@@ -40,8 +40,9 @@ function request(overrides: Partial<PrivacyRequest> = {}): PrivacyRequest {
 }
 
 /** The customers feature's search, as the route composes it: here a button that picks one customer. */
-const renderCustomerPicker: RenderCustomerPicker = ({ onChange, error }) => (
+const renderCustomerPicker: RenderCustomerPicker = ({ value, onChange, error }) => (
   <div>
+    {value ? <p>Cliente scelto: {value.label}</p> : null}
     <button type="button" onClick={() => onChange({ id: CUSTOMER_ID, label: 'Giulia Bianchi · 8012345678903' })}>
       Scegli Giulia Bianchi
     </button>
@@ -149,6 +150,25 @@ describe('Richieste privacy', { timeout: 30_000 }, () => {
     expect(bodies[0]).toEqual({ kind: 'erasure', customerId: CUSTOMER_ID, receivedAt: new Date('2026-11-02T12:00:00').toISOString(), notes: 'Ricevuta per raccomandata' });
     await waitFor(() => expect(router.state.location.search).toBe(`?request=${created.id}`));
     expect(await screen.findByText('Richiesta registrata.')).toBeInTheDocument();
+  });
+
+  it('opens a new request empty after one was cancelled, not with the customer chosen before', async () => {
+    const user = userEvent.setup();
+    answer(request());
+    renderPage('/privacy-requests?request=new');
+    let dialog = await screen.findByRole('dialog', { name: 'Nuova richiesta privacy' });
+    await user.click(within(dialog).getByLabelText(/Tipo di richiesta/, { selector: 'input' }));
+    await user.click(within(await screen.findByRole('listbox', { hidden: true })).getByRole('option', { name: 'Cancellazione', hidden: true }));
+    await user.click(within(dialog).getByRole('button', { name: 'Scegli Giulia Bianchi' }));
+    await user.type(within(dialog).getByRole('textbox', { name: 'Note' }), 'Telefonata');
+    await user.click(within(dialog).getByRole('button', { name: 'Annulla' }));
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Nuova richiesta privacy' })).toBeNull());
+
+    await user.click(screen.getByRole('link', { name: 'Nuova richiesta' }));
+    dialog = await screen.findByRole('dialog', { name: 'Nuova richiesta privacy' });
+    expect(within(dialog).queryByText(/Cliente scelto/)).toBeNull();
+    expect(within(dialog).getByLabelText(/Tipo di richiesta/, { selector: 'input' })).toHaveValue('Accesso');
+    expect(within(dialog).getByRole('textbox', { name: 'Note' })).toHaveValue('');
   });
 
   it('extends the deadline once, with a reason of at least three characters', async () => {
