@@ -1,4 +1,5 @@
 import { Alert, Badge, Button, Group, Progress, Skeleton, Stack, Table, Text } from '@mantine/core';
+import { modals } from '@mantine/modals';
 import type { Import } from '@sf/contract/imports';
 import { IconDownload } from '@tabler/icons-react';
 import { useState } from 'react';
@@ -31,6 +32,16 @@ export function ImportDetailView({ id }: { id: string }) {
   const detail = query.data;
   if (!detail) return <Skeleton h={200} />;
   const isActive = detail.status === 'queued' || detail.status === 'running';
+
+  // A cancelled import can be neither started nor resumed (a new upload is needed): asked first.
+  const confirmCancel = () =>
+    modals.openConfirmModal({
+      title: t('detail.cancelConfirm.title'),
+      children: <Text size="sm">{t('detail.cancelConfirm.message')}</Text>,
+      labels: { confirm: t('detail.cancelConfirm.confirm'), cancel: t('detail.cancelConfirm.back') },
+      confirmProps: { color: 'red' },
+      onConfirm: () => change.mutate({ id, action: 'cancel' }),
+    });
 
   const downloadErrors = async () => {
     setDownloading(true);
@@ -88,7 +99,7 @@ export function ImportDetailView({ id }: { id: string }) {
             </Button>
           ) : null}
           {detail.status === 'validated' || detail.status === 'failed' || isActive ? (
-            <Button variant="default" color="red" onClick={() => change.mutate({ id, action: 'cancel' })} loading={change.isPending}>
+            <Button variant="default" color="red" onClick={confirmCancel} loading={change.isPending}>
               {t('detail.cancel')}
             </Button>
           ) : null}

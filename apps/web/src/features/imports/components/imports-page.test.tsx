@@ -206,4 +206,26 @@ describe('Importazioni', { timeout: 30_000 }, () => {
     await waitFor(() => expect(changes).toEqual(['start']));
     expect(await within(drawer).findByText('Importazione completata')).toBeInTheDocument();
   });
+
+  it('cancels a running import only after a confirmation: a cancelled import cannot be resumed', async () => {
+    document.cookie = 'XSRF-TOKEN=t; path=/';
+    const user = userEvent.setup();
+    let current = detail({ status: 'running', progress: 50, processedRows: 2, importedRows: 1 });
+    const { changes } = answer(() => current);
+    renderPage(`/imports?import=${IMPORT_ID}`);
+    const drawer = await screen.findByRole('dialog', { name: 'Importazione' });
+    await user.click(await within(drawer).findByRole('button', { name: "Annulla l'importazione" }));
+    let confirm = await screen.findByRole('dialog', { name: "Annullare l'importazione?" });
+    expect(within(confirm).getByText(/non si può più avviare né riprendere/)).toBeInTheDocument();
+    await user.click(within(confirm).getByRole('button', { name: 'Torna indietro' }));
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: "Annullare l'importazione?" })).toBeNull());
+    expect(changes).toEqual([]);
+
+    current = detail({ status: 'cancelled', progress: 50, processedRows: 2, importedRows: 1, report: { imported: 1, skipped: 0, errors: 1 } });
+    await user.click(within(drawer).getByRole('button', { name: "Annulla l'importazione" }));
+    confirm = await screen.findByRole('dialog', { name: "Annullare l'importazione?" });
+    await user.click(within(confirm).getByRole('button', { name: "Annulla l'importazione" }));
+    await waitFor(() => expect(changes).toEqual(['cancel']));
+    expect(await within(drawer).findByText('Importazione annullata')).toBeInTheDocument();
+  });
 });
