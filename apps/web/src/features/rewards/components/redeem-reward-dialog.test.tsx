@@ -1,4 +1,4 @@
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
@@ -105,5 +105,20 @@ describe('Riscatta un premio', { timeout: 30_000 }, () => {
     expect(await within(dialog).findByTestId('voucher-code')).toHaveTextContent('GELA7K2M');
     expect(calls).toHaveLength(2);
     expect(calls[1]!.key).not.toBe(calls[0]!.key);
+  });
+
+  it('sends the same key again after an answer lost on the network or behind a 503, so the redemption counts once', async () => {
+    document.cookie = 'XSRF-TOKEN=t; path=/';
+    const user = userEvent.setup();
+    const calls = renderDialog([() => HttpResponse.error(), refusal('unavailable', 'down', 503), () => HttpResponse.json(redeemed, { status: 201 })]);
+    const dialog = await chooseGelato(user);
+    for (const tries of [1, 2]) {
+      await user.click(within(dialog).getByRole('button', { name: 'Riscatta' }));
+      await waitFor(() => expect(calls).toHaveLength(tries));
+      await within(dialog).findByRole('alert');
+    }
+    await user.click(within(dialog).getByRole('button', { name: 'Riscatta' }));
+    expect(await within(dialog).findByTestId('voucher-code')).toHaveTextContent('GELA7K2M');
+    expect(calls.map((call) => call.key)).toEqual([calls[0]!.key, calls[0]!.key, calls[0]!.key]);
   });
 });
