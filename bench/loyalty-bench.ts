@@ -11,13 +11,15 @@ import { loadEnv } from '../apps/api/src/config/env.ts';
 import { DEMO_PASSWORD } from '../apps/api/src/db/seed.ts';
 import { verifyLedger } from '../apps/api/src/modules/ledger/ledger.verify.ts';
 import { writeGroupsOf } from '../apps/api/src/modules/ledger/ledger.service.ts';
+import { addDays, localDate, startOfLocalDay } from '../apps/api/src/modules/ledger/ledger.rules.ts';
 import { benchDatabase, loadAverage, ms, numberArgument, percentile, timed } from './support.ts';
 
 /**
  * `npm run bench:loyalty` — prints figures, asserts nothing (speed is measured here, never in tests).
  * Starts a real PostgreSQL, loads the large data set, then measures through the real app:
- *  - p50/p95 of the customers list queries and of one customer's ledger, next to the same question
- *    asked as raw SQL (the ratio shows what the app layer costs);
+ *  - p50/p95 of the customers list queries and of Movimenti (one customer's; everyone's with names and
+ *    cards; a dashboard figure's list), next to the same question asked as raw SQL (the ratio shows
+ *    what the app layer costs);
  *  - purchases per second with 20 concurrent clients over HTTP, spread over 10,000 members and on
  *    one hot member, with the error count.
  * Default scale: 100,000 customers / 1,000,000 entries (minutes on a shared 2-core machine);
@@ -121,6 +123,10 @@ try {
   );
   const { points: programId, customer: customerId, card, email } = ids.rows[0]!;
 
+  // The business days of "this year" (the dashboard's periods are cut in BUSINESS_TIME_ZONE).
+  const today = localDate(new Date(), env.BUSINESS_TIME_ZONE);
+  const yearStart = startOfLocalDay(`${today.slice(0, 4)}-01-01`, env.BUSINESS_TIME_ZONE);
+  const todayEnd = startOfLocalDay(addDays(today, 1), env.BUSINESS_TIME_ZONE);
   const get = async (url: string) => {
     const response = await fetch(`${base}${url}`, { headers });
     if (response.status !== 200) throw new Error(`${url}: ${response.status} ${await response.text()}`);
@@ -145,6 +151,24 @@ try {
       url: `/api/admin/ledger?customerId=${customerId}`,
       sql: 'select * from ledger_entries where customer_id = $1 order by created_at desc, id desc limit 25',
       params: [customerId],
+    },
+    // Movimenti as staff open it: every entry, newest first, with whose it is (name, card) and the
+    // count (capped) with its sums; and as a dashboard figure opens it (a year of one program's
+    // purchases: beyond the count cap, its total and sums from the dashboard's rollups).
+    {
+      name: 'ledger: first page, names and cards',
+      url: '/api/admin/ledger',
+      sql: `select e.*, c.first_name, c.last_name, c.card_number from ledger_entries e join customers c on c.id = e.customer_id
+            order by e.created_at desc, e.id desc limit 25`,
+      params: [],
+    },
+    {
+      name: "ledger: a figure's list (year, purchases)",
+      url: `/api/admin/ledger?kind=earn&source=purchase&programId=${programId}&from=${encodeURIComponent(yearStart.toISOString())}&to=${encodeURIComponent(new Date(todayEnd.getTime() - 1).toISOString())}`,
+      sql: `select e.*, c.first_name, c.last_name, c.card_number from ledger_entries e join customers c on c.id = e.customer_id
+            where e.kind = 'earn' and e.source = 'purchase' and e.program_id = $1 and e.created_at >= $2 and e.created_at < $3
+            order by e.created_at desc, e.id desc limit 25`,
+      params: [programId, yearStart, todayEnd],
     },
   ];
   console.log(`\nlist queries (server p50/p95 over HTTP on loopback; raw SQL p50/p95 on the same database; goal p95 < 50 ms; ${loadAverage()})`);

@@ -9,13 +9,18 @@ import pg from 'pg';
  *
  * For speed the load runs with foreign-key triggers off (session_replication_role = replica: every
  * generated row references rows made just before) and rebuilds the tables' secondary indexes after
- * the rows are in, as bulk loads usually do; the dashboard's rollups, whose triggers were off too,
- * are rebuilt at the end (dashboard_rollups_rebuild).
+ * the rows are in, as bulk loads usually do; the figures the triggers would have kept (the dashboard's
+ * rollups, the members' day sums) are rebuilt at the end, members' tiers are their program's rule at
+ * their latest movement, and each customer's consents have the history their current state comes
+ * from. Then `ledger:verify`'s checks run on the result (timed; `--no-verify` skips them).
  */
-export type LargeSeedOptions = { customers: number; entries: number; log?: (line: string) => void };
+export type LargeSeedOptions = { customers: number; entries: number; log?: (line: string) => void; verify?: boolean };
 
 const FIRST_NAMES = ['Mario', 'Luca', 'Giulia', 'Francesca', 'Marco', 'Sara', 'Alessandro', 'Chiara', 'Andrea', 'Elena', 'Giuseppe', 'Anna', 'Paolo', 'Laura', 'Matteo', 'Martina', 'Davide', 'Valentina', 'Simone', 'Federica'];
 const LAST_NAMES = ['Rossi', 'Russo', 'Ferrari', 'Esposito', 'Bianchi', 'Romano', 'Colombo', 'Ricci', 'Marino', 'Greco', 'Bruno', 'Gallo', 'Conti', 'De Luca', 'Mancini', 'Costa', 'Giordano', 'Rizzo', 'Lombardi', 'Moretti', 'Barbieri', 'Fontana', 'Santoro', 'Mariani', 'Rinaldi', 'Caruso', 'Ferrara', 'Galli', 'Martini', 'Leone', 'Longo', 'Gentile', 'Martinelli', 'Vitale', 'Lombardo', 'Serra', 'Coppola', 'De Santis', "D'Angelo", 'Marchetti', 'Parisi', 'Villa', 'Conte', 'Ferraro', 'Ferri', 'Fabbri', 'Bianco', 'Marini', 'Grasso', 'Valentini'];
+
+/** The business time zone of the seeded figures (the app's default). */
+const BENCH_TIME_ZONE = 'Europe/Rome';
 
 const sqlArray = (values: string[]) => `array[${values.map((v) => `'${v.replace(/'/g, "''")}'`).join(',')}]`;
 
@@ -40,10 +45,14 @@ export async function seedLarge(url: string, options: LargeSeedOptions): Promise
   try {
     const existing = await client.query<{ n: string }>('select count(*) as n from ledger_entries');
     if (Number(existing.rows[0]?.n ?? 0) > 0) throw new Error('the database already has ledger entries: use an empty one');
+    // One instant for every generated time (each statement's now() differs): a member's latest
+    // movement, computed with its memberships, must be exactly its last entry's time.
+    const { rows: clock } = await client.query<{ base: Date }>('select now() as base');
+    const base = clock[0]!.base;
     await client.query('set session_replication_role = replica');
     await client.query(`set maintenance_work_mem = '256MB'`);
     await client.query(`set work_mem = '64MB'`);
-    await withIndexesRebuilt(client, ['customers', 'memberships', 'ledger_entries'], async () => {
+    await withIndexesRebuilt(client, ['customers', 'customer_consents', 'memberships', 'ledger_entries'], async () => {
       await client.query(`insert into merchants (legal_name, sign_name, vat_number, category, street, city, province, postal_code)
         select 'Esercente ' || i || ' S.r.l.', 'Negozio ' || i, lpad(i::text, 11, '0'),
           (array['bar','restaurant','hairdresser','clothing','grocery'])[1 + i % 5], 'Via Roma ' || i, 'Bologna', 'BO', '40121'
@@ -75,11 +84,19 @@ export async function seedLarge(url: string, options: LargeSeedOptions): Promise
            case when i % 5 <> 0 then 'cliente' || i || '@example.test' end,
            '+393' || lpad((i % 1000000000)::text, 9, '0'),
            pg_temp.card_number(100000000 + i), 'B' || upper(to_hex(i)), i % 3 = 0, true,
-           now() - (i % 540) * interval '1 day', now() - (i % 540) * interval '1 day'
+           $2::timestamptz - (i % 540) * interval '1 day', $2::timestamptz - (i % 540) * interval '1 day'
          from generate_series(1, $1::int) i`,
-        [options.customers],
+        [options.customers, base],
       );
-      log(`  ${options.customers} customers in ${((Date.now() - at) / 1000).toFixed(1)} s`);
+      // The history the current consents come from (ledger:verify holds them to it): the service
+      // consent of every card, a marketing consent for a third of them, given when they registered.
+      await client.query(
+        `insert into customer_consents (customer_id, purpose, granted, channel, notice_version, at)
+         select id, 'service', true, 'import', 'bench', created_at from customers
+         union all
+         select id, 'marketing', true, 'import', 'bench', created_at from customers where marketing_consent`,
+      );
+      log(`  ${options.customers} customers and their consents in ${((Date.now() - at) / 1000).toFixed(1)} s`);
 
       at = Date.now();
       const { rows: planned } = await client.query<{ n: string }>(
@@ -98,17 +115,7 @@ export async function seedLarge(url: string, options: LargeSeedOptions): Promise
          select *, gen_random_uuid() as membership_id, (sum(k) over (order by idx) - k)::bigint as off from sized`,
         [average],
       );
-      await client.query(
-        `insert into memberships (id, customer_id, program_id, balance, stamps, tier, tier_floor, joined_at, last_activity_at)
-         select membership_id, customer_id, program_id,
-           case when type = 'points' then a * (k - k / 6) - 5 * (k / 6) else 0 end,
-           case when type = 'stamps' then k else 0 end,
-           case when type = 'points' then (case when idx % 10 = 0 then 'Oro' when idx % 10 < 3 then 'Argento' else 'Base' end) end,
-           case when type = 'points' then (case when idx % 10 = 0 then 'Oro' when idx % 10 < 3 then 'Argento' end) end,
-           now() - interval '541 days', now() - interval '1 day'
-         from bench_plan`,
-      );
-      log(`  memberships in ${((Date.now() - at) / 1000).toFixed(1)} s`);
+      log(`  plan in ${((Date.now() - at) / 1000).toFixed(1)} s`);
 
       at = Date.now();
       await client.query(
@@ -125,11 +132,41 @@ export async function seedLarge(url: string, options: LargeSeedOptions): Promise
            case when p.type = 'points' then p.a * (j - j / 6) - 5 * (j / 6) else 0 end,
            case when p.type = 'stamps' then j else 0 end,
            'bench',
-           now() - interval '540 days' + ((j::float8 / (p.k + 1)) * 539 + (p.idx % 1000) / 2000.0) * interval '1 day'
+           $1::timestamptz - interval '540 days' + ((j::float8 / (p.k + 1)) * 539 + (p.idx % 1000) / 2000.0) * interval '1 day'
          from bench_plan p cross join m cross join lateral generate_series(1, p.k) j`,
+        [base],
       );
       await client.query(`select setval(pg_get_serial_sequence('ledger_entries', 'id'), (select max(id) from ledger_entries))`);
       log(`  ledger entries in ${((Date.now() - at) / 1000).toFixed(1)} s`);
+
+      // Members as the service leaves them: the latest movement is the last entry (j = k), the tier the
+      // program's rule over the points earned in its window then (migration 0023's functions), never
+      // below the manual floor a tenth and a fifth of them have.
+      at = Date.now();
+      await client.query(
+        `with last as (
+           select p.membership_id, $1::timestamptz - interval '540 days' + ((p.k::float8 / (p.k + 1)) * 539 + (p.idx % 1000) / 2000.0) * interval '1 day' as at
+           from bench_plan p),
+         earned as (
+           select e.membership_id, sum(e.points) as points
+           from ledger_entries e join last l on l.membership_id = e.membership_id
+           where e.kind = 'earn' and e.created_at >= ledger_tier_window_start('rolling12', l.at, $2)
+           group by 1)
+         insert into memberships (id, customer_id, program_id, balance, stamps, tier, tier_floor, joined_at, last_activity_at)
+         select p.membership_id, p.customer_id, p.program_id,
+           case when p.type = 'points' then p.a * (p.k - p.k / 6) - 5 * (p.k / 6) else 0 end,
+           case when p.type = 'stamps' then p.k else 0 end,
+           ledger_tier_for(r.tiers, coalesce(x.points, 0), f.floor),
+           f.floor,
+           $1::timestamptz - interval '541 days', l.at
+         from bench_plan p
+         join programs r on r.id = p.program_id
+         join last l on l.membership_id = p.membership_id
+         left join earned x on x.membership_id = p.membership_id
+         cross join lateral (select case when p.type = 'points' then (case when p.idx % 10 = 0 then 'Oro' when p.idx % 10 < 3 then 'Argento' end) end as floor) f`,
+        [base, BENCH_TIME_ZONE],
+      );
+      log(`  memberships in ${((Date.now() - at) / 1000).toFixed(1)} s`);
 
       at = Date.now();
       await client.query(
@@ -167,6 +204,19 @@ export async function seedLarge(url: string, options: LargeSeedOptions): Promise
     at = Date.now();
     await client.query('vacuum (analyze)');
     log(`  vacuum and analyze in ${((Date.now() - at) / 1000).toFixed(1)} s`);
+    if (options.verify !== false) {
+      // The large seed is a bulk path like any other: every stored figure must equal its sources.
+      log('  ledger:verify on the loaded data:');
+      const { openDatabase } = await import('../apps/api/src/db/client.ts');
+      const { runLedgerVerify } = await import('../apps/api/src/modules/ledger/ledger.verify.ts');
+      const database = await openDatabase({ url, poolSize: 1 });
+      try {
+        const code = await runLedgerVerify(database.db, (line) => log(`    ${line}`), { timeZone: BENCH_TIME_ZONE, isTimed: true });
+        if (code !== 0) throw new Error('ledger:verify failed on the large seed');
+      } finally {
+        await database.close();
+      }
+    }
     const counts = await client.query<{ customers: string; memberships: string; entries: string }>(
       `select (select count(*) from customers) as customers, (select count(*) from memberships) as memberships,
               (select count(*) from ledger_entries) as entries`,
@@ -206,6 +256,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     customers: argument('customers', 1_000_000),
     entries: argument('entries', 10_000_000),
     log: (line) => console.log(line),
+    verify: !process.argv.includes('--no-verify'),
   });
   console.log(`seeded ${result.customers} customers, ${result.memberships} memberships, ${result.entries} entries in ${result.seconds.toFixed(1)} s`);
 }

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { createJobRunner, type JobModule, type JobRunner } from './lib/job-runner.ts';
 import { ledgerJobs } from './modules/ledger/ledger.jobs.ts';
+import { integrityJobs } from './modules/ledger/ledger.integrity.ts';
 import { privacyJobs } from './modules/privacy/privacy.retention.ts';
 import { importJobs } from './modules/imports/imports.jobs.ts';
 import { bonusJobs } from './modules/bonuses/bonuses.jobs.ts';
@@ -26,6 +27,7 @@ function jobModules(app: FastifyInstance): JobModule[] {
     identityJobs(app),
     rateLimitJobs(app),
     socialProofJobs(app),
+    integrityJobs(app),
   ];
 }
 
@@ -44,12 +46,14 @@ export function startBackgroundJobs(app: FastifyInstance, options: { isAutomatic
   const modules = jobModules(app);
   const handlers: JobModule['handlers'] = {};
   const every: Record<string, number> = {};
+  const leaseSeconds: Record<string, number> = {};
   for (const module of modules) {
     for (const [kind, handler] of Object.entries(module.handlers)) {
       if (handlers[kind]) throw new Error(`two modules handle the job kind ${kind}`);
       handlers[kind] = handler;
     }
     Object.assign(every, module.every);
+    Object.assign(leaseSeconds, module.leaseSeconds);
   }
   const runner = createJobRunner({
     db: app.db,
@@ -58,6 +62,7 @@ export function startBackgroundJobs(app: FastifyInstance, options: { isAutomatic
     intervalMs: Math.min(app.env.JOBS_INTERVAL_MS, ...Object.values(every)),
     every,
     ...(options.isAutomatic === undefined ? {} : { isAutomatic: options.isAutomatic }),
+    leaseSeconds,
     schedule: async () => {
       for (const module of modules) await module.schedule?.();
     },

@@ -5,10 +5,7 @@ import { buildApp } from './app.ts';
 import { seedDemoData } from './db/seed.ts';
 import { loggerOptions } from './lib/logger.ts';
 import { prepareDataDir } from './lib/data-dir.ts';
-import { seedLoyaltyDemo } from './db/seed-loyalty.ts';
-import { seedRewardsDemo } from './modules/rewards/rewards.seed.ts';
-import { seedLedgerDemo } from './modules/ledger/ledger.seed.ts';
-import { seedPrivacyDemo } from './modules/privacy/privacy.seed.ts';
+import { loadLoyaltyDemo } from './db/demo-loyalty.ts';
 
 /**
  * Only starts the app (CONTRIBUTING.md convention 4): configuration, logger, database, listen, and a graceful
@@ -37,16 +34,11 @@ async function main() {
     await database.withStartupLock(async () => {
       const seeded = await seedDemoData(app.db, { log: app.log });
       if (seeded) app.log.info('demo data loaded (admin@demo.test, editor@demo.test, member@demo.test)');
-      // Merchants, programs and customers, once, into a database that has none (unless DEMO_LOYALTY=false).
-      const isLoyaltySeeded = env.DEMO_LOYALTY && (await seedLoyaltyDemo(app.db, { log: app.log }));
-      // Their ledger (~60,000 entries over 18 months), with the demo anagrafiche it belongs to.
-      if (isLoyaltySeeded && env.DEMO_LEDGER_ENTRIES > 0) {
-        await seedLedgerDemo(app.db, { log: app.log, timeZone: env.BUSINESS_TIME_ZONE, targetEntries: env.DEMO_LEDGER_ENTRIES });
+      // Merchants, programs, customers, their ledger, rewards and GDPR requests, once, into a database
+      // that has none (unless DEMO_LOYALTY=false).
+      if (env.DEMO_LOYALTY) {
+        await loadLoyaltyDemo(app.db, { log: app.log, timeZone: env.BUSINESS_TIME_ZONE, ledgerEntries: env.DEMO_LEDGER_ENTRIES });
       }
-      // Rewards (with vouchers and redemptions) and pending social-action proofs on the demo programs.
-      if (isLoyaltySeeded) await seedRewardsDemo(app.db, { log: app.log, timeZone: env.BUSINESS_TIME_ZONE });
-      // A few GDPR requests (one near its deadline), once, over the demo customers.
-      if (isLoyaltySeeded) await seedPrivacyDemo(app.db, { log: app.log });
     });
   }
 

@@ -38,7 +38,8 @@ test('the dashboard follows its period and program filters in the URL, and a fig
   await page.reload();
   await expect(page.getByTestId('period-figures')).toHaveAttribute('data-period', `${from}/${to}`);
 
-  // "Points issued" opens the ledger filtered the same way.
+  // "Points issued" opens the ledger filtered the same way, and the list adds up to the figure.
+  const issued = await page.getByTestId('figure-pointsIssued-value').textContent();
   await page.getByTestId('figure-pointsIssued').getByRole('link').click();
   await expect(page).toHaveURL(/\/ledger\?/);
   const ledger = new URL(page.url()).searchParams;
@@ -47,6 +48,7 @@ test('the dashboard follows its period and program filters in the URL, and a fig
   expect(ledger.get('from')).toBeTruthy();
   expect(ledger.get('to')).toBeTruthy();
   await expect(page.getByRole('heading', { name: 'Movimenti', level: 1 })).toBeVisible();
+  await expect(page.getByTestId('ledger-totals')).toContainText(issued === '0' ? 'punti 0' : `punti +${issued}`);
 });
 
 test('the audit screen lists changes and reads of personal data, shows a change before/after, and exports', async ({ page }) => {

@@ -67,6 +67,20 @@ export const listCustomersQuerySchema = listQuerySchema({
     tier: z.string().trim().min(1).max(50).optional(),
     /** The current marketing consent. */
     marketingConsent: queryBooleanSchema.optional(),
+    /**
+     * Registered (with `programId`: joined that program) between these instants, inclusive to the
+     * millisecond: the dashboard's "new" and "total" customers link here (decision 032).
+     */
+    joinedFrom: z.iso.datetime({ offset: true }).optional(),
+    joinedTo: z.iso.datetime({ offset: true }).optional(),
+    /**
+     * With at least one movement of their own (not an expiry or an automatic bonus; with `programId`:
+     * in that program) between these instants: the dashboard's "active customers".
+     */
+    activeFrom: z.iso.datetime({ offset: true }).optional(),
+    activeTo: z.iso.datetime({ offset: true }).optional(),
+    /** `false`: every customer but the erased ones (the dashboard's customer totals leave them out). */
+    erased: queryBooleanSchema.optional(),
   },
 });
 export type ListCustomersQuery = z.infer<typeof listCustomersQuerySchema>;

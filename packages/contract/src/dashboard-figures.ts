@@ -26,20 +26,30 @@ export const dashboardTrendDaySchema = z.object({
 export type DashboardTrendDay = z.infer<typeof dashboardTrendDaySchema>;
 
 /**
- * The period's figures, every one a sum of ledger entries (through the rollups, decision 019):
- * - points issued: earnings net of their reversals; redeemed: redemptions net of their reversals;
- *   expired: expiries; adjusted: manual adjustments net of their reversals (signed);
- * - outstanding: every entry's points up to the end of the period (the members' balances then);
- *   it follows the program filter, not the merchant one (balances belong to programs);
- * - redemptions: redeem entries not reversed (count); purchases: purchase earnings (count);
- * - customers: total (joined up to the end of the period, not erased; with a program: its members),
- *   new (joined in the period), active (memberships whose latest movement falls in the period: a
- *   customer active in two programs counts twice without a program filter);
+ * The period's figures, every one equal to a direct computation over the ledger entries, the
+ * memberships and the customers (through the rollups, decision 019; `npm run ledger:verify` proves
+ * the stored rows), and each to the list its dashboard link opens (decision 032):
+ * - points issued: the points of the earnings made in the period; redeemed: of the redemptions;
+ *   expired: of the expiries; adjusted: of the manual adjustments (signed); stamps likewise; purchases
+ *   and redemptions: how many — each the sum or the count of the ledger list of that kind over the
+ *   period, so none is negative (a reversal takes points back from the balances, it does not unmake
+ *   the earning or redemption it reverses);
+ * - outstanding: the sum of the members' balances at the end of the period's last day (every entry's
+ *   points up to then), never negative; it follows the program filter, not the merchant one;
+ * - customers: total (registered up to the end of the period, not erased; with a program: its members
+ *   who joined by then), new (registered, or joined the program, in the period), active (DISTINCT
+ *   customers with at least one movement of their own in the period — every movement except expiries
+ *   and the bonuses the platform pays by itself, birthday and referral; with a program: in it); a
+ *   longer period never has fewer. The customer figures do not follow the merchant filter;
  * - active merchants: merchants with status active (with a program: its merchants).
+ * `startsAt`/`endsAt` are the instants the period's business days begin and end (exclusive), for the
+ * lists the figures link to.
  */
 export const dashboardPeriodSchema = z.object({
   from: z.iso.date(),
   to: z.iso.date(),
+  startsAt: z.iso.datetime({ offset: true }),
+  endsAt: z.iso.datetime({ offset: true }),
   programId: z.uuid().nullable(),
   merchantId: z.uuid().nullable(),
   customersTotal: z.number().int(),

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { auditEntrySchema } from './audit.ts';
 import { newsPostSchema } from './news.ts';
 import { dashboardPeriodSchema } from './dashboard-figures.ts';
+import { integrityFindingSchema } from './integrity.ts';
 
 /** The dashboard's headline loyalty figures of the chosen period (the full set is in `period`). */
 export const loyaltyFiguresSchema = z.object({
@@ -9,7 +10,7 @@ export const loyaltyFiguresSchema = z.object({
   /** Customers created in the last `periodDays` days. */
   customersNew: z.number().int(),
   activeMerchants: z.number().int(),
-  /** Points earned and redeemed in the last `periodDays` days (net of their reversals). */
+  /** Points of the earnings and of the redemptions made in the last `periodDays` days. */
   pointsIssued: z.number().int(),
   pointsRedeemed: z.number().int(),
   /** Points on members' balances now. */
@@ -32,5 +33,10 @@ export const dashboardSchema = z.object({
   pendingStaff: z.number().int(),
   /** The chosen period's figures (query: from, to, programId, merchantId). */
   period: dashboardPeriodSchema,
+  /**
+   * "Integrità dei dati": what the latest nightly check of the stored figures found wrong (empty: all
+   * right), per kind of figure, since when, and whether `npm run ledger:rebuild` recomputes it.
+   */
+  integrity: z.array(integrityFindingSchema),
 });
 export type Dashboard = z.infer<typeof dashboardSchema>;

@@ -196,7 +196,7 @@ export const ledgerEntryIdParamSchema = z.object({ id: z.coerce.number().int().p
 
 export const LEDGER_SORT_FIELDS = ['createdAt'] as const;
 
-/** `GET /api/admin/ledger` (and `export.csv`): newest first; from/to are inclusive instants. */
+/** `GET /api/admin/ledger` (and `export.csv`): newest first; from/to are inclusive instants (to the millisecond). */
 export const listLedgerQuerySchema = pagingQuerySchema.extend({
   customerId: z.uuid().optional(),
   programId: z.uuid().optional(),
@@ -210,7 +210,23 @@ export const listLedgerQuerySchema = pagingQuerySchema.extend({
 });
 export type ListLedgerQuery = z.infer<typeof listLedgerQuerySchema>;
 export const exportLedgerQuerySchema = listLedgerQuerySchema.omit({ page: true, pageSize: true });
-export const ledgerPageSchema = pageSchema(ledgerEntrySchema);
+
+/** A list row: the entry and whose it is (null: the customer was erased; the entry and its figures stay). */
+export const ledgerListEntrySchema = ledgerEntrySchema.extend({
+  customer: z.object({ firstName: z.string(), lastName: z.string(), cardNumber: z.string() }).nullable(),
+});
+export type LedgerListEntry = z.infer<typeof ledgerListEntrySchema>;
+
+/**
+ * A page of the ledger. `total` counts every matching entry; when more than 100,000 match it is exact
+ * only where the dashboard's rollups answer it (no customer filter, a period of whole business days),
+ * else `totalIsCapped` says "at least". `sums`: the matching entries' points and stamps, whenever
+ * `total` is exact (null otherwise).
+ */
+export const ledgerPageSchema = pageSchema(ledgerListEntrySchema).extend({
+  totalIsCapped: z.boolean(),
+  sums: z.object({ points: z.number().int(), stamps: z.number().int() }).nullable(),
+});
 export type LedgerPage = z.infer<typeof ledgerPageSchema>;
 
 export const customerIdParamSchema = z.object({ id: z.uuid() });

@@ -123,6 +123,8 @@ export const listMerchantsQuerySchema = listQuerySchema({
     status: merchantStatusSchema.optional(),
     category: merchantCategorySchema.optional(),
     province: provinceSchema.optional(),
+    /** Merchants taking part in this program (the dashboard's "active merchants" of a program). */
+    programId: z.uuid().optional(),
   },
 });
 export type ListMerchantsQuery = z.infer<typeof listMerchantsQuerySchema>;

@@ -13,11 +13,17 @@ export type JobHandler = (payload: Record<string, unknown>) => Promise<unknown>;
 export type JobRunner = { tick(): Promise<number>; stop(): Promise<void> };
 
 /**
- * A module's share of the background work: its job kinds, what it queues before each tick, and its
+ * A module's share of the background work: its job kinds, what it queues before each tick, its
  * recurring kinds with their period in milliseconds (`every`: one row per kind, run again that long
- * after each run, by whichever process claims it).
+ * after each run, by whichever process claims it), and the lease of a kind that may run longer than
+ * LEASE_SECONDS (seconds), so that no other process takes it over while it still runs.
  */
-export type JobModule = { handlers: Record<string, JobHandler>; schedule?: () => Promise<void>; every?: Record<string, number> };
+export type JobModule = {
+  handlers: Record<string, JobHandler>;
+  schedule?: () => Promise<void>;
+  every?: Record<string, number>;
+  leaseSeconds?: Record<string, number>;
+};
 
 const LEASE_SECONDS = 300;
 
@@ -51,10 +57,10 @@ async function queueRecurring(db: Database, kinds: string[]): Promise<void> {
 }
 
 /** Claims one due job (queued, or running with an expired lease), or null. */
-async function claim(db: Database): Promise<{ id: number; kind: string; payload: Record<string, unknown> } | null> {
+async function claim(db: Database, leases: Record<string, number>): Promise<{ id: number; kind: string; payload: Record<string, unknown> } | null> {
   const result = (await db.execute(
     sql`update jobs set status = 'running', attempts = attempts + 1,
-          locked_until = now() + make_interval(secs => ${LEASE_SECONDS})
+          locked_until = now() + make_interval(secs => coalesce((${JSON.stringify(leases)}::jsonb ->> kind)::int, ${LEASE_SECONDS}))
         where id = (
           select id from jobs
           where run_at <= now() and (status = 'queued' or (status = 'running' and locked_until < now()))
@@ -80,6 +86,8 @@ export function createJobRunner(options: {
   intervalMs: number;
   /** false: no timer; tests call tick() themselves. */
   isAutomatic?: boolean;
+  /** Longer leases for the kinds that need them (see JobModule). */
+  leaseSeconds?: Record<string, number>;
 }): JobRunner {
   let running: Promise<number> | null = null;
   let stopped = false;
@@ -93,7 +101,7 @@ export function createJobRunner(options: {
     let done = 0;
     for (;;) {
       if (stopped) return done;
-      const job = await claim(options.db);
+      const job = await claim(options.db, options.leaseSeconds ?? {});
       if (!job) return done;
       const handler = options.handlers[job.kind];
       try {

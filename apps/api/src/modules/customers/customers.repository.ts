@@ -121,23 +121,54 @@ function nextPrefix(prefix: string): string | null {
   return trimmed.slice(0, -1) + String.fromCharCode(trimmed.charCodeAt(trimmed.length - 1) + 1);
 }
 
+/** Inclusive instants to the millisecond, as the ledger list's (an instant's last microseconds included). */
+function instantRange(column: SQL, from: string | undefined, to: string | undefined): SQL[] {
+  return [
+    ...(from ? [sql`${column} >= ${new Date(from)}`] : []),
+    ...(to ? [sql`${column} < ${new Date(new Date(to).getTime() + 1)}`] : []),
+  ];
+}
+
 /**
- * Program and tier read the memberships (the ledger's table, migration 0003): customers with a
- * membership in the program, and/or whose membership has the tier.
+ * Program, tier and joined-the-program read the memberships (the ledger's table, migration 0003):
+ * customers with a membership in the program, whose membership has the tier, joined in the period.
  */
-function membershipCondition(programId: string | undefined, tier: string | undefined): SQL | undefined {
-  if (programId === undefined && tier === undefined) return undefined;
-  const program = programId === undefined ? sql`` : sql` and m.program_id = ${programId}`;
-  const tierCondition = tier === undefined ? sql`` : sql` and m.tier = ${tier}`;
-  return sql`exists (select 1 from memberships m where m.customer_id = ${customers.id}${program}${tierCondition})`;
+function membershipCondition(filter: CustomerFilter): SQL | undefined {
+  const joined = filter.programId === undefined ? [] : instantRange(sql`m.joined_at`, filter.joinedFrom, filter.joinedTo);
+  if (filter.programId === undefined && filter.tier === undefined) return undefined;
+  const conditions = [
+    ...(filter.programId === undefined ? [] : [sql`m.program_id = ${filter.programId}`]),
+    ...(filter.tier === undefined ? [] : [sql`m.tier = ${filter.tier}`]),
+    ...joined,
+  ];
+  return sql`exists (select 1 from memberships m where m.customer_id = ${customers.id} and ${sql.join(conditions, sql` and `)})`;
+}
+
+/**
+ * A movement of the customer's own in the period (in the program, when one is chosen): the ledger's
+ * entries through the customer's index; what counts is the dashboard's definition (migration 0023).
+ */
+function activityCondition(filter: CustomerFilter): SQL | undefined {
+  if (!filter.activeFrom && !filter.activeTo) return undefined;
+  const conditions = [
+    sql`e.customer_id = ${customers.id}`,
+    sql`dashboard_counts_as_activity(e.kind, e.source)`,
+    ...(filter.programId === undefined ? [] : [sql`e.program_id = ${filter.programId}`]),
+    ...instantRange(sql`e.created_at`, filter.activeFrom, filter.activeTo),
+  ];
+  return sql`exists (select 1 from ledger_entries e where ${sql.join(conditions, sql` and `)})`;
 }
 
 export function customerConditions(filter: CustomerFilter): SQL | undefined {
   return allOf(
     filter.q ? searchCondition(filter.q) : undefined,
     filter.status !== undefined && eq(customers.status, filter.status),
+    filter.erased === false && sql`${customers.status} <> 'erased'`,
+    filter.erased === true && eq(customers.status, 'erased'),
     filter.marketingConsent !== undefined && eq(customers.marketingConsent, filter.marketingConsent),
-    membershipCondition(filter.programId, filter.tier),
+    ...(filter.programId === undefined ? instantRange(sql`${customers.createdAt}`, filter.joinedFrom, filter.joinedTo) : []),
+    membershipCondition(filter),
+    activityCondition(filter),
   );
 }
 

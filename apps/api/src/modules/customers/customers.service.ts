@@ -30,6 +30,7 @@ import {
 } from './customers.repository.ts';
 import { hasActiveBlock } from '../privacy/privacy.repository.ts';
 import { uniqueCardNumber } from './customer-cards.service.ts';
+import { customersTotal } from '../dashboard/dashboard.service.ts';
 
 export const CUSTOMER_ENTITY = 'customer';
 
@@ -64,7 +65,12 @@ function isEmailUniqueViolation(error: unknown): boolean {
 }
 
 export async function listCustomers(deps: ServiceDeps, query: ListCustomersQuery) {
-  const { rows, total, totalIsCapped } = await findCustomers(deps.db, query);
+  const found = await findCustomers(deps.db, query);
+  const { rows } = found;
+  // Beyond the count cap, a list a dashboard figure opened still shows that figure (decision 032).
+  const exact = found.totalIsCapped ? await customersTotal(deps, query) : null;
+  const total = exact ?? found.total;
+  const totalIsCapped = exact === null ? found.totalIsCapped : false;
   const states = await currentConsents(
     deps.db,
     rows.map((row) => row.customer.id),

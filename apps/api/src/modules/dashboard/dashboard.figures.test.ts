@@ -6,10 +6,11 @@ import type { Dashboard } from '@sf/contract/dashboard';
 import type { DashboardPeriod } from '@sf/contract/dashboard-figures';
 import { createTestContext, type TestContext } from '../../../test/helper.ts';
 import { createLedgerFixture, type LedgerFixture } from '../../../test/ledger-fixtures.ts';
+import { expectLinksToMatch, expectNoneNegative, fromLedger, pick } from '../../../test/dashboard-figures.ts';
 import { CodedError } from '../../lib/errors.ts';
-import { addDays, localDate, startOfLocalDay } from '../ledger/ledger.rules.ts';
+import { addDays, localDate } from '../ledger/ledger.rules.ts';
 import { createEntry, expireDueLots, reverseEntry, type LedgerCaller, type LedgerDeps } from '../ledger/ledger.service.ts';
-import { verifyLedger } from '../ledger/ledger.verify.ts';
+import { verifyDerivedFigures, verifyLedger } from '../ledger/ledger.verify.ts';
 
 /**
  * The dashboard reads rollups kept by triggers (decision 019); this test holds them to the ledger:
@@ -18,6 +19,8 @@ import { verifyLedger } from '../ledger/ledger.verify.ts';
  * ledger_entries (and customers/memberships), for several periods and filters.
  */
 const TZ = 'Europe/Rome';
+const n = (value: unknown) => Number(value ?? 0);
+type Row = Record<string, unknown>;
 const caller: LedgerCaller = { id: null, label: 'dashboard-test', audit: { id: null, email: 'dashboard-test' } };
 
 type Op =
@@ -38,96 +41,6 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
   { weight: 2, arbitrary: fc.record({ op: fc.constant('time' as const), hours: fc.integer({ min: 1, max: 40 }) }) },
   { weight: 1, arbitrary: fc.constant({ op: 'expire' as const }) },
 );
-
-type Row = Record<string, unknown>;
-const n = (value: unknown) => Number(value ?? 0);
-
-/** The figures straight from the ledger (no rollup), as the contract defines them. */
-async function fromLedger(ctx: TestContext, q: { from: string; to: string; programId?: string; merchantId?: string }) {
-  const db = ctx.app.db;
-  const program = q.programId ? sql`and e.program_id = ${q.programId}` : sql``;
-  const merchant = q.merchantId ? sql`and e.merchant_id = ${q.merchantId}` : sql``;
-  const inPeriod = sql`(e.created_at at time zone ${TZ})::date between ${q.from} and ${q.to}`;
-  const base = sql`from ledger_entries e left join ledger_entries t on t.id = e.reverses_id where true ${program}`;
-  const one = async (query: ReturnType<typeof sql>) => ((await db.execute(query)) as unknown as { rows: Row[] }).rows;
-  const [s] = await one(sql`select
-      coalesce(sum(e.points) filter (where e.kind = 'earn' or t.kind = 'earn'), 0) as issued,
-      coalesce(-sum(e.points) filter (where e.kind = 'redeem' or t.kind = 'redeem'), 0) as redeemed,
-      coalesce(-sum(e.points) filter (where e.kind = 'expire'), 0) as expired,
-      coalesce(sum(e.points) filter (where e.kind = 'adjust' or t.kind = 'adjust'), 0) as adjusted,
-      coalesce(sum(e.stamps) filter (where e.kind = 'earn' or t.kind = 'earn'), 0) as stamps_issued,
-      coalesce(-sum(e.stamps) filter (where e.kind = 'redeem' or t.kind = 'redeem'), 0) as stamps_redeemed,
-      count(*) filter (where e.kind = 'redeem') - count(*) filter (where t.kind = 'redeem') as redemptions,
-      count(*) filter (where e.kind = 'earn' and e.source = 'purchase') - count(*) filter (where t.kind = 'earn' and t.source = 'purchase') as purchases
-    ${base} ${merchant} and ${inPeriod}`);
-  const [o] = await one(sql`select coalesce(sum(e.points), 0) as outstanding ${base} and (e.created_at at time zone ${TZ})::date <= ${q.to}`);
-  const trendRows = await one(sql`select (e.created_at at time zone ${TZ})::date::text as day,
-      coalesce(sum(e.points) filter (where e.kind = 'earn' or t.kind = 'earn'), 0) as issued,
-      coalesce(-sum(e.points) filter (where e.kind = 'redeem' or t.kind = 'redeem'), 0) as redeemed,
-      coalesce(-sum(e.points) filter (where e.kind = 'expire'), 0) as expired
-    ${base} ${merchant} and ${inPeriod} group by 1`);
-  const start = startOfLocalDay(q.from, TZ);
-  const end = startOfLocalDay(addDays(q.to, 1), TZ);
-  const [c] = await one(
-    q.programId
-      ? sql`select
-          (select count(*) from memberships where program_id = ${q.programId} and (joined_at at time zone ${TZ})::date <= ${q.to}) as total,
-          (select count(*) from memberships where program_id = ${q.programId} and (joined_at at time zone ${TZ})::date between ${q.from} and ${q.to}) as new`
-      : sql`select
-          (select count(*) from customers where status <> 'erased' and (created_at at time zone ${TZ})::date <= ${q.to}) as total,
-          (select count(*) from customers where status <> 'erased' and (created_at at time zone ${TZ})::date between ${q.from} and ${q.to}) as new`,
-  );
-  const [a] = await one(sql`select count(*) as active from (
-      select e.membership_id, max(e.created_at) as last from ledger_entries e where true ${program} group by 1) m
-    where last >= ${start} and last < ${end}`);
-  const tiers = await one(sql`select tier, count(*) as members from memberships
-    ${q.programId ? sql`where program_id = ${q.programId}` : sql``} group by 1 order by 1 nulls first`);
-  const merchants = await one(sql`select e.merchant_id,
-      coalesce(sum(e.points) filter (where e.kind = 'earn' or t.kind = 'earn'), 0) as issued,
-      count(*) filter (where e.kind = 'earn' and e.source = 'purchase') - count(*) filter (where t.kind = 'earn' and t.source = 'purchase') as purchases
-    ${base} ${merchant} and ${inPeriod} and e.merchant_id is not null group by 1 order by 2 desc, 3 desc, 1 limit 5`);
-  return {
-    pointsIssued: n(s?.['issued']),
-    pointsRedeemed: n(s?.['redeemed']),
-    pointsExpired: n(s?.['expired']),
-    pointsAdjusted: n(s?.['adjusted']),
-    stampsIssued: n(s?.['stamps_issued']),
-    stampsRedeemed: n(s?.['stamps_redeemed']),
-    redemptions: n(s?.['redemptions']),
-    purchases: n(s?.['purchases']),
-    pointsOutstanding: n(o?.['outstanding']),
-    customersTotal: n(c?.['total']),
-    customersNew: n(c?.['new']),
-    customersActive: n(a?.['active']),
-    trend: Object.fromEntries(trendRows.filter((r) => n(r['issued']) !== 0 || n(r['redeemed']) !== 0 || n(r['expired']) !== 0).map((r) => [String(r['day']), [n(r['issued']), n(r['redeemed']), n(r['expired'])]])),
-    topMerchants: merchants.map((r) => [String(r['merchant_id']), n(r['issued']), n(r['purchases'])]),
-    tierMix: tiers.map((r) => ({ tier: r['tier'] === null ? null : String(r['tier']), members: n(r['members']) })),
-  };
-}
-
-function pick(period: DashboardPeriod) {
-  return {
-    pointsIssued: period.pointsIssued,
-    pointsRedeemed: period.pointsRedeemed,
-    pointsExpired: period.pointsExpired,
-    pointsAdjusted: period.pointsAdjusted,
-    stampsIssued: period.stampsIssued,
-    stampsRedeemed: period.stampsRedeemed,
-    redemptions: period.redemptions,
-    purchases: period.purchases,
-    pointsOutstanding: period.pointsOutstanding,
-    customersTotal: period.customersTotal,
-    customersNew: period.customersNew,
-    customersActive: period.customersActive,
-    trend: Object.fromEntries(
-      period.trend
-        .filter((d) => d.pointsIssued !== 0 || d.pointsRedeemed !== 0 || d.pointsExpired !== 0)
-        .map((d) => [d.day, [d.pointsIssued, d.pointsRedeemed, d.pointsExpired]]),
-    ),
-    topMerchants: period.topMerchants.map((m) => [m.merchantId, m.pointsIssued, m.purchases]),
-    tierMix: period.tierMix,
-  };
-}
 
 describe('dashboard figures equal the ledger', () => {
   let ctx: TestContext;
@@ -214,10 +127,16 @@ describe('dashboard figures equal the ledger', () => {
           { from, to, merchantId: set.merchantId },
           { from, to, programId: set.stampsProgramId, merchantId: set.merchantId },
         ];
+        const token = await ctx.tokenFor('admin@demo.test');
         for (const q of queries) {
           const got = await dashboard(`?${new URLSearchParams(q).toString()}`);
           const period = { from: got.from, to: got.to, ...q };
           expect(pick(got)).toEqual(await fromLedger(ctx, period));
+          expectNoneNegative(got);
+          await expectLinksToMatch(ctx, token, got);
+          // A longer period around this one never counts fewer distinct active customers.
+          const wider = await dashboard(`?${new URLSearchParams({ ...q, from: addDays(got.from, -3), to: addDays(got.to, 2) }).toString()}`);
+          expect(wider.customersActive).toBeGreaterThanOrEqual(got.customersActive);
         }
       }),
       { numRuns: 6 },
@@ -233,10 +152,10 @@ describe('dashboard figures equal the ledger', () => {
     const snapshot = async () =>
       ((await ctx.app.db.execute(
         // Summed over the stripes (a figure is their sum; decision 019): the rebuild writes one each.
-        sql`select day::text, program_id, merchant_id, bucket, sum(entries)::int as entries, sum(points)::int as points,
+        sql`select day::text, program_id, merchant_id::text, bucket, sum(entries)::int as entries, sum(points)::int as points,
               sum(stamps)::int as stamps, sum(amount_cents)::int as amount_cents from dashboard_rollups group by 1, 2, 3, 4
             union all select day::text, program_id, null, 'customers', sum(customers)::int, 0, 0, 0 from dashboard_customer_rollups group by 1, 2
-            union all select day::text, program_id, null, 'active', sum(members)::int, 0, 0, 0 from dashboard_activity_rollups group by 1, 2
+            union all select day::text, program_id, prev_day::text, 'active', sum(customers)::int, 0, 0, 0 from dashboard_active_rollups group by 1, 2, 3
             union all select '-', program_id, null, coalesce(tier, '-'), sum(members)::int, 0, 0, 0 from dashboard_member_rollups group by 2, 4
             order by 1, 2, 3, 4`,
       )) as unknown as { rows: Row[] }).rows.filter((r) => n(r['entries']) !== 0 || n(r['points']) !== 0 || n(r['stamps']) !== 0);
@@ -244,6 +163,76 @@ describe('dashboard figures equal the ledger', () => {
     expect(kept.length).toBeGreaterThan(0);
     await ctx.app.db.execute(sql`select dashboard_rollups_rebuild(${TZ})`);
     expect(await snapshot()).toEqual(kept);
+  });
+});
+
+describe('the activity days behind "active customers"', () => {
+  let ctx: TestContext;
+  beforeAll(async () => {
+    ctx = await createTestContext({ seed: false });
+  });
+  afterAll(async () => ctx?.close());
+
+  it('stay exact for back-dated entries, several days and members in one statement, and expiries', async () => {
+    const fx = await createLedgerFixture(ctx.app.db, { customers: 1 });
+    const customer = fx.customerIds[0]!;
+    const members: Record<'points' | 'stamps', string> = { points: randomUUID(), stamps: randomUUID() };
+    await ctx.app.db.execute(sql`insert into memberships (id, customer_id, program_id) values
+      (${members.points}, ${customer}, ${fx.pointsProgramId}), (${members.stamps}, ${customer}, ${fx.stampsProgramId})`);
+    // Entries written straight to the table, in the order a bulk path or two clocks could: the
+    // balances do not matter here, only which days each member and the customer moved on.
+    const entry = (member: 'points' | 'stamps', day: string, kind = 'earn') =>
+      sql`(${members[member]}, ${customer}, ${member === 'points' ? fx.pointsProgramId : fx.stampsProgramId}, ${kind},
+        ${kind === 'expire' ? 'system' : 'purchase'}, 0, 0, 0, 0, 'test', ${`${day}T10:00:00Z`}::timestamptz)`;
+    const write = (...rows: ReturnType<typeof entry>[]) =>
+      ctx.app.db.execute(sql`insert into ledger_entries (membership_id, customer_id, program_id, kind, source, points, stamps,
+        balance_after, stamps_after, created_by_label, created_at) values ${sql.join(rows, sql`, `)}`);
+    const activity = async () =>
+      (await verifyDerivedFigures(ctx.app.db, { timeZone: TZ })).problems.filter((problem) => problem.figure === 'activeCustomers');
+    await write(entry('points', '2026-03-10'));
+    await write(entry('points', '2026-03-05'));
+    expect(await activity()).toEqual([]);
+    await write(entry('points', '2026-03-07'), entry('stamps', '2026-03-03'), entry('stamps', '2026-03-12'), entry('points', '2026-03-12'), entry('points', '2026-03-07'));
+    expect(await activity()).toEqual([]);
+    await ctx.app.db.transaction(async (tx) => {
+      await tx.execute(sql`insert into ledger_entries (membership_id, customer_id, program_id, kind, source, points, stamps,
+        balance_after, stamps_after, created_by_label, created_at) values ${entry('stamps', '2026-03-07')}`);
+      await tx.execute(sql`insert into ledger_entries (membership_id, customer_id, program_id, kind, source, points, stamps,
+        balance_after, stamps_after, created_by_label, created_at) values ${entry('points', '2026-03-01')}`);
+    });
+    await write(entry('stamps', '2026-03-20', 'expire'));
+    expect(await activity()).toEqual([]);
+    // Distinct customers: one, in any period that holds one of its days; none where it only expired.
+    const active = async (from: string, to: string) => {
+      const [row] = ((await ctx.app.db.execute(sql`select coalesce(sum(customers), 0)::int as n from dashboard_active_rollups
+        where program_id is null and day between ${from} and ${to} and (prev_day is null or prev_day < ${from})`)) as unknown as { rows: { n: number }[] }).rows;
+      return row!.n;
+    };
+    expect([await active('2026-03-01', '2026-03-31'), await active('2026-03-04', '2026-03-06'), await active('2026-03-13', '2026-03-31')]).toEqual([1, 1, 0]);
+  });
+});
+
+describe("the customers' lists beyond their count cap", () => {
+  let ctx: TestContext;
+  beforeAll(async () => {
+    ctx = await createTestContext();
+  });
+  afterAll(async () => ctx?.close());
+
+  it('still show the customer figures that link to them, from the rollups (the list counts at most 10,000)', async () => {
+    // 10,200 customers over 40 days, a few erased: more than the list counts.
+    await ctx.app.db.execute(sql`insert into customers (first_name, last_name, card_number, referral_code, status, created_at)
+      select 'Cliente', 'N' || i, '8' || lpad(i::text, 12, '0'), 'CAP' || i, case when i % 97 = 0 then 'erased' else 'active' end,
+        now() - (i % 40) * interval '1 day'
+      from generate_series(1, 10200) i`);
+    const token = await ctx.tokenFor('admin@demo.test');
+    const today = localDate(ctx.app.clock.now(), TZ);
+    for (const from of [addDays(today, -29), addDays(today, -400)]) {
+      const response = await ctx.request({ method: 'GET', url: `/api/admin/dashboard?from=${from}&to=${today}`, token });
+      const period = (response.json() as Dashboard).period;
+      expect(period.customersTotal).toBeGreaterThan(10_000);
+      await expectLinksToMatch(ctx, token, period);
+    }
   });
 });
 

@@ -56,6 +56,57 @@ export async function bucketsByDay(executor: Executor, filter: PeriodFilter): Pr
   return result.map((r) => ({ day: day(r['day']), bucket: String(r['bucket']), entries: num(r['entries']), points: num(r['points']), stamps: num(r['stamps']) }));
 }
 
+/** Which rollup buckets (`kind:source`) a ledger list's kind/source filter covers. */
+export type BucketFilter = { kind?: string | undefined; source?: string | undefined };
+
+function bucketCondition(filter: BucketFilter): SQL {
+  const source = filter.source ?? '%';
+  if (!filter.kind) return sql`bucket like ${`%:${source}`}`;
+  // A reversal's bucket names the kind it reverses: reversal_earn:purchase.
+  if (filter.kind === 'reversal') return sql`bucket like ${`reversal_%:${source}`}`;
+  return sql`bucket like ${`${filter.kind}:${source}`}`;
+}
+
+/** Entries, points and stamps of the rollups over whole days (the ledger list's totals beyond its count cap). */
+export async function bucketTotals(
+  executor: Executor,
+  filter: { from: string | null; to: string | null; programId: string | null; merchantId: string | null } & BucketFilter,
+): Promise<{ entries: number; points: number; stamps: number }> {
+  const [row] = await rows(
+    executor,
+    sql`select coalesce(sum(entries), 0) as entries, coalesce(sum(points), 0) as points, coalesce(sum(stamps), 0) as stamps
+        from dashboard_rollups
+        where ${bucketCondition(filter)}
+          ${filter.from ? sql`and day >= ${filter.from}` : sql``}
+          ${filter.to ? sql`and day <= ${filter.to}` : sql``}
+          ${filter.programId ? sql`and program_id = ${filter.programId}` : sql``}
+          ${filter.merchantId ? sql`and merchant_id = ${filter.merchantId}` : sql``}`,
+  );
+  return { entries: num(row?.['entries']), points: num(row?.['points']), stamps: num(row?.['stamps']) };
+}
+
+/** Customers (program: its members) registered between two business days (either may be open). */
+export async function joinedTotal(executor: Executor, filter: { from: string | null; to: string | null; programId: string | null }): Promise<number> {
+  const [row] = await rows(
+    executor,
+    sql`select coalesce(sum(customers), 0) as n from dashboard_customer_rollups
+        where ${filter.programId ? sql`program_id = ${filter.programId}` : sql`program_id is null`}
+          ${filter.from ? sql`and day >= ${filter.from}` : sql``} ${filter.to ? sql`and day <= ${filter.to}` : sql``}`,
+  );
+  return num(row?.['n']);
+}
+
+/** Distinct customers (program: members) active between two business days (migration 0023). */
+export async function activeTotal(executor: Executor, filter: { from: string; to: string; programId: string | null }): Promise<number> {
+  const [row] = await rows(
+    executor,
+    sql`select coalesce(sum(customers), 0) as n from dashboard_active_rollups
+        where ${filter.programId ? sql`program_id = ${filter.programId}` : sql`program_id is null`}
+          and day between ${filter.from} and ${filter.to} and (prev_day is null or prev_day < ${filter.from})`,
+  );
+  return num(row?.['n']);
+}
+
 /** Every entry's points up to the end of the period (program filter only). */
 export async function outstandingAt(executor: Executor, filter: PeriodFilter): Promise<number> {
   const [row] = await rows(
@@ -65,8 +116,9 @@ export async function outstandingAt(executor: Executor, filter: PeriodFilter): P
   return num(row?.['points']);
 }
 
-const ISSUED = sql`(bucket like 'earn:%' or bucket like 'reversal_earn:%')`;
-const PURCHASE_COUNT = sql`(case when bucket = 'earn:purchase' then entries when bucket = 'reversal_earn:purchase' then -entries else 0 end)`;
+const ISSUED = sql`(bucket like 'earn:%')`;
+/** Purchases registered (a later reversal does not unregister one; it takes its points back). */
+const PURCHASE_COUNT = sql`(case when bucket = 'earn:purchase' then entries else 0 end)`;
 
 export async function topMerchants(executor: Executor, filter: PeriodFilter, limit = 5) {
   const result = await rows(
@@ -84,16 +136,20 @@ export async function topMerchants(executor: Executor, filter: PeriodFilter, lim
   return result.map((r) => ({ merchantId: String(r['merchant_id']), name: String(r['name']), pointsIssued: num(r['points_issued']), purchases: num(r['purchases']) }));
 }
 
+/**
+ * Customers (program: its members) by the day they joined, up to the period's end and within it; the
+ * distinct customers (program: members) with at least one movement of their own in the period (the
+ * activity days whose previous activity day is before the period, migration 0023); active merchants.
+ */
 export async function customerFigures(executor: Executor, filter: PeriodFilter) {
   const program = filter.programId ? sql`program_id = ${filter.programId}` : sql`program_id is null`;
-  const activeProgram = filter.programId ? sql`and program_id = ${filter.programId}` : sql``;
   const [row] = await rows(
     executor,
     sql`select
           (select coalesce(sum(customers), 0) from dashboard_customer_rollups where ${program} and day <= ${filter.to}) as total,
           (select coalesce(sum(customers), 0) from dashboard_customer_rollups where ${program} and day between ${filter.from} and ${filter.to}) as new,
-          (select coalesce(sum(members), 0) from dashboard_activity_rollups
-            where day between ${filter.from} and ${filter.to} ${activeProgram}) as active,
+          (select coalesce(sum(customers), 0) from dashboard_active_rollups
+            where ${program} and day between ${filter.from} and ${filter.to} and (prev_day is null or prev_day < ${filter.from})) as active,
           (select count(*) from merchants m where m.status = 'active'
             ${filter.programId ? sql`and exists (select 1 from program_merchants pm where pm.merchant_id = m.id and pm.program_id = ${filter.programId})` : sql``}
             ${filter.merchantId ? sql`and m.id = ${filter.merchantId}` : sql``}) as active_merchants`,

@@ -101,7 +101,8 @@ describe('dashboard loyalty figures', () => {
       customersNew: before.customersNew + 2,
       activeMerchants: before.activeMerchants + 1,
       pointsIssued: before.pointsIssued + 70,
-      pointsRedeemed: before.pointsRedeemed + 30,
+      // Both redemptions were made; the second's reversal gives its 5 points back to the balance.
+      pointsRedeemed: before.pointsRedeemed + 35,
       pointsOutstanding: before.pointsOutstanding + 40,
       periodDays: 30,
     });

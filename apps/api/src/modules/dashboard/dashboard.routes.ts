@@ -7,6 +7,7 @@ import { auditLog } from '../../db/schema.ts';
 import { validationFailed } from '../../lib/errors.ts';
 import { countByEffectiveStatus, findNextScheduled, toNewsPost } from '../news/news.repository.ts';
 import { countWaitingStaff } from '../staff/staff-admin.service.ts';
+import { integrityFindings } from '../ledger/ledger.integrity.ts';
 import { ensureRollupTimeZone } from './dashboard.repository.ts';
 import { daysIn, periodFigures, periodOf, type DashboardDeps } from './dashboard.service.ts';
 
@@ -39,7 +40,7 @@ export const dashboardRoutes: FastifyPluginAsyncZod = async (app) => {
         throw validationFailed(text, [{ field, message: text }]);
       }
       const now = app.clock.now();
-      const [postsByStatus, next, latest, figures, pendingStaff] = await Promise.all([
+      const [postsByStatus, next, latest, figures, pendingStaff, integrity] = await Promise.all([
         countByEffectiveStatus(app.db, now),
         findNextScheduled(app.db, now, 5),
         // before/after can be whole posts: leave them in the database.
@@ -59,6 +60,7 @@ export const dashboardRoutes: FastifyPluginAsyncZod = async (app) => {
           .limit(10),
         periodFigures(deps, request.query),
         countWaitingStaff(app),
+        integrityFindings(app.db),
       ]);
       return {
         postsByStatus,
@@ -78,6 +80,7 @@ export const dashboardRoutes: FastifyPluginAsyncZod = async (app) => {
         },
         period: figures,
         pendingStaff,
+        integrity,
       };
     },
   );

@@ -1,8 +1,9 @@
 import { bigint, boolean, date, pgTable, smallint, text, unique, uuid } from 'drizzle-orm/pg-core';
 
 /**
- * The dashboard's rollups (migrations 0007_dashboard.sql and 0016_dashboard_rollup_stripes.sql are the
- * source of truth: the triggers that keep them equal to the ledger live there; decision record 019).
+ * The dashboard's rollups (migrations 0007_dashboard.sql, 0016_dashboard_rollup_stripes.sql and
+ * 0023_derived_figures.sql are the source of truth: the triggers that keep them equal to the ledger
+ * live there; decision record 019).
  * Every row carries a `stripe` (the writer's backend, modulo 16) so that concurrent writers do not
  * queue on one row: a figure is always the SUM over its stripes.
  */
@@ -49,13 +50,18 @@ export const dashboardMemberRollups = pgTable(
   (t) => [unique('dashboard_member_rollups_key').on(t.programId, t.tier, t.stripe).nullsNotDistinct()],
 );
 
-export const dashboardActivityRollups = pgTable(
-  'dashboard_activity_rollups',
+/**
+ * Distinct active customers (migration 0023): per scope (a customer across programs, program_id NULL;
+ * or a membership, its program) one count per activity day and the scope's previous activity day.
+ */
+export const dashboardActiveRollups = pgTable(
+  'dashboard_active_rollups',
   {
     day: date({ mode: 'string' }).notNull(),
-    programId: uuid().notNull(),
-    members: bigint({ mode: 'number' }).notNull(),
+    prevDay: date({ mode: 'string' }),
+    programId: uuid(),
+    customers: bigint({ mode: 'number' }).notNull(),
     stripe: smallint().notNull().default(0),
   },
-  (t) => [unique('dashboard_activity_rollups_key').on(t.day, t.programId, t.stripe)],
+  (t) => [unique('dashboard_active_rollups_key').on(t.programId, t.day, t.prevDay, t.stripe).nullsNotDistinct()],
 );

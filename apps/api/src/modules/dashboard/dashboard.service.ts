@@ -44,27 +44,29 @@ const zero = (): Totals => ({
   redemptions: 0,
 });
 
-/** Adds one rollup bucket (`kind:source`, reversals as `reversal_<kind of the reversed entry>`). */
+/**
+ * Adds one rollup bucket (`kind:source`, reversals as `reversal_<kind of the reversed entry>`). Every
+ * figure is the entries of its kind made in the period — what the ledger list of that kind counts and
+ * sums (decision 032) — so none is ever negative: a reversal takes points back from the balances
+ * (outstanding), it does not unmake the earning or redemption it reverses.
+ */
 function add(totals: Totals, row: repo.BucketDay): void {
   const [kind, source] = row.bucket.split(':') as [string, string];
   switch (kind) {
     case 'earn':
-    case 'reversal_earn':
       totals.pointsIssued += row.points;
       totals.stampsIssued += row.stamps;
-      if (source === 'purchase') totals.purchases += kind === 'earn' ? row.entries : -row.entries;
+      if (source === 'purchase') totals.purchases += row.entries;
       break;
     case 'redeem':
-    case 'reversal_redeem':
       totals.pointsRedeemed -= row.points;
       totals.stampsRedeemed -= row.stamps;
-      totals.redemptions += kind === 'redeem' ? row.entries : -row.entries;
+      totals.redemptions += row.entries;
       break;
     case 'expire':
       totals.pointsExpired -= row.points;
       break;
     case 'adjust':
-    case 'reversal_adjust':
       totals.pointsAdjusted += row.points;
       break;
   }
@@ -108,6 +110,8 @@ export async function periodFigures(deps: DashboardDeps, query: DashboardQuery):
   return {
     from: period.from,
     to: period.to,
+    startsAt: period.start.toISOString(),
+    endsAt: period.end.toISOString(),
     programId: period.programId,
     merchantId: period.merchantId,
     ...customers,
@@ -129,4 +133,75 @@ export async function periodFigures(deps: DashboardDeps, query: DashboardQuery):
       })),
     },
   };
+}
+
+/** A business day when the instant is that day's first (`edge: 'start'`) or last millisecond (`'end'`); else null. */
+function dayAt(deps: DashboardDeps, instant: Date, edge: 'start' | 'end'): string | null {
+  const day = localDate(instant, deps.timeZone);
+  const expected = edge === 'start' ? startOfLocalDay(day, deps.timeZone).getTime() : startOfLocalDay(addDays(day, 1), deps.timeZone).getTime() - 1;
+  return expected === instant.getTime() ? day : null;
+}
+
+/**
+ * The customers list's exact total from the rollups when its filter is one a dashboard customer figure
+ * links to (registered, or active, in whole business days; a program or, without one, the erased left
+ * out; nothing else): beyond the list's count cap it then shows that figure. Null otherwise.
+ */
+export async function customersTotal(
+  deps: DashboardDeps,
+  filter: {
+    programId?: string | undefined;
+    joinedFrom?: string | undefined;
+    joinedTo?: string | undefined;
+    activeFrom?: string | undefined;
+    activeTo?: string | undefined;
+    erased?: boolean | undefined;
+    q?: string | undefined;
+    status?: string | undefined;
+    tier?: string | undefined;
+    marketingConsent?: boolean | undefined;
+  },
+): Promise<number | null> {
+  if (filter.q || filter.status || filter.tier || filter.marketingConsent !== undefined) return null;
+  const programId = filter.programId ?? null;
+  const isJoined = filter.joinedFrom !== undefined || filter.joinedTo !== undefined;
+  const isActive = filter.activeFrom !== undefined || filter.activeTo !== undefined;
+  if (isJoined === isActive) return null;
+  if (isJoined) {
+    // Without a program the figure leaves the erased out; a program's members are all counted.
+    if (programId === null ? filter.erased !== false : filter.erased !== undefined) return null;
+    const from = filter.joinedFrom ? dayAt(deps, new Date(filter.joinedFrom), 'start') : null;
+    const to = filter.joinedTo ? dayAt(deps, new Date(filter.joinedTo), 'end') : null;
+    if ((filter.joinedFrom && !from) || (filter.joinedTo && !to)) return null;
+    return repo.joinedTotal(deps.db, { from, to, programId });
+  }
+  if (filter.erased !== undefined || !filter.activeFrom || !filter.activeTo) return null;
+  const from = dayAt(deps, new Date(filter.activeFrom), 'start');
+  const to = dayAt(deps, new Date(filter.activeTo), 'end');
+  return from && to ? repo.activeTotal(deps.db, { from, to, programId }) : null;
+}
+
+/**
+ * The ledger list's total and sums from the rollups, when its filter is one the rollups answer: no
+ * customer, and a period of whole business days (`from` at a day's start, `to` at a day's last
+ * millisecond; either may be open). Null otherwise. The Movimenti a dashboard figure links to then
+ * shows that figure as its total even beyond the list's count cap.
+ */
+export async function ledgerTotals(
+  deps: DashboardDeps,
+  filter: { customerId?: string | undefined; programId?: string | undefined; merchantId?: string | undefined; from?: Date | undefined; to?: Date | undefined } & repo.BucketFilter,
+): Promise<{ total: number; points: number; stamps: number } | null> {
+  if (filter.customerId) return null;
+  const fromDay = filter.from ? dayAt(deps, filter.from, 'start') : null;
+  const toDay = filter.to ? dayAt(deps, filter.to, 'end') : null;
+  if ((filter.from && !fromDay) || (filter.to && !toDay)) return null;
+  const totals = await repo.bucketTotals(deps.db, {
+    from: fromDay,
+    to: toDay,
+    programId: filter.programId ?? null,
+    merchantId: filter.merchantId ?? null,
+    kind: filter.kind,
+    source: filter.source,
+  });
+  return { total: totals.entries, points: totals.points, stamps: totals.stamps };
 }

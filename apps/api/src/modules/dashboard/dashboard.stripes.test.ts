@@ -57,8 +57,8 @@ describe.skipIf(testDatabaseKind === 'pglite')('dashboard rollup stripes (real P
             from dashboard_rollups group by 1, 2, 3, 4, 5
             union all select 'customers', day::text, program_id::text, null, null, sum(customers)::int, 0, 0, 0
             from dashboard_customer_rollups group by 1, 2, 3
-            union all select 'active', day::text, program_id::text, null, null, sum(members)::int, 0, 0, 0
-            from dashboard_activity_rollups group by 1, 2, 3
+            union all select 'active', day::text, program_id::text, prev_day::text, null, sum(customers)::int, 0, 0, 0
+            from dashboard_active_rollups group by 1, 2, 3, 4
             union all select 'tiers', null, program_id::text, tier, null, sum(members)::int, 0, 0, 0
             from dashboard_member_rollups group by 1, 2, 3, 4) s
           where a <> 0 or b <> 0 or c <> 0 or d <> 0
@@ -118,7 +118,7 @@ describe.skipIf(testDatabaseKind === 'pglite')('dashboard rollup stripes (real P
     const leftInStripes = await rows<{ n: number }>(
       handle.db,
       sql`select (select count(*) from dashboard_rollups where stripe <> 0 and day < ${localDate(new Date(), TZ)})
-            + (select count(*) from dashboard_activity_rollups where stripe <> 0 and day < ${localDate(new Date(), TZ)})
+            + (select count(*) from dashboard_active_rollups where stripe <> 0 and day < ${localDate(new Date(), TZ)})
             + (select count(*) from dashboard_customer_rollups where stripe <> 0 and day < ${localDate(new Date(), TZ)}) as n`,
     );
     expect(Number(leftInStripes[0]!.n)).toBe(0);

@@ -10,6 +10,7 @@ import { createLedgerFixture } from '../../../test/ledger-fixtures.ts';
 import { createJobRunner } from '../../lib/job-runner.ts';
 import { startBackgroundJobs } from '../../jobs.ts';
 import { IMPORT_JOB, importDeps, runImportChunk } from './imports.service.ts';
+import { verifyLedger } from '../ledger/ledger.verify.ts';
 
 const ctx = await createTestContext();
 let token = '';
@@ -387,6 +388,12 @@ describe('CSV import of customers', () => {
   });
 });
 
+describe('CSV import of customers, afterwards', () => {
+  it('leaves every stored figure equal to its sources (ledger:verify): new customers on the dashboard, consents', async () => {
+    expect(await verifyLedger(ctx.app.db)).toEqual([]);
+  });
+});
+
 describe('CSV import of opening balances', () => {
   it('credits each row once through the ledger (adjust entries, idempotent per import and row)', async () => {
     const content =
@@ -426,5 +433,11 @@ describe('CSV import of opening balances', () => {
     ]);
     const [membership] = await rows<{ balance: number }>(sql`select balance from memberships where customer_id = ${referrer.id}`);
     expect(membership?.balance).toBe(1250);
+  });
+});
+
+describe('CSV import of opening balances, afterwards', () => {
+  it('leaves every stored figure equal to its sources (ledger:verify): balances, lots, rollups, tiers', async () => {
+    expect(await verifyLedger(ctx.app.db)).toEqual([]);
   });
 });

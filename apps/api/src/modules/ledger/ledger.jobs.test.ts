@@ -72,4 +72,28 @@ describe('the background job runner and the daily expiry job', () => {
     expect(done.map((row) => row.status)).toEqual(['done', 'done']);
     await runner.stop();
   });
+
+  it('gives a long job kind its own lease, so that no other process takes it over while it runs', async () => {
+    let lease = 0;
+    const runner = createJobRunner({
+      db: ctx.app.db,
+      log: ctx.app.log,
+      intervalMs: 1000,
+      isAutomatic: false,
+      leaseSeconds: { 'slow-check': 7200 },
+      handlers: {
+        'slow-check': async () => {
+          const [row] = await rows<{ seconds: number }>(
+            sql`select extract(epoch from locked_until - now())::int as seconds from jobs where dedupe_key = 'slow-check:1'`,
+          );
+          lease = Number(row?.seconds);
+          return null;
+        },
+      },
+    });
+    await enqueueJob(ctx.app.db, { kind: 'slow-check', dedupeKey: 'slow-check:1' });
+    expect(await runner.tick()).toBe(1);
+    expect(lease).toBeGreaterThan(7000);
+    await runner.stop();
+  });
 });

@@ -573,6 +573,7 @@ export type LedgerFilters = {
   kind?: LedgerKind | undefined;
   source?: LedgerSource | undefined;
   from?: Date | undefined;
+  /** Inclusive, to the millisecond (an entry at 23:59:59.9995 belongs to 23:59:59.999). */
   to?: Date | undefined;
 };
 
@@ -584,36 +585,59 @@ export function whereOf(filters: LedgerFilters): SQL {
   if (filters.kind) conditions.push(sql`e.kind = ${filters.kind}`);
   if (filters.source) conditions.push(sql`e.source = ${filters.source}`);
   if (filters.from) conditions.push(sql`e.created_at >= ${filters.from}`);
-  if (filters.to) conditions.push(sql`e.created_at <= ${filters.to}`);
+  if (filters.to) conditions.push(sql`e.created_at < ${new Date(filters.to.getTime() + 1)}`);
   return sql.join(conditions, sql` and `);
 }
 
 /**
  * Counting ten million rows for a total costs seconds; past this many rows the total says "at least"
- * (the list still pages; a filter narrows it).
+ * (the list still pages; a filter narrows it) unless the dashboard's rollups can answer it.
  */
 export const LEDGER_COUNT_CAP = 100_000;
 
+/** The page's rows with whose they are: the customer's name and card (none once erased). */
+const LIST_COLUMNS = sql`${ENTRY_COLUMNS}, c.status as customer_status, c.first_name as customer_first_name,
+  c.last_name as customer_last_name, c.card_number as customer_card_number`;
+
+export function toLedgerListEntry(row: Row) {
+  return {
+    ...toLedgerEntry(row),
+    customer:
+      row['customer_status'] === 'erased' || row['customer_status'] === null || row['customer_status'] === undefined
+        ? null
+        : { firstName: String(row['customer_first_name']), lastName: String(row['customer_last_name']), cardNumber: String(row['customer_card_number']) },
+  };
+}
+
+/** A page of entries with whose they are, newest (or oldest) first. */
 export async function listEntries(
   executor: Executor,
   filters: LedgerFilters,
   paging: { page: number; pageSize: number; order: 'asc' | 'desc' },
-): Promise<{ items: LedgerEntry[]; total: number }> {
-  const where = whereOf(filters);
+) {
   const direction = paging.order === 'asc' ? sql`asc` : sql`desc`;
-  const [items, counted] = await Promise.all([
-    rows(
-      executor,
-      sql`select ${ENTRY_COLUMNS} from ledger_entries e where ${where}
-          order by e.created_at ${direction}, e.id ${direction}
-          limit ${paging.pageSize} offset ${(paging.page - 1) * paging.pageSize}`,
-    ),
-    rows(
-      executor,
-      sql`select count(*)::int as total from (select 1 from ledger_entries e where ${where} limit ${LEDGER_COUNT_CAP}) capped`,
-    ),
-  ]);
-  return { items: items.map(toLedgerEntry), total: Number(counted[0]?.['total'] ?? 0) };
+  const items = await rows(
+    executor,
+    sql`select ${LIST_COLUMNS} from ledger_entries e join customers c on c.id = e.customer_id where ${whereOf(filters)}
+        order by e.created_at ${direction}, e.id ${direction}
+        limit ${paging.pageSize} offset ${(paging.page - 1) * paging.pageSize}`,
+  );
+  return items.map(toLedgerListEntry);
+}
+
+/** How many entries match, up to the cap (and whether it was reached), and their sums: one pass. */
+export async function countEntries(executor: Executor, filters: LedgerFilters) {
+  const [row] = await rows(
+    executor,
+    sql`select count(*)::int as total, coalesce(sum(points), 0)::bigint as points, coalesce(sum(stamps), 0)::bigint as stamps
+        from (select e.points, e.stamps from ledger_entries e where ${whereOf(filters)} limit ${LEDGER_COUNT_CAP + 1}) capped`,
+  );
+  const total = Number(row?.['total'] ?? 0);
+  return {
+    total: Math.min(total, LEDGER_COUNT_CAP),
+    isCapped: total > LEDGER_COUNT_CAP,
+    sums: { points: Number(row?.['points'] ?? 0), stamps: Number(row?.['stamps'] ?? 0) },
+  };
 }
 
 export async function membershipsOfCustomer(executor: Executor, customerId: string) {
@@ -747,4 +771,35 @@ export async function blankStoredReasons(executor: Executor, customerId: string,
         returning r.key`,
   );
   return changed.length;
+}
+
+/**
+ * Sets every member of the program that has moved to the tier its rules give (migration 0023's
+ * `ledger_expected_tiers`: the rule the writes apply, at each member's latest movement), with a
+ * `membership.tier` audit record per change, as a write that changes a tier leaves. Answers how many.
+ */
+export async function retierProgram(
+  executor: Executor,
+  timeZone: string,
+  programId: string,
+  audit: { actorId: string | null; actorEmail: string | null; requestId: string | null; ip: string | null },
+): Promise<number> {
+  const [row] = await rows(
+    executor,
+    sql`with diff as (
+          select m.id, m.tier as from_tier, x.tier as to_tier
+          from memberships m join ledger_expected_tiers(${timeZone}, ${programId}::uuid) x on x.membership_id = m.id
+          where m.tier is distinct from x.tier
+          for update of m),
+        changed as (
+          update memberships m set tier = diff.to_tier, version = m.version + 1 from diff where m.id = diff.id returning m.id),
+        audited as (
+          insert into audit_log (actor_id, actor_email, action, entity_type, entity_id, before, after, request_id, ip)
+          select ${audit.actorId}, ${audit.actorEmail}, 'membership.tier', 'membership', diff.id::text,
+            jsonb_build_object('tier', diff.from_tier), jsonb_build_object('tier', diff.to_tier, 'programRules', true),
+            ${audit.requestId}, ${audit.ip}
+          from diff)
+        select count(*)::int as n from changed`,
+  );
+  return Number(row?.['n'] ?? 0);
 }

@@ -5,6 +5,7 @@ import { createTestContext, type TestContext } from '../../../test/helper.ts';
 import { createLedgerFixture, type LedgerFixture } from '../../../test/ledger-fixtures.ts';
 import { verifyLedger } from './ledger.verify.ts';
 import { expireDueLots } from './ledger.service.ts';
+import type { LedgerPage } from '@sf/contract/ledger';
 
 const ADMIN = 'admin@demo.test';
 
@@ -226,6 +227,30 @@ describe('the ledger API', () => {
     const english = await ctx.request({ method: 'GET', url: `/api/admin/ledger/export.csv?customerId=${fx.customerIds[0]}&kind=earn`, token, headers: { 'accept-language': 'en' } });
     expect(english.body.split('\r\n')[1]!.split(';').slice(2, 4)).toEqual(['Earn', 'Purchase']);
     expect(lines.some((line) => line.includes(';12,34;') && line.includes('15/06/2026 12:00') && line.includes('15/07/2026'))).toBe(true);
+  });
+
+  it("adds up what it lists: the same total and sums from the rollups (whole business days) as from the entries", async () => {
+    const list = async (query: string) => (await ctx.request({ method: 'GET', url: `/api/admin/ledger?${query}&pageSize=100`, token })).json() as LedgerPage;
+    const sumOf = (page: LedgerPage) => ({
+      total: page.items.length,
+      points: page.items.reduce((sum, e) => sum + e.points, 0),
+      stamps: page.items.reduce((sum, e) => sum + e.stamps, 0),
+    });
+    // July 2026 as Rome's business days: from its first instant to its last millisecond, so the
+    // rollups answer; then the same period one millisecond wider, which only the entries answer.
+    const from = '2026-06-30T22:00:00.000Z';
+    const to = '2026-07-31T21:59:59.999Z';
+    for (const filter of ['', `&programId=${fx.pointsProgramId}`, '&kind=expire', '&kind=earn&source=purchase']) {
+      const aligned = await list(`from=${from}&to=${to}${filter}`);
+      const counted = await list(`from=${from}&to=2026-07-31T22:00:00.000Z${filter}`);
+      expect(aligned.items.length).toBeGreaterThan(0);
+      expect({ total: aligned.total, ...aligned.sums }).toEqual(sumOf(aligned));
+      expect({ total: counted.total, ...counted.sums }).toEqual(sumOf(counted));
+      expect(aligned.totalIsCapped).toBe(false);
+    }
+    // Whose entry it is: the customer's name and card.
+    const [first] = (await list(`customerId=${fx.customerIds[1]}`)).items;
+    expect(first!.customer).toEqual({ firstName: 'Mario', lastName: 'Rossi 1', cardNumber: expect.stringMatching(/^\d{13}$/) });
   });
 
   it('keeps entries append-only in the database itself', async () => {

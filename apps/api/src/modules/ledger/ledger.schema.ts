@@ -1,4 +1,5 @@
 import { bigint, bigserial, date, integer, jsonb, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import type { IntegrityFigure } from '@sf/contract/integrity';
 import type { LedgerKind, LedgerSource } from '@sf/contract/ledger';
 
 /**
@@ -85,4 +86,16 @@ export const jobs = pgTable('jobs', {
   result: jsonb(),
   createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   finishedAt: timestamp({ withTimezone: true }),
+});
+
+/**
+ * What the latest nightly check (`ledger.verify` job) found wrong, one row per kind of figure, kept
+ * until a check finds it right again (migration 0023): the dashboard's "Integrità dei dati" notice.
+ */
+export const ledgerIntegrityFindings = pgTable('ledger_integrity_findings', {
+  figure: text().$type<IntegrityFigure>().primaryKey(),
+  firstSeenAt: timestamp({ withTimezone: true }).notNull(),
+  lastSeenAt: timestamp({ withTimezone: true }).notNull(),
+  problems: integer().notNull(),
+  examples: jsonb().$type<string[]>().notNull(),
 });

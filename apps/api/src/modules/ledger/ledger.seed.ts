@@ -19,8 +19,10 @@ import {
  * Demo ledger for `npm start`: about 60,000 entries over the last 18 months on the demo customers'
  * memberships (purchases, redemptions, adjustments, reversals, expiries), so that every screen and
  * the dashboard has substance. The history is played in memory by the same rules as the service
- * (FIFO lots, expiry days, tiers), then written in a few set-based statements (json_to_recordset),
- * so it loads in seconds even on PGlite and `npm run ledger:verify` passes on it.
+ * (FIFO lots, expiry days, tiers), then written in a few set-based statements (json_to_recordset)
+ * with the triggers off, so it loads in seconds even on PGlite; the figures the triggers would have
+ * kept (day sums, dashboard rollups) are then rebuilt from the rows, and `npm run ledger:verify`
+ * passes on it.
  */
 const MONTH = 30 * 86_400_000;
 
@@ -275,7 +277,10 @@ export async function seedLedgerDemo(
     }
     expireUntil(localDate(now, timeZone));
 
-    const windowStart = tierWindowStart(rules.tierWindow, now, timeZone).toISOString();
+    // The tier as the service leaves it: computed at the member's latest movement, over the window
+    // as it stood then (what ledger:verify checks).
+    const lastActivity = history.at(-1)?.entry.created_at ?? null;
+    const windowStart = tierWindowStart(rules.tierWindow, lastActivity ? new Date(lastActivity) : now, timeZone).toISOString();
     const earned = history
       .filter((h) => h.entry.created_at >= windowStart && (h.entry.kind === 'earn' || (h.entry.kind === 'reversal' && h.entry.source !== 'manual')))
       .reduce((sum, h) => sum + h.entry.points, 0);
@@ -287,7 +292,7 @@ export async function seedLedgerDemo(
       stamps,
       tier: rules.tiers.length > 0 ? (tierFor(rules.tiers, earned)?.name ?? null) : null,
       joined_at: new Date(plan.joinedAt).toISOString(),
-      last_activity_at: history.at(-1)?.entry.created_at ?? null,
+      last_activity_at: lastActivity,
     });
   }
 
@@ -311,8 +316,10 @@ export async function seedLedgerDemo(
     await insertJson(tx, 'ledger_lot_takes', 'entry_id bigint, lot_id bigint, points int', takes);
     await tx.execute(sql`select setval(pg_get_serial_sequence('ledger_entries', 'id'), greatest((select max(id) from ledger_entries), 1))`);
     await tx.execute(sql`select setval(pg_get_serial_sequence('ledger_lots', 'id'), greatest((select max(id) from ledger_lots), 1))`);
-    // The triggers were off: the members' day sums (migration 0015) are computed from the entries.
+    // The triggers were off, the dashboard's included: the members' day sums (migration 0015) and the
+    // dashboard's rollups (decision 019) are computed from the rows, as ledger:rebuild would.
     await tx.execute(sql`select ledger_member_days_rebuild()`);
+    await tx.execute(sql`select dashboard_rollups_rebuild(${timeZone})`);
   });
   options.log?.info({ entries: entries.length, memberships: memberships.length }, 'demo ledger loaded');
   return entries.length;

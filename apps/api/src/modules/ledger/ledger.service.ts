@@ -4,6 +4,7 @@ import {
   type CreateLedgerEntry,
   type CustomerMemberships,
   type LedgerEntry,
+  type LedgerPage,
   type LedgerWriteResult,
   type ListLedgerQuery,
 } from '@sf/contract/ledger';
@@ -15,6 +16,7 @@ import { AppError, CodedError } from '../../lib/errors.ts';
 import * as repo from './ledger.repository.ts';
 // A cycle (rewards uses the ledger's lockMember/applyToLockedMember): only functions cross it, at call time.
 import { releaseRedemption } from '../rewards/rewards.service.ts';
+import { ledgerTotals } from '../dashboard/dashboard.service.ts';
 import {
   claimKeyStatement,
   lockIdOf,
@@ -602,10 +604,38 @@ export async function reverseEntry(deps: LedgerDeps, caller: LedgerCaller, entry
   );
 }
 
-export async function listEntries(deps: LedgerDeps, query: ListLedgerQuery) {
+/**
+ * A program's tiers or their window changed: its members take the tier the new rules give, now
+ * (otherwise each would keep the old rules' tier until its next movement, and ledger:verify, which
+ * holds every tier to its program's rules, would report them). In the caller's transaction, after
+ * the program's row was locked; members' rows are locked by the update, in no particular order, as
+ * a write locks one: no write holds a member and waits for a program.
+ */
+export async function retierMembers(tx: Executor, deps: LedgerDeps, programId: string, audit: AuditActor): Promise<number> {
+  return repo.retierProgram(tx, deps.timeZone, programId, {
+    actorId: audit.id,
+    actorEmail: audit.email,
+    requestId: audit.requestId ?? null,
+    ip: audit.ip ?? null,
+  });
+}
+
+/**
+ * A page of Movimenti with its total and the sums of its points and stamps. Where the dashboard's
+ * rollups answer the filter (whole business days, no customer: the lists a dashboard figure links
+ * to, and the whole ledger) they give the exact total and sums at once, however many entries match
+ * (decision 032); otherwise one pass counts up to the cap, and beyond it the total says "at least".
+ */
+export async function listEntries(deps: LedgerDeps, query: ListLedgerQuery): Promise<LedgerPage> {
   const filters = filtersOf(query);
-  const { items, total } = await repo.listEntries(deps.db, filters, { page: query.page, pageSize: query.pageSize, order: query.order });
-  return { items, total, page: query.page, pageSize: query.pageSize };
+  const [items, fromRollups] = await Promise.all([
+    repo.listEntries(deps.db, filters, { page: query.page, pageSize: query.pageSize, order: query.order }),
+    ledgerTotals(deps, filters),
+  ]);
+  const base = { items, page: query.page, pageSize: query.pageSize };
+  if (fromRollups) return { ...base, total: fromRollups.total, totalIsCapped: false, sums: { points: fromRollups.points, stamps: fromRollups.stamps } };
+  const counted = await repo.countEntries(deps.db, filters);
+  return { ...base, total: counted.total, totalIsCapped: counted.isCapped, sums: counted.isCapped ? null : counted.sums };
 }
 
 export function filtersOf(query: Omit<ListLedgerQuery, 'page' | 'pageSize'>): repo.LedgerFilters {

@@ -62,6 +62,8 @@ export function merchantConditions(filter: MerchantFilter): SQL | undefined {
     filter.status !== undefined && eq(merchants.status, filter.status),
     filter.category !== undefined && eq(merchants.category, filter.category),
     filter.province !== undefined && eq(merchants.province, filter.province),
+    filter.programId !== undefined &&
+      sql`exists (select 1 from program_merchants pm where pm.merchant_id = ${merchants.id} and pm.program_id = ${filter.programId})`,
   );
 }
 

@@ -4,6 +4,7 @@ import { createTestContext } from '../../../test/helper.ts';
 import { startBackgroundJobs } from '../../jobs.ts';
 import { depsOf, type Caller } from '../../lib/caller.ts';
 import { createCustomer, recordConsent } from '../customers/customers.service.ts';
+import { verifyLedger } from '../ledger/ledger.verify.ts';
 
 let now = new Date('2024-01-15T09:00:00Z');
 const ctx = await createTestContext({ clock: { now: () => now } });
@@ -64,6 +65,8 @@ describe('the retention purge (profiling after 12 months, marketing after 24 fro
       [1, 0],
       [0, 1],
     ]);
+    // The purge's withdrawals and flags agree: each customer's current consents = its latest records.
+    expect(await verifyLedger(ctx.app.db)).toEqual([]);
     await runner.stop();
   });
 });

@@ -7,6 +7,7 @@ import { sql } from 'drizzle-orm';
 import { parse } from 'csv-parse/sync';
 import { createTestContext } from '../../../test/helper.ts';
 import { createLedgerFixture } from '../../../test/ledger-fixtures.ts';
+import { verifyLedger } from '../ledger/ledger.verify.ts';
 
 let now = new Date('2026-03-02T10:00:00Z');
 const ctx = await createTestContext({ clock: { now: () => now } });
@@ -210,6 +211,8 @@ describe('privacy requests API', () => {
     expect(existsSync(imageFile)).toBe(false);
     const twice = await act(request.id, { action: 'erase', version: response.json().request.version });
     expect(twice.statusCode).toBe(409);
+    // The erased person's figures stay right: consents' current state, dashboard customers, ledger.
+    expect(await verifyLedger(ctx.app.db)).toEqual([]);
   });
 
   it('erases the person everywhere we keep them: audit trails of their proofs, screenshots and requests, ledger and request texts, pending imports (issue 30, M2)', async () => {
@@ -382,6 +385,7 @@ describe('privacy requests API', () => {
       sql`select action from audit_log where entity_type = 'customer' and entity_id = ${customer.id} and action like 'privacy_%' order by id`,
     );
     expect(actions.map((row) => row.action)).toEqual(['privacy_restrict', 'privacy_lift']);
+    expect(await verifyLedger(ctx.app.db)).toEqual([]);
   });
 
   it('closes and rejects requests (a rejection needs a reason) and refuses actions on a closed one', async () => {

@@ -1,7 +1,9 @@
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { createTestContext } from '../../../test/helper.ts';
 import { uniquePartitaIva } from '../../../test/ledger-fixtures.ts';
+import { verifyLedger } from '../ledger/ledger.verify.ts';
 import { auditLog } from '../../db/schema.ts';
 
 const ctx = await createTestContext();
@@ -116,6 +118,53 @@ describe('programs API', () => {
     expect(stale.json().error.code).toBe('version_conflict');
     const audit = await ctx.app.db.select().from(auditLog).where(eq(auditLog.entityId, program.id));
     expect(audit.map((a) => a.action)).toEqual(['create', 'update']);
+  });
+
+  it('gives every member the tier the new rules give when the tiers change, as its next movement would', async () => {
+    const program = (
+      await create({
+        name: 'Zona a livelli',
+        type: 'points',
+        merchantIds: [merchantIds[0]],
+        status: 'active',
+        pointsPerEuro: 1,
+        tiers: [
+          { name: 'Base', minPoints: 0, multiplier: 1 },
+          { name: 'Oro', minPoints: 100, multiplier: 1 },
+        ],
+      })
+    ).json() as { id: string };
+    // Two customers, through the API (a ledger fixture's own programs would join this file's lists).
+    const customerIds: string[] = [];
+    for (const lastName of ['Tieri', 'Livelli']) {
+      const customer = await ctx.request({ method: 'POST', url: '/api/admin/customers', token, payload: { firstName: 'Ada', lastName, consents: { service: { granted: true, channel: 'counter', noticeVersion: 'v1' } } } });
+      expect(customer.statusCode, customer.body).toBe(201);
+      customerIds.push(customer.json().id);
+    }
+    const fx = { customerIds, pointsProgramId: program.id };
+    const buy = (customerId: string, amountCents: number) =>
+      ctx.request({ method: 'POST', url: '/api/admin/ledger', token, payload: { customerId, programId: fx.pointsProgramId, kind: 'purchase', amountCents }, headers: { 'idempotency-key': randomUUID() } });
+    await buy(fx.customerIds[0]!, 6000);
+    await buy(fx.customerIds[1]!, 1000);
+    const tiers = async () =>
+      ((await ctx.app.db.execute(sql`select customer_id, tier from memberships where program_id = ${fx.pointsProgramId} order by customer_id`)) as unknown as {
+        rows: { customer_id: string; tier: string }[];
+      }).rows.map((row) => [row.customer_id, row.tier]);
+    expect(await tiers()).toEqual([...fx.customerIds].sort().map((id) => [id, 'Base']));
+    const changed = await ctx.request({
+      method: 'PATCH',
+      url: `/api/admin/programs/${fx.pointsProgramId}`,
+      token,
+      payload: { version: 1, tiers: [{ name: 'Base', minPoints: 0, multiplier: 1 }, { name: 'Oro', minPoints: 50, multiplier: 1 }] },
+    });
+    expect(changed.statusCode, changed.body).toBe(200);
+    expect(Object.fromEntries(await tiers())).toEqual({ [fx.customerIds[0]!]: 'Oro', [fx.customerIds[1]!]: 'Base' });
+    // In the member's tier history, by whom, like a change made by a movement.
+    const audit = await ctx.app.db.select().from(auditLog).where(eq(auditLog.action, 'membership.tier'));
+    expect(audit.filter((a) => (a.after as { programRules?: boolean }).programRules).map((a) => [a.before, a.actorEmail])).toEqual([
+      [{ tier: 'Base' }, 'admin@demo.test'],
+    ]);
+    expect(await verifyLedger(ctx.app.db)).toEqual([]);
   });
 
   it('lists with search, filters by merchant and type, and exports with comma decimals', async () => {

@@ -6,6 +6,7 @@ import type { Caller, ServiceDeps } from '../../lib/caller.ts';
 import { recordAudit } from '../../lib/audit.ts';
 import { AppError, notFound, validationFailed } from '../../lib/errors.ts';
 import { merchantsThatExist } from '../merchants/merchants.service.ts';
+import { retierMembers } from '../ledger/ledger.service.ts';
 import {
   findProgram,
   findPrograms,
@@ -112,6 +113,8 @@ export async function updateProgram(deps: ServiceDeps, caller: Caller, id: strin
       await replaceProgramMerchants(tx, id, merchantIds);
     }
     const row = await updateProgramRow(tx, id, { ...valuesOf(fields), version: current.version + 1, updatedAt: deps.clock.now() });
+    // New tier rules apply to every member now, as ledger:verify expects (decision 032).
+    if (fields.tiers !== undefined || fields.tierWindow !== undefined) await retierMembers(tx, deps, id, caller.actor);
     const after = toProgram(row, merchantIds !== undefined ? [...merchantIds].sort() : currentMerchants);
     await recordAudit(tx, caller.actor, { action: 'update', entityType: PROGRAM_ENTITY, entityId: id, before, after });
     return after;

@@ -346,7 +346,8 @@ export async function decrementStock(executor: Executor, rewardId: string): Prom
   await executor.execute(sql`update rewards set stock = stock - 1 where id = ${rewardId} and stock is not null`);
 }
 
-/** A reversed redemption gives its unit back (unlimited stock stays unlimited). */
+/** A redemption's voucher voided (by staff, or by the reversal of the redemption): its unit of stock is
+ * available again (stock = stock_total - held; unlimited stock stays unlimited). */
 export async function incrementStock(executor: Executor, rewardId: string): Promise<void> {
   await executor.execute(sql`update rewards set stock = stock + 1 where id = ${rewardId} and stock is not null`);
 }
@@ -355,6 +356,14 @@ export async function incrementStock(executor: Executor, rewardId: string): Prom
 export async function findVoucherOfEntry(executor: Executor, entryId: number): Promise<{ id: number; rewardId: string } | null> {
   const [row] = await rows(executor, sql`select id, reward_id from vouchers where entry_id = ${entryId} order by id limit 1`);
   return row ? { id: Number(row['id']), rewardId: String(row['reward_id']) } : null;
+}
+
+/** Vouchers the reward's redemptions hold (issued by a redemption, not void): the stock they took. */
+export async function stockTaken(executor: Executor, rewardId: string): Promise<number> {
+  const [row] = ((await executor.execute(
+    sql`select count(*)::int as n from vouchers where reward_id = ${rewardId} and entry_id is not null and status <> 'void'`,
+  )) as unknown as { rows: { n: number }[] }).rows;
+  return Number(row?.n ?? 0);
 }
 
 export type VoucherForUse = {

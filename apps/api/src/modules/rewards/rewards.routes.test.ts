@@ -334,6 +334,23 @@ describe('the rewards API (Premi, vouchers, redemptions)', () => {
     expect(reversals.rows).toEqual([{ n: 0 }]);
   });
 
+  it('keeps the stock equal to what staff made available minus the vouchers redemptions hold: restocked, and voided', async () => {
+    const customerId = fx.customerIds[0]!;
+    await earn(customerId, 10_000);
+    const reward = await createReward({ name: 'Scorta', cost: 5, stock: 3 });
+    const { voucher } = (await redeem(customerId, reward.id)).json();
+    await redeem(customerId, reward.id);
+    expect((await api('GET', `/api/admin/rewards/${reward.id}`)).json().stock).toBe(1);
+    // Staff restock: 4 left from now (two already taken).
+    const { version } = (await api('GET', `/api/admin/rewards/${reward.id}`)).json();
+    expect((await api('PATCH', `/api/admin/rewards/${reward.id}`, { version, stock: 4 })).statusCode).toBe(200);
+    expect(await verifyLedger(ctx.app.db)).toEqual([]);
+    // A redemption's voucher voided: its unit is available again.
+    expect((await api('POST', `/api/admin/rewards/${reward.id}/vouchers/${voucher.id}/void`)).statusCode).toBe(200);
+    expect((await api('GET', `/api/admin/rewards/${reward.id}`)).json().stock).toBe(5);
+    expect(await verifyLedger(ctx.app.db)).toEqual([]);
+  });
+
   it('keeps the ledger check clean after redemptions (npm run ledger:verify)', async () => {
     expect(await verifyLedger(ctx.app.db)).toEqual([]);
   });

@@ -15,6 +15,11 @@ export const rewards = pgTable('rewards', {
   cost: integer().notNull(),
   /** Redemptions left; null = unlimited. */
   stock: integer(),
+  /**
+   * What staff made available: the stock they set plus the redemptions already counted then, so that
+   * stock = stockTotal - vouchers issued by a redemption and not void (migration 0023; ledger:verify).
+   */
+  stockTotal: integer(),
   /** The first and the last business day of the window (BUSINESS_TIME_ZONE), both included: migration 0021. */
   validFrom: date({ mode: 'string' }),
   validUntil: date({ mode: 'string' }),

@@ -117,6 +117,10 @@ export async function updateReward(deps: ServiceDeps, caller: Caller, id: string
     for (const key of ['name', 'description', 'imageId', 'cost', 'stock', 'limitPerCustomer', 'status'] as const) {
       if (fields[key] !== undefined) (values as Record<string, unknown>)[key] = fields[key];
     }
+    // Staff set the redemptions LEFT; what they made available in all is that plus what redemptions
+    // already hold (counted under the reward's lock, as redemptions take it): ledger:verify checks
+    // stock = stockTotal - vouchers of redemptions not void (migration 0023).
+    if (fields.stock !== undefined) values.stockTotal = fields.stock === null ? null : fields.stock + (await repo.stockTaken(tx, id));
     if (fields.validFrom !== undefined) values.validFrom = validFrom;
     if (fields.validUntil !== undefined) values.validUntil = validUntil;
     await repo.updateRewardRow(tx, id, values);
@@ -262,6 +266,9 @@ export async function voidVoucher(deps: ServiceDeps, caller: Caller, rewardId: s
     if (voucher.status === 'used') throw rewardError(409, 'voucher_used');
     if (voucher.status !== 'void') {
       await repo.markVoid(tx, voucherId, deps.clock.now());
+      // A redemption's voucher voided frees its unit of stock (the points come back only by reversing
+      // the redemption's entry, decision 015).
+      if (voucher.status === 'issued' && voucher.entryId !== null) await repo.incrementStock(tx, rewardId);
       await recordAudit(tx, caller.actor, {
         action: 'voucher.void',
         entityType: VOUCHER_ENTITY,

@@ -13,6 +13,7 @@ import { useFormatters } from '../../../lib/format.ts';
 import { CUSTOMERS_PATH, useCustomers } from '../api/get-customers.ts';
 import { customerName } from '../lib/customer-name.ts';
 import { CUSTOMER_STATUS_COLORS } from './customer-status-badge.tsx';
+import { FigureFilter } from './figure-filter.tsx';
 
 type SortField = ListParams<typeof listCustomersQuerySchema>['sort'];
 
@@ -87,6 +88,7 @@ export function CustomersPage({ programOptions, hrefFor }: Props) {
           ],
           width: 180,
         },
+        { type: 'custom', key: 'figure', node: <FigureFilter params={list.params} update={list.update} /> },
       ]}
       columns={columns}
       getRowId={getRowId}

@@ -47,6 +47,34 @@ describe('Clienti', { timeout: 30_000 }, () => {
     expect(screen.getByRole('combobox', { name: 'Programma' })).toHaveDisplayValue('Circuito Bergamo');
   });
 
+  it("says in words the filters a dashboard figure opened it with, sends them, and takes them off", async () => {
+    const user = userEvent.setup();
+    const seen: URLSearchParams[] = [];
+    server.use(
+      http.get('/api/admin/customers', ({ request }) => {
+        seen.push(new URL(request.url).searchParams);
+        return HttpResponse.json({ items: [customer()], total: 1, page: 1, pageSize: 25 });
+      }),
+    );
+    renderWithProviders(<CustomersPage programOptions={programs} hrefFor={(id) => `/customers/${id}`} />, {
+      route: '/customers?activeFrom=2026-10-23T22:00:00.000Z&activeTo=2026-11-22T22:59:59.999Z&joinedTo=2026-11-22T22:59:59.999Z&erased=false',
+      user: admin,
+    });
+    const filter = await screen.findByTestId('figure-filter');
+    expect(filter).toHaveTextContent('Con movimenti dal 24/10/2026 al 22/11/2026 · Iscritti fino al 22/11/2026 · esclusi i cancellati');
+    expect(Object.fromEntries(seen.at(-1)!)).toMatchObject({
+      activeFrom: '2026-10-23T22:00:00.000Z',
+      activeTo: '2026-11-22T22:59:59.999Z',
+      joinedTo: '2026-11-22T22:59:59.999Z',
+      erased: 'false',
+    });
+    await user.click(within(filter).getByRole('button', { name: 'Togli il filtro' }));
+    await waitFor(() => expect(screen.queryByTestId('figure-filter')).toBeNull());
+    const last = Object.fromEntries(seen.at(-1)!);
+    expect(last).not.toHaveProperty('activeFrom');
+    expect(last).not.toHaveProperty('erased');
+  });
+
   it('creates a customer with the service consent, and marketing only when ticked', async () => {
     document.cookie = 'XSRF-TOKEN=t; path=/';
     const user = userEvent.setup();

@@ -13,9 +13,13 @@ const answer: Dashboard = {
   postsByStatus: { draft: 3, scheduled: 2, published: 1234, archived: 0 },
   loyalty: { customersTotal: 3012, customersNew: 41, activeMerchants: 24, pointsIssued: 125_400, pointsRedeemed: 48_250, pointsOutstanding: 1_234_567, periodDays: 30 },
   pendingStaff: 2,
+  integrity: [],
   period: {
     from: '2026-10-24',
     to: '2026-11-22',
+    // Rome's midnights (summer time on 24 October, winter time on 23 November), as the server cuts them.
+    startsAt: '2026-10-23T22:00:00.000Z',
+    endsAt: '2026-11-22T23:00:00.000Z',
     programId: null,
     merchantId: null,
     customersTotal: 3012,
@@ -93,11 +97,23 @@ describe('DashboardPage', () => {
 
     // The period's figures, with Italian grouping, each leading to its list with the same filters.
     expect(within(screen.getByTestId('figure-customersTotal')).getByText('3.012')).toBeInTheDocument();
-    expect(within(screen.getByTestId('figure-customersTotal')).getByRole('link', { name: 'Apri l\'elenco: Clienti' })).toHaveAttribute('href', '/customers');
+    expect(within(screen.getByTestId('figure-customersTotal')).getByRole('link', { name: 'Apri l\'elenco: Clienti' })).toHaveAttribute(
+      'href',
+      '/customers?joinedTo=2026-11-22T22%3A59%3A59.999Z&erased=false',
+    );
     expect(within(screen.getByTestId('figure-activeMerchants')).getByText('24')).toBeInTheDocument();
     expect(within(screen.getByTestId('figure-pointsIssued')).getByText('125.400')).toBeInTheDocument();
-    const issuedLink = within(screen.getByTestId('figure-pointsIssued')).getByRole('link').getAttribute('href') ?? '';
-    expect(issuedLink).toMatch(/^\/ledger\?kind=earn&from=.+&to=.+/);
+    // The period's business days as the server cut them in Rome, whatever the browser's time zone.
+    expect(within(screen.getByTestId('figure-pointsIssued')).getByRole('link')).toHaveAttribute(
+      'href',
+      '/ledger?kind=earn&from=2026-10-23T22%3A00%3A00.000Z&to=2026-11-22T22%3A59%3A59.999Z',
+    );
+    expect(within(screen.getByTestId('figure-customersActive')).getByRole('link')).toHaveAttribute(
+      'href',
+      '/customers?activeFrom=2026-10-23T22%3A00%3A00.000Z&activeTo=2026-11-22T22%3A59%3A59.999Z',
+    );
+    expect(within(screen.getByTestId('figure-customersActive')).getByText('con almeno un movimento proprio nel periodo')).toBeInTheDocument();
+    expect(within(screen.getByTestId('figure-pointsOutstanding')).getByRole('link')).toHaveAttribute('href', '/ledger?to=2026-11-22T22%3A59%3A59.999Z');
     expect(within(screen.getByTestId('figure-pointsRedeemed')).getByText('48.250')).toBeInTheDocument();
     expect(within(screen.getByTestId('figure-pointsOutstanding')).getByText('1.234.567')).toBeInTheDocument();
     expect(within(screen.getByTestId('figure-purchases')).getByText('5.210')).toBeInTheDocument();
@@ -141,6 +157,34 @@ describe('DashboardPage', () => {
     expect(screen.getByText('0 in all')).toBeInTheDocument();
     expect(screen.getByText('No request due in the next 7 days.')).toBeInTheDocument();
     expect(within(screen.getByTestId('ranked-merchants')).getByText('No data in the period.')).toBeInTheDocument();
+  });
+
+  it('tells admins which stored figures the nightly check found wrong, since when, and the command that rebuilds them', async () => {
+    server.use(
+      http.get('/api/admin/dashboard', () =>
+        HttpResponse.json({
+          ...answer,
+          integrity: [
+            { figure: 'dashboardRollups', firstSeenAt: '2026-11-20T03:00:00.000Z', lastSeenAt: '2026-11-22T03:00:00.000Z', problems: 12, isRebuildable: true, examples: [] },
+            { figure: 'balances', firstSeenAt: '2026-11-22T03:00:00.000Z', lastSeenAt: '2026-11-22T03:00:00.000Z', problems: 1, isRebuildable: false, examples: [] },
+          ],
+        }),
+      ),
+    );
+    renderWithProviders(<DashboardPage />, { route: '/dashboard', user: admin });
+    const notice = await screen.findByTestId('integrity-notice');
+    expect(within(notice).getByText('Integrità dei dati')).toBeInTheDocument();
+    expect(within(notice).getByText('Riepiloghi della dashboard: 12 differenze, dal 20/11/2026, 04:00')).toBeInTheDocument();
+    expect(within(notice).getByText('Saldi dei membri: 1 differenza, dal 22/11/2026, 04:00')).toBeInTheDocument();
+    expect(within(notice).getByText('npm run ledger:rebuild')).toBeInTheDocument();
+    expect(within(notice).getByText('npm run ledger:verify')).toBeInTheDocument();
+  });
+
+  it('shows no integrity notice when the latest check found everything right', async () => {
+    server.use(http.get('/api/admin/dashboard', () => HttpResponse.json(answer)));
+    renderWithProviders(<DashboardPage />, { route: '/dashboard', user: admin, language: 'en' });
+    await screen.findByTestId('period-figures');
+    expect(screen.queryByTestId('integrity-notice')).toBeNull();
   });
 
   it('shows an error with a retry when the figures cannot be loaded', async () => {

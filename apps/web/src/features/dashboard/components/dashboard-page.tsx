@@ -3,6 +3,7 @@ import {
   Anchor,
   Button,
   Card,
+  Code,
   Group,
   RingProgress,
   SimpleGrid,
@@ -15,6 +16,7 @@ import {
 import { useMemo } from 'react';
 import { useSearchParams } from 'react-router';
 import type { Dashboard } from '@sf/contract/dashboard';
+import { LEDGER_REBUILD_COMMAND, LEDGER_VERIFY_COMMAND } from '@sf/contract/integrity';
 import { NEWS_STATUSES, type NewsStatus } from '@sf/contract/news';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
@@ -220,6 +222,50 @@ function PendingStaff({ count }: { count: number }) {
   );
 }
 
+/**
+ * "Integrità dei dati" (decision 032): what the nightly check found different from the ledger, since
+ * when, and what to do about it — the command that recomputes the derived figures, or, for the
+ * ledger's own figures, that they must be investigated first.
+ */
+function IntegrityNotice({ findings }: { findings: Dashboard['integrity'] }) {
+  const { t } = useTranslation('dashboard');
+  const format = useFormatters();
+  if (findings.length === 0) return null;
+  const hasRebuildable = findings.some((finding) => finding.isRebuildable);
+  const hasOthers = findings.some((finding) => !finding.isRebuildable);
+  return (
+    <Alert color="red" variant="light" title={t('integrity.title')} data-testid="integrity-notice">
+      <Stack gap="xs">
+        <Text size="sm">{t('integrity.text')}</Text>
+        <Stack gap={2} component="ul" style={{ margin: 0, paddingInlineStart: '1.2rem' }}>
+          {findings.map((finding) => (
+            <li key={finding.figure}>
+              <Text size="sm">
+                {t('integrity.finding', {
+                  figure: t(`integrity.figures.${finding.figure}`),
+                  count: finding.problems,
+                  n: format.number(finding.problems),
+                  since: format.dateTime(finding.firstSeenAt),
+                })}
+              </Text>
+            </li>
+          ))}
+        </Stack>
+        {hasRebuildable && (
+          <Text size="sm">
+            {t('integrity.rebuild')} <Code>{LEDGER_REBUILD_COMMAND}</Code>
+          </Text>
+        )}
+        {hasOthers && (
+          <Text size="sm">
+            {t('integrity.investigate')} <Code>{LEDGER_VERIFY_COMMAND}</Code>
+          </Text>
+        )}
+      </Stack>
+    </Alert>
+  );
+}
+
 type Props = {
   /** Program and merchant choices of the filters (composed by the route: a feature never imports another). */
   programOptions?: Option[];
@@ -251,6 +297,7 @@ export function DashboardPage({ programOptions = [], merchantOptions = [] }: Pro
       )}
       {query.data && (
         <>
+          <IntegrityNotice findings={query.data.integrity} />
           <PendingStaff count={query.data.pendingStaff} />
           <PeriodFigures figures={query.data.period} filters={filters} isUpdating={query.isPlaceholderData} />
           <StatusCards counts={query.data.postsByStatus} />

@@ -1,10 +1,11 @@
 import { Anchor, Badge, Card, Group, SimpleGrid, Skeleton, Stack, Table, Text, Title } from '@mantine/core';
 import type { DashboardPeriod } from '@sf/contract/dashboard-figures';
+import { dashboardFigureLinks, figureHref, merchantFigureLink, type LinkedFigure } from '@sf/contract/dashboard-links';
 import { lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useFormatters } from '../../../lib/format.ts';
-import { ledgerLink, type DashboardFilters } from '../lib/period.ts';
+import type { DashboardFilters } from '../lib/period.ts';
 
 // recharts is big: it arrives with the chart, on this screen only.
 const TrendChart = lazy(() => import('./trend-chart.tsx'));
@@ -49,23 +50,30 @@ function FigureCard({ card, label }: { card: Card; label: string }) {
 export function PeriodFigures({ figures, filters, isUpdating }: { figures: DashboardPeriod; filters: DashboardFilters; isUpdating: boolean }) {
   const { t } = useTranslation('dashboard');
   const format = useFormatters();
+  // Each figure leads to the list whose total (or points) it is, over the period's business days as
+  // the server cut them (decision 032).
+  const links = dashboardFigureLinks(figures);
+  const to = (id: LinkedFigure) => {
+    const link = links[id];
+    return link ? figureHref(link) : null;
+  };
   const cards: Card[] = [
-    { id: 'customersTotal', value: figures.customersTotal, to: customersLink(filters) },
-    { id: 'customersNew', value: figures.customersNew, to: customersLink(filters, { sort: 'createdAt', order: 'desc' }) },
-    { id: 'customersActive', value: figures.customersActive, to: ledgerLink(filters) },
-    { id: 'activeMerchants', value: figures.activeMerchants, to: '/merchants?status=active' },
-    { id: 'pointsIssued', value: figures.pointsIssued, to: ledgerLink(filters, { kind: 'earn' }) },
-    { id: 'pointsRedeemed', value: figures.pointsRedeemed, to: ledgerLink(filters, { kind: 'redeem' }) },
-    { id: 'pointsExpired', value: figures.pointsExpired, to: ledgerLink(filters, { kind: 'expire' }) },
+    { id: 'customersTotal', value: figures.customersTotal, to: to('customersTotal') },
+    { id: 'customersNew', value: figures.customersNew, to: to('customersNew') },
+    { id: 'customersActive', value: figures.customersActive, to: to('customersActive'), hint: t('figures.activeHint') },
+    { id: 'activeMerchants', value: figures.activeMerchants, to: to('activeMerchants') },
+    { id: 'pointsIssued', value: figures.pointsIssued, to: to('pointsIssued') },
+    { id: 'pointsRedeemed', value: figures.pointsRedeemed, to: to('pointsRedeemed') },
+    { id: 'pointsExpired', value: figures.pointsExpired, to: to('pointsExpired') },
     {
       id: 'pointsOutstanding',
       value: figures.pointsOutstanding,
-      to: filters.programId ? `/ledger?programId=${filters.programId}` : '/ledger',
+      to: to('pointsOutstanding'),
       hint: t('figures.outstandingAt', { date: format.day(figures.to) }),
     },
-    { id: 'stampsIssued', value: figures.stampsIssued, to: ledgerLink(filters, { kind: 'earn' }) },
-    { id: 'redemptions', value: figures.redemptions, to: ledgerLink(filters, { kind: 'redeem' }) },
-    { id: 'purchases', value: figures.purchases, to: ledgerLink(filters, { kind: 'earn', source: 'purchase' }) },
+    { id: 'stampsIssued', value: figures.stampsIssued, to: to('stampsIssued') },
+    { id: 'redemptions', value: figures.redemptions, to: to('redemptions') },
+    { id: 'purchases', value: figures.purchases, to: to('purchases') },
     { id: 'pendingApprovals', value: figures.pendingApprovals, to: null },
   ];
   return (
@@ -100,7 +108,7 @@ export function PeriodFigures({ figures, filters, isUpdating }: { figures: Dashb
           id="merchants"
           title={t('top.merchants')}
           empty={t('top.empty')}
-          rows={figures.topMerchants.map((m) => ({ key: m.merchantId, label: m.name, value: m.pointsIssued, to: ledgerLink(filters, { merchantId: m.merchantId, kind: 'earn' }) }))}
+          rows={figures.topMerchants.map((m) => ({ key: m.merchantId, label: m.name, value: m.pointsIssued, to: figureHref(merchantFigureLink(figures, m.merchantId)) }))}
           valueLabel={t('figures.pointsIssued')}
         />
         <RankedList

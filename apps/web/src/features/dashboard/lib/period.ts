@@ -66,14 +66,3 @@ export function writeFilters(search: URLSearchParams, filters: DashboardFilters)
   if (filters.merchantId) next.set('merchantId', filters.merchantId);
   return next;
 }
-
-/** The ledger list's filters (ISO instants: start and end of the local days) for a figure's link. */
-export function ledgerLink(filters: DashboardFilters, extra: Record<string, string | undefined> = {}): string {
-  const query = new URLSearchParams();
-  for (const [key, value] of Object.entries(extra)) if (value) query.set(key, value);
-  query.set('from', new Date(`${filters.from}T00:00:00.000`).toISOString());
-  query.set('to', new Date(`${filters.to}T23:59:59.999`).toISOString());
-  if (filters.programId && !extra['programId']) query.set('programId', filters.programId);
-  if (filters.merchantId && !extra['merchantId']) query.set('merchantId', filters.merchantId);
-  return `/ledger?${query.toString()}`;
-}

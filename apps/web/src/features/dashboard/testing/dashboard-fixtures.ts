@@ -16,9 +16,13 @@ export function dashboardAnswer(
       periodDays: 30,
     },
     pendingStaff: 2,
+    integrity: [],
     period: {
       from: '2026-10-24',
       to: '2026-11-22',
+      // Rome's midnights (summer time on 24 October, winter time on 23 November), as the server cuts them.
+      startsAt: '2026-10-23T22:00:00.000Z',
+      endsAt: '2026-11-22T23:00:00.000Z',
       programId: null,
       merchantId: null,
       customersTotal: 3012,

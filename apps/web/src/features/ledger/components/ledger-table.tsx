@@ -1,5 +1,5 @@
 import { Anchor, Badge, Button, Text } from '@mantine/core';
-import type { LedgerEntry, LedgerPage } from '@sf/contract/ledger';
+import type { LedgerListEntry, LedgerPage } from '@sf/contract/ledger';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
@@ -9,7 +9,7 @@ import { TruncatedText } from '../../../components/ui/truncated-text.tsx';
 import { useFormatters } from '../../../lib/format.ts';
 import { ReverseDialog } from './reverse-dialog.tsx';
 
-const KIND_COLORS: Record<LedgerEntry['kind'], string> = { earn: 'green', redeem: 'blue', adjust: 'grape', expire: 'gray', reversal: 'orange' };
+const KIND_COLORS: Record<LedgerListEntry['kind'], string> = { earn: 'green', redeem: 'blue', adjust: 'grape', expire: 'gray', reversal: 'orange' };
 
 export type LedgerNames = {
   program: (id: string) => string;
@@ -27,7 +27,7 @@ type Props = {
   caption: string;
 };
 
-const getRowId = (entry: LedgerEntry) => String(entry.id);
+const getRowId = (entry: LedgerListEntry) => String(entry.id);
 
 const NO_WRAP = { whiteSpace: 'nowrap' } as const;
 
@@ -36,21 +36,33 @@ export function LedgerTable({ query, params, onChange, names, isFiltered, captio
   const { t } = useTranslation('ledger');
   const format = useFormatters();
   const canWrite = useCan('ledger:write');
-  const [reversing, setReversing] = useState<LedgerEntry | null>(null);
+  const [reversing, setReversing] = useState<LedgerListEntry | null>(null);
   const signed = (value: number) => (value > 0 ? `+${format.number(value)}` : format.number(value));
 
-  const columns = useMemo<DataTableColumn<LedgerEntry, 'createdAt'>[]>(() => {
-    const all: (DataTableColumn<LedgerEntry, 'createdAt'> | null)[] = [
+  const columns = useMemo<DataTableColumn<LedgerListEntry, 'createdAt'>[]>(() => {
+    const all: (DataTableColumn<LedgerListEntry, 'createdAt'> | null)[] = [
       { id: 'createdAt', header: t('columns.createdAt'), sortField: 'createdAt', cell: (entry) => format.dateTime(entry.createdAt) },
       names.customerHref
         ? {
             id: 'customer',
             header: t('columns.customer'),
-            cell: (entry) => (
-              <Anchor component={Link} to={names.customerHref!(entry.customerId)} aria-label={t('openCustomer', { id: entry.customerId.slice(0, 8) })} ff="monospace" size="sm" style={NO_WRAP}>
-                {entry.customerId.slice(0, 8)}
-              </Anchor>
-            ),
+            // Whose entry it is, as staff know them: name and card. An erased customer's entries stay
+            // (their figures are the ledger's) under a name that says so.
+            cell: (entry) =>
+              entry.customer ? (
+                <>
+                  <Anchor component={Link} to={names.customerHref!(entry.customerId)} size="sm">
+                    {`${entry.customer.firstName} ${entry.customer.lastName}`.trim()}
+                  </Anchor>
+                  <Text size="xs" c="dimmed" ff="monospace" style={NO_WRAP}>
+                    {entry.customer.cardNumber}
+                  </Text>
+                </>
+              ) : (
+                <Anchor component={Link} to={names.customerHref!(entry.customerId)} size="sm" fs="italic">
+                  {t('erasedCustomer')}
+                </Anchor>
+              ),
           }
         : null,
       { id: 'program', header: t('columns.program'), cell: (entry) => names.program(entry.programId) },
@@ -90,7 +102,7 @@ export function LedgerTable({ query, params, onChange, names, isFiltered, captio
           ) : null,
       },
     ];
-    return all.filter((column): column is DataTableColumn<LedgerEntry, 'createdAt'> => column !== null);
+    return all.filter((column): column is DataTableColumn<LedgerListEntry, 'createdAt'> => column !== null);
   }, [t, format, names, canWrite]);
 
   return (

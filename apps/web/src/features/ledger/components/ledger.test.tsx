@@ -92,7 +92,14 @@ describe('ledger actions and Movimenti', { timeout: 30_000 }, () => {
     server.use(
       http.get('/api/admin/ledger', ({ request }) => {
         seen.push(new URL(request.url).searchParams);
-        return HttpResponse.json({ items: [entry()], total: 1, page: 1, pageSize: 25 });
+        return HttpResponse.json({
+          items: [entry(), entry({ id: 40, points: 12, customer: null, customerId: '7a1c2b9e-1d2a-4b3c-8d4e-5f6a7b8c9d0e' })],
+          total: 2,
+          page: 1,
+          pageSize: 25,
+          totalIsCapped: false,
+          sums: { points: 49, stamps: 0 },
+        });
       }),
       http.post('/api/admin/ledger/41/reversal', async ({ request }) => {
         reversal = { body: await request.json(), key: request.headers.get('Idempotency-Key') };
@@ -106,6 +113,14 @@ describe('ledger actions and Movimenti', { timeout: 30_000 }, () => {
     const row = (await screen.findByText('+37')).closest('tr')!;
     expect(within(row).getByText('24,50 €')).toBeInTheDocument();
     expect(within(row).getByText('21/11/2026, 11:15')).toBeInTheDocument();
+    // Whose entry: the name (to the customer's page) and the card number, not an id.
+    expect(within(row).getByRole('link', { name: 'Giulia Bianchi' })).toHaveAttribute('href', `/customers/${CUSTOMER_ID}`);
+    expect(within(row).getByText('2790000000018')).toBeInTheDocument();
+    // An erased customer's entries stay, under a name that says so.
+    const erased = screen.getByText('+12').closest('tr')!;
+    expect(within(erased).getByRole('link', { name: 'Cliente cancellato' })).toHaveAttribute('href', '/customers/7a1c2b9e-1d2a-4b3c-8d4e-5f6a7b8c9d0e');
+    // What the filtered entries add up to (a dashboard figure links here and reads the same).
+    expect(screen.getByTestId('ledger-totals')).toHaveTextContent('2 movimenti · punti +49 · timbri 0');
     expect(Object.fromEntries(seen.at(-1)!)).toMatchObject({ kind: 'earn', programId: program().id, sort: 'createdAt', order: 'desc' });
 
     await user.click(within(row).getByRole('button', { name: 'Storna il movimento 41' }));

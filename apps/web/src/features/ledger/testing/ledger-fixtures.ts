@@ -1,4 +1,4 @@
-import type { LedgerEntry, MembershipDetail } from '@sf/contract/ledger';
+import type { LedgerListEntry, MembershipDetail } from '@sf/contract/ledger';
 import type { Program } from '@sf/contract/programs';
 
 export const CUSTOMER_ID = '6f1c2b9e-1d2a-4b3c-8d4e-5f6a7b8c9d0e';
@@ -51,7 +51,7 @@ export function membership(overrides: Partial<MembershipDetail> = {}): Membershi
   };
 }
 
-export function entry(overrides: Partial<LedgerEntry> = {}): LedgerEntry {
+export function entry(overrides: Partial<LedgerListEntry> = {}): LedgerListEntry {
   return {
     id: 41,
     membershipId: 'm1',
@@ -72,6 +72,7 @@ export function entry(overrides: Partial<LedgerEntry> = {}): LedgerEntry {
     createdBy: 'u-admin',
     createdByLabel: 'admin@demo.test',
     createdAt: '2026-11-21T10:15:00.000Z',
+    customer: { firstName: 'Giulia', lastName: 'Bianchi', cardNumber: '2790000000018' },
     ...overrides,
   };
 }
