@@ -1,7 +1,8 @@
 import { Alert, Anchor, Button, Card, FileInput, Group, Image, List, Loader, NumberInput, Paper, Select, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
+import { modals } from '@mantine/modals';
 import { VOUCHER_STATUSES, generateVouchersSchema, listVouchersQuerySchema, type Voucher, type VoucherBatchResult } from '@sf/contract/rewards';
 import { issueMessage } from '@sf/contract/validation';
-import { useMemo, useState } from 'react';
+import { useCallback, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { Can } from '../../../components/can.tsx';
@@ -12,7 +13,7 @@ import { useList, type ListParams } from '../../../hooks/use-list-params.ts';
 import { describeApiError } from '../../../lib/api-client.ts';
 import { hasFieldErrors } from '../../../lib/api-error.ts';
 import { useFormatters } from '../../../lib/format.ts';
-import { notifySuccess } from '../../../lib/notify.ts';
+import { notifyError, notifySuccess } from '../../../lib/notify.ts';
 import { useReward } from '../api/get-rewards.ts';
 import { useCreateVouchers, useUseVoucher, useVoidVoucher, useVouchers, vouchersPath } from '../api/vouchers.ts';
 import { RewardFormDrawer } from './reward-form-drawer.tsx';
@@ -213,7 +214,24 @@ function VoucherList({ rewardId, customerHref }: { rewardId: string; customerHre
   const { t } = useTranslation('rewards');
   const format = useFormatters();
   const list = useList(listVouchersQuerySchema, (query) => useVouchers(rewardId, query));
-  const voidVoucher = useVoidVoucher(rewardId);
+  const { mutate: voidVoucher } = useVoidVoucher(rewardId);
+  // Asked in the app's own dialog, and the outcome said either way: the request is silent, so a refusal
+  // (a code used at a till meanwhile) left the operator believing it voided.
+  const confirmVoid = useCallback(
+    (voucher: Voucher) =>
+      modals.openConfirmModal({
+        title: t('vouchers.voidTitle', { code: voucher.code }),
+        children: <Text size="sm">{t('vouchers.voidMessage')}</Text>,
+        labels: { confirm: t('vouchers.voidConfirmButton'), cancel: t('vouchers.voidBack') },
+        confirmProps: { color: 'red' },
+        onConfirm: () =>
+          voidVoucher(voucher.id, {
+            onSuccess: () => notifySuccess(t('vouchers.voided', { code: voucher.code })),
+            onError: (error) => notifyError(describeApiError(error)),
+          }),
+      }),
+    [t, voidVoucher],
+  );
   const columns = useMemo<DataTableColumn<Voucher, SortField>[]>(
     () => [
       { id: 'code', header: t('vouchers.columns.code'), sortField: 'code', firstOrder: 'asc', cell: (voucher) => <Text ff="monospace">{voucher.code}</Text> },
@@ -243,16 +261,14 @@ function VoucherList({ rewardId, customerHref }: { rewardId: string; customerHre
               variant="subtle"
               color="red"
               aria-label={t('vouchers.voidLabel', { code: voucher.code })}
-              onClick={() => {
-                if (window.confirm(t('vouchers.voidConfirm', { code: voucher.code }))) voidVoucher.mutate(voucher.id);
-              }}
+              onClick={() => confirmVoid(voucher)}
             >
               {t('vouchers.void')}
             </Button>
           ) : null,
       },
     ],
-    [t, format, customerHref, voidVoucher],
+    [t, format, customerHref, confirmVoid],
   );
   return (
     <Stack gap="sm">
