@@ -8,6 +8,7 @@ import { renderWithProviders } from '../../../testing/test-utils.tsx';
 import { ApprovalsPage } from './approvals-page.tsx';
 
 const admin = { role: 'admin' as const, timeZone: 'Europe/Rome' };
+const PROGRAM_ID = '00000000-0000-4000-8000-000000000002';
 
 function proof(overrides: Partial<SocialProof> = {}): SocialProof {
   return {
@@ -39,7 +40,7 @@ function proof(overrides: Partial<SocialProof> = {}): SocialProof {
 
 const second = proof({ id: 8, customerId: '00000000-0000-4000-8000-0000000000c2', customerName: 'Marco Verdi', kind: 'share', url: 'https://social.example.org/post/9' });
 
-function renderPage(items: SocialProof[], answer: (body: DecideSocialProofs) => DecideSocialProofsResult) {
+function renderPage(items: SocialProof[], answer: (body: DecideSocialProofs) => DecideSocialProofsResult, route = '/approvals') {
   const seen: URLSearchParams[] = [];
   const decisions: DecideSocialProofs[] = [];
   server.use(
@@ -53,7 +54,10 @@ function renderPage(items: SocialProof[], answer: (body: DecideSocialProofs) => 
       return HttpResponse.json(answer(body));
     }),
   );
-  renderWithProviders(<ApprovalsPage programOptions={[]} merchantOptions={[]} customerHref={(id) => `/customers/${id}`} />, { route: '/approvals', user: admin });
+  renderWithProviders(
+    <ApprovalsPage programOptions={[{ value: PROGRAM_ID, label: 'Circuito Centro' }]} merchantOptions={[]} customerHref={(id) => `/customers/${id}`} />,
+    { route, user: admin },
+  );
   return { seen, decisions };
 }
 
@@ -125,5 +129,20 @@ describe('Approvazioni', { timeout: 30_000 }, () => {
     expect(within(dialog).getByRole('textbox', { name: /Motivo/ })).toHaveValue('');
     expect(within(dialog).getByRole('button', { name: 'Rifiuta' })).toBeDisabled();
     expect(decisions).toEqual([]);
+  });
+
+  it('asks the API for the proofs the URL’s filters name, and shows those filters chosen', async () => {
+    const rejected = proof({ status: 'rejected', kind: 'share', reason: 'Post privato', url: null, imageId: 3, imageUrl: '/api/admin/social-proofs/7/image' });
+    const { seen } = renderPage([rejected], decided, `/approvals?status=rejected&kind=share&programId=${PROGRAM_ID}&from=2026-11-01&to=2026-11-20`);
+    const row = (await screen.findByRole('link', { name: 'Giulia Bianchi' })).closest('tr')!;
+    // The screenshot's thumbnail opens the full image apart, without our page as its opener.
+    const thumbnail = within(row).getByRole('img', { name: /Giulia Bianchi/ });
+    expect(thumbnail.closest('a')).toHaveAttribute('href', '/api/admin/social-proofs/7/image');
+    expect(thumbnail.closest('a')).toHaveAttribute('rel', expect.stringContaining('noopener'));
+    expect(within(row).getByText('Post privato')).toBeInTheDocument();
+    expect(Object.fromEntries(seen.at(-1)!)).toMatchObject({ status: 'rejected', kind: 'share', programId: PROGRAM_ID, from: '2026-11-01', to: '2026-11-20' });
+    expect(screen.getByRole('combobox', { name: 'Stato' })).toHaveDisplayValue('Rifiutata');
+    expect(screen.getByRole('combobox', { name: 'Azione' })).toHaveDisplayValue('Condivisione');
+    expect(screen.getByRole('combobox', { name: 'Programma' })).toHaveDisplayValue('Circuito Centro');
   });
 });
