@@ -30,10 +30,10 @@ const reward: Reward = {
   updatedAt: '2026-11-01T09:00:00.000Z',
 };
 
-function renderPage(answer: (body: unknown) => VoucherBatchResult) {
+function renderPage(answer: (body: unknown) => VoucherBatchResult, shown: Reward = reward) {
   const bodies: unknown[] = [];
   server.use(
-    http.get(`/api/admin/rewards/${REWARD_ID}`, () => HttpResponse.json(reward)),
+    http.get(`/api/admin/rewards/${REWARD_ID}`, () => HttpResponse.json(shown)),
     http.get(`/api/admin/rewards/${REWARD_ID}/vouchers`, () => HttpResponse.json({ items: [], total: 0, page: 1, pageSize: 25 })),
     http.post(`/api/admin/rewards/${REWARD_ID}/vouchers`, async ({ request }) => {
       const body = request.headers.get('content-type')?.includes('json') ? await request.json() : 'file';
@@ -54,6 +54,11 @@ describe('a reward’s vouchers: nothing changed without a word', { timeout: 30_
   it('shows the validity as the days typed, 01/11/2026 – 30/06/2027', async () => {
     renderPage(() => batch({}));
     expect(await screen.findByText(/01\/11\/2026.*30\/06\/2027/)).toBeInTheDocument();
+  });
+
+  it('leaves an open end of the validity unsaid instead of a dash: “fino al 30/06/2027”', async () => {
+    renderPage(() => batch({}), { ...reward, validFrom: null });
+    expect(await screen.findByText('Validità: fino al 30/06/2027')).toBeInTheDocument();
   });
 
   it('refuses 0 and 100.000 codes on the field instead of making 1 or 10.000', async () => {
@@ -176,16 +181,27 @@ describe('a reward’s vouchers: voided and used', { timeout: 30_000 }, () => {
     document.cookie = 'XSRF-TOKEN=t; path=/';
     const user = userEvent.setup();
     const calls = renderWithVouchers(
-      [voucher({}), voucher({ id: 12, code: 'GELATO002', status: 'used', usedAt: '2026-11-10T10:00:00.000Z' })],
+      [
+        voucher({}),
+        voucher({ id: 12, code: 'GELATO002', status: 'used', usedAt: '2026-11-10T10:00:00.000Z' }),
+        voucher({ id: 13, code: 'GELATO003', status: 'issued', customerId: '00000000-0000-4000-8000-0000000000c1', customerName: 'Giulia Bianchi', issuedAt: '2026-11-09T10:00:00.000Z' }),
+      ],
       [() => apiRefusal('voucher_used', 'Questo buono è già stato usato', 409), () => HttpResponse.json(voucher({ status: 'void' }))],
     );
     await screen.findByText('GELATO002');
     // A used code cannot be voided: no button on its row.
     expect(screen.queryByRole('button', { name: 'Annulla il buono GELATO002' })).toBeNull();
 
+    // A code given to a customer: the points are not given back by voiding it.
+    await user.click(screen.getByRole('button', { name: 'Annulla il buono GELATO003' }));
+    let dialog = await screen.findByRole('dialog', { name: 'Annullare il buono GELATO003?' });
+    expect(dialog).toHaveTextContent('Giulia Bianchi non potrà più usarlo. I punti non vengono restituiti');
+    await user.click(within(dialog).getByRole('button', { name: 'Indietro' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+
     await user.click(screen.getByRole('button', { name: 'Annulla il buono GELATO001' }));
-    let dialog = await screen.findByRole('dialog', { name: 'Annullare il buono GELATO001?' });
-    expect(dialog).toHaveTextContent('I punti non vengono restituiti');
+    dialog = await screen.findByRole('dialog', { name: 'Annullare il buono GELATO001?' });
+    expect(dialog).toHaveTextContent('Il codice non verrà più assegnato a nessun cliente.');
     await user.click(within(dialog).getByRole('button', { name: 'Indietro' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     expect(calls).toEqual([]);

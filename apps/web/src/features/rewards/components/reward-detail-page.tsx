@@ -1,6 +1,6 @@
 import { Alert, Anchor, Button, Card, FileInput, Group, Image, List, Loader, NumberInput, Paper, Select, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
 import { modals } from '@mantine/modals';
-import { VOUCHER_STATUSES, generateVouchersSchema, listVouchersQuerySchema, type Voucher, type VoucherBatchResult } from '@sf/contract/rewards';
+import { VOUCHER_STATUSES, generateVouchersSchema, listVouchersQuerySchema, type Reward, type Voucher, type VoucherBatchResult } from '@sf/contract/rewards';
 import { issueMessage } from '@sf/contract/validation';
 import { useCallback, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -20,6 +20,13 @@ import { RewardFormDrawer } from './reward-form-drawer.tsx';
 import { RewardStatusBadge, VoucherStatusBadge } from './reward-status-badge.tsx';
 
 type SortField = ListParams<typeof listVouchersQuerySchema>['sort'];
+
+/** "dal — al 25/05/2027" read as a missing date: an open end is left unsaid. */
+function windowKey({ validFrom, validUntil }: Pick<Reward, 'validFrom' | 'validUntil'>) {
+  if (validFrom && validUntil) return 'detail.window';
+  if (validFrom) return 'detail.windowFrom';
+  return validUntil ? 'detail.windowUntil' : 'detail.windowAlways';
+}
 type Option = { value: string; label: string };
 
 /** Codes waiting beyond the stock left: said, not refused (the stock can grow). */
@@ -221,7 +228,11 @@ function VoucherList({ rewardId, customerHref }: { rewardId: string; customerHre
     (voucher: Voucher) =>
       modals.openConfirmModal({
         title: t('vouchers.voidTitle', { code: voucher.code }),
-        children: <Text size="sm">{t('vouchers.voidMessage')}</Text>,
+        children: (
+          <Text size="sm">
+            {voucher.status === 'issued' ? t('vouchers.voidMessageIssued', { name: voucher.customerName ?? t('vouchers.theCustomer') }) : t('vouchers.voidMessageAvailable')}
+          </Text>
+        ),
         labels: { confirm: t('vouchers.voidConfirmButton'), cancel: t('vouchers.voidBack') },
         confirmProps: { color: 'red' },
         onConfirm: () =>
@@ -329,7 +340,7 @@ export function RewardDetailPage({ rewardId, listHref, programs, merchantsOfProg
             <Text size="sm">{t('detail.stock', { stock: reward.stock === null ? t('unlimited') : format.number(reward.stock) })}</Text>
             <Text size="sm">{t('detail.limit', { limit: reward.limitPerCustomer === null ? t('unlimited') : format.number(reward.limitPerCustomer) })}</Text>
             <Text size="sm">
-              {t('detail.window', { from: reward.validFrom ? format.day(reward.validFrom) : '—', until: reward.validUntil ? format.day(reward.validUntil) : '—' })}
+              {t(windowKey(reward), { from: reward.validFrom ? format.day(reward.validFrom) : '', until: reward.validUntil ? format.day(reward.validUntil) : '' })}
             </Text>
             <Text size="sm">
               {t('voucherCounts', { available: format.number(reward.vouchers.available), issued: format.number(reward.vouchers.issued), used: format.number(reward.vouchers.used) })}

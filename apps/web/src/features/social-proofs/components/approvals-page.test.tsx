@@ -132,7 +132,7 @@ describe('Approvazioni', { timeout: 30_000 }, () => {
   });
 
   it('asks the API for the proofs the URL’s filters name, and shows those filters chosen', async () => {
-    const rejected = proof({ status: 'rejected', kind: 'share', reason: 'Post privato', url: null, imageId: 3, imageUrl: '/api/admin/social-proofs/7/image' });
+    const rejected = proof({ status: 'rejected', kind: 'share', reason: 'Post privato', url: null, imageId: '00000000-0000-4000-8000-0000000000e3', imageUrl: '/api/admin/social-proofs/7/image' });
     const { seen } = renderPage([rejected], decided, `/approvals?status=rejected&kind=share&programId=${PROGRAM_ID}&from=2026-11-01&to=2026-11-20`);
     const row = (await screen.findByRole('link', { name: 'Giulia Bianchi' })).closest('tr')!;
     // The screenshot's thumbnail opens the full image apart, without our page as its opener.
