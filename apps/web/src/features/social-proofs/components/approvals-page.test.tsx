@@ -90,7 +90,7 @@ describe('Approvazioni', { timeout: 30_000 }, () => {
     await user.click(screen.getByRole('button', { name: 'Approva (1)' }));
     await waitFor(() => expect(decisions).toEqual([{ ids: [8], decision: 'approve' }]));
     expect(await screen.findByText('0 azioni approvate')).toBeInTheDocument();
-    expect(await screen.findByText('#8: Il programma non è attivo')).toBeInTheDocument();
+    expect(await screen.findByText('Condivisione di Marco Verdi: Il programma non è attivo')).toBeInTheDocument();
     await waitFor(() => expect(screen.queryByRole('button', { name: /^Approva/ })).toBeNull());
   });
 
@@ -132,7 +132,7 @@ describe('Approvazioni', { timeout: 30_000 }, () => {
   });
 
   it('asks the API for the proofs the URL’s filters name, and shows those filters chosen', async () => {
-    const rejected = proof({ status: 'rejected', kind: 'share', reason: 'Post privato', url: null, imageId: '00000000-0000-4000-8000-0000000000e3', imageUrl: '/api/admin/social-proofs/7/image' });
+    const rejected = proof({ status: 'rejected', kind: 'share', reason: 'Post privato', url: 'https://www.instagram.com/p/Cx9', imageId: '00000000-0000-4000-8000-0000000000e3', imageUrl: '/api/admin/social-proofs/7/image' });
     const { seen } = renderPage([rejected], decided, `/approvals?status=rejected&kind=share&programId=${PROGRAM_ID}&from=2026-11-01&to=2026-11-20`);
     const row = (await screen.findByRole('link', { name: 'Giulia Bianchi' })).closest('tr')!;
     // The screenshot's thumbnail opens the full image apart, without our page as its opener.
@@ -140,6 +140,8 @@ describe('Approvazioni', { timeout: 30_000 }, () => {
     expect(thumbnail.closest('a')).toHaveAttribute('href', '/api/admin/social-proofs/7/image');
     expect(thumbnail.closest('a')).toHaveAttribute('rel', expect.stringContaining('noopener'));
     expect(within(row).getByText('Post privato')).toBeInTheDocument();
+    // The site as people say it, the whole link on hover.
+    expect(within(row).getByRole('link', { name: 'instagram.com' })).toHaveAttribute('title', 'https://www.instagram.com/p/Cx9');
     expect(Object.fromEntries(seen.at(-1)!)).toMatchObject({ status: 'rejected', kind: 'share', programId: PROGRAM_ID, from: '2026-11-01', to: '2026-11-20' });
     expect(screen.getByRole('combobox', { name: 'Stato' })).toHaveDisplayValue('Rifiutata');
     expect(screen.getByRole('combobox', { name: 'Azione' })).toHaveDisplayValue('Condivisione');

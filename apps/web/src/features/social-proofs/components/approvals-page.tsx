@@ -27,8 +27,9 @@ function Evidence({ proof }: { proof: SocialProof }) {
         </Anchor>
       ) : null}
       {proof.url ? (
-        <Anchor href={proof.url} target="_blank" rel="noopener noreferrer nofollow" size="sm" style={{ wordBreak: 'break-all' }}>
-          {new URL(proof.url).hostname}
+        // The site on one line ("www.instagram.co / m" was broken anywhere), the whole link on hover.
+        <Anchor href={proof.url} target="_blank" rel="noopener noreferrer nofollow" size="sm" title={proof.url} style={{ whiteSpace: 'nowrap' }}>
+          {new URL(proof.url).hostname.replace(/^www\./, '')}
         </Anchor>
       ) : null}
     </Group>
@@ -57,7 +58,13 @@ export function ApprovalsPage({ programOptions, merchantOptions, customerHref }:
           const decided = result.items.filter((item) => item.outcome === 'decided').length;
           const failed = result.items.filter((item) => item.outcome === 'failed');
           notifySuccess(t(decision === 'approve' ? 'approvedToast' : 'rejectedToast', { count: decided }));
-          for (const item of failed) notifyError(`#${item.id}: ${item.message ?? ''}`);
+          // Each failure named as its row is (the proofs' ids are shown nowhere).
+          const shown = list.query.data?.items ?? [];
+          for (const item of failed) {
+            const failedProof = shown.find((candidate) => candidate.id === item.id);
+            const label = failedProof ? t('rowLabel', { name: failedProof.customerName, kind: t(`kind.${failedProof.kind}`) }) : `#${item.id}`;
+            notifyError(`${label}: ${item.message ?? ''}`);
+          }
           clear();
           closeRejecting();
         },
