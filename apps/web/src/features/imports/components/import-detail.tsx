@@ -70,14 +70,14 @@ export function ImportDetailView({ id }: { id: string }) {
       </Text>
       <Group gap="xl">
         <Text>{t('detail.total', { count: detail.totalRows, formatted: format.number(detail.totalRows) })}</Text>
-        <Text fw={600}>{t('detail.valid', { formatted: format.number(detail.validRows) })}</Text>
+        <Text fw={600}>{t('detail.valid', { count: detail.validRows, formatted: format.number(detail.validRows) })}</Text>
         <Text c={detail.errorRows > 0 ? 'red.9' : undefined}>{t('detail.errors', { formatted: format.number(detail.errorRows) })}</Text>
       </Group>
       {isActive || detail.status === 'done' || detail.status === 'cancelled' ? (
         <Stack gap={4}>
           <Progress value={detail.progress} size="lg" animated={isActive} aria-label={t('detail.progressLabel')} />
           <Text size="sm" aria-live="polite">
-            {t('detail.progress', { percent: detail.progress, processed: format.number(detail.processedRows), total: format.number(detail.totalRows), imported: format.number(detail.importedRows) })}
+            {t('detail.progress', { count: detail.importedRows, percent: detail.progress, processed: format.number(detail.processedRows), total: format.number(detail.totalRows), imported: format.number(detail.importedRows) })}
           </Text>
         </Stack>
       ) : null}

@@ -185,12 +185,20 @@ describe('Importazioni', { timeout: 30_000 }, () => {
     current = detail({ status: 'running', progress: 50, processedRows: 2, importedRows: 1, startedAt: '2026-11-20T09:01:00.000Z' });
     await user.click(within(drawer).getByRole('button', { name: 'Importa 2 righe valide' }));
     await waitFor(() => expect(changes).toEqual(['start']));
-    expect(await within(drawer).findByText('50% · 2 di 4 righe elaborate · 1 importate')).toBeInTheDocument();
+    expect(await within(drawer).findByText('50% · 2 di 4 righe elaborate · 1 importata')).toBeInTheDocument();
     current = detail({ status: 'done', progress: 100, processedRows: 4, importedRows: 2, skippedRows: 2, report: { imported: 2, skipped: 2, errors: 2 } });
     expect(await within(drawer).findByText('Importazione completata')).toBeInTheDocument();
     expect(within(drawer).getByText('Importate: 2 · saltate: 2 · righe con errori: 2')).toBeInTheDocument();
     expect(within(drawer).getByRole('progressbar', { name: "Avanzamento dell'importazione" })).toHaveAttribute('aria-valuenow', '100');
     expect(within(drawer).queryByRole('button', { name: "Annulla l'importazione" })).toBeNull();
+  });
+
+  it('says one valid row in the singular, as the operator reads it (“1 valida”, not “1 valide”)', async () => {
+    answer(() => detail({ totalRows: 2, validRows: 1, errorRows: 1 }));
+    renderPage(`/imports?import=${IMPORT_ID}`);
+    const drawer = await screen.findByRole('dialog', { name: 'Importazione' });
+    expect(await within(drawer).findByText('1 valida')).toBeInTheDocument();
+    expect(within(drawer).getByRole('button', { name: 'Importa 1 riga valida' })).toBeEnabled();
   });
 
   it('offers to resume an import that failed', async () => {
