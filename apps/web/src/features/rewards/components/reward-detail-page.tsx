@@ -17,6 +17,7 @@ import { notifyError, notifySuccess } from '../../../lib/notify.ts';
 import { useReward } from '../api/get-rewards.ts';
 import { useCreateVouchers, useUseVoucher, useVoidVoucher, useVouchers, vouchersPath } from '../api/vouchers.ts';
 import { RewardFormDrawer } from './reward-form-drawer.tsx';
+import { VoucherCounts } from './voucher-counts.tsx';
 import { RewardStatusBadge, VoucherStatusBadge } from './reward-status-badge.tsx';
 
 type SortField = ListParams<typeof listVouchersQuerySchema>['sort'];
@@ -343,7 +344,7 @@ export function RewardDetailPage({ rewardId, listHref, programs, merchantsOfProg
               {t(windowKey(reward), { from: reward.validFrom ? format.day(reward.validFrom) : '', until: reward.validUntil ? format.day(reward.validUntil) : '' })}
             </Text>
             <Text size="sm">
-              {t('voucherCounts', { available: format.number(reward.vouchers.available), issued: format.number(reward.vouchers.issued), used: format.number(reward.vouchers.used) })}
+              <VoucherCounts counts={reward.vouchers} />
             </Text>
           </SimpleGrid>
         </Group>

@@ -62,7 +62,7 @@ describe('Premi', { timeout: 30_000 }, () => {
     expect(gelato.querySelector('a')).toHaveAttribute('href', '/rewards/00000000-0000-4000-8000-0000000000a1');
     expect(within(gelato).getByText('1.200 punti')).toBeInTheDocument();
     expect(within(gelato).getByText('illimitato')).toBeInTheDocument();
-    expect(within(gelato).getByText('3 disponibili · 2 assegnati · 1 usati')).toBeInTheDocument();
+    expect(within(gelato).getByText('3 disponibili · 2 assegnati · 1 usato')).toBeInTheDocument();
     expect(within(gelato).getByText('30/06/2027')).toBeInTheDocument();
     const coffee = screen.getByRole('link', { name: 'Caffè' }).closest('tr')!;
     expect(within(coffee).getByText('1 timbro')).toBeInTheDocument();
