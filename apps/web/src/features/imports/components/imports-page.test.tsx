@@ -146,6 +146,15 @@ describe('Importazioni', { timeout: 30_000 }, () => {
     expect(await screen.findByRole('dialog', { name: 'Importazione' })).toBeInTheDocument();
   });
 
+  it('says a file of one column in the singular (“1 colonna”)', async () => {
+    const user = userEvent.setup();
+    answer(detail);
+    renderPage('/imports?import=new');
+    const wizard = await screen.findByRole('dialog', { name: 'Nuova importazione' });
+    await user.upload(fileInput(wizard), csv(['Nome', 'Giada']));
+    expect(await within(wizard).findByText(/· 1 colonna$/)).toBeInTheDocument();
+  });
+
   it('asks for the program of opening balances when the file has no program column', async () => {
     document.cookie = 'XSRF-TOKEN=t; path=/';
     const user = userEvent.setup();

@@ -85,6 +85,14 @@ describe('a reward’s vouchers: nothing changed without a word', { timeout: 30_
     expect(await screen.findByText(/20 codici in attesa per una disponibilità di 5/)).toBeInTheDocument();
   });
 
+  it('says one code waiting beyond the stock in the singular', async () => {
+    document.cookie = 'XSRF-TOKEN=t; path=/';
+    const user = userEvent.setup();
+    renderPage(() => batch({ created: 1, stock: { waiting: 1, left: 0 } }));
+    await user.click(await screen.findByRole('button', { name: 'Genera' }));
+    expect(await screen.findByText('Attenzione: 1 codice in attesa per una disponibilità di 0. Non verrà assegnato finché non la aumenti.')).toBeInTheDocument();
+  });
+
   it('lists the imported codes that will be stored otherwise than written', async () => {
     document.cookie = 'XSRF-TOKEN=t; path=/';
     const user = userEvent.setup();

@@ -37,7 +37,7 @@ function StockNotice({ stock }: { stock: VoucherBatchResult['stock'] }) {
   if (!stock || stock.waiting <= stock.left) return null;
   return (
     <Alert color="yellow" role="status">
-      {t('vouchers.beyondStock', { waiting: format.number(stock.waiting), left: format.number(stock.left) })}
+      {t('vouchers.beyondStock', { count: stock.waiting, waiting: format.number(stock.waiting), left: format.number(stock.left) })}
     </Alert>
   );
 }
