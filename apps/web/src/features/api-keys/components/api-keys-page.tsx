@@ -156,7 +156,9 @@ function SecretOnce({ created, onDone }: { created: CreatedApiKey; onDone: () =>
       <Alert color="orange" icon={<IconAlertTriangle size={18} aria-hidden />} title={t('secret.warningTitle')}>
         {t('secret.warning', { name: created.key.name })}
       </Alert>
-      <TextInput label={t('secret.label')} value={created.secret} readOnly data-testid="api-key-secret" styles={{ input: { fontFamily: 'monospace' } }} />
+      {/* The theme's monospace stack, not the bare generic: DejaVu Sans Mono (Linux's 'monospace') at 14 px
+          lost the underscores of "sfk_…_…" in an input, and the secret read as three words. */}
+      <TextInput label={t('secret.label')} value={created.secret} readOnly data-testid="api-key-secret" styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }} />
       <Group justify="flex-end">
         <CopyButton value={created.secret}>
           {({ copied, copy }) => (
