@@ -3,6 +3,7 @@ import { cleanup, configure } from '@testing-library/react';
 import { afterAll, afterEach, beforeAll, vi } from 'vitest';
 import { server } from './msw-server.ts';
 import { loadCatalogues } from '../lib/i18n.ts';
+import { hasToastBeenRaised } from '../lib/notify.ts';
 
 // findBy…/waitFor give up after 1 s by default: on two cores busy with the API suites a menu that opens
 // in 100 ms alone took longer (issue 12's load runs). They still return as soon as the element shows.
@@ -32,12 +33,19 @@ class ResizeObserverStub {
   disconnect(): void {}
 }
 window.ResizeObserver = ResizeObserverStub as unknown as typeof ResizeObserver;
+// Mantine's autosizing Textarea listens for web fonts loading (document.fonts), which jsdom lacks.
+if (!('fonts' in document)) {
+  Object.defineProperty(document, 'fonts', { value: { addEventListener: vi.fn(), removeEventListener: vi.fn(), ready: Promise.resolve() } });
+}
 window.HTMLElement.prototype.scrollIntoView = function scrollIntoView() {};
 Object.defineProperty(window, 'scrollTo', { writable: true, value: vi.fn() });
 
 beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
-afterEach(() => {
+afterEach(async () => {
   cleanup();
+  // The toasts' store outlives a test: the next test of the file would find them again, and a sixth
+  // toast waits in Mantine's queue until one of them closes (5 s).
+  if (hasToastBeenRaised()) (await import('@mantine/notifications')).notifications.clean();
   server.resetHandlers();
   localStorage.clear();
   for (const cookie of document.cookie.split(';')) {

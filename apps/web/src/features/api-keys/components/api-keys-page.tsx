@@ -23,6 +23,7 @@ import {
   type ApiKeyScope,
   type CreatedApiKey,
 } from '@sf/contract/integration';
+import { issueMessage } from '@sf/contract/validation';
 import { IconAlertTriangle, IconKey } from '@tabler/icons-react';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -31,6 +32,7 @@ import { ListPage } from '../../../components/ui/list-page.tsx';
 import { useList, type ListParams } from '../../../hooks/use-list-params.ts';
 import { describeApiError } from '../../../lib/api-client.ts';
 import { isApiError } from '../../../lib/api-error.ts';
+import { currentLanguage } from '../../../lib/texts.ts';
 import { useFormatters } from '../../../lib/format.ts';
 import { notifySuccess } from '../../../lib/notify.ts';
 import { API_KEYS_PATH, useApiKeys, useCreateApiKey, useRevokeApiKey } from '../api/api-keys.ts';
@@ -154,7 +156,9 @@ function SecretOnce({ created, onDone }: { created: CreatedApiKey; onDone: () =>
       <Alert color="orange" icon={<IconAlertTriangle size={18} aria-hidden />} title={t('secret.warningTitle')}>
         {t('secret.warning', { name: created.key.name })}
       </Alert>
-      <TextInput label={t('secret.label')} value={created.secret} readOnly data-testid="api-key-secret" styles={{ input: { fontFamily: 'monospace' } }} />
+      {/* The theme's monospace stack, not the bare generic: DejaVu Sans Mono (Linux's 'monospace') at 14 px
+          lost the underscores of "sfk_…_…" in an input, and the secret read as three words. */}
+      <TextInput label={t('secret.label')} value={created.secret} readOnly data-testid="api-key-secret" styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }} />
       <Group justify="flex-end">
         <CopyButton value={created.secret}>
           {({ copied, copy }) => (
@@ -188,7 +192,9 @@ function CreateKeyForm({ merchantOptions, onCreated }: { merchantOptions: Option
       const found: Record<string, string> = {};
       for (const issue of parsed.error.issues) {
         const field = String(issue.path[0] ?? 'name');
-        found[field] ??= t(`form.errors.${field}`, { defaultValue: t('form.errors.name') });
+        // The contract's own words for the name and the merchant (a name too long is not "required");
+        // the scopes get the form's hint, which says what to do.
+        found[field] ??= field === 'scopes' ? t('form.errors.scopes') : issueMessage(issue, currentLanguage());
       }
       setErrors(found);
       return;

@@ -1,4 +1,5 @@
 import { Alert, Badge, Button, Group, Progress, Skeleton, Stack, Table, Text } from '@mantine/core';
+import { modals } from '@mantine/modals';
 import type { Import } from '@sf/contract/imports';
 import { IconDownload } from '@tabler/icons-react';
 import { useState } from 'react';
@@ -32,6 +33,16 @@ export function ImportDetailView({ id }: { id: string }) {
   if (!detail) return <Skeleton h={200} />;
   const isActive = detail.status === 'queued' || detail.status === 'running';
 
+  // A cancelled import can be neither started nor resumed (a new upload is needed): asked first.
+  const confirmCancel = () =>
+    modals.openConfirmModal({
+      title: t('detail.cancelConfirm.title'),
+      children: <Text size="sm">{t('detail.cancelConfirm.message')}</Text>,
+      labels: { confirm: t('detail.cancelConfirm.confirm'), cancel: t('detail.cancelConfirm.back') },
+      confirmProps: { color: 'red' },
+      onConfirm: () => change.mutate({ id, action: 'cancel' }),
+    });
+
   const downloadErrors = async () => {
     setDownloading(true);
     try {
@@ -59,14 +70,14 @@ export function ImportDetailView({ id }: { id: string }) {
       </Text>
       <Group gap="xl">
         <Text>{t('detail.total', { count: detail.totalRows, formatted: format.number(detail.totalRows) })}</Text>
-        <Text fw={600}>{t('detail.valid', { formatted: format.number(detail.validRows) })}</Text>
+        <Text fw={600}>{t('detail.valid', { count: detail.validRows, formatted: format.number(detail.validRows) })}</Text>
         <Text c={detail.errorRows > 0 ? 'red.9' : undefined}>{t('detail.errors', { formatted: format.number(detail.errorRows) })}</Text>
       </Group>
       {isActive || detail.status === 'done' || detail.status === 'cancelled' ? (
         <Stack gap={4}>
           <Progress value={detail.progress} size="lg" animated={isActive} aria-label={t('detail.progressLabel')} />
           <Text size="sm" aria-live="polite">
-            {t('detail.progress', { percent: detail.progress, processed: format.number(detail.processedRows), total: format.number(detail.totalRows), imported: format.number(detail.importedRows) })}
+            {t('detail.progress', { count: detail.importedRows, percent: detail.progress, processed: format.number(detail.processedRows), total: format.number(detail.totalRows), imported: format.number(detail.importedRows) })}
           </Text>
         </Stack>
       ) : null}
@@ -88,7 +99,7 @@ export function ImportDetailView({ id }: { id: string }) {
             </Button>
           ) : null}
           {detail.status === 'validated' || detail.status === 'failed' || isActive ? (
-            <Button variant="default" color="red" onClick={() => change.mutate({ id, action: 'cancel' })} loading={change.isPending}>
+            <Button variant="default" color="red" onClick={confirmCancel} loading={change.isPending}>
               {t('detail.cancel')}
             </Button>
           ) : null}

@@ -91,7 +91,7 @@ export function ImportWizard({ programOptions, onChecked, onCancel }: Props) {
       {readError ? <Alert color="red">{readError}</Alert> : null}
       {head ? (
         <Stack gap="sm">
-          <Text size="sm">{t('wizard.detected', { separator: head.delimiter === ';' ? t('wizard.semicolon') : t('wizard.comma'), columns: head.header.length })}</Text>
+          <Text size="sm">{t('wizard.detected', { separator: head.delimiter === ';' ? t('wizard.semicolon') : t('wizard.comma'), count: head.header.length, columns: head.header.length })}</Text>
           <Text fw={600}>{t('wizard.mapping')}</Text>
           <Table withTableBorder>
             <Table.Thead>

@@ -16,8 +16,8 @@ type Props = {
   renderCustomerPicker: RenderCustomerPicker;
 };
 
-/** Records a request received from a customer; the due date follows (one month). */
-export function NewPrivacyRequestDialog({ isOpen, onClose, onCreated, renderCustomerPicker }: Props) {
+/** The form's state lives while the dialog is open: a request cancelled (or closed by Back) leaves nothing for the next. */
+function NewRequestForm({ onClose, onCreated, renderCustomerPicker }: Omit<Props, 'isOpen'>) {
   const { t } = useTranslation('privacy');
   const create = useCreatePrivacyRequest();
   const [kind, setKind] = useState<PrivacyRequestKind>('access');
@@ -39,9 +39,6 @@ export function NewPrivacyRequestDialog({ isOpen, onClose, onCreated, renderCust
         ...(notes.trim() ? { notes: notes.trim() } : {}),
       });
       notifySuccess(t('form.created'));
-      setCustomer(null);
-      setNotes('');
-      setReceivedOn('');
       onCreated(request);
     } catch {
       // The client showed the reason.
@@ -49,42 +46,50 @@ export function NewPrivacyRequestDialog({ isOpen, onClose, onCreated, renderCust
   };
 
   return (
-    <Modal opened={isOpen} onClose={onClose} title={t('form.title')} size="lg" closeButtonProps={{ 'aria-label': t('common:close') }}>
-      <form
-        onSubmit={(event) => {
-          event.preventDefault();
-          void submit();
-        }}
-      >
-        <Stack>
-          <Select
-            label={t('form.kind')}
-            required
-            data={PRIVACY_REQUEST_KINDS.map((value) => ({ value, label: t(`kind.${value}`) }))}
-            value={kind}
-            onChange={(value) => value && setKind(value as PrivacyRequestKind)}
-            allowDeselect={false}
-          />
-          {renderCustomerPicker({
-            value: customer,
-            onChange: (value) => {
-              setCustomer(value);
-              setCustomerError(undefined);
-            },
-            error: customerError,
-          })}
-          <TextInput type="date" label={t('form.receivedOn')} description={t('form.receivedOnHelp')} value={receivedOn} onChange={(event) => setReceivedOn(event.currentTarget.value)} />
-          <Textarea label={t('form.notes')} value={notes} onChange={(event) => setNotes(event.currentTarget.value)} maxLength={2000} autosize minRows={2} />
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>
-              {t('form.cancel')}
-            </Button>
-            <Button type="submit" loading={create.isPending}>
-              {t('form.submit')}
-            </Button>
-          </Group>
-        </Stack>
-      </form>
+    <form
+      onSubmit={(event) => {
+        event.preventDefault();
+        void submit();
+      }}
+    >
+      <Stack>
+        <Select
+          label={t('form.kind')}
+          required
+          data={PRIVACY_REQUEST_KINDS.map((value) => ({ value, label: t(`kind.${value}`) }))}
+          value={kind}
+          onChange={(value) => value && setKind(value as PrivacyRequestKind)}
+          allowDeselect={false}
+        />
+        {renderCustomerPicker({
+          value: customer,
+          onChange: (value) => {
+            setCustomer(value);
+            setCustomerError(undefined);
+          },
+          error: customerError,
+        })}
+        <TextInput type="date" label={t('form.receivedOn')} description={t('form.receivedOnHelp')} value={receivedOn} onChange={(event) => setReceivedOn(event.currentTarget.value)} />
+        <Textarea label={t('form.notes')} value={notes} onChange={(event) => setNotes(event.currentTarget.value)} maxLength={2000} autosize minRows={2} />
+        <Group justify="flex-end">
+          <Button variant="default" onClick={onClose}>
+            {t('form.cancel')}
+          </Button>
+          <Button type="submit" loading={create.isPending}>
+            {t('form.submit')}
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}
+
+/** Records a request received from a customer; the due date follows (one month). */
+export function NewPrivacyRequestDialog({ isOpen, ...props }: Props) {
+  const { t } = useTranslation('privacy');
+  return (
+    <Modal opened={isOpen} onClose={props.onClose} title={t('form.title')} size="lg" closeButtonProps={{ 'aria-label': t('common:close') }}>
+      {isOpen ? <NewRequestForm {...props} /> : null}
     </Modal>
   );
 }

@@ -83,9 +83,11 @@ function RedeemForm({ onClose, customer: preset, renderCustomerPicker }: Omit<Pr
             onError: (error) => {
               // A refusal carries the API's own words (stamps or points, the figures); the rest a generic text.
               setFailure(isApiError(error) && error.status >= 400 && error.status < 500 && error.message ? error.message : describeApiError(error));
-              // A refusal from the API is final for this key (a new attempt is a new request); after a
-              // network failure the same key is sent again, so a redemption that did happen counts once.
-              if (isApiError(error)) key.current = null;
+              // A refusal from the API is final for this key (a new attempt is a new request). A lost answer
+              // (no answer: status 0; a 5xx from the server or the balancer; the twin still in flight) may
+              // hide a redemption that did happen: the same key is sent again, so it counts once.
+              const isLost = !isApiError(error) || error.status === 0 || error.status >= 500 || error.code === 'idempotency_key_in_flight';
+              if (!isLost) key.current = null;
             },
           },
         );

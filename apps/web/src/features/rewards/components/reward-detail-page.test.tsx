@@ -2,7 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
-import type { Reward, VoucherBatchResult } from '@sf/contract/rewards';
+import type { Reward, Voucher, VoucherBatchResult } from '@sf/contract/rewards';
 import { server } from '../../../testing/msw-server.ts';
 import { renderWithProviders } from '../../../testing/test-utils.tsx';
 import { RedeemRewardDialog } from './redeem-reward-dialog.tsx';
@@ -30,10 +30,10 @@ const reward: Reward = {
   updatedAt: '2026-11-01T09:00:00.000Z',
 };
 
-function renderPage(answer: (body: unknown) => VoucherBatchResult) {
+function renderPage(answer: (body: unknown) => VoucherBatchResult, shown: Reward = reward) {
   const bodies: unknown[] = [];
   server.use(
-    http.get(`/api/admin/rewards/${REWARD_ID}`, () => HttpResponse.json(reward)),
+    http.get(`/api/admin/rewards/${REWARD_ID}`, () => HttpResponse.json(shown)),
     http.get(`/api/admin/rewards/${REWARD_ID}/vouchers`, () => HttpResponse.json({ items: [], total: 0, page: 1, pageSize: 25 })),
     http.post(`/api/admin/rewards/${REWARD_ID}/vouchers`, async ({ request }) => {
       const body = request.headers.get('content-type')?.includes('json') ? await request.json() : 'file';
@@ -54,6 +54,11 @@ describe('a reward’s vouchers: nothing changed without a word', { timeout: 30_
   it('shows the validity as the days typed, 01/11/2026 – 30/06/2027', async () => {
     renderPage(() => batch({}));
     expect(await screen.findByText(/01\/11\/2026.*30\/06\/2027/)).toBeInTheDocument();
+  });
+
+  it('leaves an open end of the validity unsaid instead of a dash: “fino al 30/06/2027”', async () => {
+    renderPage(() => batch({}), { ...reward, validFrom: null });
+    expect(await screen.findByText('Validità: fino al 30/06/2027')).toBeInTheDocument();
   });
 
   it('refuses 0 and 100.000 codes on the field instead of making 1 or 10.000', async () => {
@@ -78,6 +83,14 @@ describe('a reward’s vouchers: nothing changed without a word', { timeout: 30_
     renderPage(() => batch({ created: 20, stock: { waiting: 20, left: 5 } }));
     await user.click(await screen.findByRole('button', { name: 'Genera' }));
     expect(await screen.findByText(/20 codici in attesa per una disponibilità di 5/)).toBeInTheDocument();
+  });
+
+  it('says one code waiting beyond the stock in the singular', async () => {
+    document.cookie = 'XSRF-TOKEN=t; path=/';
+    const user = userEvent.setup();
+    renderPage(() => batch({ created: 1, stock: { waiting: 1, left: 0 } }));
+    await user.click(await screen.findByRole('button', { name: 'Genera' }));
+    expect(await screen.findByText('Attenzione: 1 codice in attesa per una disponibilità di 0. Non verrà assegnato finché non la aumenti.')).toBeInTheDocument();
   });
 
   it('lists the imported codes that will be stored otherwise than written', async () => {
@@ -119,5 +132,163 @@ describe('redeeming a reward the customer cannot afford', { timeout: 30_000 }, (
     expect(await within(dialog).findByText('Il saldo è di 8 timbri: questo premio ne costa 15')).toBeInTheDocument();
     expect(within(dialog).getByRole('button', { name: 'Riscatta' })).toBeDisabled();
     expect(posts).toBe(0);
+  });
+});
+
+const MERCHANT_ID = '00000000-0000-4000-8000-0000000000d1';
+
+function voucher(overrides: Partial<Voucher>): Voucher {
+  return {
+    id: 11,
+    rewardId: REWARD_ID,
+    code: 'GELATO001',
+    status: 'available',
+    origin: 'generated',
+    customerId: null,
+    customerName: null,
+    entryId: null,
+    issuedAt: null,
+    usedAt: null,
+    usedMerchantId: null,
+    voidedAt: null,
+    createdAt: '2026-11-01T09:00:00.000Z',
+    ...overrides,
+  };
+}
+
+const apiRefusal = (code: string, message: string, status: number) => HttpResponse.json({ error: { code, message, requestId: 'r' } }, { status });
+
+/** The page with `vouchers` listed; `answer` answers each void or use, in turn. */
+function renderWithVouchers(vouchers: Voucher[], answers: (() => Response)[]) {
+  const calls: { path: string; body: unknown }[] = [];
+  const answerNext = async (request: Request) => {
+    calls.push({ path: new URL(request.url).pathname, body: request.headers.get('content-type')?.includes('json') ? await request.json() : null });
+    return answers[calls.length - 1]!();
+  };
+  server.use(
+    http.get(`/api/admin/rewards/${REWARD_ID}`, () => HttpResponse.json(reward)),
+    http.get(`/api/admin/rewards/${REWARD_ID}/vouchers`, () => HttpResponse.json({ items: vouchers, total: vouchers.length, page: 1, pageSize: 25 })),
+    http.post(`/api/admin/rewards/${REWARD_ID}/vouchers/:voucherId/void`, ({ request }) => answerNext(request)),
+    http.post('/api/admin/vouchers/:code/use', ({ request }) => answerNext(request)),
+  );
+  renderWithProviders(
+    <RewardDetailPage
+      rewardId={REWARD_ID}
+      listHref="/rewards"
+      programs={[]}
+      merchantsOfProgram={(programId) => (programId === reward.programId ? [{ value: MERCHANT_ID, label: 'Bar Centrale' }] : [])}
+      customerHref={(id) => `/customers/${id}`}
+    />,
+    { route: `/rewards/${REWARD_ID}`, user: { role: 'admin' } },
+  );
+  return calls;
+}
+
+describe('a reward’s vouchers: voided and used', { timeout: 30_000 }, () => {
+  it('voids a code only after its confirmation, and says when the API refuses (a code used meanwhile) and when it is done', async () => {
+    document.cookie = 'XSRF-TOKEN=t; path=/';
+    const user = userEvent.setup();
+    const calls = renderWithVouchers(
+      [
+        voucher({}),
+        voucher({ id: 12, code: 'GELATO002', status: 'used', usedAt: '2026-11-10T10:00:00.000Z' }),
+        voucher({ id: 13, code: 'GELATO003', status: 'issued', customerId: '00000000-0000-4000-8000-0000000000c1', customerName: 'Giulia Bianchi', issuedAt: '2026-11-09T10:00:00.000Z' }),
+      ],
+      [() => apiRefusal('voucher_used', 'Questo buono è già stato usato', 409), () => HttpResponse.json(voucher({ status: 'void' }))],
+    );
+    await screen.findByText('GELATO002');
+    // A used code cannot be voided: no button on its row.
+    expect(screen.queryByRole('button', { name: 'Annulla il buono GELATO002' })).toBeNull();
+
+    // A code given to a customer: the points are not given back by voiding it.
+    await user.click(screen.getByRole('button', { name: 'Annulla il buono GELATO003' }));
+    let dialog = await screen.findByRole('dialog', { name: 'Annullare il buono GELATO003?' });
+    expect(dialog).toHaveTextContent('Giulia Bianchi non potrà più usarlo. I punti non vengono restituiti');
+    await user.click(within(dialog).getByRole('button', { name: 'Indietro' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+
+    await user.click(screen.getByRole('button', { name: 'Annulla il buono GELATO001' }));
+    dialog = await screen.findByRole('dialog', { name: 'Annullare il buono GELATO001?' });
+    expect(dialog).toHaveTextContent('Il codice non verrà più assegnato a nessun cliente.');
+    await user.click(within(dialog).getByRole('button', { name: 'Indietro' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(calls).toEqual([]);
+
+    await user.click(screen.getByRole('button', { name: 'Annulla il buono GELATO001' }));
+    dialog = await screen.findByRole('dialog', { name: 'Annullare il buono GELATO001?' });
+    await user.click(within(dialog).getByRole('button', { name: 'Annulla il buono' }));
+    expect(await screen.findByText(/Questo buono è già stato usato/)).toBeInTheDocument();
+    expect(calls).toEqual([{ path: `/api/admin/rewards/${REWARD_ID}/vouchers/11/void`, body: null }]);
+
+    await user.click(screen.getByRole('button', { name: 'Annulla il buono GELATO001' }));
+    dialog = await screen.findByRole('dialog', { name: 'Annullare il buono GELATO001?' });
+    await user.click(within(dialog).getByRole('button', { name: 'Annulla il buono' }));
+    expect(await screen.findByText('Buono GELATO001 annullato')).toBeInTheDocument();
+    expect(calls).toHaveLength(2);
+  });
+
+  it('uses a code at a merchant of the reward’s program, says a refusal in the API’s words, and empties the code once used', async () => {
+    document.cookie = 'XSRF-TOKEN=t; path=/';
+    const user = userEvent.setup();
+    const used = { code: 'GELATO001', status: 'used', usable: false, reason: null, reward: { id: REWARD_ID, name: 'Gelato', programId: reward.programId }, customerId: null, issuedAt: null, usedAt: '2026-11-20T10:00:00.000Z', validFrom: null, validUntil: null };
+    const calls = renderWithVouchers([], [() => apiRefusal('voucher_not_issued', 'Questo buono non è stato assegnato a un cliente', 409), () => HttpResponse.json(used)]);
+    const code = await screen.findByRole('textbox', { name: /^Codice/ });
+    const send = screen.getByRole('button', { name: 'Usa il buono' });
+    await user.type(code, ' gelato001 ');
+    // Not without the merchant where it is used.
+    expect(send).toBeDisabled();
+    await user.click(screen.getByLabelText(/Esercente/, { selector: 'input' }));
+    await user.click(await screen.findByRole('option', { name: 'Bar Centrale', hidden: true }));
+    await user.click(send);
+    expect(await screen.findByRole('alert')).toHaveTextContent(/Questo buono non è stato assegnato a un cliente/);
+    expect(code).toHaveValue(' gelato001 ');
+
+    await user.click(send);
+    expect(await screen.findByText('Buono GELATO001 usato')).toBeInTheDocument();
+    await waitFor(() => expect(code).toHaveValue(''));
+    expect(screen.queryByText(/non è stato assegnato/)).toBeNull();
+    expect(calls).toEqual([
+      { path: '/api/admin/vouchers/gelato001/use', body: { merchantId: MERCHANT_ID } },
+      { path: '/api/admin/vouchers/gelato001/use', body: { merchantId: MERCHANT_ID } },
+    ]);
+  });
+
+  it('imports a CSV of codes only after a dry run of that very file', async () => {
+    document.cookie = 'XSRF-TOKEN=t; path=/';
+    const user = userEvent.setup();
+    const bodies: string[] = [];
+    server.use(
+      http.get(`/api/admin/rewards/${REWARD_ID}`, () => HttpResponse.json(reward)),
+      http.get(`/api/admin/rewards/${REWARD_ID}/vouchers`, () => HttpResponse.json({ items: [], total: 0, page: 1, pageSize: 25 })),
+      http.post(`/api/admin/rewards/${REWARD_ID}/vouchers`, async ({ request }) => {
+        const dryRun = new URL(request.url).searchParams.get('dryRun') === 'true';
+        // jsdom sends the file part as an empty "blob" (see imports-page.test.tsx): its presence is checked here.
+        const hasFile = /name="file"; filename=/.test(await request.text());
+        bodies.push(`${dryRun ? 'dry run' : 'import'}${hasFile ? ' with its file' : ''}`);
+        return HttpResponse.json(batch({ dryRun, created: 2 }), { status: 201 });
+      }),
+    );
+    renderWithProviders(
+      <RewardDetailPage rewardId={REWARD_ID} listHref="/rewards" programs={[]} merchantsOfProgram={() => []} customerHref={(id) => `/customers/${id}`} />,
+      { route: `/rewards/${REWARD_ID}`, user: { role: 'admin' } },
+    );
+    const input = (await screen.findByText('File CSV')).closest('div')!.parentElement!.querySelector('input[type="file"]') as HTMLInputElement;
+    const importButton = screen.getByRole('button', { name: 'Importa' });
+    await user.upload(input, new File(['codice\nA1\nA2\n'], 'codici.csv', { type: 'text/csv' }));
+    expect(importButton).toBeDisabled();
+    await user.click(screen.getByRole('button', { name: 'Prova senza importare' }));
+    expect(await screen.findByText('Prova: 2 codici da importare')).toBeInTheDocument();
+    expect(importButton).toBeEnabled();
+
+    // Another file: its own dry run first.
+    await user.upload(input, new File(['codice\nB1\n'], 'altri.csv', { type: 'text/csv' }));
+    expect(importButton).toBeDisabled();
+    await user.click(screen.getByRole('button', { name: 'Prova senza importare' }));
+    await waitFor(() => expect(importButton).toBeEnabled());
+    await user.click(importButton);
+    // The report replaces the dry run's, and a toast says it too.
+    await waitFor(() => expect(screen.getAllByText('2 codici importati')).toHaveLength(2));
+    expect(screen.queryByText('Prova: 2 codici da importare')).toBeNull();
+    expect(bodies).toEqual(['dry run with its file', 'dry run with its file', 'import with its file']);
   });
 });

@@ -1,7 +1,8 @@
 import { Alert, Anchor, Button, Card, FileInput, Group, Image, List, Loader, NumberInput, Paper, Select, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
-import { VOUCHER_STATUSES, generateVouchersSchema, listVouchersQuerySchema, type Voucher, type VoucherBatchResult } from '@sf/contract/rewards';
+import { modals } from '@mantine/modals';
+import { VOUCHER_STATUSES, generateVouchersSchema, listVouchersQuerySchema, type Reward, type Voucher, type VoucherBatchResult } from '@sf/contract/rewards';
 import { issueMessage } from '@sf/contract/validation';
-import { useMemo, useState } from 'react';
+import { useCallback, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { Can } from '../../../components/can.tsx';
@@ -12,13 +13,21 @@ import { useList, type ListParams } from '../../../hooks/use-list-params.ts';
 import { describeApiError } from '../../../lib/api-client.ts';
 import { hasFieldErrors } from '../../../lib/api-error.ts';
 import { useFormatters } from '../../../lib/format.ts';
-import { notifySuccess } from '../../../lib/notify.ts';
+import { notifyError, notifySuccess } from '../../../lib/notify.ts';
 import { useReward } from '../api/get-rewards.ts';
 import { useCreateVouchers, useUseVoucher, useVoidVoucher, useVouchers, vouchersPath } from '../api/vouchers.ts';
 import { RewardFormDrawer } from './reward-form-drawer.tsx';
+import { VoucherCounts } from './voucher-counts.tsx';
 import { RewardStatusBadge, VoucherStatusBadge } from './reward-status-badge.tsx';
 
 type SortField = ListParams<typeof listVouchersQuerySchema>['sort'];
+
+/** "dal — al 25/05/2027" read as a missing date: an open end is left unsaid. */
+function windowKey({ validFrom, validUntil }: Pick<Reward, 'validFrom' | 'validUntil'>) {
+  if (validFrom && validUntil) return 'detail.window';
+  if (validFrom) return 'detail.windowFrom';
+  return validUntil ? 'detail.windowUntil' : 'detail.windowAlways';
+}
 type Option = { value: string; label: string };
 
 /** Codes waiting beyond the stock left: said, not refused (the stock can grow). */
@@ -28,7 +37,7 @@ function StockNotice({ stock }: { stock: VoucherBatchResult['stock'] }) {
   if (!stock || stock.waiting <= stock.left) return null;
   return (
     <Alert color="yellow" role="status">
-      {t('vouchers.beyondStock', { waiting: format.number(stock.waiting), left: format.number(stock.left) })}
+      {t('vouchers.beyondStock', { count: stock.waiting, waiting: format.number(stock.waiting), left: format.number(stock.left) })}
     </Alert>
   );
 }
@@ -213,7 +222,28 @@ function VoucherList({ rewardId, customerHref }: { rewardId: string; customerHre
   const { t } = useTranslation('rewards');
   const format = useFormatters();
   const list = useList(listVouchersQuerySchema, (query) => useVouchers(rewardId, query));
-  const voidVoucher = useVoidVoucher(rewardId);
+  const { mutate: voidVoucher } = useVoidVoucher(rewardId);
+  // Asked in the app's own dialog, and the outcome said either way: the request is silent, so a refusal
+  // (a code used at a till meanwhile) left the operator believing it voided.
+  const confirmVoid = useCallback(
+    (voucher: Voucher) =>
+      modals.openConfirmModal({
+        title: t('vouchers.voidTitle', { code: voucher.code }),
+        children: (
+          <Text size="sm">
+            {voucher.status === 'issued' ? t('vouchers.voidMessageIssued', { name: voucher.customerName ?? t('vouchers.theCustomer') }) : t('vouchers.voidMessageAvailable')}
+          </Text>
+        ),
+        labels: { confirm: t('vouchers.voidConfirmButton'), cancel: t('vouchers.voidBack') },
+        confirmProps: { color: 'red' },
+        onConfirm: () =>
+          voidVoucher(voucher.id, {
+            onSuccess: () => notifySuccess(t('vouchers.voided', { code: voucher.code })),
+            onError: (error) => notifyError(describeApiError(error)),
+          }),
+      }),
+    [t, voidVoucher],
+  );
   const columns = useMemo<DataTableColumn<Voucher, SortField>[]>(
     () => [
       { id: 'code', header: t('vouchers.columns.code'), sortField: 'code', firstOrder: 'asc', cell: (voucher) => <Text ff="monospace">{voucher.code}</Text> },
@@ -243,16 +273,14 @@ function VoucherList({ rewardId, customerHref }: { rewardId: string; customerHre
               variant="subtle"
               color="red"
               aria-label={t('vouchers.voidLabel', { code: voucher.code })}
-              onClick={() => {
-                if (window.confirm(t('vouchers.voidConfirm', { code: voucher.code }))) voidVoucher.mutate(voucher.id);
-              }}
+              onClick={() => confirmVoid(voucher)}
             >
               {t('vouchers.void')}
             </Button>
           ) : null,
       },
     ],
-    [t, format, customerHref, voidVoucher],
+    [t, format, customerHref, confirmVoid],
   );
   return (
     <Stack gap="sm">
@@ -313,10 +341,10 @@ export function RewardDetailPage({ rewardId, listHref, programs, merchantsOfProg
             <Text size="sm">{t('detail.stock', { stock: reward.stock === null ? t('unlimited') : format.number(reward.stock) })}</Text>
             <Text size="sm">{t('detail.limit', { limit: reward.limitPerCustomer === null ? t('unlimited') : format.number(reward.limitPerCustomer) })}</Text>
             <Text size="sm">
-              {t('detail.window', { from: reward.validFrom ? format.day(reward.validFrom) : '—', until: reward.validUntil ? format.day(reward.validUntil) : '—' })}
+              {t(windowKey(reward), { from: reward.validFrom ? format.day(reward.validFrom) : '', until: reward.validUntil ? format.day(reward.validUntil) : '' })}
             </Text>
             <Text size="sm">
-              {t('voucherCounts', { available: format.number(reward.vouchers.available), issued: format.number(reward.vouchers.issued), used: format.number(reward.vouchers.used) })}
+              <VoucherCounts counts={reward.vouchers} />
             </Text>
           </SimpleGrid>
         </Group>

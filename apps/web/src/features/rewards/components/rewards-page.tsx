@@ -10,6 +10,7 @@ import { useList, type ListParams } from '../../../hooks/use-list-params.ts';
 import { useFormatters } from '../../../lib/format.ts';
 import { REWARDS_PATH, useRewards } from '../api/get-rewards.ts';
 import { RewardFormDrawer } from './reward-form-drawer.tsx';
+import { VoucherCounts } from './voucher-counts.tsx';
 import { RewardStatusBadge } from './reward-status-badge.tsx';
 
 type SortField = ListParams<typeof listRewardsQuerySchema>['sort'];
@@ -45,7 +46,7 @@ export function RewardsPage({ programs, rewardHref }: { programs: ProgramOption[
       {
         id: 'vouchers',
         header: t('columns.vouchers'),
-        cell: (reward) => t('voucherCounts', { available: format.number(reward.vouchers.available), issued: format.number(reward.vouchers.issued), used: format.number(reward.vouchers.used) }),
+        cell: (reward) => <VoucherCounts counts={reward.vouchers} />,
       },
       { id: 'validUntil', header: t('columns.validUntil'), sortField: 'validUntil', cell: (reward) => (reward.validUntil ? format.day(reward.validUntil) : '—') },
       { id: 'status', header: t('columns.status'), sortField: 'status', firstOrder: 'asc', cell: (reward) => <RewardStatusBadge status={reward.status} /> },

@@ -27,8 +27,9 @@ function Evidence({ proof }: { proof: SocialProof }) {
         </Anchor>
       ) : null}
       {proof.url ? (
-        <Anchor href={proof.url} target="_blank" rel="noopener noreferrer nofollow" size="sm" style={{ wordBreak: 'break-all' }}>
-          {new URL(proof.url).hostname}
+        // The site on one line ("www.instagram.co / m" was broken anywhere), the whole link on hover.
+        <Anchor href={proof.url} target="_blank" rel="noopener noreferrer nofollow" size="sm" title={proof.url} style={{ whiteSpace: 'nowrap' }}>
+          {new URL(proof.url).hostname.replace(/^www\./, '')}
         </Anchor>
       ) : null}
     </Group>
@@ -43,6 +44,11 @@ export function ApprovalsPage({ programOptions, merchantOptions, customerHref }:
   const decide = useDecideSocialProofs();
   const [rejecting, setRejecting] = useState<{ ids: number[]; clear: () => void } | null>(null);
   const [reason, setReason] = useState('');
+  // A reason is written for the proofs it rejects (their customers read it): a cancelled one is not kept for the next.
+  const closeRejecting = () => {
+    setRejecting(null);
+    setReason('');
+  };
 
   const run = (ids: number[], decision: 'approve' | 'reject', clear: () => void, why?: string) =>
     decide.mutate(
@@ -52,10 +58,15 @@ export function ApprovalsPage({ programOptions, merchantOptions, customerHref }:
           const decided = result.items.filter((item) => item.outcome === 'decided').length;
           const failed = result.items.filter((item) => item.outcome === 'failed');
           notifySuccess(t(decision === 'approve' ? 'approvedToast' : 'rejectedToast', { count: decided }));
-          for (const item of failed) notifyError(`#${item.id}: ${item.message ?? ''}`);
+          // Each failure named as its row is (the proofs' ids are shown nowhere).
+          const shown = list.query.data?.items ?? [];
+          for (const item of failed) {
+            const failedProof = shown.find((candidate) => candidate.id === item.id);
+            const label = failedProof ? t('rowLabel', { name: failedProof.customerName, kind: t(`kind.${failedProof.kind}`) }) : `#${item.id}`;
+            notifyError(`${label}: ${item.message ?? ''}`);
+          }
           clear();
-          setRejecting(null);
-          setReason('');
+          closeRejecting();
         },
         onError: (error) => notifyError(describeApiError(error)),
       },
@@ -135,7 +146,7 @@ export function ApprovalsPage({ programOptions, merchantOptions, customerHref }:
         ),
       }}
     >
-      <Modal opened={rejecting !== null} onClose={() => setRejecting(null)} title={t('rejectTitle', { count: rejecting?.ids.length ?? 0 })} closeButtonProps={{ 'aria-label': t('common:close') }}>
+      <Modal opened={rejecting !== null} onClose={closeRejecting} title={t('rejectTitle', { count: rejecting?.ids.length ?? 0 })} closeButtonProps={{ 'aria-label': t('common:close') }}>
         <form
           onSubmit={(event) => {
             event.preventDefault();
@@ -145,7 +156,7 @@ export function ApprovalsPage({ programOptions, merchantOptions, customerHref }:
           <Stack>
             <Textarea label={t('reason')} value={reason} onChange={(event) => setReason(event.currentTarget.value)} required maxLength={PROOF_BOUNDS.reasonMax} autosize minRows={2} data-autofocus />
             <Group justify="flex-end">
-              <Button variant="default" onClick={() => setRejecting(null)}>
+              <Button variant="default" onClick={closeRejecting}>
                 {t('cancel')}
               </Button>
               <Button type="submit" color="red" disabled={!reason.trim()} loading={decide.isPending}>

@@ -1,0 +1,124 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { http, HttpResponse } from 'msw';
+import { describe, expect, it } from 'vitest';
+import type { RedemptionResult, Reward } from '@sf/contract/rewards';
+import { server } from '../../../testing/msw-server.ts';
+import { renderWithProviders } from '../../../testing/test-utils.tsx';
+import { RedeemRewardDialog } from './redeem-reward-dialog.tsx';
+
+const CUSTOMER_ID = '00000000-0000-4000-8000-0000000000c1';
+const PROGRAM_ID = '00000000-0000-4000-8000-000000000002';
+const reward: Reward = {
+  id: '00000000-0000-4000-8000-0000000000a1',
+  programId: PROGRAM_ID,
+  programName: 'Circuito Centro',
+  costUnit: 'points',
+  name: 'Gelato',
+  description: '',
+  imageId: null,
+  imageUrl: null,
+  cost: 100,
+  stock: 5,
+  validFrom: null,
+  validUntil: '2027-06-30',
+  limitPerCustomer: null,
+  status: 'active',
+  vouchers: { available: 0, issued: 0, used: 0, expired: 0, void: 0 },
+  version: 1,
+  createdAt: '2026-11-01T09:00:00.000Z',
+  updatedAt: '2026-11-01T09:00:00.000Z',
+};
+
+const redeemed: RedemptionResult = {
+  entry: {
+    id: 901,
+    membershipId: 'm1',
+    customerId: CUSTOMER_ID,
+    programId: PROGRAM_ID,
+    merchantId: null,
+    kind: 'redeem',
+    source: 'manual',
+    points: -100,
+    stamps: 0,
+    amountCents: null,
+    reason: null,
+    reversesId: null,
+    createdBy: 'admin@demo.test',
+    createdAt: '2026-11-20T09:00:00.000Z',
+  } as unknown as RedemptionResult['entry'],
+  voucher: { id: 77, code: 'GELA7K2M', validUntil: '2027-06-30' },
+};
+
+type Call = { key: string | null; body: unknown };
+
+/** The active rewards, the customer's balance and the redemptions, answered in turn by `answers`. */
+function renderDialog(answers: (() => Response)[]) {
+  const calls: Call[] = [];
+  server.use(
+    http.get('/api/admin/rewards', () => HttpResponse.json({ items: [reward], total: 1, page: 1, pageSize: 100 })),
+    http.get(`/api/admin/customers/${CUSTOMER_ID}/memberships`, () => HttpResponse.json({ items: [{ programId: PROGRAM_ID, balance: 250, stamps: 0 }] })),
+    http.post('/api/admin/redemptions', async ({ request }) => {
+      calls.push({ key: request.headers.get('Idempotency-Key'), body: await request.json() });
+      return answers[calls.length - 1]!();
+    }),
+  );
+  renderWithProviders(
+    <RedeemRewardDialog isOpen onClose={() => undefined} customer={{ id: CUSTOMER_ID, label: 'Giulia Bianchi' }} renderCustomerPicker={() => null} />,
+    { route: '/', user: { role: 'admin' } },
+  );
+  return calls;
+}
+
+async function chooseGelato(user: ReturnType<typeof userEvent.setup>) {
+  const dialog = await screen.findByRole('dialog', { name: 'Riscatta un premio' });
+  await user.click(within(dialog).getByLabelText(/Premio/, { selector: 'input' }));
+  await user.click(await screen.findByRole('option', { name: 'Gelato · Circuito Centro · 100 punti', hidden: true }));
+  expect(await within(dialog).findByText('Saldo del cliente: 250 punti')).toBeInTheDocument();
+  return dialog;
+}
+
+const refusal = (code: string, message: string, status = 422) => () => HttpResponse.json({ error: { code, message, requestId: 'r' } }, { status });
+
+describe('Riscatta un premio', { timeout: 30_000 }, () => {
+  it('redeems with an Idempotency-Key and shows the voucher’s code to hand over', async () => {
+    document.cookie = 'XSRF-TOKEN=t; path=/';
+    const user = userEvent.setup();
+    const calls = renderDialog([() => HttpResponse.json(redeemed, { status: 201 })]);
+    const dialog = await chooseGelato(user);
+    await user.click(within(dialog).getByRole('button', { name: 'Riscatta' }));
+    expect(await within(dialog).findByTestId('voucher-code')).toHaveTextContent('GELA7K2M');
+    expect(within(dialog).getByText('Premio riscattato')).toBeInTheDocument();
+    expect(within(dialog).getByText('Valido fino al 30/06/2027')).toBeInTheDocument();
+    expect(calls).toEqual([{ key: expect.stringMatching(/^web-redeem-/), body: { customerId: CUSTOMER_ID, rewardId: reward.id } }]);
+    expect(await screen.findByText('Premio riscattato: buono GELA7K2M')).toBeInTheDocument();
+  });
+
+  it('shows a refusal in the API’s words, and a new attempt is a new request with a new key', async () => {
+    document.cookie = 'XSRF-TOKEN=t; path=/';
+    const user = userEvent.setup();
+    const calls = renderDialog([refusal('out_of_stock', 'Il premio è esaurito', 409), () => HttpResponse.json(redeemed, { status: 201 })]);
+    const dialog = await chooseGelato(user);
+    await user.click(within(dialog).getByRole('button', { name: 'Riscatta' }));
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent('Il premio è esaurito');
+    await user.click(within(dialog).getByRole('button', { name: 'Riscatta' }));
+    expect(await within(dialog).findByTestId('voucher-code')).toHaveTextContent('GELA7K2M');
+    expect(calls).toHaveLength(2);
+    expect(calls[1]!.key).not.toBe(calls[0]!.key);
+  });
+
+  it('sends the same key again after an answer lost on the network or behind a 503, so the redemption counts once', async () => {
+    document.cookie = 'XSRF-TOKEN=t; path=/';
+    const user = userEvent.setup();
+    const calls = renderDialog([() => HttpResponse.error(), refusal('unavailable', 'down', 503), () => HttpResponse.json(redeemed, { status: 201 })]);
+    const dialog = await chooseGelato(user);
+    for (const tries of [1, 2]) {
+      await user.click(within(dialog).getByRole('button', { name: 'Riscatta' }));
+      await waitFor(() => expect(calls).toHaveLength(tries));
+      await within(dialog).findByRole('alert');
+    }
+    await user.click(within(dialog).getByRole('button', { name: 'Riscatta' }));
+    expect(await within(dialog).findByTestId('voucher-code')).toHaveTextContent('GELA7K2M');
+    expect(calls.map((call) => call.key)).toEqual([calls[0]!.key, calls[0]!.key, calls[0]!.key]);
+  });
+});

@@ -1,0 +1,161 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { http, HttpResponse } from 'msw';
+import { describe, expect, it } from 'vitest';
+import type { Reward } from '@sf/contract/rewards';
+import { server } from '../../../testing/msw-server.ts';
+import { renderWithProviders } from '../../../testing/test-utils.tsx';
+import { RewardsPage } from './rewards-page.tsx';
+
+const admin = { role: 'admin' as const };
+const POINTS_PROGRAM = '00000000-0000-4000-8000-000000000002';
+const STAMPS_PROGRAM = '00000000-0000-4000-8000-000000000003';
+const programs = [
+  { value: POINTS_PROGRAM, label: 'Circuito Centro', type: 'points' as const },
+  { value: STAMPS_PROGRAM, label: 'Tessera Bar', type: 'stamps' as const },
+];
+
+function reward(overrides: Partial<Reward> = {}): Reward {
+  return {
+    id: '00000000-0000-4000-8000-0000000000a1',
+    programId: POINTS_PROGRAM,
+    programName: 'Circuito Centro',
+    costUnit: 'points',
+    name: 'Gelato',
+    description: '',
+    imageId: null,
+    imageUrl: null,
+    cost: 1200,
+    stock: null,
+    validFrom: null,
+    validUntil: '2027-06-30',
+    limitPerCustomer: null,
+    status: 'active',
+    vouchers: { available: 3, issued: 2, used: 1, expired: 0, void: 0 },
+    version: 4,
+    createdAt: '2026-11-01T09:00:00.000Z',
+    updatedAt: '2026-11-01T09:00:00.000Z',
+    ...overrides,
+  };
+}
+
+function answerList(items: Reward[] = []) {
+  const seen: URLSearchParams[] = [];
+  server.use(
+    http.get('/api/admin/rewards', ({ request }) => {
+      seen.push(new URL(request.url).searchParams);
+      return HttpResponse.json({ items, total: items.length, page: 1, pageSize: 25 });
+    }),
+  );
+  return seen;
+}
+
+function renderPage(route: string) {
+  return renderWithProviders(<RewardsPage programs={programs} rewardHref={(id) => `/rewards/${id}`} />, { route, user: admin });
+}
+
+describe('Premi', { timeout: 30_000 }, () => {
+  it('lists rewards with their cost in points or stamps, the stock and the vouchers, filtered as the URL says', async () => {
+    const seen = answerList([reward(), reward({ id: '00000000-0000-4000-8000-0000000000a2', name: 'Caffè', programName: 'Tessera Bar', costUnit: 'stamps', cost: 1, stock: 40, status: 'draft' })]);
+    renderPage(`/rewards?programId=${POINTS_PROGRAM}&status=active`);
+    const gelato = (await screen.findByRole('link', { name: 'Gelato' })).closest('tr')!;
+    expect(gelato.querySelector('a')).toHaveAttribute('href', '/rewards/00000000-0000-4000-8000-0000000000a1');
+    expect(within(gelato).getByText('1.200 punti')).toBeInTheDocument();
+    expect(within(gelato).getByText('illimitato')).toBeInTheDocument();
+    expect(within(gelato).getByText('3 disponibili · 2 assegnati · 1 usato')).toBeInTheDocument();
+    expect(within(gelato).getByText('30/06/2027')).toBeInTheDocument();
+    const coffee = screen.getByRole('link', { name: 'Caffè' }).closest('tr')!;
+    expect(within(coffee).getByText('1 timbro')).toBeInTheDocument();
+    expect(within(coffee).getByText('Bozza')).toBeInTheDocument();
+    expect(Object.fromEntries(seen.at(-1)!)).toMatchObject({ programId: POINTS_PROGRAM, status: 'active', sort: 'name', order: 'asc' });
+  });
+
+  it('checks a new reward before sending it, prices it in the program’s unit and opens it once created', async () => {
+    document.cookie = 'XSRF-TOKEN=t; path=/';
+    const user = userEvent.setup();
+    answerList();
+    const bodies: unknown[] = [];
+    const created = reward({ id: '00000000-0000-4000-8000-0000000000a9', name: 'Caffè omaggio', programId: STAMPS_PROGRAM, costUnit: 'stamps' });
+    server.use(
+      http.post('/api/admin/rewards', async ({ request }) => {
+        bodies.push(await request.json());
+        return HttpResponse.json(created, { status: 201 });
+      }),
+    );
+    const { router } = renderPage('/rewards?reward=new');
+    const drawer = await screen.findByRole('dialog', { name: 'Nuovo premio' });
+    await user.click(within(drawer).getByRole('button', { name: 'Crea premio' }));
+    expect(await within(drawer).findByText('Nome è obbligatorio')).toBeInTheDocument();
+    expect(within(drawer).getByLabelText(/Programma/, { selector: 'input' })).toHaveAttribute('aria-invalid', 'true');
+    expect(within(drawer).getByRole('textbox', { name: /Costo in punti/ })).toHaveAttribute('aria-invalid', 'true');
+    expect(bodies).toEqual([]);
+
+    await user.click(within(drawer).getByLabelText(/Programma/, { selector: 'input' }));
+    // The drawer's picker (the list's program filter is a native select with the same option).
+    await user.click(within(await screen.findByRole('listbox', { hidden: true })).getByRole('option', { name: 'Tessera Bar', hidden: true }));
+    await user.type(within(drawer).getByRole('textbox', { name: /^Nome/ }), 'Caffè omaggio');
+    await user.type(within(drawer).getByRole('textbox', { name: /Costo in timbri/ }), '10');
+    await user.type(within(drawer).getByLabelText('Valido dal'), '2026-12-01');
+    await user.type(within(drawer).getByLabelText('Valido fino al'), '2026-11-30');
+    await user.click(within(drawer).getByRole('button', { name: 'Crea premio' }));
+    expect(await within(drawer).findByText('Fine validità non è valida')).toBeInTheDocument();
+    expect(bodies).toEqual([]);
+
+    await user.clear(within(drawer).getByLabelText('Valido fino al'));
+    await user.click(within(drawer).getByRole('button', { name: 'Crea premio' }));
+    await waitFor(() => expect(bodies).toHaveLength(1));
+    // The window as the days typed; blank stock and limit are "unlimited".
+    expect(bodies[0]).toEqual({
+      programId: STAMPS_PROGRAM,
+      name: 'Caffè omaggio',
+      description: '',
+      imageId: null,
+      cost: 10,
+      stock: null,
+      limitPerCustomer: null,
+      validFrom: '2026-12-01',
+      validUntil: null,
+      status: 'draft',
+    });
+    await waitFor(() => expect(router.state.location.pathname).toBe(`/rewards/${created.id}`));
+    expect(await screen.findByText('Premio “Caffè omaggio” creato')).toBeInTheDocument();
+  });
+
+  it('changes a reward with the version read, never its program', async () => {
+    document.cookie = 'XSRF-TOKEN=t; path=/';
+    const user = userEvent.setup();
+    const current = reward({ stock: 5 });
+    answerList([current]);
+    const patches: unknown[] = [];
+    server.use(
+      http.get(`/api/admin/rewards/${current.id}`, () => HttpResponse.json(current)),
+      http.patch(`/api/admin/rewards/${current.id}`, async ({ request }) => {
+        patches.push(await request.json());
+        return HttpResponse.json({ ...current, stock: 8, status: 'archived', version: 5 });
+      }),
+    );
+    renderPage(`/rewards?reward=${current.id}`);
+    const drawer = await screen.findByRole('dialog', { name: 'Modifica premio' });
+    expect(await within(drawer).findByLabelText(/Programma/, { selector: 'input' })).toBeDisabled();
+    const stock = within(drawer).getByRole('textbox', { name: /Disponibilità/ });
+    await user.clear(stock);
+    await user.type(stock, '8');
+    await user.click(within(drawer).getByLabelText('Stato', { selector: 'input' }));
+    await user.click(within(await screen.findByRole('listbox', { hidden: true })).getByRole('option', { name: 'Archiviato', hidden: true }));
+    await user.click(within(drawer).getByRole('button', { name: 'Salva' }));
+    await waitFor(() => expect(patches).toHaveLength(1));
+    expect(patches[0]).toEqual({
+      name: 'Gelato',
+      description: '',
+      imageId: null,
+      cost: 1200,
+      stock: 8,
+      limitPerCustomer: null,
+      validFrom: null,
+      validUntil: '2027-06-30',
+      status: 'archived',
+      version: 4,
+    });
+    expect(await screen.findByText('Premio “Gelato” salvato')).toBeInTheDocument();
+  });
+});

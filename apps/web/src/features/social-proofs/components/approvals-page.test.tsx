@@ -1,0 +1,150 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { http, HttpResponse } from 'msw';
+import { describe, expect, it } from 'vitest';
+import type { DecideSocialProofs, DecideSocialProofsResult, SocialProof } from '@sf/contract/social-proofs';
+import { server } from '../../../testing/msw-server.ts';
+import { renderWithProviders } from '../../../testing/test-utils.tsx';
+import { ApprovalsPage } from './approvals-page.tsx';
+
+const admin = { role: 'admin' as const, timeZone: 'Europe/Rome' };
+const PROGRAM_ID = '00000000-0000-4000-8000-000000000002';
+
+function proof(overrides: Partial<SocialProof> = {}): SocialProof {
+  return {
+    id: 7,
+    customerId: '00000000-0000-4000-8000-0000000000c1',
+    customerName: 'Giulia Bianchi',
+    cardNumber: '8012345678903',
+    programId: '00000000-0000-4000-8000-000000000002',
+    programName: 'Circuito Centro',
+    merchantId: null,
+    merchantName: null,
+    kind: 'review',
+    url: 'https://maps.example.com/recensione/123',
+    imageId: null,
+    imageUrl: null,
+    note: null,
+    channel: 'app',
+    submittedBy: 'app',
+    status: 'pending',
+    reason: null,
+    points: null,
+    entryId: null,
+    decidedBy: null,
+    decidedAt: null,
+    createdAt: '2026-11-20T09:30:00.000Z',
+    ...overrides,
+  };
+}
+
+const second = proof({ id: 8, customerId: '00000000-0000-4000-8000-0000000000c2', customerName: 'Marco Verdi', kind: 'share', url: 'https://social.example.org/post/9' });
+
+function renderPage(items: SocialProof[], answer: (body: DecideSocialProofs) => DecideSocialProofsResult, route = '/approvals') {
+  const seen: URLSearchParams[] = [];
+  const decisions: DecideSocialProofs[] = [];
+  server.use(
+    http.get('/api/admin/social-proofs', ({ request }) => {
+      seen.push(new URL(request.url).searchParams);
+      return HttpResponse.json({ items, total: items.length, page: 1, pageSize: 25 });
+    }),
+    http.post('/api/admin/social-proofs/decisions', async ({ request }) => {
+      const body = (await request.json()) as DecideSocialProofs;
+      decisions.push(body);
+      return HttpResponse.json(answer(body));
+    }),
+  );
+  renderWithProviders(
+    <ApprovalsPage programOptions={[{ value: PROGRAM_ID, label: 'Circuito Centro' }]} merchantOptions={[]} customerHref={(id) => `/customers/${id}`} />,
+    { route, user: admin },
+  );
+  return { seen, decisions };
+}
+
+const decided = (body: DecideSocialProofs): DecideSocialProofsResult => ({
+  items: body.ids.map((id) => ({ id, outcome: 'decided', proof: null, message: null })),
+});
+
+describe('Approvazioni', { timeout: 30_000 }, () => {
+  it('lists the queue pending first, with the action, the site of the link and what an approval gave', async () => {
+    const capped = proof({ id: 5, customerName: 'Anna Neri', status: 'approved', points: 0, reason: 'Tetto mensile raggiunto', url: null });
+    const { seen } = renderPage([proof(), capped], decided);
+    const row = (await screen.findByRole('link', { name: 'Giulia Bianchi' })).closest('tr')!;
+    expect(within(row).getByText('Recensione')).toBeInTheDocument();
+    expect(within(row).getByRole('link', { name: 'maps.example.com' })).toHaveAttribute('rel', 'noopener noreferrer nofollow');
+    expect(within(row).getByText('In attesa')).toBeInTheDocument();
+    const done = screen.getByRole('link', { name: 'Anna Neri' }).closest('tr')!;
+    expect(within(done).getByText('Approvata')).toBeInTheDocument();
+    expect(within(done).getByText('0 punti')).toBeInTheDocument();
+    expect(within(done).getByText('Tetto mensile raggiunto')).toBeInTheDocument();
+    expect(Object.fromEntries(seen.at(-1)!)).toMatchObject({ sort: 'queue', order: 'asc' });
+  });
+
+  it('approves the one proof selected and says how many were approved and which could not be', async () => {
+    document.cookie = 'XSRF-TOKEN=t; path=/';
+    const user = userEvent.setup();
+    const { decisions } = renderPage([proof(), second], (body) => ({
+      items: [{ id: body.ids[0]!, outcome: 'failed', proof: null, message: 'Il programma non è attivo' }],
+    }));
+    await user.click(await screen.findByRole('checkbox', { name: 'Seleziona Condivisione di Marco Verdi' }));
+    await user.click(screen.getByRole('button', { name: 'Approva (1)' }));
+    await waitFor(() => expect(decisions).toEqual([{ ids: [8], decision: 'approve' }]));
+    expect(await screen.findByText('0 azioni approvate')).toBeInTheDocument();
+    expect(await screen.findByText('Condivisione di Marco Verdi: Il programma non è attivo')).toBeInTheDocument();
+    await waitFor(() => expect(screen.queryByRole('button', { name: /^Approva/ })).toBeNull());
+  });
+
+  it('rejects the whole page in one request, only with a reason', async () => {
+    document.cookie = 'XSRF-TOKEN=t; path=/';
+    const user = userEvent.setup();
+    const { decisions } = renderPage([proof(), second], decided);
+    await user.click(await screen.findByRole('checkbox', { name: 'Seleziona tutte le righe della pagina' }));
+    await user.click(screen.getByRole('button', { name: 'Rifiuta (2)' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Rifiuta 2 azioni' });
+    const confirm = within(dialog).getByRole('button', { name: 'Rifiuta' });
+    expect(confirm).toBeDisabled();
+    await user.type(within(dialog).getByRole('textbox', { name: /Motivo/ }), '   ');
+    expect(confirm).toBeDisabled();
+    await user.type(within(dialog).getByRole('textbox', { name: /Motivo/ }), 'Screenshot illeggibile');
+    await user.click(confirm);
+    await waitFor(() => expect(decisions).toEqual([{ ids: [7, 8], decision: 'reject', reason: 'Screenshot illeggibile' }]));
+    expect(await screen.findByText('2 azioni rifiutate')).toBeInTheDocument();
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Rifiuta 2 azioni' })).toBeNull());
+  });
+
+  it('does not offer a reason typed and cancelled for the next rejection: the customer reads it', async () => {
+    const user = userEvent.setup();
+    const { decisions } = renderPage([proof(), second], decided);
+    await user.click(await screen.findByRole('checkbox', { name: 'Seleziona Recensione di Giulia Bianchi' }));
+    await user.click(screen.getByRole('button', { name: 'Rifiuta (1)' }));
+    let dialog = await screen.findByRole('dialog', { name: 'Rifiuta 1 azione' });
+    await user.type(within(dialog).getByRole('textbox', { name: /Motivo/ }), 'Recensione di un altro locale');
+    await user.click(within(dialog).getByRole('button', { name: 'Annulla' }));
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Rifiuta 1 azione' })).toBeNull());
+
+    await user.click(screen.getByRole('checkbox', { name: 'Seleziona Recensione di Giulia Bianchi' }));
+    await user.click(screen.getByRole('checkbox', { name: 'Seleziona Condivisione di Marco Verdi' }));
+    await user.click(screen.getByRole('button', { name: 'Rifiuta (1)' }));
+    dialog = await screen.findByRole('dialog', { name: 'Rifiuta 1 azione' });
+    expect(within(dialog).getByRole('textbox', { name: /Motivo/ })).toHaveValue('');
+    expect(within(dialog).getByRole('button', { name: 'Rifiuta' })).toBeDisabled();
+    expect(decisions).toEqual([]);
+  });
+
+  it('asks the API for the proofs the URL’s filters name, and shows those filters chosen', async () => {
+    const rejected = proof({ status: 'rejected', kind: 'share', reason: 'Post privato', url: 'https://www.instagram.com/p/Cx9', imageId: '00000000-0000-4000-8000-0000000000e3', imageUrl: '/api/admin/social-proofs/7/image' });
+    const { seen } = renderPage([rejected], decided, `/approvals?status=rejected&kind=share&programId=${PROGRAM_ID}&from=2026-11-01&to=2026-11-20`);
+    const row = (await screen.findByRole('link', { name: 'Giulia Bianchi' })).closest('tr')!;
+    // The screenshot's thumbnail opens the full image apart, without our page as its opener.
+    const thumbnail = within(row).getByRole('img', { name: /Giulia Bianchi/ });
+    expect(thumbnail.closest('a')).toHaveAttribute('href', '/api/admin/social-proofs/7/image');
+    expect(thumbnail.closest('a')).toHaveAttribute('rel', expect.stringContaining('noopener'));
+    expect(within(row).getByText('Post privato')).toBeInTheDocument();
+    // The site as people say it, the whole link on hover.
+    expect(within(row).getByRole('link', { name: 'instagram.com' })).toHaveAttribute('title', 'https://www.instagram.com/p/Cx9');
+    expect(Object.fromEntries(seen.at(-1)!)).toMatchObject({ status: 'rejected', kind: 'share', programId: PROGRAM_ID, from: '2026-11-01', to: '2026-11-20' });
+    expect(screen.getByRole('combobox', { name: 'Stato' })).toHaveDisplayValue('Rifiutata');
+    expect(screen.getByRole('combobox', { name: 'Azione' })).toHaveDisplayValue('Condivisione');
+    expect(screen.getByRole('combobox', { name: 'Programma' })).toHaveDisplayValue('Circuito Centro');
+  });
+});
