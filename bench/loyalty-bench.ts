@@ -196,7 +196,7 @@ try {
   async function purchases(customers: string[]) {
     const groups = writeGroupsOf({ db: app.db, clock: app.clock, timeZone: app.env.BUSINESS_TIME_ZONE });
     const groupsBefore = { ...(groups?.stats ?? { groups: 0, requests: 0 }) };
-    const accountChecksBefore = app.identity.accountCheckStats?.groups ?? 0;
+    const accountChecksBefore = app.identity.accountCheckStats?.requests ?? 0;
     const walBefore = await walNow();
     const cpuBefore = await cpuNow();
     const serverBefore = process.threadCpuUsage();
@@ -224,8 +224,8 @@ try {
     const clientMs = clientCpuMs / Math.max(1, ok);
     const grouped = groups ? groups.stats.requests - groupsBefore.requests : 0;
     const perGroup = groups ? grouped / Math.max(1, groups.stats.groups - groupsBefore.groups) : 1;
-    // The guard's reads of the account and its session (decision 027: concurrent ones share a query).
-    const accountChecks = ((app.identity.accountCheckStats?.groups ?? 0) - accountChecksBefore) / Math.max(1, ok);
+    // The guard's reads of the account and its session (none for a purchase: decision 028 reads it in the write).
+    const accountChecks = ((app.identity.accountCheckStats?.requests ?? 0) - accountChecksBefore) / Math.max(1, ok);
     const wal = walPerPurchase(walBefore, walAfter, ok);
     return { perSecond: ok / seconds, ok, errors: Object.values(errors).reduce((a, b) => a + b, 0), detail: errors, nodeMs, postgresMs, serverLoop, serverMs, clientMs, perGroup, accountChecks, wal };
   }

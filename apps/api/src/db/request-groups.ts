@@ -2,7 +2,7 @@
  * Group commit for concurrent requests (decision 027): requests that arrive while the database is
  * busy with earlier ones wait in a queue, and each free slot takes every waiting request it can into
  * ONE database call — for ledger writes one transaction (one round trip to lock and read for all of
- * them, one to write them all and commit), for the sign-in check one read.
+ * them, one to write them all and commit).
  *
  * Why: on our machines a round trip costs both processes a socket write and a wake-up, and a commit a
  * WAL flush; at a few hundred writes per second those, not the rows, were the API's and PostgreSQL's

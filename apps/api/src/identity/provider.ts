@@ -11,7 +11,6 @@ import type {
 import type { ConfirmEmailRequest } from '@sf/contract/email-confirmation';
 import type { Executor } from '../db/client.ts';
 import type { Account } from './accounts.ts';
-import type { RequestGroupStats } from '../db/request-groups.ts';
 import type { BoundStatement } from '../db/statement-shape.ts';
 
 /** Work done after the answer went out (so that its timing tells nothing). */
@@ -70,8 +69,8 @@ export interface IdentityProvider {
    * (decision 028). Absent: the provider cannot (Firebase asks its own servers about revocation).
    */
   deferAccountCheck?(token: string): Promise<DeferredAccountCheck>;
-  /** How the guard's account reads were grouped under load (decision 027), for tests and benchmarks. */
-  readonly accountCheckStats?: RequestGroupStats;
+  /** How many times the guard read an account so far, for tests and benchmarks. */
+  readonly accountCheckStats?: { readonly requests: number };
   /**
    * The profile dialog's password change, for a provider that keeps the passwords itself (Firebase);
    * absent: ours, in `modules/staff/self.service.ts`. Ends every session, answers with a fresh sign-in.

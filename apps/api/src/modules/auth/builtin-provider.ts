@@ -1,17 +1,16 @@
 import type { FastifyInstance } from 'fastify';
-import { and, eq, getTableColumns, gt, inArray, isNull, sql, type Placeholder, type SQL } from 'drizzle-orm';
+import { and, eq, getTableColumns, gt, isNull, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import { sessions, users } from '../../db/schema.ts';
 import { unauthenticated } from '../../lib/errors.ts';
 import { TokenError } from '../../identity/token-signer.ts';
 import { sessionIdOf } from '../../identity/accounts.ts';
 import type { CheckedAccount, IdentityProvider } from '../../identity/provider.ts';
 import { StatementShape } from '../../db/statement-shape.ts';
-import { RequestGroups, settle, type Settled } from '../../db/request-groups.ts';
 import { confirmEmail, forgotPassword, login, logout, refreshTokens, register, resetPassword } from './auth.service.ts';
 
 /**
  * The sign-in a token names, joined to its account only while it is live: its own, not revoked, not
- * expired at `now`. Every read of the guard (alone, grouped, or in a write's batch) joins by this.
+ * expired at `now`. Every read of the guard (alone, or in a write's batch) joins by this.
  */
 const liveSession = (sessionIs: SQL, now: Date | Placeholder) =>
   and(sessionIs, eq(sessions.userId, users.id), isNull(sessions.revokedAt), gt(sessions.expiresAt, now));
@@ -47,39 +46,14 @@ export function createBuiltinProvider(app: FastifyInstance): IdentityProvider {
       .limit(1)
       .prepare('access_control_account');
   type AccountRow = Awaited<ReturnType<ReturnType<typeof prepareFindAccount>['execute']>>[number];
-  type AccountCheck = { id: string; sid: string };
-  const checkAlone = async ({ id, sid }: AccountCheck): Promise<AccountRow | undefined> => {
+  /** The guard's reads of an account so far (tests and benchmarks count them). */
+  const accountCheckStats = { requests: 0 };
+  const checkAccount = async (id: string, sid: string): Promise<AccountRow | undefined> => {
     findAccount ??= prepareFindAccount();
+    accountCheckStats.requests += 1;
     const [row] = await findAccount.execute({ id, sid, now: app.clock.now() });
     return row;
   };
-  /**
-   * The same read for several requests at once (decision 027): under load, the checks that arrive
-   * while earlier ones are at the database share one query; each still reads the account and its
-   * session as they are now. A lone check runs at once, alone, as the prepared statement above.
-   */
-  const checkTogether = async (checks: AccountCheck[]): Promise<Settled<AccountRow | undefined>[]> => {
-    try {
-      const found = await app.db
-        .select({ ...getTableColumns(users), sessionId: sessions.id })
-        .from(users)
-        .leftJoin(sessions, liveSession(inArray(sessions.id, [...new Set(checks.map((check) => check.sid))]), app.clock.now()))
-        .where(inArray(users.id, [...new Set(checks.map((check) => check.id))]));
-      return checks.map(({ id, sid }) => {
-        // The account's row with this session when it is live, else the account alone (session ended).
-        const rows = found.filter((row) => row.id === id);
-        const live = rows.find((row) => row.sessionId === sid);
-        return { ok: true, value: live ?? (rows[0] ? { ...rows[0], sessionId: null } : undefined) };
-      });
-    } catch {
-      // One malformed id must not fail the others' checks: each runs alone, with its own answer.
-      return Promise.all(checks.map((check) => settle(checkAlone(check))));
-    }
-  };
-  const accountChecks = new RequestGroups<AccountCheck, AccountRow | undefined>(
-    (checks) => (checks.length === 1 ? Promise.all([settle(checkAlone(checks[0]!))]) : checkTogether(checks)),
-    { slots: 4, maxGroupSize: 64 },
-  );
 
   /** The token's claims once its signature and expiry are checked; it must name its sign-in. */
   const verifiedClaims = async (token: string) => {
@@ -124,11 +98,11 @@ export function createBuiltinProvider(app: FastifyInstance): IdentityProvider {
     refresh: (refreshToken, request) => refreshTokens(app, refreshToken, request),
     logout: (refreshToken) => logout(app, refreshToken),
     sessionIdOf,
-    accountCheckStats: accountChecks.stats,
+    accountCheckStats,
     // Our ID tokens die with their session, so every check is a revocation check: the option changes nothing.
     async authenticate(token) {
       const claims = await verifiedClaims(token);
-      const row = await accountChecks.submit({ id: claims.sub, sid: claims.sid }, []);
+      const row = await checkAccount(claims.sub, claims.sid);
       const { sessionId, ...account } = acceptedAccount(row, claims);
       return { account, sessionId };
     },
