@@ -82,7 +82,6 @@ export type ListApiKeysQuery = z.infer<typeof listApiKeysQuerySchema>;
 export const exportApiKeysQuerySchema = exportQuerySchema(listApiKeysQuerySchema);
 export const apiKeyPageSchema = listPageSchema(apiKeySchema);
 export type ApiKeyPage = z.infer<typeof apiKeyPageSchema>;
-export const apiKeyIdParamSchema = z.object({ id: z.uuid() });
 
 // ---- /api/integration/v1 ------------------------------------------------------------------------
 

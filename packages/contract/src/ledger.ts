@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { Language } from './app-info.ts';
-import { pageSchema, pagingQuerySchema, sortOrderSchema } from './common.ts';
+import { pagingQuerySchema, sortOrderSchema } from './common.ts';
+import { listPageSchema } from './list-query.ts';
 import { formatBound } from './messages.ts';
 import { keyed } from './validation.ts';
 
@@ -223,7 +224,7 @@ export type LedgerListEntry = z.infer<typeof ledgerListEntrySchema>;
  * else `totalIsCapped` says "at least". `sums`: the matching entries' points and stamps, whenever
  * `total` is exact (null otherwise).
  */
-export const ledgerPageSchema = pageSchema(ledgerListEntrySchema).extend({
+export const ledgerPageSchema = listPageSchema(ledgerListEntrySchema).extend({
   totalIsCapped: z.boolean(),
   sums: z.object({ points: z.number().int(), stamps: z.number().int() }).nullable(),
 });
@@ -239,13 +240,6 @@ export const LEDGER_ERROR_CODES = [
   'idempotency_key_in_flight',
 ] as const;
 export type LedgerErrorCode = (typeof LEDGER_ERROR_CODES)[number];
-
-export const LEDGER_ERROR_STATUS: Record<LedgerErrorCode, number> = {
-  insufficient_balance: 409,
-  already_reversed: 409,
-  idempotency_key_reused: 422,
-  idempotency_key_in_flight: 409,
-};
 
 type LedgerErrorParams = { balance?: number; requested?: number; unit?: 'points' | 'stamps' };
 
