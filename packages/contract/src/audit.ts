@@ -25,6 +25,7 @@ export const listAuditQuerySchema = pagingQuerySchema.extend({
   from: z.iso.datetime({ offset: true }).optional(),
   to: z.iso.datetime({ offset: true }).optional(),
 });
+export type ListAuditQuery = z.infer<typeof listAuditQuerySchema>;
 export const auditPageSchema = listPageSchema(auditEntrySchema);
 
 /** The audit export takes the list's filters, without paging. */

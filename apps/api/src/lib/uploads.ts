@@ -2,9 +2,11 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { eq, sql } from 'drizzle-orm';
+import type { FastifyRequest } from 'fastify';
+import { message } from '@sf/contract/messages';
 import type { Database } from '../db/client.ts';
 import { uploads, users, type UploadPurpose } from '../db/schema.ts';
-import { AppError } from './errors.ts';
+import { AppError, validationFailed } from './errors.ts';
 import { recordAudit, type AuditActor } from './audit.ts';
 
 /** Images we store: News covers, reward images, social-action screenshots. */
@@ -152,4 +154,33 @@ export async function readStoredImage(
   } catch {
     return null;
   }
+}
+
+/**
+ * Reads the one file of a multipart request (field `file`), or answers 415 (not multipart) or 400
+ * naming the field; 413 (payload_too_large) once the stream passes the route's limit. Every upload
+ * route reads its file here (issue 26: upload parsing once).
+ */
+export async function readUploadedFile(request: FastifyRequest): Promise<{ bytes: Buffer; fileName: string }> {
+  if (!request.isMultipart()) {
+    throw new AppError(415, 'unsupported_media_type', 'Send the file as multipart/form-data in the field "file"');
+  }
+  const file = await request.file();
+  if (!file || file.fieldname !== 'file') {
+    const text = message('required', request.language, { field: 'file' });
+    throw validationFailed(text, [{ field: 'file', message: text }]);
+  }
+  return { bytes: await file.toBuffer(), fileName: file.filename };
+}
+
+/** An uploaded image, its type found by its content (a renamed script is refused with 415). */
+export async function readUploadedImage(request: FastifyRequest): Promise<{ bytes: Buffer; fileName: string; type: ImageType }> {
+  const { bytes, fileName } = await readUploadedFile(request);
+  const type = detectImageType(bytes);
+  if (!type) {
+    throw new AppError(415, 'unsupported_media_type', 'Only PNG, JPEG, WebP and GIF images are accepted', [
+      { field: 'file', message: message('invalid', request.language, { field: 'file' }) },
+    ]);
+  }
+  return { bytes, fileName, type };
 }

@@ -28,9 +28,10 @@ import {
   type CustomerRow,
   type CustomerValues,
 } from './customers.repository.ts';
-import { hasActiveBlock } from '../privacy/privacy.repository.ts';
+import { hasProcessingBlock } from '../privacy/privacy.service.ts';
 import { uniqueCardNumber } from './customer-cards.service.ts';
 import { customersTotal } from '../dashboard/dashboard.service.ts';
+import { isUniqueViolation } from '../../db/unique-violation.ts';
 
 export const CUSTOMER_ENTITY = 'customer';
 
@@ -56,12 +57,6 @@ async function uniqueReferralCode(executor: Executor): Promise<string> {
 async function withConsents(executor: Executor, row: CustomerRow): Promise<Customer> {
   const states = await currentConsents(executor, [row.id]);
   return toCustomer(row, states.get(row.id));
-}
-
-/** PostgreSQL's unique violation on the customers' e-mail index (a twin request won the race). */
-function isEmailUniqueViolation(error: unknown): boolean {
-  const cause = (error as { cause?: { code?: string; constraint?: string } }).cause ?? (error as { code?: string; constraint?: string });
-  return cause?.code === '23505' && (cause.constraint === undefined || cause.constraint === 'customers_email_key');
 }
 
 export async function listCustomers(deps: ServiceDeps, query: ListCustomersQuery) {
@@ -132,7 +127,7 @@ export async function createCustomer(deps: ServiceDeps, caller: Caller, input: C
       return customer;
     });
   } catch (error) {
-    if (isEmailUniqueViolation(error)) throw emailTaken();
+    if (isUniqueViolation(error, 'customers_email_key')) throw emailTaken();
     throw error;
   }
 }
@@ -163,7 +158,7 @@ export async function updateCustomer(deps: ServiceDeps, caller: Caller, id: stri
       return after;
     });
   } catch (error) {
-    if (isEmailUniqueViolation(error)) throw emailTaken();
+    if (isUniqueViolation(error, 'customers_email_key')) throw emailTaken();
     throw error;
   }
 }
@@ -182,7 +177,7 @@ export async function recordConsent(deps: ServiceDeps, caller: Caller, id: strin
     if (current.status === 'erased') throw conflict(erasedText(caller.language));
     // A restriction or objection in force (privacy requests, decision record 021) refuses new
     // marketing and profiling grants until it is lifted; withdrawals are always accepted.
-    if (input.granted && input.purpose !== 'service' && (await hasActiveBlock(tx, id))) {
+    if (input.granted && input.purpose !== 'service' && (await hasProcessingBlock(tx, id))) {
       throw new AppError(409, 'processing_blocked', errorText('processing_blocked', caller.language) ?? '');
     }
     const record = await insertConsent(tx, { customerId: id, ...input, at: deps.clock.now(), recordedBy: caller.userId });
@@ -200,4 +195,21 @@ export async function listConsentHistory(deps: ServiceDeps, caller: Caller, id: 
   const row = await findCustomer(deps.db, id);
   if (!row) throw customerNotFound(caller.language);
   return { items: await consentHistory(deps.db, id) };
+}
+
+// ---- For other modules, inside their own transaction (the privacy requests) -----------------------
+
+/** The customer's row, locked for update when asked (a privacy action serialises on it). */
+export async function customerInTransaction(tx: Executor, id: string, options: { forUpdate?: boolean } = {}) {
+  return findCustomer(tx, id, options);
+}
+
+/** Whether a referral code is someone's already (an erasure draws a fresh one). */
+export async function isReferralCodeTaken(tx: Executor, code: string): Promise<boolean> {
+  return (await findCustomerIdBy(tx, { referralCode: code })) !== undefined;
+}
+
+/** Appends a consent record in the caller's transaction (an erasure withdraws every grant). */
+export async function appendConsent(tx: Executor, record: Parameters<typeof insertConsent>[1]) {
+  return insertConsent(tx, record);
 }

@@ -8,7 +8,7 @@ import { createTestContext, type TestContext } from '../../../test/helper.ts';
 import { createLedgerFixture, type LedgerFixture } from '../../../test/ledger-fixtures.ts';
 import { expectLinksToMatch, expectNoneNegative, fromLedger, pick } from '../../../test/dashboard-figures.ts';
 import { CodedError } from '../../lib/errors.ts';
-import { addDays, localDate } from '../ledger/ledger.rules.ts';
+import { addDays, localDate } from '../../lib/business-days.ts';
 import { createEntry, expireDueLots, reverseEntry, type LedgerCaller, type LedgerDeps } from '../ledger/ledger.service.ts';
 import { verifyDerivedFigures, verifyLedger } from '../ledger/ledger.verify.ts';
 

@@ -33,6 +33,7 @@ import {
   type RowError,
 } from './imports.csv.ts';
 import * as repo from './imports.repository.ts';
+import { isUniqueViolation } from '../../db/unique-violation.ts';
 
 export const IMPORT_ENTITY = 'import';
 export const IMPORT_JOB = 'imports.run';
@@ -137,6 +138,29 @@ export async function getImport(deps: ServiceDeps, id: string, language: Languag
 }
 
 /** The field a column was mapped to (errors name the file's column; the message names the field). */
+/** Every row error of an import as CSV for Italian Excel (the read is audited in the export's transaction). */
+export async function importErrorsExport(deps: ImportDeps, caller: Caller, id: string) {
+  const detail = await getImport(deps, id, caller.language);
+  const codes = ['required', 'invalid', 'notFound', 'duplicateInFile', 'alreadyExists', 'consentValue', 'insufficientBalance'];
+  const fieldOf = new Map(Object.entries(detail.mapping).map(([field, column]) => [column, field]));
+  const columns = [...new Set([...Object.values(detail.mapping), ...Object.keys(detail.mapping)])];
+  const texts = columns.flatMap((column) => codes.map((code) => ({ t_column: column, t_code: code, t_text: rowErrorText(code, fieldOf.get(column) ?? column, caller.language) })));
+  const source = repo.rowErrorsExport(id, texts);
+  return {
+    db: deps.db,
+    fileName: `errori-importazione-${id.slice(0, 8)}.csv`,
+    language: caller.language,
+    columns: source.columns,
+    query: source.query,
+    before: (tx: Executor) => recordAudit(tx, caller.actor, { action: 'export_errors', entityType: IMPORT_ENTITY, entityId: id }),
+  };
+}
+
+/** Removes an uploaded file that no import kept (the upload was refused before its import was written). */
+export async function discardUnkeptUpload(deps: ImportDeps, storedName: string): Promise<void> {
+  if (!(await repo.isStoredNameUsed(deps.db, storedName))) await rm(path.join(deps.dataDir, 'imports', storedName), { force: true });
+}
+
 export function fieldByColumn(mapping: Record<string, string>) {
   const byColumn = new Map(Object.entries(mapping).map(([field, column]) => [column, field]));
   return (column: string) => byColumn.get(column) ?? column;
@@ -548,11 +572,6 @@ async function retryLeftOut(tx: Executor, value: repo.ImportRow, leftOut: repo.C
   }
   return inserted;
 }
-
-const isUniqueViolation = (error: unknown): boolean => {
-  const cause = (error as { cause?: unknown })?.cause ?? error;
-  return (cause as { code?: string })?.code === '23505';
-};
 
 /**
  * One committed batch of STAGED customers — the rows `from`..`to` of the file — in one transaction

@@ -19,7 +19,7 @@ import type { AuditActor } from '../../lib/audit.ts';
 import { CodedError } from '../../lib/errors.ts';
 import { createEntry, customerMemberships, type LedgerCaller, type LedgerDeps } from '../ledger/ledger.service.ts';
 import { findCardHolder, verifyCardCode, type CardHolder } from '../customers/customer-cards.service.ts';
-import { localDate } from '../ledger/ledger.rules.ts';
+import { localDate } from '../../lib/business-days.ts';
 import type { IntegrationKey } from './api-keys.service.ts';
 import * as repo from './integration.repository.ts';
 

@@ -5,7 +5,7 @@ import { sql } from 'drizzle-orm';
 import { createTestContext, type TestContext } from '../../../test/helper.ts';
 import { createLedgerFixture, type LedgerFixture } from '../../../test/ledger-fixtures.ts';
 import { CodedError } from '../../lib/errors.ts';
-import { addDays, localDate } from './ledger.rules.ts';
+import { addDays, localDate } from '../../lib/business-days.ts';
 import { createEntry, expireDueLots, reverseEntry, type LedgerCaller, type LedgerDeps } from './ledger.service.ts';
 import { verifyLedger } from './ledger.verify.ts';
 

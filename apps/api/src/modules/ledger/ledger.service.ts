@@ -11,7 +11,7 @@ import {
 import { message } from '@sf/contract/messages';
 import type { Database, Executor, Transaction } from '../../db/client.ts';
 import type { AuditActor } from '../../lib/audit.ts';
-import type { Clock } from '../../lib/clock.ts';
+import type { ActingCaller, ServiceDeps } from '../../lib/caller.ts';
 import { AppError, CodedError } from '../../lib/errors.ts';
 import * as repo from './ledger.repository.ts';
 // A cycle (rewards uses the ledger's lockMember/applyToLockedMember): only functions cross it, at call time.
@@ -26,26 +26,18 @@ import {
   storedAnswerOf,
   type IdempotentRequest,
   type StoredAnswer,
-} from './idempotency.ts';
+} from '../../lib/idempotency.ts';
 import { batchedTransaction, supportsBatches, type BatchedTransaction } from '../../db/batch.ts';
 import type { BoundStatement } from '../../db/statement-shape.ts';
 import { settle, RequestGroups, type Settled } from '../../db/request-groups.ts';
-import {
-  addDays,
-  consumeFifo,
-  expiryDate,
-  localDate,
-  pointsForPurchase,
-  stampsForPurchase,
-  startOfLocalDay,
-  tierFor,
-  tierWindowStart,
-} from './ledger.rules.ts';
+import { consumeFifo, expiryDate, pointsForPurchase, stampsForPurchase, tierFor, tierWindowStart } from './ledger.rules.ts';
+import { addDays, localDate, startOfLocalDay } from '../../lib/business-days.ts';
 
-export type LedgerDeps = { db: Database; clock: Clock; timeZone: string };
+/** The ledger's services take the common ServiceDeps (lib/caller.ts). */
+export type LedgerDeps = ServiceDeps;
 
 /** Who writes: a staff member (id + e-mail for the entry's "created by"), or the system. */
-export type LedgerCaller = { id: string | null; label: string; audit: AuditActor };
+export type LedgerCaller = ActingCaller;
 
 const IDEMPOTENCY_SCOPE = 'admin-ledger';
 

@@ -7,7 +7,7 @@ import { systemClock } from '../../lib/clock.ts';
 import { CodedError } from '../../lib/errors.ts';
 import { freshDatabase, testDatabaseKind } from '../../../test/helper.ts';
 import { createLedgerFixture, type LedgerFixture } from '../../../test/ledger-fixtures.ts';
-import { requestHash } from './idempotency.ts';
+import { requestHash } from '../../lib/idempotency.ts';
 import { createEntriesTogether, createEntry, writeGroupsOf, type LedgerCaller, type LedgerDeps } from './ledger.service.ts';
 import { verifyLedger } from './ledger.verify.ts';
 

@@ -19,6 +19,7 @@ import {
   type MerchantRow,
   type MerchantValues,
 } from './merchants.repository.ts';
+import { isUniqueViolation } from '../../db/unique-violation.ts';
 
 export const MERCHANT_ENTITY = 'merchant';
 
@@ -63,17 +64,11 @@ async function checkVatFree(executor: Executor, row: { vatNumber: string; status
   if (owner !== undefined && owner !== id) throw alreadyUsed('vatNumber');
 }
 
-/** The unique index caught a twin request that passed the check at the same time. */
-function isVatUniqueViolation(error: unknown): boolean {
-  const cause = (error as { cause?: { code?: string; constraint?: string } }).cause ?? (error as { code?: string; constraint?: string });
-  return cause?.code === '23505' && cause.constraint === 'merchants_vat_number_key';
-}
-
 async function orVatTaken<T>(work: Promise<T>): Promise<T> {
   try {
     return await work;
   } catch (error) {
-    if (isVatUniqueViolation(error)) throw alreadyUsed('vatNumber');
+    if (isUniqueViolation(error, 'merchants_vat_number_key')) throw alreadyUsed('vatNumber');
     throw error;
   }
 }

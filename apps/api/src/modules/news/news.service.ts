@@ -1,17 +1,19 @@
-import { and, asc, desc, eq, ne } from 'drizzle-orm';
+import { asc, eq, ne } from 'drizzle-orm';
 import type { Language } from '@sf/contract/app-info';
 import { message } from '@sf/contract/messages';
 import type { AuditEntry } from '@sf/contract/audit';
 import type { CreateNewsPost, ListNewsQuery, NewsAudience, NewsAudienceOptions, NewsPost, NewsStatus, UpdateNewsPost } from '@sf/contract/news';
 import type { Database, Executor, Transaction } from '../../db/client.ts';
-import { auditLog, merchants, programs } from '../../db/schema.ts';
+import { merchants, programs } from '../../db/schema.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { recordAudit, type AuditActor } from '../../lib/audit.ts';
 import { conflict, notFound, validationFailed, type AppError } from '../../lib/errors.ts';
-import { toAuditEntry } from '../audit/audit.repository.ts';
+import { entityHistory } from '../audit/audit.service.ts';
 import { sanitizeRichText } from './rich-text.ts';
 import {
+  countByEffectiveStatus,
   deletePostRow,
+  findNextScheduled,
   findPost,
   findPosts,
   insertPost,
@@ -246,11 +248,20 @@ export async function applyAction(
 
 /** The post's audit entries, newest first; a deleted post keeps its history. */
 export async function postHistory(deps: NewsDeps, id: number, language: Language): Promise<{ items: AuditEntry[] }> {
-  const rows = await deps.db
-    .select()
-    .from(auditLog)
-    .where(and(eq(auditLog.entityType, NEWS_ENTITY), eq(auditLog.entityId, String(id))))
-    .orderBy(desc(auditLog.at), desc(auditLog.id));
-  if (rows.length === 0 && !(await findPost(deps.db, deps.clock.now(), id))) throw postNotFound(language);
-  return { items: rows.map(toAuditEntry) };
+  const items = await entityHistory(deps, { entityType: NEWS_ENTITY, entityId: String(id) });
+  if (items.length === 0 && !(await findPost(deps.db, deps.clock.now(), id))) throw postNotFound(language);
+  return { items };
+}
+
+/** The dashboard's news figures: posts by effective status and the next scheduled ones. */
+export async function newsSummary(deps: NewsDeps, input: { nextLimit: number }) {
+  const now = deps.clock.now();
+  const [postsByStatus, next] = await Promise.all([countByEffectiveStatus(deps.db, now), findNextScheduled(deps.db, now, input.nextLimit)]);
+  return {
+    postsByStatus,
+    nextScheduled: next.map((row) => {
+      const post = toNewsPost(row);
+      return { id: post.id, title: post.title, publishAt: post.publishAt, author: post.author };
+    }),
+  };
 }

@@ -14,12 +14,12 @@ import { recordAudit } from '../../lib/audit.ts';
 import type { Caller, ServiceDeps } from '../../lib/caller.ts';
 import { removeStoredImages } from '../../lib/uploads.ts';
 import { AppError, CodedError } from '../../lib/errors.ts';
-import { findCustomer, findCustomerIdBy, insertConsent } from '../customers/customers.repository.ts';
+import { appendConsent, customerInTransaction, isReferralCodeTaken } from '../customers/customers.service.ts';
 import { uniqueCardNumber } from '../customers/customer-cards.service.ts';
 import { newReferralCode } from '../customers/customers.service.ts';
 import { dropPersonFromPendingImports } from '../imports/imports.service.ts';
 import { eraseEntryTexts } from '../ledger/ledger.service.ts';
-import { businessDaysUntil } from '../ledger/ledger.rules.ts';
+import { businessDaysUntil } from '../../lib/business-days.ts';
 import * as repo from './privacy.repository.ts';
 
 export const PRIVACY_ENTITY = 'privacy_request';
@@ -101,7 +101,7 @@ export async function getPrivacyRequest(deps: ServiceDeps, id: string): Promise<
 export async function createPrivacyRequest(deps: ServiceDeps, caller: Caller, input: CreatePrivacyRequest): Promise<PrivacyRequest> {
   const now = deps.clock.now();
   return deps.db.transaction(async (tx) => {
-    const customer = await findCustomer(tx, input.customerId);
+    const customer = await customerInTransaction(tx, input.customerId);
     if (!customer) throw customerNotFound();
     const receivedAt = input.receivedAt ? new Date(input.receivedAt) : now;
     const row = await repo.insertPrivacyRequest(tx, {
@@ -210,7 +210,7 @@ async function appendOutcome(tx: Transaction, row: repo.PrivacyRequestListRow, c
 async function uniqueReferralCode(executor: Executor): Promise<string> {
   for (;;) {
     const code = newReferralCode();
-    if ((await findCustomerIdBy(executor, { referralCode: code })) === undefined) return code;
+    if (!(await isReferralCodeTaken(executor, code))) return code;
   }
 }
 
@@ -231,7 +231,7 @@ export async function runPrivacyAction(
     checkVersion(request, input.version);
     checkPending(request);
     const customerId = request.customerId;
-    const customer = await findCustomer(tx, customerId, { forUpdate: true });
+    const customer = await customerInTransaction(tx, customerId, { forUpdate: true });
     if (!customer) throw customerNotFound();
     let document: Record<string, unknown> | undefined;
 
@@ -290,7 +290,7 @@ export async function runPrivacyAction(
         for (const purpose of ['marketing', 'profiling'] as const) {
           const isGranted = purpose === 'marketing' ? customer.marketingConsent : customer.profilingConsent;
           if (!isGranted) continue;
-          await insertConsent(tx, { customerId, purpose, granted: false, channel: 'back-office', noticeVersion: request.kind, at: now, recordedBy: caller.userId });
+          await appendConsent(tx, { customerId, purpose, granted: false, channel: 'back-office', noticeVersion: request.kind, at: now, recordedBy: caller.userId });
           withdrawn.push(purpose);
         }
         await appendOutcome(tx, row, caller, now, { action: 'restrict', withdrawn });
@@ -322,4 +322,12 @@ export async function runPrivacyAction(
   });
   if (deps.dataDir && erasedImages.length > 0) await removeStoredImages(deps.dataDir, erasedImages);
   return answer;
+}
+
+/**
+ * Whether a restriction or objection is in force for the customer (decision record 021): the
+ * customers module refuses new marketing and profiling grants meanwhile. In the caller's transaction.
+ */
+export async function hasProcessingBlock(tx: Executor, customerId: string): Promise<boolean> {
+  return repo.hasActiveBlock(tx, customerId);
 }

@@ -3,7 +3,7 @@ import { sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../../db/client.ts';
 import type { Clock } from '../../lib/clock.ts';
-import { localDate } from '../ledger/ledger.rules.ts';
+import { localDate } from '../../lib/business-days.ts';
 import { submitProof } from '../social-proofs/social-proofs.service.ts';
 import { generateVouchers, redeemReward, type RewardsActor } from './rewards.service.ts';
 

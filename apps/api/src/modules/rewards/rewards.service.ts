@@ -25,8 +25,8 @@ import type { Caller, ServiceDeps } from '../../lib/caller.ts';
 import { recordAudit } from '../../lib/audit.ts';
 import { AppError, CodedError } from '../../lib/errors.ts';
 import { applyToLockedMember, lockMember, type LedgerCaller } from '../ledger/ledger.service.ts';
-import { requestHash, runIdempotent } from '../ledger/idempotency.ts';
-import { localDate } from '../ledger/ledger.rules.ts';
+import { requestHash, runIdempotent } from '../../lib/idempotency.ts';
+import { localDate } from '../../lib/business-days.ts';
 import * as repo from './rewards.repository.ts';
 
 /**

@@ -16,7 +16,7 @@ import type { Caller, ServiceDeps } from '../../lib/caller.ts';
 import { recordAudit, type AuditActor } from '../../lib/audit.ts';
 import { AppError, CodedError } from '../../lib/errors.ts';
 import { applyToLockedMember, lockMember, type LedgerCaller } from '../ledger/ledger.service.ts';
-import { addDays, localDate, startOfLocalDay } from '../ledger/ledger.rules.ts';
+import { addDays, localDate, startOfLocalDay } from '../../lib/business-days.ts';
 import { IMAGE_MAX_BYTES, detectImageType, removeStoredImages, storeImage } from '../../lib/uploads.ts';
 import { depsOf } from '../../lib/caller.ts';
 import { enqueueJob, type JobModule } from '../../lib/job-runner.ts';

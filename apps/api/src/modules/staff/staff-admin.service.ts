@@ -1,3 +1,4 @@
+import type { ServiceDeps } from '../../lib/caller.ts';
 import { and, count, eq, ilike, isNotNull, isNull, or, sql } from 'drizzle-orm';
 import { allOf, containsPattern, findPage, orderFor, type ListDefinition } from '../../db/list.ts';
 import { csvCell, csvSelection, type CsvColumns } from '../../db/csv-export.ts';
@@ -91,8 +92,8 @@ export async function listStaff(app: FastifyInstance, query: ListStaffQuery) {
 }
 
 /** The dashboard's badge and the menu's: accounts waiting for an admin to grant a role. */
-export async function countWaitingStaff(app: FastifyInstance): Promise<number> {
-  const [row] = await app.db
+export async function countWaitingStaff(deps: Pick<ServiceDeps, 'db'>): Promise<number> {
+  const [row] = await deps.db
     .select({ n: count() })
     .from(users)
     .where(and(isNotNull(users.emailConfirmedAt), isWaiting));

@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { ledgerErrorMessage } from '@sf/contract/ledger';
-import type { Database, Transaction } from '../../db/client.ts';
-import { StatementShape, type BoundStatement } from '../../db/statement-shape.ts';
-import { CodedError } from '../../lib/errors.ts';
+import type { Database, Transaction } from '../db/client.ts';
+import { StatementShape, type BoundStatement } from '../db/statement-shape.ts';
+import { CodedError } from './errors.ts';
+import { isUniqueViolation } from '../db/unique-violation.ts';
 
 /**
  * Idempotent requests (docs/product.md D; decision record 011):
@@ -32,11 +33,6 @@ function canonicalJson(value: unknown): string {
 export function lockIdOf(scope: string, key: string): string {
   return createHash('sha256').update(`${scope}\u0000${key}`).digest().readBigInt64BE(0).toString();
 }
-
-const isUniqueViolation = (error: unknown): boolean => {
-  const cause = (error as { cause?: unknown })?.cause ?? error;
-  return (cause as { code?: string })?.code === '23505';
-};
 
 export type IdempotentRequest = { scope: string; key: string; hash: string };
 
