@@ -3,10 +3,9 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { eq, sql } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
-import { message } from '@sf/contract/messages';
 import type { Database } from '../db/client.ts';
 import { uploads, users, type UploadPurpose } from '../db/schema.ts';
-import { AppError, validationFailed } from './errors.ts';
+import { AppError, fieldError } from './errors.ts';
 import { recordAudit, type AuditActor } from './audit.ts';
 
 /** Images we store: News covers, reward images, social-action screenshots. */
@@ -111,11 +110,10 @@ export async function storeImage(
         usedBytes = Number(result.rows[0]?.bytes ?? 0);
       }
       if (usedBytes + file.bytes.length > deps.quotaBytes) {
-        throw new AppError(
-          413,
-          'payload_too_large',
-          `Upload quota reached: at most ${Math.floor(deps.quotaBytes / (1024 * 1024))} MB of images per ${apiKeyId !== null ? 'API key waiting for their proofs' : 'user'}`,
-        );
+        throw new AppError(413, 'payload_too_large', {
+          text: 'upload_quota',
+          params: { megabytes: Math.floor(deps.quotaBytes / (1024 * 1024)), per: apiKeyId !== null ? 'apiKey' : 'user' },
+        });
       }
       const row = {
         id,
@@ -163,13 +161,10 @@ export async function readStoredImage(
  */
 export async function readUploadedFile(request: FastifyRequest): Promise<{ bytes: Buffer; fileName: string }> {
   if (!request.isMultipart()) {
-    throw new AppError(415, 'unsupported_media_type', 'Send the file as multipart/form-data in the field "file"');
+    throw new AppError(415, 'unsupported_media_type', { text: 'multipart_required' });
   }
   const file = await request.file();
-  if (!file || file.fieldname !== 'file') {
-    const text = message('required', request.language, { field: 'file' });
-    throw validationFailed(text, [{ field: 'file', message: text }]);
-  }
+  if (!file || file.fieldname !== 'file') throw fieldError('file', 'required');
   return { bytes: await file.toBuffer(), fileName: file.filename };
 }
 
@@ -178,9 +173,7 @@ export async function readUploadedImage(request: FastifyRequest): Promise<{ byte
   const { bytes, fileName } = await readUploadedFile(request);
   const type = detectImageType(bytes);
   if (!type) {
-    throw new AppError(415, 'unsupported_media_type', 'Only PNG, JPEG, WebP and GIF images are accepted', [
-      { field: 'file', message: message('invalid', request.language, { field: 'file' }) },
-    ]);
+    throw new AppError(415, 'unsupported_media_type', { text: 'image_type', fields: [{ field: 'file', message: 'invalid' }] });
   }
   return { bytes, fileName, type };
 }

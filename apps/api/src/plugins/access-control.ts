@@ -118,7 +118,7 @@ export const accessControlPlugin = fp<AccessControlOptions>(async (app, options)
     const permission = request.routeOptions.config.permission;
     if (permission === undefined) return;
     const token = tokenFromRequest(request.headers);
-    if (!token) throw unauthenticated('unauthenticated', 'Sign in to continue');
+    if (!token) throw unauthenticated('unauthenticated');
     // The provider verifies the token and reads the account as it is NOW (B1): role and status come
     // from our database on every request, whatever the token says. A request that changes something
     // also asks Firebase whether the sign-in was revoked there (decision 023).

@@ -21,6 +21,6 @@ export const dashboardRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: dashboardSchema },
       },
     },
-    async (request) => dashboardOverview(deps, request, request.query),
+    async (request) => dashboardOverview(deps, request.query),
   );
 };

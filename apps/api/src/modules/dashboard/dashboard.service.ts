@@ -2,9 +2,7 @@ import { PRIVACY_DEADLINE_DAYS, type DashboardPeriod, type DashboardQuery, type 
 import type { Database } from '../../db/client.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { addDays, businessDaysUntil, localDate, startOfLocalDay } from '../../lib/business-days.ts';
-import type { Language } from '@sf/contract/app-info';
-import { message } from '@sf/contract/messages';
-import { validationFailed } from '../../lib/errors.ts';
+import { fieldError } from '../../lib/errors.ts';
 import { latestChanges } from '../audit/audit.service.ts';
 import { integrityFindings } from '../ledger/ledger-integrity.service.ts';
 import { newsSummary } from '../news/news.service.ts';
@@ -220,13 +218,11 @@ const MAX_PERIOD_DAYS = 3 * 366;
  * `GET /api/admin/dashboard`: the news figures, the latest changes, the loyalty figures of the period,
  * the staff waiting for a role and what the nightly check found wrong — each from its module's service.
  */
-export async function dashboardOverview(deps: DashboardDeps, caller: { language: Language }, query: DashboardQuery) {
+export async function dashboardOverview(deps: DashboardDeps, query: DashboardQuery) {
   const period = periodOf(deps, query);
   const days = daysIn(period);
   if (days < 1 || days > MAX_PERIOD_DAYS) {
-    const field = query.to && days < 1 ? 'to' : 'from';
-    const text = message('invalid', caller.language, { field });
-    throw validationFailed(text, [{ field, message: text }]);
+    throw fieldError(query.to && days < 1 ? 'to' : 'from');
   }
   const [news, latest, figures, pendingStaff, integrity] = await Promise.all([
     newsSummary(deps, { nextLimit: 5 }),

@@ -1,10 +1,9 @@
 import multipart from '@fastify/multipart';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { uuidParamSchema } from '@sf/contract/list-query';
-import { message } from '@sf/contract/messages';
 import { createImportFieldsSchema, importDetailSchema, importPageSchema, listImportsQuerySchema } from '@sf/contract/imports';
 import { callerOf } from '../../lib/caller.ts';
-import { AppError, validationFailed } from '../../lib/errors.ts';
+import { AppError, fieldError } from '../../lib/errors.ts';
 import { sendCsv } from '../../db/csv-export.ts';
 import { cancelImport, createImport, discardUnkeptUpload, getImport, importDeps, importErrorsExport, listImports, startImport, storeUpload } from './imports.service.ts';
 import { nudgeBackgroundJobs } from '../../lib/job-runner.ts';
@@ -41,7 +40,7 @@ export const importRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       if (!request.isMultipart()) {
-        throw new AppError(415, 'unsupported_media_type', 'Send the file as multipart/form-data in the field "file"');
+        throw new AppError(415, 'unsupported_media_type', { text: 'multipart_required' });
       }
       const fields: Record<string, string> = {};
       let stored: { storedName: string; size: number; fileName: string } | undefined;
@@ -59,15 +58,13 @@ export const importRoutes: FastifyPluginAsyncZod = async (app) => {
           }
         }
         if (!stored) {
-          const text = message('required', request.language, { field: 'file' });
-          throw validationFailed(text, [{ field: 'file', message: text }]);
+          throw fieldError('file', 'required');
         }
         const parsed = createImportFieldsSchema.safeParse(fields);
         if (!parsed.success) {
           const issue = parsed.error.issues[0]!;
           const field = String(issue.path[0] ?? 'file');
-          const text = message(fields[field] === undefined ? 'required' : 'invalid', request.language, { field });
-          throw validationFailed(text, [{ field, message: text }]);
+          throw fieldError(field, fields[field] === undefined ? 'required' : 'invalid');
         }
         const result = await createImport(deps, callerOf(request), { ...parsed.data, ...stored });
         if (result.status === 'queued') nudgeBackgroundJobs(app.log);

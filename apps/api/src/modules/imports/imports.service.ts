@@ -8,13 +8,12 @@ import type { Readable } from 'node:stream';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { Language } from '@sf/contract/app-info';
 import { REFERRAL_ALPHABET } from '@sf/contract/customers';
-import { errorText } from '@sf/contract/error-texts';
 import { message, type MessageKey } from '@sf/contract/messages';
 import type { Import, ImportDetail, ImportErrorCode, ImportKind, ListImportsQuery } from '@sf/contract/imports';
 import type { Database, Executor } from '../../db/client.ts';
 import { recordAudit, type AuditActor } from '../../lib/audit.ts';
 import { depsOf, type Caller, type ServiceDeps } from '../../lib/caller.ts';
-import { AppError, CodedError } from '../../lib/errors.ts';
+import { AppError, fieldError, notFound } from '../../lib/errors.ts';
 import { enqueueJob } from '../../lib/job-runner.ts';
 import { createEntry } from '../ledger/ledger.service.ts';
 import { drawCardNumber } from '../customers/customer-cards.service.ts';
@@ -57,14 +56,9 @@ export function importDeps(app: FastifyInstance): ImportDeps {
 const importsDir = (dataDir: string) => path.join(dataDir, 'imports');
 const filePathOf = (dataDir: string, storedName: string) => path.join(importsDir(dataDir), storedName);
 
-const importNotFound = () =>
-  new CodedError(404, 'not_found', (language) => ({ message: message('notFound', language, { field: 'importJob' }) }));
-const fieldProblem = (field: string, key: MessageKey = 'invalid') =>
-  new CodedError(400, 'validation', (language) => {
-    const text = message(key, language, { field });
-    return { message: text, fields: [{ field, message: text }] };
-  });
-const invalidState = () => new CodedError(409, 'invalid_state', (language) => ({ message: errorText('invalid_state', language) ?? '' }));
+const importNotFound = () => notFound('importJob');
+const fieldProblem = (field: string, key: MessageKey = 'invalid') => fieldError(field, key);
+const invalidState = () => new AppError(409, 'invalid_state');
 
 /** An import error's text in the reader's language, naming the field. */
 export function rowErrorText(code: string, field: string, language: Language): string {
@@ -181,7 +175,7 @@ export async function storeUpload(deps: ImportDeps, stream: Readable & { truncat
   await pipeline(stream, createWriteStream(target, { flags: 'wx', mode: 0o600 }));
   if (stream.truncated) {
     await rm(target, { force: true });
-    throw new AppError(413, 'payload_too_large', `The file is larger than ${Math.floor(deps.quotaBytes / (1024 * 1024))} MB`);
+    throw new AppError(413, 'payload_too_large', { text: 'file_too_large', params: { megabytes: Math.floor(deps.quotaBytes / (1024 * 1024)) } });
   }
   return { storedName, size };
 }
@@ -438,10 +432,7 @@ export async function createImport(deps: ImportDeps, caller: Caller, input: Crea
 }
 
 const unreadableFile = (line: number) =>
-  new CodedError(400, 'validation', (language) => {
-    const text = `${message('invalid', language, { field: 'file' })}: ${language === 'it' ? `non è un CSV leggibile alla riga ${line}` : `not a readable CSV at line ${line}`}`;
-    return { message: text, fields: [{ field: 'file', message: text }] };
-  });
+  new AppError(400, 'validation', { fields: [{ field: 'file', text: 'unreadable_csv', params: { line } }] });
 
 async function refuseUnreadable(deps: ImportDeps, caller: Caller, id: string, line: number) {
   await deps.db.transaction(async (tx) => {

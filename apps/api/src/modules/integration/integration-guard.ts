@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { integrationErrorMessage, type ApiKeyScope } from '@sf/contract/integration';
-import { CodedError } from '../../lib/errors.ts';
+import type { ApiKeyScope } from '@sf/contract/integration';
+import { AppError, forbidden } from '../../lib/errors.ts';
 import { authenticateApiKey, type IntegrationKey } from './api-keys.service.ts';
 import { createIntegrationLimits, type IntegrationLimits } from './integration-limits.ts';
 
@@ -24,9 +24,7 @@ export function createIntegrationGuard(app: FastifyInstance) {
     const secret = typeof authorization === 'string' && authorization.startsWith('Bearer ') ? authorization.slice(7).trim() : '';
     const invalid = async (code: 'unauthenticated' | 'invalid_token') => {
       await limits().countFailedAuthentication(request);
-      return new CodedError(401, code, (language) => ({ message: integrationErrorMessage('invalid_api_key', language) }), {
-        'WWW-Authenticate': 'Bearer realm="integration"',
-      });
+      return new AppError(401, code, { text: 'invalid_api_key', headers: { 'WWW-Authenticate': 'Bearer realm="integration"' } });
     };
     if (!secret) throw await invalid('unauthenticated');
     const found = await authenticateApiKey(
@@ -39,10 +37,10 @@ export function createIntegrationGuard(app: FastifyInstance) {
     await limits().countKeyRequest(request);
     // A key acts only while its merchant is active: a suspended or archived merchant's till stops.
     if (key.merchantId !== null && merchantStatus !== 'active') {
-      throw new CodedError(403, 'forbidden', (language) => ({ message: integrationErrorMessage('merchant_inactive', language) }));
+      throw forbidden('merchant_inactive');
     }
     if (!key.scopes.includes(scope)) {
-      throw new CodedError(403, 'forbidden', (language) => ({ message: integrationErrorMessage('scope_missing', language) }));
+      throw forbidden('scope_missing');
     }
     return key;
   };

@@ -1,6 +1,5 @@
 import {
   LEDGER_BOUNDS,
-  ledgerErrorMessage,
   type CreateLedgerEntry,
   type CustomerMemberships,
   type LedgerEntry,
@@ -8,11 +7,10 @@ import {
   type LedgerWriteResult,
   type ListLedgerQuery,
 } from '@sf/contract/ledger';
-import { message } from '@sf/contract/messages';
 import type { Database, Executor, Transaction } from '../../db/client.ts';
 import type { AuditActor } from '../../lib/audit.ts';
 import type { ActingCaller, ServiceDeps } from '../../lib/caller.ts';
-import { AppError, CodedError } from '../../lib/errors.ts';
+import { AppError, fieldError, notFound } from '../../lib/errors.ts';
 import * as repo from './ledger.repository.ts';
 // A cycle (rewards uses the ledger's lockMember/applyToLockedMember): only functions cross it, at call time.
 import { releaseRedemption } from '../rewards/rewards.service.ts';
@@ -41,25 +39,15 @@ export type LedgerCaller = ActingCaller;
 
 const IDEMPOTENCY_SCOPE = 'admin-ledger';
 
-const fieldError = (field: string, key: 'invalid' | 'required' = 'invalid') =>
-  new CodedError(400, 'validation', (language) => {
-    const text = message(key, language, { field });
-    return { message: text, fields: [{ field, message: text }] };
-  });
-
 const insufficient = (balance: number, requested: number, unit: 'points' | 'stamps') =>
-  new CodedError(409, 'insufficient_balance', (language) => ({
-    message: ledgerErrorMessage('insufficient_balance', language, { balance, requested, unit }),
-  }));
+  new AppError(409, 'insufficient_balance', { params: { balance, requested, unit } });
 
-const alreadyReversed = () =>
-  new CodedError(409, 'already_reversed', (language) => ({ message: ledgerErrorMessage('already_reversed', language) }));
+const alreadyReversed = () => new AppError(409, 'already_reversed');
 
-const notFoundEntry = () =>
-  new CodedError(404, 'not_found', (language) => ({ message: message('notFound', language, { field: 'entry' }) }));
+const notFoundEntry = () => notFound('entry');
 
-const conflictText = (it: string, en: string) =>
-  new CodedError(409, 'conflict', (language) => ({ message: language === 'it' ? it : en }));
+/** 409 `conflict` with the reason (a program or customer not active, an entry that is final). */
+const conflictText = (text: 'program_not_active' | 'customer_not_active' | 'entry_final') => new AppError(409, 'conflict', { text });
 
 /** A movement already decided: what the membership gains or loses, and where it comes from. */
 type Movement = {
@@ -207,10 +195,10 @@ async function planMovement(
 async function loadWriteContext(tx: Executor, input: { customerId: string; programId: string; merchantId?: string | undefined }) {
   const program = await repo.findProgramRules(tx, input.programId);
   if (!program) throw fieldError('programId');
-  if (program.status !== 'active') throw conflictText('Il programma non è attivo', 'The program is not active');
+  if (program.status !== 'active') throw conflictText('program_not_active');
   const customerStatus = await repo.findCustomerStatus(tx, input.customerId);
   if (customerStatus === null) throw fieldError('customerId');
-  if (customerStatus !== 'active') throw conflictText('Il cliente non è attivo', 'The customer is not active');
+  if (customerStatus !== 'active') throw conflictText('customer_not_active');
   if (input.merchantId && !(await repo.isMerchantOfProgram(tx, input.merchantId, input.programId))) {
     throw fieldError('merchantId');
   }
@@ -491,7 +479,7 @@ export async function createEntriesTogether(deps: LedgerDeps, entries: EntryRequ
         } catch (error) {
           // A refusal decided from what was read (the balance, a field, the guard's check): this
           // request's answer only.
-          if (!(error instanceof CodedError || error instanceof AppError)) throw error;
+          if (!(error instanceof AppError)) throw error;
           outcomes[index] = { ok: false, error };
         }
       }
@@ -554,10 +542,7 @@ export async function reverseEntry(deps: LedgerDeps, caller: LedgerCaller, entry
       const target = await repo.findEntry(tx, entryId);
       if (!target) throw notFoundEntry();
       if (target.kind === 'reversal' || target.kind === 'expire') {
-        throw conflictText(
-          'Questo movimento non si può stornare (storni e scadenze sono definitivi)',
-          'This entry cannot be reversed (reversals and expiries are final)',
-        );
+        throw conflictText('entry_final');
       }
       const membership = await repo.lockMembershipById(tx, target.membershipId);
       const program = await repo.findProgramRules(tx, target.programId);
@@ -647,7 +632,7 @@ export const EXPIRING_SOON_DAYS = 30;
 
 export async function customerMemberships(deps: LedgerDeps, customerId: string): Promise<CustomerMemberships> {
   if ((await repo.findCustomerStatus(deps.db, customerId)) === null) {
-    throw new CodedError(404, 'not_found', (language) => ({ message: message('notFound', language, { field: 'customer' }) }));
+    throw notFound('customer');
   }
   const memberships = await repo.membershipsOfCustomer(deps.db, customerId);
   const expiring = await repo.expiringPoints(deps.db, memberships.map((m) => m.id));

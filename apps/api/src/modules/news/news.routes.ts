@@ -121,7 +121,7 @@ export const newsRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { permission: 'news:read' },
       schema: { tags: ['news'], summary: 'One post', params: idParamSchema, response: { 200: newsPostSchema } },
     },
-    async (request) => getPost(app, request.params.id, request.language),
+    async (request) => getPost(app, request.params.id),
   );
 
   app.patch(
@@ -185,6 +185,6 @@ export const newsRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: newsHistorySchema },
       },
     },
-    async (request) => postHistory(app, request.params.id, request.language),
+    async (request) => postHistory(app, request.params.id),
   );
 };

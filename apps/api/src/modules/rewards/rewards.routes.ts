@@ -2,7 +2,6 @@ import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { issueField, issueMessage } from '@sf/contract/validation';
 import { queryBooleanSchema, uuidParamSchema } from '@sf/contract/list-query';
 import { idempotencyHeadersSchema } from '@sf/contract/ledger';
 import { coverUploadResponseSchema } from '@sf/contract/news';
@@ -28,7 +27,7 @@ import {
 } from '@sf/contract/rewards';
 import { actorOf } from '../../lib/audit.ts';
 import { callerOf, depsOf, staffActorOf } from '../../lib/caller.ts';
-import { validationFailed } from '../../lib/errors.ts';
+import { schemaFailed } from '../../lib/errors.ts';
 import { registerListRoutes } from '../../lib/list-routes.ts';
 import { IMAGE_MAX_BYTES, readUploadedFile, readUploadedImage, storeImage } from '../../lib/uploads.ts';
 import { localDate } from '../../lib/business-days.ts';
@@ -183,8 +182,7 @@ export const rewardRoutes: FastifyPluginAsyncZod = async (app) => {
       // Checked here rather than as the route's body schema, which would refuse the multipart import.
       const parsed = generateVouchersSchema.safeParse(request.body ?? {});
       if (!parsed.success) {
-        const fields = parsed.error.issues.map((issue) => ({ field: issueField(issue), message: issueMessage(issue, request.language) }));
-        throw validationFailed(fields[0]!.message, fields);
+        throw schemaFailed(parsed.error.issues);
       }
       return reply.code(201).send(await generateVouchers(deps, caller, request.params.id, parsed.data.count));
     },

@@ -1,11 +1,9 @@
 import { randomInt } from 'node:crypto';
 import { parse } from 'csv-parse/sync';
 import type { Language } from '@sf/contract/app-info';
-import { message } from '@sf/contract/messages';
 import {
   normalizeVoucherCode,
   REWARD_BOUNDS,
-  rewardErrorMessage,
   VOUCHER_ALPHABET,
   voucherCodeSchema,
   type CreateReward,
@@ -23,7 +21,7 @@ import {
 import type { Executor, Transaction } from '../../db/client.ts';
 import type { Caller, ServiceDeps } from '../../lib/caller.ts';
 import { recordAudit } from '../../lib/audit.ts';
-import { AppError, CodedError } from '../../lib/errors.ts';
+import { AppError, fieldError, notFound } from '../../lib/errors.ts';
 import { applyToLockedMember, lockMember, type LedgerCaller } from '../ledger/ledger.service.ts';
 import { requestHash, runIdempotent } from '../../lib/idempotency.ts';
 import { localDate } from '../../lib/business-days.ts';
@@ -42,17 +40,9 @@ export const VOUCHER_ENTITY = 'voucher';
 /** The idempotency scope of staff redemptions; the integration API passes its own (e.g. per key). */
 export const ADMIN_REDEMPTION_SCOPE = 'admin-redemption';
 
-const rewardError = (status: number, code: RewardErrorCode) =>
-  new CodedError(status, code, (language) => ({ message: rewardErrorMessage(code, language) }));
+const rewardError = (status: number, code: RewardErrorCode) => new AppError(status, code);
 
-const notFoundOf = (field: string) =>
-  new CodedError(404, 'not_found', (language) => ({ message: message('notFound', language, { field }) }));
-
-const fieldError = (field: string, key: 'invalid' | 'required' | 'notFound' = 'invalid') =>
-  new CodedError(400, 'validation', (language) => {
-    const text = message(key, language, { field });
-    return { message: text, fields: [{ field, message: text }] };
-  });
+const notFoundOf = (entity: string) => notFound(entity);
 
 // ---- rewards --------------------------------------------------------------------------------------
 
@@ -106,7 +96,7 @@ export async function updateReward(deps: ServiceDeps, caller: Caller, id: string
   return deps.db.transaction(async (tx) => {
     const current = await repo.lockReward(tx, id);
     if (!current) throw notFoundOf('reward');
-    if (current.version !== version) throw new AppError(409, 'version_conflict', '');
+    if (current.version !== version) throw new AppError(409, 'version_conflict');
     const before = await getReward(deps, id, tx);
     const validFrom = fields.validFrom !== undefined ? fields.validFrom : current.validFrom;
     const validUntil = fields.validUntil !== undefined ? fields.validUntil : current.validUntil;
@@ -302,7 +292,7 @@ function isInWindow(reward: { validFrom: string | null; validUntil: string | nul
  * Concurrency: the membership row, then the reward row, are locked (in that order) before anything
  * is counted, so the stock never goes below zero (also a CHECK) and `limitPerCustomer` holds.
  *
- * Throws (CodedError, text in the caller's language): 404 `not_found` (reward); 400 `validation`
+ * Throws (AppError, its text in the caller's language): 404 `not_found` (reward); 400 `validation`
  * (customerId unknown); 409 `reward_not_available` (reward not active, or outside its window, or its
  * program not active), `conflict` (customer not active), `out_of_stock`, `reward_limit_reached`,
  * `insufficient_balance`.
@@ -329,7 +319,7 @@ export async function redeemReward(
         locked = await lockMember(tx, deps, { customerId: input.customerId, programId: first.reward.programId });
       } catch (error) {
         // The ledger calls a closed program a conflict; for a redemption it is a reward not available now.
-        if (error instanceof CodedError && error.code === 'conflict' && (await repo.findProgramBrief(tx, first.reward.programId))?.status !== 'active') {
+        if (error instanceof AppError && error.code === 'conflict' && (await repo.findProgramBrief(tx, first.reward.programId))?.status !== 'active') {
           throw rewardError(409, 'reward_not_available');
         }
         throw error;
