@@ -40,7 +40,7 @@ const texts = {
     en: (p) => `The file is larger than ${formatBound(p['megabytes'], 'en')} MB`,
   },
   upload_quota: {
-    it: (p) => `Quota di caricamento raggiunta: al massimo ${formatBound(p['megabytes'], 'it')} MB di immagini ${p['per'] === 'apiKey' ? 'per chiave API in attesa delle prove' : 'per utente'}`,
+    it: (p) => `Raggiunta la quota di caricamento: al massimo ${formatBound(p['megabytes'], 'it')} MB di immagini ${p['per'] === 'apiKey' ? 'per chiave API in attesa delle prove' : 'per utente'}`,
     en: (p) => `Upload quota reached: at most ${formatBound(p['megabytes'], 'en')} MB of images per ${p['per'] === 'apiKey' ? 'API key waiting for their proofs' : 'user'}`,
   },
   unreadable_csv: {

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { Language } from '@sf/contract/app-info';
 import { VALUE_LABELS } from '@sf/contract/value-labels';
 import { csvCell, type CsvColumns } from '../../db/csv-export.ts';
-import { whereOf, type LedgerFilters } from './ledger.repository.ts';
+import { whereOf, type LedgerFilters } from './ledger-lists.repository.ts';
 
 /**
  * The Movimenti export's SQL (moved out of ledger.routes.ts: routes hold no SQL). Names and card
