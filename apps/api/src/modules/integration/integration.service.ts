@@ -1,6 +1,7 @@
 import type { VoucherCheck } from '@sf/contract/rewards';
 import { splitCardReference } from '@sf/contract/customer-cards';
-import { checkVoucher, redeemReward, useVoucher } from '../rewards/rewards.service.ts';
+import { redeemReward } from '../rewards/rewards.service.ts';
+import { checkVoucher, useVoucher } from '../rewards/voucher-use.service.ts';
 import { submitProof } from '../social-proofs/social-proofs.service.ts';
 import {
   type IntegrationProof,

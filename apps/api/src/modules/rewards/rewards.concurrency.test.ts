@@ -11,7 +11,8 @@ import { createLedgerFixture, type LedgerFixture } from '../../../test/ledger-fi
 import { createEntry } from '../ledger/ledger.service.ts';
 import { verifyLedger } from '../ledger/ledger.verify.ts';
 import { decideProofs, submitProof } from '../social-proofs/social-proofs.service.ts';
-import { redeemReward, useVoucher, type RewardsActor } from './rewards.service.ts';
+import { redeemReward, type RewardsActor } from './rewards.service.ts';
+import { useVoucher } from './voucher-use.service.ts';
 
 const POOL = 20;
 

@@ -32,19 +32,9 @@ import { registerListRoutes } from '../../lib/list-routes.ts';
 import { IMAGE_MAX_BYTES, readUploadedFile, readUploadedImage, storeImage } from '../../lib/uploads.ts';
 import { localDate } from '../../lib/business-days.ts';
 import { rewardExportColumns, rewardExportQuery, uploadUrl, voucherExportColumns, voucherExportQuery } from './rewards.repository.ts';
-import {
-  checkVoucher,
-  createReward,
-  generateVouchers,
-  getReward,
-  importVouchers,
-  listRewards,
-  listVouchers,
-  redeemReward,
-  updateReward,
-  useVoucher,
-  voidVoucher,
-} from './rewards.service.ts';
+import { createReward, getReward, listRewards, redeemReward, updateReward } from './rewards.service.ts';
+import { generateVouchers, importVouchers, listVouchers, voidVoucher } from './vouchers.service.ts';
+import { checkVoucher, useVoucher } from './voucher-use.service.ts';
 
 /** An image upload checked like a news cover (type by content, size, the uploader's quota). */
 async function storeUploadedImage(app: FastifyInstance, request: FastifyRequest) {
