@@ -9,6 +9,77 @@ const webFeatures = fs.existsSync(webFeaturesDir)
   ? fs.readdirSync(webFeaturesDir, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name)
   : [];
 
+const apiModulesDir = path.join(import.meta.dirname, 'apps/api/src/modules');
+const apiModules = fs.existsSync(apiModulesDir)
+  ? fs.readdirSync(apiModulesDir, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name)
+  : [];
+
+const apiNeverImportsWeb = { regex: '(^@sf/web)|(apps/web)', message: 'The API never imports the web app.' };
+const composition = {
+  regex: '(^|/)(app|jobs|server|demo-loyalty)\\.ts$|(^|/)cli/',
+  message: 'The app, the job list, the server and the CLIs compose the modules; nothing they compose imports them.',
+};
+
+/**
+ * The API's module boundaries (docs/architecture.md, "Module boundaries"), the same tool as the web
+ * app's feature folders: a module uses another only through that module's service functions
+ * (`<name>.service.ts`; its `*.schema.ts` tables may be joined); shared machinery (lib, db, plugins,
+ * identity, config) never imports a module — src/app.ts and src/jobs.ts compose them. Tests may reach
+ * further (fixtures, repositories).
+ */
+const apiBoundaries = [
+  ...apiModules.map((module) => ({
+    files: [`apps/api/src/modules/${module}/**/*.ts`],
+    ignores: ['**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            apiNeverImportsWeb,
+            {
+              regex: `^\\.\\./(?!${module}/)[a-z-]+/(?![a-z-]+\\.(service|schema)\\.ts$)`,
+              message: "A module uses another module only through its service functions (<name>.service.ts), never its repository, routes or helpers: add a service function there.",
+            },
+            composition,
+          ],
+        },
+      ],
+    },
+  })),
+  {
+    files: ['apps/api/src/{lib,db,plugins,identity,config}/**/*.ts'],
+    ignores: ['**/*.test.ts', 'apps/api/src/db/schema.ts'],
+    rules: {
+      // The typescript-eslint version of the same rule, for `allowTypeImports`: a plugin may name a
+      // module's type (the request's API key) without running its code.
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '(^|/)modules/',
+              allowTypeImports: true,
+              message: 'Shared machinery (lib, db, plugins, identity, config) never imports a module: src/app.ts and src/jobs.ts compose them (pass a function in).',
+            },
+            composition,
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // The one schema file Drizzle reads re-exports each module's tables, and nothing else of them.
+    files: ['apps/api/src/db/schema.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [apiNeverImportsWeb, { regex: '(^|/)modules/[a-z-]+/(?![a-z-]+\\.schema\\.ts$)', message: 'db/schema.ts re-exports the modules\' tables only.' }] },
+      ],
+    },
+  },
+];
+
 /**
  * Import direction (STYLE.md): web → contract ← api. The web app never imports server code, the
  * contract imports nothing but zod, a feature never imports another feature or the app shell
@@ -49,7 +120,7 @@ const importDirection = [
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [{ regex: '(^@sf/web)|(apps/web)', message: 'The API never imports the web app.' }] },
+        { patterns: [apiNeverImportsWeb] },
       ],
     },
   },
@@ -99,4 +170,5 @@ export default tseslint.config(
     rules: { 'no-restricted-syntax': 'off' },
   },
   ...importDirection,
+  ...apiBoundaries,
 );

@@ -6,7 +6,7 @@ import { sql } from 'drizzle-orm';
 import { buildApp } from '../apps/api/src/app.ts';
 import { loadEnv } from '../apps/api/src/config/env.ts';
 import { createSession } from '../apps/api/src/identity/sessions.ts';
-import { addDays, localDate } from '../apps/api/src/modules/ledger/ledger.rules.ts';
+import { addDays, localDate } from '../apps/api/src/lib/business-days.ts';
 import * as repo from '../apps/api/src/modules/dashboard/dashboard.repository.ts';
 import { periodOf } from '../apps/api/src/modules/dashboard/dashboard.service.ts';
 import { benchDatabase, loadAverage, ms, numberArgument, percentile, timed } from './support.ts';

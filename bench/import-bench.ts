@@ -12,7 +12,8 @@ import { cardNumberFor, REFERRAL_ALPHABET } from '@sf/contract/customers';
 import { openDatabase } from '../apps/api/src/db/client.ts';
 import { seedDemoData } from '../apps/api/src/db/seed.ts';
 import { systemClock } from '../apps/api/src/lib/clock.ts';
-import { createImport, runImportChunk, startImport, type ImportDeps } from '../apps/api/src/modules/imports/imports.service.ts';
+import { createImport, startImport, type ImportDeps } from '../apps/api/src/modules/imports/imports.service.ts';
+import { runImportChunk } from '../apps/api/src/modules/imports/imports.run.ts';
 import { startPostgresServer } from '../apps/api/test/postgres-server.ts';
 import { loadAverage } from './support.ts';
 

@@ -11,7 +11,7 @@ import { loadEnv } from '../apps/api/src/config/env.ts';
 import { DEMO_PASSWORD } from '../apps/api/src/db/seed.ts';
 import { verifyLedger } from '../apps/api/src/modules/ledger/ledger.verify.ts';
 import { writeGroupsOf } from '../apps/api/src/modules/ledger/ledger.service.ts';
-import { addDays, localDate, startOfLocalDay } from '../apps/api/src/modules/ledger/ledger.rules.ts';
+import { addDays, localDate, startOfLocalDay } from '../apps/api/src/lib/business-days.ts';
 import { benchDatabase, loadAverage, ms, numberArgument, percentile, timed } from './support.ts';
 
 /**

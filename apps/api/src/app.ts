@@ -29,6 +29,7 @@ import { inputHygienePlugin } from './plugins/input-hygiene.ts';
 import { csrfPlugin } from './plugins/csrf.ts';
 import { readReplicaPlugin } from './plugins/read-replica.ts';
 import { accessControlPlugin, isApiRoute } from './plugins/access-control.ts';
+import { createIntegrationGuard } from './modules/integration/integration-guard.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { staffRoutes } from './modules/staff/staff.routes.ts';
@@ -209,7 +210,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   await app.register(inputHygienePlugin);
   app.decorate('apiKeyPepper', await loadOrCreateSecret(env.dataDir, 'api-keys', env.API_KEY_PEPPER));
   app.decorate('cardCodeSecret', await loadOrCreateSecret(env.dataDir, 'card-codes', env.CARD_CODE_SECRET));
-  await app.register(accessControlPlugin);
+  await app.register(accessControlPlugin, { checkApiKey: createIntegrationGuard(app) });
   await app.register(csrfPlugin, {
     secret: await loadOrCreateSecret(env.dataDir, 'csrf', env.CSRF_SECRET),
     secureCookie: env.isProduction,

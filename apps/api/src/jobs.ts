@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
-import { createJobRunner, type JobModule, type JobRunner } from './lib/job-runner.ts';
+import { automaticRunners, createJobRunner, type JobModule, type JobRunner } from './lib/job-runner.ts';
 import { ledgerJobs } from './modules/ledger/ledger.jobs.ts';
-import { integrityJobs } from './modules/ledger/ledger.integrity.ts';
+import { integrityJobs } from './modules/ledger/ledger-integrity.service.ts';
 import { privacyJobs } from './modules/privacy/privacy.retention.ts';
 import { importJobs } from './modules/imports/imports.jobs.ts';
 import { bonusJobs } from './modules/bonuses/bonuses.jobs.ts';
@@ -29,17 +29,6 @@ function jobModules(app: FastifyInstance): JobModule[] {
     socialProofJobs(app),
     integrityJobs(app),
   ];
-}
-
-/** The automatic runners of this process (normally one), so that new work can start without waiting. */
-const automaticRunners = new Set<JobRunner>();
-
-/**
- * Asks the process's runner to look for due jobs now rather than at its next interval (an import
- * just queued by a person waiting for its progress bar). Does nothing where no runner runs (tests).
- */
-export function nudgeBackgroundJobs(log?: FastifyInstance['log']): void {
-  for (const runner of automaticRunners) runner.tick().catch((error: unknown) => log?.error({ err: error }, 'job runner tick failed'));
 }
 
 export function startBackgroundJobs(app: FastifyInstance, options: { isAutomatic?: boolean } = {}): JobRunner {

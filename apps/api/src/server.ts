@@ -5,7 +5,7 @@ import { buildApp } from './app.ts';
 import { seedDemoData } from './db/seed.ts';
 import { loggerOptions } from './lib/logger.ts';
 import { prepareDataDir } from './lib/data-dir.ts';
-import { loadLoyaltyDemo } from './db/demo-loyalty.ts';
+import { loadLoyaltyDemo } from './demo-loyalty.ts';
 
 /**
  * Only starts the app (CONTRIBUTING.md convention 4): configuration, logger, database, listen, and a graceful

@@ -2,7 +2,7 @@ import { expect } from 'vitest';
 import { sql } from 'drizzle-orm';
 import type { DashboardPeriod } from '@sf/contract/dashboard-figures';
 import { dashboardFigureLinks, merchantFigureLink, type FigureLink, type LinkedFigure } from '@sf/contract/dashboard-links';
-import { addDays, startOfLocalDay } from '../src/modules/ledger/ledger.rules.ts';
+import { addDays, startOfLocalDay } from '../src/lib/business-days.ts';
 import type { TestContext } from './helper.ts';
 
 /**

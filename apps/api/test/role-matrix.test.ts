@@ -280,7 +280,8 @@ describe('deny by default', () => {
   /** Registers one /api route under the access-control plugin and starts the app. */
   async function start(config: Record<string, unknown> | undefined) {
     const app = Fastify();
-    await app.register(accessControlPlugin);
+    // No integration route here: the key check is never called.
+    await app.register(accessControlPlugin, { checkApiKey: () => Promise.reject(new Error('not an integration route')) });
     app.get('/api/probe', config ? { config } : {}, async () => ({ isOk: true }));
     await app.ready();
     return app;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { pageSchema, pagingQuerySchema } from './common.ts';
+import { pagingQuerySchema } from './common.ts';
+import { listPageSchema } from './list-query.ts';
 
 export const auditEntrySchema = z.object({
   id: z.number().int(),
@@ -24,7 +25,8 @@ export const listAuditQuerySchema = pagingQuerySchema.extend({
   from: z.iso.datetime({ offset: true }).optional(),
   to: z.iso.datetime({ offset: true }).optional(),
 });
-export const auditPageSchema = pageSchema(auditEntrySchema);
+export type ListAuditQuery = z.infer<typeof listAuditQuerySchema>;
+export const auditPageSchema = listPageSchema(auditEntrySchema);
 
 /** The audit export takes the list's filters, without paging. */
 export const exportAuditQuerySchema = listAuditQuerySchema.omit({ page: true, pageSize: true });

@@ -11,13 +11,4 @@ export const pagingQuerySchema = z.object({
   pageSize: z.coerce.number().int().min(1).max(BOUNDS.pageSizeMax).default(25),
 });
 
-export function pageSchema<T extends z.ZodType>(item: T) {
-  return z.object({
-    items: z.array(item),
-    total: z.number().int(),
-    page: z.number().int(),
-    pageSize: z.number().int(),
-  });
-}
-
 export const okResponseSchema = z.object({ ok: z.literal(true) });

@@ -26,17 +26,17 @@ export const ERROR_CODES = [
   'unsupported_media_type',
   'internal',
   'unavailable',
-  // Ledger (docs/product.md F): texts in ledger.ts.
+  // Ledger (docs/product.md F). Every code's text, in Italian and English: error-texts.ts.
   'insufficient_balance',
   'already_reversed',
   'idempotency_key_reused',
   'idempotency_key_in_flight',
-  // Staff screen and invitations (issue 11): texts in error-texts.ts.
+  // Staff screen and invitations (issue 11).
   'last_admin',
   'own_account',
   'account_exists',
   'invalid_invitation_token',
-  // Rewards and vouchers (docs/product.md F): texts in rewards.ts.
+  // Rewards and vouchers (docs/product.md F).
   'out_of_stock',
   'reward_not_available',
   'reward_limit_reached',
@@ -46,11 +46,11 @@ export const ERROR_CODES = [
   'voucher_not_issued',
   'voucher_void',
   'voucher_wrong_merchant',
-  // Privacy requests and imports (issue 10): texts in error-texts.ts.
+  // Privacy requests and imports (issue 10).
   'processing_blocked',
   'customer_erased',
   'invalid_state',
-  // The security review (issue 30): card_code_required's text in error-texts.ts, the other in rewards.ts.
+  // The security review (issue 30).
   'card_code_required',
   'redemption_voucher_used',
   // A value that must be unique is already someone else's (issue 31): 409 with the field.

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { exportQuerySchema, listPageSchema, listQuerySchema } from './list-query.ts';
+import { listPageSchema, listQuerySchema } from './list-query.ts';
 
 /**
  * CSV imports (Importazioni, docs/product.md D and F): customers (with consents and referrer) and opening
@@ -149,7 +149,6 @@ export const listImportsQuerySchema = listQuerySchema({
   filters: { kind: importKindSchema.optional(), status: importStatusSchema.optional() },
 });
 export type ListImportsQuery = z.infer<typeof listImportsQuerySchema>;
-export const exportImportsQuerySchema = exportQuerySchema(listImportsQuerySchema);
 export const importPageSchema = listPageSchema(importSchema);
 
 /** Error codes of a row, translated when read (API and the errors CSV). */

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import type { Language } from './app-info.ts';
 import { listPageSchema, listQuerySchema, exportQuerySchema } from './list-query.ts';
 import { amountIssue, expiringPointsSchema, LEDGER_BOUNDS } from './ledger.ts';
 import { keyed } from './validation.ts';
@@ -82,7 +81,6 @@ export type ListApiKeysQuery = z.infer<typeof listApiKeysQuerySchema>;
 export const exportApiKeysQuerySchema = exportQuerySchema(listApiKeysQuerySchema);
 export const apiKeyPageSchema = listPageSchema(apiKeySchema);
 export type ApiKeyPage = z.infer<typeof apiKeyPageSchema>;
-export const apiKeyIdParamSchema = z.object({ id: z.uuid() });
 
 // ---- /api/integration/v1 ------------------------------------------------------------------------
 
@@ -219,24 +217,3 @@ export const optionalIdempotencyHeadersSchema = z.object({
   'idempotency-key': z.string().trim().min(LEDGER_BOUNDS.idempotencyKeyMin).max(LEDGER_BOUNDS.idempotencyKeyMax).regex(/^[\x21-\x7e]+$/).optional(),
 });
 
-/** Texts of the integration API's refusals. */
-export function integrationErrorMessage(
-  code: 'invalid_api_key' | 'scope_missing' | 'other_merchant' | 'card_not_found' | 'program_required' | 'merchant_inactive',
-  language: Language,
-): string {
-  const texts = {
-    merchant_inactive: {
-      it: "L'esercente della chiave è sospeso o archiviato: la chiave non può operare",
-      en: "The key's merchant is suspended or archived: the key cannot act",
-    },
-    invalid_api_key: { it: 'La chiave API non è valida o è stata revocata', en: 'The API key is not valid or has been revoked' },
-    scope_missing: { it: 'La chiave API non ha il permesso per questa operazione', en: 'The API key may not do this' },
-    other_merchant: { it: 'La chiave API opera solo per il proprio esercente', en: 'The API key acts only for its own merchant' },
-    card_not_found: { it: 'Tessera non trovata', en: 'Card not found' },
-    program_required: {
-      it: "L'esercente partecipa a più programmi: indica programId",
-      en: 'The merchant takes part in several programs: name programId',
-    },
-  } as const;
-  return texts[code][language];
-}

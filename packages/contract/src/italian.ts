@@ -133,7 +133,6 @@ export function normalizePartitaIva(value: string): string {
 }
 export const partitaIvaSchema = z.string().transform(normalizePartitaIva).refine(isValidPartitaIva, invalid);
 export const codiceFiscaleSchema = z.string().transform(upper).refine(isValidCodiceFiscale, invalid);
-export const personalCodiceFiscaleSchema = z.string().transform(upper).refine(isValidPersonalCodiceFiscale, invalid);
 export const sdiCodeSchema = z.string().transform(upper).refine(isValidSdiCode, invalid);
 export const postalCodeSchema = z.string().trim().refine(isValidPostalCode, invalid);
 export const provinceSchema = z.string().transform(upper).refine(isProvince, invalid) as unknown as z.ZodType<

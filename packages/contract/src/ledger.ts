@@ -1,7 +1,6 @@
 import { z } from 'zod';
-import type { Language } from './app-info.ts';
-import { pageSchema, pagingQuerySchema, sortOrderSchema } from './common.ts';
-import { formatBound } from './messages.ts';
+import { pagingQuerySchema, sortOrderSchema } from './common.ts';
+import { listPageSchema } from './list-query.ts';
 import { keyed } from './validation.ts';
 
 /**
@@ -223,7 +222,7 @@ export type LedgerListEntry = z.infer<typeof ledgerListEntrySchema>;
  * else `totalIsCapped` says "at least". `sums`: the matching entries' points and stamps, whenever
  * `total` is exact (null otherwise).
  */
-export const ledgerPageSchema = pageSchema(ledgerListEntrySchema).extend({
+export const ledgerPageSchema = listPageSchema(ledgerListEntrySchema).extend({
   totalIsCapped: z.boolean(),
   sums: z.object({ points: z.number().int(), stamps: z.number().int() }).nullable(),
 });
@@ -240,32 +239,3 @@ export const LEDGER_ERROR_CODES = [
 ] as const;
 export type LedgerErrorCode = (typeof LEDGER_ERROR_CODES)[number];
 
-export const LEDGER_ERROR_STATUS: Record<LedgerErrorCode, number> = {
-  insufficient_balance: 409,
-  already_reversed: 409,
-  idempotency_key_reused: 422,
-  idempotency_key_in_flight: 409,
-};
-
-type LedgerErrorParams = { balance?: number; requested?: number; unit?: 'points' | 'stamps' };
-
-const ledgerTexts: Record<Language, Record<LedgerErrorCode, (p: LedgerErrorParams) => string>> = {
-  en: {
-    insufficient_balance: (p) =>
-      `The balance is not enough: ${formatBound(p.balance ?? 0, 'en')} ${p.unit ?? 'points'} available, ${formatBound(p.requested ?? 0, 'en')} requested`,
-    already_reversed: () => 'This entry has already been reversed',
-    idempotency_key_reused: () => 'This Idempotency-Key was already used for a different request',
-    idempotency_key_in_flight: () => 'A request with this Idempotency-Key is still being processed: retry shortly',
-  },
-  it: {
-    insufficient_balance: (p) =>
-      `Saldo insufficiente: ${formatBound(p.balance ?? 0, 'it')} ${p.unit === 'stamps' ? 'timbri' : 'punti'} disponibili, ${formatBound(p.requested ?? 0, 'it')} richiesti`,
-    already_reversed: () => 'Questo movimento è già stato stornato',
-    idempotency_key_reused: () => 'Questa Idempotency-Key è già stata usata per una richiesta diversa',
-    idempotency_key_in_flight: () => 'Una richiesta con questa Idempotency-Key è ancora in corso: riprova tra poco',
-  },
-};
-
-export function ledgerErrorMessage(code: LedgerErrorCode, language: Language, params: LedgerErrorParams = {}): string {
-  return ledgerTexts[language][code](params);
-}

@@ -145,6 +145,11 @@ const fieldLabels: Record<Language, Record<string, string>> = {
     receivedAt: 'Received',
     isRejected: 'Rejected',
     count: 'Number of codes',
+    // What a 404 names (issue 26: never a raw key such as "voucher richiesto non trovato").
+    reward: 'Reward',
+    voucher: 'Voucher',
+    entry: 'Entry',
+    apiKey: 'API key',
   },
   it: {
     email: 'Email',
@@ -205,6 +210,10 @@ const fieldLabels: Record<Language, Record<string, string>> = {
     receivedAt: 'Ricevuta il',
     isRejected: 'Respinta',
     count: 'Numero di codici',
+    reward: 'Premio',
+    voucher: 'Buono',
+    entry: 'Movimento',
+    apiKey: 'Chiave API',
   },
 };
 

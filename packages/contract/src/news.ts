@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { pageSchema, pagingQuerySchema, sortOrderSchema } from './common.ts';
+import { pagingQuerySchema, sortOrderSchema } from './common.ts';
+import { listPageSchema } from './list-query.ts';
 import { BOUNDS } from './validation.ts';
 import { auditEntrySchema } from './audit.ts';
 
@@ -94,7 +95,7 @@ export const listNewsQuerySchema = pagingQuerySchema.extend({
   order: sortOrderSchema.default('desc'),
 });
 export type ListNewsQuery = z.infer<typeof listNewsQuerySchema>;
-export const newsPageSchema = pageSchema(newsPostSchema);
+export const newsPageSchema = listPageSchema(newsPostSchema);
 /** The export takes the list's search, filter and sort, without paging. */
 export const exportNewsQuerySchema = listNewsQuerySchema.omit({ page: true, pageSize: true });
 
@@ -118,7 +119,7 @@ export const publicNewsQuerySchema = pagingQuerySchema.extend({
   programId: z.uuid().optional(),
   merchantId: z.uuid().optional(),
 });
-export const publicNewsPageSchema = pageSchema(publicNewsPostSchema);
+export const publicNewsPageSchema = listPageSchema(publicNewsPostSchema);
 
 /** A post's audit entries (create, update, publish...), newest first. */
 export const newsHistorySchema = z.object({ items: z.array(auditEntrySchema) });

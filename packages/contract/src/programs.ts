@@ -62,6 +62,15 @@ export const expirySchema = z.strictObject({
 });
 export type Expiry = z.infer<typeof expirySchema>;
 
+/**
+ * The expiry a client sends: `days` applies to `afterDays` only, so it may be left out otherwise
+ * (`{ policy: 'never' }`) and is then null (issue 26: a field that does not apply is optional).
+ */
+const expiryInputSchema = z.strictObject({
+  policy: expiryPolicySchema,
+  days: expirySchema.shape.days.default(null),
+});
+
 export const programSchema = z.object({
   id: z.uuid(),
   name: z.string(),
@@ -97,7 +106,7 @@ const programFields = {
   maxStampsPerTransaction: z.number().int().min(1).max(100).nullable(),
   tiers: z.array(tierSchema).max(10),
   tierWindow: tierWindowSchema,
-  expiry: expirySchema,
+  expiry: expiryInputSchema,
   bonuses: bonusesSchema,
 };
 

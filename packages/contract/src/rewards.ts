@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import type { Language } from './app-info.ts';
 import { exportQuerySchema, listPageSchema, listQuerySchema } from './list-query.ts';
 import { ledgerEntrySchema } from './ledger.ts';
 import { programTypeSchema } from './programs.ts';
@@ -267,33 +266,3 @@ export const REWARD_ERROR_CODES = [
 ] as const;
 export type RewardErrorCode = (typeof REWARD_ERROR_CODES)[number];
 
-const rewardTexts: Record<Language, Record<RewardErrorCode, string>> = {
-  en: {
-    out_of_stock: 'This reward is out of stock',
-    reward_not_available: 'This reward cannot be redeemed now (not active, or outside its validity window)',
-    reward_limit_reached: 'This customer has already had this reward as many times as allowed',
-    voucher_used: 'This voucher has already been used',
-    voucher_expired: 'This voucher has expired',
-    voucher_not_yet_valid: 'This voucher is not valid yet',
-    voucher_not_issued: 'This voucher has not been issued to a customer',
-    voucher_void: 'This voucher has been voided',
-    voucher_wrong_merchant: "This merchant is not part of the reward's program",
-    redemption_voucher_used: 'The voucher of this redemption has been used already: the redemption cannot be reversed',
-  },
-  it: {
-    out_of_stock: 'Questo premio è esaurito',
-    reward_not_available: 'Questo premio non si può riscattare ora (non attivo o fuori dal periodo di validità)',
-    reward_limit_reached: 'Questo cliente ha già ricevuto questo premio il numero massimo di volte',
-    voucher_used: 'Questo buono è già stato usato',
-    voucher_expired: 'Questo buono è scaduto',
-    voucher_not_yet_valid: 'Questo buono non è ancora valido',
-    voucher_not_issued: 'Questo buono non è stato assegnato a un cliente',
-    voucher_void: 'Questo buono è stato annullato',
-    voucher_wrong_merchant: 'Questo esercente non fa parte del programma del premio',
-    redemption_voucher_used: 'Il buono di questo riscatto è già stato usato: il riscatto non si può stornare',
-  },
-};
-
-export function rewardErrorMessage(code: RewardErrorCode, language: Language): string {
-  return rewardTexts[language][code];
-}

@@ -79,7 +79,8 @@ function isMissing(issue: IssueLike): boolean {
 /** Turns one zod issue into the S12 text for its field, in the given language. */
 export function issueMessage(issue: IssueLike, language: Language): string {
   const dotted = issueField(issue);
-  const field = dotted === '' ? 'body' : (dotted.split('.').at(-1) ?? dotted);
+  // The label of the last named part: "merchantIds.3" is about merchantIds, not "3".
+  const field = dotted === '' ? 'body' : (dotted.split('.').filter((part) => !/^\d+$/.test(part)).at(-1) ?? dotted);
   const key = issue.params?.['messageKey'];
   if (typeof key === 'string') {
     const bound = (name: 'min' | 'max') => {

@@ -1,6 +1,6 @@
 import { loadEnv } from '../config/env.ts';
 import { openDatabaseFromEnv } from '../db/client.ts';
-import { checkIntegrity } from '../modules/ledger/ledger.integrity.ts';
+import { checkIntegrity } from '../modules/ledger/ledger-integrity.service.ts';
 import { rebuildDerivedFigures } from '../modules/ledger/ledger.rebuild.ts';
 
 /**

@@ -1,9 +1,8 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { like, sql } from 'drizzle-orm';
+import { like, type sql } from 'drizzle-orm';
 import { createTestContext } from '../../test/helper.ts';
-import { recordAudit, SYSTEM_ACTOR } from '../lib/audit.ts';
-import { containsPattern, escapeLike, findKeysetPage, findPage, type ListDefinition } from './list.ts';
-import { auditLog, users } from './schema.ts';
+import { containsPattern, escapeLike, findPage, type ListDefinition } from './list.ts';
+import { users } from './schema.ts';
 
 const ctx = await createTestContext();
 afterAll(() => ctx.close());
@@ -42,21 +41,5 @@ describe('the list helper', () => {
       order: 'asc',
     });
     expect(none.total).toBe(0);
-  });
-
-  it('pages an append-only table by id with a cursor', async () => {
-    for (let index = 0; index < 5; index += 1) {
-      await recordAudit(ctx.app.db, SYSTEM_ACTOR, { action: 'probe', entityType: 'keyset', entityId: index });
-    }
-    const where = sql`${auditLog.entityType} = 'keyset'`;
-    const page = (cursor?: number) =>
-      findKeysetPage(() => ctx.app.db.select().from(auditLog).$dynamic(), auditLog.id, where, { cursor, pageSize: 2, order: 'desc' });
-    const first = await page();
-    expect(first.rows.map((row) => row.entityId)).toEqual(['4', '3']);
-    const second = await page(first.nextCursor ?? undefined);
-    expect(second.rows.map((row) => row.entityId)).toEqual(['2', '1']);
-    const last = await page(second.nextCursor ?? undefined);
-    expect(last.rows.map((row) => row.entityId)).toEqual(['0']);
-    expect(last.nextCursor).toBeNull();
   });
 });

@@ -1,4 +1,4 @@
-import { and, asc, count, desc, inArray, lt, gt, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
+import { and, asc, count, desc, inArray, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import type { PgSelect } from 'drizzle-orm/pg-core';
 import type { Executor } from './client.ts';
 
@@ -122,28 +122,4 @@ export async function findPage<Sort extends string, Query extends PgSelect>(
     executor.select({ n: count() }).from(sql`(${all}) as all_rows`),
   ]);
   return { rows: strip(rows as Awaited<Query>), total: Number(counted[0]?.n ?? 0) };
-}
-
-/**
- * Keyset paging for append-only tables (audit, ledger): rows after (or before) the last id seen, in
- * id order. Deep pages cost the same as the first; there is no total.
- */
-export async function findKeysetPage<Query extends PgSelect>(
-  select: () => Query,
-  idColumn: SQLWrapper,
-  where: SQL | undefined,
-  params: { cursor?: number | undefined; pageSize: number; order: 'asc' | 'desc' },
-): Promise<{ rows: Awaited<Query>; nextCursor: number | null }> {
-  const after =
-    params.cursor === undefined ? undefined : params.order === 'desc' ? lt(idColumn as never, params.cursor) : gt(idColumn as never, params.cursor);
-  const direction = params.order === 'asc' ? asc : desc;
-  const rows = (await select()
-    .where(allOf(where, after))
-    .orderBy(direction(idColumn))
-    .limit(params.pageSize + 1)) as Awaited<Query>;
-  const list = rows as unknown as Record<string, unknown>[];
-  const hasMore = list.length > params.pageSize;
-  if (hasMore) list.pop();
-  const last = list.at(-1);
-  return { rows, nextCursor: hasMore && last ? Number(last['id']) : null };
 }

@@ -5,6 +5,7 @@ import {
   integer,
   jsonb,
   pgTable,
+  primaryKey,
   serial,
   text,
   timestamp,
@@ -163,6 +164,38 @@ export const auditLog = pgTable(
     index('audit_log_entity_idx').on(t.entityType, t.entityId),
   ],
 );
+
+/**
+ * Shared machinery's tables (issue 26: kept here, not in a module's schema): the background jobs of
+ * lib/job-runner.ts and the stored answers of idempotent requests (lib/idempotency.ts).
+ */
+export const idempotencyRecords = pgTable(
+  'idempotency_records',
+  {
+    scope: text().notNull(),
+    key: text().notNull(),
+    requestHash: text().notNull(),
+    responseStatus: integer().notNull(),
+    responseBody: jsonb().notNull(),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.scope, t.key] })],
+);
+
+export const jobs = pgTable('jobs', {
+  id: bigserial({ mode: 'number' }).primaryKey(),
+  kind: text().notNull(),
+  dedupeKey: text(),
+  payload: jsonb().notNull().default({}),
+  status: text().$type<'queued' | 'running' | 'done' | 'failed'>().notNull().default('queued'),
+  runAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  attempts: integer().notNull().default(0),
+  lockedUntil: timestamp({ withTimezone: true }),
+  lastError: text(),
+  result: jsonb(),
+  createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  finishedAt: timestamp({ withTimezone: true }),
+});
 
 
 export * from '../modules/merchants/merchants.schema.ts';

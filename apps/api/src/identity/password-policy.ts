@@ -1,7 +1,5 @@
 import { dictionary } from '@zxcvbn-ts/language-common';
-import { message } from '@sf/contract/messages';
-import type { Language } from '@sf/contract/app-info';
-import { validationFailed } from '../lib/errors.ts';
+import { fieldError } from '../lib/errors.ts';
 
 /**
  * NIST SP 800-63B: no composition rules, but refuse passwords found in lists of breached and common
@@ -15,8 +13,7 @@ export function isCommonPassword(password: string): boolean {
 }
 
 /** Throws the 400 validation answer naming `field` when the password is one of the common ones. */
-export function assertUncommonPassword(password: string, field: string, language: Language): void {
+export function assertUncommonPassword(password: string, field: string): void {
   if (!isCommonPassword(password)) return;
-  const text = message('commonPassword', language, { field });
-  throw validationFailed(text, [{ field, message: text }]);
+  throw fieldError(field, 'commonPassword');
 }

@@ -19,3 +19,15 @@ export function callerOf(request: FastifyRequest): Caller {
 export function depsOf(app: FastifyInstance): ServiceDeps {
   return { db: app.db, clock: app.clock, timeZone: app.env.BUSINESS_TIME_ZONE };
 }
+
+/**
+ * The acting person as the ledger and rewards record them (`created_by`, the entry's label, the
+ * audit actor); null id for the system.
+ */
+export type ActingCaller = { id: string | null; label: string; audit: AuditActor };
+
+/** For guarded routes only: the signed-in staff member as an ActingCaller. */
+export function staffActorOf(request: FastifyRequest): ActingCaller {
+  const user = request.user as NonNullable<FastifyRequest['user']>;
+  return { id: user.id, label: user.email, audit: actorOf(request) };
+}

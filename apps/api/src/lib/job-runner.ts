@@ -160,3 +160,17 @@ export function createJobRunner(options: {
     },
   };
 }
+
+/**
+ * The automatic runners of this process (normally one, started by src/jobs.ts), so that new work can
+ * start without waiting.
+ */
+export const automaticRunners = new Set<JobRunner>();
+
+/**
+ * Asks the process's runner to look for due jobs now rather than at its next interval (an import
+ * just queued by a person waiting for its progress bar). Does nothing where no runner runs (tests).
+ */
+export function nudgeBackgroundJobs(log?: FastifyBaseLogger): void {
+  for (const runner of automaticRunners) runner.tick().catch((error: unknown) => log?.error({ err: error }, 'job runner tick failed'));
+}

@@ -6,9 +6,8 @@ import type { Permission } from '@sf/contract/roles';
 import type { Language } from '@sf/contract/app-info';
 import { sendCsv, type CsvColumns } from '../db/csv-export.ts';
 import type { Transaction } from '../db/client.ts';
-import { message } from '@sf/contract/messages';
 import { recordAudit } from './audit.ts';
-import { validationFailed } from './errors.ts';
+import { fieldError } from './errors.ts';
 import { callerOf } from './caller.ts';
 
 /**
@@ -62,8 +61,7 @@ export type ListRoutesDefinition<L extends Schema, E extends Schema, P extends S
 /** A period whose end comes before its start (ISO days or date-times): 400 naming `to` in the reader's language. */
 export function checkPeriod(language: Language, from?: string, to?: string): void {
   if (from && to && new Date(from).getTime() > new Date(to).getTime()) {
-    const text = message('invalid', language, { field: 'to' });
-    throw validationFailed(text, [{ field: 'to', message: text }]);
+    throw fieldError('to');
   }
 }
 

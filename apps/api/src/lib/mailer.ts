@@ -5,6 +5,20 @@ import type { FastifyBaseLogger } from 'fastify';
 
 export type MailMessage = { to: string; subject: string; text: string; html?: string };
 
+/** Longest name put in an e-mail. */
+const MAIL_NAME_MAX = 40;
+
+/**
+ * A name as it may appear in our e-mails: a registrant chooses it, so it must not be able to carry a
+ * sentence with a link (a phishing line in "our" e-mail). Letters, combining marks, spaces,
+ * apostrophes and hyphens only — no dots, colons, slashes, @ or digits, so nothing in it can pass for
+ * an address or a link — collapsed, and cut to 40 characters. Plain text in both parts (escaped in HTML).
+ */
+export function nameForMail(name: string): string {
+  const letters = name.normalize('NFC').replace(/[^\p{L}\p{M}' -]/gu, ' ').replace(/\s+/g, ' ').trim();
+  return [...letters].slice(0, MAIL_NAME_MAX).join('').trim();
+}
+
 export type Mailer = {
   send(message: MailMessage): Promise<void>;
   /** `smtp` when SMTP_URL is set, `outbox` otherwise (B4). */

@@ -2,9 +2,10 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { eq, sql } from 'drizzle-orm';
+import type { FastifyRequest } from 'fastify';
 import type { Database } from '../db/client.ts';
 import { uploads, users, type UploadPurpose } from '../db/schema.ts';
-import { AppError } from './errors.ts';
+import { AppError, fieldError } from './errors.ts';
 import { recordAudit, type AuditActor } from './audit.ts';
 
 /** Images we store: News covers, reward images, social-action screenshots. */
@@ -109,11 +110,10 @@ export async function storeImage(
         usedBytes = Number(result.rows[0]?.bytes ?? 0);
       }
       if (usedBytes + file.bytes.length > deps.quotaBytes) {
-        throw new AppError(
-          413,
-          'payload_too_large',
-          `Upload quota reached: at most ${Math.floor(deps.quotaBytes / (1024 * 1024))} MB of images per ${apiKeyId !== null ? 'API key waiting for their proofs' : 'user'}`,
-        );
+        throw new AppError(413, 'payload_too_large', {
+          text: 'upload_quota',
+          params: { megabytes: Math.floor(deps.quotaBytes / (1024 * 1024)), per: apiKeyId !== null ? 'apiKey' : 'user' },
+        });
       }
       const row = {
         id,
@@ -152,4 +152,28 @@ export async function readStoredImage(
   } catch {
     return null;
   }
+}
+
+/**
+ * Reads the one file of a multipart request (field `file`), or answers 415 (not multipart) or 400
+ * naming the field; 413 (payload_too_large) once the stream passes the route's limit. Every upload
+ * route reads its file here (issue 26: upload parsing once).
+ */
+export async function readUploadedFile(request: FastifyRequest): Promise<{ bytes: Buffer; fileName: string }> {
+  if (!request.isMultipart()) {
+    throw new AppError(415, 'unsupported_media_type', { text: 'multipart_required' });
+  }
+  const file = await request.file();
+  if (!file || file.fieldname !== 'file') throw fieldError('file', 'required');
+  return { bytes: await file.toBuffer(), fileName: file.filename };
+}
+
+/** An uploaded image, its type found by its content (a renamed script is refused with 415). */
+export async function readUploadedImage(request: FastifyRequest): Promise<{ bytes: Buffer; fileName: string; type: ImageType }> {
+  const { bytes, fileName } = await readUploadedFile(request);
+  const type = detectImageType(bytes);
+  if (!type) {
+    throw new AppError(415, 'unsupported_media_type', { text: 'image_type', fields: [{ field: 'file', message: 'invalid' }] });
+  }
+  return { bytes, fileName, type };
 }

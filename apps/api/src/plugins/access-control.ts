@@ -6,16 +6,20 @@ import { AppError, forbidden, unauthenticated } from '../lib/errors.ts';
 import type { Account } from '../identity/accounts.ts';
 import type { CheckedAccount, DeferredAccountCheck } from '../identity/provider.ts';
 import type { BoundStatement } from '../db/statement-shape.ts';
-import { integrationErrorMessage, type ApiKeyScope } from '@sf/contract/integration';
-import { CodedError } from '../lib/errors.ts';
-import { authenticateApiKey, type IntegrationKey } from '../modules/integration/api-keys.service.ts';
-import { createIntegrationLimits, type IntegrationLimits } from '../modules/integration/integration-limits.ts';
+import type { ApiKeyScope } from '@sf/contract/integration';
+import type { IntegrationKey } from '../modules/integration/api-keys.service.ts';
 
 /**
  * Every route declares who may call it: `public`, a permission from the contract (staff), or an
  * integration scope (an API key of a till or of the customers' app, `/api/integration/v1`).
  */
 export type RouteAccess = { access: 'public' } | { permission: Permission } | { integration: ApiKeyScope };
+
+/**
+ * The integration module's key check (modules/integration/integration-guard.ts), given by the app:
+ * a plugin uses no module's code (issue 26: modules talk through their front door).
+ */
+export type AccessControlOptions = { checkApiKey: (request: FastifyRequest, scope: ApiKeyScope) => Promise<IntegrationKey> };
 
 export type CurrentUser = { id: string; email: string; displayName: string; role: StaffRole };
 
@@ -86,16 +90,13 @@ export function tokenFromRequest(headers: Record<string, string | string[] | und
  * For a guarded route the identity provider verifies the token and reads the account's CURRENT role
  * and status from the database, so a demoted or disabled account loses access on its next request.
  */
-export const accessControlPlugin = fp(async (app) => {
+export const accessControlPlugin = fp<AccessControlOptions>(async (app, options) => {
   app.decorateRequest('user', null);
   app.decorateRequest('idToken', null);
   app.decorateRequest('sessionId', null);
   app.decorateRequest('account', null);
   app.decorateRequest('apiKey', null);
   app.decorateRequest('pendingAccountCheck', null);
-  // Made on the first integration request: the limiters come from @fastify/rate-limit, registered by the app.
-  let integrationLimits: IntegrationLimits | undefined;
-  const limits = () => (integrationLimits ??= createIntegrationLimits(app));
 
   app.addHook('onRoute', (route) => {
     if (EXTERNAL_PUBLIC_PREFIXES.some((prefix) => route.url.startsWith(prefix))) return;
@@ -111,13 +112,13 @@ export const accessControlPlugin = fp(async (app) => {
   app.addHook('onRequest', async (request) => {
     const scope = request.routeOptions.config.integration;
     if (scope !== undefined) {
-      request.apiKey = await checkApiKey(request, scope);
+      request.apiKey = await options.checkApiKey(request, scope);
       return;
     }
     const permission = request.routeOptions.config.permission;
     if (permission === undefined) return;
     const token = tokenFromRequest(request.headers);
-    if (!token) throw unauthenticated('unauthenticated', 'Sign in to continue');
+    if (!token) throw unauthenticated('unauthenticated');
     // The provider verifies the token and reads the account as it is NOW (B1): role and status come
     // from our database on every request, whatever the token says. A request that changes something
     // also asks Firebase whether the sign-in was revoked there (decision 023).
@@ -148,40 +149,6 @@ export const accessControlPlugin = fp(async (app) => {
       throw new Error(`${request.routeOptions.url ?? request.url} answered before its account check ran`);
     }
   });
-
-  /**
-   * Integration routes: `Authorization: Bearer <key>`, looked up on every request (one index read),
-   * so a revoked key is refused on its next request; then the rate limits (per key across all
-   * routes, per address for failures: integration-limits.ts), the key's merchant (active only), and
-   * the route's scope.
-   */
-  async function checkApiKey(request: FastifyRequest, scope: ApiKeyScope): Promise<IntegrationKey> {
-    const authorization = request.headers['authorization'];
-    const secret = typeof authorization === 'string' && authorization.startsWith('Bearer ') ? authorization.slice(7).trim() : '';
-    const invalid = async (code: 'unauthenticated' | 'invalid_token') => {
-      await limits().countFailedAuthentication(request);
-      return new CodedError(401, code, (language) => ({ message: integrationErrorMessage('invalid_api_key', language) }), {
-        'WWW-Authenticate': 'Bearer realm="integration"',
-      });
-    };
-    if (!secret) throw await invalid('unauthenticated');
-    const found = await authenticateApiKey(
-      { db: app.db, clock: app.clock, timeZone: app.env.BUSINESS_TIME_ZONE, pepper: app.apiKeyPepper },
-      secret,
-    );
-    if (!found) throw await invalid('invalid_token');
-    const { merchantStatus, ...key } = found;
-    request.apiKey = key;
-    await limits().countKeyRequest(request);
-    // A key acts only while its merchant is active: a suspended or archived merchant's till stops.
-    if (key.merchantId !== null && merchantStatus !== 'active') {
-      throw new CodedError(403, 'forbidden', (language) => ({ message: integrationErrorMessage('merchant_inactive', language) }));
-    }
-    if (!key.scopes.includes(scope)) {
-      throw new CodedError(403, 'forbidden', (language) => ({ message: integrationErrorMessage('scope_missing', language) }));
-    }
-    return key;
-  }
 });
 
 /** The guard's decision on an account read now: a staff role that has the route's permission. */

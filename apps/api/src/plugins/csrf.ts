@@ -118,7 +118,7 @@ export const csrfPlugin = fp<CsrfOptions>(async (app, options) => {
       typeof header === 'string' &&
       header.length === cookie.length &&
       timingSafeEqual(Buffer.from(header), Buffer.from(cookie));
-    if (!isValid) throw new AppError(403, 'csrf', 'The forgery-protection token is missing or does not match');
+    if (!isValid) throw new AppError(403, 'csrf');
   });
 
   app.addHook('onSend', async (request, reply) => {

@@ -7,7 +7,7 @@ import { message } from '@sf/contract/messages';
 import { errorText } from '@sf/contract/error-texts';
 import type { FieldError } from '@sf/contract/errors';
 import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '../db/unavailable.ts';
-import { AppError, CodedError } from '../lib/errors.ts';
+import { AppError } from '../lib/errors.ts';
 
 const METHODS: HTTPMethod[] = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
 
@@ -47,10 +47,10 @@ export const errorHandlerPlugin = fp<{ spaIndex: boolean }>(async (app, options)
       reply.header('Allow', allowed.join(', '));
       return send(reply, request, 405, {
         code: 'method_not_allowed',
-        message: `Method ${request.method} is not allowed here`,
+        message: errorText('method_not_allowed', request.language, { method: request.method }),
       });
     }
-    return send(reply, request, 404, { code: 'route_not_found', message: `No route ${request.method} ${path}` });
+    return send(reply, request, 404, { code: 'route_not_found', message: errorText('route_not_found', request.language, { method: request.method, path }) });
   });
 
   app.setErrorHandler(async (raised: FastifyError, request, reply) => {
@@ -76,50 +76,35 @@ export const errorHandlerPlugin = fp<{ spaIndex: boolean }>(async (app, options)
     }
     if (error instanceof AppError) {
       if (error.headers) reply.headers(error.headers);
-      return send(reply, request, error.statusCode, {
-        code: error.code,
-        // A code thrown without a text gets its text here, in the caller's language.
-        message: error.message || (errorText(error.code, request.language) ?? error.code),
-        ...(error.fields ? { fields: error.fields } : {}),
-      });
-    }
-    if (error instanceof CodedError) {
-      if (error.headers) reply.headers(error.headers);
-      const rendered = error.render(request.language);
-      return send(reply, request, error.statusCode, {
-        code: error.code,
-        message: rendered.message,
-        ...(rendered.fields ? { fields: rendered.fields } : {}),
-      });
+      // Translated here, once, in the caller's language (the throw site gave a code and parameters).
+      return send(reply, request, error.statusCode, { code: error.code, ...error.render(request.language) });
     }
     if (isResponseSerializationError(error)) {
       request.log.error({ err: error }, 'response did not match its schema');
-      return send(reply, request, 500, { code: 'internal', message: 'Internal server error' });
+      return send(reply, request, 500, { code: 'internal', message: errorText('internal', request.language) });
     }
     const status = error.statusCode ?? 500;
     if (status === 429) {
-      return send(reply, request, 429, { code: 'rate_limited', message: 'Too many requests, try again later' });
+      return send(reply, request, 429, { code: 'rate_limited', message: errorText('rate_limited', request.language) });
     }
     if (status === 413 || error.code === 'FST_REQ_FILE_TOO_LARGE') {
-      return send(reply, request, 413, { code: 'payload_too_large', message: 'The request is too large' });
+      return send(reply, request, 413, { code: 'payload_too_large', message: errorText('payload_too_large', request.language) });
     }
     if (status === 415) {
-      return send(reply, request, 415, { code: 'unsupported_media_type', message: 'Unsupported content type' });
+      return send(reply, request, 415, { code: 'unsupported_media_type', message: errorText('unsupported_media_type', request.language) });
     }
     if (status >= 400 && status < 500) {
       // Body parser and similar client errors: say what is wrong without internals.
-      const safe = error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error.code?.startsWith('FST_ERR_CTP')
-        ? 'The request body is not valid'
-        : 'The request is not valid';
-      return send(reply, request, status, { code: 'validation', message: safe });
+      const safe = error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error.code?.startsWith('FST_ERR_CTP') ? 'body_invalid' : 'request_invalid';
+      return send(reply, request, status, { code: 'validation', message: errorText(safe, request.language) });
     }
     if (isDatabaseUnavailable(error)) {
       // Not the request's fault nor a bug: the same request may well succeed shortly (issue 12).
       request.log.error({ err: error }, 'database unavailable');
       reply.header('Retry-After', String(DATABASE_RETRY_AFTER_SECONDS));
-      return send(reply, request, 503, { code: 'unavailable', message: 'The service is temporarily unavailable, try again shortly' });
+      return send(reply, request, 503, { code: 'unavailable', message: errorText('unavailable', request.language) });
     }
     request.log.error({ err: error }, 'unhandled error');
-    return send(reply, request, 500, { code: 'internal', message: 'Internal server error' });
+    return send(reply, request, 500, { code: 'internal', message: errorText('internal', request.language) });
   });
 });

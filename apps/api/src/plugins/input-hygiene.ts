@@ -1,6 +1,5 @@
 import fp from 'fastify-plugin';
-import { message } from '@sf/contract/messages';
-import { validationFailed } from '../lib/errors.ts';
+import { fieldError } from '../lib/errors.ts';
 
 /** NUL, or half of a surrogate pair without its other half (text no database can store). */
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
@@ -42,9 +41,7 @@ export const inputHygienePlugin = fp(async (app) => {
     for (const source of [request.params, request.query, request.body]) {
       const path = pathOfUnstorable(source);
       if (!path) continue;
-      const field = path.at(-1) ?? 'body';
-      const text = message('invalid', request.language, { field });
-      throw validationFailed(text, [{ field: path.join('.') || 'body', message: text }]);
+      throw fieldError(path.join('.') || 'body');
     }
   });
 });

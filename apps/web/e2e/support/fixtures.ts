@@ -1,7 +1,7 @@
 import { test as base, expect, type Page } from '@playwright/test';
 import { startAppServer, type AppServer } from './app-server.ts';
 import { E2E_DEMO_DATA_DIR, E2E_WEB_DIST } from './global-setup.ts';
-import { startSmtpCatcher, type SmtpCatcher } from './smtp-catcher.ts';
+import { startSmtpCatcher, type SmtpCatcher } from '../../../../tools/test-support/smtp-catcher.ts';
 import { startAuthEmulator } from '../../../../tools/firebase-emulator/auth-emulator.mjs';
 
 type WorkerFixtures = {

@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startAppServer } from './app-server.ts';
-import { startSmtpCatcher } from './smtp-catcher.ts';
+import { startSmtpCatcher } from '../../../../tools/test-support/smtp-catcher.ts';
 
 const webRoot = path.resolve(import.meta.dirname, '../..');
 const repositoryRoot = path.resolve(webRoot, '../..');

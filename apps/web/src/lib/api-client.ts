@@ -180,13 +180,24 @@ export function refreshSession(): Promise<void> {
   return refreshing;
 }
 
-/** A meaningful, translated text for any failure (S11), for toasts and inline alerts alike. */
+/**
+ * Failures the app words itself, because it acts on them (a session to renew, a page to reload, a
+ * server that did not answer or failed): the server's text would not say what to do here.
+ */
+const APP_WORDED_CODES = new Set(['network', 'unauthenticated', 'token_expired', 'invalid_token', 'invalid_grant', 'csrf', 'rate_limited', 'internal', 'unavailable']);
+
+/**
+ * A meaningful, translated text for any failure (S11), for toasts and inline alerts alike. A refusal
+ * is worded once, by the API, in the reader's language (Accept-Language; issue 26): the app shows the
+ * server's text and keeps its own only for the failures above and for answers without a text.
+ */
 export function describeApiError(error: unknown): string {
   if (!(error instanceof ApiError)) return translate('common:errors.internal');
   const key = `common:errors.${error.code}`;
+  if (APP_WORDED_CODES.has(error.code) && hasText(key)) return translate(key);
+  // An answer that was not the API's JSON (a proxy's page) carries only its status line.
+  if (error.status < 500 && error.message && !error.code.startsWith('http_')) return error.message;
   if (hasText(key)) return translate(key);
-  // Codes of the signed-in areas (loyalty, ledger) live in a catalogue loaded with them.
-  if (hasText(`api-errors:${error.code}`)) return translate(`api-errors:${error.code}`);
   if (error.status >= 500) return translate('common:errors.internal');
   return translate('common:errors.unknown', { status: error.status });
 }

@@ -15,7 +15,7 @@ describe('texts of the first screen without i18next (decision 010)', () => {
     expect(texts.translate('auth:login.submit')).toBe('Sign in');
     expect(texts.translate('errors.unknown', { status: 418 })).toBe('The request failed (HTTP 418).');
     expect(texts.hasText('common:errors.rate_limited')).toBe(true);
-    expect(texts.hasText('api-errors:anything')).toBe(false);
+    expect(texts.hasText('ledger:title')).toBe(false);
     texts.setLanguage('it');
     expect(texts.translate('auth:login.submit')).toBe('Accedi');
     expect(texts.translate('common:errors.unknown', { status: 418 })).toBe('La richiesta non è riuscita (HTTP 418).');
@@ -32,9 +32,9 @@ describe('texts of the first screen without i18next (decision 010)', () => {
     const texts = await freshTexts();
     const { i18n, changeLanguage, loadCatalogues } = await import('./i18n.ts');
     await changeLanguage('it');
-    await loadCatalogues(['api-errors']);
-    expect(texts.translate('api-errors:version_conflict')).toBe(i18n.t('api-errors:version_conflict'));
-    expect(texts.hasText('api-errors:version_conflict')).toBe(true);
+    await loadCatalogues(['ledger']);
+    expect(texts.translate('ledger:title')).toBe(i18n.t('ledger:title'));
+    expect(texts.hasText('ledger:title')).toBe(true);
     texts.setLanguage('en');
     expect(i18n.language).toBe('en');
     expect(texts.translate('common:close')).toBe(i18n.t('common:close'));

@@ -9,7 +9,7 @@ import { DEFAULT_LANGUAGE, LANGUAGES, LANGUAGE_STORAGE_KEY, type Language } from
  * Until `lib/i18n.ts` has loaded, `translate` looks the key up in the `common` and `auth` catalogues
  * itself (nested keys, `{{name}}` placeholders: all those two files use). Once i18next is there it
  * registers itself (`registerTranslationEngine`) and every lookup goes through it, so the signed-in area's
- * namespaces (e.g. `api-errors`) are found too. The language is kept here; i18next follows it, and a
+ * namespaces (e.g. `ledger`) are found too. The language is kept here; i18next follows it, and a
  * change made through i18next comes back here.
  */
 export type Catalogues = Record<string, Record<string, Record<string, unknown>>>;

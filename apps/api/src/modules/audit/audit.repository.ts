@@ -1,4 +1,4 @@
-import { and, eq, gte, like, lte, type SQL } from 'drizzle-orm';
+import { and, desc, eq, gte, like, lte, type SQL } from 'drizzle-orm';
 import { findPage, orderFor, type ListDefinition } from '../../db/list.ts';
 import { csvCell, csvSelection, type CsvColumns } from '../../db/csv-export.ts';
 import type { AuditEntry } from '@sf/contract/audit';
@@ -86,4 +86,31 @@ export function auditExportQuery(executor: Executor, columns: CsvColumns, filter
     .where(conditions(filter))
     .orderBy(...orderFor(auditList.sorts, 'at', 'desc', auditList.tieBreaker))
     .$dynamic();
+}
+
+/** One entity's audit entries, newest first (a deleted record keeps its history). */
+export async function findEntityHistory(executor: Executor, entityType: string, entityId: string): Promise<AuditRow[]> {
+  return executor
+    .select()
+    .from(auditLog)
+    .where(and(eq(auditLog.entityType, entityType), eq(auditLog.entityId, entityId)))
+    .orderBy(desc(auditLog.at), desc(auditLog.id));
+}
+
+/** The latest changes without their before/after (which can be whole posts: left in the database). */
+export async function findLatestChanges(executor: Executor, limit: number) {
+  return executor
+    .select({
+      id: auditLog.id,
+      at: auditLog.at,
+      actorId: auditLog.actorId,
+      actorEmail: auditLog.actorEmail,
+      action: auditLog.action,
+      entityType: auditLog.entityType,
+      entityId: auditLog.entityId,
+      requestId: auditLog.requestId,
+    })
+    .from(auditLog)
+    .orderBy(desc(auditLog.at), desc(auditLog.id))
+    .limit(limit);
 }

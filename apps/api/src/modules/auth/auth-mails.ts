@@ -1,22 +1,8 @@
 import type { Language } from '@sf/contract/app-info';
-import type { MailMessage } from '../../lib/mailer.ts';
+import { nameForMail, type MailMessage } from '../../lib/mailer.ts';
 
 function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
-
-/** Longest name put in an e-mail. */
-const MAIL_NAME_MAX = 40;
-
-/**
- * A name as it may appear in our e-mails: a registrant chooses it, so it must not be able to carry a
- * sentence with a link (a phishing line in "our" e-mail). Letters, combining marks, spaces,
- * apostrophes and hyphens only — no dots, colons, slashes, @ or digits, so nothing in it can pass for
- * an address or a link — collapsed, and cut to 40 characters. Plain text in both parts (escaped in HTML).
- */
-export function nameForMail(name: string): string {
-  const letters = name.normalize('NFC').replace(/[^\p{L}\p{M}' -]/gu, ' ').replace(/\s+/g, ' ').trim();
-  return [...letters].slice(0, MAIL_NAME_MAX).join('').trim();
 }
 
 function greetingOf(language: Language, name: string): string {

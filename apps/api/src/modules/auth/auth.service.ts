@@ -1,6 +1,5 @@
 import { and, eq, isNull } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { message } from '@sf/contract/messages';
 import type {
   ForgotPasswordRequest,
   LoginRequest,
@@ -9,7 +8,6 @@ import type {
   ResetPasswordRequest,
   TokenResponse,
 } from '@sf/contract/auth';
-import type { Language } from '@sf/contract/app-info';
 import { isStaffRole } from '@sf/contract/roles';
 import { passwordResetTokens, users } from '../../db/schema.ts';
 import { AppError } from '../../lib/errors.ts';
@@ -37,17 +35,16 @@ import type { AfterReply } from '../../identity/provider.ts';
 export const RESET_TOKEN_TTL_MS = 30 * 60_000;
 
 /** One answer for a wrong password, an unknown, disabled or locked account: nothing to enumerate. */
-export function invalidCredentials(language: Language): AppError {
-  return new AppError(400, 'invalid_credentials', message('loginIncorrect', language));
+export function invalidCredentials(): AppError {
+  return new AppError(400, 'invalid_credentials');
 }
 
 export function invalidGrant(): AppError {
-  return new AppError(400, 'invalid_grant', 'The refresh token is not valid; sign in again');
+  return new AppError(400, 'invalid_grant');
 }
 
-export function invalidResetToken(language: Language): AppError {
-  const text = message('invalid', language, { field: 'token' });
-  return new AppError(400, 'invalid_reset_token', text, [{ field: 'token', message: text }]);
+export function invalidResetToken(): AppError {
+  return new AppError(400, 'invalid_reset_token', { fields: [{ field: 'token', message: 'invalid' }] });
 }
 
 /** A fresh sign-in: session + first refresh token, and an ID token carrying the current role. */
@@ -71,7 +68,7 @@ export async function login(app: FastifyInstance, body: LoginRequest, request: F
   // refused without looking at the password: guessing on is pointless.
   if (!(await reserveAttempt(app.db, keys[0], keys[1], now))) {
     request.log.info({ reason: 'locked' }, 'sign-in refused');
-    throw invalidCredentials(request.language);
+    throw invalidCredentials();
   }
   const account = await findAccountByEmail(app.db, email);
   // Unknown accounts cost one argon2 verification too, so timing does not reveal which exist.
@@ -82,14 +79,14 @@ export async function login(app: FastifyInstance, body: LoginRequest, request: F
   if (!account || refusal) {
     // The reserved attempt stays counted: it was a failure.
     request.log.info({ reason: refusal }, 'sign-in refused');
-    throw invalidCredentials(request.language);
+    throw invalidCredentials();
   }
   await clearFailures(app.db, [...keys]);
   return issueSignIn(app, account);
 }
 
 export async function register(app: FastifyInstance, body: RegisterRequest, request: FastifyRequest, afterReply: AfterReply) {
-  assertUncommonPassword(body.password, 'password', request.language);
+  assertUncommonPassword(body.password, 'password');
   const email = normaliseEmail(body.email);
   // Hashed whether or not the address is taken, so both answers take as long.
   const passwordHash = await hashPassword(body.password);
@@ -195,8 +192,7 @@ export async function confirmEmail(app: FastifyInstance, body: ConfirmEmailReque
     return true;
   });
   if (!isDone) {
-    const text = message('invalid', request.language, { field: 'token' });
-    throw new AppError(400, 'invalid_confirmation_token', text, [{ field: 'token', message: text }]);
+    throw new AppError(400, 'invalid_confirmation_token', { fields: [{ field: 'token', message: 'invalid' }] });
   }
   return { ok: true as const };
 }
@@ -226,7 +222,7 @@ export function forgotPassword(app: FastifyInstance, body: ForgotPasswordRequest
 }
 
 export async function resetPassword(app: FastifyInstance, body: ResetPasswordRequest, request: FastifyRequest) {
-  assertUncommonPassword(body.password, 'password', request.language);
+  assertUncommonPassword(body.password, 'password');
   const passwordHash = await hashPassword(body.password);
   const now = app.clock.now();
   const tokenHash = hashOpaqueToken(body.token);
@@ -272,7 +268,7 @@ export async function resetPassword(app: FastifyInstance, body: ResetPasswordReq
     return true;
   });
   // An expired token was still marked used above; rolling that back is not worth a second query.
-  if (!isDone) throw invalidResetToken(request.language);
+  if (!isDone) throw invalidResetToken();
   return { ok: true as const };
 }
 

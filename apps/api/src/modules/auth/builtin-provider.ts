@@ -62,13 +62,13 @@ export function createBuiltinProvider(app: FastifyInstance): IdentityProvider {
       claims = await app.tokenSigner.verify(token);
     } catch (error) {
       if (error instanceof TokenError && error.reason === 'expired') {
-        throw unauthenticated('token_expired', 'The session token has expired');
+        throw unauthenticated('token_expired');
       }
-      throw unauthenticated('invalid_token', 'The session token is not valid');
+      throw unauthenticated('invalid_token');
     }
     // Every ID token names its sign-in; one without, or whose sign-in ended (logout, reuse of a
     // refresh token, password change or reset, disabling), is refused however long it has left.
-    if (!claims.sid) throw unauthenticated('invalid_token', 'The session token is not valid');
+    if (!claims.sid) throw unauthenticated('invalid_token');
     return { ...claims, sid: claims.sid };
   };
 
@@ -78,12 +78,12 @@ export function createBuiltinProvider(app: FastifyInstance): IdentityProvider {
     claims: { iat: number },
   ): Row & { sessionId: string } {
     if (!row || row.status !== 'active') {
-      throw unauthenticated('invalid_token', 'The account is not active');
+      throw unauthenticated('invalid_token', 'account_inactive');
     }
-    if (!row.sessionId) throw unauthenticated('invalid_token', 'The session has ended');
+    if (!row.sessionId) throw unauthenticated('invalid_token', 'session_ended');
     // A password reset revokes every session, including ID tokens issued before it.
     if (claims.iat < Math.floor(row.passwordChangedAt.getTime() / 1000)) {
-      throw unauthenticated('invalid_token', 'The session token is no longer valid');
+      throw unauthenticated('invalid_token', 'token_revoked');
     }
     return row as Row & { sessionId: string };
   }

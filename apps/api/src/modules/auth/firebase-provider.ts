@@ -3,10 +3,9 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { DecodedIdToken } from 'firebase-admin/auth';
 import { isStaffRole } from '@sf/contract/roles';
-import { message } from '@sf/contract/messages';
 import type { LoginResponse } from '@sf/contract/auth';
 import { users } from '../../db/schema.ts';
-import { AppError, unauthenticated, validationFailed } from '../../lib/errors.ts';
+import { AppError, fieldError, unauthenticated } from '../../lib/errors.ts';
 import { actorOf, recordAudit } from '../../lib/audit.ts';
 import { assertUncommonPassword } from '../../identity/password-policy.ts';
 import { defaultProfile, displayNameOf, findAccountByEmail, normaliseEmail, type Account } from '../../identity/accounts.ts';
@@ -30,7 +29,7 @@ function seconds(date: Date): number {
 }
 
 function unavailable(): AppError {
-  return new AppError(503, 'unavailable', 'The identity provider cannot be reached; try again shortly');
+  return new AppError(503, 'unavailable', { text: 'identity_unavailable' });
 }
 
 /** The Admin SDK could not reach Firebase or Google's keys. */
@@ -157,7 +156,7 @@ export function createFirebaseProvider(app: FastifyInstance): IdentityProvider {
     } catch (error) {
       if (isRefusal(error)) {
         request.log.info({ reason: `firebase:${error.reason}` }, 'sign-in refused');
-        throw invalidCredentials(request.language);
+        throw invalidCredentials();
       }
       request.log.error({ err: error }, 'Firebase sign-in failed');
       throw unavailable();
@@ -173,7 +172,7 @@ export function createFirebaseProvider(app: FastifyInstance): IdentityProvider {
       // Our lock-out first (ADR 008), whatever Firebase's own throttling does.
       if (!(await reserveAttempt(app.db, keys[0], keys[1], app.clock.now()))) {
         request.log.info({ reason: 'locked' }, 'sign-in refused');
-        throw invalidCredentials(request.language);
+        throw invalidCredentials();
       }
       const answer = await signIn(email, body.password, request);
       const decoded = await verify(answer.idToken).catch((error: unknown) => {
@@ -200,7 +199,7 @@ export function createFirebaseProvider(app: FastifyInstance): IdentityProvider {
                 : null;
       if (!account || refusal) {
         request.log.info({ reason: refusal }, 'sign-in refused');
-        throw invalidCredentials(request.language);
+        throw invalidCredentials();
       }
       await clearFailures(app.db, [...keys]);
       // Our database wins: a claim that differs from it is put right, so the next refresh carries our role.
@@ -211,7 +210,7 @@ export function createFirebaseProvider(app: FastifyInstance): IdentityProvider {
     },
 
     async register(body, request, afterReply) {
-      assertUncommonPassword(body.password, 'password', request.language);
+      assertUncommonPassword(body.password, 'password');
       const email = normaliseEmail(body.email);
       const displayName = displayNameOf(body.firstName, body.lastName);
       let created;
@@ -220,7 +219,7 @@ export function createFirebaseProvider(app: FastifyInstance): IdentityProvider {
       } catch (error) {
         if (!(error instanceof FirebaseRestError && error.reason === 'EMAIL_EXISTS')) {
           request.log.error({ err: error }, 'Firebase registration failed');
-          throw isRefusal(error) ? validationFailed(message('invalid', request.language, { field: 'email' }), []) : unavailable();
+          throw isRefusal(error) ? fieldError('email') : unavailable();
         }
         // The same 201 as for a new account; only an owner we know learns of the attempt, by e-mail.
         afterReply('registration attempt e-mail', async () => {
@@ -279,8 +278,7 @@ export function createFirebaseProvider(app: FastifyInstance): IdentityProvider {
         confirmed = await rest.applyEmailVerification(body.token);
       } catch (error) {
         if (!isRefusal(error)) throw unavailable();
-        const text = message('invalid', request.language, { field: 'token' });
-        throw new AppError(400, 'invalid_confirmation_token', text, [{ field: 'token', message: text }]);
+        throw new AppError(400, 'invalid_confirmation_token', { fields: [{ field: 'token', message: 'invalid' }] });
       }
       const now = app.clock.now();
       await app.db.transaction(async (tx) => {
@@ -315,13 +313,13 @@ export function createFirebaseProvider(app: FastifyInstance): IdentityProvider {
     },
 
     async resetPassword(body, request) {
-      assertUncommonPassword(body.password, 'password', request.language);
+      assertUncommonPassword(body.password, 'password');
       let reset;
       try {
         reset = await rest.resetPassword(body.token, body.password);
       } catch (error) {
         if (!isRefusal(error)) throw unavailable();
-        throw invalidResetToken(request.language);
+        throw invalidResetToken();
       }
       const account = await findAccountByEmail(app.db, reset.email);
       if (account) {
@@ -400,21 +398,20 @@ export function createFirebaseProvider(app: FastifyInstance): IdentityProvider {
         decoded = await verify(token, options.checkRevoked);
       } catch (error) {
         const code = (error as { code?: string }).code;
-        if (code === 'auth/id-token-expired') throw unauthenticated('token_expired', 'The session token has expired');
+        if (code === 'auth/id-token-expired') throw unauthenticated('token_expired');
         // Firebase (or Google's keys) out of reach says nothing about the token: not a sign-out.
         if (isOutage(error)) throw unavailable();
-        throw unauthenticated('invalid_token', 'The session token is not valid');
+        throw unauthenticated('invalid_token');
       }
       const account = await accountOfUid(decoded.uid);
-      if (!account || account.status !== 'active') throw unauthenticated('invalid_token', 'The account is not active');
-      if (isEndedSignIn(decoded, account)) throw unauthenticated('invalid_token', 'The session token is no longer valid');
+      if (!account || account.status !== 'active') throw unauthenticated('invalid_token', 'account_inactive');
+      if (isEndedSignIn(decoded, account)) throw unauthenticated('invalid_token', 'token_revoked');
       return { account, sessionId: firebaseSessionId(decoded) };
     },
 
     async changeOwnPassword(request, account, body) {
       const currentWrong = () => {
-        const text = message('invalid', request.language, { field: 'currentPassword' });
-        return validationFailed(text, [{ field: 'currentPassword', message: text }]);
+        return fieldError('currentPassword', 'invalid');
       };
       if (!account.firebaseUid) throw currentWrong();
       try {
@@ -423,7 +420,7 @@ export function createFirebaseProvider(app: FastifyInstance): IdentityProvider {
         if (!isRefusal(error)) throw unavailable();
         throw currentWrong();
       }
-      assertUncommonPassword(body.newPassword, 'newPassword', request.language);
+      assertUncommonPassword(body.newPassword, 'newPassword');
       await admin.auth.updateUser(account.firebaseUid, { password: body.newPassword });
       await endSignIns(account.id);
       await recordAudit(app.db, actorOf(request), { action: 'account.change_password', entityType: 'user', entityId: account.id, after: { provider: 'firebase' } });

@@ -6,7 +6,7 @@ import PostalMime from 'postal-mime';
 import { createTestContext, type TestContext } from '../../../test/helper.ts';
 import { DEMO_PASSWORD } from '../../db/seed.ts';
 import { auditLog, passwordResetTokens, users } from '../../db/schema.ts';
-import { startSmtpCatcher, type SmtpCatcher } from './smtp-catcher.ts';
+import { startSmtpCatcher, type SmtpCatcher } from '../../../../../tools/test-support/smtp-catcher.ts';
 
 const NEW_PASSWORD = 'Cappuccino-al-banco-42';
 

@@ -3,8 +3,8 @@ import { eq } from 'drizzle-orm';
 import { createTestContext, type TestContext } from '../../../test/helper.ts';
 import { DEMO_PASSWORD } from '../../db/seed.ts';
 import { auditLog, users } from '../../db/schema.ts';
-import { startSmtpCatcher, type SmtpCatcher } from './smtp-catcher.ts';
-import { nameForMail } from './auth-mails.ts';
+import { startSmtpCatcher, type SmtpCatcher } from '../../../../../tools/test-support/smtp-catcher.ts';
+import { nameForMail } from '../../lib/mailer.ts';
 
 const registration = (email: string, password = 'Spritz-in-piazza-2026') => ({
   email,

@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { enqueueJob, type JobModule } from '../../lib/job-runner.ts';
-import { ledgerDeps } from '../ledger/ledger.routes.ts';
-import { localDate } from '../ledger/ledger.rules.ts';
+import { localDate } from '../../lib/business-days.ts';
 import { payBirthdayBonuses, payReferralBonuses } from './bonuses.service.ts';
+import { depsOf } from '../../lib/caller.ts';
 
 export const REFERRAL_JOB = 'bonus.referral';
 export const BIRTHDAY_JOB = 'bonus.birthday';
@@ -16,7 +16,7 @@ const REFERRAL_BUCKET_MS = 10 * 60_000;
  * itself pays each bonus once whatever runs it (bonuses.service.ts).
  */
 export function bonusJobs(app: FastifyInstance): JobModule {
-  const deps = ledgerDeps(app);
+  const deps = depsOf(app);
   return {
     schedule: async () => {
       const now = app.clock.now();

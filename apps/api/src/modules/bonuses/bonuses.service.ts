@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { Bonuses } from '@sf/contract/programs';
 import type { Executor, Transaction } from '../../db/client.ts';
 import { awardBonusInTransaction, type LedgerDeps } from '../ledger/ledger.service.ts';
-import { localDate, startOfLocalDay } from '../ledger/ledger.rules.ts';
+import { localDate, startOfLocalDay } from '../../lib/business-days.ts';
 
 /**
  * Automatic bonuses (docs/product.md D "Loyalty program": referral, birthday), paid by background jobs,

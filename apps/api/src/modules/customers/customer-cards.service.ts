@@ -1,12 +1,10 @@
 import { createHash, createHmac, randomInt, timingSafeEqual } from 'node:crypto';
 import { CARD_PREFIX, luhnCheckDigit } from '@sf/contract/customers';
 import { barcodeMessageOf, CARD_CODE_ALPHABET, CARD_CODE_LENGTH, type CustomerCard } from '@sf/contract/customer-cards';
-import { errorText } from '@sf/contract/error-texts';
-import { message } from '@sf/contract/messages';
 import type { Executor } from '../../db/client.ts';
 import { recordAudit } from '../../lib/audit.ts';
 import type { Caller, ServiceDeps } from '../../lib/caller.ts';
-import { CodedError } from '../../lib/errors.ts';
+import { AppError, notFound } from '../../lib/errors.ts';
 import { bumpCardCodeVersion, findCardHolderRow, findCustomer, isCardNumberTaken } from './customers.repository.ts';
 
 /**
@@ -50,10 +48,8 @@ export async function uniqueCardNumber(executor: Executor): Promise<string> {
   }
 }
 
-const customerNotFound = () =>
-  new CodedError(404, 'not_found', (language) => ({ message: message('notFound', language, { field: 'customer' }) }));
-const customerErased = () =>
-  new CodedError(409, 'customer_erased', (language) => ({ message: errorText('customer_erased', language) ?? 'erased' }));
+const customerNotFound = () => notFound('customer');
+const customerErased = () => new AppError(409, 'customer_erased');
 
 function cardOf(secret: string, row: { id: string; cardNumber: string; cardCodeVersion: number }): CustomerCard {
   const cardCode = cardCodeFor(secret, row.id, row.cardCodeVersion);

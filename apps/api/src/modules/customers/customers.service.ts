@@ -1,5 +1,4 @@
 import { randomInt } from 'node:crypto';
-import type { Language } from '@sf/contract/app-info';
 import {
   CONSENT_PURPOSES,
   REFERRAL_ALPHABET,
@@ -9,12 +8,10 @@ import {
   type RecordConsent,
   type UpdateCustomer,
 } from '@sf/contract/customers';
-import { message } from '@sf/contract/messages';
-import { errorText } from '@sf/contract/error-texts';
 import type { Executor, Transaction } from '../../db/client.ts';
 import type { Caller, ServiceDeps } from '../../lib/caller.ts';
 import { recordAudit } from '../../lib/audit.ts';
-import { alreadyUsed, AppError, conflict, notFound, validationFailed } from '../../lib/errors.ts';
+import { AppError, alreadyUsed, fieldError, notFound } from '../../lib/errors.ts';
 import {
   consentHistory,
   currentConsents,
@@ -28,13 +25,14 @@ import {
   type CustomerRow,
   type CustomerValues,
 } from './customers.repository.ts';
-import { hasActiveBlock } from '../privacy/privacy.repository.ts';
+import { hasProcessingBlock } from '../privacy/privacy.service.ts';
 import { uniqueCardNumber } from './customer-cards.service.ts';
 import { customersTotal } from '../dashboard/dashboard.service.ts';
+import { isUniqueViolation } from '../../db/unique-violation.ts';
 
 export const CUSTOMER_ENTITY = 'customer';
 
-const customerNotFound = (language: Language) => notFound(message('notFound', language, { field: 'customer' }));
+const customerNotFound = () => notFound('customer');
 
 /** 409 `already_used` on the e-mail field (not a version conflict): the form keeps what was typed. */
 const emailTaken = () => alreadyUsed('email');
@@ -56,12 +54,6 @@ async function uniqueReferralCode(executor: Executor): Promise<string> {
 async function withConsents(executor: Executor, row: CustomerRow): Promise<Customer> {
   const states = await currentConsents(executor, [row.id]);
   return toCustomer(row, states.get(row.id));
-}
-
-/** PostgreSQL's unique violation on the customers' e-mail index (a twin request won the race). */
-function isEmailUniqueViolation(error: unknown): boolean {
-  const cause = (error as { cause?: { code?: string; constraint?: string } }).cause ?? (error as { code?: string; constraint?: string });
-  return cause?.code === '23505' && (cause.constraint === undefined || cause.constraint === 'customers_email_key');
 }
 
 export async function listCustomers(deps: ServiceDeps, query: ListCustomersQuery) {
@@ -88,7 +80,7 @@ export async function listCustomers(deps: ServiceDeps, query: ListCustomersQuery
 export async function getCustomer(deps: ServiceDeps, caller: Caller, id: string): Promise<Customer> {
   return deps.db.transaction(async (tx) => {
     const row = await findCustomer(tx, id);
-    if (!row) throw customerNotFound(caller.language);
+    if (!row) throw customerNotFound();
     await recordAudit(tx, caller.actor, { action: 'read', entityType: CUSTOMER_ENTITY, entityId: id });
     return withConsents(tx, row);
   });
@@ -103,8 +95,7 @@ export async function createCustomer(deps: ServiceDeps, caller: Caller, input: C
       if (input.referrerCode !== undefined) {
         referredBy = (await findCustomerIdBy(tx, { referralCode: input.referrerCode })) ?? null;
         if (referredBy === null) {
-          const text = message('notFound', caller.language, { field: 'referrerCode' });
-          throw validationFailed(text, [{ field: 'referrerCode', message: text }]);
+          throw fieldError('referrerCode', 'notFound');
         }
       }
       const row = await insertCustomer(tx, {
@@ -132,7 +123,7 @@ export async function createCustomer(deps: ServiceDeps, caller: Caller, input: C
       return customer;
     });
   } catch (error) {
-    if (isEmailUniqueViolation(error)) throw emailTaken();
+    if (isUniqueViolation(error, 'customers_email_key')) throw emailTaken();
     throw error;
   }
 }
@@ -142,9 +133,9 @@ export async function updateCustomer(deps: ServiceDeps, caller: Caller, id: stri
   try {
     return await deps.db.transaction(async (tx) => {
       const current = await findCustomer(tx, id, { forUpdate: true });
-      if (!current) throw customerNotFound(caller.language);
-      if (current.version !== version) throw new AppError(409, 'version_conflict', '');
-      if (current.status === 'erased') throw conflict(erasedText(caller.language));
+      if (!current) throw customerNotFound();
+      if (current.version !== version) throw new AppError(409, 'version_conflict');
+      if (current.status === 'erased') throw erased();
       const changes: Partial<CustomerValues> = {};
       for (const [key, value] of Object.entries(fields)) {
         if (value !== undefined) (changes as Record<string, unknown>)[key] = value;
@@ -163,27 +154,23 @@ export async function updateCustomer(deps: ServiceDeps, caller: Caller, id: stri
       return after;
     });
   } catch (error) {
-    if (isEmailUniqueViolation(error)) throw emailTaken();
+    if (isUniqueViolation(error, 'customers_email_key')) throw emailTaken();
     throw error;
   }
 }
 
-function erasedText(language: Language): string {
-  return language === 'it'
-    ? 'I dati di questo cliente sono stati cancellati e non si possono modificare'
-    : "This customer's data were erased and cannot be changed";
-}
+const erased = () => new AppError(409, 'conflict', { text: 'customer_erased_unchangeable' });
 
 /** A grant or a withdrawal: a new record (the history is never edited), audited with the change. */
 export async function recordConsent(deps: ServiceDeps, caller: Caller, id: string, input: RecordConsent): Promise<Customer> {
   return deps.db.transaction(async (tx: Transaction) => {
     const current = await findCustomer(tx, id, { forUpdate: true });
-    if (!current) throw customerNotFound(caller.language);
-    if (current.status === 'erased') throw conflict(erasedText(caller.language));
+    if (!current) throw customerNotFound();
+    if (current.status === 'erased') throw erased();
     // A restriction or objection in force (privacy requests, decision record 021) refuses new
     // marketing and profiling grants until it is lifted; withdrawals are always accepted.
-    if (input.granted && input.purpose !== 'service' && (await hasActiveBlock(tx, id))) {
-      throw new AppError(409, 'processing_blocked', errorText('processing_blocked', caller.language) ?? '');
+    if (input.granted && input.purpose !== 'service' && (await hasProcessingBlock(tx, id))) {
+      throw new AppError(409, 'processing_blocked');
     }
     const record = await insertConsent(tx, { customerId: id, ...input, at: deps.clock.now(), recordedBy: caller.userId });
     await recordAudit(tx, caller.actor, {
@@ -198,6 +185,23 @@ export async function recordConsent(deps: ServiceDeps, caller: Caller, id: strin
 
 export async function listConsentHistory(deps: ServiceDeps, caller: Caller, id: string) {
   const row = await findCustomer(deps.db, id);
-  if (!row) throw customerNotFound(caller.language);
+  if (!row) throw customerNotFound();
   return { items: await consentHistory(deps.db, id) };
+}
+
+// ---- For other modules, inside their own transaction (the privacy requests) -----------------------
+
+/** The customer's row, locked for update when asked (a privacy action serialises on it). */
+export async function customerInTransaction(tx: Executor, id: string, options: { forUpdate?: boolean } = {}) {
+  return findCustomer(tx, id, options);
+}
+
+/** Whether a referral code is someone's already (an erasure draws a fresh one). */
+export async function isReferralCodeTaken(tx: Executor, code: string): Promise<boolean> {
+  return (await findCustomerIdBy(tx, { referralCode: code })) !== undefined;
+}
+
+/** Appends a consent record in the caller's transaction (an erasure withdraws every grant). */
+export async function appendConsent(tx: Executor, record: Parameters<typeof insertConsent>[1]) {
+  return insertConsent(tx, record);
 }

@@ -3,9 +3,9 @@ import { sql } from 'drizzle-orm';
 import type { Dashboard } from '@sf/contract/dashboard';
 import type { DashboardPeriod } from '@sf/contract/dashboard-figures';
 import { createTestContext, type TestContext } from '../../../test/helper.ts';
-import { loadLoyaltyDemo } from '../../db/demo-loyalty.ts';
+import { loadLoyaltyDemo } from '../../demo-loyalty.ts';
 import { startBackgroundJobs } from '../../jobs.ts';
-import { addDays, localDate } from '../ledger/ledger.rules.ts';
+import { addDays, localDate } from '../../lib/business-days.ts';
 import { verifyLedger } from '../ledger/ledger.verify.ts';
 import { expectLinksToMatch, expectNoneNegative, fromLedger, pick } from '../../../test/dashboard-figures.ts';
 

@@ -7,8 +7,8 @@ import type { DashboardPeriod } from '@sf/contract/dashboard-figures';
 import { createTestContext, type TestContext } from '../../../test/helper.ts';
 import { createLedgerFixture, type LedgerFixture } from '../../../test/ledger-fixtures.ts';
 import { expectLinksToMatch, expectNoneNegative, fromLedger, pick } from '../../../test/dashboard-figures.ts';
-import { CodedError } from '../../lib/errors.ts';
-import { addDays, localDate } from '../ledger/ledger.rules.ts';
+import { AppError } from '../../lib/errors.ts';
+import { addDays, localDate } from '../../lib/business-days.ts';
 import { createEntry, expireDueLots, reverseEntry, type LedgerCaller, type LedgerDeps } from '../ledger/ledger.service.ts';
 import { verifyDerivedFigures, verifyLedger } from '../ledger/ledger.verify.ts';
 
@@ -101,7 +101,7 @@ describe('dashboard figures equal the ledger', () => {
       entryIds.push((answer.body as { entry: { id: number } }).entry.id);
     } catch (error) {
       // Refusals (insufficient balance, already reversed…) are part of the mix: they write nothing.
-      if (!(error instanceof CodedError)) throw error;
+      if (!(error instanceof AppError)) throw error;
     }
   };
 

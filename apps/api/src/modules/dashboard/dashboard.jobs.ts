@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { enqueueJob, type JobModule } from '../../lib/job-runner.ts';
-import { addDays, localDate } from '../ledger/ledger.rules.ts';
+import { addDays, localDate } from '../../lib/business-days.ts';
 import { foldRollupStripes } from './dashboard.repository.ts';
 
 export const FOLD_JOB = 'dashboard.fold-stripes';

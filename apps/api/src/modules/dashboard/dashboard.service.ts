@@ -1,7 +1,12 @@
 import { PRIVACY_DEADLINE_DAYS, type DashboardPeriod, type DashboardQuery, type DashboardTrendDay } from '@sf/contract/dashboard-figures';
 import type { Database } from '../../db/client.ts';
 import type { Clock } from '../../lib/clock.ts';
-import { addDays, businessDaysUntil, localDate, startOfLocalDay } from '../ledger/ledger.rules.ts';
+import { addDays, businessDaysUntil, localDate, startOfLocalDay } from '../../lib/business-days.ts';
+import { fieldError } from '../../lib/errors.ts';
+import { latestChanges } from '../audit/audit.service.ts';
+import { integrityFindings } from '../ledger/ledger-integrity.service.ts';
+import { newsSummary } from '../news/news.service.ts';
+import { countWaitingStaff } from '../staff/staff-admin.service.ts';
 import * as repo from './dashboard.repository.ts';
 
 export type DashboardDeps = { db: Database; clock: Clock; timeZone: string };
@@ -204,4 +209,43 @@ export async function ledgerTotals(
     source: filter.source,
   });
   return { total: totals.entries, points: totals.points, stamps: totals.stamps };
+}
+
+/** The longest period the dashboard sums (its trend has one point per day). */
+const MAX_PERIOD_DAYS = 3 * 366;
+
+/**
+ * `GET /api/admin/dashboard`: the news figures, the latest changes, the loyalty figures of the period,
+ * the staff waiting for a role and what the nightly check found wrong — each from its module's service.
+ */
+export async function dashboardOverview(deps: DashboardDeps, query: DashboardQuery) {
+  const period = periodOf(deps, query);
+  const days = daysIn(period);
+  if (days < 1 || days > MAX_PERIOD_DAYS) {
+    throw fieldError(query.to && days < 1 ? 'to' : 'from');
+  }
+  const [news, latest, figures, pendingStaff, integrity] = await Promise.all([
+    newsSummary(deps, { nextLimit: 5 }),
+    latestChanges(deps, { limit: 10 }),
+    periodFigures(deps, query),
+    countWaitingStaff(deps),
+    integrityFindings(deps.db),
+  ]);
+  return {
+    postsByStatus: news.postsByStatus,
+    nextScheduled: news.nextScheduled,
+    latestChanges: latest,
+    loyalty: {
+      customersTotal: figures.customersTotal,
+      customersNew: figures.customersNew,
+      activeMerchants: figures.activeMerchants,
+      pointsIssued: figures.pointsIssued,
+      pointsRedeemed: figures.pointsRedeemed,
+      pointsOutstanding: figures.pointsOutstanding,
+      periodDays: days,
+    },
+    period: figures,
+    pendingStaff,
+    integrity,
+  };
 }

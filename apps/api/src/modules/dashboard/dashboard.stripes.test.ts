@@ -6,7 +6,7 @@ import type { Database, DatabaseHandle } from '../../db/client.ts';
 import { executorOn, poolOf } from '../../db/batch.ts';
 import { freshDatabase, testDatabaseKind } from '../../../test/helper.ts';
 import { createLedgerFixture, type LedgerFixture } from '../../../test/ledger-fixtures.ts';
-import { addDays, localDate } from '../ledger/ledger.rules.ts';
+import { addDays, localDate } from '../../lib/business-days.ts';
 import { createEntry, type LedgerCaller, type LedgerDeps } from '../ledger/ledger.service.ts';
 import { foldRollupStripes } from './dashboard.repository.ts';
 

@@ -32,16 +32,18 @@ export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
     async () => {
       if (app.lifecycle.isDraining) {
         // Shutting down: the load balancer should send new requests elsewhere (server.ts).
-        throw new AppError(503, 'unavailable', 'The server is shutting down', undefined, {
-          'Retry-After': String(DATABASE_RETRY_AFTER_SECONDS),
+        throw new AppError(503, 'unavailable', {
+          text: 'shutting_down',
+          headers: { 'Retry-After': String(DATABASE_RETRY_AFTER_SECONDS) },
         });
       }
       try {
         await app.database.ping();
       } catch (error) {
         app.log.error({ err: error }, 'readiness check failed');
-        throw new AppError(503, 'unavailable', 'The database is not reachable', undefined, {
-          'Retry-After': String(DATABASE_RETRY_AFTER_SECONDS),
+        throw new AppError(503, 'unavailable', {
+          text: 'database_unreachable',
+          headers: { 'Retry-After': String(DATABASE_RETRY_AFTER_SECONDS) },
         });
       }
       // A replica lagging or down costs the primary its reads, not the service: still 200, so that a

@@ -1,6 +1,7 @@
 import { asc, eq, sql, type SQL } from 'drizzle-orm';
 import type { ListImportsQuery } from '@sf/contract/imports';
-import type { Executor } from '../../db/client.ts';
+import type { Executor, Transaction } from '../../db/client.ts';
+import { csvCell, type CsvColumns } from '../../db/csv-export.ts';
 import { allOf, containsPattern, findPage, type ListDefinition } from '../../db/list.ts';
 import { users } from '../../db/schema.ts';
 import { importRowErrors, imports } from './imports.schema.ts';
@@ -445,5 +446,33 @@ export async function importStagedCustomersLeavingOut(
   return {
     inserted: Number(result?.['inserted'] ?? 0),
     leftOut: (result?.['left_out'] ?? []) as (StagedCustomer & { id: string })[],
+  };
+}
+
+/**
+ * The errors CSV of an import: row, column and the message in the reader's language. The texts
+ * depend on the code and the field: translated in SQL through a small lookup table (`texts`).
+ */
+export function rowErrorsExport(importId: string, texts: { t_column: string; t_code: string; t_text: string }[]) {
+  const lookup = sql`jsonb_to_recordset(${JSON.stringify(texts)}::jsonb) as t(t_column text, t_code text, t_text text)`;
+  const columns = {
+    row: { header: { it: 'Riga', en: 'Row' }, value: csvCell.integer(importRowErrors.rowNumber) },
+    column: { header: { it: 'Colonna', en: 'Column' }, value: csvCell.text(importRowErrors.columnName) },
+    message: {
+      header: { it: 'Errore', en: 'Error' },
+      // Qualified by hand: drizzle writes a lone table's columns unqualified, and inside this
+      // subquery an unqualified name would be the lookup's own.
+      value: sql`coalesce((select t.t_text from ${lookup} where t.t_column = import_row_errors.column_name and t.t_code = import_row_errors.code limit 1), import_row_errors.code)`,
+    },
+  } satisfies CsvColumns;
+  return {
+    columns,
+    query: (tx: Transaction) =>
+      tx
+        .select({ c0: columns.row.value.as('c0'), c1: columns.column.value.as('c1'), c2: columns.message.value.as('c2') })
+        .from(importRowErrors)
+        .where(eq(importRowErrors.importId, importId))
+        .orderBy(importRowErrors.rowNumber, importRowErrors.columnName)
+        .$dynamic(),
   };
 }

@@ -9,7 +9,8 @@ import { createTestContext } from '../../../test/helper.ts';
 import { createLedgerFixture } from '../../../test/ledger-fixtures.ts';
 import { createJobRunner } from '../../lib/job-runner.ts';
 import { startBackgroundJobs } from '../../jobs.ts';
-import { IMPORT_JOB, importDeps, runImportChunk } from './imports.service.ts';
+import { IMPORT_JOB, importDeps } from './imports.service.ts';
+import { runImportChunk } from './imports.run.ts';
 import { verifyLedger } from '../ledger/ledger.verify.ts';
 
 const ctx = await createTestContext();

@@ -1,19 +1,12 @@
 import multipart from '@fastify/multipart';
-import { rm } from 'node:fs/promises';
-import path from 'node:path';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { uuidParamSchema } from '@sf/contract/list-query';
-import { message } from '@sf/contract/messages';
 import { createImportFieldsSchema, importDetailSchema, importPageSchema, listImportsQuerySchema } from '@sf/contract/imports';
-import { sql } from 'drizzle-orm';
 import { callerOf } from '../../lib/caller.ts';
-import { recordAudit } from '../../lib/audit.ts';
-import { AppError, validationFailed } from '../../lib/errors.ts';
-import { csvCell, sendCsv } from '../../db/csv-export.ts';
-import { importRowErrors } from './imports.schema.ts';
-import { cancelImport, createImport, getImport, IMPORT_ENTITY, importDeps, listImports, rowErrorText, startImport, storeUpload } from './imports.service.ts';
-import { nudgeBackgroundJobs } from '../../jobs.ts';
-import { eq } from 'drizzle-orm';
+import { AppError, fieldError } from '../../lib/errors.ts';
+import { sendCsv } from '../../db/csv-export.ts';
+import { cancelImport, createImport, discardUnkeptUpload, getImport, importDeps, importErrorsExport, listImports, startImport, storeUpload } from './imports.service.ts';
+import { nudgeBackgroundJobs } from '../../lib/job-runner.ts';
 
 /** Importazioni (admin): CSV imports of customers and opening balances, their checks and progress. */
 export const importRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -47,7 +40,7 @@ export const importRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       if (!request.isMultipart()) {
-        throw new AppError(415, 'unsupported_media_type', 'Send the file as multipart/form-data in the field "file"');
+        throw new AppError(415, 'unsupported_media_type', { text: 'multipart_required' });
       }
       const fields: Record<string, string> = {};
       let stored: { storedName: string; size: number; fileName: string } | undefined;
@@ -65,23 +58,20 @@ export const importRoutes: FastifyPluginAsyncZod = async (app) => {
           }
         }
         if (!stored) {
-          const text = message('required', request.language, { field: 'file' });
-          throw validationFailed(text, [{ field: 'file', message: text }]);
+          throw fieldError('file', 'required');
         }
         const parsed = createImportFieldsSchema.safeParse(fields);
         if (!parsed.success) {
           const issue = parsed.error.issues[0]!;
           const field = String(issue.path[0] ?? 'file');
-          const text = message(fields[field] === undefined ? 'required' : 'invalid', request.language, { field });
-          throw validationFailed(text, [{ field, message: text }]);
+          throw fieldError(field, fields[field] === undefined ? 'required' : 'invalid');
         }
         const result = await createImport(deps, callerOf(request), { ...parsed.data, ...stored });
         if (result.status === 'queued') nudgeBackgroundJobs(app.log);
         return reply.code(201).send(result);
       } catch (error) {
         if (stored && !(error instanceof AppError && error.statusCode >= 500)) {
-          const isKept = (await app.db.execute(sql`select 1 from imports where stored_name = ${stored.storedName}`)) as unknown as { rows: unknown[] };
-          if (isKept.rows.length === 0) await rm(path.join(deps.dataDir, 'imports', stored.storedName), { force: true });
+          await discardUnkeptUpload(deps, stored.storedName);
         }
         throw error;
       }
@@ -104,38 +94,7 @@ export const importRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: { tags: ['imports'], summary: "Every row error (row, column, message in the reader's language) as CSV for Italian Excel", params: uuidParamSchema },
     },
     async (request, reply) => {
-      const detail = await getImport(deps, request.params.id, request.language);
-      const language = request.language;
-      // The texts depend on the code and the field: translated in SQL through a small lookup table.
-      const codes = ['required', 'invalid', 'notFound', 'duplicateInFile', 'alreadyExists', 'consentValue', 'insufficientBalance'];
-      const fieldOf = new Map(Object.entries(detail.mapping).map(([field, column]) => [column, field]));
-      const columns = [...new Set([...Object.values(detail.mapping), ...Object.keys(detail.mapping)])];
-      const texts = columns.flatMap((column) => codes.map((code) => ({ t_column: column, t_code: code, t_text: rowErrorText(code, fieldOf.get(column) ?? column, language) })));
-      const lookup = sql`jsonb_to_recordset(${JSON.stringify(texts)}::jsonb) as t(t_column text, t_code text, t_text text)`;
-      const csvColumns = {
-        row: { header: { it: 'Riga', en: 'Row' }, value: csvCell.integer(importRowErrors.rowNumber) },
-        column: { header: { it: 'Colonna', en: 'Column' }, value: csvCell.text(importRowErrors.columnName) },
-        message: {
-          header: { it: 'Errore', en: 'Error' },
-          // Qualified by hand: drizzle writes a lone table's columns unqualified, and inside this
-          // subquery an unqualified name would be the lookup's own.
-          value: sql`coalesce((select t.t_text from ${lookup} where t.t_column = import_row_errors.column_name and t.t_code = import_row_errors.code limit 1), import_row_errors.code)`,
-        },
-      };
-      return sendCsv(reply, {
-        db: deps.db,
-        fileName: `errori-importazione-${request.params.id.slice(0, 8)}.csv`,
-        language,
-        columns: csvColumns,
-        query: (tx) =>
-          tx
-            .select({ c0: csvColumns.row.value.as('c0'), c1: csvColumns.column.value.as('c1'), c2: csvColumns.message.value.as('c2') })
-            .from(importRowErrors)
-            .where(eq(importRowErrors.importId, request.params.id))
-            .orderBy(importRowErrors.rowNumber, importRowErrors.columnName)
-            .$dynamic(),
-        before: (tx) => recordAudit(tx, callerOf(request).actor, { action: 'export_errors', entityType: IMPORT_ENTITY, entityId: request.params.id }),
-      });
+      return sendCsv(reply, await importErrorsExport(deps, callerOf(request), request.params.id));
     },
   );
 

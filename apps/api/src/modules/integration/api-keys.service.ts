@@ -1,11 +1,10 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { API_KEY_PREFIX, type ApiKeyScope, type CreateApiKey, type ListApiKeysQuery } from '@sf/contract/integration';
-import { message } from '@sf/contract/messages';
 import type { Database } from '../../db/client.ts';
 import { recordAudit } from '../../lib/audit.ts';
 import type { Caller } from '../../lib/caller.ts';
 import type { Clock } from '../../lib/clock.ts';
-import { CodedError } from '../../lib/errors.ts';
+import { fieldError, notFound } from '../../lib/errors.ts';
 import * as repo from './api-keys.repository.ts';
 
 export type ApiKeyDeps = { db: Database; clock: Clock; timeZone: string; pepper: string };
@@ -22,14 +21,7 @@ export function hashSecret(pepper: string, secret: string): string {
   return createHmac('sha256', pepper).update(secret).digest('base64url');
 }
 
-const notFound = () =>
-  new CodedError(404, 'not_found', (language) => ({ message: message('notFound', language, { field: 'apiKey' }) }));
-
-const fieldError = (field: string) =>
-  new CodedError(400, 'validation', (language) => {
-    const text = message('invalid', language, { field });
-    return { message: text, fields: [{ field, message: text }] };
-  });
+const apiKeyNotFound = () => notFound('apiKey');
 
 export async function listApiKeys(deps: ApiKeyDeps, query: ListApiKeysQuery) {
   const { rows, total } = await repo.findApiKeys(deps.db, query);
@@ -85,7 +77,7 @@ export async function revokeApiKey(deps: ApiKeyDeps, caller: Caller, id: string)
       });
     }
     const found = await repo.findApiKey(tx, id);
-    if (!found) throw notFound();
+    if (!found) throw apiKeyNotFound();
     return repo.toApiKey(found.key, found.merchantName, found.createdBy);
   });
 }

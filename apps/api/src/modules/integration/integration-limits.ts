@@ -30,9 +30,7 @@ export type IntegrationLimits = {
 const MINUTE_MS = 60_000;
 
 function tooManyRequests(ttlInSeconds: number): AppError {
-  return new AppError(429, 'rate_limited', 'Too many requests, try again later', undefined, {
-    'Retry-After': String(Math.max(1, ttlInSeconds)),
-  });
+  return new AppError(429, 'rate_limited', { headers: { 'Retry-After': String(Math.max(1, ttlInSeconds)) } });
 }
 
 export function createIntegrationLimits(app: FastifyInstance): IntegrationLimits {

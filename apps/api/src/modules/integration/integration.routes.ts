@@ -17,9 +17,8 @@ import {
 import { idempotencyHeadersSchema } from '@sf/contract/ledger';
 import { coverUploadResponseSchema } from '@sf/contract/news';
 import { voucherCodeParamSchema } from '@sf/contract/rewards';
-import { ledgerDeps } from '../ledger/ledger.routes.ts';
 import { IMAGE_MAX_BYTES } from '../../lib/uploads.ts';
-import { readUploadedFile } from '../rewards/rewards.routes.ts';
+import { readUploadedFile } from '../../lib/uploads.ts';
 import { storeProofImage } from '../social-proofs/social-proofs.service.ts';
 import type { IntegrationKey } from './api-keys.service.ts';
 import {
@@ -31,6 +30,7 @@ import {
   submitProofForCard,
   useVoucherAtTill,
 } from './integration.service.ts';
+import { depsOf } from '../../lib/caller.ts';
 
 export const INTEGRATION_PREFIX = '/api/integration/v1';
 /** Starts with /api/docs, like the back-office's own docs: served by @fastify/swagger-ui, public. */
@@ -88,7 +88,7 @@ export const integrationRoutes: FastifyPluginAsyncZod = async (app) => {
   await app.register(multipart, { limits: { fileSize: IMAGE_MAX_BYTES, files: 1, fields: 0, parts: 1, fieldNameSize: 100, headerPairs: 50 } });
   // The rate limits (per key across every route, per address for failed keys) are applied with the
   // key check itself, in access control (integration-limits.ts).
-  const deps = { ...ledgerDeps(app), cardCodeSecret: app.cardCodeSecret };
+  const deps = { ...depsOf(app), cardCodeSecret: app.cardCodeSecret };
 
   app.post(
     '/purchases',

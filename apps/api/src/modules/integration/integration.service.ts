@@ -1,10 +1,9 @@
 import type { VoucherCheck } from '@sf/contract/rewards';
 import { splitCardReference } from '@sf/contract/customer-cards';
-import { errorText } from '@sf/contract/error-texts';
-import { checkVoucher, redeemReward, useVoucher } from '../rewards/rewards.service.ts';
+import { redeemReward } from '../rewards/rewards.service.ts';
+import { checkVoucher, useVoucher } from '../rewards/voucher-use.service.ts';
 import { submitProof } from '../social-proofs/social-proofs.service.ts';
 import {
-  integrationErrorMessage,
   type IntegrationProof,
   type IntegrationRedemption,
   type IntegrationRedemptionResult,
@@ -14,33 +13,25 @@ import {
   type IntegrationPurchaseResult,
 } from '@sf/contract/integration';
 import type { LedgerWriteResult } from '@sf/contract/ledger';
-import { message } from '@sf/contract/messages';
 import type { AuditActor } from '../../lib/audit.ts';
-import { CodedError } from '../../lib/errors.ts';
+import { AppError, fieldError, forbidden, notFound } from '../../lib/errors.ts';
 import { createEntry, customerMemberships, type LedgerCaller, type LedgerDeps } from '../ledger/ledger.service.ts';
 import { findCardHolder, verifyCardCode, type CardHolder } from '../customers/customer-cards.service.ts';
-import { localDate } from '../ledger/ledger.rules.ts';
+import { localDate } from '../../lib/business-days.ts';
 import type { IntegrationKey } from './api-keys.service.ts';
 import * as repo from './integration.repository.ts';
 
 /** How far ahead a card shows its expiring points. */
 export const EXPIRING_WINDOW_DAYS = 30;
 
-export const otherMerchant = () =>
-  new CodedError(403, 'forbidden', (language) => ({ message: integrationErrorMessage('other_merchant', language) }));
+export const otherMerchant = () => forbidden('other_merchant');
 
-export const cardNotFound = () =>
-  new CodedError(404, 'not_found', (language) => ({ message: integrationErrorMessage('card_not_found', language) }));
+export const cardNotFound = () => new AppError(404, 'not_found', { text: 'card_not_found' });
 
 /** Refused before the card is looked up, so it says nothing about the card (decision record 030). */
-const cardCodeRequired = () =>
-  new CodedError(403, 'card_code_required', (language) => ({ message: errorText('card_code_required', language) ?? 'card_code_required' }));
+const cardCodeRequired = () => new AppError(403, 'card_code_required');
 
-const cardCodeMismatch = () =>
-  new CodedError(400, 'validation', (language) => {
-    const text = message('invalid', language, { field: 'cardCode' });
-    return { message: text, fields: [{ field: 'cardCode', message: text }] };
-  });
+const cardCodeMismatch = () => fieldError('cardCode');
 
 /** What the integration services need: the ledger's deps and the secret card codes derive from. */
 export type IntegrationDeps = LedgerDeps & { cardCodeSecret: string };
@@ -78,15 +69,9 @@ export async function cardHolderFor(
 }
 
 const programRequired = () =>
-  new CodedError(400, 'validation', (language) => {
-    const text = integrationErrorMessage('program_required', language);
-    return { message: text, fields: [{ field: 'programId', message: message('required', language, { field: 'programId' }) }] };
-  });
+  new AppError(400, 'validation', { text: 'program_required', fields: [{ field: 'programId', message: 'required' }] });
 
-const noProgram = () =>
-  new CodedError(409, 'conflict', (language) => ({
-    message: language === 'it' ? "L'esercente non partecipa a nessun programma attivo" : 'The merchant takes part in no active program',
-  }));
+const noProgram = () => new AppError(409, 'conflict', { text: 'no_active_program' });
 
 /** The ledger's "made by" for a key: no staff id, the key's name and prefix as the label. */
 export function keyCaller(key: IntegrationKey, request: { id: string; ip: string }): LedgerCaller {
@@ -212,8 +197,7 @@ export async function readCard(deps: IntegrationDeps, key: IntegrationKey, card:
 const withoutCustomer = ({ customerId: _customerId, ...rest }: VoucherCheck): IntegrationVoucher => rest;
 
 /** Exactly the rewards service's answer to an unknown code. */
-const voucherNotFound = () =>
-  new CodedError(404, 'not_found', (language) => ({ message: message('notFound', language, { field: 'voucher' }) }));
+const voucherNotFound = () => notFound('voucher');
 
 /**
  * A voucher of a program the key's merchant is not part of is answered as an unknown code: a till
@@ -225,7 +209,7 @@ async function voucherAtMerchant(deps: LedgerDeps, merchantId: string, code: str
   try {
     checked = await checkVoucher(deps, { code, merchantId });
   } catch (error) {
-    if (error instanceof CodedError && error.code === 'not_found') throw voucherNotFound();
+    if (error instanceof AppError && error.code === 'not_found') throw voucherNotFound();
     throw error;
   }
   if (!(await repo.isMerchantOfProgram(deps.db, merchantId, checked.reward.programId))) throw voucherNotFound();

@@ -6,7 +6,7 @@ import { revokeSession } from '../../identity/sessions.ts';
 import { createTestContext, testDatabaseKind, type TestContext } from '../../../test/helper.ts';
 import { createLedgerFixture, type LedgerFixture } from '../../../test/ledger-fixtures.ts';
 import { writeGroupsOf } from './ledger.service.ts';
-import { ledgerDeps } from './ledger.routes.ts';
+import { depsOf } from '../../lib/caller.ts';
 
 const sessionOf = (token: string) => JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()).sid as string;
 
@@ -132,7 +132,7 @@ describe('the account check inside a ledger write', () => {
     const editor = await ctx.tokenFor('editor@demo.test');
     const tokens = [admin, ended, editor, admin];
     const expected = [201, 401, 403, 201];
-    const groups = writeGroupsOf(ledgerDeps(ctx.app));
+    const groups = writeGroupsOf(depsOf(ctx.app));
     const before = { ...groups?.stats };
     const customers = Array.from({ length: 48 }, (_, index) => 10 + index);
     const answers = await Promise.all(customers.map((customer, index) => purchase(tokens[index % 4]!, customer)));

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CreateLedgerEntry } from '@sf/contract/ledger';
 import type { DatabaseHandle } from '../../db/client.ts';
 import { systemClock } from '../../lib/clock.ts';
-import { CodedError } from '../../lib/errors.ts';
+import { AppError } from '../../lib/errors.ts';
 import { freshDatabase, testDatabaseKind } from '../../../test/helper.ts';
 import { createLedgerFixture, type LedgerFixture } from '../../../test/ledger-fixtures.ts';
 import { createEntry, reverseEntry, writeGroupsOf, type LedgerCaller, type LedgerDeps } from './ledger.service.ts';
@@ -78,7 +78,7 @@ describe.skipIf(testDatabaseKind === 'pglite')('the ledger under concurrent writ
           }
           return;
         } catch (error) {
-          if (!(error instanceof CodedError)) throw error;
+          if (!(error instanceof AppError)) throw error;
           if (error.code === 'idempotency_key_in_flight' && tries < 200) {
             await new Promise((resolve) => setTimeout(resolve, 5));
             continue;

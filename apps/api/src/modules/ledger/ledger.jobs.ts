@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { enqueueJob, type JobModule } from '../../lib/job-runner.ts';
 import { expireDueLots } from './ledger.service.ts';
-import { localDate } from './ledger.rules.ts';
-import { ledgerDeps } from './ledger.routes.ts';
+import { localDate } from '../../lib/business-days.ts';
+import { depsOf } from '../../lib/caller.ts';
 
 export const EXPIRY_JOB = 'ledger.expire';
 
@@ -11,7 +11,7 @@ export const EXPIRY_JOB = 'ledger.expire';
  * The day's job is queued by every process, but its dedupe key lets only one row exist.
  */
 export function ledgerJobs(app: FastifyInstance): JobModule {
-  const deps = ledgerDeps(app);
+  const deps = depsOf(app);
   return {
     schedule: () => enqueueJob(app.db, { kind: EXPIRY_JOB, dedupeKey: `${EXPIRY_JOB}:${localDate(app.clock.now(), deps.timeZone)}` }),
     handlers: {

@@ -4,8 +4,8 @@ import fc from 'fast-check';
 import { sql } from 'drizzle-orm';
 import { createTestContext, type TestContext } from '../../../test/helper.ts';
 import { createLedgerFixture, type LedgerFixture } from '../../../test/ledger-fixtures.ts';
-import { CodedError } from '../../lib/errors.ts';
-import { addDays, localDate } from './ledger.rules.ts';
+import { AppError } from '../../lib/errors.ts';
+import { addDays, localDate } from '../../lib/business-days.ts';
 import { createEntry, expireDueLots, reverseEntry, type LedgerCaller, type LedgerDeps } from './ledger.service.ts';
 import { verifyLedger } from './ledger.verify.ts';
 
@@ -44,7 +44,7 @@ async function refusal(promise: Promise<unknown>): Promise<string | null> {
     await promise;
     return null;
   } catch (error) {
-    if (error instanceof CodedError) return error.code;
+    if (error instanceof AppError) return error.code;
     throw error;
   }
 }

@@ -1,3 +1,8 @@
+/**
+ * The ledger's write path in SQL: program rules, the member's lock and context, the history a write
+ * reads and the statement that writes a movement (about 570 lines: the batched statement shapes of
+ * decisions 026-028 belong together; lists are ledger-lists.repository.ts, upkeep ledger-upkeep.repository.ts).
+ */
 import { sql, type Placeholder, type SQL, type SQLWrapper } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { StatementShape, shapesBy, type BoundStatement } from '../../db/statement-shape.ts';
@@ -9,15 +14,15 @@ import type { LedgerEntry, LedgerKind, LedgerSource, Membership } from '@sf/cont
  * transaction, after the membership row was locked (lockMembership).
  */
 
-type Row = Record<string, unknown>;
+export type Row = Record<string, unknown>;
 
-async function rows<T = Row>(executor: Executor, query: SQLWrapper): Promise<T[]> {
+export async function rows<T = Row>(executor: Executor, query: SQLWrapper): Promise<T[]> {
   const result = (await executor.execute(query)) as unknown as { rows: T[] };
   return result.rows;
 }
 
 const toIso = (value: unknown): string => (value instanceof Date ? value : new Date(String(value))).toISOString();
-const toDateOrNull = (value: unknown): string | null => {
+export const toDateOrNull = (value: unknown): string | null => {
   if (value === null || value === undefined) return null;
   if (value instanceof Date) return value.toISOString().slice(0, 10);
   return String(value).slice(0, 10);
@@ -92,7 +97,7 @@ export type MembershipRow = {
   version: number;
 };
 
-function toMembershipRow(row: Row): MembershipRow {
+export function toMembershipRow(row: Row): MembershipRow {
   return {
     id: String(row['id']),
     customerId: String(row['customer_id']),
@@ -313,7 +318,7 @@ export type NewEntry = {
   createdAt: Date;
 };
 
-const ENTRY_COLUMNS = sql`e.id, e.membership_id, e.customer_id, e.program_id, e.merchant_id, e.kind, e.source, e.points,
+export const ENTRY_COLUMNS = sql`e.id, e.membership_id, e.customer_id, e.program_id, e.merchant_id, e.kind, e.source, e.points,
   e.stamps, e.amount_cents, e.reason, e.reverses_id, e.balance_after, e.stamps_after, e.expires_on::text as expires_on,
   e.created_by, e.created_by_label, e.created_at,
   (select r.id from ledger_entries r where r.reverses_id = e.id) as reversed_by_id`;
@@ -566,240 +571,3 @@ export async function takesOf(executor: Executor, entryId: number): Promise<{ po
   return result.map((row) => ({ points: Number(row['points']), expiresOn: toDateOrNull(row['expires_on']) }));
 }
 
-export type LedgerFilters = {
-  customerId?: string | undefined;
-  programId?: string | undefined;
-  merchantId?: string | undefined;
-  kind?: LedgerKind | undefined;
-  source?: LedgerSource | undefined;
-  from?: Date | undefined;
-  /** Inclusive, to the millisecond (an entry at 23:59:59.9995 belongs to 23:59:59.999). */
-  to?: Date | undefined;
-};
-
-export function whereOf(filters: LedgerFilters): SQL {
-  const conditions: SQL[] = [sql`true`];
-  if (filters.customerId) conditions.push(sql`e.customer_id = ${filters.customerId}`);
-  if (filters.programId) conditions.push(sql`e.program_id = ${filters.programId}`);
-  if (filters.merchantId) conditions.push(sql`e.merchant_id = ${filters.merchantId}`);
-  if (filters.kind) conditions.push(sql`e.kind = ${filters.kind}`);
-  if (filters.source) conditions.push(sql`e.source = ${filters.source}`);
-  if (filters.from) conditions.push(sql`e.created_at >= ${filters.from}`);
-  if (filters.to) conditions.push(sql`e.created_at < ${new Date(filters.to.getTime() + 1)}`);
-  return sql.join(conditions, sql` and `);
-}
-
-/**
- * Counting ten million rows for a total costs seconds; past this many rows the total says "at least"
- * (the list still pages; a filter narrows it) unless the dashboard's rollups can answer it.
- */
-export const LEDGER_COUNT_CAP = 100_000;
-
-/** The page's rows with whose they are: the customer's name and card (none once erased). */
-const LIST_COLUMNS = sql`${ENTRY_COLUMNS}, c.status as customer_status, c.first_name as customer_first_name,
-  c.last_name as customer_last_name, c.card_number as customer_card_number`;
-
-export function toLedgerListEntry(row: Row) {
-  return {
-    ...toLedgerEntry(row),
-    customer:
-      row['customer_status'] === 'erased' || row['customer_status'] === null || row['customer_status'] === undefined
-        ? null
-        : { firstName: String(row['customer_first_name']), lastName: String(row['customer_last_name']), cardNumber: String(row['customer_card_number']) },
-  };
-}
-
-/** A page of entries with whose they are, newest (or oldest) first. */
-export async function listEntries(
-  executor: Executor,
-  filters: LedgerFilters,
-  paging: { page: number; pageSize: number; order: 'asc' | 'desc' },
-) {
-  const direction = paging.order === 'asc' ? sql`asc` : sql`desc`;
-  const items = await rows(
-    executor,
-    sql`select ${LIST_COLUMNS} from ledger_entries e join customers c on c.id = e.customer_id where ${whereOf(filters)}
-        order by e.created_at ${direction}, e.id ${direction}
-        limit ${paging.pageSize} offset ${(paging.page - 1) * paging.pageSize}`,
-  );
-  return items.map(toLedgerListEntry);
-}
-
-/** How many entries match, up to the cap (and whether it was reached), and their sums: one pass. */
-export async function countEntries(executor: Executor, filters: LedgerFilters) {
-  const [row] = await rows(
-    executor,
-    sql`select count(*)::int as total, coalesce(sum(points), 0)::bigint as points, coalesce(sum(stamps), 0)::bigint as stamps
-        from (select e.points, e.stamps from ledger_entries e where ${whereOf(filters)} limit ${LEDGER_COUNT_CAP + 1}) capped`,
-  );
-  const total = Number(row?.['total'] ?? 0);
-  return {
-    total: Math.min(total, LEDGER_COUNT_CAP),
-    isCapped: total > LEDGER_COUNT_CAP,
-    sums: { points: Number(row?.['points'] ?? 0), stamps: Number(row?.['stamps'] ?? 0) },
-  };
-}
-
-export async function membershipsOfCustomer(executor: Executor, customerId: string) {
-  const result = await rows(
-    executor,
-    sql`select m.*, p.name as program_name, p.type as program_type, p.stamps_required, p.tier_window
-        from memberships m join programs p on p.id = m.program_id
-        where m.customer_id = ${customerId} order by p.name, m.id`,
-  );
-  return result.map((row) => ({
-    ...toMembershipRow(row),
-    programName: String(row['program_name']),
-    programType: row['program_type'] as 'points' | 'stamps',
-    stampsRequired: (row['stamps_required'] as number | null) ?? null,
-    tierWindow: row['tier_window'] as 'rolling12' | 'calendarYear',
-  }));
-}
-
-export async function expiringPoints(executor: Executor, membershipIds: string[]) {
-  if (membershipIds.length === 0) return [];
-  const result = await rows(
-    executor,
-    sql`select membership_id, expires_on::text as expires_on, sum(remaining)::int as points from ledger_lots
-        where membership_id in (${sql.join(membershipIds.map((id) => sql`${id}`), sql`, `)})
-          and remaining > 0 and expires_on is not null
-        group by membership_id, expires_on order by expires_on`,
-  );
-  return result.map((row) => ({
-    membershipId: String(row['membership_id']),
-    expiresOn: toDateOrNull(row['expires_on'])!,
-    points: Number(row['points']),
-  }));
-}
-
-/** Lots whose last day is before `today`, with something left: the expiry job's work. */
-export async function dueLots(executor: Executor, today: string, limit: number): Promise<{ id: number; membershipId: string }[]> {
-  const result = await rows(
-    executor,
-    sql`select id, membership_id from ledger_lots
-        where remaining > 0 and expires_on is not null and expires_on < ${today}::date
-        order by expires_on, id limit ${limit}`,
-  );
-  return result.map((row) => ({ id: Number(row['id']), membershipId: String(row['membership_id']) }));
-}
-
-export async function lockLot(executor: Executor, lotId: number) {
-  const [row] = await rows(
-    executor,
-    sql`select l.id, l.remaining, l.membership_id, m.customer_id, m.program_id from ledger_lots l
-        join memberships m on m.id = l.membership_id where l.id = ${lotId} for update of l`,
-  );
-  if (!row) return null;
-  return {
-    id: Number(row['id']),
-    remaining: Number(row['remaining']),
-    membershipId: String(row['membership_id']),
-    customerId: String(row['customer_id']),
-    programId: String(row['program_id']),
-  };
-}
-
-/** The tier changes of these memberships (audited by the ledger when they happen), newest first, 10 each. */
-export async function tierChanges(executor: Executor, membershipIds: string[]) {
-  if (membershipIds.length === 0) return [];
-  const result = await rows(
-    executor,
-    sql`select entity_id, before ->> 'tier' as from_tier, after ->> 'tier' as to_tier, at from (
-          select entity_id, before, after, at, row_number() over (partition by entity_id order by at desc, id desc) as n
-          from audit_log
-          where entity_type = 'membership' and action = 'membership.tier'
-            and entity_id in (${sql.join(membershipIds.map((id) => sql`${id}`), sql`, `)})
-        ) changes where n <= 10 order by at desc`,
-  );
-  return result.map((row) => ({
-    membershipId: String(row['entity_id']),
-    from: (row['from_tier'] as string | null) ?? null,
-    to: (row['to_tier'] as string | null) ?? null,
-    at: new Date(row['at'] as string | Date).toISOString(),
-  }));
-}
-
-/**
- * An erasure (issue 30, M2): the free-text reasons of the customer's entries (a till's receipt, a
- * staff member's note on an adjustment, a bonus or a reversal) become NULL — the figures, and the
- * reasons we write ourselves (a reward's name, "share #12", the birthday bonus), stay. The ledger's
- * trigger allows exactly this update, in a transaction marked as an erasure (migration 0019).
- * Answers the entries changed, with their idempotency keys.
- */
-export async function blankFreeTextReasons(executor: Executor, customerId: string): Promise<{ id: number; idempotencyKey: string | null }[]> {
-  await executor.execute(sql`select set_config('sf.erasure', 'on', true)`);
-  const changed = await rows(
-    executor,
-    sql`update ledger_entries set reason = null
-        where customer_id = ${customerId} and reason is not null
-          and (source in ('purchase', 'manual', 'bonus') or kind = 'reversal')
-        returning id, idempotency_key`,
-  );
-  await executor.execute(sql`select set_config('sf.erasure', 'off', true)`);
-  return changed.map((row) => ({ id: Number(row['id']), idempotencyKey: (row['idempotency_key'] as string | null) ?? null }));
-}
-
-/**
- * The stored answers (idempotency records) of those entries lose the reason too. A record is found
- * by its primary key: (`admin-ledger`, the entry's key) for ledger writes, or the entry's key split
- * at one of its colons (`<scope>:<key>`, redemptions); only a record whose answer is this entry of
- * this customer is changed.
- */
-export async function blankStoredReasons(executor: Executor, customerId: string, entries: { id: number; idempotencyKey: string | null }[]): Promise<number> {
-  const pairs: { scope: string; key: string }[] = [];
-  for (const { idempotencyKey } of entries) {
-    if (!idempotencyKey) continue;
-    pairs.push({ scope: 'admin-ledger', key: idempotencyKey });
-    for (let at = idempotencyKey.indexOf(':'); at > 0; at = idempotencyKey.indexOf(':', at + 1)) {
-      pairs.push({ scope: idempotencyKey.slice(0, at), key: idempotencyKey.slice(at + 1) });
-    }
-  }
-  if (pairs.length === 0) return 0;
-  const ids = entries.map((entry) => entry.id);
-  const changed = await rows(
-    executor,
-    // Two shapes: a batched write stores the written row (`ledgerWrite.entry`, snake_case), the
-    // others the answer (`entry`, camelCase).
-    sql`update idempotency_records r set response_body = case
-            when r.response_body ? 'ledgerWrite' then jsonb_set(r.response_body, '{ledgerWrite,entry,reason}', 'null'::jsonb)
-            else jsonb_set(r.response_body, '{entry,reason}', 'null'::jsonb) end
-        from jsonb_to_recordset(${JSON.stringify(pairs)}::jsonb) as p(scope text, key text)
-        where r.scope = p.scope and r.key = p.key
-          and coalesce(r.response_body #>> '{ledgerWrite,entry,customer_id}', r.response_body #>> '{entry,customerId}') = ${customerId}
-          and coalesce(r.response_body #>> '{ledgerWrite,entry,id}', r.response_body #>> '{entry,id}')::bigint
-            in (select jsonb_array_elements_text(${JSON.stringify(ids)}::jsonb)::bigint)
-        returning r.key`,
-  );
-  return changed.length;
-}
-
-/**
- * Sets every member of the program that has moved to the tier its rules give (migration 0023's
- * `ledger_expected_tiers`: the rule the writes apply, at each member's latest movement), with a
- * `membership.tier` audit record per change, as a write that changes a tier leaves. Answers how many.
- */
-export async function retierProgram(
-  executor: Executor,
-  timeZone: string,
-  programId: string,
-  audit: { actorId: string | null; actorEmail: string | null; requestId: string | null; ip: string | null },
-): Promise<number> {
-  const [row] = await rows(
-    executor,
-    sql`with diff as (
-          select m.id, m.tier as from_tier, x.tier as to_tier
-          from memberships m join ledger_expected_tiers(${timeZone}, ${programId}::uuid) x on x.membership_id = m.id
-          where m.tier is distinct from x.tier
-          for update of m),
-        changed as (
-          update memberships m set tier = diff.to_tier, version = m.version + 1 from diff where m.id = diff.id returning m.id),
-        audited as (
-          insert into audit_log (actor_id, actor_email, action, entity_type, entity_id, before, after, request_id, ip)
-          select ${audit.actorId}, ${audit.actorEmail}, 'membership.tier', 'membership', diff.id::text,
-            jsonb_build_object('tier', diff.from_tier), jsonb_build_object('tier', diff.to_tier, 'programRules', true),
-            ${audit.requestId}, ${audit.ip}
-          from diff)
-        select count(*)::int as n from changed`,
-  );
-  return Number(row?.['n'] ?? 0);
-}

@@ -1,16 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import {
-  consumeFifo,
-  expiryDate,
-  localDate,
-  pointsForPurchase,
-  stampsForPurchase,
-  startOfLocalDay,
-  tierFor,
-  tierWindowStart,
-  toHundredths,
-} from './ledger.rules.ts';
+import { consumeFifo, expiryDate, pointsForPurchase, stampsForPurchase, tierFor, tierWindowStart, toHundredths } from './ledger.rules.ts';
+import { localDate, startOfLocalDay } from '../../lib/business-days.ts';
 
 describe('points for a purchase', () => {
   it('rounds down once per transaction', () => {

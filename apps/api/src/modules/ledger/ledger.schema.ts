@@ -60,34 +60,6 @@ export const ledgerLotTakes = pgTable(
   (t) => [primaryKey({ columns: [t.entryId, t.lotId] })],
 );
 
-export const idempotencyRecords = pgTable(
-  'idempotency_records',
-  {
-    scope: text().notNull(),
-    key: text().notNull(),
-    requestHash: text().notNull(),
-    responseStatus: integer().notNull(),
-    responseBody: jsonb().notNull(),
-    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
-  },
-  (t) => [primaryKey({ columns: [t.scope, t.key] })],
-);
-
-export const jobs = pgTable('jobs', {
-  id: bigserial({ mode: 'number' }).primaryKey(),
-  kind: text().notNull(),
-  dedupeKey: text(),
-  payload: jsonb().notNull().default({}),
-  status: text().$type<'queued' | 'running' | 'done' | 'failed'>().notNull().default('queued'),
-  runAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
-  attempts: integer().notNull().default(0),
-  lockedUntil: timestamp({ withTimezone: true }),
-  lastError: text(),
-  result: jsonb(),
-  createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
-  finishedAt: timestamp({ withTimezone: true }),
-});
-
 /**
  * What the latest nightly check (`ledger.verify` job) found wrong, one row per kind of figure, kept
  * until a check finds it right again (migration 0023): the dashboard's "Integrità dei dati" notice.

@@ -3,17 +3,8 @@ import { sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database, Executor } from '../../db/client.ts';
 import * as repo from './ledger.repository.ts';
-import {
-  addDays,
-  consumeFifo,
-  DEFAULT_BUSINESS_TIME_ZONE,
-  expiryDate,
-  localDate,
-  pointsForPurchase,
-  startOfLocalDay,
-  tierFor,
-  tierWindowStart,
-} from './ledger.rules.ts';
+import { consumeFifo, expiryDate, pointsForPurchase, tierFor, tierWindowStart } from './ledger.rules.ts';
+import { addDays, DEFAULT_BUSINESS_TIME_ZONE, localDate, startOfLocalDay } from '../../lib/business-days.ts';
 
 /**
  * Demo ledger for `npm start`: about 60,000 entries over the last 18 months on the demo customers'

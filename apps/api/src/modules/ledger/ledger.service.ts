@@ -1,329 +1,32 @@
-import {
-  LEDGER_BOUNDS,
-  ledgerErrorMessage,
-  type CreateLedgerEntry,
-  type CustomerMemberships,
-  type LedgerEntry,
-  type LedgerPage,
-  type LedgerWriteResult,
-  type ListLedgerQuery,
-} from '@sf/contract/ledger';
-import { message } from '@sf/contract/messages';
+import { type CreateLedgerEntry, type CustomerMemberships, type LedgerEntry, type LedgerPage, type LedgerWriteResult, type ListLedgerQuery } from '@sf/contract/ledger';
 import type { Database, Executor, Transaction } from '../../db/client.ts';
 import type { AuditActor } from '../../lib/audit.ts';
-import type { Clock } from '../../lib/clock.ts';
-import { AppError, CodedError } from '../../lib/errors.ts';
+import type { ActingCaller, ServiceDeps } from '../../lib/caller.ts';
+import { AppError, notFound } from '../../lib/errors.ts';
 import * as repo from './ledger.repository.ts';
+import * as upkeepRepo from './ledger-upkeep.repository.ts';
+import * as listsRepo from './ledger-lists.repository.ts';
 // A cycle (rewards uses the ledger's lockMember/applyToLockedMember): only functions cross it, at call time.
 import { releaseRedemption } from '../rewards/rewards.service.ts';
 import { ledgerTotals } from '../dashboard/dashboard.service.ts';
-import {
-  claimKeyStatement,
-  lockIdOf,
-  requestHash,
-  retryingTwinCommits,
-  runIdempotent,
-  storedAnswerOf,
-  type IdempotentRequest,
-  type StoredAnswer,
-} from './idempotency.ts';
-import { batchedTransaction, supportsBatches, type BatchedTransaction } from '../../db/batch.ts';
+import { claimKeyStatement, lockIdOf, requestHash, retryingTwinCommits, runIdempotent, storedAnswerOf, type IdempotentRequest, type StoredAnswer } from '../../lib/idempotency.ts';
+import { batchedTransaction, supportsBatches } from '../../db/batch.ts';
 import type { BoundStatement } from '../../db/statement-shape.ts';
 import { settle, RequestGroups, type Settled } from '../../db/request-groups.ts';
-import {
-  addDays,
-  consumeFifo,
-  expiryDate,
-  localDate,
-  pointsForPurchase,
-  stampsForPurchase,
-  startOfLocalDay,
-  tierFor,
-  tierWindowStart,
-} from './ledger.rules.ts';
+import { expiryDate, tierWindowStart } from './ledger.rules.ts';
+import { addDays, localDate, startOfLocalDay } from '../../lib/business-days.ts';
+import { alreadyReversed, applyMovement, conflictText, isUsualCase, lockMember, lockedMemberOf, movementFor, notFoundEntry, planMovement, type Movement } from './ledger.movements.ts';
 
-export type LedgerDeps = { db: Database; clock: Clock; timeZone: string };
+// The front door for other modules (rewards, social proofs) that lock a member before their own write.
+export { lockMember };
+
+/** The ledger's services take the common ServiceDeps (lib/caller.ts). */
+export type LedgerDeps = ServiceDeps;
 
 /** Who writes: a staff member (id + e-mail for the entry's "created by"), or the system. */
-export type LedgerCaller = { id: string | null; label: string; audit: AuditActor };
+export type LedgerCaller = ActingCaller;
 
 const IDEMPOTENCY_SCOPE = 'admin-ledger';
-
-const fieldError = (field: string, key: 'invalid' | 'required' = 'invalid') =>
-  new CodedError(400, 'validation', (language) => {
-    const text = message(key, language, { field });
-    return { message: text, fields: [{ field, message: text }] };
-  });
-
-const insufficient = (balance: number, requested: number, unit: 'points' | 'stamps') =>
-  new CodedError(409, 'insufficient_balance', (language) => ({
-    message: ledgerErrorMessage('insufficient_balance', language, { balance, requested, unit }),
-  }));
-
-const alreadyReversed = () =>
-  new CodedError(409, 'already_reversed', (language) => ({ message: ledgerErrorMessage('already_reversed', language) }));
-
-const notFoundEntry = () =>
-  new CodedError(404, 'not_found', (language) => ({ message: message('notFound', language, { field: 'entry' }) }));
-
-const conflictText = (it: string, en: string) =>
-  new CodedError(409, 'conflict', (language) => ({ message: language === 'it' ? it : en }));
-
-/** A movement already decided: what the membership gains or loses, and where it comes from. */
-type Movement = {
-  kind: LedgerEntry['kind'];
-  source: LedgerEntry['source'];
-  points: number;
-  stamps: number;
-  amountCents: number | null;
-  reason: string | null;
-  merchantId: string | null;
-  reversesId: number | null;
-  /** Consumption: take from this entry's own lots first (the reversal of an earning). */
-  preferLotsOf?: number;
-  /** Consumption: take exactly this lot (expiry writes off one lot). */
-  onlyLot?: number;
-  /** Gains: the lots to create (points and expiry day); default one lot per the program's policy. */
-  lots?: { points: number; expiresOn: string | null }[];
-};
-
-/** What a batched write already knows, and how it ends (createEntry). */
-type WriteOptions = {
-  /** Read under the member's lock in the batch that took it (memberHistoryStatement). */
-  history?: repo.MemberHistory | undefined;
-  /** Send the write with the commit, and store the idempotent answer in the same statement. */
-  batch?: { transaction: BatchedTransaction; idempotency: IdempotentRequest };
-};
-
-/**
- * Applies one movement to a LOCKED membership: checks the balance, writes the entry, moves the FIFO
- * lots, updates the stored balance, stamps and tier. All in the caller's transaction.
- */
-async function applyMovement(
-  tx: Executor,
-  deps: LedgerDeps,
-  caller: LedgerCaller,
-  membership: repo.MembershipRow,
-  program: repo.ProgramRules,
-  movement: Movement,
-  idempotencyKey: string | null,
-  options: WriteOptions = {},
-): Promise<LedgerWriteResult> {
-  const { history, batch } = options;
-  const write = await planMovement(tx, deps, caller, membership, program, movement, idempotencyKey, history, batch?.idempotency);
-  // The batched write sends its last statement with the commit: the answer is stored by it.
-  const { entry, membership: updated } = batch
-    ? repo.toWriteResult((await batch.transaction.send([repo.writeMovementStatement(write)], { commit: true }))[0]![0]!)
-    : await repo.writeMovement(tx, write);
-  return { entry, membership: repo.toMembership(updated) };
-}
-
-/**
- * Decides what one movement writes on a LOCKED membership (the rows of `writeMovementStatement`):
- * refuses a balance below zero, takes FIFO lots, recomputes the tier. Reads only what `history` does
- * not already hold; writes nothing.
- */
-async function planMovement(
-  tx: Executor,
-  deps: LedgerDeps,
-  caller: LedgerCaller,
-  membership: repo.MembershipRow,
-  program: repo.ProgramRules,
-  movement: Movement,
-  idempotencyKey: string | null,
-  history: repo.MemberHistory | undefined,
-  idempotency: IdempotentRequest | undefined,
-): Promise<repo.MovementWrite> {
-  const now = deps.clock.now();
-  const balance = membership.balance + movement.points;
-  const stamps = membership.stamps + movement.stamps;
-  if (balance < 0) throw insufficient(membership.balance, -movement.points, 'points');
-  if (stamps < 0) throw insufficient(membership.stamps, -movement.stamps, 'stamps');
-  // The stored figures are 32-bit integers: a write that would pass them is the request's fault.
-  if (balance > LEDGER_BOUNDS.storedMax || stamps > LEDGER_BOUNDS.storedMax) {
-    throw fieldError(movement.source === 'purchase' && movement.amountCents !== null ? 'amountCents' : movement.stamps > 0 ? 'stamps' : 'points');
-  }
-
-  const defaultExpiry =
-    movement.points > 0
-      ? expiryDate({ policy: program.expiryPolicy, days: program.expiryDays }, now, deps.timeZone)
-      : null;
-  const lots = movement.points > 0 ? (movement.lots ?? [{ points: movement.points, expiresOn: defaultExpiry }]) : [];
-  const entryExpiry = lots.length === 1 ? lots[0]!.expiresOn : null;
-
-  const takes =
-    movement.points >= 0
-      ? []
-      : movement.onlyLot !== undefined
-        ? [{ lotId: movement.onlyLot, take: -movement.points }]
-        : consumeFifo(
-            history?.openLots && movement.preferLotsOf === undefined
-              ? history.openLots
-              : await repo.openLots(tx, membership.id, movement.preferLotsOf),
-            -movement.points,
-          ).takes;
-
-  let tier = membership.tier;
-  if (program.tiers.length > 0) {
-    // Read before this entry is written: add its own share of "points earned" (earnings and the
-    // reversals of earnings count; see pointsEarnedSince).
-    const earnedBefore =
-      history?.earnedInWindow ?? (await repo.pointsEarnedSince(tx, membership.id, tierWindowStart(program.tierWindow, now, deps.timeZone)));
-    const countsAsEarned =
-      movement.kind === 'earn' || (movement.kind === 'reversal' && movement.source !== 'manual' && movement.source !== 'system');
-    tier = tierFor(program.tiers, earnedBefore + (countsAsEarned ? movement.points : 0), membership.tierFloor)?.name ?? null;
-  }
-
-  return {
-    entry: {
-      membershipId: membership.id,
-      customerId: membership.customerId,
-      programId: membership.programId,
-      merchantId: movement.merchantId,
-      kind: movement.kind,
-      source: movement.source,
-      points: movement.points,
-      stamps: movement.stamps,
-      amountCents: movement.amountCents,
-      reason: movement.reason,
-      reversesId: movement.reversesId,
-      balanceAfter: balance,
-      stampsAfter: stamps,
-      expiresOn: entryExpiry,
-      idempotencyKey,
-      createdBy: caller.id,
-      createdByLabel: caller.label,
-      createdAt: now,
-    },
-    lots,
-    takes,
-    membership: { id: membership.id, balance, stamps, tier, lastActivityAt: now },
-    audit: {
-      actorId: caller.audit.id,
-      actorEmail: caller.audit.email,
-      requestId: caller.audit.requestId ?? null,
-      ip: caller.audit.ip ?? null,
-      action: `ledger.${movement.kind}`,
-      after: { points: movement.points, stamps: movement.stamps, membershipId: membership.id, reversesId: movement.reversesId },
-    },
-    // A tier change is history the customer page shows (membership "tierChanges").
-    ...(tier !== membership.tier ? { tierChange: { from: membership.tier, to: tier } } : {}),
-    ...(idempotency ? { idempotency } : {}),
-  };
-}
-
-async function loadWriteContext(tx: Executor, input: { customerId: string; programId: string; merchantId?: string | undefined }) {
-  const program = await repo.findProgramRules(tx, input.programId);
-  if (!program) throw fieldError('programId');
-  if (program.status !== 'active') throw conflictText('Il programma non è attivo', 'The program is not active');
-  const customerStatus = await repo.findCustomerStatus(tx, input.customerId);
-  if (customerStatus === null) throw fieldError('customerId');
-  if (customerStatus !== 'active') throw conflictText('Il cliente non è attivo', 'The customer is not active');
-  if (input.merchantId && !(await repo.isMerchantOfProgram(tx, input.merchantId, input.programId))) {
-    throw fieldError('merchantId');
-  }
-  return program;
-}
-
-/**
- * Locks the membership and checks the request's program, customer and merchant. The usual case (the
- * member exists) takes one round trip; a first earning, or an unknown id, takes the long way, which
- * says exactly which field is wrong.
- *
- * Also for other modules that pay or take points inside their OWN transaction (rewards: a redemption
- * and its voucher; social proofs: an approval and its bonus): the caller may then count what it must
- * under that lock (per-customer limits, monthly caps) and call `applyToLockedMember` once. Lock order,
- * as everywhere: membership first, then the caller's rows.
- */
-export async function lockMember(
-  tx: Executor,
-  deps: LedgerDeps,
-  input: { customerId: string; programId: string; merchantId?: string | undefined },
-): Promise<{ program: repo.ProgramRules; membership: repo.MembershipRow }> {
-  return lockedMemberOf(tx, deps, input, await repo.lockMembershipWithContext(tx, input));
-}
-
-/** An existing member of an active program, an active customer, a merchant of the program (or none). */
-function isUsualCase(known: repo.MemberContext): boolean {
-  return known.program.status === 'active' && known.customerStatus === 'active' && known.isMerchantOfProgram;
-}
-
-/** The usual case as it is (`known` says all is well), else the long way, which says what is wrong. */
-async function lockedMemberOf(
-  tx: Executor,
-  deps: LedgerDeps,
-  input: { customerId: string; programId: string; merchantId?: string | undefined },
-  known: repo.MemberContext | null,
-): Promise<{ program: repo.ProgramRules; membership: repo.MembershipRow; isUsualCase: boolean }> {
-  if (known && isUsualCase(known)) {
-    return { program: known.program, membership: known.membership, isUsualCase: true };
-  }
-  const program = await loadWriteContext(tx, input);
-  const membership = known?.membership ?? (await repo.lockMembership(tx, input.customerId, input.programId, deps.clock.now()));
-  return { program, membership, isUsualCase: false };
-}
-
-function multiplierOf(program: repo.ProgramRules, tier: string | null): number {
-  return program.tiers.find((t) => t.name === tier)?.multiplier ?? 1;
-}
-
-/** Decides a staff request's movement from the program's rules (the membership is locked). */
-async function movementFor(
-  tx: Executor,
-  deps: LedgerDeps,
-  program: repo.ProgramRules,
-  membership: repo.MembershipRow,
-  input: CreateLedgerEntry,
-  history?: repo.MemberHistory,
-): Promise<Movement> {
-  const base = { amountCents: null, reason: input.reason ?? null, merchantId: input.merchantId ?? null, reversesId: null };
-  const isStamps = program.type === 'stamps';
-  switch (input.kind) {
-    case 'purchase': {
-      if (isStamps) {
-        if (input.points !== undefined) throw fieldError('points');
-        const earnedToday =
-          history?.stampsToday ??
-          (await repo.stampsEarnedSince(tx, membership.id, startOfLocalDay(localDate(deps.clock.now(), deps.timeZone), deps.timeZone)));
-        const stamps = stampsForPurchase({
-          requested: input.stamps ?? 1,
-          maxPerTransaction: program.maxStampsPerTransaction,
-          maxPerDay: program.maxStampsPerDay,
-          earnedToday,
-        });
-        return { ...base, kind: 'earn', source: 'purchase', points: 0, stamps, amountCents: input.amountCents ?? null };
-      }
-      if (input.stamps !== undefined) throw fieldError('stamps');
-      const points = pointsForPurchase({
-        amountCents: input.amountCents!,
-        pointsPerEuro: program.pointsPerEuro ?? '0',
-        minSpendCents: program.minSpendCents,
-        multiplier: multiplierOf(program, membership.tier),
-      });
-      // A purchase earns no more than a request may move (issue 30: 1,000 points per euro × a tier's
-      // 10 × a large amount would otherwise pass the 32-bit columns and answer 500).
-      if (points > LEDGER_BOUNDS.pointsMax) throw fieldError('amountCents');
-      return { ...base, kind: 'earn', source: 'purchase', points, stamps: 0, amountCents: input.amountCents! };
-    }
-    case 'redeem':
-    case 'bonus': {
-      const sign = input.kind === 'redeem' ? -1 : 1;
-      if (isStamps) {
-        if (input.points !== undefined) throw fieldError('points');
-        if (input.stamps === undefined) throw fieldError('stamps', 'required');
-        return { ...base, kind: input.kind === 'redeem' ? 'redeem' : 'earn', source: input.kind === 'redeem' ? 'manual' : 'bonus', points: 0, stamps: sign * input.stamps };
-      }
-      if (input.stamps !== undefined) throw fieldError('stamps');
-      if (input.points === undefined) throw fieldError('points', 'required');
-      return { ...base, kind: input.kind === 'redeem' ? 'redeem' : 'earn', source: input.kind === 'redeem' ? 'manual' : 'bonus', points: sign * input.points, stamps: 0 };
-    }
-    case 'adjust': {
-      if (isStamps && input.points) throw fieldError('points');
-      if (!isStamps && input.stamps) throw fieldError('stamps');
-      return { ...base, kind: 'adjust', source: 'manual', points: input.points ?? 0, stamps: input.stamps ?? 0 };
-    }
-  }
-}
 
 /**
  * A caller whose account the guard has not read yet (decision 028): `check` leads the request's first
@@ -499,7 +202,7 @@ export async function createEntriesTogether(deps: LedgerDeps, entries: EntryRequ
         } catch (error) {
           // A refusal decided from what was read (the balance, a field, the guard's check): this
           // request's answer only.
-          if (!(error instanceof CodedError || error instanceof AppError)) throw error;
+          if (!(error instanceof AppError)) throw error;
           outcomes[index] = { ok: false, error };
         }
       }
@@ -562,10 +265,7 @@ export async function reverseEntry(deps: LedgerDeps, caller: LedgerCaller, entry
       const target = await repo.findEntry(tx, entryId);
       if (!target) throw notFoundEntry();
       if (target.kind === 'reversal' || target.kind === 'expire') {
-        throw conflictText(
-          'Questo movimento non si può stornare (storni e scadenze sono definitivi)',
-          'This entry cannot be reversed (reversals and expiries are final)',
-        );
+        throw conflictText('entry_final');
       }
       const membership = await repo.lockMembershipById(tx, target.membershipId);
       const program = await repo.findProgramRules(tx, target.programId);
@@ -612,7 +312,7 @@ export async function reverseEntry(deps: LedgerDeps, caller: LedgerCaller, entry
  * a write locks one: no write holds a member and waits for a program.
  */
 export async function retierMembers(tx: Executor, deps: LedgerDeps, programId: string, audit: AuditActor): Promise<number> {
-  return repo.retierProgram(tx, deps.timeZone, programId, {
+  return upkeepRepo.retierProgram(tx, deps.timeZone, programId, {
     actorId: audit.id,
     actorEmail: audit.email,
     requestId: audit.requestId ?? null,
@@ -629,16 +329,16 @@ export async function retierMembers(tx: Executor, deps: LedgerDeps, programId: s
 export async function listEntries(deps: LedgerDeps, query: ListLedgerQuery): Promise<LedgerPage> {
   const filters = filtersOf(query);
   const [items, fromRollups] = await Promise.all([
-    repo.listEntries(deps.db, filters, { page: query.page, pageSize: query.pageSize, order: query.order }),
+    listsRepo.listEntries(deps.db, filters, { page: query.page, pageSize: query.pageSize, order: query.order }),
     ledgerTotals(deps, filters),
   ]);
   const base = { items, page: query.page, pageSize: query.pageSize };
   if (fromRollups) return { ...base, total: fromRollups.total, totalIsCapped: false, sums: { points: fromRollups.points, stamps: fromRollups.stamps } };
-  const counted = await repo.countEntries(deps.db, filters);
+  const counted = await listsRepo.countEntries(deps.db, filters);
   return { ...base, total: counted.total, totalIsCapped: counted.isCapped, sums: counted.isCapped ? null : counted.sums };
 }
 
-export function filtersOf(query: Omit<ListLedgerQuery, 'page' | 'pageSize'>): repo.LedgerFilters {
+export function filtersOf(query: Omit<ListLedgerQuery, 'page' | 'pageSize'>): listsRepo.LedgerFilters {
   return {
     customerId: query.customerId,
     programId: query.programId,
@@ -655,11 +355,11 @@ export const EXPIRING_SOON_DAYS = 30;
 
 export async function customerMemberships(deps: LedgerDeps, customerId: string): Promise<CustomerMemberships> {
   if ((await repo.findCustomerStatus(deps.db, customerId)) === null) {
-    throw new CodedError(404, 'not_found', (language) => ({ message: message('notFound', language, { field: 'customer' }) }));
+    throw notFound('customer');
   }
-  const memberships = await repo.membershipsOfCustomer(deps.db, customerId);
-  const expiring = await repo.expiringPoints(deps.db, memberships.map((m) => m.id));
-  const tierChanges = await repo.tierChanges(deps.db, memberships.map((m) => m.id));
+  const memberships = await listsRepo.membershipsOfCustomer(deps.db, customerId);
+  const expiring = await listsRepo.expiringPoints(deps.db, memberships.map((m) => m.id));
+  const tierChanges = await upkeepRepo.tierChanges(deps.db, memberships.map((m) => m.id));
   const now = deps.clock.now();
   const today = localDate(now, deps.timeZone);
   const horizon = addDays(today, EXPIRING_SOON_DAYS);
@@ -686,8 +386,8 @@ export async function customerMemberships(deps: LedgerDeps, customerId: string):
  * never change. Answers how many entries lost their reason.
  */
 export async function eraseEntryTexts(tx: Transaction, customerId: string): Promise<number> {
-  const entries = await repo.blankFreeTextReasons(tx, customerId);
-  await repo.blankStoredReasons(tx, customerId, entries);
+  const entries = await upkeepRepo.blankFreeTextReasons(tx, customerId);
+  await upkeepRepo.blankStoredReasons(tx, customerId, entries);
   return entries.length;
 }
 
@@ -701,14 +401,14 @@ export async function expireDueLots(deps: LedgerDeps, options: { batch?: number 
   const caller: LedgerCaller = { id: null, label: 'system', audit: { id: null, email: 'system' } };
   let written = 0;
   for (;;) {
-    const due = await repo.dueLots(deps.db, today, options.batch ?? 200);
+    const due = await upkeepRepo.dueLots(deps.db, today, options.batch ?? 200);
     if (due.length === 0) return written;
     let progressed = false;
     for (const lot of due) {
       const didWrite = await deps.db.transaction(async (tx) => {
         // Lock order as everywhere: membership, then lots.
         const membership = await repo.lockMembershipById(tx, lot.membershipId);
-        const locked = await repo.lockLot(tx, lot.id);
+        const locked = await upkeepRepo.lockLot(tx, lot.id);
         if (!membership || !locked || locked.remaining <= 0) return false;
         const program = await repo.findProgramRules(tx, membership.programId);
         if (!program) return false;

@@ -1,7 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { isRebuildable, LEDGER_REBUILD_COMMAND, type IntegrityFigure } from '@sf/contract/integrity';
 import type { Database, Executor } from '../../db/client.ts';
-import { DEFAULT_BUSINESS_TIME_ZONE } from './ledger.rules.ts';
+import { DEFAULT_BUSINESS_TIME_ZONE } from '../../lib/business-days.ts';
 
 /**
  * The proof of every stored figure (`npm run ledger:verify`, the nightly check, the tests after bulk

@@ -4,10 +4,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CreateLedgerEntry } from '@sf/contract/ledger';
 import type { DatabaseHandle } from '../../db/client.ts';
 import { systemClock } from '../../lib/clock.ts';
-import { CodedError } from '../../lib/errors.ts';
+import { AppError } from '../../lib/errors.ts';
 import { freshDatabase, testDatabaseKind } from '../../../test/helper.ts';
 import { createLedgerFixture, type LedgerFixture } from '../../../test/ledger-fixtures.ts';
-import { requestHash } from './idempotency.ts';
+import { requestHash } from '../../lib/idempotency.ts';
 import { createEntriesTogether, createEntry, writeGroupsOf, type LedgerCaller, type LedgerDeps } from './ledger.service.ts';
 import { verifyLedger } from './ledger.verify.ts';
 
@@ -90,8 +90,8 @@ describe.skipIf(testDatabaseKind === 'pglite')('ledger writes in groups (real Po
     ]);
     expect(outcomes[0]!.ok).toBe(true);
     expect(outcomes[1]!.ok).toBe(false);
-    expect(!outcomes[1]!.ok && (outcomes[1]!.error as CodedError).code).toBe('insufficient_balance');
-    expect(!outcomes[2]!.ok && (outcomes[2]!.error as CodedError).statusCode).toBe(400);
+    expect(!outcomes[1]!.ok && (outcomes[1]!.error as AppError).code).toBe('insufficient_balance');
+    expect(!outcomes[2]!.ok && (outcomes[2]!.error as AppError).statusCode).toBe(400);
     expect(outcomes[3]!.ok && (outcomes[3]!.value.body as { entry: { points: number } }).entry.points).toBe(7);
     expect(outcomes[4]!.ok && (outcomes[4]!.value.body as { membership: { balance: number } }).membership.balance).toBe(10 - 4);
     const balances = await rows<{ customer_id: string; balance: number }>(
@@ -132,11 +132,11 @@ describe.skipIf(testDatabaseKind === 'pglite')('ledger writes in groups (real Po
     expect(answers.slice(0, 30).every((answer) => !(answer instanceof Error) && (answer as { status: number }).status === 201)).toBe(true);
     // The twins never share a group: one writes; the other replays its answer, or, when its own group
     // ran while the first one's was still in flight, is told so (409) as a lone twin would be.
-    const [first, second] = answers.slice(-2) as ({ body: { entry: { id: number } }; isReplay: boolean } | CodedError)[];
-    const written = [first, second].filter((answer) => !(answer instanceof CodedError) && !answer!.isReplay);
+    const [first, second] = answers.slice(-2) as ({ body: { entry: { id: number } }; isReplay: boolean } | AppError)[];
+    const written = [first, second].filter((answer) => !(answer instanceof AppError) && !answer!.isReplay);
     expect(written).toHaveLength(1);
     const other = written[0] === first ? second : first;
-    if (other instanceof CodedError) expect(other.code).toBe('idempotency_key_in_flight');
+    if (other instanceof AppError) expect(other.code).toBe('idempotency_key_in_flight');
     else expect(other!.body.entry.id).toBe((written[0] as { body: { entry: { id: number } } }).body.entry.id);
     const grouped = groups.stats.requests - before.requests;
     expect(grouped).toBe(32);

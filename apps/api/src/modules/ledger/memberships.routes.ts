@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { customerIdParamSchema, customerMembershipsSchema } from '@sf/contract/ledger';
 import { customerMemberships } from './ledger.service.ts';
-import { ledgerDeps } from './ledger.routes.ts';
+import { depsOf } from '../../lib/caller.ts';
 
 /** A customer's memberships: balance, stamps, tier and "N points expire on D". */
 export const membershipRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -16,6 +16,6 @@ export const membershipRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: customerMembershipsSchema },
       },
     },
-    async (request) => customerMemberships(ledgerDeps(app), request.params.id),
+    async (request) => customerMemberships(depsOf(app), request.params.id),
   );
 };

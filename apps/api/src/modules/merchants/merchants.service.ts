@@ -1,11 +1,9 @@
 import type { CreateMerchant, ListMerchantsQuery, Merchant, UpdateMerchant } from '@sf/contract/merchants';
-import { message } from '@sf/contract/messages';
 import { SDI_CODE_USE_PEC } from '@sf/contract/italian';
-import type { Language } from '@sf/contract/app-info';
 import type { Executor } from '../../db/client.ts';
 import type { Caller, ServiceDeps } from '../../lib/caller.ts';
 import { recordAudit } from '../../lib/audit.ts';
-import { alreadyUsed, AppError, notFound, validationFailed } from '../../lib/errors.ts';
+import { AppError, alreadyUsed, fieldError, notFound, versionConflict } from '../../lib/errors.ts';
 import {
   deleteMerchantRow,
   existingMerchantIds,
@@ -19,12 +17,12 @@ import {
   type MerchantRow,
   type MerchantValues,
 } from './merchants.repository.ts';
+import { isUniqueViolation } from '../../db/unique-violation.ts';
 
 export const MERCHANT_ENTITY = 'merchant';
 
-const merchantNotFound = (language: Language) => notFound(message('notFound', language, { field: 'merchant' }));
+const merchantNotFound = () => notFound('merchant');
 
-export const versionConflict = () => new AppError(409, 'version_conflict', '');
 
 function valuesOf(input: Partial<CreateMerchant>): Partial<MerchantValues> {
   const values: Partial<MerchantValues> = {};
@@ -49,10 +47,9 @@ function valuesOf(input: Partial<CreateMerchant>): Partial<MerchantValues> {
 }
 
 /** `0000000` (deliver to the PEC) needs a PEC: checked on the merchant as it will be. */
-function checkSdiPec(row: { sdiCode: string | null; pec: string | null }, language: Language) {
+function checkSdiPec(row: { sdiCode: string | null; pec: string | null }) {
   if (row.sdiCode === SDI_CODE_USE_PEC && !row.pec) {
-    const text = message('required', language, { field: 'pec' });
-    throw validationFailed(text, [{ field: 'pec', message: text }]);
+    throw fieldError('pec', 'required');
   }
 }
 
@@ -63,17 +60,11 @@ async function checkVatFree(executor: Executor, row: { vatNumber: string; status
   if (owner !== undefined && owner !== id) throw alreadyUsed('vatNumber');
 }
 
-/** The unique index caught a twin request that passed the check at the same time. */
-function isVatUniqueViolation(error: unknown): boolean {
-  const cause = (error as { cause?: { code?: string; constraint?: string } }).cause ?? (error as { code?: string; constraint?: string });
-  return cause?.code === '23505' && cause.constraint === 'merchants_vat_number_key';
-}
-
 async function orVatTaken<T>(work: Promise<T>): Promise<T> {
   try {
     return await work;
   } catch (error) {
-    if (isVatUniqueViolation(error)) throw alreadyUsed('vatNumber');
+    if (isUniqueViolation(error, 'merchants_vat_number_key')) throw alreadyUsed('vatNumber');
     throw error;
   }
 }
@@ -91,7 +82,7 @@ export async function listMerchants(deps: ServiceDeps, query: ListMerchantsQuery
 
 export async function getMerchant(deps: ServiceDeps, caller: Caller, id: string): Promise<Merchant> {
   const row = await findMerchant(deps.db, id);
-  if (!row) throw merchantNotFound(caller.language);
+  if (!row) throw merchantNotFound();
   return toMerchant(row);
 }
 
@@ -111,11 +102,11 @@ export async function updateMerchant(deps: ServiceDeps, caller: Caller, id: stri
   const { version, status, ...fields } = input;
   return orVatTaken(deps.db.transaction(async (tx) => {
     const current = await findMerchant(tx, id, { forUpdate: true });
-    if (!current) throw merchantNotFound(caller.language);
+    if (!current) throw merchantNotFound();
     if (current.version !== version) throw versionConflict();
     const changes: Partial<MerchantValues> = { ...valuesOf(fields), ...(status !== undefined ? { status } : {}) };
     const merged: MerchantRow = { ...current, ...changes } as MerchantRow;
-    checkSdiPec(merged, caller.language);
+    checkSdiPec(merged);
     await checkVatFree(tx, merged, id);
     const row = await updateMerchantRow(tx, id, { ...changes, version: current.version + 1, updatedAt: deps.clock.now() });
     const before = toMerchant(current);
@@ -137,8 +128,8 @@ function statusAction(status: MerchantRow['status']): string {
 export async function deleteMerchant(deps: ServiceDeps, caller: Caller, id: string): Promise<void> {
   await deps.db.transaction(async (tx) => {
     const current = await findMerchant(tx, id, { forUpdate: true });
-    if (!current) throw merchantNotFound(caller.language);
-    if (await hasLedgerEntries(tx, id)) throw new AppError(409, 'has_ledger_entries', '');
+    if (!current) throw merchantNotFound();
+    if (await hasLedgerEntries(tx, id)) throw new AppError(409, 'has_ledger_entries');
     await deleteMerchantRow(tx, id);
     await recordAudit(tx, caller.actor, { action: 'delete', entityType: MERCHANT_ENTITY, entityId: id, before: toMerchant(current) });
   });

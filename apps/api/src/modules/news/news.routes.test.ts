@@ -214,7 +214,7 @@ describe('news routes', () => {
         token: admin,
       });
       expect(stale.statusCode).toBe(409);
-      expect(stale.json().error.code).toBe('conflict');
+      expect(stale.json().error.code).toBe('version_conflict');
       const read = await ctx.request({ method: 'GET', url: `/api/admin/news/${post.id}`, token: editor });
       expect(read.json().title).toBe('Modificato');
     });

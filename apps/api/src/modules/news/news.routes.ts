@@ -3,7 +3,6 @@ import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { idParamSchema } from '@sf/contract/common';
-import { message } from '@sf/contract/messages';
 import {
   coverUploadResponseSchema,
   createNewsPostSchema,
@@ -17,8 +16,7 @@ import {
   updateNewsPostSchema,
 } from '@sf/contract/news';
 import { actorOf } from '../../lib/audit.ts';
-import { AppError, validationFailed } from '../../lib/errors.ts';
-import { IMAGE_MAX_BYTES, detectImageType, storeImage } from '../../lib/uploads.ts';
+import { IMAGE_MAX_BYTES, readUploadedImage, storeImage } from '../../lib/uploads.ts';
 import { newsExportColumns, newsExportQuery, uploadUrl } from './news.repository.ts';
 import { registerListRoutes } from '../../lib/list-routes.ts';
 import {
@@ -106,27 +104,12 @@ export const newsRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      if (!request.isMultipart()) {
-        throw new AppError(415, 'unsupported_media_type', 'Send the image as multipart/form-data in the field "file"');
-      }
-      const file = await request.file();
-      if (!file || file.fieldname !== 'file') {
-        const text = message('required', request.language, { field: 'file' });
-        throw validationFailed(text, [{ field: 'file', message: text }]);
-      }
-      // Throws the 413 (payload_too_large) once the stream passes the limit.
-      const bytes = await file.toBuffer();
-      const type = detectImageType(bytes);
-      if (!type) {
-        throw new AppError(415, 'unsupported_media_type', 'Only PNG, JPEG, WebP and GIF images are accepted', [
-          { field: 'file', message: message('invalid', request.language, { field: 'file' }) },
-        ]);
-      }
+      const { bytes, fileName, type } = await readUploadedImage(request);
       const caller = callerOf(request);
       const { id } = await storeImage(
         { db: app.db, dataDir: app.env.dataDir, quotaBytes: app.env.UPLOAD_QUOTA_BYTES },
         caller.actor,
-        { bytes, type, fileName: file.filename, purpose: 'cover', uploadedBy: caller.authorId },
+        { bytes, type, fileName, purpose: 'cover', uploadedBy: caller.authorId },
       );
       return reply.code(201).send({ id, url: uploadUrl(id) });
     },
@@ -138,7 +121,7 @@ export const newsRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { permission: 'news:read' },
       schema: { tags: ['news'], summary: 'One post', params: idParamSchema, response: { 200: newsPostSchema } },
     },
-    async (request) => getPost(app, request.params.id, request.language),
+    async (request) => getPost(app, request.params.id),
   );
 
   app.patch(
@@ -202,6 +185,6 @@ export const newsRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: newsHistorySchema },
       },
     },
-    async (request) => postHistory(app, request.params.id, request.language),
+    async (request) => postHistory(app, request.params.id),
   );
 };

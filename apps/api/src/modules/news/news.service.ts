@@ -1,17 +1,18 @@
-import { and, asc, desc, eq, ne } from 'drizzle-orm';
+import { asc, eq, ne } from 'drizzle-orm';
 import type { Language } from '@sf/contract/app-info';
-import { message } from '@sf/contract/messages';
 import type { AuditEntry } from '@sf/contract/audit';
 import type { CreateNewsPost, ListNewsQuery, NewsAudience, NewsAudienceOptions, NewsPost, NewsStatus, UpdateNewsPost } from '@sf/contract/news';
 import type { Database, Executor, Transaction } from '../../db/client.ts';
-import { auditLog, merchants, programs } from '../../db/schema.ts';
+import { merchants, programs } from '../../db/schema.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { recordAudit, type AuditActor } from '../../lib/audit.ts';
-import { conflict, notFound, validationFailed, type AppError } from '../../lib/errors.ts';
-import { toAuditEntry } from '../audit/audit.repository.ts';
+import { fieldError, notFound, versionConflict } from '../../lib/errors.ts';
+import { entityHistory } from '../audit/audit.service.ts';
 import { sanitizeRichText } from './rich-text.ts';
 import {
+  countByEffectiveStatus,
   deletePostRow,
+  findNextScheduled,
   findPost,
   findPosts,
   insertPost,
@@ -28,17 +29,7 @@ export const NEWS_ENTITY = 'news_post';
 export type NewsDeps = { db: Database; clock: Clock };
 export type Caller = { actor: AuditActor; authorId: string; language: Language };
 
-const CONFLICT_TEXT: Record<Language, string> = {
-  en: 'The post was changed by someone else in the meantime: reload it and apply your changes again',
-  it: 'Il post è stato modificato da qualcun altro nel frattempo: ricaricalo e applica di nuovo le modifiche',
-};
-
-const postNotFound = (language: Language) => notFound(message('notFound', language, { field: 'post' }));
-
-function fieldError(field: string, key: 'required' | 'invalid', language: Language, label = field): AppError {
-  const text = message(key, language, { field: label });
-  return validationFailed(text, [{ field, message: text }]);
-}
+const postNotFound = () => notFound('post');
 
 /**
  * Turns the status a writer asked for into what is stored: `scheduled` needs a future publishAt,
@@ -48,11 +39,10 @@ function resolveSchedule(
   status: NewsStatus,
   publishAt: Date | null,
   now: Date,
-  language: Language,
 ): { status: NewsStatus; publishAt: Date | null } {
   if (status === 'scheduled') {
-    if (!publishAt) throw fieldError('publishAt', 'required', language);
-    if (publishAt.getTime() <= now.getTime()) throw fieldError('publishAt', 'invalid', language);
+    if (!publishAt) throw fieldError('publishAt', 'required');
+    if (publishAt.getTime() <= now.getTime()) throw fieldError('publishAt', 'invalid');
     return { status, publishAt };
   }
   if (status === 'published') {
@@ -62,17 +52,17 @@ function resolveSchedule(
   return { status, publishAt };
 }
 
-async function checkCover(deps: NewsDeps, coverImageId: string | null, language: Language) {
+async function checkCover(deps: NewsDeps, coverImageId: string | null) {
   if (coverImageId !== null && !(await uploadExists(deps.db, coverImageId))) {
-    throw fieldError('coverImageId', 'invalid', language, 'coverImage');
+    throw fieldError('coverImageId', 'invalid');
   }
 }
 
 /** Reads the post for change, locked until the transaction ends; `version` null skips the check. */
-async function lockForChange(deps: NewsDeps, tx: Transaction, id: number, version: number | null, language: Language) {
+async function lockForChange(deps: NewsDeps, tx: Transaction, id: number, version: number | null) {
   const row = await findPost(tx, deps.clock.now(), id, { forUpdate: true });
-  if (!row) throw postNotFound(language);
-  if (version !== null && row.version !== version) throw conflict(CONFLICT_TEXT[language]);
+  if (!row) throw postNotFound();
+  if (version !== null && row.version !== version) throw versionConflict();
   return row;
 }
 
@@ -81,9 +71,9 @@ export async function listPosts(deps: NewsDeps, query: ListNewsQuery) {
   return { items: rows.map(toNewsPost), total, page: query.page, pageSize: query.pageSize };
 }
 
-export async function getPost(deps: NewsDeps, id: number, language: Language): Promise<NewsPost> {
+export async function getPost(deps: NewsDeps, id: number): Promise<NewsPost> {
   const row = await findPost(deps.db, deps.clock.now(), id);
-  if (!row) throw postNotFound(language);
+  if (!row) throw postNotFound();
   return toNewsPost(row);
 }
 
@@ -95,16 +85,15 @@ async function audienceValues(
   executor: Executor,
   audience: NewsAudience,
   audienceId: string | null,
-  language: Language,
 ): Promise<Pick<PostValues, 'audience' | 'audienceProgramId' | 'audienceMerchantId'>> {
   if (audience === 'everyone') {
-    if (audienceId !== null) throw fieldError('audienceId', 'invalid', language);
+    if (audienceId !== null) throw fieldError('audienceId', 'invalid');
     return { audience, audienceProgramId: null, audienceMerchantId: null };
   }
-  if (audienceId === null) throw fieldError('audienceId', 'required', language);
+  if (audienceId === null) throw fieldError('audienceId', 'required');
   const table = audience === 'program' ? programs : merchants;
   const [found] = await executor.select({ id: table.id }).from(table).where(eq(table.id, audienceId));
-  if (!found) throw fieldError('audienceId', 'invalid', language);
+  if (!found) throw fieldError('audienceId', 'invalid');
   return audience === 'program'
     ? { audience, audienceProgramId: audienceId, audienceMerchantId: null }
     : { audience, audienceProgramId: null, audienceMerchantId: audienceId };
@@ -128,15 +117,15 @@ export async function audienceOptions(deps: NewsDeps): Promise<NewsAudienceOptio
 
 export async function createPost(deps: NewsDeps, caller: Caller, input: CreateNewsPost): Promise<NewsPost> {
   const now = deps.clock.now();
-  const schedule = resolveSchedule(input.status, input.publishAt ? new Date(input.publishAt) : null, now, caller.language);
-  await checkCover(deps, input.coverImageId, caller.language);
+  const schedule = resolveSchedule(input.status, input.publishAt ? new Date(input.publishAt) : null, now);
+  await checkCover(deps, input.coverImageId);
   return deps.db.transaction(async (tx) => {
     const id = await insertPost(tx, {
       title: input.title,
       summary: input.summary,
       body: sanitizeRichText(input.body),
       coverImageId: input.coverImageId,
-      ...(await audienceValues(tx, input.audience, input.audienceId, caller.language)),
+      ...(await audienceValues(tx, input.audience, input.audienceId)),
       pinned: input.pinned,
       ...schedule,
       authorId: caller.authorId,
@@ -151,9 +140,9 @@ export async function createPost(deps: NewsDeps, caller: Caller, input: CreateNe
 
 export async function updatePost(deps: NewsDeps, caller: Caller, id: number, patch: UpdateNewsPost): Promise<NewsPost> {
   const now = deps.clock.now();
-  if (patch.coverImageId !== undefined) await checkCover(deps, patch.coverImageId, caller.language);
+  if (patch.coverImageId !== undefined) await checkCover(deps, patch.coverImageId);
   return deps.db.transaction(async (tx) => {
-    const row = await lockForChange(deps, tx, id, patch.version, caller.language);
+    const row = await lockForChange(deps, tx, id, patch.version);
     const before = toNewsPost(row);
     const values: Partial<PostValues> = {};
     if (patch.title !== undefined) values.title = patch.title;
@@ -165,14 +154,14 @@ export async function updatePost(deps: NewsDeps, caller: Caller, id: number, pat
       const audience = patch.audience ?? row.audience;
       const currentId = row.audience === 'program' ? row.audienceProgramId : row.audience === 'merchant' ? row.audienceMerchantId : null;
       const audienceId = patch.audienceId !== undefined ? patch.audienceId : patch.audience === 'everyone' ? null : currentId;
-      Object.assign(values, await audienceValues(tx, audience, audienceId, caller.language));
+      Object.assign(values, await audienceValues(tx, audience, audienceId));
     }
     if (patch.pinned !== undefined) values.pinned = patch.pinned;
     if (patch.status !== undefined || patch.publishAt !== undefined) {
       // Without a new status the post keeps the one it shows (an archived post stays archived).
       const status = patch.status ?? row.status;
       const publishAt = patch.publishAt === undefined ? row.publishAt : patch.publishAt ? new Date(patch.publishAt) : null;
-      Object.assign(values, status === 'archived' ? { publishAt } : resolveSchedule(status, publishAt, now, caller.language));
+      Object.assign(values, status === 'archived' ? { publishAt } : resolveSchedule(status, publishAt, now));
     }
     await updatePostRow(tx, id, { ...values, updatedAt: now, version: row.version + 1 });
     const after = toNewsPost((await findPost(tx, now, id)) as PostRow);
@@ -193,7 +182,7 @@ export async function deletePost(
 ): Promise<{ deleted: true } | { deleted: false; post: NewsPost }> {
   const now = deps.clock.now();
   return deps.db.transaction(async (tx) => {
-    const row = await lockForChange(deps, tx, id, null, caller.language);
+    const row = await lockForChange(deps, tx, id, null);
     const before = toNewsPost(row);
     if (row.status === 'draft' || row.status === 'scheduled') {
       await deletePostRow(tx, id);
@@ -223,7 +212,7 @@ export async function applyAction(
 ): Promise<NewsPost> {
   const now = deps.clock.now();
   return deps.db.transaction(async (tx) => {
-    const row = await lockForChange(deps, tx, id, input.version, caller.language);
+    const row = await lockForChange(deps, tx, id, input.version);
     const before = toNewsPost(row);
     let values: Partial<PostValues>;
     if (input.action === 'publish') {
@@ -245,12 +234,21 @@ export async function applyAction(
 }
 
 /** The post's audit entries, newest first; a deleted post keeps its history. */
-export async function postHistory(deps: NewsDeps, id: number, language: Language): Promise<{ items: AuditEntry[] }> {
-  const rows = await deps.db
-    .select()
-    .from(auditLog)
-    .where(and(eq(auditLog.entityType, NEWS_ENTITY), eq(auditLog.entityId, String(id))))
-    .orderBy(desc(auditLog.at), desc(auditLog.id));
-  if (rows.length === 0 && !(await findPost(deps.db, deps.clock.now(), id))) throw postNotFound(language);
-  return { items: rows.map(toAuditEntry) };
+export async function postHistory(deps: NewsDeps, id: number): Promise<{ items: AuditEntry[] }> {
+  const items = await entityHistory(deps, { entityType: NEWS_ENTITY, entityId: String(id) });
+  if (items.length === 0 && !(await findPost(deps.db, deps.clock.now(), id))) throw postNotFound();
+  return { items };
+}
+
+/** The dashboard's news figures: posts by effective status and the next scheduled ones. */
+export async function newsSummary(deps: NewsDeps, input: { nextLimit: number }) {
+  const now = deps.clock.now();
+  const [postsByStatus, next] = await Promise.all([countByEffectiveStatus(deps.db, now), findNextScheduled(deps.db, now, input.nextLimit)]);
+  return {
+    postsByStatus,
+    nextScheduled: next.map((row) => {
+      const post = toNewsPost(row);
+      return { id: post.id, title: post.title, publishAt: post.publishAt, author: post.author };
+    }),
+  };
 }

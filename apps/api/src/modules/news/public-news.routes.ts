@@ -3,7 +3,6 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { idParamSchema } from '@sf/contract/common';
-import { message } from '@sf/contract/messages';
 import { publicNewsPageSchema, publicNewsPostSchema, publicNewsQuerySchema } from '@sf/contract/news';
 import { notFound } from '../../lib/errors.ts';
 import { findStoredImage, readStoredImage } from '../../lib/uploads.ts';
@@ -94,7 +93,7 @@ export const publicNewsRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const { rows } = await findPublicPosts(app.db, app.clock.now(), { id: request.params.id });
       const row = rows[0];
-      if (!row) throw notFound(message('notFound', request.language, { field: 'post' }));
+      if (!row) throw notFound('post');
       return toPublicPost(row);
     },
   );
@@ -114,7 +113,7 @@ export const publicNewsRoutes: FastifyPluginAsyncZod = async (app) => {
       const etag = `"${request.params.id}"`;
       if (matchesEtag(request.headers['if-none-match'], etag)) {
         const row = await findStoredImage(app.db, request.params.id);
-        if (!row) throw notFound(message('notFound', request.language, { field: 'file' }));
+        if (!row) throw notFound('file');
         return reply
           .code(304)
           .header('ETag', etag)
@@ -122,7 +121,7 @@ export const publicNewsRoutes: FastifyPluginAsyncZod = async (app) => {
           .send();
       }
       const image = await readStoredImage({ db: app.db, dataDir: app.env.dataDir }, request.params.id);
-      if (!image) throw notFound(message('notFound', request.language, { field: 'file' }));
+      if (!image) throw notFound('file');
       return reply
         .header('Content-Type', image.contentType)
         .header('X-Content-Type-Options', 'nosniff')

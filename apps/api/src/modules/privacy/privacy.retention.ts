@@ -4,7 +4,7 @@ import { SYSTEM_ACTOR, recordAudit } from '../../lib/audit.ts';
 import type { ServiceDeps } from '../../lib/caller.ts';
 import { depsOf } from '../../lib/caller.ts';
 import { enqueueJob, type JobModule } from '../../lib/job-runner.ts';
-import { localDate } from '../ledger/ledger.rules.ts';
+import { localDate } from '../../lib/business-days.ts';
 import { addMonths } from './privacy.service.ts';
 
 export const RETENTION_JOB = 'privacy.retention';

@@ -323,7 +323,8 @@ describe('privacy requests API', () => {
     // Starting the pending import afterwards does not bring the person back (the other row comes in).
     const started = await ctx.request({ method: 'POST', url: `/api/admin/imports/${imported.json().id}/start`, token });
     expect(started.statusCode, started.body).toBe(200);
-    const { importDeps, runImportChunk } = await import('../imports/imports.service.ts');
+    const { importDeps } = await import('../imports/imports.service.ts');
+    const { runImportChunk } = await import('../imports/imports.run.ts');
     await runImportChunk(importDeps(ctx.app), imported.json().id);
     expect(await rows(sql`select id from customers where lower(last_name) = ${surname.toLowerCase()} or email = ${email}`)).toEqual([]);
     expect(await rows(sql`select id from customers where email = 'piero.altri@example.it'`)).toHaveLength(1);

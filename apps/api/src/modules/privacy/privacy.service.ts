@@ -1,5 +1,3 @@
-import { errorText } from '@sf/contract/error-texts';
-import { message } from '@sf/contract/messages';
 import {
   PRIVACY_DUE_MONTHS,
   PRIVACY_EXTENSION_MONTHS,
@@ -13,34 +11,25 @@ import type { Executor, Transaction } from '../../db/client.ts';
 import { recordAudit } from '../../lib/audit.ts';
 import type { Caller, ServiceDeps } from '../../lib/caller.ts';
 import { removeStoredImages } from '../../lib/uploads.ts';
-import { AppError, CodedError } from '../../lib/errors.ts';
-import { findCustomer, findCustomerIdBy, insertConsent } from '../customers/customers.repository.ts';
+import { AppError, fieldError, notFound } from '../../lib/errors.ts';
+import { appendConsent, customerInTransaction, isReferralCodeTaken } from '../customers/customers.service.ts';
 import { uniqueCardNumber } from '../customers/customer-cards.service.ts';
 import { newReferralCode } from '../customers/customers.service.ts';
 import { dropPersonFromPendingImports } from '../imports/imports.service.ts';
 import { eraseEntryTexts } from '../ledger/ledger.service.ts';
-import { businessDaysUntil } from '../ledger/ledger.rules.ts';
+import { businessDaysUntil } from '../../lib/business-days.ts';
 import * as repo from './privacy.repository.ts';
 
 export const PRIVACY_ENTITY = 'privacy_request';
 const CUSTOMER_ENTITY = 'customer';
 
-const requestNotFound = () =>
-  new CodedError(404, 'not_found', (language) => ({ message: message('notFound', language, { field: 'privacyRequest' }) }));
-const customerNotFound = () =>
-  new CodedError(404, 'not_found', (language) => {
-    const text = message('notFound', language, { field: 'customerId' });
-    return { message: text, fields: [{ field: 'customerId', message: text }] };
-  });
-const invalidState = (it: string, en: string) =>
-  new CodedError(409, 'invalid_state', (language) => ({ message: `${errorText('invalid_state', language) ?? ''}: ${language === 'it' ? it : en}` }));
-const customerErased = () =>
-  new CodedError(409, 'customer_erased', (language) => ({ message: errorText('customer_erased', language) ?? 'erased' }));
-const reasonRequired = () =>
-  new CodedError(400, 'validation', (language) => {
-    const text = message('required', language, { field: 'reason' });
-    return { message: text, fields: [{ field: 'reason', message: text }] };
-  });
+const requestNotFound = () => notFound('privacyRequest');
+const customerNotFound = () => new AppError(404, 'not_found', { fields: [{ field: 'customerId', message: 'notFound' }] });
+/** 409 `invalid_state`, saying why ("la richiesta è già chiusa"). */
+const invalidState = (text: 'request_closed' | 'already_extended' | 'erasure_only' | 'block_kinds_only' | 'block_in_force' | 'no_block') =>
+  new AppError(409, 'invalid_state', { text });
+const customerErased = () => new AppError(409, 'customer_erased');
+const reasonRequired = () => fieldError('reason', 'required');
 
 /** The same day of the month `months` later; the month's last day when it has fewer (31 Jan + 1 → 28/29 Feb). */
 export function addMonths(date: Date, months: number): Date {
@@ -101,7 +90,7 @@ export async function getPrivacyRequest(deps: ServiceDeps, id: string): Promise<
 export async function createPrivacyRequest(deps: ServiceDeps, caller: Caller, input: CreatePrivacyRequest): Promise<PrivacyRequest> {
   const now = deps.clock.now();
   return deps.db.transaction(async (tx) => {
-    const customer = await findCustomer(tx, input.customerId);
+    const customer = await customerInTransaction(tx, input.customerId);
     if (!customer) throw customerNotFound();
     const receivedAt = input.receivedAt ? new Date(input.receivedAt) : now;
     const row = await repo.insertPrivacyRequest(tx, {
@@ -134,12 +123,12 @@ function auditView(request: PrivacyRequest) {
 }
 
 function checkVersion(request: PrivacyRequest, version: number) {
-  if (request.version !== version) throw new AppError(409, 'version_conflict', '');
+  if (request.version !== version) throw new AppError(409, 'version_conflict');
 }
 
 function checkPending(request: PrivacyRequest) {
   if (request.status === 'done' || request.status === 'rejected') {
-    throw invalidState('la richiesta è già chiusa', 'the request is already closed');
+    throw invalidState('request_closed');
   }
 }
 
@@ -154,7 +143,7 @@ export async function updatePrivacyRequest(deps: ServiceDeps, caller: Caller, id
     if (input.status !== undefined) changes.status = input.status;
     if (input.extensionReason !== undefined) {
       // One extension, by two further months from the original deadline (art. 12(3) GDPR).
-      if (row.request.extendedAt) throw invalidState('la scadenza è già stata prorogata', 'the deadline was already extended');
+      if (row.request.extendedAt) throw invalidState('already_extended');
       changes.extensionReason = input.extensionReason;
       changes.extendedAt = now;
       changes.dueAt = addMonths(row.request.receivedAt, PRIVACY_DUE_MONTHS + PRIVACY_EXTENSION_MONTHS);
@@ -210,7 +199,7 @@ async function appendOutcome(tx: Transaction, row: repo.PrivacyRequestListRow, c
 async function uniqueReferralCode(executor: Executor): Promise<string> {
   for (;;) {
     const code = newReferralCode();
-    if ((await findCustomerIdBy(executor, { referralCode: code })) === undefined) return code;
+    if (!(await isReferralCodeTaken(executor, code))) return code;
   }
 }
 
@@ -231,7 +220,7 @@ export async function runPrivacyAction(
     checkVersion(request, input.version);
     checkPending(request);
     const customerId = request.customerId;
-    const customer = await findCustomer(tx, customerId, { forUpdate: true });
+    const customer = await customerInTransaction(tx, customerId, { forUpdate: true });
     if (!customer) throw customerNotFound();
     let document: Record<string, unknown> | undefined;
 
@@ -247,7 +236,7 @@ export async function runPrivacyAction(
         break;
       }
       case 'erase': {
-        if (request.kind !== 'erasure') throw invalidState('solo una richiesta di cancellazione cancella i dati', 'only an erasure request erases data');
+        if (request.kind !== 'erasure') throw invalidState('erasure_only');
         if (customer.status === 'erased') throw customerErased();
         // Everywhere we keep the person (issue 30, M2): their row, consents, the audit snapshots of
         // them and of their proofs, screenshots and requests, their proofs, the free texts of their
@@ -281,16 +270,16 @@ export async function runPrivacyAction(
       }
       case 'restrict': {
         if (request.kind !== 'restriction' && request.kind !== 'objection') {
-          throw invalidState('solo limitazione e opposizione bloccano il trattamento', 'only restriction and objection block processing');
+          throw invalidState('block_kinds_only');
         }
         if (customer.status === 'erased') throw customerErased();
-        if (await repo.hasActiveBlock(tx, customerId)) throw invalidState('il blocco è già in vigore', 'the block is already in force');
+        if (await repo.hasActiveBlock(tx, customerId)) throw invalidState('block_in_force');
         await repo.insertBlock(tx, { customerId, kind: request.kind, requestId: id, createdAt: now, createdBy: caller.userId });
         const withdrawn: string[] = [];
         for (const purpose of ['marketing', 'profiling'] as const) {
           const isGranted = purpose === 'marketing' ? customer.marketingConsent : customer.profilingConsent;
           if (!isGranted) continue;
-          await insertConsent(tx, { customerId, purpose, granted: false, channel: 'back-office', noticeVersion: request.kind, at: now, recordedBy: caller.userId });
+          await appendConsent(tx, { customerId, purpose, granted: false, channel: 'back-office', noticeVersion: request.kind, at: now, recordedBy: caller.userId });
           withdrawn.push(purpose);
         }
         await appendOutcome(tx, row, caller, now, { action: 'restrict', withdrawn });
@@ -300,7 +289,7 @@ export async function runPrivacyAction(
       case 'lift': {
         if (!input.reason) throw reasonRequired();
         const lifted = await repo.liftBlocks(tx, customerId, { liftedAt: now, liftedBy: caller.userId, liftReason: input.reason });
-        if (lifted === 0) throw invalidState('nessun blocco in vigore', 'no block is in force');
+        if (lifted === 0) throw invalidState('no_block');
         await appendOutcome(tx, row, caller, now, { action: 'lift', reason: input.reason });
         await recordAudit(tx, caller.actor, { action: 'privacy_lift', entityType: CUSTOMER_ENTITY, entityId: customerId, after: { requestId: id, reason: input.reason } });
         break;
@@ -322,4 +311,12 @@ export async function runPrivacyAction(
   });
   if (deps.dataDir && erasedImages.length > 0) await removeStoredImages(deps.dataDir, erasedImages);
   return answer;
+}
+
+/**
+ * Whether a restriction or objection is in force for the customer (decision record 021): the
+ * customers module refuses new marketing and profiling grants meanwhile. In the caller's transaction.
+ */
+export async function hasProcessingBlock(tx: Executor, customerId: string): Promise<boolean> {
+  return repo.hasActiveBlock(tx, customerId);
 }

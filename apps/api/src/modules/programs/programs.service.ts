@@ -1,5 +1,3 @@
-import type { Language } from '@sf/contract/app-info';
-import { message } from '@sf/contract/messages';
 import { programRuleIssues, type CreateProgram, type ListProgramsQuery, type Program, type UpdateProgram } from '@sf/contract/programs';
 import type { Executor } from '../../db/client.ts';
 import type { Caller, ServiceDeps } from '../../lib/caller.ts';
@@ -20,7 +18,7 @@ import {
 
 export const PROGRAM_ENTITY = 'program';
 
-const programNotFound = (language: Language) => notFound(message('notFound', language, { field: 'program' }));
+const programNotFound = () => notFound('program');
 
 function valuesOf(input: Partial<CreateProgram>): Partial<ProgramValues> {
   const values: Partial<ProgramValues> = {};
@@ -36,24 +34,20 @@ function valuesOf(input: Partial<CreateProgram>): Partial<ProgramValues> {
 }
 
 /** Every named merchant must exist: 400 naming merchantIds otherwise. */
-async function checkMerchants(executor: Executor, ids: string[], language: Language) {
+async function checkMerchants(executor: Executor, ids: string[]) {
   const found = await merchantsThatExist(executor, ids);
   const missing = ids.findIndex((id) => !found.has(id));
   if (missing >= 0) {
-    const text = message('notFound', language, { field: 'merchant' });
-    throw validationFailed(text, [{ field: `merchantIds.${missing}`, message: text }]);
+    throw validationFailed([{ field: `merchantIds.${missing}`, message: 'notFound', label: 'merchant' }]);
   }
 }
 
-function checkRules(program: Parameters<typeof programRuleIssues>[0], language: Language) {
+function checkRules(program: Parameters<typeof programRuleIssues>[0]) {
   const issues = programRuleIssues(program);
   if (issues.length === 0) return;
-  const fields = issues.map((issue) => {
-    const field = issue.path.map(String).join('.');
-    const last = String(issue.path.filter((part) => typeof part === 'string').at(-1) ?? field);
-    return { field, message: message(issue.messageKey, language, { field: last, ...(issue.min === undefined ? {} : { min: issue.min }) }) };
-  });
-  throw validationFailed(fields[0]?.message ?? '', fields);
+  throw validationFailed(
+    issues.map((issue) => ({ field: issue.path.map(String).join('.'), message: issue.messageKey, ...(issue.min === undefined ? {} : { min: issue.min }) })),
+  );
 }
 
 export async function listPrograms(deps: ServiceDeps, query: ListProgramsQuery) {
@@ -72,14 +66,14 @@ export async function listPrograms(deps: ServiceDeps, query: ListProgramsQuery) 
 
 export async function getProgram(deps: ServiceDeps, caller: Caller, id: string): Promise<Program> {
   const row = await findProgram(deps.db, id);
-  if (!row) throw programNotFound(caller.language);
+  if (!row) throw programNotFound();
   return toProgram(row, (await merchantIdsOf(deps.db, [id])).get(id) ?? []);
 }
 
 export async function createProgram(deps: ServiceDeps, caller: Caller, input: CreateProgram): Promise<Program> {
   const now = deps.clock.now();
   return deps.db.transaction(async (tx) => {
-    await checkMerchants(tx, input.merchantIds, caller.language);
+    await checkMerchants(tx, input.merchantIds);
     const row = await insertProgram(tx, { ...(valuesOf(input) as ProgramValues), createdAt: now, updatedAt: now });
     await replaceProgramMerchants(tx, row.id, input.merchantIds);
     const program = toProgram(row, [...input.merchantIds].sort());
@@ -92,8 +86,8 @@ export async function updateProgram(deps: ServiceDeps, caller: Caller, id: strin
   const { version, merchantIds, ...fields } = input;
   return deps.db.transaction(async (tx) => {
     const current = await findProgram(tx, id, { forUpdate: true });
-    if (!current) throw programNotFound(caller.language);
-    if (current.version !== version) throw new AppError(409, 'version_conflict', '');
+    if (!current) throw programNotFound();
+    if (current.version !== version) throw new AppError(409, 'version_conflict');
     const currentMerchants = (await merchantIdsOf(tx, [id])).get(id) ?? [];
     const before = toProgram(current, currentMerchants);
     // The rules across fields hold for the program as it will be.
@@ -106,10 +100,9 @@ export async function updateProgram(deps: ServiceDeps, caller: Caller, id: strin
         expiry: fields.expiry ?? before.expiry,
         ...(merchantIds !== undefined ? { merchantIds } : {}),
       },
-      caller.language,
     );
     if (merchantIds !== undefined) {
-      await checkMerchants(tx, merchantIds, caller.language);
+      await checkMerchants(tx, merchantIds);
       await replaceProgramMerchants(tx, id, merchantIds);
     }
     const row = await updateProgramRow(tx, id, { ...valuesOf(fields), version: current.version + 1, updatedAt: deps.clock.now() });

@@ -5,13 +5,14 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { openDatabase, type DatabaseHandle } from '../../db/client.ts';
 import { systemClock } from '../../lib/clock.ts';
 import type { Caller, ServiceDeps } from '../../lib/caller.ts';
-import type { CodedError } from '../../lib/errors.ts';
+import type { AppError } from '../../lib/errors.ts';
 import { testDatabaseKind } from '../../../test/helper.ts';
 import { createLedgerFixture, type LedgerFixture } from '../../../test/ledger-fixtures.ts';
 import { createEntry } from '../ledger/ledger.service.ts';
 import { verifyLedger } from '../ledger/ledger.verify.ts';
 import { decideProofs, submitProof } from '../social-proofs/social-proofs.service.ts';
-import { redeemReward, useVoucher, type RewardsActor } from './rewards.service.ts';
+import { redeemReward, type RewardsActor } from './rewards.service.ts';
+import { useVoucher } from './voucher-use.service.ts';
 
 const POOL = 20;
 
@@ -65,7 +66,7 @@ describe.skipIf(testDatabaseKind === 'pglite')('rewards and approvals under conc
     const customers = [...fx.customerIds.slice(0, 25), ...Array.from({ length: 25 }, () => fx.customerIds[0]!)];
     const outcomes = await Promise.allSettled(customers.map((customerId) => redeemReward(deps, actor, { customerId, rewardId: rewardId! }, randomUUID())));
     const succeeded = outcomes.filter((o) => o.status === 'fulfilled');
-    const refusals = outcomes.flatMap((o) => (o.status === 'rejected' ? [(o.reason as CodedError).code ?? String(o.reason)] : []));
+    const refusals = outcomes.flatMap((o) => (o.status === 'rejected' ? [(o.reason as AppError).code ?? String(o.reason)] : []));
     expect(succeeded).toHaveLength(10);
     expect(new Set(refusals)).toEqual(new Set(['out_of_stock']));
 
@@ -91,7 +92,7 @@ describe.skipIf(testDatabaseKind === 'pglite')('rewards and approvals under conc
     const customerId = fx.customerIds[20]!;
     const outcomes = await Promise.allSettled(Array.from({ length: 10 }, () => redeemReward(deps, actor, { customerId, rewardId: rewardId! }, randomUUID())));
     expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(2);
-    const refusals = outcomes.flatMap((o) => (o.status === 'rejected' ? [(o.reason as CodedError).code] : []));
+    const refusals = outcomes.flatMap((o) => (o.status === 'rejected' ? [(o.reason as AppError).code] : []));
     expect(new Set(refusals)).toEqual(new Set(['reward_limit_reached']));
   });
 
@@ -104,7 +105,7 @@ describe.skipIf(testDatabaseKind === 'pglite')('rewards and approvals under conc
       Array.from({ length: 20 }, () => useVoucher(deps, actor, { code: body.voucher.code, merchantId: fx.merchantId })),
     );
     expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(1);
-    const refusals = outcomes.flatMap((o) => (o.status === 'rejected' ? [(o.reason as CodedError).code] : []));
+    const refusals = outcomes.flatMap((o) => (o.status === 'rejected' ? [(o.reason as AppError).code] : []));
     expect(refusals).toEqual(Array.from({ length: 19 }, () => 'voucher_used'));
     const [audits] = await rows<{ n: number }>(sql`select count(*)::int as n from audit_log where action = 'voucher.use'`);
     expect(audits!.n).toBe(1);

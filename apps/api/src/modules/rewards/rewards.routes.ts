@@ -2,8 +2,6 @@ import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { message } from '@sf/contract/messages';
-import { issueField, issueMessage } from '@sf/contract/validation';
 import { queryBooleanSchema, uuidParamSchema } from '@sf/contract/list-query';
 import { idempotencyHeadersSchema } from '@sf/contract/ledger';
 import { coverUploadResponseSchema } from '@sf/contract/news';
@@ -28,56 +26,19 @@ import {
   voucherSchema,
 } from '@sf/contract/rewards';
 import { actorOf } from '../../lib/audit.ts';
-import { callerOf, depsOf } from '../../lib/caller.ts';
-import { AppError, validationFailed } from '../../lib/errors.ts';
+import { callerOf, depsOf, staffActorOf } from '../../lib/caller.ts';
+import { schemaFailed } from '../../lib/errors.ts';
 import { registerListRoutes } from '../../lib/list-routes.ts';
-import { IMAGE_MAX_BYTES, detectImageType, storeImage } from '../../lib/uploads.ts';
-import { localDate } from '../ledger/ledger.rules.ts';
+import { IMAGE_MAX_BYTES, readUploadedFile, readUploadedImage, storeImage } from '../../lib/uploads.ts';
+import { localDate } from '../../lib/business-days.ts';
 import { rewardExportColumns, rewardExportQuery, uploadUrl, voucherExportColumns, voucherExportQuery } from './rewards.repository.ts';
-import {
-  checkVoucher,
-  createReward,
-  generateVouchers,
-  getReward,
-  importVouchers,
-  listRewards,
-  listVouchers,
-  redeemReward,
-  updateReward,
-  useVoucher,
-  voidVoucher,
-  type RewardsActor,
-} from './rewards.service.ts';
-
-/** A staff member as the actor of a redemption or a voucher use. */
-export function staffActorOf(request: FastifyRequest): RewardsActor {
-  const user = request.user as NonNullable<FastifyRequest['user']>;
-  return { id: user.id, label: user.email, audit: actorOf(request) };
-}
-
-/** Reads the one file of a multipart request (field `file`), or answers 400/415 naming it. */
-export async function readUploadedFile(request: FastifyRequest): Promise<{ bytes: Buffer; fileName: string }> {
-  if (!request.isMultipart()) {
-    throw new AppError(415, 'unsupported_media_type', 'Send the file as multipart/form-data in the field "file"');
-  }
-  const file = await request.file();
-  if (!file || file.fieldname !== 'file') {
-    const text = message('required', request.language, { field: 'file' });
-    throw validationFailed(text, [{ field: 'file', message: text }]);
-  }
-  // Throws the 413 (payload_too_large) once the stream passes the limit.
-  return { bytes: await file.toBuffer(), fileName: file.filename };
-}
+import { createReward, getReward, listRewards, redeemReward, updateReward } from './rewards.service.ts';
+import { generateVouchers, importVouchers, listVouchers, voidVoucher } from './vouchers.service.ts';
+import { checkVoucher, useVoucher } from './voucher-use.service.ts';
 
 /** An image upload checked like a news cover (type by content, size, the uploader's quota). */
-export async function storeUploadedImage(app: FastifyInstance, request: FastifyRequest) {
-  const { bytes, fileName } = await readUploadedFile(request);
-  const type = detectImageType(bytes);
-  if (!type) {
-    throw new AppError(415, 'unsupported_media_type', 'Only PNG, JPEG, WebP and GIF images are accepted', [
-      { field: 'file', message: message('invalid', request.language, { field: 'file' }) },
-    ]);
-  }
+async function storeUploadedImage(app: FastifyInstance, request: FastifyRequest) {
+  const { bytes, fileName, type } = await readUploadedImage(request);
   const user = request.user as NonNullable<FastifyRequest['user']>;
   const { id } = await storeImage(
     { db: app.db, dataDir: app.env.dataDir, quotaBytes: app.env.UPLOAD_QUOTA_BYTES },
@@ -211,8 +172,7 @@ export const rewardRoutes: FastifyPluginAsyncZod = async (app) => {
       // Checked here rather than as the route's body schema, which would refuse the multipart import.
       const parsed = generateVouchersSchema.safeParse(request.body ?? {});
       if (!parsed.success) {
-        const fields = parsed.error.issues.map((issue) => ({ field: issueField(issue), message: issueMessage(issue, request.language) }));
-        throw validationFailed(fields[0]!.message, fields);
+        throw schemaFailed(parsed.error.issues);
       }
       return reply.code(201).send(await generateVouchers(deps, caller, request.params.id, parsed.data.count));
     },

@@ -3,9 +3,10 @@ import { sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../../db/client.ts';
 import type { Clock } from '../../lib/clock.ts';
-import { localDate } from '../ledger/ledger.rules.ts';
+import { localDate } from '../../lib/business-days.ts';
 import { submitProof } from '../social-proofs/social-proofs.service.ts';
-import { generateVouchers, redeemReward, type RewardsActor } from './rewards.service.ts';
+import { redeemReward, type RewardsActor } from './rewards.service.ts';
+import { generateVouchers } from './vouchers.service.ts';
 
 /**
  * Demo rewards for `npm start`, once, on the demo programs: a few rewards per program (one with 20

@@ -1,33 +1,13 @@
-import { randomInt } from 'node:crypto';
-import { parse } from 'csv-parse/sync';
-import type { Language } from '@sf/contract/app-info';
-import { message } from '@sf/contract/messages';
-import {
-  normalizeVoucherCode,
-  REWARD_BOUNDS,
-  rewardErrorMessage,
-  VOUCHER_ALPHABET,
-  voucherCodeSchema,
-  type CreateReward,
-  type ListRewardsQuery,
-  type ListVouchersQuery,
-  type RedemptionResult,
-  type Reward,
-  type RewardErrorCode,
-  type UpdateReward,
-  type Voucher,
-  type VoucherBatchResult,
-  type VoucherCheck,
-  type VoucherStatus,
-} from '@sf/contract/rewards';
+import { type CreateReward, type ListRewardsQuery, type RedemptionResult, type Reward, type UpdateReward } from '@sf/contract/rewards';
 import type { Executor, Transaction } from '../../db/client.ts';
 import type { Caller, ServiceDeps } from '../../lib/caller.ts';
 import { recordAudit } from '../../lib/audit.ts';
-import { AppError, CodedError } from '../../lib/errors.ts';
+import { AppError, fieldError } from '../../lib/errors.ts';
 import { applyToLockedMember, lockMember, type LedgerCaller } from '../ledger/ledger.service.ts';
-import { requestHash, runIdempotent } from '../ledger/idempotency.ts';
-import { localDate } from '../ledger/ledger.rules.ts';
+import { requestHash, runIdempotent } from '../../lib/idempotency.ts';
 import * as repo from './rewards.repository.ts';
+import { businessToday, notFoundOf, rewardError } from './rewards.common.ts';
+import { newVoucherCode } from './vouchers.service.ts';
 
 /**
  * Who acts on rewards and vouchers: a staff member (`{ id: user id, label: e-mail, audit }`) or an
@@ -42,22 +22,7 @@ export const VOUCHER_ENTITY = 'voucher';
 /** The idempotency scope of staff redemptions; the integration API passes its own (e.g. per key). */
 export const ADMIN_REDEMPTION_SCOPE = 'admin-redemption';
 
-const rewardError = (status: number, code: RewardErrorCode) =>
-  new CodedError(status, code, (language) => ({ message: rewardErrorMessage(code, language) }));
-
-const notFoundOf = (field: string) =>
-  new CodedError(404, 'not_found', (language) => ({ message: message('notFound', language, { field }) }));
-
-const fieldError = (field: string, key: 'invalid' | 'required' | 'notFound' = 'invalid') =>
-  new CodedError(400, 'validation', (language) => {
-    const text = message(key, language, { field });
-    return { message: text, fields: [{ field, message: text }] };
-  });
-
 // ---- rewards --------------------------------------------------------------------------------------
-
-/** Today as a business date (`YYYY-MM-DD` in BUSINESS_TIME_ZONE): what a reward's window is read against. */
-const businessToday = (deps: ServiceDeps, now: Date = deps.clock.now()) => localDate(now, deps.timeZone);
 
 export async function listRewards(deps: ServiceDeps, query: ListRewardsQuery) {
   const { rows, total } = await repo.findRewards(deps.db, query, businessToday(deps));
@@ -106,7 +71,7 @@ export async function updateReward(deps: ServiceDeps, caller: Caller, id: string
   return deps.db.transaction(async (tx) => {
     const current = await repo.lockReward(tx, id);
     if (!current) throw notFoundOf('reward');
-    if (current.version !== version) throw new AppError(409, 'version_conflict', '');
+    if (current.version !== version) throw new AppError(409, 'version_conflict');
     const before = await getReward(deps, id, tx);
     const validFrom = fields.validFrom !== undefined ? fields.validFrom : current.validFrom;
     const validUntil = fields.validUntil !== undefined ? fields.validUntil : current.validUntil;
@@ -127,157 +92,6 @@ export async function updateReward(deps: ServiceDeps, caller: Caller, id: string
     const after = await getReward(deps, id, tx);
     await recordAudit(tx, caller.actor, { action: 'update', entityType: REWARD_ENTITY, entityId: id, before, after });
     return after;
-  });
-}
-
-// ---- vouchers: generation, import, list, void ------------------------------------------------------
-
-/** One code of REWARD_BOUNDS.generatedCodeLength characters, each drawn uniformly (crypto.randomInt). */
-export function newVoucherCode(): string {
-  let code = '';
-  for (let i = 0; i < REWARD_BOUNDS.generatedCodeLength; i += 1) code += VOUCHER_ALPHABET[randomInt(VOUCHER_ALPHABET.length)];
-  return code;
-}
-
-/**
- * `POST /api/admin/rewards/:id/vouchers` `{ count }`: `count` new codes, all different from every
- * stored code (a draw that collides is skipped by the unique index and drawn again).
- */
-export async function generateVouchers(deps: ServiceDeps, caller: Caller, rewardId: string, count: number): Promise<VoucherBatchResult> {
-  return deps.db.transaction(async (tx) => {
-    if (!(await repo.rewardExistsForShare(tx, rewardId))) throw notFoundOf('reward');
-    const now = deps.clock.now();
-    let created = 0;
-    for (let round = 0; created < count; round += 1) {
-      // 50 random bits per code: a round with a collision is already a rarity; 20 in a row is a bug.
-      if (round >= 20) throw new Error('voucher code generation kept colliding');
-      const wanted = new Set<string>();
-      while (wanted.size < count - created) wanted.add(newVoucherCode());
-      created += (await repo.insertCodes(tx, rewardId, [...wanted], 'generated', now)).length;
-    }
-    await recordAudit(tx, caller.actor, { action: 'vouchers.generate', entityType: REWARD_ENTITY, entityId: rewardId, after: { count } });
-    return { dryRun: false, created, errors: [], rewritten: [], rewrittenCount: 0, stock: await repo.stockAndWaiting(tx, rewardId) };
-  });
-}
-
-const importRowError = (row: number, code: string, language: Language, text: { it: string; en: string }) => ({
-  row,
-  code,
-  message: text[language],
-});
-
-/**
- * `POST /api/admin/rewards/:id/vouchers` with a CSV file: one code per row, in the column headed
- * `code`/`codice` (or the first column). Italian Excel (`;`, BOM) and comma-separated UTF-8 both
- * read. `dryRun` reports the same row errors and stores nothing. Rows with an error are skipped; the
- * others are stored in one transaction.
- */
-export async function importVouchers(
-  deps: ServiceDeps,
-  caller: Caller,
-  rewardId: string,
-  file: Buffer,
-  options: { dryRun: boolean },
-): Promise<VoucherBatchResult> {
-  const language = caller.language;
-  if (file.length > REWARD_BOUNDS.importBytesMax) throw fieldError('file');
-  const text = file.toString('utf8').replace(/^\uFEFF/, '');
-  const firstLine = text.split(/\r?\n/, 1)[0] ?? '';
-  const delimiter = (firstLine.match(/;/g)?.length ?? 0) >= (firstLine.match(/,/g)?.length ?? 0) ? ';' : ',';
-  let records: string[][];
-  try {
-    records = parse(text, { delimiter, relax_column_count: true, skip_empty_lines: true, trim: true, max_record_size: 10_000 }) as string[][];
-  } catch {
-    throw fieldError('file');
-  }
-  if (records.length === 0) throw fieldError('file', 'required');
-  const header = (records[0] ?? []).map((cell) => cell.toLowerCase());
-  const named = header.findIndex((cell) => cell === 'code' || cell === 'codice');
-  const hasHeader = named >= 0 || !voucherCodeSchema.safeParse(records[0]?.[0] ?? '').success;
-  const column = Math.max(named, 0);
-  const body = hasHeader ? records.slice(1) : records;
-  if (body.length > REWARD_BOUNDS.importMax) throw fieldError('file');
-
-  const errors: VoucherBatchResult['errors'] = [];
-  const rewritten: VoucherBatchResult['rewritten'] = [];
-  const seen = new Map<string, number>();
-  body.forEach((record, index) => {
-    const row = index + (hasHeader ? 2 : 1);
-    const raw = record[column] ?? '';
-    if (!voucherCodeSchema.safeParse(raw).success) {
-      errors.push(importRowError(row, 'invalid', language, { it: `Codice non valido: "${raw.slice(0, 50)}"`, en: `Invalid code: "${raw.slice(0, 50)}"` }));
-      return;
-    }
-    const code = normalizeVoucherCode(raw);
-    if (code !== raw) rewritten.push({ row, from: raw, to: code });
-    const first = seen.get(code);
-    if (first !== undefined) {
-      errors.push(importRowError(row, 'duplicate', language, { it: `Codice ripetuto (riga ${first})`, en: `Repeated code (row ${first})` }));
-      return;
-    }
-    seen.set(code, row);
-  });
-
-  return deps.db.transaction(async (tx) => {
-    if (!(await repo.rewardExistsForShare(tx, rewardId))) throw notFoundOf('reward');
-    const codes = [...seen.keys()];
-    const taken = new Set<string>();
-    for (let i = 0; i < codes.length; i += 1000) {
-      for (const code of await repo.existingCodes(tx, codes.slice(i, i + 1000))) taken.add(code);
-    }
-    for (const code of taken) {
-      errors.push(importRowError(seen.get(code)!, 'exists', language, { it: 'Codice già presente', en: 'Code already exists' }));
-    }
-    errors.sort((a, b) => a.row - b.row);
-    const fresh = codes.filter((code) => !taken.has(code));
-    const report = { errors, rewritten: rewritten.slice(0, 50), rewrittenCount: rewritten.length };
-    if (options.dryRun) {
-      const stock = await repo.stockAndWaiting(tx, rewardId);
-      return { dryRun: true, created: fresh.length, ...report, stock: stock && { ...stock, waiting: stock.waiting + fresh.length } };
-    }
-    let created = 0;
-    for (let i = 0; i < fresh.length; i += 1000) {
-      created += (await repo.insertCodes(tx, rewardId, fresh.slice(i, i + 1000), 'imported', deps.clock.now())).length;
-    }
-    await recordAudit(tx, caller.actor, {
-      action: 'vouchers.import',
-      entityType: REWARD_ENTITY,
-      entityId: rewardId,
-      after: { created, refused: errors.length },
-    });
-    return { dryRun: false, created, ...report, stock: await repo.stockAndWaiting(tx, rewardId) };
-  });
-}
-
-export async function listVouchers(deps: ServiceDeps, rewardId: string, query: ListVouchersQuery) {
-  if (!(await repo.findReward(deps.db, rewardId, businessToday(deps)))) throw notFoundOf('reward');
-  const { rows, total } = await repo.findVouchers(deps.db, rewardId, query, businessToday(deps));
-  return { items: rows.map((row) => repo.toVoucher(row as never)), total, page: query.page, pageSize: query.pageSize };
-}
-
-/**
- * Voids an available or issued voucher (a used one stays used). Voiding an issued voucher does not
- * give the points back: that is the reversal of its `redeem` entry in Movimenti (decision record 015).
- */
-export async function voidVoucher(deps: ServiceDeps, caller: Caller, rewardId: string, voucherId: number): Promise<Voucher> {
-  return deps.db.transaction(async (tx) => {
-    const voucher = await repo.lockVoucher(tx, rewardId, voucherId);
-    if (!voucher) throw notFoundOf('voucher');
-    if (voucher.status === 'used') throw rewardError(409, 'voucher_used');
-    if (voucher.status !== 'void') {
-      await repo.markVoid(tx, voucherId, deps.clock.now());
-      // A redemption's voucher voided frees its unit of stock (the points come back only by reversing
-      // the redemption's entry, decision 015).
-      if (voucher.status === 'issued' && voucher.entryId !== null) await repo.incrementStock(tx, rewardId);
-      await recordAudit(tx, caller.actor, {
-        action: 'voucher.void',
-        entityType: VOUCHER_ENTITY,
-        entityId: voucherId,
-        before: { status: voucher.status },
-        after: { status: 'void' },
-      });
-    }
-    return (await repo.findVoucherById(tx, voucherId, businessToday(deps)))!;
   });
 }
 
@@ -302,7 +116,7 @@ function isInWindow(reward: { validFrom: string | null; validUntil: string | nul
  * Concurrency: the membership row, then the reward row, are locked (in that order) before anything
  * is counted, so the stock never goes below zero (also a CHECK) and `limitPerCustomer` holds.
  *
- * Throws (CodedError, text in the caller's language): 404 `not_found` (reward); 400 `validation`
+ * Throws (AppError, its text in the caller's language): 404 `not_found` (reward); 400 `validation`
  * (customerId unknown); 409 `reward_not_available` (reward not active, or outside its window, or its
  * program not active), `conflict` (customer not active), `out_of_stock`, `reward_limit_reached`,
  * `insufficient_balance`.
@@ -329,7 +143,7 @@ export async function redeemReward(
         locked = await lockMember(tx, deps, { customerId: input.customerId, programId: first.reward.programId });
       } catch (error) {
         // The ledger calls a closed program a conflict; for a redemption it is a reward not available now.
-        if (error instanceof CodedError && error.code === 'conflict' && (await repo.findProgramBrief(tx, first.reward.programId))?.status !== 'active') {
+        if (error instanceof AppError && error.code === 'conflict' && (await repo.findProgramBrief(tx, first.reward.programId))?.status !== 'active') {
           throw rewardError(409, 'reward_not_available');
         }
         throw error;
@@ -419,84 +233,3 @@ export async function releaseRedemption(
   return { voucherId: voucher.id, rewardId: issued.rewardId };
 }
 
-// ---- a voucher at the till -------------------------------------------------------------------------
-
-/** `today`: the business date of the moment asked about; the window's last day is still valid. */
-function effectiveStatus(voucher: repo.VoucherForUse, today: string): VoucherStatus {
-  if ((voucher.status === 'available' || voucher.status === 'issued') && voucher.validUntil && voucher.validUntil < today) return 'expired';
-  return voucher.status;
-}
-
-/** Why `use` would fail now (most final first), or null. */
-function refusalOf(voucher: repo.VoucherForUse, isMerchantOfProgram: boolean, today: string): RewardErrorCode | null {
-  if (voucher.status === 'used') return 'voucher_used';
-  if (voucher.status === 'void') return 'voucher_void';
-  if (voucher.validUntil && voucher.validUntil < today) return 'voucher_expired';
-  if (voucher.status !== 'issued') return 'voucher_not_issued';
-  if (voucher.validFrom && voucher.validFrom > today) return 'voucher_not_yet_valid';
-  if (!isMerchantOfProgram) return 'voucher_wrong_merchant';
-  return null;
-}
-
-function toCheck(voucher: repo.VoucherForUse, reason: RewardErrorCode | null, today: string): VoucherCheck {
-  return {
-    code: voucher.code,
-    status: effectiveStatus(voucher, today),
-    usable: reason === null,
-    reason,
-    reward: { id: voucher.rewardId, name: voucher.rewardName, programId: voucher.programId },
-    customerId: voucher.customerId,
-    issuedAt: voucher.issuedAt,
-    usedAt: voucher.usedAt,
-    validFrom: voucher.validFrom,
-    validUntil: voucher.validUntil,
-  };
-}
-
-async function checkMerchant(executor: Executor, merchantId: string) {
-  if (!(await repo.merchantExists(executor, merchantId))) throw fieldError('merchantId', 'notFound');
-}
-
-/**
- * What a till learns about a code before using it: status, whether `useVoucher` at this merchant
- * would succeed now (`usable`) and if not why (`reason`, an error code). Changes nothing.
- * `code` is compared after normalizeVoucherCode (spaces and dashes dropped, upper case).
- * Throws 404 `not_found` (unknown code), 400 `validation` (unknown merchantId).
- */
-export async function checkVoucher(deps: ServiceDeps, input: { code: string; merchantId: string }): Promise<VoucherCheck> {
-  await checkMerchant(deps.db, input.merchantId);
-  const voucher = await repo.findVoucherByCode(deps.db, normalizeVoucherCode(input.code));
-  if (!voucher) throw notFoundOf('voucher');
-  const today = businessToday(deps);
-  return toCheck(voucher, refusalOf(voucher, await repo.isMerchantOfProgram(deps.db, input.merchantId, voucher.programId), today), today);
-}
-
-/**
- * Marks an issued voucher used at a merchant, once: the voucher row is locked, so of many parallel
- * uses exactly one succeeds. Answers the voucher as checked after the use (status `used`).
- * Throws 404 `not_found` (unknown code), 400 `validation` (unknown merchantId); 409 `voucher_used`,
- * `voucher_void`, `voucher_expired` (past the reward's window), `voucher_not_issued` (a code still
- * waiting for a redemption), `voucher_not_yet_valid`, `voucher_wrong_merchant` (the merchant is not
- * one of the reward's program). Not idempotent by key: a retry of a use that succeeded gets 409
- * `voucher_used` (and checkVoucher tells where and when).
- */
-export async function useVoucher(deps: ServiceDeps, actor: RewardsActor, input: { code: string; merchantId: string }): Promise<VoucherCheck> {
-  await checkMerchant(deps.db, input.merchantId);
-  return deps.db.transaction(async (tx) => {
-    const voucher = await repo.findVoucherByCode(tx, normalizeVoucherCode(input.code), { lock: true });
-    if (!voucher) throw notFoundOf('voucher');
-    const now = deps.clock.now();
-    const today = businessToday(deps, now);
-    const reason = refusalOf(voucher, await repo.isMerchantOfProgram(tx, input.merchantId, voucher.programId), today);
-    if (reason) throw rewardError(409, reason);
-    await repo.markUsed(tx, voucher.id, { usedAt: now, merchantId: input.merchantId, label: actor.label });
-    await recordAudit(tx, actor.audit, {
-      action: 'voucher.use',
-      entityType: VOUCHER_ENTITY,
-      entityId: voucher.id,
-      before: { status: voucher.status },
-      after: { status: 'used', merchantId: input.merchantId },
-    });
-    return toCheck({ ...voucher, status: 'used', usedAt: now.toISOString() }, null, today);
-  });
-}

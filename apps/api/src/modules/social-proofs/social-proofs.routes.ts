@@ -13,7 +13,8 @@ import {
 import { callerOf, depsOf } from '../../lib/caller.ts';
 import { registerListRoutes } from '../../lib/list-routes.ts';
 import { IMAGE_MAX_BYTES } from '../../lib/uploads.ts';
-import { readUploadedFile, staffActorOf } from '../rewards/rewards.routes.ts';
+import { readUploadedFile } from '../../lib/uploads.ts';
+import { staffActorOf } from '../../lib/caller.ts';
 import { proofExportColumns, proofExportQuery } from './social-proofs.repository.ts';
 import { decideProofs, listProofs, proofWhere, storeProofImage, submitProof } from './social-proofs.service.ts';
 

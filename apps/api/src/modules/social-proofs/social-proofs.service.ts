@@ -1,5 +1,4 @@
 import type { Language } from '@sf/contract/app-info';
-import { message } from '@sf/contract/messages';
 import type { BonusKind } from '@sf/contract/programs';
 import {
   zeroPointsReason,
@@ -14,9 +13,9 @@ import type { Database, Executor } from '../../db/client.ts';
 import type { FastifyInstance } from 'fastify';
 import type { Caller, ServiceDeps } from '../../lib/caller.ts';
 import { recordAudit, type AuditActor } from '../../lib/audit.ts';
-import { AppError, CodedError } from '../../lib/errors.ts';
+import { AppError, fieldError } from '../../lib/errors.ts';
 import { applyToLockedMember, lockMember, type LedgerCaller } from '../ledger/ledger.service.ts';
-import { addDays, localDate, startOfLocalDay } from '../ledger/ledger.rules.ts';
+import { addDays, localDate, startOfLocalDay } from '../../lib/business-days.ts';
 import { IMAGE_MAX_BYTES, detectImageType, removeStoredImages, storeImage } from '../../lib/uploads.ts';
 import { depsOf } from '../../lib/caller.ts';
 import { enqueueJob, type JobModule } from '../../lib/job-runner.ts';
@@ -37,12 +36,6 @@ export type ProofSubmitter = {
   uploader?: { userId: string } | { apiKeyId: string };
 };
 
-const fieldError = (field: string, key: 'invalid' | 'required' | 'notFound' = 'invalid') =>
-  new CodedError(400, 'validation', (language) => {
-    const text = message(key, language, { field });
-    return { message: text, fields: [{ field, message: text }] };
-  });
-
 const BONUS_OF_KIND: Record<ProofKind, BonusKind> = { share: 'share', review: 'review', checkIn: 'checkIn' };
 
 async function rows<T>(executor: Executor, query: ReturnType<typeof sql>): Promise<T[]> {
@@ -61,9 +54,9 @@ export async function storeProofImage(
   actor: AuditActor,
   file: { bytes: Buffer; fileName: string; uploader: NonNullable<ProofSubmitter['uploader']> },
 ): Promise<{ id: string; url: string }> {
-  if (file.bytes.length > IMAGE_MAX_BYTES) throw new AppError(413, 'payload_too_large', 'The image is larger than 5 MB');
+  if (file.bytes.length > IMAGE_MAX_BYTES) throw new AppError(413, 'payload_too_large', { text: 'file_too_large', params: { megabytes: IMAGE_MAX_BYTES / (1024 * 1024) } });
   const type = detectImageType(file.bytes);
-  if (!type) throw new AppError(415, 'unsupported_media_type', 'Only PNG, JPEG, WebP and GIF images are accepted');
+  if (!type) throw new AppError(415, 'unsupported_media_type', { text: 'image_type' });
   const { id } = await storeImage(deps, actor, {
     bytes: file.bytes,
     type,
@@ -136,10 +129,10 @@ export async function submitProof(
   return deps.db.transaction(async (tx) => {
     const [customer] = await rows<{ status: string }>(tx, sql`select status from customers where id = ${input.customerId}`);
     if (!customer) throw fieldError('customerId', 'notFound');
-    if (customer.status !== 'active') throw new CodedError(409, 'conflict', (l) => ({ message: l === 'it' ? 'Il cliente non è attivo' : 'The customer is not active' }));
+    if (customer.status !== 'active') throw new AppError(409, 'conflict', { text: 'customer_not_active' });
     const [program] = await rows<{ status: string }>(tx, sql`select status from programs where id = ${input.programId}`);
     if (!program) throw fieldError('programId', 'notFound');
-    if (program.status !== 'active') throw new CodedError(409, 'conflict', (l) => ({ message: l === 'it' ? 'Il programma non è attivo' : 'The program is not active' }));
+    if (program.status !== 'active') throw new AppError(409, 'conflict', { text: 'program_not_active' });
     if (input.merchantId) {
       const [link] = await rows(tx, sql`select 1 as ok from program_merchants where program_id = ${input.programId} and merchant_id = ${input.merchantId}`);
       if (!link) throw fieldError('merchantId');
@@ -182,7 +175,7 @@ export async function submitProof(
         first.kind === values.kind &&
         first.url === values.url &&
         first.imageId === values.imageId;
-      if (!first || !same) throw new AppError(422, 'idempotency_key_reused', 'This Idempotency-Key was already used for a different request');
+      if (!first || !same) throw new AppError(422, 'idempotency_key_reused');
       return { proof: (await repo.findProof(tx, first.id))!, isReplay: true };
     }
     await recordAudit(tx, actor.audit, { action: 'create', entityType: PROOF_ENTITY, entityId: row.id, after: values });
@@ -291,7 +284,8 @@ async function decideOne(
   });
 }
 
-function renderFailure(error: CodedError, language: Language): string {
+/** A failed item's reason in the caller's language: the batch answers 200, one outcome per proof. */
+function renderFailure(error: AppError, language: Language): string {
   return error.render(language).message;
 }
 
@@ -307,7 +301,7 @@ export async function decideProofs(deps: ServiceDeps, caller: Caller, input: Dec
     try {
       items.push(await decideOne(deps, caller, id, input.decision, input.reason));
     } catch (error) {
-      if (!(error instanceof CodedError)) throw error;
+      if (!(error instanceof AppError)) throw error;
       items.push({ id, outcome: 'failed', proof: await repo.findProof(deps.db, id), message: renderFailure(error, caller.language) });
     }
   }

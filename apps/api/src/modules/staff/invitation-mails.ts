@@ -1,6 +1,6 @@
 import type { Language } from '@sf/contract/app-info';
 import type { MailMessage } from '../../lib/mailer.ts';
-import { nameForMail } from '../auth/auth-mails.ts';
+import { nameForMail } from '../../lib/mailer.ts';
 
 function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { createTestContext, type TestContext } from '../../../test/helper.ts';
 import { auditLog, staffInvitations, users } from '../../db/schema.ts';
-import { startSmtpCatcher, type SmtpCatcher } from '../auth/smtp-catcher.ts';
+import { startSmtpCatcher, type SmtpCatcher } from '../../../../../tools/test-support/smtp-catcher.ts';
 
 const PASSWORD = 'Gelato-al-pistacchio-9';
 const DAY = 24 * 60 * 60_000;

@@ -2,7 +2,6 @@ import { and, eq, gt, ilike, isNull, or } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { LoginResponse } from '@sf/contract/auth';
-import { message } from '@sf/contract/messages';
 import {
   INVITATION_TTL_MS,
   type AcceptInvitationRequest,
@@ -18,8 +17,7 @@ import type { Language } from '@sf/contract/app-info';
 import { VALUE_LABELS } from '@sf/contract/value-labels';
 import type { CsvSource } from '../../lib/list-routes.ts';
 import { users } from '../../db/schema.ts';
-import { AppError, CodedError, notFound } from '../../lib/errors.ts';
-import { errorText } from '@sf/contract/error-texts';
+import { AppError, notFound } from '../../lib/errors.ts';
 import { actorOf, recordAudit } from '../../lib/audit.ts';
 import { hashOpaqueToken, newOpaqueToken } from '../../identity/opaque-tokens.ts';
 import { hashPassword } from '../../identity/passwords.ts';
@@ -57,7 +55,7 @@ function summary(row: Pick<InvitationRow, 'email' | 'displayName' | 'role' | 'ex
 
 /** One answer for an unknown, used, revoked or expired link, and for an address taken meanwhile. */
 function invalidInvitation(): AppError {
-  return new AppError(400, 'invalid_invitation_token', '');
+  return new AppError(400, 'invalid_invitation_token');
 }
 
 const invitationList: ListDefinition<ListInvitationsQuery['sort']> = {
@@ -124,7 +122,7 @@ async function mailInvitation(app: FastifyInstance, request: FastifyRequest, row
     await app.mailer.send(invitationMail(row.email, row.displayName, inviterName, row.role, linkFor(app, token), row.language));
   } catch (error) {
     request.log.error({ err: error }, 'invitation e-mail failed');
-    throw new AppError(503, 'unavailable', 'The invitation is saved but its e-mail could not be sent: resend it later');
+    throw new AppError(503, 'unavailable', { text: 'invitation_mail_failed' });
   }
 }
 
@@ -144,10 +142,7 @@ export async function createInvitation(app: FastifyInstance, request: FastifyReq
   const row = await app.db.transaction(async (tx) => {
     const existing = await findAccountByEmail(tx, email);
     if (existing?.emailConfirmedAt) {
-      throw new CodedError(409, 'account_exists', (language) => {
-        const text = errorText('account_exists', language) ?? 'account_exists';
-        return { message: text, fields: [{ field: 'email', message: text }] };
-      });
+      throw new AppError(409, 'account_exists', { fields: [{ field: 'email', text: 'account_exists' }] });
     }
     const replaced = await tx
       .update(staffInvitations)
@@ -197,7 +192,7 @@ export async function resendInvitation(app: FastifyInstance, request: FastifyReq
   const { token, hash } = newOpaqueToken();
   const row = await app.db.transaction(async (tx) => {
     const current = await openInvitation(tx, id);
-    if (!current) throw notFound(message('notFound', request.language, { field: 'invitation' }));
+    if (!current) throw notFound('invitation');
     const [updated] = await tx
       .update(staffInvitations)
       .set({ tokenHash: hash, sentAt: now, expiresAt: new Date(now.getTime() + INVITATION_TTL_MS), language: request.language })
@@ -222,7 +217,7 @@ export async function revokeInvitation(app: FastifyInstance, request: FastifyReq
   const now = app.clock.now();
   await app.db.transaction(async (tx) => {
     const current = await openInvitation(tx, id);
-    if (!current) throw notFound(message('notFound', request.language, { field: 'invitation' }));
+    if (!current) throw notFound('invitation');
     await tx.update(staffInvitations).set({ revokedAt: now }).where(eq(staffInvitations.id, id));
     await recordAudit(tx, actorOf(request), {
       action: 'staff.invite_revoke',
@@ -252,7 +247,7 @@ export async function invitationDetails(app: FastifyInstance, token: string): Pr
  * unconfirmed self-registration of the address is replaced, as a newer registration would replace it.
  */
 export async function acceptInvitation(app: FastifyInstance, request: FastifyRequest, body: AcceptInvitationRequest): Promise<LoginResponse> {
-  assertUncommonPassword(body.password, 'password', request.language);
+  assertUncommonPassword(body.password, 'password');
   const passwordHash = await hashPassword(body.password);
   const now = app.clock.now();
   const account = await app.db.transaction(async (tx) => {

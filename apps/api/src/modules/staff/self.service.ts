@@ -1,11 +1,10 @@
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { message } from '@sf/contract/messages';
 import type { ChangePasswordResponse, StaffProfile, StaffUser } from '@sf/contract/auth';
 import type { z } from 'zod';
 import type { changePasswordRequestSchema, updateProfileRequestSchema } from '@sf/contract/auth';
 import { users } from '../../db/schema.ts';
-import { notFound, validationFailed } from '../../lib/errors.ts';
+import { fieldError, notFound } from '../../lib/errors.ts';
 import { actorOf, recordAudit } from '../../lib/audit.ts';
 import { hashPassword, verifyPassword } from '../../identity/passwords.ts';
 import { assertUncommonPassword } from '../../identity/password-policy.ts';
@@ -18,7 +17,7 @@ type PasswordChange = z.infer<typeof changePasswordRequestSchema>;
 /** The signed-in account as the guard read it for this request (no second read of the same row). */
 export async function currentAccount(app: FastifyInstance, request: FastifyRequest): Promise<Account> {
   const account = request.user ? (request.account ?? (await findAccountById(app.db, request.user.id))) : undefined;
-  if (!account) throw notFound(message('notFound', request.language, { field: 'user' }));
+  if (!account) throw notFound('user');
   return account;
 }
 
@@ -26,7 +25,7 @@ export async function updateOwnProfile(app: FastifyInstance, request: FastifyReq
   const now = app.clock.now();
   return app.db.transaction(async (tx) => {
     const account = await findAccountById(tx, request.user?.id ?? '');
-    if (!account) throw notFound(message('notFound', request.language, { field: 'user' }));
+    if (!account) throw notFound('user');
     const before = toStaffUser(account);
     const { uid: _uid, email: _email, displayName: _displayName, role: _role, ...currentProfile } = before;
     const profile: StaffProfile = { ...currentProfile, ...changes };
@@ -37,7 +36,7 @@ export async function updateOwnProfile(app: FastifyInstance, request: FastifyReq
       .set({ profile, displayName, updatedAt: now })
       .where(eq(users.id, account.id))
       .returning();
-    if (!updated) throw notFound(message('notFound', request.language, { field: 'user' }));
+    if (!updated) throw notFound('user');
     const after = toStaffUser(updated);
     await recordAudit(tx, actorOf(request), { action: 'account.update_profile', entityType: 'user', entityId: account.id, before, after });
     return after;
@@ -58,10 +57,9 @@ export async function changeOwnPassword(
   // A provider that keeps the passwords itself (Firebase) changes it there.
   if (app.identity.changeOwnPassword) return app.identity.changeOwnPassword(request, account, body);
   if (!(await verifyPassword(account.passwordHash, body.currentPassword))) {
-    const text = message('invalid', request.language, { field: 'currentPassword' });
-    throw validationFailed(text, [{ field: 'currentPassword', message: text }]);
+    throw fieldError('currentPassword', 'invalid');
   }
-  assertUncommonPassword(body.newPassword, 'newPassword', request.language);
+  assertUncommonPassword(body.newPassword, 'newPassword');
   const passwordHash = await hashPassword(body.newPassword);
   const now = app.clock.now();
   const { updated, refreshToken, sessionId } = await app.db.transaction(async (tx) => {
@@ -70,7 +68,7 @@ export async function changeOwnPassword(
       .set({ passwordHash, passwordChangedAt: passwordChangeInstant(now), updatedAt: now })
       .where(eq(users.id, account.id))
       .returning();
-    if (!row) throw notFound(message('notFound', request.language, { field: 'user' }));
+    if (!row) throw notFound('user');
     const revokedSessions = await revokeUserSessions(tx, account.id, now, 'password_change');
     const session = await createSession(tx, account.id, now);
     await recordAudit(tx, actorOf(request), {

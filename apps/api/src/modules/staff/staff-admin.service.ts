@@ -1,3 +1,4 @@
+import type { ServiceDeps } from '../../lib/caller.ts';
 import { and, count, eq, ilike, isNotNull, isNull, or, sql } from 'drizzle-orm';
 import { allOf, containsPattern, findPage, orderFor, type ListDefinition } from '../../db/list.ts';
 import { csvCell, csvSelection, type CsvColumns } from '../../db/csv-export.ts';
@@ -5,7 +6,6 @@ import type { Language } from '@sf/contract/app-info';
 import { VALUE_LABELS } from '@sf/contract/value-labels';
 import type { CsvSource } from '../../lib/list-routes.ts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { message } from '@sf/contract/messages';
 import type { ListStaffQuery, StaffAccount, UpdateStaffRequest } from '@sf/contract/staff';
 import { users } from '../../db/schema.ts';
 import { AppError, notFound } from '../../lib/errors.ts';
@@ -91,8 +91,8 @@ export async function listStaff(app: FastifyInstance, query: ListStaffQuery) {
 }
 
 /** The dashboard's badge and the menu's: accounts waiting for an admin to grant a role. */
-export async function countWaitingStaff(app: FastifyInstance): Promise<number> {
-  const [row] = await app.db
+export async function countWaitingStaff(deps: Pick<ServiceDeps, 'db'>): Promise<number> {
+  const [row] = await deps.db
     .select({ n: count() })
     .from(users)
     .where(and(isNotNull(users.emailConfirmedAt), isWaiting));
@@ -100,9 +100,9 @@ export async function countWaitingStaff(app: FastifyInstance): Promise<number> {
 }
 
 export async function updateStaff(app: FastifyInstance, request: FastifyRequest, id: string, body: UpdateStaffRequest) {
-  const notFoundError = () => notFound(message('notFound', request.language, { field: 'user' }));
+  const notFoundError = () => notFound('user');
   // An admin demoting or disabling themselves could leave nobody able to administer; another admin must.
-  if (id === request.user?.id) throw new AppError(409, 'own_account', '');
+  if (id === request.user?.id) throw new AppError(409, 'own_account');
   const account = await findAccountById(app.db, id);
   // Unconfirmed self-registrations are not listed, and cannot be approved either (B7).
   if (!account || !account.emailConfirmedAt) throw notFoundError();
@@ -111,7 +111,7 @@ export async function updateStaff(app: FastifyInstance, request: FastifyRequest,
     ...(body.status !== undefined ? { status: body.status } : {}),
   };
   const updated = await changeAccount(app.db, account, changes, actorOf(request), app.clock.now(), {
-    check: (tx) => keepAnActiveAdmin(tx, account.id, changes, () => new AppError(409, 'last_admin', '')),
+    check: (tx) => keepAnActiveAdmin(tx, account.id, changes, () => new AppError(409, 'last_admin')),
     afterChange: app.identity.accountChanged,
   });
   if (!updated) throw notFoundError();

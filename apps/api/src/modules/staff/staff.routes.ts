@@ -36,7 +36,7 @@ export const staffRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       // The guard verified the header's token; a different one in the query is not ours to vouch for.
       if (request.query.token !== undefined && request.query.token !== request.idToken) {
-        throw unauthenticated('invalid_token', 'The token in the query does not match the session token');
+        throw unauthenticated('invalid_token', 'token_mismatch');
       }
       return { payload: toStaffUser(await currentAccount(app, request)) };
     },

@@ -26,7 +26,8 @@ export type DataTableColumn<T, F extends string = string> = {
   minWidth?: number;
 };
 
-export type DataTablePage<T> = { items: T[]; total: number; page: number; pageSize: number };
+/** `totalIsCapped`: the API counted up to a cap (the customers' list), so `total` means "more than". */
+export type DataTablePage<T> = { items: T[]; total: number; page: number; pageSize: number; totalIsCapped?: boolean | undefined };
 
 export type DataTableParams<F extends string = string> = { page?: number; pageSize?: number; sort?: F; order?: SortOrder };
 
@@ -226,7 +227,7 @@ export function DataTable<T, F extends string = string>({
       {page && page.total > 0 && (
         <Group justify="space-between" wrap="wrap">
           <Text size="sm" c="dimmed" aria-live="polite">
-            {t('range', {
+            {t(page.totalIsCapped ? 'rangeCapped' : 'range', {
               from: format.number((page.page - 1) * page.pageSize + 1),
               to: format.number(Math.min(page.page * page.pageSize, page.total)),
               total: format.number(page.total),

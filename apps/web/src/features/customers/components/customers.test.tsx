@@ -47,6 +47,16 @@ describe('Clienti', { timeout: 30_000 }, () => {
     expect(screen.getByRole('combobox', { name: 'Programma' })).toHaveDisplayValue('Circuito Bergamo');
   });
 
+  it('says "più di 10.000" when the API counted only up to its cap, never a wrong exact count', async () => {
+    server.use(
+      http.get('/api/admin/customers', () =>
+        HttpResponse.json({ items: [customer()], total: 10_000, page: 1, pageSize: 25, totalIsCapped: true }),
+      ),
+    );
+    renderWithProviders(<CustomersPage programOptions={programs} hrefFor={(id) => `/customers/${id}`} />, { route: '/customers', user: admin });
+    expect(await screen.findByText('1–25 di più di 10.000')).toBeInTheDocument();
+  });
+
   it("says in words the filters a dashboard figure opened it with, sends them, and takes them off", async () => {
     const user = userEvent.setup();
     const seen: URLSearchParams[] = [];

@@ -1,10 +1,10 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { Database } from './client.ts';
-import { seedLoyaltyDemo } from './seed-loyalty.ts';
-import { seedLedgerDemo } from '../modules/ledger/ledger.seed.ts';
-import { seedRewardsDemo } from '../modules/rewards/rewards.seed.ts';
-import { seedPrivacyDemo } from '../modules/privacy/privacy.seed.ts';
-import { payBirthdayBonuses, payReferralBonuses } from '../modules/bonuses/bonuses.service.ts';
+import type { Database } from './db/client.ts';
+import { seedLoyaltyDemo } from './db/seed-loyalty.ts';
+import { seedLedgerDemo } from './modules/ledger/ledger.seed.ts';
+import { seedRewardsDemo } from './modules/rewards/rewards.seed.ts';
+import { seedPrivacyDemo } from './modules/privacy/privacy.seed.ts';
+import { payBirthdayBonuses, payReferralBonuses } from './modules/bonuses/bonuses.service.ts';
 
 /**
  * The loyalty demo of `npm start`, in the order it loads: merchants, programs and customers (once,

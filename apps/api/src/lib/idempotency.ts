@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import { ledgerErrorMessage } from '@sf/contract/ledger';
-import type { Database, Transaction } from '../../db/client.ts';
-import { StatementShape, type BoundStatement } from '../../db/statement-shape.ts';
-import { CodedError } from '../../lib/errors.ts';
+import type { Database, Transaction } from '../db/client.ts';
+import { StatementShape, type BoundStatement } from '../db/statement-shape.ts';
+import { AppError } from './errors.ts';
+import { isUniqueViolation } from '../db/unique-violation.ts';
 
 /**
  * Idempotent requests (docs/product.md D; decision record 011):
@@ -33,11 +33,6 @@ export function lockIdOf(scope: string, key: string): string {
   return createHash('sha256').update(`${scope}\u0000${key}`).digest().readBigInt64BE(0).toString();
 }
 
-const isUniqueViolation = (error: unknown): boolean => {
-  const cause = (error as { cause?: unknown })?.cause ?? error;
-  return (cause as { code?: string })?.code === '23505';
-};
-
 export type IdempotentRequest = { scope: string; key: string; hash: string };
 
 /**
@@ -64,15 +59,11 @@ const claimKeyShape = new StatementShape<'lockId' | 'scope' | 'key'>(
  */
 export function storedAnswerOf(row: Record<string, unknown> | undefined, request: IdempotentRequest): StoredAnswer | null {
   if (!row?.['ok']) {
-    throw new CodedError(409, 'idempotency_key_in_flight', (language) => ({
-      message: ledgerErrorMessage('idempotency_key_in_flight', language),
-    }), { 'Retry-After': '1' });
+    throw new AppError(409, 'idempotency_key_in_flight', { headers: { 'Retry-After': '1' } });
   }
   if (row['request_hash'] === null || row['request_hash'] === undefined) return null;
   if (row['request_hash'] !== request.hash) {
-    throw new CodedError(422, 'idempotency_key_reused', (language) => ({
-      message: ledgerErrorMessage('idempotency_key_reused', language),
-    }));
+    throw new AppError(422, 'idempotency_key_reused');
   }
   const body = row['response_body'];
   return { status: Number(row['response_status']), body: typeof body === 'string' ? JSON.parse(body) : body };

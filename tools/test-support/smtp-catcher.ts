@@ -3,16 +3,22 @@ import { SMTPServer } from 'smtp-server';
 import PostalMime, { type Email } from 'postal-mime';
 
 /**
- * Test support: a real SMTP server on a free loopback port that keeps every message it receives,
- * parsed, so that identity tests can read the e-mails the API sends through nodemailer.
+ * Test support, one copy for the API's tests and the browser journeys: a real SMTP server on a free
+ * loopback port that keeps every message it receives, parsed, so that a test can read the e-mails the
+ * API sends through nodemailer.
  */
 export type SmtpCatcher = {
   url: string;
   messages: Email[];
   /** Resolves with the first message (already received or still to come) that matches. */
   waitFor(match: (email: Email) => boolean, timeoutMs?: number): Promise<Email>;
+  /** The first message (already received or still to come) addressed to `to`. */
+  waitForMessageTo(to: string, timeoutMs?: number): Promise<Email>;
   close(): Promise<void>;
 };
+
+const isAddressedTo = (email: Email, to: string) =>
+  (email.to ?? []).some((recipient) => recipient.address?.toLowerCase() === to.toLowerCase());
 
 export async function startSmtpCatcher(): Promise<SmtpCatcher> {
   const messages: Email[] = [];
@@ -37,26 +43,27 @@ export async function startSmtpCatcher(): Promise<SmtpCatcher> {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.server.address() as AddressInfo;
+  const waitFor = (match: (email: Email) => boolean, timeoutMs = 10_000, what = 'matching'): Promise<Email> =>
+    new Promise((resolve, reject) => {
+      const check = () => {
+        const found = messages.find(match);
+        if (!found) return;
+        clearTimeout(timer);
+        waiters.delete(check);
+        resolve(found);
+      };
+      const timer = setTimeout(() => {
+        waiters.delete(check);
+        reject(new Error(`No ${what} e-mail arrived within ${timeoutMs} ms (received: ${messages.length})`));
+      }, timeoutMs);
+      waiters.add(check);
+      check();
+    });
   return {
     url: `smtp://127.0.0.1:${port}`,
     messages,
-    waitFor(match, timeoutMs = 10_000) {
-      return new Promise((resolve, reject) => {
-        const check = () => {
-          const found = messages.find(match);
-          if (!found) return;
-          clearTimeout(timer);
-          waiters.delete(check);
-          resolve(found);
-        };
-        const timer = setTimeout(() => {
-          waiters.delete(check);
-          reject(new Error('no matching e-mail arrived'));
-        }, timeoutMs);
-        waiters.add(check);
-        check();
-      });
-    },
+    waitFor: (match, timeoutMs) => waitFor(match, timeoutMs),
+    waitForMessageTo: (to, timeoutMs = 15_000) => waitFor((email) => isAddressedTo(email, to), timeoutMs, `addressed to ${to}`),
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
 }

@@ -5,7 +5,7 @@ import type { Dashboard } from '@sf/contract/dashboard';
 import { createTestContext, type TestContext } from '../../../test/helper.ts';
 import { createLedgerFixture, type LedgerFixture } from '../../../test/ledger-fixtures.ts';
 import { startBackgroundJobs } from '../../jobs.ts';
-import { checkIntegrity, VERIFY_JOB } from './ledger.integrity.ts';
+import { checkIntegrity, VERIFY_JOB } from './ledger-integrity.service.ts';
 import { rebuildDerivedFigures } from './ledger.rebuild.ts';
 import { createEntry } from './ledger.service.ts';
 

@@ -5,7 +5,7 @@ import type { Database, Executor } from '../../db/client.ts';
 import { recordAudit, SYSTEM_ACTOR } from '../../lib/audit.ts';
 import { enqueueJob, type JobModule } from '../../lib/job-runner.ts';
 import { ledgerIntegrityFindings } from './ledger.schema.ts';
-import { addDays, localDate, startOfLocalDay } from './ledger.rules.ts';
+import { addDays, localDate, startOfLocalDay } from '../../lib/business-days.ts';
 import { verifyDerivedFigures, type VerifyResult } from './ledger.verify.ts';
 
 /**

@@ -1,8 +1,8 @@
 import { loadEnv } from '../config/env.ts';
-import { openDatabaseFromEnv } from './client.ts';
+import { openDatabaseFromEnv } from '../db/client.ts';
 import { prepareDataDir } from '../lib/data-dir.ts';
-import { seedDemoData } from './seed.ts';
-import { seedLoyaltyDemo } from './seed-loyalty.ts';
+import { seedDemoData } from '../db/seed.ts';
+import { seedLoyaltyDemo } from '../db/seed-loyalty.ts';
 import { seedLedgerDemo } from '../modules/ledger/ledger.seed.ts';
 import { seedRewardsDemo } from '../modules/rewards/rewards.seed.ts';
 import { seedPrivacyDemo } from '../modules/privacy/privacy.seed.ts';

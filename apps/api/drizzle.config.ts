@@ -1,8 +1,0 @@
-import { defineConfig } from 'drizzle-kit';
-
-export default defineConfig({
-  dialect: 'postgresql',
-  schema: './src/db/schema.ts',
-  out: './src/db/migrations',
-  casing: 'snake_case',
-});

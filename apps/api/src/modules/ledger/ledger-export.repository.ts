@@ -1,0 +1,47 @@
+import { sql } from 'drizzle-orm';
+import type { Language } from '@sf/contract/app-info';
+import { VALUE_LABELS } from '@sf/contract/value-labels';
+import { csvCell, type CsvColumns } from '../../db/csv-export.ts';
+import { whereOf, type LedgerFilters } from './ledger-lists.repository.ts';
+
+/**
+ * The Movimenti export's SQL (moved out of ledger.routes.ts: routes hold no SQL). Names and card
+ * numbers as a person reads them; the ids stay as the last columns (for joins).
+ */
+export function ledgerExportColumns(timeZone: string, language: Language): CsvColumns {
+  const e = (column: string) => sql.raw(`e.${column}`);
+  const customer = (column: string) => sql.raw(`(select ${column} from customers c where c.id = e.customer_id)`);
+  const columns: CsvColumns = {
+    id: { header: { it: 'ID', en: 'ID' }, value: csvCell.integer(e('id')) },
+    createdAt: { header: { it: 'Data', en: 'Date' }, value: csvCell.dateTime(e('created_at'), timeZone) },
+    kind: { header: { it: 'Tipo', en: 'Kind' }, value: csvCell.label(e('kind'), VALUE_LABELS.ledgerKind, language) },
+    source: { header: { it: 'Origine', en: 'Source' }, value: csvCell.label(e('source'), VALUE_LABELS.ledgerSource, language) },
+    customer: { header: { it: 'Cliente', en: 'Customer' }, value: csvCell.text(customer(`c.first_name || ' ' || c.last_name`)) },
+    cardNumber: { header: { it: 'Numero tessera', en: 'Card number' }, value: csvCell.text(customer('c.card_number')) },
+    program: { header: { it: 'Programma', en: 'Program' }, value: csvCell.text(sql.raw('(select p.name from programs p where p.id = e.program_id)')) },
+    merchant: {
+      header: { it: 'Esercente', en: 'Merchant' },
+      value: csvCell.text(sql.raw('(select coalesce(m.sign_name, m.legal_name) from merchants m where m.id = e.merchant_id)')),
+    },
+    points: { header: { it: 'Punti', en: 'Points' }, value: csvCell.integer(e('points')) },
+    stamps: { header: { it: 'Timbri', en: 'Stamps' }, value: csvCell.integer(e('stamps')) },
+    amount: { header: { it: 'Importo (€)', en: 'Amount (€)' }, value: csvCell.cents(e('amount_cents')) },
+    balanceAfter: { header: { it: 'Saldo dopo', en: 'Balance after' }, value: csvCell.integer(e('balance_after')) },
+    reason: { header: { it: 'Motivo', en: 'Reason' }, value: csvCell.text(e('reason')) },
+    reversesId: { header: { it: 'Storno di', en: 'Reverses' }, value: csvCell.integer(e('reverses_id')) },
+    expiresOn: { header: { it: 'Scadenza', en: 'Expires on' }, value: csvCell.date(e('expires_on')) },
+    createdBy: { header: { it: 'Operatore', en: 'Made by' }, value: csvCell.text(e('created_by_label')) },
+    customerId: { header: { it: 'ID cliente', en: 'Customer ID' }, value: csvCell.text(e('customer_id')) },
+    programId: { header: { it: 'ID programma', en: 'Program ID' }, value: csvCell.text(e('program_id')) },
+    merchantId: { header: { it: 'ID esercente', en: 'Merchant ID' }, value: csvCell.text(e('merchant_id')) },
+  };
+  return columns;
+}
+
+export function ledgerExportQuery(columns: CsvColumns, filters: LedgerFilters) {
+  const selection = sql.join(
+    Object.values(columns).map((column, index) => sql`${column.value} as ${sql.raw(`c${index}`)}`),
+    sql`, `,
+  );
+  return sql`select ${selection} from ledger_entries e where ${whereOf(filters)} order by e.created_at desc, e.id desc`;
+}
