@@ -15,7 +15,7 @@ export const theme = createTheme({
     // A plain object, not `Select.extend`: the sign-in page's chunk carries this theme and has no Select.
     Select: { defaultProps: { comboboxProps: { keepMounted: false } } },
     // A badge in a narrow table column was cut to "ATTI…", "ACCRE…" at 1366 px: a badge is never
-    // narrower than its word (StatusBadge, the lists' own copy of the markup, does the same).
+    // narrower than its word.
     Badge: { styles: { root: { minWidth: 'max-content' } } },
   },
 });
