@@ -14,14 +14,11 @@ export const customerKeys = {
   consents: (id: string) => [...customerKeys.all, 'consents', id] as const,
 };
 
-export function getCustomers(query: Record<string, string>, signal?: AbortSignal, options: { isSilent?: boolean } = {}): Promise<CustomerPage> {
-  return apiClient.get<CustomerPage>(CUSTOMERS_PATH, { params: query, signal, ...options });
+export function getCustomers(query: Record<string, string>, signal?: AbortSignal): Promise<CustomerPage> {
+  return apiClient.get<CustomerPage>(CUSTOMERS_PATH, { params: query, signal });
 }
 
-/**
- * One page of the list. A deep link prefetches it before the app has loaded (app/prefetch-routes.ts)
- * under this same key, with `getCustomers`: the screen finds the answer (or the request in flight).
- */
+/** One page of the list. */
 export function useCustomers(query: Record<string, string>, options: { isEnabled?: boolean } = {}) {
   return useQuery({
     ...queryOptions({ queryKey: customerKeys.list(query), queryFn: ({ signal }) => getCustomers(query, signal), placeholderData: keepPreviousData }),
