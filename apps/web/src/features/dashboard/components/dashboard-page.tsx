@@ -270,10 +270,12 @@ type Props = {
   /** Program and merchant choices of the filters (composed by the route: a feature never imports another). */
   programOptions?: Option[];
   merchantOptions?: Option[];
+  /** A filter's choices are wanted (it got focus or opened): the route then asks for them. */
+  onOptionsWanted?: () => void;
 };
 
 /** The admin's dashboard: the period's loyalty figures (filters in the URL), then news and the latest changes. */
-export function DashboardPage({ programOptions = [], merchantOptions = [] }: Props) {
+export function DashboardPage({ programOptions = [], merchantOptions = [], onOptionsWanted }: Props) {
   const { t } = useTranslation('dashboard');
   const [search, setSearch] = useSearchParams();
   const today = dayOf(new Date());
@@ -287,7 +289,7 @@ export function DashboardPage({ programOptions = [], merchantOptions = [] }: Pro
   return (
     <Stack gap="lg">
       <Title order={1}>{t('title')}</Title>
-      <DashboardFilterBar filters={filters} onChange={setFilters} programOptions={programOptions} merchantOptions={merchantOptions} today={today} />
+      <DashboardFilterBar filters={filters} onChange={setFilters} programOptions={programOptions} merchantOptions={merchantOptions} onOptionsWanted={onOptionsWanted} today={today} />
       {!data && !query.isError && <DashboardSkeleton />}
       {query.isError && (
         <Alert color="red" title={t('error.title')} role="alert">
