@@ -1,86 +1,47 @@
-import "../full-styles.ts";
-import {
-  Anchor,
-  AppShell,
-  Burger,
-  Button,
-  em,
-  Group,
-  Loader,
-  Menu,
-  NavLink,
-  ScrollArea,
-  Text,
-} from "@mantine/core";
-import { IconBolt, IconChevronDown } from "@tabler/icons-react";
-import { useDisclosure, useMediaQuery } from "@mantine/hooks";
-import { lazy, Suspense, useState } from "react";
-import { useTranslation } from "react-i18next";
-import {
-  Link,
-  Outlet,
-  useLocation,
-  useNavigate,
-  useNavigation,
-} from "react-router";
-import { APP_VERSION } from "@sf/contract/app-info";
-import { useSignOut } from "../../features/auth/api/sign-out.ts";
-import { useCurrentUser } from "../../lib/session.ts";
-import { useMountedOnceOpened } from "../../hooks/use-mounted-once-opened.ts";
-import classes from "./main-layout.module.css";
-import { AppDataProviders } from "../data-providers.tsx";
-import { visibleActions, visibleMenu, type MenuLink } from "../navigation.tsx";
-import { PendingStaffBadge } from "../../features/staff/components/pending-staff-badge.tsx";
-import { RouterNavigation } from "./router-navigation.tsx";
-import { NavMenuLink } from "./nav-menu-link.tsx";
+import '../full-styles.ts';
+import { Anchor, AppShell, Burger, Button, em, Group, Loader, Menu, NavLink, ScrollArea, Text } from '@mantine/core';
+import { IconBolt, IconChevronDown } from '@tabler/icons-react';
+import { useDisclosure, useMediaQuery } from '@mantine/hooks';
+import { lazy, Suspense, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, Outlet, useLocation, useNavigate, useNavigation } from 'react-router';
+import { APP_VERSION } from '@sf/contract/app-info';
+import { useSignOut } from '../../features/auth/api/sign-out.ts';
+import { useCurrentUser } from '../../lib/session.ts';
+import { useMountedOnceOpened } from '../../hooks/use-mounted-once-opened.ts';
+import classes from './main-layout.module.css';
+import { AppDataProviders } from '../data-providers.tsx';
+import { visibleActions, visibleMenu, type MenuLink } from '../navigation.tsx';
+import { PendingStaffBadge } from '../../features/staff/components/pending-staff-badge.tsx';
+import { RouterNavigation } from './router-navigation.tsx';
+import { NavMenuLink } from './nav-menu-link.tsx';
 
 // The ledger dialogs (with their programs/merchants lookups) load the first time an action is chosen.
-const LedgerActionDialog = lazy(() =>
-  import("../ledger-actions.tsx").then((module) => ({
-    default: module.LedgerActionDialog,
-  })),
-);
-const RewardActionDialog = lazy(() =>
-  import("../ledger-actions.tsx").then((module) => ({
-    default: module.RewardActionDialog,
-  })),
-);
+const LedgerActionDialog = lazy(() => import('../ledger-actions.tsx').then((module) => ({ default: module.LedgerActionDialog })));
+const RewardActionDialog = lazy(() => import('../ledger-actions.tsx').then((module) => ({ default: module.RewardActionDialog })));
 
 // So do the profile and password dialogs (their forms and schemas), the first time one is opened.
-const ProfileDialog = lazy(() =>
-  import("../../features/profile/components/profile-dialog.tsx").then(
-    (module) => ({ default: module.ProfileDialog }),
-  ),
-);
-const PasswordDialog = lazy(() =>
-  import("../../features/profile/components/password-dialog.tsx").then(
-    (module) => ({ default: module.PasswordDialog }),
-  ),
-);
+const ProfileDialog = lazy(() => import('../../features/profile/components/profile-dialog.tsx').then((module) => ({ default: module.ProfileDialog })));
+const PasswordDialog = lazy(() => import('../../features/profile/components/password-dialog.tsx').then((module) => ({ default: module.PasswordDialog })));
 
-type LedgerKind = "purchase" | "redeem" | "adjust" | "redeemReward";
+type LedgerKind = 'purchase' | 'redeem' | 'adjust' | 'redeemReward';
 
 /** S14 Actions: the header menu, from any screen, built for the role from the registry. */
 function ActionsMenu({ onAction }: { onAction: (kind: LedgerKind) => void }) {
-  const { t } = useTranslation("layout");
+  const { t } = useTranslation('layout');
   const user = useCurrentUser();
   const actions = visibleActions(user?.role);
   if (actions.length === 0) return null;
   return (
     <Menu position="bottom-end" withinPortal>
       <Menu.Target>
-        <Button
-          variant="light"
-          size="sm"
-          leftSection={<IconBolt size={16} aria-hidden />}
-          rightSection={<IconChevronDown size={14} aria-hidden />}
-        >
-          {t("nav.actions")}
+        <Button variant="light" size="sm" leftSection={<IconBolt size={16} aria-hidden />} rightSection={<IconChevronDown size={14} aria-hidden />}>
+          {t('nav.actions')}
         </Button>
       </Menu.Target>
       <Menu.Dropdown>
         {actions.map((action) =>
-          action.kind === "link" ? (
+          action.kind === 'link' ? (
             <Menu.Item key={action.id} component={Link} to={action.to}>
               {t(action.label)}
             </Menu.Item>
@@ -94,11 +55,11 @@ function ActionsMenu({ onAction }: { onAction: (kind: LedgerKind) => void }) {
     </Menu>
   );
 }
-import { UserMenu } from "./user-menu.tsx";
+import { UserMenu } from './user-menu.tsx';
 
 /** The S14 menu, built from the screen registry (`app/navigation.tsx`) for the current role. */
 function Navigation({ onNavigate }: { onNavigate: () => void }) {
-  const { t } = useTranslation("layout");
+  const { t } = useTranslation('layout');
   const location = useLocation();
   const user = useCurrentUser();
   const items = visibleMenu(user?.role);
@@ -108,26 +69,18 @@ function Navigation({ onNavigate }: { onNavigate: () => void }) {
       to={entry.to}
       label={t(entry.label)}
       icon={<entry.icon size={18} aria-hidden />}
-      {...(entry.badge === "pendingStaff"
-        ? { rightSection: <PendingStaffBadge /> }
-        : {})}
+      {...(entry.badge === 'pendingStaff' ? { rightSection: <PendingStaffBadge /> } : {})}
       isActive={entry.isActive(location)}
       onNavigate={onNavigate}
     />
   );
   return (
-    <nav aria-label={t("nav.label")}>
+    <nav aria-label={t('nav.label')}>
       {items.map((item) =>
-        item.kind === "link" ? (
+        item.kind === 'link' ? (
           renderLink(item)
         ) : (
-          <NavLink
-            key={item.id}
-            label={t(item.label)}
-            leftSection={<item.icon size={18} aria-hidden />}
-            defaultOpened
-            childrenOffset={28}
-          >
+          <NavLink key={item.id} label={t(item.label)} leftSection={<item.icon size={18} aria-hidden />} defaultOpened childrenOffset={28}>
             {item.entries.map(renderLink)}
           </NavLink>
         ),
@@ -145,22 +98,19 @@ export function Component() {
 }
 
 function MainLayout() {
-  const { t } = useTranslation("layout");
+  const { t } = useTranslation('layout');
   const [isNavOpen, nav] = useDisclosure(false);
   // Below the `sm` breakpoint (48em, where AppShell collapses the navbar) a closed menu only slides
   // off screen: keep its links out of the Tab order and away from screen readers.
   // Read at the first render, not in an effect (Mantine's default, for server rendering we do not do): the
   // effect's answer re-rendered the whole signed-in shell right after its first commit.
-  const isPhone =
-    useMediaQuery(`(max-width: ${em(767.98)})`, undefined, {
-      getInitialValueInEffect: false,
-    }) ?? false;
+  const isPhone = useMediaQuery(`(max-width: ${em(767.98)})`, undefined, { getInitialValueInEffect: false }) ?? false;
   const isNavHidden = isPhone && !isNavOpen;
-  const [dialog, setDialog] = useState<"profile" | "password" | null>(null);
+  const [dialog, setDialog] = useState<'profile' | 'password' | null>(null);
   const [ledgerDialog, setLedgerDialog] = useState<LedgerKind | null>(null);
   const [hasLedgerDialog, setHasLedgerDialog] = useState(false);
-  const hasProfileDialog = useMountedOnceOpened(dialog === "profile");
-  const hasPasswordDialog = useMountedOnceOpened(dialog === "password");
+  const hasProfileDialog = useMountedOnceOpened(dialog === 'profile');
+  const hasPasswordDialog = useMountedOnceOpened(dialog === 'password');
   const user = useCurrentUser();
   const navigation = useNavigation();
   const navigate = useNavigate();
@@ -169,47 +119,18 @@ function MainLayout() {
 
   return (
     <RouterNavigation>
-      <AppShell
-        header={{ height: 60 }}
-        navbar={{
-          width: 260,
-          breakpoint: "sm",
-          collapsed: { mobile: !isNavOpen },
-        }}
-        padding="md"
-      >
+      <AppShell header={{ height: 60 }} navbar={{ width: 260, breakpoint: 'sm', collapsed: { mobile: !isNavOpen } }} padding="md">
         <a href="#main-content" className={classes.skipLink}>
-          {t("common:skipToContent")}
+          {t('common:skipToContent')}
         </a>
         <AppShell.Header>
           <Group h="100%" px="md" justify="space-between" wrap="nowrap">
             <Group gap="sm" wrap="nowrap">
-              <Burger
-                opened={isNavOpen}
-                onClick={nav.toggle}
-                hiddenFrom="sm"
-                size="sm"
-                aria-label={t("header.toggleMenu")}
-                aria-expanded={isNavOpen}
-                aria-controls="main-navbar"
-              />
-              <Anchor
-                component={Link}
-                to="/"
-                fw={700}
-                fz="lg"
-                c="var(--mantine-color-text)"
-                underline="never"
-              >
-                {t("common:appName")}
+              <Burger opened={isNavOpen} onClick={nav.toggle} hiddenFrom="sm" size="sm" aria-label={t('header.toggleMenu')} aria-expanded={isNavOpen} aria-controls="main-navbar" />
+              <Anchor component={Link} to="/" fw={700} fz="lg" c="var(--mantine-color-text)" underline="never">
+                {t('common:appName')}
               </Anchor>
-              {navigation.state === "loading" ? (
-                <Loader
-                  size="xs"
-                  role="status"
-                  aria-label={t("header.loading")}
-                />
-              ) : null}
+              {navigation.state === 'loading' ? <Loader size="xs" role="status" aria-label={t('header.loading')} /> : null}
             </Group>
             <Group gap="sm" wrap="nowrap">
               <ActionsMenu
@@ -223,12 +144,10 @@ function MainLayout() {
               </Text>
               <UserMenu
                 user={user}
-                onOpenProfile={() => setDialog("profile")}
-                onOpenPassword={() => setDialog("password")}
+                onOpenProfile={() => setDialog('profile')}
+                onOpenPassword={() => setDialog('password')}
                 onLogout={() => {
-                  void signOut().then(() =>
-                    navigate("/auth/login", { replace: true }),
-                  );
+                  void signOut().then(() => navigate('/auth/login', { replace: true }));
                 }}
               />
             </Group>
@@ -243,29 +162,13 @@ function MainLayout() {
           <Outlet />
         </AppShell.Main>
         <Suspense fallback={null}>
-          {hasProfileDialog ? (
-            <ProfileDialog
-              isOpen={dialog === "profile"}
-              onClose={() => setDialog(null)}
-            />
-          ) : null}
-          {hasPasswordDialog ? (
-            <PasswordDialog
-              isOpen={dialog === "password"}
-              onClose={() => setDialog(null)}
-            />
-          ) : null}
+          {hasProfileDialog ? <ProfileDialog isOpen={dialog === 'profile'} onClose={() => setDialog(null)} /> : null}
+          {hasPasswordDialog ? <PasswordDialog isOpen={dialog === 'password'} onClose={() => setDialog(null)} /> : null}
         </Suspense>
         {hasLedgerDialog ? (
           <Suspense fallback={null}>
-            <LedgerActionDialog
-              kind={ledgerDialog === "redeemReward" ? null : ledgerDialog}
-              onClose={() => setLedgerDialog(null)}
-            />
-            <RewardActionDialog
-              isOpen={ledgerDialog === "redeemReward"}
-              onClose={() => setLedgerDialog(null)}
-            />
+            <LedgerActionDialog kind={ledgerDialog === 'redeemReward' ? null : ledgerDialog} onClose={() => setLedgerDialog(null)} />
+            <RewardActionDialog isOpen={ledgerDialog === 'redeemReward'} onClose={() => setLedgerDialog(null)} />
           </Suspense>
         ) : null}
       </AppShell>
