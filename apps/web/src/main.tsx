@@ -2,6 +2,7 @@ import './app/first-screen-styles.ts';
 import { createRoot } from 'react-dom/client';
 import type * as App from './app/app.tsx';
 import { FirstScreen } from './app/first-screen.tsx';
+import { startScreenPrefetch } from './app/prefetch-routes.ts';
 import { createFormatters } from './lib/formatters.ts';
 import { readStoredSession, sessionStore } from './lib/session.ts';
 import { currentLanguage } from './lib/texts.ts';
@@ -26,6 +27,11 @@ function warmUpFormatters(): void {
   formatters.number(0);
 }
 
+// A deep link to a list screen loads its code and asks for its page now too, beside S4 (the rows show
+// only once S4 has confirmed the session and the guard let the role in; decision 010). The app renders
+// once that request is out, so that the app's start does not hold it back.
+const prefetching = hasStoredSession ? startScreenPrefetch(window.location) : Promise.resolve();
+
 const root = createRoot(document.getElementById('root')!);
 let loadingApp: Promise<typeof App> | null = null;
 const loadApp = () => (loadingApp ??= import('./app/app.tsx'));
@@ -37,7 +43,7 @@ const loadApp = () => (loadingApp ??= import('./app/app.tsx'));
  * journey filled the sign-in page's e-mail field and then sent an empty forgot-password form).
  */
 function enterApp(to?: string, options: { replace?: boolean } = {}): void {
-  void loadApp().then(async (app) => {
+  void Promise.all([loadApp(), prefetching]).then(async ([app]) => {
     if (to) {
       await app.preloadPath(to);
       window.history[options.replace ? 'replaceState' : 'pushState'](null, '', to);

@@ -1,4 +1,4 @@
-import type { Permission } from '@sf/contract/roles';
+import { can, isStaffRole, type Permission } from '@sf/contract/roles';
 
 /**
  * Every screen of the signed-in area, declared once: its path and the permission it needs. The
@@ -42,3 +42,7 @@ export function screenHandle(id: ScreenId): ScreenHandle {
   return { permission: SCREENS[id].permission };
 }
 
+/** Whether a role (a staff role, e.g. a token's claim) may open the screen: what both of a deep link's prefetches check. */
+export function mayOpenScreen(role: unknown, id: ScreenId): boolean {
+  return isStaffRole(role) && can(role, SCREENS[id].permission);
+}

@@ -14,11 +14,14 @@ export const customerKeys = {
   consents: (id: string) => [...customerKeys.all, 'consents', id] as const,
 };
 
-export function getCustomers(query: Record<string, string>, signal?: AbortSignal): Promise<CustomerPage> {
-  return apiClient.get<CustomerPage>(CUSTOMERS_PATH, { params: query, signal });
+export function getCustomers(query: Record<string, string>, signal?: AbortSignal, options: { isSilent?: boolean } = {}): Promise<CustomerPage> {
+  return apiClient.get<CustomerPage>(CUSTOMERS_PATH, { params: query, signal, ...options });
 }
 
-/** One page of the list. */
+/**
+ * One page of the list. A deep link prefetches it before the app has loaded (app/prefetch-routes.ts)
+ * under this same key, with `getCustomers`: the screen finds the answer (or the request in flight).
+ */
 export function useCustomers(query: Record<string, string>, options: { isEnabled?: boolean } = {}) {
   return useQuery({
     ...queryOptions({ queryKey: customerKeys.list(query), queryFn: ({ signal }) => getCustomers(query, signal), placeholderData: keepPreviousData }),
