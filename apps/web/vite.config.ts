@@ -4,6 +4,7 @@ import path from 'node:path';
 // @ts-expect-error -- a plain ES module shared with `npm start` (scripts/start.mjs), which runs it with node.
 import { precompress } from './scripts/precompress.mjs';
 import { mantineStableIds } from './scripts/mantine-use-id-plugin.ts';
+import { classicScripts } from './scripts/classic-scripts-plugin.ts';
 
 /**
  * `name.br` and `name.gz` next to every text file of the build, at the strongest settings (the cost is
@@ -25,7 +26,7 @@ function precompressed(): Plugin {
 }
 
 export default defineConfig({
-  plugins: [mantineStableIds(), react(), precompressed()],
+  plugins: [mantineStableIds(), react(), classicScripts(), precompressed()],
   server: {
     port: 5173,
     proxy: { '/api': 'http://127.0.0.1:3000' },
@@ -46,7 +47,7 @@ export default defineConfig({
           // The signed-in area's kit (router, i18next, TanStack Query, our lib, hooks and list kit, and the
           // Mantine components they use, which come along as their dependencies) in one file: a deep link to
           // a list asked for ~55 files and the browser handed them over ~120 ms after asking, even from its
-          // cache; with this, ~30 (decision 010). Screen-specific libraries (the editor, charts,
+          // cache; with this, ~30 (decision 010, fourth pass). Screen-specific libraries (the editor, charts,
           // QR codes) stay with their screens.
           groups: [
             { name: 'first-screen', tags: ['$initial'] },
