@@ -50,8 +50,7 @@ const BUDGET = {
   // 17 files instead of 14 (the session code and three Mantine helpers now in chunks of their own).
   // 154 → 92 when the first visit's sign-in page dropped react-router and i18next and its code became
   // one chunk (86.0 KiB in 2 files). 92 → 94 when the chunks became classic scripts loaded by SystemJS
-  // (decision 010, seventh pass): its loader, in the start script, is 3.8 KiB on the wire (91.9 KiB in
-  // 3 files), for a deep link ~70 ms sooner.
+  // (decision 010): its loader, in the start script, is 3.8 KiB on the wire (91.9 KiB in 3 files).
   jsCeiling: 94 * KIB,
   cssCeiling: 20 * KIB,
   lighthouse: 98,
@@ -261,7 +260,7 @@ const deepLinkBusyTimes: number[] = [];
  * scripts): on the list's address, the frame in which the rows are first on screen, as the polling of
  * `rowsVisible` checks them, kept in `window.sfRowsShownAt`. The deep link reads it: Playwright's own
  * polling starts only once `goto` has returned, at the load event, and a page whose classic scripts
- * are still arriving has its rows on screen before that (decision 010, seventh pass).
+ * are still arriving has its rows on screen before that (decision 010).
  * The test is `rowsVisible`'s, written again as text: `rowsVisible` hands Playwright a function (a string
  * would be evaluated, which the app's CSP refuses), and an init script given a function would carry the
  * helpers tsx adds to named inner functions, which the page does not have.
