@@ -47,7 +47,7 @@ export default defineConfig({
           // The signed-in area's kit (router, i18next, TanStack Query, our lib, hooks and list kit, and the
           // Mantine components they use, which come along as their dependencies) in one file: a deep link to
           // a list asked for ~55 files and the browser handed them over ~120 ms after asking, even from its
-          // cache; with this, ~30 (decision 010, fourth pass). Screen-specific libraries (the editor, charts,
+          // cache; with this, ~30 (decision 010). Screen-specific libraries (the editor, charts,
           // QR codes) stay with their screens.
           groups: [
             { name: 'first-screen', tags: ['$initial'] },

@@ -2,7 +2,7 @@ import { SESSION_LIFETIME_MS, SESSION_STORAGE_KEY } from '@sf/contract/app-info'
 import { ADMIN, DEMO_PASSWORD, EDITOR, MEMBER, emailField, passwordField, signIn, storedSession, submitLogin } from './support/auth.ts';
 import { expect, preferEnglish, test } from './support/fixtures.ts';
 
-test('an admin signs in (in Italian, the default) and lands on the dashboard with the S2 session stored', async ({ page }) => {
+test('an admin signs in (in Italian, the default), lands on the dashboard with the S2 session stored, and opens Clienti from the menu', async ({ page }) => {
   await page.goto('/');
   await expect(page).toHaveURL(/\/auth\/login$/);
   await expect(page.locator('html')).toHaveAttribute('lang', 'it');
@@ -19,6 +19,12 @@ test('an admin signs in (in Italian, the default) and lands on the dashboard wit
   const expiresAt = Date.parse(session.expiresIn ?? '');
   expect(expiresAt).toBeGreaterThanOrEqual(before + SESSION_LIFETIME_MS - 1000);
   expect(expiresAt).toBeLessThanOrEqual(Date.now() + SESSION_LIFETIME_MS + 1000);
+
+  // The morning's path (issue 32): from the landing screen to the customers list by the menu.
+  await page.getByRole('navigation', { name: 'Menu principale' }).getByRole('link', { name: 'Clienti', exact: true }).click();
+  await expect(page).toHaveURL(/\/customers$/);
+  await expect(page.getByRole('heading', { level: 1, name: 'Clienti' })).toBeVisible();
+  await expect(page.getByRole('main').locator('table tbody tr').filter({ has: page.getByRole('link') }).first()).toBeVisible();
 });
 
 test('an editor signs in on /news, and typing /dashboard or any other path brings them back to /news', async ({ page }) => {

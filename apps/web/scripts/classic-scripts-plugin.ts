@@ -44,7 +44,7 @@ const MODULE_PRELOAD_LINK = /<link rel="modulepreload" crossorigin href="([^"]+)
  * instead of ES modules. Chromium keeps V8's compiled code of a script in its code cache and uses it
  * from the third visit on; an ES module's it writes and never uses (Chromium 156 here: every deep link
  * parsed and compiled the whole app again, ~130 ms of background parsing and ~60 ms of lazy compiling
- * on the main thread). Decision 010, seventh pass.
+ * on the main thread). Decision 010.
  *
  * - Each chunk is rewritten by Babel's SystemJS transform: imports, exports, `import()` and `import.meta`
  *   only; nothing else changes, so the code stays as modern as it was.

@@ -39,7 +39,7 @@ export async function renderApp(root: Root): Promise<void> {
  * The first render waits for the address's lazy route modules (a deep link has had them on their way
  * since the entry ran; a link from the first screen preloaded them): then the screen renders in that one
  * synchronous pass. Rendered before, the app drew an empty router and then the screen again as a
- * transition, in 5 ms slices (~8 ms more for a list's deep link, paired A/B; decision 010, fifth pass).
+ * transition, in 5 ms slices (~8 ms more for a list's deep link, paired A/B; decision 010).
  */
 function routeModulesLoaded(router: ReturnType<typeof createAppRouter>): Promise<void> {
   if (router.state.initialized) return Promise.resolve();

@@ -8,9 +8,9 @@ import { useProgramOptions } from '../features/programs/api/get-programs.ts';
  * Programs and merchants by id, for screens that show ledger entries or write them. Route modules
  * compose features (a feature never imports another), so the lookups live here.
  */
-export function useLoyaltyLookups() {
-  const programs = useProgramOptions();
-  const merchants = useAllMerchants();
+export function useLoyaltyLookups(options: { isEnabled?: boolean } = {}) {
+  const programs = useProgramOptions(options);
+  const merchants = useAllMerchants(options);
   return useMemo(() => {
     const merchantItems = merchants.data ?? [];
     const programNames = new Map(programs.map((option) => [option.value, option.label]));

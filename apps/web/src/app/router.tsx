@@ -30,7 +30,7 @@ export const appRoutes: RouteObject[] = [
             path: 'invitation',
             // Its texts (and the API's error texts) come with it, not with the sign-in page.
             lazy: async () => {
-              const [route] = await Promise.all([import('./routes/auth/invitation.tsx'), loadCatalogues(['invitation', 'api-errors'])]);
+              const [route] = await Promise.all([import('./routes/auth/invitation.tsx'), loadCatalogues(['invitation'])]);
               return route;
             },
           },

@@ -11,11 +11,11 @@ export const theme = createTheme({
   components: {
     // Mantine's Combobox keeps a closed Select's dropdown in the page (hidden, every option rendered) and
     // positions it when the field mounts: a forced layout per Select, ~20 ms of a list's first render
-    // with its filters (decision 010, fourth pass). A closed Select has no dropdown now; it renders on opening.
+    // with its filters (decision 010). A closed Select has no dropdown now; it renders on opening.
     // A plain object, not `Select.extend`: the sign-in page's chunk carries this theme and has no Select.
     Select: { defaultProps: { comboboxProps: { keepMounted: false } } },
     // A badge in a narrow table column was cut to "ATTI…", "ACCRE…" at 1366 px: a badge is never
-    // narrower than its word (StatusBadge, the lists' own copy of the markup, does the same).
+    // narrower than its word.
     Badge: { styles: { root: { minWidth: 'max-content' } } },
   },
 });

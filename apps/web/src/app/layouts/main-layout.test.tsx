@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
-import { describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { LANGUAGE_STORAGE_KEY, SESSION_STORAGE_KEY } from '@sf/contract/app-info';
 import { server } from '../../testing/msw-server.ts';
 import { renderRoutes, testUser } from '../../testing/test-utils.tsx';
@@ -19,6 +19,11 @@ const routes = [
 ];
 
 describe('main layout', () => {
+  // An admin's menu asks for the count of accounts waiting for approval (its Staff entry's badge).
+  beforeEach(() => {
+    server.use(http.get('/api/admin/staff', () => HttpResponse.json({ items: [], total: 0, page: 1, pageSize: 1 })));
+  });
+
   it('shows an admin the S14 entries whose screens exist, built from the screen registry', async () => {
     renderRoutes(routes, { route: '/dashboard', user: { role: 'admin' }, language: 'en' });
     const nav = await screen.findByRole('navigation', { name: 'Main menu' });
@@ -32,6 +37,14 @@ describe('main layout', () => {
     expect(within(nav).getByRole('link', { name: 'Audit' })).toHaveAttribute('href', '/audit');
     expect(screen.getByRole('link', { name: 'Skip to main content' })).toHaveAttribute('href', '#main-content');
     expect(screen.getByRole('main')).toHaveAttribute('id', 'main-content');
+  });
+
+  it('draws the menu in the same render as the screen, not a frame after it (issue 32)', () => {
+    renderRoutes(routes, { route: '/dashboard', user: { role: 'admin' } });
+    expect(screen.getByText('dashboard screen')).toBeInTheDocument();
+    const nav = screen.getByRole('navigation', { name: 'Menu principale' });
+    expect(within(nav).getByRole('link', { name: 'Clienti' })).toHaveAttribute('href', '/customers');
+    expect(screen.getByRole('button', { name: 'Azioni' })).toBeInTheDocument();
   });
 
   it('shows an editor only News and Create New Post, in Italian by default', async () => {

@@ -9,7 +9,6 @@ import { APP_VERSION } from '@sf/contract/app-info';
 import { useSignOut } from '../../features/auth/api/sign-out.ts';
 import { useCurrentUser } from '../../lib/session.ts';
 import { useMountedOnceOpened } from '../../hooks/use-mounted-once-opened.ts';
-import { useAfterFirstPaint } from '../../hooks/use-after-first-paint.ts';
 import classes from './main-layout.module.css';
 import { AppDataProviders } from '../data-providers.tsx';
 import { visibleActions, visibleMenu, type MenuLink } from '../navigation.tsx';
@@ -116,8 +115,6 @@ function MainLayout() {
   const navigation = useNavigation();
   const navigate = useNavigate();
   const signOut = useSignOut();
-  // The menu's links and the header's menus come a frame after the screen's content (decision 010).
-  const isShellComplete = useAfterFirstPaint();
   if (!user) return null;
 
   return (
@@ -135,32 +132,30 @@ function MainLayout() {
               </Anchor>
               {navigation.state === 'loading' ? <Loader size="xs" role="status" aria-label={t('header.loading')} /> : null}
             </Group>
-            {isShellComplete ? (
-              <Group gap="sm" wrap="nowrap">
-                <ActionsMenu
-                  onAction={(kind) => {
-                    setHasLedgerDialog(true);
-                    setLedgerDialog(kind);
-                  }}
-                />
-                <Text size="xs" c="dimmed" visibleFrom="md">
-                  {APP_VERSION}
-                </Text>
-                <UserMenu
-                  user={user}
-                  onOpenProfile={() => setDialog('profile')}
-                  onOpenPassword={() => setDialog('password')}
-                  onLogout={() => {
-                    void signOut().then(() => navigate('/auth/login', { replace: true }));
-                  }}
-                />
-              </Group>
-            ) : null}
+            <Group gap="sm" wrap="nowrap">
+              <ActionsMenu
+                onAction={(kind) => {
+                  setHasLedgerDialog(true);
+                  setLedgerDialog(kind);
+                }}
+              />
+              <Text size="xs" c="dimmed" visibleFrom="md">
+                {APP_VERSION}
+              </Text>
+              <UserMenu
+                user={user}
+                onOpenProfile={() => setDialog('profile')}
+                onOpenPassword={() => setDialog('password')}
+                onLogout={() => {
+                  void signOut().then(() => navigate('/auth/login', { replace: true }));
+                }}
+              />
+            </Group>
           </Group>
         </AppShell.Header>
         <AppShell.Navbar id="main-navbar" p="xs" inert={isNavHidden}>
           <AppShell.Section grow component={ScrollArea}>
-            {isShellComplete ? <Navigation onNavigate={nav.close} /> : null}
+            <Navigation onNavigate={nav.close} />
           </AppShell.Section>
         </AppShell.Navbar>
         <AppShell.Main id="main-content" tabIndex={-1} className={classes.main}>

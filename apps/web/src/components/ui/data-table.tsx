@@ -58,7 +58,7 @@ const SKELETON_ROWS = 5;
  * The data rows are plain `tr`/`td` with the classes and data attributes `Table.Tr`/`Table.Td` would give
  * them under this table (`striped`, `highlightOnHover`, row borders): one Mantine component per cell
  * (props, theme styles, Box) made 25 rows × 8 columns the largest part of a list's first render
- * (decision 010, fourth pass). The head and the loading rows keep Mantine's components.
+ * (decision 010). The head and the loading rows keep Mantine's components.
  */
 const BODY_ROW = { className: `${Table.classes.tr} mantine-Table-tr`, 'data-with-row-border': true, 'data-striped': 'odd', 'data-hover': true } as const;
 const BODY_CELL_CLASS = `${Table.classes.td} mantine-Table-td`;

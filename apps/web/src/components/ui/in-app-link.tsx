@@ -1,4 +1,4 @@
-import { Anchor, Text, type AnchorProps } from '@mantine/core';
+import { Anchor, type AnchorProps } from '@mantine/core';
 import { createContext, useContext, type AnchorHTMLAttributes, type MouseEvent, type ReactNode } from 'react';
 
 /**
@@ -36,21 +36,12 @@ export function InAppLink({ to, children, ...props }: AnchorProps & { to: string
   );
 }
 
-/**
- * The markup Mantine's `Anchor` renders (classes, `data-underline`), as a plain `a` that moves like
- * `InAppLink`. For links repeated down a list (a row's name): one Mantine component per row (props,
- * theme styles, Text, Box, and the router's `Link`) was a large part of a list's first render
- * (decision 010, sixth pass). A test compares it with `Anchor`. `isStrong` is the `fw={500}` of a row's
- * main link.
- */
-const TEXT_LINK_CLASS = `mantine-focus-auto ${Anchor.classes.root} ${Text.classes.root} mantine-Text-root mantine-Anchor-root`;
-const STRONG = { fontWeight: 500 } as const;
-
+/** A row's link (`isStrong`: the `fw={500}` of a row's main link), as `InAppLink`. */
 export function TextLink({ to, isStrong = false, children, ...props }: { to: string; isStrong?: boolean; children: ReactNode } & Omit<AnchorHTMLAttributes<HTMLAnchorElement>, 'href' | 'className' | 'style'>) {
   const onClick = useInAppClick(to);
   return (
-    <a className={TEXT_LINK_CLASS} data-underline="hover" href={to} onClick={onClick} style={isStrong ? STRONG : undefined} {...props}>
+    <Anchor href={to} onClick={onClick} fw={isStrong ? 500 : undefined} {...props}>
       {children}
-    </a>
+    </Anchor>
   );
 }

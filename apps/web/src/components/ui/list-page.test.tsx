@@ -66,7 +66,7 @@ describe('ListPage', () => {
   it('binds a yes/no filter and a day filter to the URL through the schema', async () => {
     const user = userEvent.setup();
     const { router } = renderWithProviders(<Screen />, { route: '/shops?isActive=true&page=3', user: { role: 'admin' } });
-    // A short filter is the platform's own select (decision 010, sixth pass): its three choices, "Sì" chosen.
+    // A short filter is the platform's own select (decision 010): its three choices, "Sì" chosen.
     const active = screen.getByRole('combobox', { name: 'Attivi' });
     expect(active).toHaveDisplayValue('Sì');
     expect(within(active).getAllByRole('option').map((option) => option.textContent)).toEqual(['Tutti', 'Sì', 'No']);

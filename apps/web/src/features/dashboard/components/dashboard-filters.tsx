@@ -9,11 +9,12 @@ type Props = {
   onChange: (filters: DashboardFilters) => void;
   programOptions: Option[];
   merchantOptions: Option[];
+  onOptionsWanted?: (() => void) | undefined;
   today: string;
 };
 
 /** Period (presets or a custom range), program and merchant: every change goes to the URL. */
-export function DashboardFilterBar({ filters, onChange, programOptions, merchantOptions, today }: Props) {
+export function DashboardFilterBar({ filters, onChange, programOptions, merchantOptions, onOptionsWanted, today }: Props) {
   const { t } = useTranslation('dashboard');
   const choices: PeriodChoice[] = [...PERIOD_PRESETS, 'custom'];
   return (
@@ -59,6 +60,8 @@ export function DashboardFilterBar({ filters, onChange, programOptions, merchant
         value={filters.programId ?? 'all'}
         onChange={(value) => onChange({ ...filters, programId: value && value !== 'all' ? value : undefined })}
         allowDeselect={false}
+        onFocus={onOptionsWanted}
+        onDropdownOpen={onOptionsWanted}
         w={220}
       />
       <Select
@@ -68,6 +71,8 @@ export function DashboardFilterBar({ filters, onChange, programOptions, merchant
         onChange={(value) => onChange({ ...filters, merchantId: value && value !== 'all' ? value : undefined })}
         allowDeselect={false}
         searchable
+        onFocus={onOptionsWanted}
+        onDropdownOpen={onOptionsWanted}
         w={220}
       />
     </Group>

@@ -27,7 +27,7 @@ export function useMerchants(query: Record<string, string>, options: { isEnabled
 }
 
 /** Every merchant, by name, for pickers and for naming merchants in other lists (not only the first 100). */
-export function useAllMerchants() {
+export function useAllMerchants(options: { isEnabled?: boolean } = {}) {
   const query = { sort: 'legalName', order: 'asc' };
-  return useQuery({ queryKey: [...merchantKeys.lists(), 'all'], queryFn: ({ signal }) => fetchAllPages(getMerchants, query, { signal }) });
+  return useQuery({ queryKey: [...merchantKeys.lists(), 'all'], queryFn: ({ signal }) => fetchAllPages(getMerchants, query, { signal }), enabled: options.isEnabled ?? true });
 }

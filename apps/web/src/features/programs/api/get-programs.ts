@@ -23,10 +23,11 @@ export function usePrograms(query: Record<string, string>) {
 }
 
 /** Every program as select options, by name (all of them, page after page). */
-export function useProgramOptions(): { value: string; label: string; program: Program }[] {
+export function useProgramOptions(options: { isEnabled?: boolean } = {}): { value: string; label: string; program: Program }[] {
   const query = useQuery({
     queryKey: [...programKeys.lists(), 'all'],
     queryFn: ({ signal }) => fetchAllPages(getPrograms, { sort: 'name', order: 'asc' }, { signal }),
+    enabled: options.isEnabled ?? true,
   });
   return (query.data ?? []).map((program) => ({ value: program.id, label: program.name, program }));
 }

@@ -1,0 +1,44 @@
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { http, HttpResponse } from 'msw';
+import { describe, expect, it } from 'vitest';
+import { dashboardAnswer } from '../../features/dashboard/testing/dashboard-fixtures.ts';
+import { program } from '../../features/ledger/testing/ledger-fixtures.ts';
+import { server } from '../../testing/msw-server.ts';
+import { renderWithProviders } from '../../testing/test-utils.tsx';
+import { Component as DashboardRoute } from './dashboard.tsx';
+
+function answerLookups() {
+  const asked: string[] = [];
+  server.use(
+    http.get('/api/admin/dashboard', () => HttpResponse.json(dashboardAnswer({}))),
+    http.get('/api/admin/programs', () => {
+      asked.push('programs');
+      return HttpResponse.json({ items: [program()], total: 1, page: 1, pageSize: 100 });
+    }),
+    http.get('/api/admin/merchants', () => {
+      asked.push('merchants');
+      return HttpResponse.json({ items: [], total: 0, page: 1, pageSize: 100 });
+    }),
+  );
+  return asked;
+}
+
+describe('the dashboard route', { timeout: 30_000 }, () => {
+  it('lands with the figures alone, and asks for the programs and merchants when a filter is opened (issue 32)', async () => {
+    const asked = answerLookups();
+    const user = userEvent.setup();
+    renderWithProviders(<DashboardRoute />, { route: '/dashboard', user: { role: 'admin' } });
+    expect(await screen.findByTestId('figure-purchases')).toBeInTheDocument();
+    expect(asked).toEqual([]);
+
+    await user.click(screen.getByLabelText('Programma'));
+    await waitFor(() => expect([...asked].sort()).toEqual(['merchants', 'programs']));
+  });
+
+  it('asks for them at once when the address already names a program', async () => {
+    const asked = answerLookups();
+    renderWithProviders(<DashboardRoute />, { route: `/dashboard?programId=${program().id}`, user: { role: 'admin' } });
+    await waitFor(() => expect([...asked].sort()).toEqual(['merchants', 'programs']));
+  });
+});
