@@ -85,7 +85,7 @@ export function LedgerTable({ query, params, onChange, names, isFiltered, captio
       { id: 'stamps', header: t('columns.stamps'), isNumeric: true, cell: (entry) => (entry.stamps === 0 ? '—' : signed(entry.stamps)) },
       { id: 'amount', header: t('columns.amount'), isNumeric: true, cell: (entry) => (entry.amountCents === null ? '—' : format.currency(entry.amountCents / 100)) },
       // Free text: one line each, whole on hover, so the table fits 1366 px with its actions.
-      { id: 'reason', header: t('columns.reason'), cell: (entry) => (entry.reason ? <TruncatedText text={entry.reason} maxWidth={110} /> : '—') },
+      { id: 'reason', header: t('columns.reason'), cell: (entry) => (entry.reason ? <TruncatedText text={entry.reason} maxWidth={90} /> : '—') },
       { id: 'by', header: t('columns.by'), cell: (entry) => <TruncatedText text={entry.createdByLabel} maxWidth={90} /> },
       {
         id: 'actions',
