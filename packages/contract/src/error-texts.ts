@@ -30,8 +30,15 @@ const texts = {
   forbidden: { it: 'Non hai i permessi per questa operazione', en: 'You are not allowed to do this' },
   csrf: { it: 'Il token anti-falsificazione manca o non corrisponde', en: 'The forgery-protection token is missing or does not match' },
   invalid_credentials: { it: (_p) => message('loginIncorrect', 'it'), en: (_p) => message('loginIncorrect', 'en') },
-  invalid_reset_token: { it: (_p) => message('invalid', 'it', { field: 'token' }), en: (_p) => message('invalid', 'en', { field: 'token' }) },
-  invalid_confirmation_token: { it: (_p) => message('invalid', 'it', { field: 'token' }), en: (_p) => message('invalid', 'en', { field: 'token' }) },
+  // A person meets these on a page they reached from an e-mail: they name the link, not a token.
+  invalid_reset_token: {
+    it: 'Questo link di reimpostazione non è valido o è scaduto: richiedine uno nuovo',
+    en: 'This reset link is not valid or has expired: ask for a new one',
+  },
+  invalid_confirmation_token: {
+    it: 'Questo link di conferma non è valido o è scaduto',
+    en: 'This confirmation link is not valid or has expired',
+  },
   invalid_grant: { it: 'Il refresh token non è valido: accedi di nuovo', en: 'The refresh token is not valid; sign in again' },
   rate_limited: { it: 'Troppe richieste: riprova più tardi', en: 'Too many requests, try again later' },
   payload_too_large: { it: 'La richiesta è troppo grande', en: 'The request is too large' },

@@ -44,7 +44,7 @@ export function invalidGrant(): AppError {
 }
 
 export function invalidResetToken(): AppError {
-  return new AppError(400, 'invalid_reset_token', { fields: [{ field: 'token', message: 'invalid' }] });
+  return new AppError(400, 'invalid_reset_token', { text: 'invalid_reset_token', fields: [{ field: 'token', message: 'invalid' }] });
 }
 
 /** A fresh sign-in: session + first refresh token, and an ID token carrying the current role. */
@@ -192,7 +192,7 @@ export async function confirmEmail(app: FastifyInstance, body: ConfirmEmailReque
     return true;
   });
   if (!isDone) {
-    throw new AppError(400, 'invalid_confirmation_token', { fields: [{ field: 'token', message: 'invalid' }] });
+    throw new AppError(400, 'invalid_confirmation_token', { text: 'invalid_confirmation_token', fields: [{ field: 'token', message: 'invalid' }] });
   }
   return { ok: true as const };
 }

@@ -278,7 +278,7 @@ export function createFirebaseProvider(app: FastifyInstance): IdentityProvider {
         confirmed = await rest.applyEmailVerification(body.token);
       } catch (error) {
         if (!isRefusal(error)) throw unavailable();
-        throw new AppError(400, 'invalid_confirmation_token', { fields: [{ field: 'token', message: 'invalid' }] });
+        throw new AppError(400, 'invalid_confirmation_token', { text: 'invalid_confirmation_token', fields: [{ field: 'token', message: 'invalid' }] });
       }
       const now = app.clock.now();
       await app.db.transaction(async (tx) => {
