@@ -96,7 +96,9 @@ test('at 1366 px in Italian: focus back after Esc, no list wider than the screen
   // Every list at 1366 px: nothing wider than the screen (badges whole, the ledger's "Storna" in view).
   const nav = page.getByRole('navigation', { name: 'Menu principale' });
   for (const [entry, path] of LISTS) {
-    await nav.getByRole('link', { name: entry, exact: true }).click();
+    // "Staff" carries the count of accounts waiting ("Staff 1 account in attesa") once a journey before
+    // this one on the same server has registered one: the entry's name is where its link's name starts.
+    await nav.getByRole('link', { name: new RegExp(`^${entry}( |$)`) }).click();
     await expect(page).toHaveURL(new RegExp(`${path}$`));
     await expect(page.getByRole('heading', { level: 1 })).toBeVisible({ timeout: 30_000 });
     // A fresh server runs its first background jobs (PGlite answers one transaction at a time): patience.
