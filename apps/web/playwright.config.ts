@@ -17,8 +17,10 @@ export default defineConfig({
   testDir: './e2e',
   testMatch: '**/*.spec.ts',
   globalSetup: './e2e/support/global-setup.ts',
-  // One worker: the machine has two cores and each worker runs its own server (PGlite, argon2).
-  workers: 1,
+  // Two workers, each with its own server (a copy of one first-start data directory): a journey spends
+  // most of its time waiting on the browser and the server: the whole run costs ~250 CPU-seconds, and one
+  // worker took 398 s of wall time on two cores.
+  workers: 2,
   fullyParallel: false,
   forbidOnly: true,
   // A retry in CI absorbs a slow first paint on a loaded runner; the report still lists it as flaky.
