@@ -5,13 +5,14 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { customer } from '../features/customers/testing/customer-fixtures.ts';
 import { CustomersPage } from '../features/customers/components/customers-page.tsx';
 import { changeLanguage } from '../lib/i18n.ts';
-import { createQueryClient } from '../lib/query-client.ts';
+import { createQueryClient, queryClient as appQueryClient } from '../lib/query-client.ts';
 import { sessionStore, writeStoredSession } from '../lib/session.ts';
 import { server } from '../testing/msw-server.ts';
 import { fakeIdToken, testUser } from '../testing/test-utils.tsx';
 import { AppDataProviders } from './data-providers.tsx';
 import { apiQueryFor, prefetchList } from './list-prefetch.ts';
-import { PREFETCHED_SCREENS, sendEarlyListRequest } from './prefetch-routes.ts';
+import { PREFETCHED_SCREENS, prefetchScreenList, sendEarlyListRequest } from './prefetch-routes.ts';
+import { SCREENS } from './screens.ts';
 import { AppProviders } from './provider.tsx';
 
 const SEARCH = '?q=bianchi&status=active&marketingConsent=false&page=2&sort=city&order=desc&pageSize=oops';
@@ -186,5 +187,39 @@ describe('the entry’s early request of a deep link’s list', () => {
     writeStoredSession(tokens);
     expect(prefetchList(await customers().list(), new URLSearchParams(''), createQueryClient(), early)).toBeNull();
     expect(isCancelled).toBe(true);
+  });
+});
+
+describe('the router’s loader of every list screen', () => {
+  it('asks for the page the screen will ask for, under the screen’s key', async () => {
+    const tokens = storeSession('admin');
+    sessionStore.signIn(testUser({ role: 'admin' }), tokens, { isNew: false });
+    const seen: string[] = [];
+    server.use(
+      http.get('/api/admin/*', ({ request }) => {
+        const url = new URL(request.url);
+        seen.push(`${url.pathname}${url.search}`);
+        return HttpResponse.json({ items: [], total: 0, page: 1, pageSize: 25 });
+      }),
+    );
+    const paths = Object.keys(PREFETCHED_SCREENS);
+    // Every list of the registry: a list screen without a prefetch would wait for its code to render.
+    expect(paths.sort()).toEqual(
+      Object.values(SCREENS)
+        .map((entry) => entry.path)
+        .filter((path) => path !== SCREENS.dashboard.path)
+        .sort(),
+    );
+    for (const path of paths) {
+      const entry = PREFETCHED_SCREENS[path]!;
+      appQueryClient.clear();
+      seen.length = 0;
+      await prefetchScreenList({ pathname: path, search: '?page=2' });
+      const declaration = await entry.list();
+      const key = declaration.queryKey(apiQueryFor(declaration, new URLSearchParams('?page=2')));
+      await waitFor(() => expect(appQueryClient.getQueryState(key)?.status, path).toBe('success'));
+      expect(seen, path).toHaveLength(1);
+      expect(seen[0], path).toMatch(new RegExp(`^/api${entry.apiPath}\\?(.*&)?page=2(&|$)`));
+    }
   });
 });

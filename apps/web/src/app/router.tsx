@@ -1,11 +1,18 @@
-import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
+import { createBrowserRouter, Navigate, type LoaderFunctionArgs, type RouteObject } from 'react-router';
 import { HomeRedirect, RequireAuth, UnknownPath } from './guards.tsx';
 import { AuthArea } from './layouts/auth-area.tsx';
 import { RootLayout } from './root-layout.tsx';
 import { RouteError } from './route-error.tsx';
 import { Component as LoginRoute } from './routes/auth/login.tsx';
 import { loadCatalogues } from '../lib/i18n.ts';
+import { prefetchScreenList } from './prefetch-routes.ts';
 import { screenHandle } from './screens.ts';
+
+/** A list screen's page is asked for while its code loads, not after (prefetch-routes.ts). */
+async function listLoader({ request }: LoaderFunctionArgs): Promise<null> {
+  await prefetchScreenList(new URL(request.url));
+  return null;
+}
 
 /**
  * S8 route map. Only the sign-in page and what it needs are in the first bundle; every other screen
@@ -55,20 +62,20 @@ export const appRoutes: RouteObject[] = [
             children: [
               { index: true, element: <HomeRedirect /> },
               { path: 'dashboard', handle: screenHandle('dashboard'), lazy: () => import('./routes/dashboard.tsx') },
-              { path: 'news', handle: screenHandle('news'), lazy: () => import('./routes/news.tsx') },
-              { path: 'customers', handle: screenHandle('customers'), lazy: () => import('./routes/customers.tsx') },
+              { path: 'news', loader: listLoader, handle: screenHandle('news'), lazy: () => import('./routes/news.tsx') },
+              { path: 'customers', loader: listLoader, handle: screenHandle('customers'), lazy: () => import('./routes/customers.tsx') },
               { path: 'customers/:id', handle: screenHandle('customers'), lazy: () => import('./routes/customer.tsx') },
-              { path: 'merchants', handle: screenHandle('merchants'), lazy: () => import('./routes/merchants.tsx') },
-              { path: 'api-keys', handle: screenHandle('apiKeys'), lazy: () => import('./routes/api-keys.tsx') },
-              { path: 'programs', handle: screenHandle('programs'), lazy: () => import('./routes/programs.tsx') },
-              { path: 'ledger', handle: screenHandle('ledger'), lazy: () => import('./routes/ledger.tsx') },
-              { path: 'staff', handle: screenHandle('staff'), lazy: () => import('./routes/staff.tsx') },
-              { path: 'rewards', handle: screenHandle('rewards'), lazy: () => import('./routes/rewards.tsx') },
+              { path: 'merchants', loader: listLoader, handle: screenHandle('merchants'), lazy: () => import('./routes/merchants.tsx') },
+              { path: 'api-keys', loader: listLoader, handle: screenHandle('apiKeys'), lazy: () => import('./routes/api-keys.tsx') },
+              { path: 'programs', loader: listLoader, handle: screenHandle('programs'), lazy: () => import('./routes/programs.tsx') },
+              { path: 'ledger', loader: listLoader, handle: screenHandle('ledger'), lazy: () => import('./routes/ledger.tsx') },
+              { path: 'staff', loader: listLoader, handle: screenHandle('staff'), lazy: () => import('./routes/staff.tsx') },
+              { path: 'rewards', loader: listLoader, handle: screenHandle('rewards'), lazy: () => import('./routes/rewards.tsx') },
               { path: 'rewards/:id', handle: screenHandle('rewards'), lazy: () => import('./routes/reward.tsx') },
-              { path: 'approvals', handle: screenHandle('approvals'), lazy: () => import('./routes/approvals.tsx') },
-              { path: 'privacy-requests', handle: screenHandle('privacyRequests'), lazy: () => import('./routes/privacy-requests.tsx') },
-              { path: 'imports', handle: screenHandle('imports'), lazy: () => import('./routes/imports.tsx') },
-              { path: 'audit', handle: screenHandle('audit'), lazy: () => import('./routes/audit.tsx') },
+              { path: 'approvals', loader: listLoader, handle: screenHandle('approvals'), lazy: () => import('./routes/approvals.tsx') },
+              { path: 'privacy-requests', loader: listLoader, handle: screenHandle('privacyRequests'), lazy: () => import('./routes/privacy-requests.tsx') },
+              { path: 'imports', loader: listLoader, handle: screenHandle('imports'), lazy: () => import('./routes/imports.tsx') },
+              { path: 'audit', loader: listLoader, handle: screenHandle('audit'), lazy: () => import('./routes/audit.tsx') },
             ],
           },
         ],

@@ -1,4 +1,4 @@
-import type { ApiKey, ApiKeyPage, CreateApiKey, CreatedApiKey } from '@sf/contract/integration';
+import { listApiKeysQuerySchema, type ApiKey, type ApiKeyPage, type CreateApiKey, type CreatedApiKey } from '@sf/contract/integration';
 import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiClient } from '../../../lib/api-client.ts';
 
@@ -37,3 +37,6 @@ export function useRevokeApiKey() {
     onSuccess: () => client.invalidateQueries({ queryKey: apiKeyKeys.lists() }),
   });
 }
+
+/** What the list's prefetch needs (app/prefetch-routes.ts): the schema its screen reads its address with, and its key. */
+export const listDeclaration = { schema: listApiKeysQuerySchema, queryKey: apiKeyKeys.list };

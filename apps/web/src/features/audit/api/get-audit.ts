@@ -1,4 +1,4 @@
-import type { AuditEntry } from '@sf/contract/audit';
+import { listAuditQuerySchema, type AuditEntry } from '@sf/contract/audit';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { apiClient } from '../../../lib/api-client.ts';
 
@@ -15,3 +15,6 @@ export function getAudit(query: Record<string, string>, signal?: AbortSignal): P
 export function useAudit(query: Record<string, string>) {
   return useQuery(queryOptions({ queryKey: auditKeys.list(query), queryFn: ({ signal }) => getAudit(query, signal), placeholderData: keepPreviousData }));
 }
+
+/** What the list's prefetch needs (app/prefetch-routes.ts): the schema its screen reads its address with, and its key. */
+export const listDeclaration = { schema: listAuditQuerySchema, queryKey: auditKeys.list };

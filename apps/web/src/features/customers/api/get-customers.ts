@@ -1,4 +1,4 @@
-import type { Customer } from '@sf/contract/customers-list';
+import { listCustomersQuerySchema, type Customer } from '@sf/contract/customers-list';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { apiClient } from '../../../lib/api-client.ts';
 
@@ -28,3 +28,6 @@ export function useCustomers(query: Record<string, string>, options: { isEnabled
     enabled: options.isEnabled ?? true,
   });
 }
+
+/** What the list's prefetch needs (app/prefetch-routes.ts): the schema its screen reads its address with, and its key. */
+export const listDeclaration = { schema: listCustomersQuerySchema, queryKey: customerKeys.list };

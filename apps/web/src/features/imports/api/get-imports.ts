@@ -1,4 +1,4 @@
-import type { Import, ImportDetail } from '@sf/contract/imports';
+import { listImportsQuerySchema, type Import, type ImportDetail } from '@sf/contract/imports';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { apiClient } from '../../../lib/api-client.ts';
 
@@ -38,3 +38,6 @@ export function useImport(id: string | null) {
     enabled: id !== null,
   });
 }
+
+/** What the list's prefetch needs (app/prefetch-routes.ts): the schema its screen reads its address with, and its key. */
+export const listDeclaration = { schema: listImportsQuerySchema, queryKey: importKeys.list };

@@ -1,4 +1,4 @@
-import type { LedgerPage } from '@sf/contract/ledger';
+import { listLedgerQuerySchema, type LedgerPage } from '@sf/contract/ledger';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { apiClient } from '../../../lib/api-client.ts';
 
@@ -18,3 +18,6 @@ export function getLedger(query: Record<string, string>, signal?: AbortSignal): 
 export function useLedger(query: Record<string, string>) {
   return useQuery(queryOptions({ queryKey: ledgerKeys.list(query), queryFn: ({ signal }) => getLedger(query, signal), placeholderData: keepPreviousData }));
 }
+
+/** What the list's prefetch needs (app/prefetch-routes.ts): the schema its screen reads its address with, and its key. */
+export const listDeclaration = { schema: listLedgerQuerySchema, queryKey: ledgerKeys.list };

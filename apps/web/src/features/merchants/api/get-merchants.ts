@@ -1,4 +1,4 @@
-import type { Merchant } from '@sf/contract/merchants';
+import { listMerchantsQuerySchema, type Merchant } from '@sf/contract/merchants';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { fetchAllPages } from '../../../lib/all-pages.ts';
 import { apiClient } from '../../../lib/api-client.ts';
@@ -31,3 +31,6 @@ export function useAllMerchants(options: { isEnabled?: boolean } = {}) {
   const query = { sort: 'legalName', order: 'asc' };
   return useQuery({ queryKey: [...merchantKeys.lists(), 'all'], queryFn: ({ signal }) => fetchAllPages(getMerchants, query, { signal }), enabled: options.isEnabled ?? true });
 }
+
+/** What the list's prefetch needs (app/prefetch-routes.ts): the schema its screen reads its address with, and its key. */
+export const listDeclaration = { schema: listMerchantsQuerySchema, queryKey: merchantKeys.list };

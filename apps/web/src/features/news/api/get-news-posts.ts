@@ -1,4 +1,4 @@
-import type { newsPageSchema } from '@sf/contract/news';
+import { listNewsQuerySchema, type newsPageSchema } from '@sf/contract/news';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import type { z } from 'zod';
 import { apiClient } from '../../../lib/api-client.ts';
@@ -35,3 +35,6 @@ export function getNewsPostsQueryOptions(query: NewsListQuery) {
 export function useNewsPosts(query: NewsListQuery) {
   return useQuery(getNewsPostsQueryOptions(query));
 }
+
+/** What the list's prefetch needs (app/prefetch-routes.ts): the schema its screen reads its address with, and its key. */
+export const listDeclaration = { schema: listNewsQuerySchema, queryKey: newsKeys.list };

@@ -1,4 +1,4 @@
-import type { PrivacyRequest } from '@sf/contract/privacy';
+import { listPrivacyRequestsQuerySchema, type PrivacyRequest } from '@sf/contract/privacy';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { apiClient } from '../../../lib/api-client.ts';
 
@@ -20,3 +20,6 @@ export function getPrivacyRequests(query: Record<string, string>, signal?: Abort
 export function usePrivacyRequests(query: Record<string, string>) {
   return useQuery(queryOptions({ queryKey: privacyKeys.list(query), queryFn: ({ signal }) => getPrivacyRequests(query, signal), placeholderData: keepPreviousData }));
 }
+
+/** What the list's prefetch needs (app/prefetch-routes.ts): the schema its screen reads its address with, and its key. */
+export const listDeclaration = { schema: listPrivacyRequestsQuerySchema, queryKey: privacyKeys.list };

@@ -1,4 +1,4 @@
-import type { Program } from '@sf/contract/programs';
+import { listProgramsQuerySchema, type Program } from '@sf/contract/programs';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { fetchAllPages } from '../../../lib/all-pages.ts';
 import { apiClient } from '../../../lib/api-client.ts';
@@ -31,3 +31,6 @@ export function useProgramOptions(options: { isEnabled?: boolean } = {}): { valu
   });
   return (query.data ?? []).map((program) => ({ value: program.id, label: program.name, program }));
 }
+
+/** What the list's prefetch needs (app/prefetch-routes.ts): the schema its screen reads its address with, and its key. */
+export const listDeclaration = { schema: listProgramsQuerySchema, queryKey: programKeys.list };

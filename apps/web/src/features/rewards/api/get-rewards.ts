@@ -1,4 +1,4 @@
-import type { Reward, RewardPage } from '@sf/contract/rewards';
+import { listRewardsQuerySchema, type Reward, type RewardPage } from '@sf/contract/rewards';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { apiClient } from '../../../lib/api-client.ts';
 
@@ -31,3 +31,6 @@ export function useReward(id: string | null) {
     }),
   );
 }
+
+/** What the list's prefetch needs (app/prefetch-routes.ts): the schema its screen reads its address with, and its key. */
+export const listDeclaration = { schema: listRewardsQuerySchema, queryKey: rewardKeys.list };

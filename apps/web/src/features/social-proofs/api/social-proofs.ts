@@ -1,4 +1,4 @@
-import type { DecideSocialProofs, DecideSocialProofsResult, SocialProofPage } from '@sf/contract/social-proofs';
+import { listSocialProofsQuerySchema, type DecideSocialProofs, type DecideSocialProofsResult, type SocialProofPage } from '@sf/contract/social-proofs';
 import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiClient } from '../../../lib/api-client.ts';
 
@@ -27,3 +27,6 @@ export function useDecideSocialProofs() {
     onSuccess: () => client.invalidateQueries(),
   });
 }
+
+/** What the list's prefetch needs (app/prefetch-routes.ts): the schema its screen reads its address with, and its key. */
+export const listDeclaration = { schema: listSocialProofsQuerySchema, queryKey: proofKeys.list };

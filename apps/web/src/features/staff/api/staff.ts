@@ -1,4 +1,4 @@
-import type { StaffAccount, UpdateStaffRequest } from '@sf/contract/staff';
+import { listStaffQuerySchema, type StaffAccount, type UpdateStaffRequest } from '@sf/contract/staff';
 import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiClient } from '../../../lib/api-client.ts';
 
@@ -45,3 +45,6 @@ export function useUpdateStaff() {
     onSuccess: () => client.invalidateQueries({ queryKey: staffKeys.all }),
   });
 }
+
+/** What the list's prefetch needs (app/prefetch-routes.ts): the schema its screen reads its address with, and its key. */
+export const listDeclaration = { schema: listStaffQuerySchema, queryKey: staffKeys.list };
