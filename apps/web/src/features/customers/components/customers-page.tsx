@@ -23,8 +23,8 @@ const CustomerFormDrawer = lazy(() => import('./customer-form-drawer.tsx').then(
 const getRowId = (customer: Customer) => customer.id;
 
 type Props = {
-  /** The programs to filter by (composed by the route from the programs feature). */
-  programOptions: { value: string; label: string }[];
+  /** The programs to filter by, with their tiers' names (composed by the route from the programs feature). */
+  programOptions: { value: string; label: string; tiers?: string[] }[];
   /** Where a customer's page lives. */
   hrefFor: (id: string) => string;
 };
@@ -36,6 +36,12 @@ export function CustomersPage({ programOptions, hrefFor }: Props) {
   const navigate = useNavigate();
   const list = useList(listCustomersQuerySchema, useCustomers);
   const drawer = useDrawerParam('customer');
+  // The tier filter offers the chosen program's tiers, or every program's when none is chosen.
+  const programId = list.params.programId;
+  const tierOptions = useMemo(() => {
+    const programs = programOptions.filter((program) => programId === undefined || program.value === programId);
+    return [...new Set(programs.flatMap((program) => program.tiers ?? []))].sort((a, b) => a.localeCompare(b)).map((name) => ({ value: name, label: name }));
+  }, [programOptions, programId]);
   const hasDrawer = useMountedOnceOpened(drawer.target === 'new');
 
   const columns = useMemo<DataTableColumn<Customer, SortField>[]>(
@@ -76,7 +82,7 @@ export function CustomersPage({ programOptions, hrefFor }: Props) {
       filters={[
         { type: 'select', field: 'status', label: t('filters.status'), allLabel: t('filters.allStatuses'), options: CUSTOMER_STATUSES.map((value) => ({ value, label: t(`status.${value}`) })), width: 160 },
         { type: 'select', field: 'programId', label: t('filters.program'), allLabel: t('filters.allPrograms'), options: programOptions, width: 200 },
-        { type: 'text', field: 'tier', label: t('filters.tier'), width: 140 },
+        { type: 'select', field: 'tier', label: t('filters.tier'), allLabel: t('filters.allTiers'), options: tierOptions, width: 160 },
         {
           type: 'boolean',
           field: 'marketingConsent',

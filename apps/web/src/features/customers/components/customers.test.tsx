@@ -47,6 +47,23 @@ describe('Clienti', { timeout: 30_000 }, () => {
     expect(screen.getByRole('combobox', { name: 'Programma' })).toHaveDisplayValue('Circuito Bergamo');
   });
 
+  it('offers the chosen program’s tiers in the tier filter, every program’s when none is chosen', async () => {
+    server.use(http.get('/api/admin/customers', () => HttpResponse.json({ items: [customer()], total: 1, page: 1, pageSize: 25 })));
+    const withTiers = [
+      { value: programs[0]!.value, label: 'Circuito Bergamo', tiers: ['Bronzo', 'Oro'] },
+      { value: '22222222-2222-4222-8222-222222222222', label: 'Caffè Centrale', tiers: ['Argento', 'Oro'] },
+    ];
+    const user = userEvent.setup();
+    const { router } = renderWithProviders(<CustomersPage programOptions={withTiers} hrefFor={(id) => `/customers/${id}`} />, { route: '/customers', user: admin });
+    const tierChoices = async () => within(await screen.findByRole('combobox', { name: 'Livello' })).getAllByRole('option').map((option) => option.textContent);
+    expect(await tierChoices()).toEqual(['Tutti i livelli', 'Argento', 'Bronzo', 'Oro']);
+    await user.selectOptions(screen.getByRole('combobox', { name: 'Livello' }), 'Oro');
+    await waitFor(() => expect(router.state.location.search).toContain('tier=Oro'));
+
+    await router.navigate(`/customers?programId=${programs[0]!.value}`);
+    await waitFor(async () => expect(await tierChoices()).toEqual(['Tutti i livelli', 'Bronzo', 'Oro']));
+  });
+
   it('says "più di 10.000" when the API counted only up to its cap, never a wrong exact count', async () => {
     server.use(
       http.get('/api/admin/customers', () =>
