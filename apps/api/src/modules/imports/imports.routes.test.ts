@@ -139,6 +139,22 @@ describe('CSV import of customers', () => {
     expect(quoted?.last_name).toBe('D\'Amico; detta "Mary"');
   });
 
+  it('names every field of a row error by its translated label, consents included (it and en)', async () => {
+    const content = ['firstName,lastName,serviceConsent,profilingConsent', 'Ada,Byron,maybe,yes', 'Bea,Neri,yes,forse'].join('\n');
+    const response = await upload({ kind: 'customers', dryRun: 'true' }, { name: 'consents.csv', content }, 'en');
+    expect(response.statusCode, response.body).toBe(201);
+    const detail = response.json();
+    expect(detail.errors.map((error: { row: number; code: string; message: string }) => [error.row, error.code, error.message])).toEqual([
+      [2, 'consentValue', 'Service consent is not valid: use yes or no'],
+      [3, 'consentValue', 'Profiling consent is not valid: use yes or no'],
+    ]);
+    const italian = await ctx.request({ method: 'GET', url: `/api/admin/imports/${detail.id}`, token, headers: { 'accept-language': 'it' } });
+    expect(italian.json().errors.map((error: { message: string }) => error.message)).toEqual([
+      'Consenso servizio non è valido: usa sì o no',
+      'Consenso profilazione non è valido: usa sì o no',
+    ]);
+  });
+
   it('imports a plain comma-separated UTF-8 file straight away (dryRun=false), mixed good and bad rows', async () => {
     const content = [
       'firstName,lastName,email,phone,birthDate,city,province,marketingConsent',
