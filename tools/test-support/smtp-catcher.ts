@@ -17,6 +17,17 @@ export type SmtpCatcher = {
   close(): Promise<void>;
 };
 
+/**
+ * The token of an e-mail's link to `page` (`http://app.example.test/auth/reset-password`, or a path
+ * alone where the origin does not matter): throws, naming the page, when the text has no such link.
+ */
+export function linkTokenIn(text: string | undefined, page: string): string {
+  const escaped = page.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const match = new RegExp(`${escaped}\\?token=([^\\s"'<>]+)`).exec(text ?? '');
+  if (!match?.[1]) throw new Error(`no ${page} link in: ${text}`);
+  return decodeURIComponent(match[1]);
+}
+
 const isAddressedTo = (email: Email, to: string) =>
   (email.to ?? []).some((recipient) => recipient.address?.toLowerCase() === to.toLowerCase());
 

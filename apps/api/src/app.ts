@@ -49,7 +49,8 @@ import { createBuiltinProvider } from './modules/auth/builtin-provider.ts';
 import { apiKeyRoutes } from './modules/integration/api-keys.routes.ts';
 import { integrationRoutes, INTEGRATION_DOCS_PREFIX, INTEGRATION_SECURITY_SCHEME } from './modules/integration/integration.routes.ts';
 import { integrationDocs } from './modules/integration/integration-docs.ts';
-import { redemptionRoutes, rewardRoutes, voucherRoutes } from './modules/rewards/rewards.routes.ts';
+import { redemptionRoutes, rewardRoutes } from './modules/rewards/rewards.routes.ts';
+import { rewardVoucherRoutes, voucherRoutes } from './modules/rewards/vouchers.routes.ts';
 import { socialProofRoutes } from './modules/social-proofs/social-proofs.routes.ts';
 import { privacyRoutes } from './modules/privacy/privacy.routes.ts';
 import { importRoutes } from './modules/imports/imports.routes.ts';
@@ -251,6 +252,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
       await api.register(apiKeyRoutes, { prefix: '/admin/api-keys' });
       await api.register(integrationRoutes, { prefix: '/integration/v1' });
       await api.register(rewardRoutes, { prefix: '/admin/rewards' });
+      await api.register(rewardVoucherRoutes, { prefix: '/admin/rewards' });
       await api.register(redemptionRoutes, { prefix: '/admin/redemptions' });
       await api.register(voucherRoutes, { prefix: '/admin/vouchers' });
       await api.register(socialProofRoutes, { prefix: '/admin/social-proofs' });

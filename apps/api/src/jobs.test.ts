@@ -1,36 +1,28 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq, sql } from 'drizzle-orm';
-import { createTestContext, type TestContext } from '../test/helper.ts';
+import { createTestContext, manualJobRunner, selectRows, type TestContext } from '../test/helper.ts';
 import { auditLog, newsPosts, sessions, users } from './db/schema.ts';
-import { createJobRunner } from './lib/job-runner.ts';
+import { enqueueJob } from './lib/job-runner.ts';
 import { startBackgroundJobs } from './jobs.ts';
+
+let ctx: TestContext;
+const now = new Date();
+
+beforeAll(async () => {
+  ctx = await createTestContext({ clock: { now: () => now } });
+});
+afterAll(async () => ctx?.close());
+
+const rows = <T>(query: ReturnType<typeof sql>) => selectRows<T>(ctx.app, query);
 
 /**
  * Issue 29, "once-only work": every scheduled task runs once across processes. Each process has its
  * own job runner; two runners on one database stand for two processes.
  */
 describe('recurring background work, once across processes', () => {
-  let ctx: TestContext;
-  const now = new Date();
-
-  beforeAll(async () => {
-    ctx = await createTestContext({ clock: { now: () => now } });
-  });
-  afterAll(async () => ctx?.close());
-
-  const rows = async <T>(query: ReturnType<typeof sql>) => ((await ctx.app.db.execute(query)) as unknown as { rows: T[] }).rows;
-
   it('runs a recurring job once per period whichever of two runners claims it, and keeps one row for it', async () => {
     let calls = 0;
-    const runnerOf = () =>
-      createJobRunner({
-        db: ctx.app.db,
-        log: ctx.app.log,
-        intervalMs: 1000,
-        isAutomatic: false,
-        every: { 'test.every-minute': 60_000 },
-        handlers: { 'test.every-minute': async () => ({ call: (calls += 1) }) },
-      });
+    const runnerOf = () => manualJobRunner(ctx.app, { every: { 'test.every-minute': 60_000 }, handlers: { 'test.every-minute': async () => ({ call: (calls += 1) }) } });
     const one = runnerOf();
     const two = runnerOf();
     await Promise.all([one.tick(), two.tick()]);
@@ -52,11 +44,7 @@ describe('recurring background work, once across processes', () => {
 
   it('never gives a failing recurring job up: it waits at most its period and runs again', async () => {
     let calls = 0;
-    const runner = createJobRunner({
-      db: ctx.app.db,
-      log: ctx.app.log,
-      intervalMs: 1000,
-      isAutomatic: false,
+    const runner = manualJobRunner(ctx.app, {
       every: { 'test.failing': 30_000 },
       handlers: {
         'test.failing': async () => {
@@ -113,5 +101,53 @@ describe('recurring background work, once across processes', () => {
     ]);
     await one.stop();
     await two.stop();
+  });
+});
+
+/** The runner itself (lib/job-runner.ts): what happens to a job that fails, dies or runs long. */
+describe('the job runner: retries, take-over, leases', () => {
+  it('retries a failing job later and takes over a job whose runner died (lease expired)', async () => {
+    let calls = 0;
+    const runner = manualJobRunner(ctx.app, {
+      handlers: {
+        flaky: async () => {
+          calls += 1;
+          if (calls === 1) throw new Error('first attempt fails');
+          return { calls };
+        },
+      },
+    });
+    await enqueueJob(ctx.app.db, { kind: 'flaky', dedupeKey: 'flaky:1' });
+    await runner.tick();
+    const [failed] = await rows<{ status: string; attempts: number; last_error: string }>(sql`select status, attempts, last_error from jobs where dedupe_key = 'flaky:1'`);
+    expect(failed).toMatchObject({ status: 'queued', attempts: 1, last_error: 'first attempt fails' });
+    // Due again (as if its back-off had passed), and a "running" job whose lease ran out.
+    await ctx.app.db.execute(sql`update jobs set run_at = now() - interval '1 second' where dedupe_key = 'flaky:1'`);
+    await enqueueJob(ctx.app.db, { kind: 'flaky', dedupeKey: 'flaky:2' });
+    await ctx.app.db.execute(sql`update jobs set status = 'running', locked_until = now() - interval '1 second' where dedupe_key = 'flaky:2'`);
+    expect(await runner.tick()).toBe(2);
+    const done = await rows<{ status: string }>(sql`select status from jobs where kind = 'flaky' order by id`);
+    expect(done.map((row) => row.status)).toEqual(['done', 'done']);
+    await runner.stop();
+  });
+
+  it('gives a long job kind its own lease, so that no other process takes it over while it runs', async () => {
+    let lease = 0;
+    const runner = manualJobRunner(ctx.app, {
+      leaseSeconds: { 'slow-check': 7200 },
+      handlers: {
+        'slow-check': async () => {
+          const [row] = await rows<{ seconds: number }>(
+            sql`select extract(epoch from locked_until - now())::int as seconds from jobs where dedupe_key = 'slow-check:1'`,
+          );
+          lease = Number(row?.seconds);
+          return null;
+        },
+      },
+    });
+    await enqueueJob(ctx.app.db, { kind: 'slow-check', dedupeKey: 'slow-check:1' });
+    expect(await runner.tick()).toBe(1);
+    expect(lease).toBeGreaterThan(7000);
+    await runner.stop();
   });
 });

@@ -6,7 +6,7 @@ import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { inject } from 'vitest';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
-import { eq } from 'drizzle-orm';
+import { eq, type SQL } from 'drizzle-orm';
 import { decodeJwt } from 'jose';
 import { CSRF_COOKIE, CSRF_HEADER } from '@sf/contract/app-info';
 import { buildApp, type App, type AppOptions } from '../src/app.ts';
@@ -16,6 +16,7 @@ import { seedDemoData } from '../src/db/seed.ts';
 import { users } from '../src/db/schema.ts';
 import { createSession } from '../src/identity/sessions.ts';
 import type { Clock } from '../src/lib/clock.ts';
+import { createJobRunner, type JobRunner } from '../src/lib/job-runner.ts';
 import type { Mailer } from '../src/lib/mailer.ts';
 
 /** Which database this run of the API suite uses: set per Vitest project (vitest.config.ts). */
@@ -137,4 +138,17 @@ export async function createTestContext(options: TestOptions = {}): Promise<Test
       await rm(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** The rows of a raw SQL query, typed as the test expects them. */
+export async function selectRows<T>(app: Pick<App, 'db'>, query: SQL): Promise<T[]> {
+  return ((await app.db.execute(query)) as unknown as { rows: T[] }).rows;
+}
+
+/**
+ * A job runner on the test app's database with no timer: it works only when the test calls
+ * `tick()`. Two of them on one database stand for two processes.
+ */
+export function manualJobRunner(app: Pick<App, 'db' | 'log'>, options: Pick<Parameters<typeof createJobRunner>[0], 'handlers' | 'every' | 'leaseSeconds'>): JobRunner {
+  return createJobRunner({ db: app.db, log: app.log, intervalMs: 1000, isAutomatic: false, ...options });
 }

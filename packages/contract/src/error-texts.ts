@@ -1,5 +1,6 @@
 import type { Language } from './app-info.ts';
-import { formatBound, message } from './messages.ts';
+import type { ImportErrorCode } from './imports.ts';
+import { fieldLabel, formatBound, message } from './messages.ts';
 
 /**
  * The one catalogue of the API's error texts, per language (CONTRIBUTING.md: an error is a code and
@@ -142,6 +143,22 @@ const texts = {
     en: 'This action is not possible in the current state: no block is in force',
     it: 'Questa azione non è possibile nello stato attuale: nessun blocco in vigore',
   },
+  // ---- Import row errors (the dry run's report and its errors.csv): `field` is the mapped field ----
+  import_required: { it: (p) => message('required', 'it', { field: String(p['field']) }), en: (p) => message('required', 'en', { field: String(p['field']) }) },
+  import_invalid: { it: (p) => message('invalid', 'it', { field: String(p['field']) }), en: (p) => message('invalid', 'en', { field: String(p['field']) }) },
+  import_not_found: { it: (p) => message('notFound', 'it', { field: String(p['field']) }), en: (p) => message('notFound', 'en', { field: String(p['field']) }) },
+  import_duplicate_in_file: {
+    it: (p) => `${message('invalid', 'it', { field: String(p['field']) })}: ripetuto nel file`,
+    en: (p) => `${message('invalid', 'en', { field: String(p['field']) })}: repeated in the file`,
+  },
+  import_already_exists: {
+    it: (p) => `${fieldLabel(String(p['field']), 'it')}: valore già usato`,
+    en: (p) => `${fieldLabel(String(p['field']), 'en')} is already used`,
+  },
+  import_consent_value: {
+    it: (p) => `${message('invalid', 'it', { field: String(p['field']) })}: usa sì o no`,
+    en: (p) => `${message('invalid', 'en', { field: String(p['field']) })}: use yes or no`,
+  },
   // ---- Ledger ----
   insufficient_balance: {
     en: (p) => `The balance is not enough: ${formatBound(p['balance'] ?? 0, 'en')} ${unit(p, 'en')} available, ${formatBound(p['requested'] ?? 0, 'en')} requested`,
@@ -207,4 +224,24 @@ export function errorText(key: ErrorTextKey, language: Language, params: ErrorPa
 /** Whether a string names a text of the catalogue (a code without a text of its own falls back). */
 export function isErrorTextKey(key: string): key is ErrorTextKey {
   return Object.hasOwn(texts, key);
+}
+
+/**
+ * A row error's text in the catalogue (above), its parameter the field the column was mapped
+ * to; a balance the ledger refused reads as an invalid value of its field.
+ */
+export const IMPORT_ERROR_TEXTS = {
+  required: 'import_required',
+  invalid: 'import_invalid',
+  notFound: 'import_not_found',
+  duplicateInFile: 'import_duplicate_in_file',
+  alreadyExists: 'import_already_exists',
+  consentValue: 'import_consent_value',
+  insufficientBalance: 'import_invalid',
+} as const satisfies Record<ImportErrorCode, ErrorTextKey>;
+
+/** The text of a stored row error in a language; an unknown code reads as an invalid value. */
+export function importRowErrorText(code: string, field: string, language: Language): string {
+  const key = Object.hasOwn(IMPORT_ERROR_TEXTS, code) ? IMPORT_ERROR_TEXTS[code as ImportErrorCode] : 'import_invalid';
+  return errorText(key, language, { field });
 }

@@ -1,4 +1,3 @@
-import type { FastifyRequest } from 'fastify';
 import type {
   ChangePasswordResponse,
   ForgotPasswordRequest,
@@ -12,6 +11,7 @@ import type { ConfirmEmailRequest } from '@sf/contract/email-confirmation';
 import type { Executor } from '../db/client.ts';
 import type { Account } from './accounts.ts';
 import type { BoundStatement } from '../db/statement-shape.ts';
+import type { PublicCaller } from '../lib/caller.ts';
 
 /** Work done after the answer went out (so that its timing tells nothing). */
 export type AfterReply = (what: string, work: () => Promise<void>) => void;
@@ -47,16 +47,16 @@ export type DeferredAccountCheck = {
 export interface IdentityProvider {
   readonly kind: 'builtin' | 'firebase';
   /** S1: tokens only for an active, confirmed account with a staff role; else 400 invalid_credentials. */
-  login(body: LoginRequest, request: FastifyRequest): Promise<LoginResponse>;
+  login(body: LoginRequest, caller: PublicCaller): Promise<LoginResponse>;
   /** S6/B7: an account without a role, whose address must be confirmed. */
-  register(body: RegisterRequest, request: FastifyRequest, afterReply: AfterReply): Promise<{ email: string }>;
-  confirmEmail(body: ConfirmEmailRequest, request: FastifyRequest): Promise<{ ok: true }>;
+  register(body: RegisterRequest, caller: PublicCaller, afterReply: AfterReply): Promise<{ email: string }>;
+  confirmEmail(body: ConfirmEmailRequest, caller: PublicCaller): Promise<{ ok: true }>;
   /** S7: same answer for any address; the work happens after the reply. */
-  forgotPassword(body: ForgotPasswordRequest, request: FastifyRequest, afterReply: AfterReply): { ok: true };
-  resetPassword(body: ResetPasswordRequest, request: FastifyRequest): Promise<{ ok: true }>;
+  forgotPassword(body: ForgotPasswordRequest, caller: PublicCaller, afterReply: AfterReply): { ok: true };
+  resetPassword(body: ResetPasswordRequest, caller: PublicCaller): Promise<{ ok: true }>;
   /** S10: the secure-token endpoint; 400 invalid_grant for an account that may no longer enter. */
-  refresh(refreshToken: string, request: FastifyRequest): Promise<TokenResponse>;
-  logout(refreshToken: string, request: FastifyRequest): Promise<{ ok: true }>;
+  refresh(refreshToken: string, caller: PublicCaller): Promise<TokenResponse>;
+  logout(refreshToken: string, caller: PublicCaller): Promise<{ ok: true }>;
   /** The sign-in an ID token this provider just issued belongs to (binds the forgery-protection cookie). */
   sessionIdOf(idToken: string): string;
   /**
@@ -75,7 +75,7 @@ export interface IdentityProvider {
    * The profile dialog's password change, for a provider that keeps the passwords itself (Firebase);
    * absent: ours, in `modules/staff/self.service.ts`. Ends every session, answers with a fresh sign-in.
    */
-  changeOwnPassword?(request: FastifyRequest, account: Account, body: PasswordChange): Promise<ChangePasswordResponse>;
+  changeOwnPassword?(caller: PublicCaller, account: Account, body: PasswordChange): Promise<ChangePasswordResponse>;
   /**
    * An invited person's account, just created in our database inside `tx`, gets its credentials where
    * the provider keeps them; absent: ours (the built-in provider stored the password's hash already).

@@ -18,6 +18,14 @@ export function actorOf(request: FastifyRequest, fallback?: { id: string; email:
   return { id: user?.id ?? null, email: user?.email ?? null, requestId: request.id, ip: request.ip };
 }
 
+/**
+ * A request's actor once the account acting on itself is known (registration, a reset or invitation
+ * link): that account, unless someone is signed in (as `actorOf` with a fallback).
+ */
+export function actorAs(actor: AuditActor, account: { id: string; email: string }): AuditActor {
+  return actor.id === null ? { ...actor, id: account.id, email: account.email } : actor;
+}
+
 export const SYSTEM_ACTOR: AuditActor = { id: null, email: 'system' };
 
 /**

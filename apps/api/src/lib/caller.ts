@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
 import type { Language } from '@sf/contract/app-info';
 import type { Database } from '../db/client.ts';
 import type { Clock } from './clock.ts';
@@ -14,6 +14,27 @@ export type ServiceDeps = { db: Database; clock: Clock; timeZone: string };
 export function callerOf(request: FastifyRequest): Caller {
   const user = request.user as NonNullable<FastifyRequest['user']>;
   return { actor: actorOf(request), userId: user.id, language: request.language };
+}
+
+/**
+ * What the identity flows need of the request besides the caller: the client's address (sign-in
+ * throttling per address) and the request's own logger (a refusal's reason, logged with its request id).
+ */
+export type RequestTrace = { ip: string; log: FastifyBaseLogger };
+
+/**
+ * Who calls a public route of the identity flows (sign-in, registration, the links of our e-mails):
+ * nobody is signed in yet, so the audit actor names no one until the service knows the account.
+ */
+export type PublicCaller = RequestTrace & { actor: AuditActor; language: Language };
+
+export function publicCallerOf(request: FastifyRequest): PublicCaller {
+  return { actor: actorOf(request), language: request.language, ip: request.ip, log: request.log };
+}
+
+/** For guarded routes whose service logs or hands the request on to the identity provider. */
+export function tracedCallerOf(request: FastifyRequest): Caller & RequestTrace {
+  return { ...callerOf(request), ip: request.ip, log: request.log };
 }
 
 export function depsOf(app: FastifyInstance): ServiceDeps {

@@ -11,6 +11,9 @@ import { recordAudit, type AuditActor } from './audit.ts';
 /** Images we store: News covers, reward images, social-action screenshots. */
 export const IMAGE_MAX_BYTES = 5 * 1024 * 1024;
 
+/** `@fastify/multipart` limits of a route that takes one file (field `file`) of at most an image's size. */
+export const SINGLE_FILE_LIMITS = { fileSize: IMAGE_MAX_BYTES, files: 1, fields: 0, parts: 1, fieldNameSize: 100, headerPairs: 50 };
+
 export type ImageType = { contentType: string; extension: string };
 
 const PNG = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];

@@ -10,6 +10,7 @@ import { createFirebaseAdmin, type FirebaseAdmin } from '../../src/identity/fire
 import { firebaseSessionId } from '../../src/modules/auth/firebase-provider.ts';
 import { runStaffCli } from '../../src/cli/staff.ts';
 import type { MailMessage } from '../../src/lib/mailer.ts';
+import { linkTokenIn } from '../../../../tools/test-support/smtp-catcher.ts';
 
 /**
  * AUTH_PROVIDER=firebase end to end through our API, against the real Firebase Auth emulator (started
@@ -222,11 +223,7 @@ describe('registration and reset with Firebase', () => {
       },
       { timeout: 20_000, interval: 100 },
     );
-  const linkToken = (mail: MailMessage, page: string) => {
-    const match = new RegExp(`/auth/${page}\\?token=([^\\s"<]+)`).exec(mail.text);
-    if (!match?.[1]) throw new Error(`no ${page} link in: ${mail.text}`);
-    return decodeURIComponent(match[1]);
-  };
+  const linkToken = (mail: MailMessage, page: string) => linkTokenIn(mail.text, `/auth/${page}`);
 
   it('a registration waits for its confirmed address and an approval; npm run staff grants the role and the claim', async () => {
     const email = newAddress();

@@ -26,6 +26,8 @@ export type RequestOptions = {
   signal?: AbortSignal;
   /** No toast for this call: the caller shows the failure itself (it is still logged). */
   isSilent?: boolean;
+  /** Error codes the caller shows in its own form (e.g. the news editor's `version_conflict`): no toast for those. */
+  inlineCodes?: readonly string[];
   /** Extra request headers, e.g. the ledger's `Idempotency-Key` (sent again unchanged on the retry after a refresh). */
   headers?: Record<string, string>;
 };
@@ -202,9 +204,15 @@ export function describeApiError(error: unknown): string {
   return translate('common:errors.unknown', { status: error.status });
 }
 
-/** S11: the caller still gets the error; forms show `validation`/`conflict` inline, everything else is a toast. */
+/**
+ * S11: the caller still gets the error; forms show `validation`/`conflict` inline, and the codes the
+ * call names in `inlineCodes`; everything else is a toast.
+ */
 function report(error: ApiError, options: InternalOptions): void {
-  const isInline = (error.status === 400 && error.code === 'validation') || (error.status === 409 && (error.code === 'conflict' || error.code === 'already_used'));
+  const isInline =
+    (error.status === 400 && error.code === 'validation') ||
+    (error.status === 409 && (error.code === 'conflict' || error.code === 'already_used')) ||
+    (options.inlineCodes?.includes(error.code) ?? false);
   if (isInline) return;
   console.error(`API ${options.method} failed`, error);
   if (!options.isSilent) notifyError(describeApiError(error));

@@ -12,6 +12,7 @@ import {
   tokenResponseSchema,
 } from '@sf/contract/auth';
 import { okResponseSchema } from '@sf/contract/common';
+import { publicCallerOf } from '../../lib/caller.ts';
 import { createAfterReply } from './after-reply.ts';
 import { confirmEmailRequestSchema } from '@sf/contract/email-confirmation';
 
@@ -35,7 +36,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: { tags, summary: 'Sign in with e-mail and password', body: loginRequestSchema, response: { 200: loginResponseSchema } },
     },
     async (request, reply) => {
-      const answer = await app.identity.login(request.body, request);
+      const answer = await app.identity.login(request.body, publicCallerOf(request));
       reply.bindCsrfToSession(app.identity.sessionIdOf(answer.idToken));
       return answer;
     },
@@ -53,7 +54,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const answer = await app.identity.register(request.body, request, afterReply);
+      const answer = await app.identity.register(request.body, publicCallerOf(request), afterReply);
       return reply.status(201).send(answer);
     },
   );
@@ -69,7 +70,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: okResponseSchema },
       },
     },
-    async (request) => app.identity.confirmEmail(request.body, request),
+    async (request) => app.identity.confirmEmail(request.body, publicCallerOf(request)),
   );
 
   app.post(
@@ -83,7 +84,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: okResponseSchema },
       },
     },
-    async (request) => app.identity.forgotPassword(request.body, request, afterReply),
+    async (request) => app.identity.forgotPassword(request.body, publicCallerOf(request), afterReply),
   );
 
   app.post(
@@ -97,7 +98,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: okResponseSchema },
       },
     },
-    async (request) => app.identity.resetPassword(request.body, request),
+    async (request) => app.identity.resetPassword(request.body, publicCallerOf(request)),
   );
 
   app.post(
@@ -112,7 +113,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const answer = await app.identity.refresh(request.body.refresh_token, request);
+      const answer = await app.identity.refresh(request.body.refresh_token, publicCallerOf(request));
       reply.bindCsrfToSession(app.identity.sessionIdOf(answer.id_token));
       return answer;
     },
@@ -124,7 +125,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       config: limited,
       schema: { tags, summary: 'End the session of a refresh token', body: logoutRequestSchema, response: { 200: okResponseSchema } },
     },
-    async (request) => app.identity.logout(request.body.refreshToken, request),
+    async (request) => app.identity.logout(request.body.refreshToken, publicCallerOf(request)),
   );
 
   app.get(

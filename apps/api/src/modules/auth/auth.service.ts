@@ -1,5 +1,4 @@
 import { and, eq, isNull } from 'drizzle-orm';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type {
   ForgotPasswordRequest,
   LoginRequest,
@@ -11,7 +10,10 @@ import type {
 import { isStaffRole } from '@sf/contract/roles';
 import { passwordResetTokens, users } from '../../db/schema.ts';
 import { AppError } from '../../lib/errors.ts';
-import { actorOf, recordAudit } from '../../lib/audit.ts';
+import { actorAs, recordAudit } from '../../lib/audit.ts';
+import type { PublicCaller, ServiceDeps } from '../../lib/caller.ts';
+import type { Mailer } from '../../lib/mailer.ts';
+import type { TokenSigner } from '../../identity/token-signer.ts';
 import { dummyPasswordHash, hashPassword, verifyPassword } from '../../identity/passwords.ts';
 import { assertUncommonPassword } from '../../identity/password-policy.ts';
 import { hashOpaqueToken, newOpaqueToken } from '../../identity/opaque-tokens.ts';
@@ -29,10 +31,19 @@ import { createSession, revokeSession, revokeUserSessions, rotateRefreshToken, s
 import { accountThrottleKey, clearFailures, clearFailuresOfAccount, reserveAttempt, throttleKey } from '../../identity/login-throttle.ts';
 import { emailConfirmationMail, passwordResetMail, registrationAttemptMail } from './auth-mails.ts';
 import { EMAIL_CONFIRMATION_TTL_MS, type ConfirmEmailRequest } from '@sf/contract/email-confirmation';
-
 import type { AfterReply } from '../../identity/provider.ts';
 
 export const RESET_TOKEN_TTL_MS = 30 * 60_000;
+
+/**
+ * What the built-in identity flows need besides the database and the clock: the ID tokens' signer,
+ * the mailer and the web app's address for the links of the e-mails (APP_URL only: a forged Host
+ * header must not put an attacker's site in a link).
+ */
+export type AuthDeps = ServiceDeps & { tokenSigner: TokenSigner; mailer: Mailer; appUrl: string };
+
+/** For the flows whose e-mails go out after the answer (register, forgot-password). */
+export type AuthDepsAfterReply = AuthDeps & { afterReply: AfterReply };
 
 /** One answer for a wrong password, an unknown, disabled or locked account: nothing to enumerate. */
 export function invalidCredentials(): AppError {
@@ -48,29 +59,29 @@ export function invalidResetToken(): AppError {
 }
 
 /** A fresh sign-in: session + first refresh token, and an ID token carrying the current role. */
-export async function issueSignIn(app: FastifyInstance, account: Account): Promise<LoginResponse> {
-  const now = app.clock.now();
-  const { sessionId, refreshToken } = await createSession(app.db, account.id, now);
+export async function issueSignIn(deps: Pick<AuthDeps, 'db' | 'clock' | 'tokenSigner'>, account: Account): Promise<LoginResponse> {
+  const now = deps.clock.now();
+  const { sessionId, refreshToken } = await createSession(deps.db, account.id, now);
   return {
-    idToken: await signIdToken(app.tokenSigner, account, sessionId, now),
+    idToken: await signIdToken(deps.tokenSigner, account, sessionId, now),
     refreshToken,
-    expiresIn: app.tokenSigner.ttlSeconds,
+    expiresIn: deps.tokenSigner.ttlSeconds,
     localId: account.id,
   };
 }
 
-export async function login(app: FastifyInstance, body: LoginRequest, request: FastifyRequest): Promise<LoginResponse> {
+export async function login(deps: AuthDeps, caller: PublicCaller, body: LoginRequest): Promise<LoginResponse> {
   const email = normaliseEmail(body.email);
-  const keys = [throttleKey(email, request.ip), accountThrottleKey(email)] as const;
-  const now = app.clock.now();
+  const keys = [throttleKey(email, caller.ip), accountThrottleKey(email)] as const;
+  const now = deps.clock.now();
   // The attempt is counted BEFORE the password check, atomically: parallel guesses cannot all slip
   // through between a check and a count. A locked key (this address, or the account as a whole) is
   // refused without looking at the password: guessing on is pointless.
-  if (!(await reserveAttempt(app.db, keys[0], keys[1], now))) {
-    request.log.info({ reason: 'locked' }, 'sign-in refused');
+  if (!(await reserveAttempt(deps.db, keys[0], keys[1], now))) {
+    caller.log.info({ reason: 'locked' }, 'sign-in refused');
     throw invalidCredentials();
   }
-  const account = await findAccountByEmail(app.db, email);
+  const account = await findAccountByEmail(deps.db, email);
   // Unknown accounts cost one argon2 verification too, so timing does not reveal which exist.
   const isPasswordRight = await verifyPassword(account?.passwordHash ?? (await dummyPasswordHash()), body.password);
   // S1: only an active account with a staff role may sign in; any other gets the wrong-password
@@ -78,34 +89,34 @@ export async function login(app: FastifyInstance, body: LoginRequest, request: F
   const refusal = !account ? 'unknown' : !isPasswordRight ? 'password' : account.status !== 'active' ? 'disabled' : !isStaffRole(account.role) ? 'no_staff_role' : !account.emailConfirmedAt ? 'unconfirmed' : null;
   if (!account || refusal) {
     // The reserved attempt stays counted: it was a failure.
-    request.log.info({ reason: refusal }, 'sign-in refused');
+    caller.log.info({ reason: refusal }, 'sign-in refused');
     throw invalidCredentials();
   }
-  await clearFailures(app.db, [...keys]);
-  return issueSignIn(app, account);
+  await clearFailures(deps.db, [...keys]);
+  return issueSignIn(deps, account);
 }
 
-export async function register(app: FastifyInstance, body: RegisterRequest, request: FastifyRequest, afterReply: AfterReply) {
+export async function register(deps: AuthDepsAfterReply, caller: PublicCaller, body: RegisterRequest) {
   assertUncommonPassword(body.password, 'password');
   const email = normaliseEmail(body.email);
   // Hashed whether or not the address is taken, so both answers take as long.
   const passwordHash = await hashPassword(body.password);
   const displayName = displayNameOf(body.firstName, body.lastName);
-  const now = app.clock.now();
+  const now = deps.clock.now();
   const details = {
     passwordHash,
     displayName,
-    profile: defaultProfile(body.firstName, body.lastName, request.language),
+    profile: defaultProfile(body.firstName, body.lastName, caller.language),
     passwordChangedAt: now,
   };
-  const outcome = await app.db.transaction(async (tx): Promise<{ kind: 'confirm'; userId: string } | { kind: 'taken' }> => {
+  const outcome = await deps.db.transaction(async (tx): Promise<{ kind: 'confirm'; userId: string } | { kind: 'taken' }> => {
     const [row] = await tx
       .insert(users)
       .values({ email, role: null, status: 'active', emailConfirmedAt: null, ...details })
       .onConflictDoNothing({ target: users.email })
       .returning({ id: users.id, email: users.email, displayName: users.displayName, role: users.role });
     if (row) {
-      await recordAudit(tx, actorOf(request, { id: row.id, email: row.email }), {
+      await recordAudit(tx, actorAs(caller.actor, { id: row.id, email: row.email }), {
         action: 'account.register',
         entityType: 'user',
         entityId: row.id,
@@ -125,7 +136,7 @@ export async function register(app: FastifyInstance, body: RegisterRequest, requ
       .update(passwordResetTokens)
       .set({ usedAt: now })
       .where(and(eq(passwordResetTokens.userId, unconfirmed.id), isNull(passwordResetTokens.usedAt)));
-    await recordAudit(tx, actorOf(request, { id: unconfirmed.id, email }), {
+    await recordAudit(tx, actorAs(caller.actor, { id: unconfirmed.id, email }), {
       action: 'account.register',
       entityType: 'user',
       entityId: unconfirmed.id,
@@ -134,25 +145,25 @@ export async function register(app: FastifyInstance, body: RegisterRequest, requ
     return { kind: 'confirm', userId: unconfirmed.id };
   });
   if (outcome.kind === 'confirm') {
-    afterReply('address confirmation e-mail', async () => {
+    deps.afterReply('address confirmation e-mail', async () => {
       const { token, hash } = newOpaqueToken();
-      await app.db.insert(passwordResetTokens).values({
+      await deps.db.insert(passwordResetTokens).values({
         tokenHash: hash,
         purpose: 'email_confirmation',
         userId: outcome.userId,
         createdAt: now,
         expiresAt: new Date(now.getTime() + EMAIL_CONFIRMATION_TTL_MS),
       });
-      const link = `${app.env.APP_URL}/auth/confirm-email?token=${encodeURIComponent(token)}`;
-      await app.mailer.send(emailConfirmationMail(email, displayName, link, request.language));
+      const link = `${deps.appUrl}/auth/confirm-email?token=${encodeURIComponent(token)}`;
+      await deps.mailer.send(emailConfirmationMail(email, displayName, link, caller.language));
     });
   } else {
     // The same 201 as for a new account; only the owner learns of the attempt, by e-mail.
-    afterReply('registration attempt e-mail', async () => {
-      const owner = await findAccountByEmail(app.db, email);
+    deps.afterReply('registration attempt e-mail', async () => {
+      const owner = await findAccountByEmail(deps.db, email);
       if (!owner) return;
-      const link = `${app.env.APP_URL}/auth/forgot-password`;
-      await app.mailer.send(registrationAttemptMail(owner.email, owner.displayName, link, owner.profile.language));
+      const link = `${deps.appUrl}/auth/forgot-password`;
+      await deps.mailer.send(registrationAttemptMail(owner.email, owner.displayName, link, owner.profile.language));
     });
   }
   return { email };
@@ -162,9 +173,9 @@ export async function register(app: FastifyInstance, body: RegisterRequest, requ
  * B7: the single-use link of the confirmation e-mail. Only then may an admin approve the account (and
  * only then does the staff list show it as waiting).
  */
-export async function confirmEmail(app: FastifyInstance, body: ConfirmEmailRequest, request: FastifyRequest) {
-  const now = app.clock.now();
-  const isDone = await app.db.transaction(async (tx) => {
+export async function confirmEmail(deps: ServiceDeps, caller: PublicCaller, body: ConfirmEmailRequest) {
+  const now = deps.clock.now();
+  const isDone = await deps.db.transaction(async (tx) => {
     const [claimed] = await tx
       .update(passwordResetTokens)
       .set({ usedAt: now })
@@ -183,7 +194,7 @@ export async function confirmEmail(app: FastifyInstance, body: ConfirmEmailReque
       .where(and(eq(users.id, claimed.userId), isNull(users.emailConfirmedAt)))
       .returning({ id: users.id, email: users.email });
     if (!confirmed) return false;
-    await recordAudit(tx, actorOf(request, confirmed), {
+    await recordAudit(tx, actorAs(caller.actor, confirmed), {
       action: 'account.confirm_email',
       entityType: 'user',
       entityId: confirmed.id,
@@ -201,32 +212,31 @@ export async function confirmEmail(app: FastifyInstance, body: ConfirmEmailReque
  * Answers at once; everything that depends on whether the address exists (look-up, token, e-mail)
  * runs after the reply, so neither the body nor the timing tells.
  */
-export function forgotPassword(app: FastifyInstance, body: ForgotPasswordRequest, afterReply: AfterReply) {
+export function forgotPassword(deps: AuthDepsAfterReply, body: ForgotPasswordRequest) {
   const email = normaliseEmail(body.email);
-  const requestedAt = app.clock.now();
-  afterReply('password reset e-mail', async () => {
-    const account = await findAccountByEmail(app.db, email);
+  const requestedAt = deps.clock.now();
+  deps.afterReply('password reset e-mail', async () => {
+    const account = await findAccountByEmail(deps.db, email);
     if (!account || account.status !== 'active') return;
     const { token, hash } = newOpaqueToken();
-    await app.db.insert(passwordResetTokens).values({
+    await deps.db.insert(passwordResetTokens).values({
       tokenHash: hash,
       userId: account.id,
       createdAt: requestedAt,
       expiresAt: new Date(requestedAt.getTime() + RESET_TOKEN_TTL_MS),
     });
-    // APP_URL only: a forged Host header must not put an attacker's site in the link.
-    const link = `${app.env.APP_URL}/auth/reset-password?token=${encodeURIComponent(token)}`;
-    await app.mailer.send(passwordResetMail(account.email, account.displayName, link, account.profile.language));
+    const link = `${deps.appUrl}/auth/reset-password?token=${encodeURIComponent(token)}`;
+    await deps.mailer.send(passwordResetMail(account.email, account.displayName, link, account.profile.language));
   });
   return { ok: true as const };
 }
 
-export async function resetPassword(app: FastifyInstance, body: ResetPasswordRequest, request: FastifyRequest) {
+export async function resetPassword(deps: ServiceDeps, caller: PublicCaller, body: ResetPasswordRequest) {
   assertUncommonPassword(body.password, 'password');
   const passwordHash = await hashPassword(body.password);
-  const now = app.clock.now();
+  const now = deps.clock.now();
   const tokenHash = hashOpaqueToken(body.token);
-  const isDone = await app.db.transaction(async (tx) => {
+  const isDone = await deps.db.transaction(async (tx) => {
     const [claimed] = await tx
       .update(passwordResetTokens)
       .set({ usedAt: now })
@@ -259,7 +269,7 @@ export async function resetPassword(app: FastifyInstance, body: ResetPasswordReq
         ),
       );
     await clearFailuresOfAccount(tx, account.email);
-    await recordAudit(tx, actorOf(request, { id: account.id, email: account.email }), {
+    await recordAudit(tx, actorAs(caller.actor, { id: account.id, email: account.email }), {
       action: 'account.password_reset',
       entityType: 'user',
       entityId: account.id,
@@ -272,32 +282,32 @@ export async function resetPassword(app: FastifyInstance, body: ResetPasswordReq
   return { ok: true as const };
 }
 
-export async function refreshTokens(app: FastifyInstance, refreshToken: string, request: FastifyRequest): Promise<TokenResponse> {
-  const now = app.clock.now();
-  const rotation = await rotateRefreshToken(app.db, refreshToken, now);
+export async function refreshTokens(deps: AuthDeps, caller: PublicCaller, refreshToken: string): Promise<TokenResponse> {
+  const now = deps.clock.now();
+  const rotation = await rotateRefreshToken(deps.db, refreshToken, now);
   if (!rotation.ok) {
-    if (rotation.reason === 'reused') request.log.warn('refresh token replayed: its whole family is revoked');
+    if (rotation.reason === 'reused') caller.log.warn('refresh token replayed: its whole family is revoked');
     throw invalidGrant();
   }
-  const account = await findAccountById(app.db, rotation.userId);
+  const account = await findAccountById(deps.db, rotation.userId);
   // An account disabled, or left without a staff role, since the sign-in gets no new tokens (S1).
   if (!account || account.status !== 'active' || !isStaffRole(account.role)) {
-    await revokeSession(app.db, rotation.sessionId, now, 'disabled');
+    await revokeSession(deps.db, rotation.sessionId, now, 'disabled');
     throw invalidGrant();
   }
   // S10: the new ID token carries the account's role as it is now.
-  const idToken = await signIdToken(app.tokenSigner, account, rotation.sessionId, now);
+  const idToken = await signIdToken(deps.tokenSigner, account, rotation.sessionId, now);
   return {
     access_token: idToken,
     id_token: idToken,
     refresh_token: rotation.refreshToken,
-    expires_in: app.tokenSigner.ttlSeconds,
+    expires_in: deps.tokenSigner.ttlSeconds,
     token_type: 'Bearer',
   };
 }
 
-export async function logout(app: FastifyInstance, refreshToken: string) {
-  const sessionId = await sessionOfRefreshToken(app.db, refreshToken);
-  if (sessionId) await revokeSession(app.db, sessionId, app.clock.now(), 'logout');
+export async function logout(deps: ServiceDeps, refreshToken: string) {
+  const sessionId = await sessionOfRefreshToken(deps.db, refreshToken);
+  if (sessionId) await revokeSession(deps.db, sessionId, deps.clock.now(), 'logout');
   return { ok: true as const };
 }

@@ -6,7 +6,7 @@ import { TokenError } from '../../identity/token-signer.ts';
 import { sessionIdOf } from '../../identity/accounts.ts';
 import type { CheckedAccount, IdentityProvider } from '../../identity/provider.ts';
 import { StatementShape } from '../../db/statement-shape.ts';
-import { confirmEmail, forgotPassword, login, logout, refreshTokens, register, resetPassword } from './auth.service.ts';
+import { confirmEmail, forgotPassword, login, logout, refreshTokens, register, resetPassword, type AuthDeps } from './auth.service.ts';
 
 /**
  * The sign-in a token names, joined to its account only while it is live: its own, not revoked, not
@@ -88,15 +88,24 @@ export function createBuiltinProvider(app: FastifyInstance): IdentityProvider {
     return row as Row & { sessionId: string };
   }
 
+  const deps: AuthDeps = {
+    db: app.db,
+    clock: app.clock,
+    timeZone: app.env.BUSINESS_TIME_ZONE,
+    tokenSigner: app.tokenSigner,
+    mailer: app.mailer,
+    appUrl: app.env.APP_URL,
+  };
+
   return {
     kind: 'builtin',
-    login: (body, request) => login(app, body, request),
-    register: (body, request, afterReply) => register(app, body, request, afterReply),
-    confirmEmail: (body, request) => confirmEmail(app, body, request),
-    forgotPassword: (body, _request, afterReply) => forgotPassword(app, body, afterReply),
-    resetPassword: (body, request) => resetPassword(app, body, request),
-    refresh: (refreshToken, request) => refreshTokens(app, refreshToken, request),
-    logout: (refreshToken) => logout(app, refreshToken),
+    login: (body, caller) => login(deps, caller, body),
+    register: (body, caller, afterReply) => register({ ...deps, afterReply }, caller, body),
+    confirmEmail: (body, caller) => confirmEmail(deps, caller, body),
+    forgotPassword: (body, _caller, afterReply) => forgotPassword({ ...deps, afterReply }, body),
+    resetPassword: (body, caller) => resetPassword(deps, caller, body),
+    refresh: (refreshToken, caller) => refreshTokens(deps, caller, refreshToken),
+    logout: (refreshToken) => logout(deps, refreshToken),
     sessionIdOf,
     accountCheckStats,
     // Our ID tokens die with their session, so every check is a revocation check: the option changes nothing.

@@ -1,12 +1,13 @@
 import { createHash } from 'node:crypto';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
+import type { PublicCaller } from '../../lib/caller.ts';
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { DecodedIdToken } from 'firebase-admin/auth';
 import { isStaffRole } from '@sf/contract/roles';
 import type { LoginResponse } from '@sf/contract/auth';
 import { users } from '../../db/schema.ts';
 import { AppError, fieldError, unauthenticated } from '../../lib/errors.ts';
-import { actorOf, recordAudit } from '../../lib/audit.ts';
+import { actorAs, recordAudit } from '../../lib/audit.ts';
 import { assertUncommonPassword } from '../../identity/password-policy.ts';
 import { defaultProfile, displayNameOf, findAccountByEmail, normaliseEmail, type Account } from '../../identity/accounts.ts';
 import { accountThrottleKey, clearFailures, clearFailuresOfAccount, reserveAttempt, throttleKey } from '../../identity/login-throttle.ts';
@@ -81,7 +82,7 @@ export function createFirebaseProvider(app: FastifyInstance): IdentityProvider {
    * is a staff role (set by an admin of the Firebase project), a new account with that role. A
    * customer of the mobile app (no staff claim) never gets a row.
    */
-  async function accountFor(decoded: DecodedIdToken, request: FastifyRequest): Promise<Account | undefined> {
+  async function accountFor(decoded: DecodedIdToken, caller: PublicCaller): Promise<Account | undefined> {
     const linked = await accountOfUid(decoded.uid);
     if (linked) return linked;
     if (!decoded.email) return undefined;
@@ -95,7 +96,7 @@ export function createFirebaseProvider(app: FastifyInstance): IdentityProvider {
           .where(and(eq(users.email, email), isNull(users.firebaseUid)))
           .returning();
         if (row) {
-          await recordAudit(tx, actorOf(request, { id: row.id, email: row.email }), {
+          await recordAudit(tx, actorAs(caller.actor, { id: row.id, email: row.email }), {
             action: 'account.link_firebase',
             entityType: 'user',
             entityId: row.id,
@@ -116,7 +117,7 @@ export function createFirebaseProvider(app: FastifyInstance): IdentityProvider {
           role: claim,
           status: 'active',
           displayName: name.trim(),
-          profile: defaultProfile(firstName, rest.join(' '), request.language),
+          profile: defaultProfile(firstName, rest.join(' '), caller.language),
           // Vouched for by whoever gave the staff claim in the Firebase project.
           emailConfirmedAt: now,
           firebaseUid: decoded.uid,
@@ -125,7 +126,7 @@ export function createFirebaseProvider(app: FastifyInstance): IdentityProvider {
         .onConflictDoNothing()
         .returning();
       if (!row) return undefined;
-      await recordAudit(tx, actorOf(request, { id: row.id, email: row.email }), {
+      await recordAudit(tx, actorAs(caller.actor, { id: row.id, email: row.email }), {
         action: 'account.import_firebase',
         entityType: 'user',
         entityId: row.id,
@@ -150,15 +151,15 @@ export function createFirebaseProvider(app: FastifyInstance): IdentityProvider {
     return admin.auth.verifyIdToken(idToken, checkRevoked);
   }
 
-  async function signIn(email: string, password: string, request: FastifyRequest) {
+  async function signIn(email: string, password: string, caller: PublicCaller) {
     try {
       return await rest.signInWithPassword(email, password);
     } catch (error) {
       if (isRefusal(error)) {
-        request.log.info({ reason: `firebase:${error.reason}` }, 'sign-in refused');
+        caller.log.info({ reason: `firebase:${error.reason}` }, 'sign-in refused');
         throw invalidCredentials();
       }
-      request.log.error({ err: error }, 'Firebase sign-in failed');
+      caller.log.error({ err: error }, 'Firebase sign-in failed');
       throw unavailable();
     }
   }
@@ -166,20 +167,20 @@ export function createFirebaseProvider(app: FastifyInstance): IdentityProvider {
   const provider: IdentityProvider = {
     kind: 'firebase',
 
-    async login(body, request): Promise<LoginResponse> {
+    async login(body, caller): Promise<LoginResponse> {
       const email = normaliseEmail(body.email);
-      const keys = [throttleKey(email, request.ip), accountThrottleKey(email)] as const;
+      const keys = [throttleKey(email, caller.ip), accountThrottleKey(email)] as const;
       // Our lock-out first (ADR 008), whatever Firebase's own throttling does.
       if (!(await reserveAttempt(app.db, keys[0], keys[1], app.clock.now()))) {
-        request.log.info({ reason: 'locked' }, 'sign-in refused');
+        caller.log.info({ reason: 'locked' }, 'sign-in refused');
         throw invalidCredentials();
       }
-      const answer = await signIn(email, body.password, request);
+      const answer = await signIn(email, body.password, caller);
       const decoded = await verify(answer.idToken).catch((error: unknown) => {
-        request.log.error({ err: error }, 'Firebase ID token not verified');
+        caller.log.error({ err: error }, 'Firebase ID token not verified');
         throw unavailable();
       });
-      let account = await accountFor(decoded, request);
+      let account = await accountFor(decoded, caller);
       if (account && decoded.email_verified && !account.emailConfirmedAt) {
         // B7: the address was confirmed at Firebase (its own link): an admin may approve the account now.
         [account] = await app.db.update(users).set({ emailConfirmedAt: app.clock.now() }).where(eq(users.id, account.id)).returning();
@@ -198,18 +199,18 @@ export function createFirebaseProvider(app: FastifyInstance): IdentityProvider {
                 ? 'unconfirmed'
                 : null;
       if (!account || refusal) {
-        request.log.info({ reason: refusal }, 'sign-in refused');
+        caller.log.info({ reason: refusal }, 'sign-in refused');
         throw invalidCredentials();
       }
       await clearFailures(app.db, [...keys]);
       // Our database wins: a claim that differs from it is put right, so the next refresh carries our role.
       if (decoded['role'] !== account.role) {
-        await admin.syncClaims(account).catch((error: unknown) => request.log.warn({ err: error }, 'custom claims not updated'));
+        await admin.syncClaims(account).catch((error: unknown) => caller.log.warn({ err: error }, 'custom claims not updated'));
       }
       return { idToken: answer.idToken, refreshToken: answer.refreshToken, expiresIn: Number(answer.expiresIn), localId: account.id };
     },
 
-    async register(body, request, afterReply) {
+    async register(body, caller, afterReply) {
       assertUncommonPassword(body.password, 'password');
       const email = normaliseEmail(body.email);
       const displayName = displayNameOf(body.firstName, body.lastName);
@@ -218,7 +219,7 @@ export function createFirebaseProvider(app: FastifyInstance): IdentityProvider {
         created = await rest.signUp(email, body.password, displayName);
       } catch (error) {
         if (!(error instanceof FirebaseRestError && error.reason === 'EMAIL_EXISTS')) {
-          request.log.error({ err: error }, 'Firebase registration failed');
+          caller.log.error({ err: error }, 'Firebase registration failed');
           throw isRefusal(error) ? fieldError('email') : unavailable();
         }
         // The same 201 as for a new account; only an owner we know learns of the attempt, by e-mail.
@@ -234,7 +235,7 @@ export function createFirebaseProvider(app: FastifyInstance): IdentityProvider {
         firebaseUid: created.localId,
         passwordHash: FIREBASE_MANAGED_PASSWORD,
         displayName,
-        profile: defaultProfile(body.firstName, body.lastName, request.language),
+        profile: defaultProfile(body.firstName, body.lastName, caller.language),
         passwordChangedAt: new Date(0),
       };
       const userId = await app.db.transaction(async (tx) => {
@@ -253,7 +254,7 @@ export function createFirebaseProvider(app: FastifyInstance): IdentityProvider {
               .where(and(eq(users.email, email), isNull(users.emailConfirmedAt)))
               .returning({ id: users.id });
         if (!replaced) return null;
-        await recordAudit(tx, actorOf(request, { id: replaced.id, email }), {
+        await recordAudit(tx, actorAs(caller.actor, { id: replaced.id, email }), {
           action: 'account.register',
           entityType: 'user',
           entityId: replaced.id,
@@ -266,13 +267,13 @@ export function createFirebaseProvider(app: FastifyInstance): IdentityProvider {
           // Firebase makes the single-use code; the e-mail and the page that applies it are ours.
           const code = oobCodeOf(await admin.auth.generateEmailVerificationLink(email));
           const link = `${env.APP_URL}/auth/confirm-email?token=${encodeURIComponent(code)}`;
-          await app.mailer.send(emailConfirmationMail(email, displayName, link, request.language));
+          await app.mailer.send(emailConfirmationMail(email, displayName, link, caller.language));
         });
       }
       return { email };
     },
 
-    async confirmEmail(body, request) {
+    async confirmEmail(body, caller) {
       let confirmed;
       try {
         confirmed = await rest.applyEmailVerification(body.token);
@@ -288,12 +289,12 @@ export function createFirebaseProvider(app: FastifyInstance): IdentityProvider {
           .where(and(eq(users.firebaseUid, confirmed.localId), isNull(users.emailConfirmedAt)))
           .returning({ id: users.id, email: users.email });
         if (!row) return;
-        await recordAudit(tx, actorOf(request, row), { action: 'account.confirm_email', entityType: 'user', entityId: row.id, after: { emailConfirmed: true } });
+        await recordAudit(tx, actorAs(caller.actor, row), { action: 'account.confirm_email', entityType: 'user', entityId: row.id, after: { emailConfirmed: true } });
       });
       return { ok: true as const };
     },
 
-    forgotPassword(body, _request, afterReply) {
+    forgotPassword(body, _caller, afterReply) {
       const email = normaliseEmail(body.email);
       afterReply('password reset e-mail', async () => {
         const account = await findAccountByEmail(app.db, email);
@@ -312,7 +313,7 @@ export function createFirebaseProvider(app: FastifyInstance): IdentityProvider {
       return { ok: true as const };
     },
 
-    async resetPassword(body, request) {
+    async resetPassword(body, caller) {
       assertUncommonPassword(body.password, 'password');
       let reset;
       try {
@@ -332,7 +333,7 @@ export function createFirebaseProvider(app: FastifyInstance): IdentityProvider {
             .set({ passwordChangedAt: new Date(seconds(now) * 1000), emailConfirmedAt: account.emailConfirmedAt ?? now, updatedAt: now })
             .where(eq(users.id, account.id));
           await clearFailuresOfAccount(tx, account.email);
-          await recordAudit(tx, actorOf(request, { id: account.id, email: account.email }), {
+          await recordAudit(tx, actorAs(caller.actor, { id: account.id, email: account.email }), {
             action: 'account.password_reset',
             entityType: 'user',
             entityId: account.id,
@@ -343,13 +344,13 @@ export function createFirebaseProvider(app: FastifyInstance): IdentityProvider {
       return { ok: true as const };
     },
 
-    async refresh(refreshToken, request) {
+    async refresh(refreshToken, caller) {
       let answer;
       try {
         answer = await rest.refresh(refreshToken);
       } catch (error) {
         if (!isRefusal(error)) throw unavailable();
-        request.log.info({ reason: `firebase:${error.reason}` }, 'refresh refused');
+        caller.log.info({ reason: `firebase:${error.reason}` }, 'refresh refused');
         throw invalidGrant();
       }
       let decoded;
@@ -357,13 +358,13 @@ export function createFirebaseProvider(app: FastifyInstance): IdentityProvider {
         decoded = await verify(answer.id_token);
       } catch (error) {
         // e.g. a sign-in Firebase revoked since (the emulator checks revocation on every verification).
-        request.log.info({ reason: (error as { code?: string }).code }, 'refresh refused');
+        caller.log.info({ reason: (error as { code?: string }).code }, 'refresh refused');
         throw invalidGrant();
       }
       const account = await accountOfUid(decoded.uid);
       // An account disabled, left without a staff role, or signed out since (S1, S10) gets no new tokens.
       if (!account || account.status !== 'active' || !isStaffRole(account.role) || isEndedSignIn(decoded, account)) {
-        request.log.info('refresh refused: the account may no longer enter, or its sign-in ended');
+        caller.log.info('refresh refused: the account may no longer enter, or its sign-in ended');
         throw invalidGrant();
       }
       return {
@@ -409,7 +410,7 @@ export function createFirebaseProvider(app: FastifyInstance): IdentityProvider {
       return { account, sessionId: firebaseSessionId(decoded) };
     },
 
-    async changeOwnPassword(request, account, body) {
+    async changeOwnPassword(caller, account, body) {
       const currentWrong = () => {
         return fieldError('currentPassword', 'invalid');
       };
@@ -423,8 +424,8 @@ export function createFirebaseProvider(app: FastifyInstance): IdentityProvider {
       assertUncommonPassword(body.newPassword, 'newPassword');
       await admin.auth.updateUser(account.firebaseUid, { password: body.newPassword });
       await endSignIns(account.id);
-      await recordAudit(app.db, actorOf(request), { action: 'account.change_password', entityType: 'user', entityId: account.id, after: { provider: 'firebase' } });
-      const answer = await signIn(account.email, body.newPassword, request);
+      await recordAudit(app.db, caller.actor, { action: 'account.change_password', entityType: 'user', entityId: account.id, after: { provider: 'firebase' } });
+      const answer = await signIn(account.email, body.newPassword, caller);
       return { idToken: answer.idToken, refreshToken: answer.refreshToken, expiresIn: Number(answer.expiresIn), localId: account.id };
     },
 

@@ -6,15 +6,12 @@ import PostalMime from 'postal-mime';
 import { createTestContext, type TestContext } from '../../../test/helper.ts';
 import { DEMO_PASSWORD } from '../../db/seed.ts';
 import { auditLog, passwordResetTokens, users } from '../../db/schema.ts';
-import { startSmtpCatcher, type SmtpCatcher } from '../../../../../tools/test-support/smtp-catcher.ts';
+import { linkTokenIn, startSmtpCatcher, type SmtpCatcher } from '../../../../../tools/test-support/smtp-catcher.ts';
 
 const NEW_PASSWORD = 'Cappuccino-al-banco-42';
 
-function tokenFromMail(text: string | undefined): string {
-  const link = /http:\/\/app\.example\.test\/auth\/reset-password\?token=([\w-]+)/.exec(text ?? '');
-  if (!link?.[1]) throw new Error(`no reset link in ${text}`);
-  return link[1];
-}
+/** The token of the reset-password link, which must lead to APP_URL. */
+const tokenFromMail = (text: string | undefined) => linkTokenIn(text, 'http://app.example.test/auth/reset-password');
 
 describe('password reset through a real SMTP server', () => {
   let ctx: TestContext;

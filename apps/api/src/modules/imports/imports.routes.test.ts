@@ -5,9 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { parse } from 'csv-parse/sync';
 import { isValidCardNumber } from '@sf/contract/customers';
-import { createTestContext } from '../../../test/helper.ts';
+import { createTestContext, manualJobRunner, selectRows } from '../../../test/helper.ts';
 import { createLedgerFixture } from '../../../test/ledger-fixtures.ts';
-import { createJobRunner } from '../../lib/job-runner.ts';
 import { startBackgroundJobs } from '../../jobs.ts';
 import { IMPORT_JOB, importDeps } from './imports.service.ts';
 import { runImportChunk } from './imports.run.ts';
@@ -30,9 +29,7 @@ beforeAll(async () => {
 });
 afterAll(() => ctx.close());
 
-async function rows<T>(query: ReturnType<typeof sql>): Promise<T[]> {
-  return ((await ctx.app.db.execute(query)) as unknown as { rows: T[] }).rows;
-}
+const rows = <T>(query: ReturnType<typeof sql>) => selectRows<T>(ctx.app, query);
 
 function multipart(fields: Record<string, string>, file?: { name: string; content: string }) {
   const boundary = '----sf-import-test';
@@ -139,6 +136,22 @@ describe('CSV import of customers', () => {
     expect(quoted?.last_name).toBe('D\'Amico; detta "Mary"');
   });
 
+  it('names every field of a row error by its translated label, consents included (it and en)', async () => {
+    const content = ['firstName,lastName,serviceConsent,profilingConsent', 'Ada,Byron,maybe,yes', 'Bea,Neri,yes,forse'].join('\n');
+    const response = await upload({ kind: 'customers', dryRun: 'true' }, { name: 'consents.csv', content }, 'en');
+    expect(response.statusCode, response.body).toBe(201);
+    const detail = response.json();
+    expect(detail.errors.map((error: { row: number; code: string; message: string }) => [error.row, error.code, error.message])).toEqual([
+      [2, 'consentValue', 'Service consent is not valid: use yes or no'],
+      [3, 'consentValue', 'Profiling consent is not valid: use yes or no'],
+    ]);
+    const italian = await ctx.request({ method: 'GET', url: `/api/admin/imports/${detail.id}`, token, headers: { 'accept-language': 'it' } });
+    expect(italian.json().errors.map((error: { message: string }) => error.message)).toEqual([
+      'Consenso servizio non è valido: usa sì o no',
+      'Consenso profilazione non è valido: usa sì o no',
+    ]);
+  });
+
   it('imports a plain comma-separated UTF-8 file straight away (dryRun=false), mixed good and bad rows', async () => {
     const content = [
       'firstName,lastName,email,phone,birthDate,city,province,marketingConsent',
@@ -228,11 +241,7 @@ describe('CSV import of customers', () => {
     const frozen = new Promise<void>((resolve) => {
       release = resolve;
     });
-    const dying = createJobRunner({
-      db: ctx.app.db,
-      log: ctx.app.log,
-      intervalMs: 1000,
-      isAutomatic: false,
+    const dying = manualJobRunner(ctx.app, {
       handlers: {
         [IMPORT_JOB]: async (payload) => {
           await runImportChunk(deps, String(payload['importId']), { batchRows: 2, maxBatches: 1 });
@@ -252,11 +261,7 @@ describe('CSV import of customers', () => {
 
     // The lease runs out; another process takes the job over and goes on from row 4 (one batch).
     await ctx.app.db.execute(sql`update jobs set locked_until = now() - interval '1 second' where kind = ${IMPORT_JOB} and status = 'running'`);
-    const second = createJobRunner({
-      db: ctx.app.db,
-      log: ctx.app.log,
-      intervalMs: 1000,
-      isAutomatic: false,
+    const second = manualJobRunner(ctx.app, {
       handlers: { [IMPORT_JOB]: async (payload) => runImportChunk(deps, String(payload['importId']), { batchRows: 2, maxBatches: 1 }) },
     });
     expect(await second.tick()).toBe(1);

@@ -6,8 +6,9 @@ import { pipeline } from 'node:stream/promises';
 import type { Readable } from 'node:stream';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { Language } from '@sf/contract/app-info';
-import { message, type MessageKey } from '@sf/contract/messages';
-import type { Import, ImportDetail, ImportErrorCode, ImportKind, ListImportsQuery } from '@sf/contract/imports';
+import type { MessageKey } from '@sf/contract/messages';
+import { importRowErrorText } from '@sf/contract/error-texts';
+import { IMPORT_ERROR_CODES, type Import, type ImportDetail, type ImportKind, type ListImportsQuery } from '@sf/contract/imports';
 import type { Executor } from '../../db/client.ts';
 import { recordAudit } from '../../lib/audit.ts';
 import { depsOf, type Caller, type ServiceDeps } from '../../lib/caller.ts';
@@ -42,31 +43,6 @@ export const filePathOf = (dataDir: string, storedName: string) => path.join(imp
 const importNotFound = () => notFound('importJob');
 const fieldProblem = (field: string, key: MessageKey = 'invalid') => fieldError(field, key);
 const invalidState = () => new AppError(409, 'invalid_state');
-
-/** An import error's text in the reader's language, naming the field. */
-export function rowErrorText(code: string, field: string, language: Language): string {
-  switch (code as ImportErrorCode) {
-    case 'required':
-      return message('required', language, { field });
-    case 'notFound':
-      return message('notFound', language, { field });
-    case 'duplicateInFile':
-      return language === 'it' ? `${message('invalid', language, { field })}: ripetuto nel file` : `${message('invalid', language, { field })}: repeated in the file`;
-    case 'alreadyExists':
-      return language === 'it' ? `${fieldLabelText(field, language)}: valore già usato` : `${fieldLabelText(field, language)} is already used`;
-    case 'consentValue':
-      return language === 'it' ? `${message('invalid', language, { field })}: usa sì o no` : `${message('invalid', language, { field })}: use yes or no`;
-    case 'insufficientBalance':
-    case 'invalid':
-    default:
-      return message('invalid', language, { field });
-  }
-}
-
-function fieldLabelText(field: string, language: Language): string {
-  // "<label> is required" without its ending gives the bare label in either language.
-  return message('required', language, { field }).replace(/ (è|is) (obbligatori[oa]|required)$/, '');
-}
 
 export function toImport(row: repo.ImportListRow): Import {
   const value = row.import;
@@ -109,7 +85,7 @@ export async function getImport(deps: ServiceDeps, id: string, language: Languag
       row: error.rowNumber,
       column: error.columnName,
       code: error.code,
-      message: rowErrorText(error.code, fieldOf(error.columnName), language),
+      message: importRowErrorText(error.code, fieldOf(error.columnName), language),
     })),
   };
 }
@@ -117,10 +93,9 @@ export async function getImport(deps: ServiceDeps, id: string, language: Languag
 /** Every row error of an import as CSV for Italian Excel (the read is audited in the export's transaction). */
 export async function importErrorsExport(deps: ImportDeps, caller: Caller, id: string) {
   const detail = await getImport(deps, id, caller.language);
-  const codes = ['required', 'invalid', 'notFound', 'duplicateInFile', 'alreadyExists', 'consentValue', 'insufficientBalance'];
   const fieldOf = new Map(Object.entries(detail.mapping).map(([field, column]) => [column, field]));
   const columns = [...new Set([...Object.values(detail.mapping), ...Object.keys(detail.mapping)])];
-  const texts = columns.flatMap((column) => codes.map((code) => ({ t_column: column, t_code: code, t_text: rowErrorText(code, fieldOf.get(column) ?? column, caller.language) })));
+  const texts = columns.flatMap((column) => IMPORT_ERROR_CODES.map((code) => ({ t_column: column, t_code: code, t_text: importRowErrorText(code, fieldOf.get(column) ?? column, caller.language) })));
   const source = repo.rowErrorsExport(id, texts);
   return {
     db: deps.db,

@@ -17,8 +17,7 @@ import {
 import { idempotencyHeadersSchema } from '@sf/contract/ledger';
 import { coverUploadResponseSchema } from '@sf/contract/news';
 import { voucherCodeParamSchema } from '@sf/contract/rewards';
-import { IMAGE_MAX_BYTES } from '../../lib/uploads.ts';
-import { readUploadedFile } from '../../lib/uploads.ts';
+import { SINGLE_FILE_LIMITS, readUploadedFile } from '../../lib/uploads.ts';
 import { storeProofImage } from '../social-proofs/social-proofs.service.ts';
 import type { IntegrationKey } from './api-keys.service.ts';
 import {
@@ -85,7 +84,7 @@ export function integrationSpecification(spec: Record<string, unknown>): Record<
 
 /** `/api/integration/v1` (docs/product.md D "Integration API"): tills and the customers' app, with an API key. */
 export const integrationRoutes: FastifyPluginAsyncZod = async (app) => {
-  await app.register(multipart, { limits: { fileSize: IMAGE_MAX_BYTES, files: 1, fields: 0, parts: 1, fieldNameSize: 100, headerPairs: 50 } });
+  await app.register(multipart, { limits: SINGLE_FILE_LIMITS });
   // The rate limits (per key across every route, per address for failed keys) are applied with the
   // key check itself, in access control (integration-limits.ts).
   const deps = { ...depsOf(app), cardCodeSecret: app.cardCodeSecret };

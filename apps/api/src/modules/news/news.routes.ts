@@ -16,7 +16,7 @@ import {
   updateNewsPostSchema,
 } from '@sf/contract/news';
 import { actorOf } from '../../lib/audit.ts';
-import { IMAGE_MAX_BYTES, readUploadedImage, storeImage } from '../../lib/uploads.ts';
+import { SINGLE_FILE_LIMITS, readUploadedImage, storeImage } from '../../lib/uploads.ts';
 import { newsExportColumns, newsExportQuery, uploadUrl } from './news.repository.ts';
 import { registerListRoutes } from '../../lib/list-routes.ts';
 import {
@@ -40,9 +40,7 @@ function callerOf(request: FastifyRequest): Caller {
 /** The News area of the back-office (admin and editor): posts, their history and cover images. */
 export const newsRoutes: FastifyPluginAsyncZod = async (app) => {
   // Registered here, not app-wide: only the cover upload accepts multipart bodies.
-  await app.register(multipart, {
-    limits: { fileSize: IMAGE_MAX_BYTES, files: 1, fields: 0, parts: 1, fieldNameSize: 100, headerPairs: 50 },
-  });
+  await app.register(multipart, { limits: SINGLE_FILE_LIMITS });
 
   registerListRoutes(app, {
     tags: ['news'],
@@ -130,7 +128,7 @@ export const newsRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { permission: 'news:write' },
       schema: {
         tags: ['news'],
-        summary: 'Change a post; `version` must be the one read (409 conflict when someone changed it meanwhile)',
+        summary: 'Change a post; `version` must be the one read (409 version_conflict when someone changed it meanwhile)',
         params: idParamSchema,
         body: updateNewsPostSchema,
         response: { 200: newsPostSchema },

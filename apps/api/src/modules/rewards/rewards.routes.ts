@@ -1,40 +1,25 @@
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
-import { queryBooleanSchema, uuidParamSchema } from '@sf/contract/list-query';
+import { uuidParamSchema } from '@sf/contract/list-query';
 import { idempotencyHeadersSchema } from '@sf/contract/ledger';
 import { coverUploadResponseSchema } from '@sf/contract/news';
 import {
   createRedemptionSchema,
   createRewardSchema,
   exportRewardsQuerySchema,
-  exportVouchersQuerySchema,
-  generateVouchersSchema,
   listRewardsQuerySchema,
-  listVouchersQuerySchema,
   redemptionResultSchema,
   rewardPageSchema,
   rewardSchema,
   updateRewardSchema,
-  useVoucherSchema,
-  voucherBatchResultSchema,
-  voucherCheckSchema,
-  voucherCodeParamSchema,
-  voucherIdParamSchema,
-  voucherPageSchema,
-  voucherSchema,
 } from '@sf/contract/rewards';
 import { actorOf } from '../../lib/audit.ts';
 import { callerOf, depsOf, staffActorOf } from '../../lib/caller.ts';
-import { schemaFailed } from '../../lib/errors.ts';
 import { registerListRoutes } from '../../lib/list-routes.ts';
-import { IMAGE_MAX_BYTES, readUploadedFile, readUploadedImage, storeImage } from '../../lib/uploads.ts';
-import { localDate } from '../../lib/business-days.ts';
-import { rewardExportColumns, rewardExportQuery, uploadUrl, voucherExportColumns, voucherExportQuery } from './rewards.repository.ts';
+import { SINGLE_FILE_LIMITS, readUploadedImage, storeImage } from '../../lib/uploads.ts';
+import { rewardExportColumns, rewardExportQuery, uploadUrl } from './rewards.repository.ts';
 import { createReward, getReward, listRewards, redeemReward, updateReward } from './rewards.service.ts';
-import { generateVouchers, importVouchers, listVouchers, voidVoucher } from './vouchers.service.ts';
-import { checkVoucher, useVoucher } from './voucher-use.service.ts';
 
 /** An image upload checked like a news cover (type by content, size, the uploader's quota). */
 async function storeUploadedImage(app: FastifyInstance, request: FastifyRequest) {
@@ -48,12 +33,10 @@ async function storeUploadedImage(app: FastifyInstance, request: FastifyRequest)
   return { id, url: uploadUrl(id) };
 }
 
-const multipartLimits = { fileSize: IMAGE_MAX_BYTES, files: 1, fields: 0, parts: 1, fieldNameSize: 100, headerPairs: 50 };
-
-/** Premi (admin): rewards, their vouchers (generate, import, list, export, void). */
+/** Premi (admin): rewards and their images; their vouchers are in `vouchers.routes.ts`. */
 export const rewardRoutes: FastifyPluginAsyncZod = async (app) => {
-  // Registered here, not app-wide: only the image upload and the voucher import take multipart bodies.
-  await app.register(multipart, { limits: multipartLimits });
+  // Registered here, not app-wide: only the image upload takes a multipart body.
+  await app.register(multipart, { limits: SINGLE_FILE_LIMITS });
   const deps = depsOf(app);
 
   registerListRoutes(app, {
@@ -122,75 +105,6 @@ export const rewardRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => updateReward(deps, callerOf(request), request.params.id, request.body),
   );
-
-  registerListRoutes(app, {
-    path: '/:id/vouchers',
-    tags: ['rewards'],
-    permission: 'rewards:read',
-    params: uuidParamSchema,
-    list: {
-      summary: "A reward's vouchers: status (available, issued, used, expired, void), search by code, filter by customer",
-      querystring: listVouchersQuerySchema,
-      response: voucherPageSchema,
-      page: ({ params, query }) => listVouchers(deps, params.id, query),
-    },
-    export: {
-      summary: "A reward's vouchers as CSV for Italian Excel",
-      querystring: exportVouchersQuerySchema,
-      prepare: async ({ params, query, request }) => {
-        await getReward(deps, params.id);
-        const today = localDate(deps.clock.now(), deps.timeZone);
-        const columns = voucherExportColumns(request.language, deps.timeZone, today);
-        return { columns, fileName: `buoni-${today}.csv`, query: (tx) => voucherExportQuery(tx, params.id, columns, query, today) };
-      },
-    },
-  });
-
-  app.post(
-    '/:id/vouchers',
-    {
-      config: { permission: 'rewards:write' },
-      schema: {
-        tags: ['rewards'],
-        summary: 'Generate `{ count }` codes (JSON body, count 1–10000), or import codes from a CSV file (multipart field "file"; ?dryRun=true reports without storing)',
-        description:
-          'CSV: one code per row, in the column headed "code"/"codice" or the first; Italian Excel (";", BOM) or comma-separated UTF-8. ' +
-          'Rows with an invalid, repeated or existing code are reported with their row number and skipped.',
-        params: uuidParamSchema,
-        querystring: z.object({ dryRun: queryBooleanSchema.optional() }),
-        response: { 201: voucherBatchResultSchema, 200: voucherBatchResultSchema },
-      },
-    },
-    async (request, reply) => {
-      const caller = callerOf(request);
-      if (request.isMultipart()) {
-        const { bytes } = await readUploadedFile(request);
-        const dryRun = request.query.dryRun ?? false;
-        const result = await importVouchers(deps, caller, request.params.id, bytes, { dryRun });
-        return reply.code(dryRun ? 200 : 201).send(result);
-      }
-      // Checked here rather than as the route's body schema, which would refuse the multipart import.
-      const parsed = generateVouchersSchema.safeParse(request.body ?? {});
-      if (!parsed.success) {
-        throw schemaFailed(parsed.error.issues);
-      }
-      return reply.code(201).send(await generateVouchers(deps, caller, request.params.id, parsed.data.count));
-    },
-  );
-
-  app.post(
-    '/:id/vouchers/:voucherId/void',
-    {
-      config: { permission: 'rewards:write' },
-      schema: {
-        tags: ['rewards'],
-        summary: 'Void an available or issued voucher (a used one: 409 voucher_used). Points are not given back: reverse the redeem entry for that',
-        params: voucherIdParamSchema,
-        response: { 200: voucherSchema },
-      },
-    },
-    async (request) => voidVoucher(deps, callerOf(request), request.params.id, request.params.voucherId),
-  );
 };
 
 /** `POST /api/admin/redemptions`: a reward for a customer, paid from the ledger, with its voucher. */
@@ -216,42 +130,5 @@ export const redemptionRoutes: FastifyPluginAsyncZod = async (app) => {
       if (answer.isReplay) reply.header('Idempotent-Replayed', 'true');
       return reply.code(answer.status as 201).send(answer.body);
     },
-  );
-};
-
-/** A voucher at the till, from the back-office: check it, use it once. */
-export const voucherRoutes: FastifyPluginAsyncZod = async (app) => {
-  const deps = depsOf(app);
-  app.get(
-    '/:code',
-    {
-      config: { permission: 'vouchers:use' },
-      schema: {
-        tags: ['rewards'],
-        summary: 'Check a voucher code for a merchant: status, whether it can be used there now and if not why',
-        params: voucherCodeParamSchema,
-        querystring: useVoucherSchema,
-        response: { 200: voucherCheckSchema },
-      },
-    },
-    async (request) => checkVoucher(deps, { code: request.params.code, merchantId: request.query.merchantId }),
-  );
-
-  app.post(
-    '/:code/use',
-    {
-      config: { permission: 'vouchers:use' },
-      schema: {
-        tags: ['rewards'],
-        summary: 'Use a voucher at a merchant of its program, once',
-        description:
-          '409 voucher_used (already used), voucher_expired (past the reward window), voucher_not_yet_valid, voucher_not_issued, ' +
-          'voucher_void, voucher_wrong_merchant (the merchant is not in the reward’s program); 404 unknown code.',
-        params: voucherCodeParamSchema,
-        body: useVoucherSchema,
-        response: { 200: voucherCheckSchema },
-      },
-    },
-    async (request) => useVoucher(deps, staffActorOf(request), { code: request.params.code, merchantId: request.body.merchantId }),
   );
 };

@@ -12,8 +12,7 @@ import {
 } from '@sf/contract/social-proofs';
 import { callerOf, depsOf } from '../../lib/caller.ts';
 import { registerListRoutes } from '../../lib/list-routes.ts';
-import { IMAGE_MAX_BYTES } from '../../lib/uploads.ts';
-import { readUploadedFile } from '../../lib/uploads.ts';
+import { SINGLE_FILE_LIMITS, readUploadedFile } from '../../lib/uploads.ts';
 import { staffActorOf } from '../../lib/caller.ts';
 import { proofExportColumns, proofExportQuery } from './social-proofs.repository.ts';
 import { decideProofs, listProofs, proofWhere, storeProofImage, submitProof } from './social-proofs.service.ts';
@@ -21,7 +20,7 @@ import { decideProofs, listProofs, proofWhere, storeProofImage, submitProof } fr
 /** Approvazioni (admin): the social-action proofs queue, its decisions and export. */
 export const socialProofRoutes: FastifyPluginAsyncZod = async (app) => {
   // Only the screenshot upload takes a multipart body.
-  await app.register(multipart, { limits: { fileSize: IMAGE_MAX_BYTES, files: 1, fields: 0, parts: 1, fieldNameSize: 100, headerPairs: 50 } });
+  await app.register(multipart, { limits: SINGLE_FILE_LIMITS });
   const deps = depsOf(app);
 
   registerListRoutes(app, {

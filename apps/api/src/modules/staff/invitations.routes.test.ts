@@ -2,16 +2,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { createTestContext, type TestContext } from '../../../test/helper.ts';
 import { auditLog, staffInvitations, users } from '../../db/schema.ts';
-import { startSmtpCatcher, type SmtpCatcher } from '../../../../../tools/test-support/smtp-catcher.ts';
+import { linkTokenIn, startSmtpCatcher, type SmtpCatcher } from '../../../../../tools/test-support/smtp-catcher.ts';
 
 const PASSWORD = 'Gelato-al-pistacchio-9';
 const DAY = 24 * 60 * 60_000;
 
-function tokenFromMail(text: string | undefined): string {
-  const link = /http:\/\/app\.example\.test\/auth\/invitation\?token=([\w-]+)/.exec(text ?? '');
-  if (!link?.[1]) throw new Error(`no invitation link in ${text}`);
-  return link[1];
-}
+/** The token of the invitation link, which must lead to APP_URL. */
+const tokenFromMail = (text: string | undefined) => linkTokenIn(text, 'http://app.example.test/auth/invitation');
 
 describe('staff invitations through a real SMTP server', () => {
   let ctx: TestContext;

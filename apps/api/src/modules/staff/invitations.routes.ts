@@ -1,3 +1,4 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { loginResponseSchema } from '@sf/contract/auth';
@@ -20,12 +21,25 @@ import {
   resendInvitation,
   revokeInvitation,
   invitationsExport,
+  type InvitationDeps,
+  type Inviter,
 } from './invitations.service.ts';
 import { registerListRoutes } from '../../lib/list-routes.ts';
+import { callerOf, depsOf, publicCallerOf, tracedCallerOf } from '../../lib/caller.ts';
+
+function invitationDeps(app: FastifyInstance): InvitationDeps {
+  return { ...depsOf(app), mailer: app.mailer, appUrl: app.env.APP_URL, tokenSigner: app.tokenSigner, identity: app.identity };
+}
+
+/** The signed-in admin who invites, by the name the e-mail gives them. */
+function inviterOf(request: FastifyRequest): Inviter {
+  return { ...tracedCallerOf(request), displayName: request.account?.displayName ?? '' };
+}
 
 /** Admins invite staff by e-mail (issue 11): the open invitations, invite, resend, revoke. */
 export const invitationAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   const tags = ['staff'];
+  const deps = invitationDeps(app);
 
   registerListRoutes(app, {
     tags,
@@ -34,9 +48,9 @@ export const invitationAdminRoutes: FastifyPluginAsyncZod = async (app) => {
       summary: 'Open invitations (not used, not revoked; expired ones included)',
       querystring: listInvitationsQuerySchema,
       response: invitationPageSchema,
-      page: ({ query }) => listInvitations(app, query),
+      page: ({ query }) => listInvitations(deps, query),
     },
-    export: { summary: 'The open invitations as CSV for Italian Excel', querystring: exportInvitationsQuerySchema, prepare: ({ query, request }) => invitationsExport(app, query, request.language) },
+    export: { summary: 'The open invitations as CSV for Italian Excel', querystring: exportInvitationsQuerySchema, prepare: ({ query, request }) => invitationsExport(deps, query, request.language) },
   });
 
   app.post(
@@ -50,7 +64,7 @@ export const invitationAdminRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 201: staffInvitationSchema },
       },
     },
-    async (request, reply) => reply.code(201).send(await createInvitation(app, request, request.body)),
+    async (request, reply) => reply.code(201).send(await createInvitation(deps, inviterOf(request), request.body)),
   );
 
   app.post(
@@ -59,7 +73,7 @@ export const invitationAdminRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { permission: 'staff:manage' },
       schema: { tags, summary: 'E-mail a new link (the previous one stops working) valid 7 more days', params: uuidParamSchema, response: { 200: staffInvitationSchema } },
     },
-    async (request) => resendInvitation(app, request, request.params.id),
+    async (request) => resendInvitation(deps, inviterOf(request), request.params.id),
   );
 
   app.delete(
@@ -69,7 +83,7 @@ export const invitationAdminRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: { tags, summary: 'Revoke an open invitation: its link stops working', params: uuidParamSchema, response: { 204: z.null().describe('Revoked') } },
     },
     async (request, reply) => {
-      await revokeInvitation(app, request, request.params.id);
+      await revokeInvitation(deps, callerOf(request), request.params.id);
       return reply.code(204).send(null);
     },
   );
@@ -82,6 +96,7 @@ export const invitationAdminRoutes: FastifyPluginAsyncZod = async (app) => {
 export const invitationAuthRoutes: FastifyPluginAsyncZod = async (app) => {
   const limited = { access: 'public' as const, rateLimit: { max: app.env.AUTH_RATE_LIMIT, timeWindow: '1 minute' } };
   const tags = ['auth'];
+  const deps = invitationDeps(app);
 
   app.post(
     '/details',
@@ -94,7 +109,7 @@ export const invitationAuthRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: invitationDetailsSchema },
       },
     },
-    async (request) => invitationDetails(app, request.body.token),
+    async (request) => invitationDetails(deps, request.body.token),
   );
 
   app.post(
@@ -109,7 +124,7 @@ export const invitationAuthRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const answer = await acceptInvitation(app, request, request.body);
+      const answer = await acceptInvitation(deps, publicCallerOf(request), request.body);
       reply.bindCsrfToSession(app.identity.sessionIdOf(answer.idToken));
       return answer;
     },

@@ -1,6 +1,5 @@
 import { and, eq, gt, ilike, isNull, or } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { LoginResponse } from '@sf/contract/auth';
 import {
   INVITATION_TTL_MS,
@@ -18,17 +17,30 @@ import { VALUE_LABELS } from '@sf/contract/value-labels';
 import type { CsvSource } from '../../lib/list-routes.ts';
 import { users } from '../../db/schema.ts';
 import { AppError, notFound } from '../../lib/errors.ts';
-import { actorOf, recordAudit } from '../../lib/audit.ts';
+import { actorAs, recordAudit } from '../../lib/audit.ts';
+import type { Caller, PublicCaller, RequestTrace, ServiceDeps } from '../../lib/caller.ts';
+import type { IdentityProvider } from '../../identity/provider.ts';
 import { hashOpaqueToken, newOpaqueToken } from '../../identity/opaque-tokens.ts';
 import { hashPassword } from '../../identity/passwords.ts';
 import { assertUncommonPassword } from '../../identity/password-policy.ts';
 import { defaultProfile, displayNameOf, findAccountByEmail, normaliseEmail } from '../../identity/accounts.ts';
 import { clearFailuresOfAccount } from '../../identity/login-throttle.ts';
-import { issueSignIn } from '../auth/auth.service.ts';
+import { issueSignIn, type AuthDeps } from '../auth/auth.service.ts';
 import { invitationMail } from './invitation-mails.ts';
 import { staffInvitations } from './staff.schema.ts';
 
 type InvitationRow = typeof staffInvitations.$inferSelect;
+
+/**
+ * The invitation e-mail (mailer, APP_URL for its link) and the invitee's first sign-in: ours (token
+ * signer), or the provider's when it keeps the credentials itself (Firebase).
+ */
+export type InvitationDeps = Pick<AuthDeps, 'db' | 'clock' | 'timeZone' | 'mailer' | 'appUrl' | 'tokenSigner'> & {
+  identity: Pick<IdentityProvider, 'login' | 'provisionInvitedAccount'>;
+};
+
+/** The inviting admin, named in the e-mail. */
+export type Inviter = Caller & RequestTrace & { displayName: string };
 
 const inviter = alias(users, 'inviter');
 
@@ -68,13 +80,13 @@ function invitationConditions(query: Pick<ListInvitationsQuery, 'q'>) {
   return allOf(isOpen, pattern !== undefined && or(ilike(staffInvitations.email, pattern), ilike(staffInvitations.displayName, pattern)));
 }
 
-export async function listInvitations(app: FastifyInstance, query: ListInvitationsQuery) {
-  const now = app.clock.now();
+export async function listInvitations(deps: Pick<ServiceDeps, 'db' | 'clock'>, query: ListInvitationsQuery) {
+  const now = deps.clock.now();
   const { rows, total } = await findPage(
-    app.db,
+    deps.db,
     invitationList,
     (count) =>
-      app.db
+      deps.db
         .select({ invitation: staffInvitations, inviterEmail: inviter.email, _total: count })
         .from(staffInvitations)
         .leftJoin(inviter, eq(inviter.id, staffInvitations.invitedBy))
@@ -85,8 +97,8 @@ export async function listInvitations(app: FastifyInstance, query: ListInvitatio
   return { items: rows.map((row) => toInvitation(row.invitation, row.inviterEmail, now)), total, page: query.page, pageSize: query.pageSize };
 }
 
-export function invitationsExport(app: FastifyInstance, query: Omit<ListInvitationsQuery, 'page' | 'pageSize'>, language: Language = 'it'): CsvSource {
-  const timeZone = app.env.BUSINESS_TIME_ZONE;
+export function invitationsExport(deps: Pick<ServiceDeps, 'timeZone'>, query: Omit<ListInvitationsQuery, 'page' | 'pageSize'>, language: Language = 'it'): CsvSource {
+  const { timeZone } = deps;
   const columns: CsvColumns = {
     email: { header: { it: 'Email', en: 'Email' }, value: csvCell.text(staffInvitations.email) },
     displayName: { header: { it: 'Nome', en: 'Name' }, value: csvCell.text(staffInvitations.displayName) },
@@ -108,26 +120,22 @@ export function invitationsExport(app: FastifyInstance, query: Omit<ListInvitati
   };
 }
 
-function linkFor(app: FastifyInstance, token: string): string {
+function linkFor(deps: Pick<InvitationDeps, 'appUrl'>, token: string): string {
   // APP_URL only: a forged Host header must not put an attacker's site in the link.
-  return `${app.env.APP_URL}/auth/invitation?token=${encodeURIComponent(token)}`;
+  return `${deps.appUrl}/auth/invitation?token=${encodeURIComponent(token)}`;
 }
 
 /**
  * The e-mail goes out after the commit and the admin waits for it: a mail server that refuses it is
  * worth telling them (the invitation stays, and can be resent).
  */
-async function mailInvitation(app: FastifyInstance, request: FastifyRequest, row: InvitationRow, token: string, inviterName: string) {
+async function mailInvitation(deps: InvitationDeps, inviter: Inviter, row: InvitationRow, token: string) {
   try {
-    await app.mailer.send(invitationMail(row.email, row.displayName, inviterName, row.role, linkFor(app, token), row.language));
+    await deps.mailer.send(invitationMail(row.email, row.displayName, inviter.displayName, row.role, linkFor(deps, token), row.language));
   } catch (error) {
-    request.log.error({ err: error }, 'invitation e-mail failed');
+    inviter.log.error({ err: error }, 'invitation e-mail failed');
     throw new AppError(503, 'unavailable', { text: 'invitation_mail_failed' });
   }
-}
-
-function inviterNameOf(request: FastifyRequest): string {
-  return request.account?.displayName ?? '';
 }
 
 /**
@@ -135,11 +143,11 @@ function inviterNameOf(request: FastifyRequest): string {
  * `account_exists` (admins see every account anyway); an unconfirmed self-registration proves nothing
  * and does not block. A second invitation to the same address replaces the open one (its link dies).
  */
-export async function createInvitation(app: FastifyInstance, request: FastifyRequest, body: CreateInvitationRequest): Promise<StaffInvitation> {
+export async function createInvitation(deps: InvitationDeps, inviter: Inviter, body: CreateInvitationRequest): Promise<StaffInvitation> {
   const email = normaliseEmail(body.email);
-  const now = app.clock.now();
+  const now = deps.clock.now();
   const { token, hash } = newOpaqueToken();
-  const row = await app.db.transaction(async (tx) => {
+  const row = await deps.db.transaction(async (tx) => {
     const existing = await findAccountByEmail(tx, email);
     if (existing?.emailConfirmedAt) {
       throw new AppError(409, 'account_exists', { fields: [{ field: 'email', text: 'account_exists' }] });
@@ -155,16 +163,16 @@ export async function createInvitation(app: FastifyInstance, request: FastifyReq
         email,
         displayName: body.displayName,
         role: body.role,
-        language: request.language,
+        language: inviter.language,
         tokenHash: hash,
-        invitedBy: request.user?.id ?? null,
+        invitedBy: inviter.userId,
         createdAt: now,
         sentAt: now,
         expiresAt: new Date(now.getTime() + INVITATION_TTL_MS),
       })
       .returning();
     if (!created) throw new Error('insert returned no row');
-    await recordAudit(tx, actorOf(request), {
+    await recordAudit(tx, inviter.actor, {
       action: 'staff.invite',
       entityType: 'staff_invitation',
       entityId: created.id,
@@ -173,8 +181,8 @@ export async function createInvitation(app: FastifyInstance, request: FastifyReq
     });
     return created;
   });
-  await mailInvitation(app, request, row, token, inviterNameOf(request));
-  return toInvitation(row, request.user?.email ?? null, now);
+  await mailInvitation(deps, inviter, row, token);
+  return toInvitation(row, inviter.actor.email, now);
 }
 
 async function openInvitation(executor: Executor, id: string) {
@@ -187,19 +195,19 @@ async function openInvitation(executor: Executor, id: string) {
 }
 
 /** A new link (the old one dies: its hash is replaced) and 7 more days. */
-export async function resendInvitation(app: FastifyInstance, request: FastifyRequest, id: string): Promise<StaffInvitation> {
-  const now = app.clock.now();
+export async function resendInvitation(deps: InvitationDeps, inviter: Inviter, id: string): Promise<StaffInvitation> {
+  const now = deps.clock.now();
   const { token, hash } = newOpaqueToken();
-  const row = await app.db.transaction(async (tx) => {
+  const row = await deps.db.transaction(async (tx) => {
     const current = await openInvitation(tx, id);
     if (!current) throw notFound('invitation');
     const [updated] = await tx
       .update(staffInvitations)
-      .set({ tokenHash: hash, sentAt: now, expiresAt: new Date(now.getTime() + INVITATION_TTL_MS), language: request.language })
+      .set({ tokenHash: hash, sentAt: now, expiresAt: new Date(now.getTime() + INVITATION_TTL_MS), language: inviter.language })
       .where(eq(staffInvitations.id, id))
       .returning();
     if (!updated) throw new Error('update returned no row');
-    await recordAudit(tx, actorOf(request), {
+    await recordAudit(tx, inviter.actor, {
       action: 'staff.invite_resend',
       entityType: 'staff_invitation',
       entityId: id,
@@ -208,18 +216,18 @@ export async function resendInvitation(app: FastifyInstance, request: FastifyReq
     });
     return updated;
   });
-  await mailInvitation(app, request, row, token, inviterNameOf(request));
-  const [inviterRow] = row.invitedBy ? await app.db.select({ email: users.email }).from(users).where(eq(users.id, row.invitedBy)) : [];
+  await mailInvitation(deps, inviter, row, token);
+  const [inviterRow] = row.invitedBy ? await deps.db.select({ email: users.email }).from(users).where(eq(users.id, row.invitedBy)) : [];
   return toInvitation(row, inviterRow?.email ?? null, now);
 }
 
-export async function revokeInvitation(app: FastifyInstance, request: FastifyRequest, id: string): Promise<void> {
-  const now = app.clock.now();
-  await app.db.transaction(async (tx) => {
+export async function revokeInvitation(deps: Pick<ServiceDeps, 'db' | 'clock'>, caller: Caller, id: string): Promise<void> {
+  const now = deps.clock.now();
+  await deps.db.transaction(async (tx) => {
     const current = await openInvitation(tx, id);
     if (!current) throw notFound('invitation');
     await tx.update(staffInvitations).set({ revokedAt: now }).where(eq(staffInvitations.id, id));
-    await recordAudit(tx, actorOf(request), {
+    await recordAudit(tx, caller.actor, {
       action: 'staff.invite_revoke',
       entityType: 'staff_invitation',
       entityId: id,
@@ -234,8 +242,8 @@ function usableByToken(token: string, now: Date) {
 }
 
 /** What the invitee's page shows above the form. */
-export async function invitationDetails(app: FastifyInstance, token: string): Promise<InvitationDetails> {
-  const [row] = await app.db.select().from(staffInvitations).where(usableByToken(token, app.clock.now()));
+export async function invitationDetails(deps: Pick<ServiceDeps, 'db' | 'clock'>, token: string): Promise<InvitationDetails> {
+  const [row] = await deps.db.select().from(staffInvitations).where(usableByToken(token, deps.clock.now()));
   if (!row) throw invalidInvitation();
   return { email: row.email, displayName: row.displayName, role: row.role };
 }
@@ -246,11 +254,11 @@ export async function invitationDetails(app: FastifyInstance, token: string): Pr
  * sign-in. An address that got a confirmed account meanwhile gets the same answer as a bad link; an
  * unconfirmed self-registration of the address is replaced, as a newer registration would replace it.
  */
-export async function acceptInvitation(app: FastifyInstance, request: FastifyRequest, body: AcceptInvitationRequest): Promise<LoginResponse> {
+export async function acceptInvitation(deps: InvitationDeps, caller: PublicCaller, body: AcceptInvitationRequest): Promise<LoginResponse> {
   assertUncommonPassword(body.password, 'password');
   const passwordHash = await hashPassword(body.password);
-  const now = app.clock.now();
-  const account = await app.db.transaction(async (tx) => {
+  const now = deps.clock.now();
+  const account = await deps.db.transaction(async (tx) => {
     // The claim is the conditional UPDATE: of two simultaneous acceptances only one finds the row open.
     const [claimed] = await tx
       .update(staffInvitations)
@@ -276,9 +284,9 @@ export async function acceptInvitation(app: FastifyInstance, request: FastifyReq
     // A confirmed account took the address meanwhile: the claim rolls back with this error.
     if (!created) throw invalidInvitation();
     await tx.update(staffInvitations).set({ acceptedUserId: created.id }).where(eq(staffInvitations.id, claimed.id));
-    const provisioned = app.identity.provisionInvitedAccount ? await app.identity.provisionInvitedAccount(tx, created, body.password) : created;
+    const provisioned = deps.identity.provisionInvitedAccount ? await deps.identity.provisionInvitedAccount(tx, created, body.password) : created;
     await clearFailuresOfAccount(tx, created.email);
-    await recordAudit(tx, actorOf(request, { id: created.id, email: created.email }), {
+    await recordAudit(tx, actorAs(caller.actor, { id: created.id, email: created.email }), {
       action: 'account.accept_invitation',
       entityType: 'user',
       entityId: created.id,
@@ -287,7 +295,7 @@ export async function acceptInvitation(app: FastifyInstance, request: FastifyReq
     return provisioned;
   });
   // Firebase issues that provider's tokens: sign in there with the password just set.
-  return app.identity.provisionInvitedAccount
-    ? app.identity.login({ email: account.email, password: body.password }, request)
-    : issueSignIn(app, account);
+  return deps.identity.provisionInvitedAccount
+    ? deps.identity.login({ email: account.email, password: body.password }, caller)
+    : issueSignIn(deps, account);
 }

@@ -1,11 +1,13 @@
 import { eq } from 'drizzle-orm';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ChangePasswordResponse, StaffProfile, StaffUser } from '@sf/contract/auth';
 import type { z } from 'zod';
 import type { changePasswordRequestSchema, updateProfileRequestSchema } from '@sf/contract/auth';
 import { users } from '../../db/schema.ts';
 import { fieldError, notFound } from '../../lib/errors.ts';
-import { actorOf, recordAudit } from '../../lib/audit.ts';
+import { recordAudit } from '../../lib/audit.ts';
+import type { Caller, RequestTrace, ServiceDeps } from '../../lib/caller.ts';
+import type { IdentityProvider } from '../../identity/provider.ts';
+import type { TokenSigner } from '../../identity/token-signer.ts';
 import { hashPassword, verifyPassword } from '../../identity/passwords.ts';
 import { assertUncommonPassword } from '../../identity/password-policy.ts';
 import { displayNameOf, findAccountById, passwordChangeInstant, signIdToken, toStaffUser, type Account } from '../../identity/accounts.ts';
@@ -14,17 +16,20 @@ import { createSession, revokeUserSessions } from '../../identity/sessions.ts';
 type ProfileUpdate = z.infer<typeof updateProfileRequestSchema>;
 type PasswordChange = z.infer<typeof changePasswordRequestSchema>;
 
-/** The signed-in account as the guard read it for this request (no second read of the same row). */
-export async function currentAccount(app: FastifyInstance, request: FastifyRequest): Promise<Account> {
-  const account = request.user ? (request.account ?? (await findAccountById(app.db, request.user.id))) : undefined;
+/** The password change signs in anew: our token signer, or the provider that keeps the passwords itself. */
+export type SelfDeps = ServiceDeps & { tokenSigner: TokenSigner; identity: Pick<IdentityProvider, 'changeOwnPassword'> };
+
+/** The signed-in account: as the guard read it for this request (`known`; no second read of the same row), else read now. */
+export async function currentAccount(deps: Pick<ServiceDeps, 'db'>, caller: Caller, known: Account | null): Promise<Account> {
+  const account = known ?? (await findAccountById(deps.db, caller.userId));
   if (!account) throw notFound('user');
   return account;
 }
 
-export async function updateOwnProfile(app: FastifyInstance, request: FastifyRequest, changes: ProfileUpdate): Promise<StaffUser> {
-  const now = app.clock.now();
-  return app.db.transaction(async (tx) => {
-    const account = await findAccountById(tx, request.user?.id ?? '');
+export async function updateOwnProfile(deps: ServiceDeps, caller: Caller, changes: ProfileUpdate): Promise<StaffUser> {
+  const now = deps.clock.now();
+  return deps.db.transaction(async (tx) => {
+    const account = await findAccountById(tx, caller.userId);
     if (!account) throw notFound('user');
     const before = toStaffUser(account);
     const { uid: _uid, email: _email, displayName: _displayName, role: _role, ...currentProfile } = before;
@@ -38,7 +43,7 @@ export async function updateOwnProfile(app: FastifyInstance, request: FastifyReq
       .returning();
     if (!updated) throw notFound('user');
     const after = toStaffUser(updated);
-    await recordAudit(tx, actorOf(request), { action: 'account.update_profile', entityType: 'user', entityId: account.id, before, after });
+    await recordAudit(tx, caller.actor, { action: 'account.update_profile', entityType: 'user', entityId: account.id, before, after });
     return after;
   });
 }
@@ -49,20 +54,21 @@ export async function updateOwnProfile(app: FastifyInstance, request: FastifyReq
  * safer than trusting the client to say which session is its own.
  */
 export async function changeOwnPassword(
-  app: FastifyInstance,
-  request: FastifyRequest,
+  deps: SelfDeps,
+  caller: Caller & RequestTrace,
   body: PasswordChange,
+  known: Account | null,
 ): Promise<ChangePasswordResponse> {
-  const account = await currentAccount(app, request);
+  const account = await currentAccount(deps, caller, known);
   // A provider that keeps the passwords itself (Firebase) changes it there.
-  if (app.identity.changeOwnPassword) return app.identity.changeOwnPassword(request, account, body);
+  if (deps.identity.changeOwnPassword) return deps.identity.changeOwnPassword(caller, account, body);
   if (!(await verifyPassword(account.passwordHash, body.currentPassword))) {
     throw fieldError('currentPassword', 'invalid');
   }
   assertUncommonPassword(body.newPassword, 'newPassword');
   const passwordHash = await hashPassword(body.newPassword);
-  const now = app.clock.now();
-  const { updated, refreshToken, sessionId } = await app.db.transaction(async (tx) => {
+  const now = deps.clock.now();
+  const { updated, refreshToken, sessionId } = await deps.db.transaction(async (tx) => {
     const [row] = await tx
       .update(users)
       .set({ passwordHash, passwordChangedAt: passwordChangeInstant(now), updatedAt: now })
@@ -71,7 +77,7 @@ export async function changeOwnPassword(
     if (!row) throw notFound('user');
     const revokedSessions = await revokeUserSessions(tx, account.id, now, 'password_change');
     const session = await createSession(tx, account.id, now);
-    await recordAudit(tx, actorOf(request), {
+    await recordAudit(tx, caller.actor, {
       action: 'account.change_password',
       entityType: 'user',
       entityId: account.id,
@@ -80,9 +86,9 @@ export async function changeOwnPassword(
     return { updated: row, refreshToken: session.refreshToken, sessionId: session.sessionId };
   });
   return {
-    idToken: await signIdToken(app.tokenSigner, updated, sessionId, now),
+    idToken: await signIdToken(deps.tokenSigner, updated, sessionId, now),
     refreshToken,
-    expiresIn: app.tokenSigner.ttlSeconds,
+    expiresIn: deps.tokenSigner.ttlSeconds,
     localId: updated.id,
   };
 }

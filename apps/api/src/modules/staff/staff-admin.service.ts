@@ -1,17 +1,19 @@
-import type { ServiceDeps } from '../../lib/caller.ts';
+import type { Caller, ServiceDeps } from '../../lib/caller.ts';
+import type { IdentityProvider } from '../../identity/provider.ts';
 import { and, count, eq, ilike, isNotNull, isNull, or, sql } from 'drizzle-orm';
 import { allOf, containsPattern, findPage, orderFor, type ListDefinition } from '../../db/list.ts';
 import { csvCell, csvSelection, type CsvColumns } from '../../db/csv-export.ts';
 import type { Language } from '@sf/contract/app-info';
 import { VALUE_LABELS } from '@sf/contract/value-labels';
 import type { CsvSource } from '../../lib/list-routes.ts';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ListStaffQuery, StaffAccount, UpdateStaffRequest } from '@sf/contract/staff';
 import { users } from '../../db/schema.ts';
 import { AppError, notFound } from '../../lib/errors.ts';
-import { actorOf } from '../../lib/audit.ts';
 import { findAccountById, type Account } from '../../identity/accounts.ts';
 import { changeAccount, keepAnActiveAdmin } from '../../identity/account-admin.ts';
+
+/** An admin's change of an account reaches the identity provider too (Firebase: the custom claims). */
+export type StaffAdminDeps = ServiceDeps & { identity: Pick<IdentityProvider, 'accountChanged'> };
 
 function toStaffAccount(account: Account): StaffAccount {
   return {
@@ -58,13 +60,13 @@ function staffConditions(query: StaffFilter) {
 }
 
 /** The staff list as CSV (Italian Excel), with the same filters, by e-mail. */
-export function staffExport(app: FastifyInstance, query: StaffFilter, language: Language = 'it'): CsvSource {
+export function staffExport(deps: Pick<ServiceDeps, 'timeZone'>, query: StaffFilter, language: Language = 'it'): CsvSource {
   const columns: CsvColumns = {
     email: { header: { it: 'Email', en: 'Email' }, value: csvCell.text(users.email) },
     displayName: { header: { it: 'Nome', en: 'Name' }, value: csvCell.text(users.displayName) },
     role: { header: { it: 'Ruolo', en: 'Role' }, value: csvCell.label(users.role, VALUE_LABELS.staffRole, language) },
     status: { header: { it: 'Stato', en: 'Status' }, value: csvCell.label(users.status, VALUE_LABELS.staffStatus, language) },
-    createdAt: { header: { it: 'Creato il', en: 'Created at' }, value: csvCell.dateTime(users.createdAt, app.env.BUSINESS_TIME_ZONE) },
+    createdAt: { header: { it: 'Creato il', en: 'Created at' }, value: csvCell.dateTime(users.createdAt, deps.timeZone) },
   };
   return {
     fileName: 'staff.csv',
@@ -78,12 +80,12 @@ export function staffExport(app: FastifyInstance, query: StaffFilter, language: 
   };
 }
 
-export async function listStaff(app: FastifyInstance, query: ListStaffQuery) {
+export async function listStaff(deps: Pick<ServiceDeps, 'db'>, query: ListStaffQuery) {
   const where = staffConditions(query);
   const { rows, total } = await findPage(
-    app.db,
+    deps.db,
     staffList,
-    (count) => app.db.select({ account: users, _total: count }).from(users).$dynamic(),
+    (count) => deps.db.select({ account: users, _total: count }).from(users).$dynamic(),
     where,
     { page: query.page, pageSize: query.pageSize, sort: query.sort, order: query.order },
   );
@@ -99,20 +101,20 @@ export async function countWaitingStaff(deps: Pick<ServiceDeps, 'db'>): Promise<
   return Number(row?.n ?? 0);
 }
 
-export async function updateStaff(app: FastifyInstance, request: FastifyRequest, id: string, body: UpdateStaffRequest) {
+export async function updateStaff(deps: StaffAdminDeps, caller: Caller, id: string, body: UpdateStaffRequest) {
   const notFoundError = () => notFound('user');
   // An admin demoting or disabling themselves could leave nobody able to administer; another admin must.
-  if (id === request.user?.id) throw new AppError(409, 'own_account');
-  const account = await findAccountById(app.db, id);
+  if (id === caller.userId) throw new AppError(409, 'own_account');
+  const account = await findAccountById(deps.db, id);
   // Unconfirmed self-registrations are not listed, and cannot be approved either (B7).
   if (!account || !account.emailConfirmedAt) throw notFoundError();
   const changes = {
     ...(body.role !== undefined ? { role: body.role } : {}),
     ...(body.status !== undefined ? { status: body.status } : {}),
   };
-  const updated = await changeAccount(app.db, account, changes, actorOf(request), app.clock.now(), {
+  const updated = await changeAccount(deps.db, account, changes, caller.actor, deps.clock.now(), {
     check: (tx) => keepAnActiveAdmin(tx, account.id, changes, () => new AppError(409, 'last_admin')),
-    afterChange: app.identity.accountChanged,
+    afterChange: (changed) => deps.identity.accountChanged(changed),
   });
   if (!updated) throw notFoundError();
   return toStaffAccount(updated);

@@ -10,10 +10,10 @@ import {
 import { exportStaffQuerySchema, listStaffQuerySchema, staffAccountSchema, staffIdParamSchema, staffPageSchema, updateStaffRequestSchema } from '@sf/contract/staff';
 import { unauthenticated } from '../../lib/errors.ts';
 import { toStaffUser } from '../../identity/accounts.ts';
-import { changeOwnPassword, currentAccount, updateOwnProfile } from './self.service.ts';
-import { listStaff, staffExport, updateStaff } from './staff-admin.service.ts';
+import { changeOwnPassword, currentAccount, updateOwnProfile, type SelfDeps } from './self.service.ts';
+import { listStaff, staffExport, updateStaff, type StaffAdminDeps } from './staff-admin.service.ts';
 import { registerListRoutes } from '../../lib/list-routes.ts';
-
+import { callerOf, depsOf, tracedCallerOf } from '../../lib/caller.ts';
 
 /**
  * The signed-in staff member's own account (S3, S4 and the profile dialog), and the admins' view of
@@ -21,6 +21,9 @@ import { registerListRoutes } from '../../lib/list-routes.ts';
  */
 export const staffRoutes: FastifyPluginAsyncZod = async (app) => {
   const tags = ['staff'];
+  const deps = depsOf(app);
+  const selfDeps: SelfDeps = { ...deps, tokenSigner: app.tokenSigner, identity: app.identity };
+  const adminDeps: StaffAdminDeps = { ...deps, identity: app.identity };
 
   app.get(
     '/user-by-token',
@@ -38,7 +41,7 @@ export const staffRoutes: FastifyPluginAsyncZod = async (app) => {
       if (request.query.token !== undefined && request.query.token !== request.idToken) {
         throw unauthenticated('invalid_token', 'token_mismatch');
       }
-      return { payload: toStaffUser(await currentAccount(app, request)) };
+      return { payload: toStaffUser(await currentAccount(deps, callerOf(request), request.account)) };
     },
   );
 
@@ -48,7 +51,7 @@ export const staffRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { permission: 'self:read' },
       schema: { tags, summary: 'Own account and profile', response: { 200: staffUserSchema } },
     },
-    async (request) => toStaffUser(await currentAccount(app, request)),
+    async (request) => toStaffUser(await currentAccount(deps, callerOf(request), request.account)),
   );
 
   app.patch(
@@ -57,7 +60,7 @@ export const staffRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { permission: 'self:update' },
       schema: { tags, summary: 'Update own profile', body: updateProfileRequestSchema, response: { 200: staffUserSchema } },
     },
-    async (request) => updateOwnProfile(app, request, request.body),
+    async (request) => updateOwnProfile(deps, callerOf(request), request.body),
   );
 
   app.post(
@@ -73,7 +76,7 @@ export const staffRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const answer = await changeOwnPassword(app, request, request.body);
+      const answer = await changeOwnPassword(selfDeps, tracedCallerOf(request), request.body, request.account);
       // Every other session ended; the new one gets its own forgery-protection cookie.
       reply.bindCsrfToSession(app.identity.sessionIdOf(answer.idToken));
       return answer;
@@ -84,8 +87,8 @@ export const staffRoutes: FastifyPluginAsyncZod = async (app) => {
     path: '/staff',
     tags,
     permission: 'staff:manage',
-    list: { summary: 'List accounts (filter by text, role or status)', querystring: listStaffQuerySchema, response: staffPageSchema, page: ({ query }) => listStaff(app, query) },
-    export: { summary: 'The accounts as CSV for Italian Excel, with the same filters', querystring: exportStaffQuerySchema, prepare: ({ query, request }) => staffExport(app, query, request.language) },
+    list: { summary: 'List accounts (filter by text, role or status)', querystring: listStaffQuerySchema, response: staffPageSchema, page: ({ query }) => listStaff(deps, query) },
+    export: { summary: 'The accounts as CSV for Italian Excel, with the same filters', querystring: exportStaffQuerySchema, prepare: ({ query, request }) => staffExport(deps, query, request.language) },
   });
 
   app.patch(
@@ -100,6 +103,6 @@ export const staffRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: staffAccountSchema },
       },
     },
-    async (request) => updateStaff(app, request, request.params.id, request.body),
+    async (request) => updateStaff(adminDeps, callerOf(request), request.params.id, request.body),
   );
 };

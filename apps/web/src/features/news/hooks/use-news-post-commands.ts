@@ -48,7 +48,8 @@ export function useNewsPostCommands(form: UseFormReturn<NewsFormValues>, { post,
 
   const showFailure = (failure: unknown) => {
     if (!isApiError(failure)) throw failure;
-    if (failure.code === 'conflict' || failure.status === 409) {
+    // The API's answer to a stale version; the client raised no toast for it (NEWS_INLINE_CODES).
+    if (failure.code === 'version_conflict') {
       setHasConflict(true);
       return;
     }

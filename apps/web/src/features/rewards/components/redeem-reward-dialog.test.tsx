@@ -1,34 +1,11 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { http, HttpResponse } from 'msw';
+import { HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
-import type { RedemptionResult, Reward } from '@sf/contract/rewards';
-import { server } from '../../../testing/msw-server.ts';
-import { renderWithProviders } from '../../../testing/test-utils.tsx';
-import { RedeemRewardDialog } from './redeem-reward-dialog.tsx';
+import type { RedemptionResult } from '@sf/contract/rewards';
+import { CUSTOMER_ID, PROGRAM_ID, renderRedeemDialog, reward } from '../testing/reward-fixtures.tsx';
 
-const CUSTOMER_ID = '00000000-0000-4000-8000-0000000000c1';
-const PROGRAM_ID = '00000000-0000-4000-8000-000000000002';
-const reward: Reward = {
-  id: '00000000-0000-4000-8000-0000000000a1',
-  programId: PROGRAM_ID,
-  programName: 'Circuito Centro',
-  costUnit: 'points',
-  name: 'Gelato',
-  description: '',
-  imageId: null,
-  imageUrl: null,
-  cost: 100,
-  stock: 5,
-  validFrom: null,
-  validUntil: '2027-06-30',
-  limitPerCustomer: null,
-  status: 'active',
-  vouchers: { available: 0, issued: 0, used: 0, expired: 0, void: 0 },
-  version: 1,
-  createdAt: '2026-11-01T09:00:00.000Z',
-  updatedAt: '2026-11-01T09:00:00.000Z',
-};
+const gelato = reward({ validFrom: null });
 
 const redeemed: RedemptionResult = {
   entry: {
@@ -50,25 +27,8 @@ const redeemed: RedemptionResult = {
   voucher: { id: 77, code: 'GELA7K2M', validUntil: '2027-06-30' },
 };
 
-type Call = { key: string | null; body: unknown };
-
 /** The active rewards, the customer's balance and the redemptions, answered in turn by `answers`. */
-function renderDialog(answers: (() => Response)[]) {
-  const calls: Call[] = [];
-  server.use(
-    http.get('/api/admin/rewards', () => HttpResponse.json({ items: [reward], total: 1, page: 1, pageSize: 100 })),
-    http.get(`/api/admin/customers/${CUSTOMER_ID}/memberships`, () => HttpResponse.json({ items: [{ programId: PROGRAM_ID, balance: 250, stamps: 0 }] })),
-    http.post('/api/admin/redemptions', async ({ request }) => {
-      calls.push({ key: request.headers.get('Idempotency-Key'), body: await request.json() });
-      return answers[calls.length - 1]!();
-    }),
-  );
-  renderWithProviders(
-    <RedeemRewardDialog isOpen onClose={() => undefined} customer={{ id: CUSTOMER_ID, label: 'Giulia Bianchi' }} renderCustomerPicker={() => null} />,
-    { route: '/', user: { role: 'admin' } },
-  );
-  return calls;
-}
+const renderDialog = (answers: (() => Response)[]) => renderRedeemDialog({ rewards: [gelato], membership: { programId: PROGRAM_ID, balance: 250, stamps: 0 }, answers });
 
 async function chooseGelato(user: ReturnType<typeof userEvent.setup>) {
   const dialog = await screen.findByRole('dialog', { name: 'Riscatta un premio' });
@@ -90,7 +50,7 @@ describe('Riscatta un premio', { timeout: 30_000 }, () => {
     expect(await within(dialog).findByTestId('voucher-code')).toHaveTextContent('GELA7K2M');
     expect(within(dialog).getByText('Premio riscattato')).toBeInTheDocument();
     expect(within(dialog).getByText('Valido fino al 30/06/2027')).toBeInTheDocument();
-    expect(calls).toEqual([{ key: expect.stringMatching(/^web-redeem-/), body: { customerId: CUSTOMER_ID, rewardId: reward.id } }]);
+    expect(calls).toEqual([{ key: expect.stringMatching(/^web-redeem-/), body: { customerId: CUSTOMER_ID, rewardId: gelato.id } }]);
     expect(await screen.findByText('Premio riscattato: buono GELA7K2M')).toBeInTheDocument();
   });
 

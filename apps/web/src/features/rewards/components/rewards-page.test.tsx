@@ -5,39 +5,20 @@ import { describe, expect, it } from 'vitest';
 import type { Reward } from '@sf/contract/rewards';
 import { server } from '../../../testing/msw-server.ts';
 import { renderWithProviders } from '../../../testing/test-utils.tsx';
+import { PROGRAM_ID, reward as baseReward } from '../testing/reward-fixtures.tsx';
 import { RewardsPage } from './rewards-page.tsx';
 
 const admin = { role: 'admin' as const };
-const POINTS_PROGRAM = '00000000-0000-4000-8000-000000000002';
+const POINTS_PROGRAM = PROGRAM_ID;
 const STAMPS_PROGRAM = '00000000-0000-4000-8000-000000000003';
 const programs = [
   { value: POINTS_PROGRAM, label: 'Circuito Centro', type: 'points' as const },
   { value: STAMPS_PROGRAM, label: 'Tessera Bar', type: 'stamps' as const },
 ];
 
-function reward(overrides: Partial<Reward> = {}): Reward {
-  return {
-    id: '00000000-0000-4000-8000-0000000000a1',
-    programId: POINTS_PROGRAM,
-    programName: 'Circuito Centro',
-    costUnit: 'points',
-    name: 'Gelato',
-    description: '',
-    imageId: null,
-    imageUrl: null,
-    cost: 1200,
-    stock: null,
-    validFrom: null,
-    validUntil: '2027-06-30',
-    limitPerCustomer: null,
-    status: 'active',
-    vouchers: { available: 3, issued: 2, used: 1, expired: 0, void: 0 },
-    version: 4,
-    createdAt: '2026-11-01T09:00:00.000Z',
-    updatedAt: '2026-11-01T09:00:00.000Z',
-    ...overrides,
-  };
-}
+/** This list's reward: 1,200 points, no stock limit, vouchers in every state. */
+const reward = (overrides: Partial<Reward> = {}): Reward =>
+  baseReward({ cost: 1200, stock: null, validFrom: null, vouchers: { available: 3, issued: 2, used: 1, expired: 0, void: 0 }, version: 4, ...overrides });
 
 function answerList(items: Reward[] = []) {
   const seen: URLSearchParams[] = [];
