@@ -111,6 +111,13 @@ export const staffUserSchema = staffProfileSchema.extend({
 });
 export type StaffUser = z.infer<typeof staffUserSchema>;
 
+/**
+ * S1 `POST /api/auth/login`: the tokens, and the staff member they belong to (S3) when the account may
+ * enter, read as user-by-token reads it: the app signs the user in without asking for it again.
+ */
+export const signInResponseSchema = loginResponseSchema.extend({ user: staffUserSchema.optional() });
+export type SignInResponse = z.infer<typeof signInResponseSchema>;
+
 /** S4 `GET /api/admin/user-by-token` */
 export const userByTokenQuerySchema = z.object({ token: z.string().min(1).max(4096).optional() });
 export const userByTokenResponseSchema = z.object({ payload: staffUserSchema });

@@ -1,8 +1,12 @@
 import { http, HttpResponse } from 'msw';
 import type { StaffUser } from '@sf/contract/auth';
+import { isStaffRole } from '@sf/contract/roles';
 import { fakeIdToken, testUser } from './test-utils.tsx';
 
-/** msw handlers for a sign-in of this account: login answers an ID token with its role, user-by-token its profile. */
+/**
+ * msw handlers for a sign-in of this account: login answers an ID token with its role and, for a staff
+ * role, the account's profile (as the API does); user-by-token (S4) answers the profile too.
+ */
 export function signInHandlers(user: Partial<StaffUser>, options: { password?: string } = {}) {
   const account = testUser(user);
   const idToken = fakeIdToken({ sub: account.uid, role: account.role, email: account.email, name: account.displayName });
@@ -18,7 +22,8 @@ export function signInHandlers(user: Partial<StaffUser>, options: { password?: s
       if (body.email !== account.email || (options.password && body.password !== options.password)) {
         return HttpResponse.json({ error: { code: 'invalid_credentials', message: 'The login detail is incorrect', requestId: 'r' } }, { status: 400 });
       }
-      return HttpResponse.json({ idToken, refreshToken: 'refresh-1', expiresIn: 900, localId: account.uid });
+      const tokens = { idToken, refreshToken: 'refresh-1', expiresIn: 900, localId: account.uid };
+      return HttpResponse.json(isStaffRole(account.role) ? { ...tokens, user: account } : tokens);
     }),
     http.post('/api/auth/logout', () => {
       calls.logout += 1;

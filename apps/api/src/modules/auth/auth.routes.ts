@@ -3,7 +3,7 @@ import { z } from 'zod';
 import {
   forgotPasswordRequestSchema,
   loginRequestSchema,
-  loginResponseSchema,
+  signInResponseSchema,
   logoutRequestSchema,
   registerRequestSchema,
   registerResponseSchema,
@@ -12,6 +12,8 @@ import {
   tokenResponseSchema,
 } from '@sf/contract/auth';
 import { okResponseSchema } from '@sf/contract/common';
+import { isStaffRole } from '@sf/contract/roles';
+import { toStaffUser } from '../../identity/accounts.ts';
 import { publicCallerOf } from '../../lib/caller.ts';
 import { createAfterReply } from './after-reply.ts';
 import { confirmEmailRequestSchema } from '@sf/contract/email-confirmation';
@@ -33,12 +35,15 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     '/login',
     {
       config: limited,
-      schema: { tags, summary: 'Sign in with e-mail and password', body: loginRequestSchema, response: { 200: loginResponseSchema } },
+      schema: { tags, summary: 'Sign in with e-mail and password', body: loginRequestSchema, response: { 200: signInResponseSchema } },
     },
     async (request, reply) => {
       const answer = await app.identity.login(request.body, publicCallerOf(request));
       reply.bindCsrfToSession(app.identity.sessionIdOf(answer.idToken));
-      return answer;
+      // The account as the guard reads it for user-by-token (S4): the app would otherwise ask for it at
+      // once, one more round trip between the submit and the signed-in screen (issue 32).
+      const { account } = await app.identity.authenticate(answer.idToken, { checkRevoked: false });
+      return isStaffRole(account.role) ? { ...answer, user: toStaffUser(account) } : answer;
     },
   );
 

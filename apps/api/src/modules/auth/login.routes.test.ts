@@ -14,12 +14,15 @@ describe('sign-in', () => {
   });
   afterAll(() => ctx.close());
 
-  it('answers an ID token, a refresh token, the lifetime and the account id for the right password', async () => {
+  it('answers an ID token, a refresh token, the lifetime, the account id and the user (as user-by-token reads it) for the right password', async () => {
     const response = await login(ctx, 'Admin@Demo.test', DEMO_PASSWORD);
     expect(response.statusCode).toBe(200);
     const body = response.json();
     const [admin] = await ctx.app.db.select().from(users).where(eq(users.email, 'admin@demo.test'));
-    expect(body).toEqual({ idToken: expect.any(String), refreshToken: expect.any(String), expiresIn: 3600, localId: admin?.id });
+    expect(body).toEqual({ idToken: expect.any(String), refreshToken: expect.any(String), expiresIn: 3600, localId: admin?.id, user: expect.any(Object) });
+    const byToken = await ctx.app.inject({ method: 'GET', url: '/api/admin/user-by-token', headers: { 'x-auth-token': body.idToken } });
+    expect(body.user).toEqual(byToken.json().payload);
+    expect(body.user).toMatchObject({ uid: admin?.id, email: 'admin@demo.test', displayName: 'Giulia Rossi', role: 'admin' });
     const claims = await ctx.app.tokenSigner.verify(body.idToken);
     expect(claims).toMatchObject({ sub: admin?.id, email: 'admin@demo.test', name: 'Giulia Rossi', role: 'admin' });
     expect(claims.exp - claims.iat).toBe(3600);

@@ -75,8 +75,8 @@ describe('login form', () => {
     expect(await screen.findByRole('alert')).toHaveTextContent('I dati di accesso non sono corretti');
   });
 
-  it('signs an editor in, stores the session and goes back to where they were going', async () => {
-    const { handlers, idToken } = signInHandlers({ email: 'editor@demo.test', role: 'editor' });
+  it('signs an editor in, stores the session and goes back to where they were going, with the user the sign-in answered', async () => {
+    const { handlers, idToken, calls } = signInHandlers({ email: 'editor@demo.test', role: 'editor', displayName: 'Elena Editor' });
     server.use(...handlers);
     const user = userEvent.setup();
     const { router } = renderLogin({ route: '/auth/login?redirect=%2Fnews%3Fstatus%3Ddraft', language: 'en' });
@@ -91,6 +91,9 @@ describe('login form', () => {
     expect(stored.authToken).toBe(idToken);
     const state = sessionStore.getState();
     expect(state.status === 'signed-in' && state.user.role).toBe('editor');
+    expect(state.status === 'signed-in' && state.user.displayName).toBe('Elena Editor');
+    // The sign-in's answer carried the user: no second request between the submit and the screen (issue 32).
+    expect(calls.userByToken).toBe(0);
   });
 
   it('disables the button while signing in (S5)', async () => {

@@ -1,9 +1,8 @@
-import type { LoginRequest, LoginResponse } from '@sf/contract/auth';
+import type { LoginRequest, SignInResponse } from '@sf/contract/auth';
 import { isStaffRole } from '@sf/contract/roles';
 import { apiClient } from '../../../lib/api-client.ts';
 import { decodeJwtClaims } from '../../../lib/jwt.ts';
-import { clearStoredSession, sessionStore, writeStoredSession } from '../../../lib/session.ts';
-import { fetchUserByToken } from '../../../lib/user-by-token.ts';
+import { sessionStore, writeStoredSession } from '../../../lib/session.ts';
 
 export type SignInOutcome =
   | { outcome: 'signed-in'; role: 'admin' | 'editor' }
@@ -12,27 +11,19 @@ export type SignInOutcome =
 
 /**
  * S1: the provider must accept the credentials AND the ID token's `role` must be admin or editor;
- * otherwise nothing is stored and the refresh token just issued is revoked.
+ * otherwise nothing is stored and the refresh token just issued is revoked. The answer carries the user
+ * (S3) as user-by-token would give it, so the signed-in screen does not wait for a second request.
  */
 export async function signIn(credentials: LoginRequest): Promise<SignInOutcome> {
-  const answer = await apiClient.post<LoginResponse>('/auth/login', credentials, { isSilent: true });
+  const answer = await apiClient.post<SignInResponse>('/auth/login', credentials, { isSilent: true });
   const role = decodeJwtClaims(answer.idToken)?.role;
-  if (!isStaffRole(role)) {
+  if (!isStaffRole(role) || !answer.user || !isStaffRole(answer.user.role)) {
     void apiClient.post('/auth/logout', { refreshToken: answer.refreshToken }, { isSilent: true }).catch(() => undefined);
-    return { outcome: 'refused', role: typeof role === 'string' ? role : null };
+    const refused = answer.user ? answer.user.role : role;
+    return { outcome: 'refused', role: typeof refused === 'string' ? refused : null };
   }
   const tokens = { authToken: answer.idToken, refreshToken: answer.refreshToken };
   writeStoredSession(tokens);
-  try {
-    const user = await fetchUserByToken();
-    if (!user || !isStaffRole(user.role)) {
-      clearStoredSession();
-      return { outcome: 'refused', role: user?.role ?? null };
-    }
-    sessionStore.signIn(user, tokens, { isNew: false });
-    return { outcome: 'signed-in', role: user.role };
-  } catch (error) {
-    clearStoredSession();
-    throw error;
-  }
+  sessionStore.signIn(answer.user, tokens, { isNew: false });
+  return { outcome: 'signed-in', role: answer.user.role };
 }
