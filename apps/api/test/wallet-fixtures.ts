@@ -2,7 +2,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 
 /**
  * A throwaway wallet world for tests (issue 27): a stand-in for Apple's WWDR authority, a Pass Type ID
@@ -83,3 +83,32 @@ export function createWalletFixtures(options: { passphrase?: string } = {}): Wal
 }
 
 export const readPem = (file: string) => readFileSync(file, 'utf8');
+
+/** Unzips a .pkpass with the unzip CLI into a temporary folder: file name → bytes. */
+export function unzipPass(bytes: Buffer): Map<string, Buffer> {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'sf-pkpass-'));
+  try {
+    writeFileSync(path.join(dir, 'pass.pkpass'), bytes);
+    execFileSync('unzip', ['-q', 'pass.pkpass', '-d', 'out'], { cwd: dir });
+    return new Map(readdirSync(path.join(dir, 'out')).map((name) => [name, readFileSync(path.join(dir, 'out', name))]));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** `openssl cms -verify` of the detached signature over manifest.json, trusting only the test authority. */
+export function verifySignature(files: Map<string, Buffer>, caFile: string): string {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'sf-pkpass-sig-'));
+  try {
+    writeFileSync(path.join(dir, 'signature'), files.get('signature')!);
+    writeFileSync(path.join(dir, 'manifest.json'), files.get('manifest.json')!);
+    return execFileSync('openssl', ['cms', '-verify', '-binary', '-inform', 'DER', '-in', 'signature', '-content', 'manifest.json', '-CAfile', caFile, '-purpose', 'any', '-out', '/dev/null'], {
+      cwd: dir,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+

@@ -42,3 +42,34 @@ export async function setCustomerStatus(ctx: TestContext, token: string, custome
   });
   if (response.statusCode !== 200) throw new Error(`status change answered ${response.statusCode}: ${response.body}`);
 }
+
+/** A simulated iPhone: registers for a pass and talks to the PassKit web service as Wallet does. */
+export function simulatedDevice(ctx: TestContext, options: { deviceLibraryId: string; pushToken: string; passTypeId: string }) {
+  const base = '/api/wallet/apple/v1';
+  return {
+    register: (serialNumber: string, authenticationToken: string) =>
+      ctx.app.inject({
+        method: 'POST',
+        url: `${base}/devices/${options.deviceLibraryId}/registrations/${options.passTypeId}/${serialNumber}`,
+        headers: { authorization: `ApplePass ${authenticationToken}` },
+        payload: { pushToken: options.pushToken },
+      }),
+    unregister: (serialNumber: string, authenticationToken: string) =>
+      ctx.app.inject({
+        method: 'DELETE',
+        url: `${base}/devices/${options.deviceLibraryId}/registrations/${options.passTypeId}/${serialNumber}`,
+        headers: { authorization: `ApplePass ${authenticationToken}` },
+      }),
+    updatedSince: (tag?: string) =>
+      ctx.app.inject({
+        method: 'GET',
+        url: `${base}/devices/${options.deviceLibraryId}/registrations/${options.passTypeId}${tag === undefined ? '' : `?passesUpdatedSince=${tag}`}`,
+      }),
+    latest: (serialNumber: string, authenticationToken: string, ifModifiedSince?: string) =>
+      ctx.app.inject({
+        method: 'GET',
+        url: `${base}/passes/${options.passTypeId}/${serialNumber}`,
+        headers: { authorization: `ApplePass ${authenticationToken}`, ...(ifModifiedSince ? { 'if-modified-since': ifModifiedSince } : {}) },
+      }),
+  };
+}
