@@ -7,6 +7,8 @@ import { z } from 'zod';
 export const cardLinkSchema = z.object({ url: z.url() });
 export type CardLink = z.infer<typeof cardLinkSchema>;
 
+export const cardEmailSentSchema = z.object({ sentTo: z.string() });
+
 export const googleWalletLinkSchema = z.object({ saveUrl: z.url() });
 export type GoogleWalletLink = z.infer<typeof googleWalletLinkSchema>;
 

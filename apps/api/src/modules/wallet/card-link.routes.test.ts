@@ -1,4 +1,7 @@
+import path from 'node:path';
+import { readdir, readFile } from 'node:fs/promises';
 import QRCode from 'qrcode';
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../../../test/helper.ts';
 import { barcodeMessageOf, createWalletMember, setCustomerStatus, type WalletMember } from '../../../test/wallet-helpers.ts';
@@ -65,6 +68,25 @@ describe("the customer's card link and card page (issue 27)", () => {
     expect((await ctx.app.inject({ method: 'GET', url: pathOf(old.url) })).statusCode).toBe(404);
     expect((await ctx.app.inject({ method: 'GET', url: pathOf(fresh.url) })).statusCode).toBe(200);
     expect((await ctx.request({ method: 'GET', url: linkUrl(member.membershipId), token: member.token })).json()).toEqual(fresh);
+  });
+
+  it('sends the link by e-mail only to an address with the service consent', async () => {
+    const send = () => ctx.request({ method: 'POST', url: `${linkUrl(member.membershipId)}/email`, token: member.token });
+    const noAddress = await send();
+    expect(noAddress.statusCode).toBe(409);
+    expect(noAddress.json().error.message).toBe('Il cliente non ha un indirizzo e-mail');
+    await ctx.app.db.execute(sql`update customers set email = 'mario.rossi@example.it' where id = ${member.customerId}`);
+    expect((await send()).json().error.message).toContain('consenso al servizio');
+    await ctx.app.db.execute(sql`update customers set service_consent = true where id = ${member.customerId}`);
+    const sent = await send();
+    expect(sent.statusCode).toBe(200);
+    expect(sent.json()).toEqual({ sentTo: 'mario.rossi@example.it' });
+    const { url } = (await ctx.request({ method: 'GET', url: linkUrl(member.membershipId), token: member.token })).json() as { url: string };
+    const outbox = path.join(ctx.dataDir, 'outbox');
+    const texts = (await readdir(outbox)).filter((name) => name.endsWith('.txt'));
+    const mail = await readFile(path.join(outbox, texts.at(-1)!), 'utf8');
+    expect(mail).toContain(url);
+    expect(mail).toContain('Ciao Mario');
   });
 
   it('answers an unknown or malformed token with the same 404 page', async () => {

@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorText } from '@sf/contract/error-texts';
 import {
+  cardEmailSentSchema,
   cardLinkSchema,
   cardTokenParamsSchema,
   deviceRegistrationsParamsSchema,
@@ -22,6 +23,7 @@ import {
   applePass,
   applePassForCard,
   cardPageHtml,
+  emailCardLink,
   getCardLink,
   googleSaveUrl,
   googleSaveUrlForCard,
@@ -76,6 +78,20 @@ export const walletAdminRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: { tags: TAGS, summary: 'Regenerate the card link: the old one answers 404 at once', params: membershipIdParamSchema, response: { 200: cardLinkSchema } },
     },
     async (request) => regenerateCardLink(deps, callerOf(request), request.params.id),
+  );
+
+  app.post(
+    '/memberships/:id/card-link/email',
+    {
+      config: { permission: 'customers:write' },
+      schema: {
+        tags: TAGS,
+        summary: "Send the card link to the customer's e-mail (a service e-mail: needs the service consent)",
+        params: membershipIdParamSchema,
+        response: { 200: cardEmailSentSchema },
+      },
+    },
+    async (request) => emailCardLink({ ...deps, mailer: app.mailer }, callerOf(request), request.params.id),
   );
 
   app.get(

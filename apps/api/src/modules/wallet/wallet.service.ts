@@ -7,6 +7,8 @@ import type { Caller, ServiceDeps } from '../../lib/caller.ts';
 import { AppError, notFound } from '../../lib/errors.ts';
 import { localDate } from '../../lib/business-days.ts';
 import { customerCard } from '../customers/customer-cards.service.ts';
+import { customerInTransaction } from '../customers/customers.service.ts';
+import { nameForMail, type Mailer } from '../../lib/mailer.ts';
 import { customerMemberships } from '../ledger/ledger.service.ts';
 import { APPLE_SETTINGS, GOOGLE_SETTINGS, type AppleWallet, type GoogleWallet, type WalletConfig } from './wallet-config.ts';
 import { buildApplePass, type PassContent } from './apple-pass.ts';
@@ -131,6 +133,31 @@ export async function regenerateCardLink(deps: WalletDeps, caller: Caller, membe
     await recordAudit(tx, caller.actor, { action: 'card_link.regenerate', entityType: 'membership', entityId: membershipId, after: { version: link.version } });
     return { url: link.url };
   });
+}
+
+/**
+ * "Invia per e-mail": a service e-mail with the card link, to the customer's address. It needs the
+ * service consent (the card's own purpose, docs/product.md D), never the marketing one. Audited.
+ */
+export async function emailCardLink(deps: WalletDeps & { mailer: Mailer }, caller: Caller, membershipId: string): Promise<{ sentTo: string }> {
+  const member = await activeMember(deps, membershipId);
+  const customer = await customerInTransaction(deps.db, member.customerId);
+  if (!customer?.email) throw new AppError(409, 'conflict', { text: 'card_email_no_address' });
+  if (!customer.serviceConsent) throw new AppError(409, 'conflict', { text: 'card_email_no_consent' });
+  const { url } = await getCardLink(deps, caller, membershipId);
+  const name = nameForMail(customer.firstName);
+  await deps.mailer.send({
+    to: customer.email,
+    subject: `La tua tessera ${member.programName}`,
+    text:
+      `Ciao${name ? ` ${name}` : ''},\n\necco la tua tessera ${member.programName}: aprila dal telefono e mostrala alla cassa, ` +
+      `oppure aggiungila ad Apple Wallet o Google Wallet dalla stessa pagina.\n\n${url}\n\n` +
+      'Il link è personale: non inoltrarlo. Se lo perdi, chiedine uno nuovo in negozio.\n',
+  });
+  await deps.db.transaction((tx) =>
+    recordAudit(tx, caller.actor, { action: 'card_link.email', entityType: 'membership', entityId: membershipId, after: { customerId: member.customerId } }),
+  );
+  return { sentTo: customer.email };
 }
 
 /** The membership behind a live card link, or null (unknown, replaced, revoked, or its customer no longer active). */
