@@ -31,10 +31,10 @@ export const passRegistrationParamsSchema = z.object({
 });
 export const deviceRegistrationsParamsSchema = z.object({ deviceLibraryIdentifier: deviceLibraryId, passTypeIdentifier: passTypeId });
 export const passParamsSchema = z.object({ passTypeIdentifier: passTypeId, serialNumber });
-export const pushTokenBodySchema = z.object({ pushToken: z.string().min(1).max(255) });
+export const pushTokenBodySchema = z.strictObject({ pushToken: z.string().min(1).max(255) });
 export const updatedSerialsQuerySchema = z.object({ passesUpdatedSince: z.string().max(32).optional() });
 export const updatedSerialsSchema = z.object({ serialNumbers: z.array(z.string()), lastUpdated: z.string() });
-export const passLogBodySchema = z.object({ logs: z.array(z.string().max(2000)).max(100) });
+export const passLogBodySchema = z.strictObject({ logs: z.array(z.string().max(2000)).max(100) });
 
 /** The card page's token: 43 characters of base64url. */
 export const cardTokenParamsSchema = z.object({ token: z.string().max(64) });

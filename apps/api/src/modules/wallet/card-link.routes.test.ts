@@ -127,6 +127,11 @@ describe("the customer's card link and card page (issue 27)", () => {
     const status = await ctx.request({ method: 'GET', url: '/api/admin/wallet/status', token: member.token });
     expect(status.json()).toMatchObject({ apple: { isConfigured: false }, google: { isConfigured: false } });
     expect(status.json().apple.message).toBe(apple.json().error.message);
+    // A device never gets a 503 it would retry for ever: no pass can be authenticated, none is listed.
+    const base = '/api/wallet/apple/v1/devices/phone/registrations/pass.example';
+    const register = await ctx.app.inject({ method: 'POST', url: `${base}/00000000-0000-4000-8000-000000000000`, headers: { authorization: 'ApplePass x' }, payload: { pushToken: 't' } });
+    expect(register.statusCode).toBe(401);
+    expect((await ctx.app.inject({ method: 'GET', url: base })).statusCode).toBe(204);
   });
 });
 

@@ -348,8 +348,8 @@ export async function queueGooglePatches(executor: Executor, changes: { membersh
   return result.length;
 }
 
-export async function findProgramLogo(executor: Executor, programId: string): Promise<string | null> {
-  if (!/^[0-9a-f-]{36}$/i.test(programId)) return null;
+/** The program's logo (a data: URL, or null when it has none); undefined for an unknown program. */
+export async function findProgramLogo(executor: Executor, programId: string): Promise<string | null | undefined> {
   const [row] = await rows(executor, sql`select wallet_logo from programs where id = ${programId}`);
-  return (row?.['wallet_logo'] as string | null | undefined) ?? null;
+  return row ? ((row['wallet_logo'] as string | null) ?? null) : undefined;
 }

@@ -35,7 +35,6 @@ import {
   updatedSerials,
   walletDepsOf,
 } from './wallet.service.ts';
-import { solidPng } from './solid-png.ts';
 
 const PKPASS = 'application/vnd.apple.pkpass';
 const TAGS = ['wallet'];
@@ -203,7 +202,7 @@ export const walletPublicRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: { tags: TAGS, summary: "A program's logo, as on its passes (a plain square of its colour when it has none)", params: membershipIdParamSchema },
     },
     async (request, reply) => {
-      const logo = (await programLogo(deps, request.params.id)) ?? solidPng(8, 8, '#1c3d5a');
+      const logo = await programLogo(deps, request.params.id);
       return reply.type('image/png').header('cache-control', 'public, max-age=3600').send(logo);
     },
   );

@@ -15,6 +15,7 @@ import { buildApplePass, type PassContent } from './apple-pass.ts';
 import { patchLoyaltyObject, saveUrlOf, type GoogleContent } from './google-wallet.ts';
 import { pushPassUpdate } from './apns.ts';
 import { renderCardPage, type CardPageData } from './card-page.ts';
+import { solidPng } from './solid-png.ts';
 import * as repo from './wallet.repository.ts';
 
 /**
@@ -206,9 +207,11 @@ export async function cardPageHtml(deps: WalletDeps, token: string, language: La
 /** The program's logo, public (it is on every pass): the card page and Google's class point at it. */
 export const programLogoPath = (programId: string) => `/api/wallet/programs/${programId}/logo.png`;
 
-export async function programLogo(deps: WalletDeps, programId: string): Promise<Buffer | null> {
+/** The program's logo, a plain square of its colour when it has none (Google's class needs an image). 404 for an unknown program. */
+export async function programLogo(deps: WalletDeps, programId: string): Promise<Buffer> {
   const logo = await repo.findProgramLogo(deps.db, programId);
-  return logo ? Buffer.from(logo.slice(logo.indexOf(',') + 1), 'base64') : null;
+  if (logo === undefined) throw notFound('program');
+  return logo ? Buffer.from(logo.slice(logo.indexOf(',') + 1), 'base64') : solidPng(8, 8, '#1c3d5a');
 }
 
 // ---- Passes ----
@@ -254,8 +257,8 @@ async function livePass(deps: WalletDeps, member: repo.WalletMember, options: { 
 
 /** `GET /api/admin/memberships/:id/pass.pkpass` and the card page's Apple button: the signed pass. */
 export async function applePass(deps: WalletDeps, membershipId: string): Promise<Buffer> {
-  const apple = requireApple(deps);
   const member = await activeMember(deps, membershipId);
+  const apple = requireApple(deps);
   const pass = await livePass(deps, member);
   return buildApplePass(apple, await contentOf(deps, member, pass, true));
 }
@@ -279,8 +282,8 @@ async function googleContentOf(deps: WalletDeps, member: repo.WalletMember, pass
 
 /** `GET /api/admin/memberships/:id/google-wallet`: the "Save to Google Wallet" link. */
 export async function googleSaveUrl(deps: WalletDeps, membershipId: string): Promise<{ saveUrl: string }> {
-  const google = requireGoogle(deps);
   const member = await activeMember(deps, membershipId);
+  const google = requireGoogle(deps);
   const pass = await livePass(deps, member, { google: true });
   return { saveUrl: await saveUrlOf(google, await googleContentOf(deps, member, pass), deps.appUrl, deps.clock.now()) };
 }
@@ -300,8 +303,10 @@ const unknownPass = () => notFound('cardNumber');
 
 /** The pass named in the path, its `Authorization: ApplePass <token>` checked in constant time (401 otherwise). */
 async function authorisedPass(deps: WalletDeps, passTypeId: string, serialNumber: string, authorization: string | undefined) {
-  const apple = requireApple(deps);
-  if (passTypeId !== apple.passTypeId) throw unknownPass();
+  // Without the Apple settings no pass can be authenticated: a device is told so (401), and stops,
+  // rather than 503 (which it would retry for ever). Staff's endpoints say wallet_not_configured.
+  if (!deps.wallet.apple) throw unauthorized();
+  if (passTypeId !== deps.wallet.apple.passTypeId) throw unknownPass();
   const pass = await repo.findPassBySerial(deps.db, serialNumber);
   const given = /^ApplePass (\S+)$/.exec(authorization ?? '')?.[1] ?? '';
   // Compared even for an unknown serial: the answer's time says nothing about which serials exist.
@@ -328,8 +333,7 @@ export async function unregisterDevice(deps: WalletDeps, input: Omit<DeviceRegis
 
 /** The device's passes updated after the tag (`passesUpdatedSince`), or null (204) when none. */
 export async function updatedSerials(deps: WalletDeps, passTypeId: string, deviceLibraryId: string, since: string | undefined) {
-  const apple = requireApple(deps);
-  if (passTypeId !== apple.passTypeId) return null;
+  if (!deps.wallet.apple || passTypeId !== deps.wallet.apple.passTypeId) return null;
   const tag = since !== undefined && /^\d{1,18}$/.test(since) ? Number(since) : null;
   const serials = await repo.serialsUpdatedSince(deps.db, deviceLibraryId, tag);
   if (serials.length === 0) return null;
@@ -341,8 +345,8 @@ export async function latestPass(
   deps: WalletDeps,
   input: { passTypeId: string; serialNumber: string; authorization: string | undefined; ifModifiedSince: string | undefined },
 ): Promise<{ body: Buffer; lastModified: Date } | 'not_modified'> {
-  const apple = requireApple(deps);
   const pass = await authorisedPass(deps, input.passTypeId, input.serialNumber, input.authorization);
+  const apple = requireApple(deps);
   const lastModified = new Date(Math.floor(pass.updatedAt.getTime() / 1000) * 1000);
   const since = input.ifModifiedSince ? Date.parse(input.ifModifiedSince) : Number.NaN;
   if (!Number.isNaN(since) && lastModified.getTime() <= since) return 'not_modified';
