@@ -323,7 +323,7 @@ function ProgramForm({ program, merchantOptions, onSaved }: { program: Program |
               control={form.control}
               name={name}
               render={({ field, fieldState }) => (
-                <ColorInput label={t(`form.${name}`)} format="hex" placeholder={name === 'walletBackgroundColor' ? '#1c3d5a' : '#ffffff'} value={field.value} onChange={field.onChange} onBlur={field.onBlur} error={fieldState.error?.message} />
+                <ColorInput label={t(`form.${name}`)} format="hex" withEyeDropper={false} placeholder={name === 'walletBackgroundColor' ? '#1c3d5a' : '#ffffff'} value={field.value} onChange={field.onChange} onBlur={field.onBlur} error={fieldState.error?.message} />
               )}
             />
           ))}
