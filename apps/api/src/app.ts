@@ -54,6 +54,8 @@ import { rewardVoucherRoutes, voucherRoutes } from './modules/rewards/vouchers.r
 import { socialProofRoutes } from './modules/social-proofs/social-proofs.routes.ts';
 import { privacyRoutes } from './modules/privacy/privacy.routes.ts';
 import { importRoutes } from './modules/imports/imports.routes.ts';
+import { cardPageRoutes, walletAdminRoutes, walletPublicRoutes } from './modules/wallet/wallet.routes.ts';
+import { loadWalletConfig } from './modules/wallet/wallet-config.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -211,6 +213,9 @@ export async function buildApp(options: AppOptions): Promise<App> {
   await app.register(inputHygienePlugin);
   app.decorate('apiKeyPepper', await loadOrCreateSecret(env.dataDir, 'api-keys', env.API_KEY_PEPPER));
   app.decorate('cardCodeSecret', await loadOrCreateSecret(env.dataDir, 'card-codes', env.CARD_CODE_SECRET));
+  app.decorate('cardLinkSecret', await loadOrCreateSecret(env.dataDir, 'card-links', env.CARD_LINK_SECRET));
+  // A wallet certificate or key that does not read stops the start here, naming the setting.
+  app.decorate('wallet', loadWalletConfig(env));
   await app.register(accessControlPlugin, { checkApiKey: createIntegrationGuard(app) });
   await app.register(csrfPlugin, {
     secret: await loadOrCreateSecret(env.dataDir, 'csrf', env.CSRF_SECRET),
@@ -258,9 +263,14 @@ export async function buildApp(options: AppOptions): Promise<App> {
       await api.register(socialProofRoutes, { prefix: '/admin/social-proofs' });
       await api.register(privacyRoutes, { prefix: '/admin/privacy-requests' });
       await api.register(importRoutes, { prefix: '/admin/imports' });
+      await api.register(walletAdminRoutes, { prefix: '/admin' });
+      await api.register(walletPublicRoutes, { prefix: '/wallet' });
     },
     { prefix: '/api' },
   );
+
+  // The customer's card page (issue 27): outside /api, server-rendered, no web app needed.
+  await app.register(cardPageRoutes);
 
   if (webRoot) await registerWebApp(app, webRoot);
 

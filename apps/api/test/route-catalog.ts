@@ -32,7 +32,10 @@ export function createRouteCollector() {
     if (!route.url.startsWith('/api/') || IGNORED_PREFIXES.some((prefix) => route.url.startsWith(prefix))) return;
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     const schema = (route.schema ?? {}) as { body?: z.ZodType; querystring?: z.ZodType; params?: z.ZodType };
-    const config = route.config as { access?: 'public'; permission?: Permission; integration?: ApiKeyScope } | undefined;
+    const config = route.config as { access?: 'public'; permission?: Permission; integration?: ApiKeyScope; walletDevice?: true } | undefined;
+    // Apple's PassKit web service (a device with the pass's ApplePass token, no cookie): kept apart
+    // like the integration API; wallet/passkit.routes.test.ts checks it.
+    if (config?.walletDevice) return;
     if (config?.integration !== undefined) {
       for (const method of methods) {
         if (method !== 'HEAD') integrationRoutes.push({ method: String(method), url: route.url, access: 'public', scope: config.integration });

@@ -84,6 +84,20 @@ const texts = {
     it: 'Questo esercente ha movimenti e non può essere eliminato: archivialo',
   },
   already_used: { en: 'This value is already in use', it: 'Questo valore è già in uso' },
+  // ---- The card in the customer's phone (issue 27) ----
+  wallet_not_configured: {
+    it: (p) => `Il portafoglio ${p['wallet']} non è configurato: imposta ${p['settings']}`,
+    en: (p) => `${p['wallet']} is not configured: set ${p['settings']}`,
+  },
+  card_unavailable: {
+    it: 'Il cliente è bloccato o i suoi dati sono stati cancellati: la tessera non ha link né pass',
+    en: 'The customer is blocked or erased: their card has no link and no pass',
+  },
+  card_email_no_address: { it: 'Il cliente non ha un indirizzo e-mail', en: 'The customer has no e-mail address' },
+  card_email_no_consent: {
+    it: 'Il cliente non ha dato il consenso al servizio: la tessera non si può inviare per e-mail',
+    en: 'The customer has not given the service consent: the card cannot be sent by e-mail',
+  },
   conflict: { en: 'This action conflicts with the current state of the record', it: 'Questa azione è in conflitto con lo stato attuale del dato' },
   entry_final: {
     it: 'Questo movimento non si può stornare (storni e scadenze sono definitivi)',

@@ -55,6 +55,10 @@ export const ERROR_CODES = [
   'redemption_voucher_used',
   // A value that must be unique is already someone else's (issue 31): 409 with the field.
   'already_used',
+  // The card in the customer's phone (issue 27): the wallet's settings are missing (503); the
+  // customer is blocked or erased, so their card has no link or pass (409).
+  'wallet_not_configured',
+  'card_unavailable',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 

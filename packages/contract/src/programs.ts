@@ -71,6 +71,23 @@ const expiryInputSchema = z.strictObject({
   days: expirySchema.shape.days.default(null),
 });
 
+/** A wallet colour: `#rrggbb`, lower-cased (what Apple's `rgb()` and Google's hex both take). */
+export const walletColorSchema = z
+  .string()
+  .trim()
+  .regex(/^#[0-9a-fA-F]{6}$/)
+  .transform((value) => value.toLowerCase());
+
+/** The largest logo, as its data: URL (about 64 KiB of PNG): a pass is downloaded over phone networks. */
+export const WALLET_LOGO_MAX_CHARS = 90_000;
+export const PROGRAM_TERMS_MAX = 2000;
+
+/** The program's logo for the pass and the card page: a PNG, as a `data:image/png;base64,…` URL. */
+export const walletLogoSchema = z
+  .string()
+  .max(WALLET_LOGO_MAX_CHARS)
+  .regex(/^data:image\/png;base64,[A-Za-z0-9+/]+={0,2}$/);
+
 export const programSchema = z.object({
   id: z.uuid(),
   name: z.string(),
@@ -87,6 +104,12 @@ export const programSchema = z.object({
   tierWindow: tierWindowSchema,
   expiry: expirySchema,
   bonuses: bonusesSchema,
+  /** The wallet pass's and the card page's look (issue 27): colours `#rrggbb`, a PNG logo as a data: URL. */
+  walletBackgroundColor: z.string().nullable(),
+  walletForegroundColor: z.string().nullable(),
+  walletLogo: z.string().nullable(),
+  /** Printed on the back of the wallet pass and on the card page. */
+  terms: z.string().nullable(),
   version: z.number().int(),
   createdAt: z.iso.datetime({ offset: true }),
   updatedAt: z.iso.datetime({ offset: true }),
@@ -108,6 +131,10 @@ const programFields = {
   tierWindow: tierWindowSchema,
   expiry: expiryInputSchema,
   bonuses: bonusesSchema,
+  walletBackgroundColor: walletColorSchema.nullable(),
+  walletForegroundColor: walletColorSchema.nullable(),
+  walletLogo: walletLogoSchema.nullable(),
+  terms: z.string().trim().max(PROGRAM_TERMS_MAX).nullable(),
 };
 
 type ProgramRules = {
@@ -165,6 +192,10 @@ export const createProgramSchema = z
     tierWindow: programFields.tierWindow.default('rolling12'),
     expiry: programFields.expiry.default({ policy: 'never', days: null }),
     bonuses: programFields.bonuses.default(NO_BONUSES),
+    walletBackgroundColor: programFields.walletBackgroundColor.default(null),
+    walletForegroundColor: programFields.walletForegroundColor.default(null),
+    walletLogo: programFields.walletLogo.default(null),
+    terms: programFields.terms.default(null),
   })
   .superRefine((value, context) => {
     for (const issue of programRuleIssues(value)) {

@@ -124,6 +124,36 @@ const envSchema = z.object({
   CARD_CODE_SECRET: z.string().min(32).optional(),
   /** How often the background job runner looks for due jobs (points expiry), in milliseconds. */
   JOBS_INTERVAL_MS: z.coerce.number().int().min(100).default(60_000),
+  /**
+   * The wallet (issue 27, decision record 033). None is required: without them the wallet's endpoints
+   * answer 503 wallet_not_configured. Apple: the Pass Type ID and team, the pass certificate, its key
+   * (and passphrase) and Apple's WWDR certificate, as paths of PEM files; a file that does not read as
+   * what it should stops the start (modules/wallet/wallet-config.ts).
+   */
+  APPLE_PASS_TYPE_ID: z.string().regex(/^pass\.[A-Za-z0-9.-]+$/, 'expected pass.<reverse domain>').optional(),
+  APPLE_TEAM_ID: z.string().regex(/^[A-Z0-9]{10}$/, 'expected the 10-character Apple team id').optional(),
+  APPLE_PASS_CERT: z.string().min(1).optional(),
+  APPLE_PASS_KEY: z.string().min(1).optional(),
+  APPLE_PASS_KEY_PASSPHRASE: z.string().optional(),
+  APPLE_WWDR_CERT: z.string().min(1).optional(),
+  /** Where pass updates are pushed (HTTP/2, the pass certificate as client certificate). */
+  APNS_URL: z.string().url().default('https://api.push.apple.com'),
+  /** A PEM file of extra authorities to trust for APNS_URL (a local stand-in in tests, an inspecting proxy). */
+  APNS_CA: z.string().min(1).optional(),
+  /** Google Wallet: the issuer id and the path of the service account's JSON key. */
+  GOOGLE_WALLET_ISSUER_ID: z.string().regex(/^\d{6,25}$/, 'expected the numeric issuer id').optional(),
+  GOOGLE_WALLET_SERVICE_ACCOUNT: z.string().min(1).optional(),
+  GOOGLE_WALLET_API_URL: z.string().url().default('https://walletobjects.googleapis.com/walletobjects/v1'),
+  GOOGLE_OAUTH_TOKEN_URL: z.string().url().default('https://oauth2.googleapis.com/token'),
+  /**
+   * The key the customers' card links (`APP_URL/c/<token>`) are derived from. Without it one is
+   * generated once and kept in DATA_DIR; several API processes must share it.
+   */
+  CARD_LINK_SECRET: z.string().min(32).optional(),
+  /** How often changed memberships are looked for, to update their wallet passes (milliseconds). */
+  WALLET_SYNC_INTERVAL_MS: z.coerce.number().int().min(100).default(10_000),
+  /** Requests per minute per client address on the public card page and the PassKit web service. */
+  CARD_PAGE_RATE_LIMIT: z.coerce.number().int().min(1).default(60),
 });
 
 export type Env = z.infer<typeof envSchema> & { isProduction: boolean; demoData: boolean; dataDir: string };

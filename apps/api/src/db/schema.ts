@@ -211,3 +211,4 @@ export * from '../modules/dashboard/dashboard.schema.ts';
 export * from '../modules/privacy/privacy.schema.ts';
 export * from '../modules/imports/imports.schema.ts';
 export * from '../modules/integration/integration.schema.ts';
+export * from '../modules/wallet/wallet.schema.ts';

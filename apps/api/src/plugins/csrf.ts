@@ -15,6 +15,11 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** false: this public route serves a file (an uploaded image), and its answer sets no cookie. */
     setsCsrfCookie?: false;
+    /**
+     * Apple's PassKit web service (modules/wallet): the device authenticates with the pass's
+     * `Authorization: ApplePass <token>`, which browsers never attach on their own, and sends no cookie.
+     */
+    walletDevice?: true;
   }
   interface FastifyInstance {
     /** A forgery-protection token bound to this session (null: anonymous), for tests and tools. */
@@ -108,7 +113,7 @@ export const csrfPlugin = fp<CsrfOptions>(async (app, options) => {
     if (SAFE_METHODS.has(request.method) || !isApiRoute(request) || request.is404) return;
     // The integration API authenticates with a bearer key that browsers never attach on their own:
     // a forged cross-site request cannot carry it, so there is nothing to protect (and tills send no cookie).
-    if (request.routeOptions.config.integration !== undefined) return;
+    if (request.routeOptions.config.integration !== undefined || request.routeOptions.config.walletDevice) return;
     // The guard, registered before this plugin, has already verified the token and set its session.
     const cookie = cookieOf(request);
     const header = request.headers[CSRF_HEADER.toLowerCase()];
@@ -126,7 +131,7 @@ export const csrfPlugin = fp<CsrfOptions>(async (app, options) => {
     if (!isApiRoute(request) && !request.is404 && !isPage) return;
     // Tills and the app (no browser, no cookie jar) and uploaded images get none (issue 30), nor an
     // unknown path under the integration API (matched by no route, so told by its prefix).
-    if (request.routeOptions.config?.integration !== undefined || request.routeOptions.config?.setsCsrfCookie === false) return;
+    if (request.routeOptions.config?.integration !== undefined || request.routeOptions.config?.setsCsrfCookie === false || request.routeOptions.config?.walletDevice) return;
     if (request.is404 && request.url.startsWith(INTEGRATION_PATH)) return;
     const current = bindingOf(cookieOf(request));
     const required = request.csrfBinding ?? requiredBinding(request);

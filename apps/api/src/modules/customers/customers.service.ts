@@ -28,6 +28,7 @@ import {
 import { hasProcessingBlock } from '../privacy/privacy.service.ts';
 import { uniqueCardNumber } from './customer-cards.service.ts';
 import { customersTotal } from '../dashboard/dashboard.service.ts';
+import { voidCustomerWallet } from '../wallet/wallet.service.ts';
 import { isUniqueViolation } from '../../db/unique-violation.ts';
 
 export const CUSTOMER_ENTITY = 'customer';
@@ -151,6 +152,7 @@ export async function updateCustomer(deps: ServiceDeps, caller: Caller, id: stri
       const after = toCustomer(row, states.get(id));
       const action = fields.status !== undefined && fields.status !== current.status ? (fields.status === 'blocked' ? 'block' : 'unblock') : 'update';
       await recordAudit(tx, caller.actor, { action, entityType: CUSTOMER_ENTITY, entityId: id, before, after });
+      if (action === 'block') await voidCustomerWallet(tx, id, deps.clock.now());
       return after;
     });
   } catch (error) {

@@ -17,6 +17,7 @@ import { uniqueCardNumber } from '../customers/customer-cards.service.ts';
 import { newReferralCode } from '../customers/customers.service.ts';
 import { dropPersonFromPendingImports } from '../imports/imports.service.ts';
 import { eraseEntryTexts } from '../ledger/ledger.service.ts';
+import { voidCustomerWallet } from '../wallet/wallet.service.ts';
 import { businessDaysUntil } from '../../lib/business-days.ts';
 import * as repo from './privacy.repository.ts';
 
@@ -252,6 +253,7 @@ export async function runPrivacyAction(
         const proofs = await repo.scrubSocialProofs(tx, customerId, now);
         erasedImages = proofs.images;
         const ledgerReasons = await eraseEntryTexts(tx, customerId);
+        await voidCustomerWallet(tx, customerId, now);
         const importRows = await dropPersonFromPendingImports(tx, person);
         const ledgerEntries = await repo.countLedgerEntries(tx, customerId);
         const counts = {

@@ -19,6 +19,11 @@ export const programs = pgTable('programs', {
   expiryPolicy: text().$type<ExpiryPolicy>().notNull().default('never'),
   expiryDays: integer(),
   bonuses: jsonb().$type<Bonuses>().notNull(),
+  /** The wallet pass's and card page's look (migration 0024). */
+  walletBackgroundColor: text(),
+  walletForegroundColor: text(),
+  walletLogo: text(),
+  terms: text(),
   version: integer().notNull().default(1),
   createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),

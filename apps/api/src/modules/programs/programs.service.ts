@@ -22,7 +22,7 @@ const programNotFound = () => notFound('program');
 
 function valuesOf(input: Partial<CreateProgram>): Partial<ProgramValues> {
   const values: Partial<ProgramValues> = {};
-  const copy = ['name', 'type', 'status', 'pointsPerEuro', 'minSpendCents', 'stampsRequired', 'maxStampsPerDay', 'maxStampsPerTransaction', 'tiers', 'tierWindow', 'bonuses'] as const;
+  const copy = ['name', 'type', 'status', 'pointsPerEuro', 'minSpendCents', 'stampsRequired', 'maxStampsPerDay', 'maxStampsPerTransaction', 'tiers', 'tierWindow', 'bonuses', 'walletBackgroundColor', 'walletForegroundColor', 'walletLogo', 'terms'] as const;
   for (const key of copy) {
     if (input[key] !== undefined) (values as Record<string, unknown>)[key] = input[key];
   }

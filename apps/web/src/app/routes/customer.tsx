@@ -7,9 +7,26 @@ import { CustomerDetailPage } from '../../features/customers/components/customer
 import { CustomerLedger } from '../../features/ledger/components/customer-ledger.tsx';
 import type { LedgerDialogKind } from '../../features/ledger/components/ledger-entry-dialog.tsx';
 import { MembershipsPanel } from '../../features/ledger/components/memberships-panel.tsx';
+import { useMemberships } from '../../features/ledger/api/get-memberships.ts';
+import { WalletPanel } from '../../features/wallet/components/wallet-panel.tsx';
+import type { Customer } from '@sf/contract/customers';
 import { LedgerActionDialog, RewardActionDialog } from '../ledger-actions.tsx';
 import { useLoyaltyLookups } from '../loyalty-lookups.tsx';
 import { SCREENS } from '../screens.ts';
+
+/** The card in the customer's phone (wallet feature) for the memberships the ledger feature reads. */
+function CustomerWallet({ customer }: { customer: Customer }) {
+  const memberships = useMemberships(customer.id);
+  const canWrite = useCan('customers:write');
+  return (
+    <WalletPanel
+      memberships={memberships.data?.items.map((item) => ({ id: item.id, programName: item.programName })) ?? []}
+      holder={`${customer.firstName} ${customer.lastName}`}
+      isActive={customer.status === 'active'}
+      canWrite={canWrite}
+    />
+  );
+}
 
 /** `/customers/:id` — the customer's page, with their memberships, ledger and the ledger actions. */
 export function Component() {
@@ -55,6 +72,7 @@ export function Component() {
           </Paper>
         )}
         ledger={(customer) => <CustomerLedger customerId={customer.id} names={lookups.names} />}
+        wallet={(customer) => <CustomerWallet customer={customer} />}
       />
       <LedgerActionDialog kind={dialog?.kind ?? null} customer={dialog?.customer ?? null} onClose={() => setDialog(null)} />
       <RewardActionDialog isOpen={rewardFor !== null} customer={rewardFor} onClose={() => setRewardFor(null)} />

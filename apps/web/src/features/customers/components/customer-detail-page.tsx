@@ -25,6 +25,8 @@ type Props = {
   actions?: (customer: Customer) => ReactNode;
   memberships?: (customer: Customer) => ReactNode;
   ledger?: (customer: Customer) => ReactNode;
+  /** Composed by the route: the card in the customer's phone, under the card (the wallet feature). */
+  wallet?: (customer: Customer) => ReactNode;
 };
 
 function Field({ label, value }: { label: string; value: ReactNode }) {
@@ -63,7 +65,7 @@ function BlockButton({ customer }: { customer: Customer }) {
 }
 
 /** `/customers/:id` — the customer's page: personal data, card, consents, memberships and ledger. */
-export function CustomerDetailPage({ customerId, listHref, actions, memberships, ledger }: Props) {
+export function CustomerDetailPage({ customerId, listHref, actions, memberships, ledger, wallet }: Props) {
   const { t } = useTranslation('customers');
   const format = useFormatters();
   const canWrite = useCan('customers:write');
@@ -129,6 +131,7 @@ export function CustomerDetailPage({ customerId, listHref, actions, memberships,
         </Grid.Col>
         <Grid.Col span={{ base: 12, md: 5 }}>
           <CustomerCard customerId={customer.id} holder={name} canRegenerate={canWrite && customer.status !== 'erased'} />
+          {wallet?.(customer)}
         </Grid.Col>
       </Grid>
       {memberships?.(customer)}

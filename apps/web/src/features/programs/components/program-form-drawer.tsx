@@ -1,10 +1,11 @@
-import { ActionIcon, Button, Drawer, Group, Loader, MultiSelect, NumberInput, SegmentedControl, Select, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
+import { ActionIcon, Button, ColorInput, Drawer, FileButton, Group, Image, Loader, MultiSelect, NumberInput, SegmentedControl, Select, SimpleGrid, Stack, Text, TextInput, Textarea, Title } from '@mantine/core';
 import {
   BONUS_KINDS,
   EXPIRY_POLICIES,
   NO_BONUSES,
   PROGRAM_STATUSES,
   TIER_WINDOWS,
+  WALLET_LOGO_MAX_CHARS,
   createProgramSchema,
   type Bonuses,
   type CreateProgram,
@@ -41,6 +42,11 @@ type Values = {
   tierWindow: CreateProgram['tierWindow'];
   expiry: { policy: CreateProgram['expiry']['policy']; days: Num };
   bonuses: Bonuses;
+  /** The wallet pass's look: '' for none. */
+  walletBackgroundColor: string;
+  walletForegroundColor: string;
+  walletLogo: string | null;
+  terms: string;
 };
 
 const blank = (value: number | null | undefined): Num => (value === null || value === undefined ? '' : value);
@@ -61,7 +67,23 @@ function toValues(program: Program | null): Values {
     tierWindow: program?.tierWindow ?? 'rolling12',
     expiry: { policy: program?.expiry.policy ?? 'never', days: blank(program?.expiry.days) },
     bonuses: program?.bonuses ?? NO_BONUSES,
+    walletBackgroundColor: program?.walletBackgroundColor ?? '',
+    walletForegroundColor: program?.walletForegroundColor ?? '',
+    walletLogo: program?.walletLogo ?? null,
+    terms: program?.terms ?? '',
   };
+}
+
+const textOrNull = (value: string) => (value.trim() === '' ? null : value.trim());
+
+/** A PNG file as the data: URL the contract takes (the pass embeds it; the card page serves it). */
+function readAsDataUrl(file: File): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const reader = new FileReader();
+    reader.onload = () => resolve(String(reader.result));
+    reader.onerror = () => reject(reader.error ?? new Error('unreadable file'));
+    reader.readAsDataURL(file);
+  });
 }
 
 /** Only the rules of the chosen type are sent; amounts become integer cents. */
@@ -81,6 +103,10 @@ function toRequest(values: Values): CreateProgram {
     tierWindow: values.tierWindow,
     expiry: { policy: values.expiry.policy, days: values.expiry.policy === 'afterDays' ? numberOrNull(values.expiry.days) : null },
     bonuses: values.bonuses,
+    walletBackgroundColor: textOrNull(values.walletBackgroundColor),
+    walletForegroundColor: textOrNull(values.walletForegroundColor),
+    walletLogo: values.walletLogo,
+    terms: textOrNull(values.terms),
   } as CreateProgram;
 }
 
@@ -124,7 +150,18 @@ function ProgramForm({ program, merchantOptions, onSaved }: { program: Program |
   const update = useUpdateProgram();
   const type = form.watch('type');
   const policy = form.watch('expiry.policy');
+  const logo = form.watch('walletLogo');
+  const [logoProblem, setLogoProblem] = useState<string | null>(null);
   const { errors } = form.formState;
+
+  const chooseLogo = async (file: File | null) => {
+    setLogoProblem(null);
+    if (!file) return;
+    const dataUrl = await readAsDataUrl(file);
+    if (!dataUrl.startsWith('data:image/png;base64,')) return setLogoProblem(t('form.walletLogoPngOnly'));
+    if (dataUrl.length > WALLET_LOGO_MAX_CHARS) return setLogoProblem(t('form.walletLogoTooLarge'));
+    form.setValue('walletLogo', dataUrl, { shouldDirty: true });
+  };
 
   const onSubmit = form.handleSubmit(async () => {
     setFailure(null);
@@ -273,6 +310,43 @@ function ProgramForm({ program, merchantOptions, onSaved }: { program: Program |
             </Group>
           ))}
         </SimpleGrid>
+        <Title order={3} size="h5">
+          {t('form.wallet')}
+        </Title>
+        <Text size="xs" c="dimmed">
+          {t('form.walletHint')}
+        </Text>
+        <SimpleGrid cols={{ base: 1, sm: 2 }}>
+          {(['walletBackgroundColor', 'walletForegroundColor'] as const).map((name) => (
+            <Controller
+              key={name}
+              control={form.control}
+              name={name}
+              render={({ field, fieldState }) => (
+                <ColorInput label={t(`form.${name}`)} format="hex" withEyeDropper={false} placeholder={name === 'walletBackgroundColor' ? '#1c3d5a' : '#ffffff'} value={field.value} onChange={field.onChange} onBlur={field.onBlur} error={fieldState.error?.message} />
+              )}
+            />
+          ))}
+        </SimpleGrid>
+        <Group align="center" gap="sm">
+          {logo ? <Image src={logo} alt={t('form.walletLogo')} w={48} h={48} fit="contain" radius="sm" /> : null}
+          <FileButton onChange={(file) => void chooseLogo(file)} accept="image/png">
+            {(props) => (
+              <Button variant="light" size="xs" {...props}>
+                {logo ? t('form.walletLogoReplace') : t('form.walletLogoChoose')}
+              </Button>
+            )}
+          </FileButton>
+          {logo ? (
+            <Button variant="subtle" color="red" size="xs" onClick={() => form.setValue('walletLogo', null, { shouldDirty: true })}>
+              {t('form.walletLogoRemove')}
+            </Button>
+          ) : null}
+          <Text size="xs" c={logoProblem || errors.walletLogo ? 'red' : 'dimmed'} role={logoProblem ? 'alert' : undefined}>
+            {logoProblem ?? errors.walletLogo?.message ?? t('form.walletLogoHint')}
+          </Text>
+        </Group>
+        <Textarea label={t('form.terms')} autosize minRows={2} maxRows={6} {...form.register('terms')} error={errors.terms?.message} />
         <Group justify="flex-end">
           <Button type="submit" loading={form.formState.isSubmitting}>
             {program ? t('form.save') : t('form.create')}
