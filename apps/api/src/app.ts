@@ -53,6 +53,9 @@ import { redemptionRoutes, rewardRoutes, voucherRoutes } from './modules/rewards
 import { socialProofRoutes } from './modules/social-proofs/social-proofs.routes.ts';
 import { privacyRoutes } from './modules/privacy/privacy.routes.ts';
 import { importRoutes } from './modules/imports/imports.routes.ts';
+import { campaignRoutes } from './modules/campaigns/campaigns.routes.ts';
+import { customerMessageRoutes } from './modules/messages/messages.routes.ts';
+import { unsubscribeRoutes } from './modules/messages/unsubscribe.routes.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -256,9 +259,13 @@ export async function buildApp(options: AppOptions): Promise<App> {
       await api.register(socialProofRoutes, { prefix: '/admin/social-proofs' });
       await api.register(privacyRoutes, { prefix: '/admin/privacy-requests' });
       await api.register(importRoutes, { prefix: '/admin/imports' });
+      await api.register(campaignRoutes, { prefix: '/admin/campaigns' });
+      await api.register(customerMessageRoutes, { prefix: '/admin/customers' });
     },
     { prefix: '/api' },
   );
+  // The unsubscribe links of our e-mails (issue 28): short, outside /api, public, keyed by their token.
+  await app.register(unsubscribeRoutes, { prefix: '/u' });
 
   if (webRoot) await registerWebApp(app, webRoot);
 

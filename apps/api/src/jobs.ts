@@ -10,6 +10,7 @@ import { socialProofJobs } from './modules/social-proofs/social-proofs.service.t
 import { newsJobs } from './modules/news/news.scheduler.ts';
 import { identityJobs } from './identity/housekeeping.ts';
 import { rateLimitJobs } from './lib/rate-limit-store.ts';
+import { campaignJobs } from './modules/campaigns/campaigns.jobs.ts';
 
 /**
  * The one background-job runner of a process. Every job kind of every module must be known to it:
@@ -28,6 +29,7 @@ function jobModules(app: FastifyInstance): JobModule[] {
     rateLimitJobs(app),
     socialProofJobs(app),
     integrityJobs(app),
+    campaignJobs(app),
   ];
 }
 

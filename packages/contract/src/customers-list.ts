@@ -16,7 +16,7 @@ export const CONSENT_PURPOSES = ['service', 'marketing', 'profiling'] as const;
 export const consentPurposeSchema = z.enum(CONSENT_PURPOSES);
 export type ConsentPurpose = z.infer<typeof consentPurposeSchema>;
 
-export const CONSENT_CHANNELS = ['counter', 'app', 'web', 'import', 'back-office'] as const;
+export const CONSENT_CHANNELS = ['counter', 'app', 'web', 'import', 'back-office', 'email_link'] as const;
 export const consentChannelSchema = z.enum(CONSENT_CHANNELS);
 export type ConsentChannel = z.infer<typeof consentChannelSchema>;
 

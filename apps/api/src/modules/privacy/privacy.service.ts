@@ -17,6 +17,7 @@ import { uniqueCardNumber } from '../customers/customer-cards.service.ts';
 import { newReferralCode } from '../customers/customers.service.ts';
 import { dropPersonFromPendingImports } from '../imports/imports.service.ts';
 import { eraseEntryTexts } from '../ledger/ledger.service.ts';
+import { eraseMessages } from '../messages/message-log.service.ts';
 import { businessDaysUntil } from '../../lib/business-days.ts';
 import * as repo from './privacy.repository.ts';
 
@@ -253,6 +254,7 @@ export async function runPrivacyAction(
         erasedImages = proofs.images;
         const ledgerReasons = await eraseEntryTexts(tx, customerId);
         const importRows = await dropPersonFromPendingImports(tx, person);
+        const messages = await eraseMessages(tx, customerId);
         const ledgerEntries = await repo.countLedgerEntries(tx, customerId);
         const counts = {
           consents,
@@ -261,6 +263,7 @@ export async function runPrivacyAction(
           images: proofs.images.length,
           ledgerReasons,
           importRows,
+          messages,
           ledgerEntriesKept: ledgerEntries,
         };
         await appendOutcome(tx, row, caller, now, { action: 'erase', counts }, { status: 'done', handledBy: caller.userId, handledAt: now });
