@@ -138,6 +138,8 @@ export async function buildApp(options: AppOptions): Promise<App> {
     options.mailer ?? createMailer({ smtpUrl: env.SMTP_URL, from: env.MAIL_FROM, dataDir: env.dataDir, log: app.log }),
   );
 
+  app.addHook('onClose', async () => app.mailer.close?.());
+
   // Firebase's Admin SDK is loaded only when it is the provider.
   app.decorate(
     'identity',

@@ -30,6 +30,8 @@ export type Mailer = {
   send(message: MailMessage): Promise<void>;
   /** `smtp` when SMTP_URL is set, `outbox` otherwise (B4). */
   kind: 'smtp' | 'outbox';
+  /** Closes the pooled SMTP connections (the app's onClose). */
+  close?(): void;
 };
 
 /**
@@ -47,8 +49,12 @@ export function createMailer(options: {
   if (options.smtpUrl) {
     // Bounded waits: identity e-mails are sent after the reply, and closing the app waits for them, so a
     // mail server that stops answering must not hold a shutdown for nodemailer's default 10 minutes.
+    // Pooled: a campaign sends thousands of messages, and a new connection per message managed ~9 a
+    // second against a local SMTP server (108 a second pooled), below CAMPAIGN_RATE_PER_MINUTE's default.
     const transport = nodemailer.createTransport({
       url: options.smtpUrl,
+      pool: true,
+      maxConnections: 2,
       connectionTimeout: 10_000,
       greetingTimeout: 10_000,
       socketTimeout: 30_000,
@@ -58,6 +64,7 @@ export function createMailer(options: {
       async send(message) {
         await transport.sendMail({ from: options.from, ...message });
       },
+      close: () => transport.close(),
     };
   }
   const outbox = path.join(options.dataDir, 'outbox');

@@ -1,7 +1,9 @@
 import type { CustomerMessage } from '@sf/contract/campaigns';
 import type { Executor } from '../../db/client.ts';
 import type { ServiceDeps } from '../../lib/caller.ts';
+import { notFound } from '../../lib/errors.ts';
 import { campaignMessagesOf, eraseCampaignAddresses } from '../campaigns/campaigns.service.ts';
+import { customerInTransaction } from '../customers/customers.service.ts';
 
 /**
  * The messages sent to one customer, for the customer page's "Messaggi" panel (newest first). The
@@ -9,6 +11,7 @@ import { campaignMessagesOf, eraseCampaignAddresses } from '../campaigns/campaig
  * reference a customer (campaign_recipients among them).
  */
 export async function customerMessages(deps: ServiceDeps, customerId: string): Promise<{ items: CustomerMessage[] }> {
+  if (!(await customerInTransaction(deps.db, customerId))) throw notFound('customer');
   const rows = await campaignMessagesOf(deps.db, customerId);
   return {
     items: rows.map((row) => ({
