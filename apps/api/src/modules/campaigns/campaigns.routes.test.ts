@@ -210,6 +210,30 @@ describe('campaigns through a real SMTP server', () => {
     expect(messages.json().items[0].unsubscribedAt).not.toBeNull();
   });
 
+  it("puts the messages in the access export, and erasure removes the address kept with them", async () => {
+    const privacy = (kind: string, customerId: string) =>
+      ctx.request({ method: 'POST', url: '/api/admin/privacy-requests', token, payload: { kind, customerId } });
+    const act = (id: string, payload: Record<string, unknown>) =>
+      ctx.request({ method: 'POST', url: `/api/admin/privacy-requests/${id}/actions`, token, payload });
+
+    const access = (await privacy('access', ids['Anna']!)).json() as { id: string; version: number };
+    const exported = await act(access.id, { action: 'export', version: access.version });
+    expect(exported.statusCode, exported.body).toBe(200);
+    expect(exported.json().export.campaign_recipients).toEqual([
+      expect.objectContaining({ campaign_id: first.id, email: 'anna@example.it', status: 'sent' }),
+    ]);
+
+    const erasure = (await privacy('erasure', ids['Bruno']!)).json() as { id: string; version: number };
+    const erased = await act(erasure.id, { action: 'erase', version: erasure.version });
+    expect(erased.statusCode, erased.body).toBe(200);
+    expect(erased.json().request.outcome.at(-1).counts.messages).toBeGreaterThan(0);
+    const kept = (await ctx.app.db.execute(
+      sql`select email, status from campaign_recipients where customer_id = ${ids['Bruno']!}`,
+    )) as unknown as { rows: { email: string | null; status: string }[] };
+    expect(kept.rows.length).toBeGreaterThan(0);
+    expect(kept.rows.every((row) => row.email === null)).toBe(true);
+  });
+
   it('schedules a campaign, and cancels it before it starts', async () => {
     const fourth = await createCampaign('Quarta');
     const past = await ctx.request({ method: 'POST', url: `/api/admin/campaigns/${fourth.id}/send`, token, payload: { scheduledAt: '2020-01-01T00:00:00Z' } });
