@@ -67,6 +67,7 @@ export const appRoutes: RouteObject[] = [
               { path: 'rewards/:id', handle: screenHandle('rewards'), lazy: () => import('./routes/reward.tsx') },
               { path: 'approvals', handle: screenHandle('approvals'), lazy: () => import('./routes/approvals.tsx') },
               { path: 'privacy-requests', handle: screenHandle('privacyRequests'), lazy: () => import('./routes/privacy-requests.tsx') },
+              { path: 'campaigns', handle: screenHandle('campaigns'), lazy: () => import('./routes/campaigns.tsx') },
               { path: 'imports', handle: screenHandle('imports'), lazy: () => import('./routes/imports.tsx') },
               { path: 'audit', handle: screenHandle('audit'), lazy: () => import('./routes/audit.tsx') },
             ],

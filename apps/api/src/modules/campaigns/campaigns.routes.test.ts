@@ -187,6 +187,16 @@ describe('campaigns through a real SMTP server', () => {
     expect((await ctx.app.inject({ method: 'GET', url: '/u/0123456789abcdef0123456789abcdef' })).statusCode).toBe(404);
   });
 
+  it('keeps the email_link channel for the link itself: staff cannot record it', async () => {
+    const refused = await ctx.request({
+      method: 'POST',
+      url: `/api/admin/customers/${ids['Elena']}/consents`,
+      token,
+      payload: { purpose: 'marketing', granted: false, channel: 'email_link', noticeVersion: '2026-01' },
+    });
+    expect(refused.statusCode).toBe(400);
+  });
+
   it('skips a recipient whose consent was withdrawn after queueing', async () => {
     const third = await createCampaign('Terza');
     const sent = await ctx.request({ method: 'POST', url: `/api/admin/campaigns/${third.id}/send`, token, payload: {} });
