@@ -72,8 +72,9 @@ test('an admin builds an audience, sees the count, sends a test, sends, and watc
   const copy = await smtp.waitForMessageTo(ADMIN);
   expect(copy.subject).toMatch(/^\[Prova\] Ciao .+, un caffè ti aspetta$/);
 
+  // Saved by the test send: the drawer now edits the stored draft.
   const sending = page.getByRole('dialog', { name: 'Campagna' });
-  await drawer.getByRole('button', { name: 'Invia ora' }).click();
+  await sending.getByRole('button', { name: 'Invia ora' }).click();
   // The report fills in by itself until the campaign reads "Inviata".
   await expect(sending.getByText('Inviata', { exact: true })).toBeVisible({ timeout: 120_000 });
   await expect(sending.getByTestId('count-queued')).toHaveText('0');

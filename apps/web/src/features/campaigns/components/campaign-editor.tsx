@@ -217,9 +217,11 @@ export function CampaignEditor({ campaign, programOptions, merchantOptions, rend
         </Paper>
       )}
       <AudienceFields audience={draft.audience} onChange={(audience) => setDraft({ ...draft, audience })} programOptions={programOptions} merchantOptions={merchantOptions} isReadOnly={!isDraft} />
-      <Alert color="gray" variant="light">
-        {t('report.noTracking')}
-      </Alert>
+      {isDraft ? (
+        <Alert color="gray" variant="light">
+          {t('report.noTracking')}
+        </Alert>
+      ) : null}
       <Can permission="campaigns:write">
         {isDraft ? (
           <Stack gap="sm">

@@ -100,7 +100,8 @@ export function CampaignsPage(props: Props) {
         onClose={drawer.close}
         position="right"
         size="xl"
-        title={<Title order={2}>{drawer.target === 'new' ? t('newTitle') : t('editTitle')}</Title>}
+        title={drawer.target === 'new' ? t('newTitle') : t('editTitle')}
+        closeButtonProps={{ 'aria-label': t('common:close') }}
       >
         {drawer.target !== null ? <EditorContent id={drawer.target} onCreated={(campaign) => drawer.open(campaign.id, { isReplace: true })} {...props} /> : null}
       </Drawer>
