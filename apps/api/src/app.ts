@@ -56,6 +56,9 @@ import { privacyRoutes } from './modules/privacy/privacy.routes.ts';
 import { importRoutes } from './modules/imports/imports.routes.ts';
 import { cardPageRoutes, walletAdminRoutes, walletPublicRoutes } from './modules/wallet/wallet.routes.ts';
 import { loadWalletConfig } from './modules/wallet/wallet-config.ts';
+import { campaignRoutes } from './modules/campaigns/campaigns.routes.ts';
+import { customerMessageRoutes } from './modules/messages/messages.routes.ts';
+import { unsubscribeRoutes } from './modules/messages/unsubscribe.routes.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -137,6 +140,8 @@ export async function buildApp(options: AppOptions): Promise<App> {
     'mailer',
     options.mailer ?? createMailer({ smtpUrl: env.SMTP_URL, from: env.MAIL_FROM, dataDir: env.dataDir, log: app.log }),
   );
+
+  app.addHook('onClose', async () => app.mailer.close?.());
 
   // Firebase's Admin SDK is loaded only when it is the provider.
   app.decorate(
@@ -265,9 +270,13 @@ export async function buildApp(options: AppOptions): Promise<App> {
       await api.register(importRoutes, { prefix: '/admin/imports' });
       await api.register(walletAdminRoutes, { prefix: '/admin' });
       await api.register(walletPublicRoutes, { prefix: '/wallet' });
+      await api.register(campaignRoutes, { prefix: '/admin/campaigns' });
+      await api.register(customerMessageRoutes, { prefix: '/admin/customers' });
     },
     { prefix: '/api' },
   );
+  // The unsubscribe links of our e-mails (issue 28): short, outside /api, public, keyed by their token.
+  await app.register(unsubscribeRoutes, { prefix: '/u' });
 
   // The customer's card page (issue 27): outside /api, server-rendered, no web app needed.
   await app.register(cardPageRoutes);

@@ -11,6 +11,7 @@ import { newsJobs } from './modules/news/news.scheduler.ts';
 import { identityJobs } from './identity/housekeeping.ts';
 import { rateLimitJobs } from './lib/rate-limit-store.ts';
 import { walletJobs } from './modules/wallet/wallet.jobs.ts';
+import { campaignJobs } from './modules/campaigns/campaigns.jobs.ts';
 
 /**
  * The one background-job runner of a process. Every job kind of every module must be known to it:
@@ -30,6 +31,7 @@ function jobModules(app: FastifyInstance): JobModule[] {
     socialProofJobs(app),
     integrityJobs(app),
     walletJobs(app),
+    campaignJobs(app),
   ];
 }
 

@@ -16,9 +16,16 @@ export const CONSENT_PURPOSES = ['service', 'marketing', 'profiling'] as const;
 export const consentPurposeSchema = z.enum(CONSENT_PURPOSES);
 export type ConsentPurpose = z.infer<typeof consentPurposeSchema>;
 
-export const CONSENT_CHANNELS = ['counter', 'app', 'web', 'import', 'back-office'] as const;
+export const CONSENT_CHANNELS = ['counter', 'app', 'web', 'import', 'back-office', 'email_link'] as const;
 export const consentChannelSchema = z.enum(CONSENT_CHANNELS);
 export type ConsentChannel = z.infer<typeof consentChannelSchema>;
+/**
+ * The channels staff may record a consent through. `email_link` is the customer's own withdrawal with
+ * the unsubscribe link of an e-mail (`POST /u/<token>`): only that route records it.
+ */
+export const RECORDABLE_CONSENT_CHANNELS = ['counter', 'app', 'web', 'import', 'back-office'] as const satisfies readonly ConsentChannel[];
+export const recordableConsentChannelSchema = z.enum(RECORDABLE_CONSENT_CHANNELS);
+export type RecordableConsentChannel = z.infer<typeof recordableConsentChannelSchema>;
 
 /** The current state of one purpose: its latest record, or null when none was ever recorded. */
 export const consentStateSchema = z

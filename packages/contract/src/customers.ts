@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { BOUNDS, nameSchema } from './validation.ts';
 import { phoneSchema, provinceSchema } from './italian.ts';
-import { consentChannelSchema, consentPurposeSchema } from './customers-list.ts';
+import { consentChannelSchema, consentPurposeSchema, recordableConsentChannelSchema } from './customers-list.ts';
 
 export * from './customers-list.ts';
 
@@ -9,7 +9,7 @@ const noticeVersionSchema = z.string().trim().min(1).max(50);
 
 export const consentInputSchema = z.strictObject({
   granted: z.boolean(),
-  channel: consentChannelSchema,
+  channel: recordableConsentChannelSchema,
   noticeVersion: noticeVersionSchema,
 });
 
@@ -58,7 +58,7 @@ export type UpdateCustomer = z.infer<typeof updateCustomerSchema>;
 export const recordConsentSchema = z.strictObject({
   purpose: consentPurposeSchema,
   granted: z.boolean(),
-  channel: consentChannelSchema,
+  channel: recordableConsentChannelSchema,
   noticeVersion: noticeVersionSchema,
 });
 export type RecordConsent = z.infer<typeof recordConsentSchema>;

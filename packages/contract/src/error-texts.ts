@@ -133,6 +133,18 @@ const texts = {
     it: 'I dati di questo cliente sono stati cancellati e non si possono modificare',
   },
   invalid_state: { en: 'This action is not possible in the current state', it: 'Questa azione non è possibile nello stato attuale' },
+  campaign_not_editable: {
+    en: 'This action is not possible in the current state: the campaign is already sending, sent or cancelled',
+    it: 'Questa azione non è possibile nello stato attuale: la campagna è già in invio, inviata o annullata',
+  },
+  campaign_not_cancellable: {
+    en: 'This action is not possible in the current state: only a scheduled or sending campaign can be cancelled',
+    it: 'Questa azione non è possibile nello stato attuale: si può annullare solo una campagna programmata o in invio',
+  },
+  campaign_empty_audience: {
+    en: 'This action is not possible in the current state: no customer matches the audience',
+    it: 'Questa azione non è possibile nello stato attuale: nessun cliente corrisponde al pubblico',
+  },
   request_closed: {
     en: 'This action is not possible in the current state: the request is already closed',
     it: 'Questa azione non è possibile nello stato attuale: la richiesta è già chiusa',

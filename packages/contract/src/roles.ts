@@ -45,6 +45,9 @@ export const PERMISSIONS = {
   /** CSV imports of customers and opening balances. */
   'imports:read': ['admin'],
   'imports:write': ['admin'],
+  /** Campagne: e-mail campaigns to consenting customers (issue 28). */
+  'campaigns:read': ['admin'],
+  'campaigns:write': ['admin'],
 } as const satisfies Record<string, readonly StaffRole[]>;
 
 export type Permission = keyof typeof PERMISSIONS;

@@ -122,6 +122,14 @@ const envSchema = z.object({
    * card's code: every card then needs reprinting.
    */
   CARD_CODE_SECRET: z.string().min(32).optional(),
+  /** E-mails a campaign sends per minute at most, across every API process (issue 28). */
+  CAMPAIGN_RATE_PER_MINUTE: z.coerce.number().int().min(1).max(600_000).default(600),
+  /**
+   * How long a campaign's sender holds its claim (seconds): a recipient still `sending` this long after
+   * its claim belongs to a process that died mid-send and becomes `unknown` (never retried by itself);
+   * the SMTP exchange is bounded well below it. Short values only in tests.
+   */
+  CAMPAIGN_LEASE_SECONDS: z.coerce.number().int().min(2).max(3600).default(60),
   /** How often the background job runner looks for due jobs (points expiry), in milliseconds. */
   JOBS_INTERVAL_MS: z.coerce.number().int().min(100).default(60_000),
   /**

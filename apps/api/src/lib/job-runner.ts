@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
-import type { Database } from '../db/client.ts';
+import type { Database, Executor } from '../db/client.ts';
 
 /**
  * Background jobs kept in PostgreSQL (docs/architecture.md, "The API"): they survive a restart, and each
@@ -29,7 +29,7 @@ const LEASE_SECONDS = 300;
 
 /** Queues a job; with a dedupe key, only once ever (e.g. one expiry run per business day). */
 export async function enqueueJob(
-  db: Database,
+  db: Executor,
   job: { kind: string; dedupeKey?: string; payload?: Record<string, unknown>; runAt?: Date },
 ): Promise<void> {
   await db.execute(

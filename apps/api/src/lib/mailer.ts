@@ -3,7 +3,14 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import nodemailer from 'nodemailer';
 import type { FastifyBaseLogger } from 'fastify';
 
-export type MailMessage = { to: string; subject: string; text: string; html?: string };
+export type MailMessage = {
+  to: string;
+  subject: string;
+  text: string;
+  html?: string;
+  /** Extra headers (a campaign's List-Unsubscribe and List-Unsubscribe-Post, RFC 8058). */
+  headers?: Record<string, string>;
+};
 
 /** Longest name put in an e-mail. */
 const MAIL_NAME_MAX = 40;
@@ -23,6 +30,8 @@ export type Mailer = {
   send(message: MailMessage): Promise<void>;
   /** `smtp` when SMTP_URL is set, `outbox` otherwise (B4). */
   kind: 'smtp' | 'outbox';
+  /** Closes the pooled SMTP connections (the app's onClose). */
+  close?(): void;
 };
 
 /**
@@ -40,8 +49,12 @@ export function createMailer(options: {
   if (options.smtpUrl) {
     // Bounded waits: identity e-mails are sent after the reply, and closing the app waits for them, so a
     // mail server that stops answering must not hold a shutdown for nodemailer's default 10 minutes.
+    // Pooled: a campaign sends thousands of messages, and a new connection per message managed ~9 a
+    // second against a local SMTP server (108 a second pooled), below CAMPAIGN_RATE_PER_MINUTE's default.
     const transport = nodemailer.createTransport({
       url: options.smtpUrl,
+      pool: true,
+      maxConnections: 2,
       connectionTimeout: 10_000,
       greetingTimeout: 10_000,
       socketTimeout: 30_000,
@@ -51,6 +64,7 @@ export function createMailer(options: {
       async send(message) {
         await transport.sendMail({ from: options.from, ...message });
       },
+      close: () => transport.close(),
     };
   }
   const outbox = path.join(options.dataDir, 'outbox');

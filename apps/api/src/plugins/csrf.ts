@@ -20,6 +20,12 @@ declare module 'fastify' {
      * `Authorization: ApplePass <token>`, which browsers never attach on their own, and sends no cookie.
      */
     walletDevice?: true;
+    /**
+     * 'secret-in-url': a public POST authorised by an unguessable secret in its own path that only the
+     * recipient of an e-mail holds (the one-click unsubscribe, RFC 8058: mail providers POST it with no
+     * cookie). A forged cross-site request cannot know the secret, so there is nothing to protect.
+     */
+    csrf?: 'secret-in-url';
   }
   interface FastifyInstance {
     /** A forgery-protection token bound to this session (null: anonymous), for tests and tools. */
@@ -114,6 +120,7 @@ export const csrfPlugin = fp<CsrfOptions>(async (app, options) => {
     // The integration API authenticates with a bearer key that browsers never attach on their own:
     // a forged cross-site request cannot carry it, so there is nothing to protect (and tills send no cookie).
     if (request.routeOptions.config.integration !== undefined || request.routeOptions.config.walletDevice) return;
+    if (request.routeOptions.config.csrf === 'secret-in-url') return;
     // The guard, registered before this plugin, has already verified the token and set its session.
     const cookie = cookieOf(request);
     const header = request.headers[CSRF_HEADER.toLowerCase()];

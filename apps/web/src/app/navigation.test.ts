@@ -13,7 +13,7 @@ describe('menu registry (S14)', () => {
     const admin = ids(visibleMenu('admin'));
     expect(admin[0]).toBe('dashboard');
     expect(admin.at(-1)).toBe('createPost');
-    expect(admin).toContain('apps[news,approvals]');
+    expect(admin).toContain('apps[news,approvals,campaigns]');
     expect(admin).toContain('features[programs,ledger,rewards]');
   });
 

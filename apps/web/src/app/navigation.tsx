@@ -9,6 +9,7 @@ import {
   IconShieldLock,
   IconHistory,
   IconKey,
+  IconMail,
   IconLayoutDashboard,
   IconNews,
   IconPuzzle,
@@ -88,7 +89,7 @@ export const MENU: MenuItem[] = [
     ],
   },
   { kind: 'group', id: 'features', label: 'nav.features', icon: IconPuzzle, entries: [screenLink('programs', 'nav.programs', IconStars), screenLink('ledger', 'nav.ledger', IconArrowsExchange), screenLink('rewards', 'nav.rewards', IconGift)] },
-  { kind: 'group', id: 'apps', label: 'nav.apps', icon: IconApps, entries: [screenLink('news', 'nav.news', IconNews), screenLink('approvals', 'nav.approvals', IconThumbUp)] },
+  { kind: 'group', id: 'apps', label: 'nav.apps', icon: IconApps, entries: [screenLink('news', 'nav.news', IconNews), screenLink('approvals', 'nav.approvals', IconThumbUp), screenLink('campaigns', 'nav.campaigns', IconMail)] },
   {
     kind: 'link',
     id: 'createPost',

@@ -21,6 +21,7 @@ export const SCREENS = {
   imports: { path: '/imports', permission: 'imports:read' },
   audit: { path: '/audit', permission: 'audit:read' },
   apiKeys: { path: '/api-keys', permission: 'apikeys:manage' },
+  campaigns: { path: '/campaigns', permission: 'campaigns:read' },
 } as const satisfies Record<string, { path: string; permission: Permission }>;
 
 export type ScreenId = keyof typeof SCREENS;

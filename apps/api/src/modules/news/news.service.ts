@@ -25,6 +25,14 @@ import {
 
 export const NEWS_ENTITY = 'news_post';
 
+/**
+ * The news editor's allow-list, for other rich texts written with the same editor (campaign bodies,
+ * issue 28): one definition of what a rich text may contain.
+ */
+export function sanitizeEditorHtml(html: string): string {
+  return sanitizeRichText(html);
+}
+
 /** What the news rules need from the app: its database and its clock (faked in tests). */
 export type NewsDeps = { db: Database; clock: Clock };
 export type Caller = { actor: AuditActor; authorId: string; language: Language };

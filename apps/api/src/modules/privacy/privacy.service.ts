@@ -18,6 +18,7 @@ import { newReferralCode } from '../customers/customers.service.ts';
 import { dropPersonFromPendingImports } from '../imports/imports.service.ts';
 import { eraseEntryTexts } from '../ledger/ledger.service.ts';
 import { voidCustomerWallet } from '../wallet/wallet.service.ts';
+import { eraseMessages } from '../messages/message-log.service.ts';
 import { businessDaysUntil } from '../../lib/business-days.ts';
 import * as repo from './privacy.repository.ts';
 
@@ -255,6 +256,7 @@ export async function runPrivacyAction(
         const ledgerReasons = await eraseEntryTexts(tx, customerId);
         await voidCustomerWallet(tx, customerId, now);
         const importRows = await dropPersonFromPendingImports(tx, person);
+        const messages = await eraseMessages(tx, customerId);
         const ledgerEntries = await repo.countLedgerEntries(tx, customerId);
         const counts = {
           consents,
@@ -263,6 +265,7 @@ export async function runPrivacyAction(
           images: proofs.images.length,
           ledgerReasons,
           importRows,
+          messages,
           ledgerEntriesKept: ledgerEntries,
         };
         await appendOutcome(tx, row, caller, now, { action: 'erase', counts }, { status: 'done', handledBy: caller.userId, handledAt: now });

@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
 import { useCan } from '../../components/can.tsx';
+import { CustomerMessagesPanel } from '../../features/campaigns/components/customer-messages-panel.tsx';
 import { CustomerDetailPage } from '../../features/customers/components/customer-detail-page.tsx';
 import { CustomerLedger } from '../../features/ledger/components/customer-ledger.tsx';
 import type { LedgerDialogKind } from '../../features/ledger/components/ledger-entry-dialog.tsx';
@@ -74,6 +75,7 @@ export function Component() {
         ledger={(customer) => <CustomerLedger customerId={customer.id} names={lookups.names} />}
         wallet={(customer) => <CustomerWallet customer={customer} />}
       />
+      <CustomerMessagesPanel key={`messages-${id}`} customerId={id} />
       <LedgerActionDialog kind={dialog?.kind ?? null} customer={dialog?.customer ?? null} onClose={() => setDialog(null)} />
       <RewardActionDialog isOpen={rewardFor !== null} customer={rewardFor} onClose={() => setRewardFor(null)} />
     </>

@@ -1,5 +1,5 @@
 import { Button, Group, Modal, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
-import { CONSENT_CHANNELS, CONSENT_PURPOSES, type ConsentChannel, type ConsentPurpose, type Customer } from '@sf/contract/customers';
+import { RECORDABLE_CONSENT_CHANNELS, CONSENT_PURPOSES, type RecordableConsentChannel, type ConsentPurpose, type Customer } from '@sf/contract/customers';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useCan } from '../../../components/can.tsx';
@@ -14,7 +14,7 @@ type Pending = { purpose: ConsentPurpose; granted: boolean };
 
 function ConsentDialog({ customer, pending, onClose }: { customer: Customer; pending: Pending | null; onClose: () => void }) {
   const { t } = useTranslation('customers');
-  const [channel, setChannel] = useState<ConsentChannel>('back-office');
+  const [channel, setChannel] = useState<RecordableConsentChannel>('back-office');
   const [noticeVersion, setNoticeVersion] = useState(CURRENT_NOTICE_VERSION);
   const [fieldError, setFieldError] = useState<string | null>(null);
   const record = useRecordConsent();
@@ -35,9 +35,9 @@ function ConsentDialog({ customer, pending, onClose }: { customer: Customer; pen
       <Stack gap="md">
         <Select
           label={t('consents.channel')}
-          data={CONSENT_CHANNELS.map((value) => ({ value, label: t(`channel.${value}`) }))}
+          data={RECORDABLE_CONSENT_CHANNELS.map((value) => ({ value, label: t(`channel.${value}`) }))}
           value={channel}
-          onChange={(value) => value && setChannel(value as ConsentChannel)}
+          onChange={(value) => value && setChannel(value as RecordableConsentChannel)}
           allowDeselect={false}
         />
         <TextInput label={t('form.noticeVersion')} required value={noticeVersion} onChange={(event) => setNoticeVersion(event.currentTarget.value)} error={fieldError} />

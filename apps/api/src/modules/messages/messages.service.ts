@@ -1,0 +1,114 @@
+import mjml2html from 'mjml';
+import sanitizeHtml from 'sanitize-html';
+import type { Language } from '@sf/contract/app-info';
+import { nameForMail } from '../../lib/mailer.ts';
+
+/**
+ * Our e-mails' HTML comes from MJML (responsive tables that Outlook and Gmail render alike) and always
+ * travels with a plain-text part. MJML costs ~10–20 ms per document, so a campaign's document is
+ * rendered once with markers in place of the per-recipient values, and each recipient's copy is a
+ * string replacement (escaped): 100,000 recipients cost one render.
+ */
+export type RenderedTemplate = { subject: string; html: string; text: string };
+
+/** Per-recipient values; `{{nome}}` in a campaign's subject or body is the first name. */
+export type RecipientValues = { firstName: string; unsubscribeUrl: string };
+
+const NAME_MARK = '%%SF_NOME%%';
+const UNSUBSCRIBE_MARK = '%%SF_UNSUBSCRIBE%%';
+
+const FOOTER = {
+  it: {
+    why: 'Ricevi questa e-mail perché hai dato il consenso alle comunicazioni promozionali.',
+    unsubscribe: 'Non ricevere più queste e-mail',
+  },
+  en: {
+    why: 'You receive this e-mail because you agreed to receive promotional messages.',
+    unsubscribe: 'Stop receiving these e-mails',
+  },
+} as const;
+
+const escapeHtml = (value: string) =>
+  value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+
+/** `{{nome}}` (and `{{ nome }}`) → the marker. */
+const markPlaceholders = (value: string) => value.replace(/\{\{\s*nome\s*\}\}/gi, NAME_MARK);
+
+/** Sanitised rich text as plain text: paragraphs and list items on their own lines, links as "text (address)". */
+export function richTextToPlain(html: string): string {
+  const withBreaks = html
+    .replace(/<a\s[^>]*href="([^"]*)"[^>]*>([\s\S]*?)<\/a>/gi, (_m, href: string, label: string) => `${label} (${href})`)
+    .replace(/<br\s*\/?>/gi, '\n')
+    .replace(/<li[^>]*>/gi, '\n• ')
+    .replace(/<\/(p|h2|h3|h4|blockquote|pre|ul|ol)>/gi, '\n\n')
+    .replace(/<hr\s*\/?>/gi, '\n----\n');
+  const text = sanitizeHtml(withBreaks, { allowedTags: [], allowedAttributes: {} })
+    .replace(/&nbsp;/g, ' ')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&amp;/g, '&');
+  return text
+    .split('\n')
+    .map((line) => line.trim())
+    .join('\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
+}
+
+/**
+ * A campaign's document, once: the subject line, the preheader (the inbox's preview line), the body
+ * (already sanitised against the news editor's allow-list), and the footer with the unsubscribe link.
+ */
+export async function renderCampaignTemplate(input: { subject: string; preheader: string; body: string; language: Language }): Promise<RenderedTemplate> {
+  const footer = FOOTER[input.language];
+  const body = markPlaceholders(input.body);
+  const source = `<mjml lang="${input.language}">
+  <mj-head>
+    <mj-title>${escapeHtml(input.subject)}</mj-title>
+    ${input.preheader ? `<mj-preview>${escapeHtml(input.preheader)}</mj-preview>` : ''}
+    <mj-attributes>
+      <mj-all font-family="Helvetica, Arial, sans-serif" />
+      <mj-text font-size="15px" line-height="1.5" color="#1f2933" />
+    </mj-attributes>
+  </mj-head>
+  <mj-body background-color="#f4f5f7">
+    <mj-section background-color="#ffffff" padding="24px 16px">
+      <mj-column>
+        <mj-text>${body}</mj-text>
+      </mj-column>
+    </mj-section>
+    <mj-section padding="12px 16px">
+      <mj-column>
+        <mj-text font-size="12px" color="#52606d" align="center">${escapeHtml(footer.why)}<br /><a href="${UNSUBSCRIBE_MARK}" style="color:#52606d">${escapeHtml(footer.unsubscribe)}</a></mj-text>
+      </mj-column>
+    </mj-section>
+  </mj-body>
+</mjml>`;
+  const result = await mjml2html(source, { validationLevel: 'soft', minify: false });
+  const text = `${richTextToPlain(body)}\n\n--\n${footer.why}\n${footer.unsubscribe}: ${UNSUBSCRIBE_MARK}\n`;
+  return { subject: markPlaceholders(input.subject), html: result.html, text };
+}
+
+/** One recipient's copy: the markers replaced (escaped in HTML). */
+export function personalise(template: RenderedTemplate, values: RecipientValues): RenderedTemplate {
+  const name = nameForMail(values.firstName);
+  return {
+    subject: template.subject.replaceAll(NAME_MARK, name),
+    html: template.html.replaceAll(NAME_MARK, escapeHtml(name)).replaceAll(UNSUBSCRIBE_MARK, escapeHtml(values.unsubscribeUrl)),
+    text: template.text.replaceAll(NAME_MARK, name).replaceAll(UNSUBSCRIBE_MARK, values.unsubscribeUrl),
+  };
+}
+
+/**
+ * RFC 8058 one-click unsubscribe: mail providers show their own "unsubscribe" button and POST
+ * `List-Unsubscribe=One-Click` to the address, without opening a page.
+ */
+export function unsubscribeHeaders(unsubscribeUrl: string): Record<string, string> {
+  return { 'List-Unsubscribe': `<${unsubscribeUrl}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' };
+}
+
+export function unsubscribeUrlFor(appUrl: string, token: string): string {
+  return `${appUrl.replace(/\/+$/, '')}/u/${token}`;
+}

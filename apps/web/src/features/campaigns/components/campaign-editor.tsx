@@ -1,0 +1,290 @@
+import { Alert, Badge, Button, Group, List, Loader, NumberInput, Paper, Select, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
+import { useDebouncedValue } from '@mantine/hooks';
+import type { Campaign, CampaignAudience } from '@sf/contract/campaigns';
+import { CAMPAIGN_BOUNDS } from '@sf/contract/campaigns';
+import { useMemo, useState, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Can } from '../../../components/can.tsx';
+import { useFormatters } from '../../../lib/format.ts';
+import { notifySuccess } from '../../../lib/notify.ts';
+import { useCampaignAudience } from '../api/get-campaign-audience.ts';
+import { useCancelCampaign, useSendCampaign, useSendCampaignTest } from '../api/run-campaign-action.ts';
+import { useCreateCampaign, useUpdateCampaign } from '../api/save-campaign.ts';
+import { CampaignStatusBadge } from './campaign-status-badge.tsx';
+
+export type Option = { value: string; label: string };
+export type RenderRichText = (props: { label: string; value: string; onChange: (html: string) => void }) => ReactNode;
+
+export const EMPTY_AUDIENCE: CampaignAudience = { programId: null, merchantId: null, tier: null, inactiveDays: null, birthdayMonth: null, joinedAfter: null };
+
+type Draft = { name: string; subject: string; preheader: string; body: string; audience: CampaignAudience };
+
+type Props = {
+  campaign: Campaign | null;
+  programOptions: Option[];
+  merchantOptions: Option[];
+  renderRichText: RenderRichText;
+  onCreated: (campaign: Campaign) => void;
+};
+
+/** The report: what happened to each recipient. No opens or clicks: nothing tracks them, by design. */
+export function CampaignReport({ campaign }: { campaign: Campaign }) {
+  const { t } = useTranslation('campaigns');
+  const format = useFormatters();
+  const figures = ['recipients', 'sent', 'queued', 'failed', 'skipped', 'unknown', 'unsubscribed'] as const;
+  return (
+    <Paper withBorder p="md" radius="md" aria-label={t('report.title')}>
+      <Group justify="space-between" mb="xs">
+        <Title order={3} size="h4">
+          {t('report.title')}
+        </Title>
+        {campaign.status === 'sending' ? <Loader size="xs" aria-label={t('report.sending')} /> : null}
+      </Group>
+      <SimpleGrid cols={{ base: 2, sm: 4 }} spacing="xs">
+        {figures.map((figure) => (
+          <div key={figure}>
+            <Text size="xs" c="dimmed">
+              {t(`report.${figure}`)}
+            </Text>
+            <Text fw={600} data-testid={`count-${figure}`}>
+              {format.number(campaign.counts[figure])}
+            </Text>
+          </div>
+        ))}
+      </SimpleGrid>
+      <Text size="xs" c="dimmed" mt="sm">
+        {t('report.noTracking')}
+      </Text>
+    </Paper>
+  );
+}
+
+function monthOptions(locale: string): Option[] {
+  const format = new Intl.DateTimeFormat(locale, { month: 'long', timeZone: 'UTC' });
+  return Array.from({ length: 12 }, (_, index) => ({ value: String(index + 1), label: format.format(new Date(Date.UTC(2024, index, 1))) }));
+}
+
+/** The audience's filters, the live count and five recipients. */
+function AudienceFields({
+  audience,
+  onChange,
+  programOptions,
+  merchantOptions,
+  isReadOnly,
+}: {
+  audience: CampaignAudience;
+  onChange: (audience: CampaignAudience) => void;
+  programOptions: Option[];
+  merchantOptions: Option[];
+  isReadOnly: boolean;
+}) {
+  const { t } = useTranslation('campaigns');
+  const format = useFormatters();
+  const [debounced] = useDebouncedValue(audience, 300);
+  const query = useCampaignAudience(debounced, !isReadOnly);
+  const months = useMemo(() => monthOptions(format.locale), [format.locale]);
+  const set = (patch: Partial<CampaignAudience>) => onChange({ ...audience, ...patch });
+  return (
+    <Paper withBorder p="md" radius="md">
+      <Title order={3} size="h4" mb="xs">
+        {t('audience.title')}
+      </Title>
+      <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="sm">
+        <Select label={t('audience.program')} placeholder={t('audience.any')} data={programOptions} value={audience.programId} onChange={(value) => set({ programId: value })} clearable searchable disabled={isReadOnly} />
+        <Select label={t('audience.merchant')} placeholder={t('audience.any')} data={merchantOptions} value={audience.merchantId} onChange={(value) => set({ merchantId: value })} clearable searchable disabled={isReadOnly} />
+        <TextInput label={t('audience.tier')} placeholder={t('audience.any')} value={audience.tier ?? ''} onChange={(event) => set({ tier: event.currentTarget.value.trim() === '' ? null : event.currentTarget.value })} disabled={isReadOnly} />
+        <NumberInput
+          label={t('audience.inactiveDays')}
+          placeholder={t('audience.any')}
+          min={1}
+          max={CAMPAIGN_BOUNDS.inactiveDaysMax}
+          allowDecimal={false}
+          value={audience.inactiveDays ?? ''}
+          onChange={(value) => set({ inactiveDays: typeof value === 'number' && value >= 1 ? value : null })}
+          disabled={isReadOnly}
+        />
+        <Select label={t('audience.birthdayMonth')} placeholder={t('audience.any')} data={months} value={audience.birthdayMonth === null ? null : String(audience.birthdayMonth)} onChange={(value) => set({ birthdayMonth: value ? Number(value) : null })} clearable disabled={isReadOnly} />
+        <TextInput type="date" label={t('audience.joinedAfter')} value={audience.joinedAfter ?? ''} onChange={(event) => set({ joinedAfter: event.currentTarget.value || null })} disabled={isReadOnly} />
+      </SimpleGrid>
+      <Text size="xs" c="dimmed" mt="xs">
+        {t('audience.systemRules')}
+      </Text>
+      {isReadOnly ? null : (
+        <Stack gap={4} mt="sm" aria-live="polite">
+          <Group gap="xs">
+            <Text fw={600}>{t('audience.count')}</Text>
+            <Badge size="lg" variant="light" data-testid="audience-count">
+              {query.data ? format.number(query.data.count) : '…'}
+            </Badge>
+          </Group>
+          {query.data && query.data.sample.length > 0 ? (
+            <>
+              <Text size="sm" c="dimmed">
+                {t('audience.sample')}
+              </Text>
+              <List size="sm" data-testid="audience-sample">
+                {query.data.sample.map((person) => (
+                  <List.Item key={person.id}>
+                    {person.firstName} {person.lastName} · {person.email}
+                  </List.Item>
+                ))}
+              </List>
+            </>
+          ) : null}
+        </Stack>
+      )}
+    </Paper>
+  );
+}
+
+/** A new or existing campaign: a draft is edited; a sent or sending one shows its report. */
+export function CampaignEditor({ campaign, programOptions, merchantOptions, renderRichText, onCreated }: Props) {
+  const { t } = useTranslation('campaigns');
+  const format = useFormatters();
+  const [draft, setDraft] = useState<Draft>(() => ({
+    name: campaign?.name ?? '',
+    subject: campaign?.subject ?? '',
+    preheader: campaign?.preheader ?? '',
+    body: campaign?.body ?? '',
+    audience: campaign?.audience ?? EMPTY_AUDIENCE,
+  }));
+  const [scheduledAt, setScheduledAt] = useState('');
+  const [errors, setErrors] = useState<Partial<Record<'name' | 'subject', string>>>({});
+  const create = useCreateCampaign();
+  const update = useUpdateCampaign();
+  const send = useSendCampaign();
+  const cancel = useCancelCampaign();
+  const test = useSendCampaignTest();
+  const isDraft = campaign === null || campaign.status === 'draft';
+  const isBusy = create.isPending || update.isPending || send.isPending || test.isPending || cancel.isPending;
+
+  const validate = (): boolean => {
+    const next: typeof errors = {};
+    if (draft.name.trim() === '') next.name = t('errors.required', { field: t('fields.name') });
+    if (draft.subject.trim() === '') next.subject = t('errors.required', { field: t('fields.subject') });
+    setErrors(next);
+    return Object.keys(next).length === 0;
+  };
+
+  /** Saves what is on screen; answers the stored campaign (null when the form is not valid). */
+  const save = async (): Promise<Campaign | null> => {
+    if (!validate()) return null;
+    const body = { name: draft.name.trim(), subject: draft.subject.trim(), preheader: draft.preheader.trim(), body: draft.body, audience: draft.audience };
+    if (campaign === null) {
+      const created = await create.mutateAsync(body);
+      onCreated(created);
+      return created;
+    }
+    return update.mutateAsync({ id: campaign.id, ...body, version: campaign.version });
+  };
+
+  const run = async (action: () => Promise<unknown>) => {
+    try {
+      await action();
+    } catch {
+      // The API client has shown the error.
+    }
+  };
+
+  return (
+    <Stack>
+      {campaign ? (
+        <Group gap="xs">
+          <CampaignStatusBadge status={campaign.status} />
+          {campaign.scheduledAt ? <Text size="sm">{t('scheduledFor', { at: format.dateTime(campaign.scheduledAt) })}</Text> : null}
+          {campaign.sentAt ? <Text size="sm">{t('sentAt', { at: format.dateTime(campaign.sentAt) })}</Text> : null}
+        </Group>
+      ) : null}
+      {campaign && !isDraft ? <CampaignReport campaign={campaign} /> : null}
+      <TextInput label={t('fields.name')} required maxLength={CAMPAIGN_BOUNDS.nameMax} value={draft.name} error={errors.name} onChange={(event) => setDraft({ ...draft, name: event.currentTarget.value })} disabled={!isDraft} />
+      <TextInput
+        label={t('fields.subject')}
+        description={t('fields.subjectHint', { placeholder: '{{nome}}' })}
+        required
+        maxLength={CAMPAIGN_BOUNDS.subjectMax}
+        value={draft.subject}
+        error={errors.subject}
+        onChange={(event) => setDraft({ ...draft, subject: event.currentTarget.value })}
+        disabled={!isDraft}
+      />
+      <TextInput label={t('fields.preheader')} description={t('fields.preheaderHint')} maxLength={CAMPAIGN_BOUNDS.preheaderMax} value={draft.preheader} onChange={(event) => setDraft({ ...draft, preheader: event.currentTarget.value })} disabled={!isDraft} />
+      {isDraft ? (
+        renderRichText({ label: t('fields.body'), value: draft.body, onChange: (body) => setDraft((current) => ({ ...current, body })) })
+      ) : (
+        <Paper withBorder p="md" radius="md">
+          {/* Sanitised by the server against the news editor's allow-list. */}
+          <div dangerouslySetInnerHTML={{ __html: campaign?.body ?? '' }} />
+        </Paper>
+      )}
+      <AudienceFields audience={draft.audience} onChange={(audience) => setDraft({ ...draft, audience })} programOptions={programOptions} merchantOptions={merchantOptions} isReadOnly={!isDraft} />
+      {isDraft ? (
+        <Alert color="gray" variant="light">
+          {t('report.noTracking')}
+        </Alert>
+      ) : null}
+      <Can permission="campaigns:write">
+        {isDraft ? (
+          <Stack gap="sm">
+            <Group>
+              <Button variant="default" loading={create.isPending || update.isPending} disabled={isBusy} onClick={() => run(async () => (await save()) && notifySuccess(t('saved')))}>
+                {t('actions.save')}
+              </Button>
+              <Button
+                variant="light"
+                loading={test.isPending}
+                disabled={isBusy}
+                onClick={() =>
+                  run(async () => {
+                    const saved = await save();
+                    if (!saved) return;
+                    const answer = await test.mutateAsync(saved.id);
+                    notifySuccess(t('testSent', { to: answer.to }));
+                  })
+                }
+              >
+                {t('actions.test')}
+              </Button>
+              <Button
+                loading={send.isPending}
+                disabled={isBusy}
+                onClick={() =>
+                  run(async () => {
+                    const saved = await save();
+                    if (!saved) return;
+                    await send.mutateAsync({ id: saved.id });
+                    notifySuccess(t('sending'));
+                  })
+                }
+              >
+                {t('actions.sendNow')}
+              </Button>
+            </Group>
+            <Group align="end">
+              <TextInput type="datetime-local" label={t('fields.scheduledAt')} value={scheduledAt} onChange={(event) => setScheduledAt(event.currentTarget.value)} />
+              <Button
+                variant="light"
+                disabled={isBusy || scheduledAt === ''}
+                onClick={() =>
+                  run(async () => {
+                    const saved = await save();
+                    if (!saved) return;
+                    await send.mutateAsync({ id: saved.id, scheduledAt: new Date(scheduledAt).toISOString() });
+                    notifySuccess(t('scheduled'));
+                  })
+                }
+              >
+                {t('actions.schedule')}
+              </Button>
+            </Group>
+          </Stack>
+        ) : campaign && (campaign.status === 'sending' || campaign.status === 'scheduled') ? (
+          <Group>
+            <Button color="red" variant="light" loading={cancel.isPending} onClick={() => run(async () => cancel.mutateAsync(campaign.id))}>
+              {t('actions.cancel')}
+            </Button>
+          </Group>
+        ) : null}
+      </Can>
+    </Stack>
+  );
+}
