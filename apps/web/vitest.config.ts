@@ -11,6 +11,9 @@ export default defineProject({
     root: import.meta.dirname,
     include: ['src/**/*.test.{ts,tsx}', 'scripts/**/*.test.ts'],
     environment: 'jsdom',
+    // A project read from its own file does not take the root's maxWorkers: without this it ran on
+    // Vitest's default for two cores (one worker), one file at a time (186 s alone, 127 s with two).
+    maxWorkers: 2,
     server: { deps: { inline: [/[\\/]@mantine[\\/]/] } },
     setupFiles: ['./src/testing/setup-tests.ts'],
     // The web tests share two cores with both API suites: a dialog test that takes 1 s alone took over
