@@ -1,12 +1,10 @@
 import os from 'node:os';
 import path from 'node:path';
-import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
-import pg from 'pg';
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type DatabaseHandle } from '../src/db/client.ts';
-import { testDatabaseKind } from './helper.ts';
+import { createTemplateDatabase, testDatabaseKind } from './helper.ts';
 import { createLedgerFixture } from './ledger-fixtures.ts';
 import { openClient, startServer, type ServerProcess } from './server-process.ts';
 import { startSmtpCatcher, type SmtpCatcher } from '../../../tools/test-support/smtp-catcher.ts';
@@ -44,19 +42,9 @@ describe('a campaign across a crash of the server process', () => {
       JOBS_INTERVAL_MS: '300',
     });
     if (testDatabaseKind === 'postgres') {
-      const adminUrl = inject('postgresAdminUrl');
-      const name = `crash_${randomBytes(5).toString('hex')}`;
-      const admin = new pg.Client({ connectionString: `${adminUrl}/postgres` });
-      await admin.connect();
-      await admin.query(`CREATE DATABASE ${name} TEMPLATE sf_template`);
-      await admin.end();
-      env['DATABASE_URL'] = `${adminUrl}/${name}`;
-      dropDatabase = async () => {
-        const client = new pg.Client({ connectionString: `${adminUrl}/postgres` });
-        await client.connect();
-        await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-        await client.end();
-      };
+      const database = await createTemplateDatabase('crash');
+      env['DATABASE_URL'] = database.url;
+      dropDatabase = database.drop;
     }
     const own = await openOwnDatabase();
     await own.migrate();

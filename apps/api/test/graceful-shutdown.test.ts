@@ -1,11 +1,9 @@
 import os from 'node:os';
 import path from 'node:path';
-import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
-import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { testDatabaseKind } from './helper.ts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTemplateDatabase, testDatabaseKind } from './helper.ts';
 import { openClient, startServer, type ServerProcess } from './server-process.ts';
 
 const PASSWORD = 'Demo-Password-2026';
@@ -23,19 +21,9 @@ describe('graceful shutdown of the real server', () => {
   beforeAll(async () => {
     dataDir = await mkdtemp(path.join(os.tmpdir(), 'sf-shutdown-'));
     if (testDatabaseKind === 'postgres') {
-      const adminUrl = inject('postgresAdminUrl');
-      const name = `shutdown_${randomBytes(5).toString('hex')}`;
-      const admin = new pg.Client({ connectionString: `${adminUrl}/postgres` });
-      await admin.connect();
-      await admin.query(`CREATE DATABASE ${name} TEMPLATE sf_template`);
-      await admin.end();
-      env['DATABASE_URL'] = `${adminUrl}/${name}`;
-      dropDatabase = async () => {
-        const client = new pg.Client({ connectionString: `${adminUrl}/postgres` });
-        await client.connect();
-        await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-        await client.end();
-      };
+      const database = await createTemplateDatabase('shutdown');
+      env['DATABASE_URL'] = database.url;
+      dropDatabase = database.drop;
     }
   });
 

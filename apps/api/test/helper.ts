@@ -41,15 +41,25 @@ export async function freshDatabase(
     const handle = await openDatabase({ pglite: await freshPglite() });
     return { handle, drop: async () => undefined };
   }
+  const database = await createTemplateDatabase('t');
+  const handle = await openDatabase({ url: database.url, poolSize: options.poolSize ?? 5, readUrl: options.readUrl });
+  return { handle, drop: database.drop };
+}
+
+/**
+ * A database of its own on the tests' PostgreSQL server, copied from the migrated template (the global
+ * setup's `sf_template`): for a file that opens its own pools or starts server processes on it. Drop it
+ * when done (connections still open are ended).
+ */
+export async function createTemplateDatabase(prefix: string): Promise<{ url: string; drop: () => Promise<void> }> {
   const adminUrl = inject('postgresAdminUrl');
-  const name = `t_${randomBytes(6).toString('hex')}`;
+  const name = `${prefix}_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: `${adminUrl}/postgres` });
   await admin.connect();
   await admin.query(`CREATE DATABASE ${name} TEMPLATE sf_template`);
   await admin.end();
-  const handle = await openDatabase({ url: `${adminUrl}/${name}`, poolSize: options.poolSize ?? 5, readUrl: options.readUrl });
   return {
-    handle,
+    url: `${adminUrl}/${name}`,
     drop: async () => {
       const client = new pg.Client({ connectionString: `${adminUrl}/postgres` });
       await client.connect();

@@ -1,12 +1,11 @@
-import { randomBytes, randomUUID } from 'node:crypto';
-import pg from 'pg';
+import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type DatabaseHandle } from '../../db/client.ts';
 import { systemClock } from '../../lib/clock.ts';
 import type { Caller, ServiceDeps } from '../../lib/caller.ts';
 import type { AppError } from '../../lib/errors.ts';
-import { testDatabaseKind } from '../../../test/helper.ts';
+import { createTemplateDatabase, testDatabaseKind } from '../../../test/helper.ts';
 import { createLedgerFixture, type LedgerFixture } from '../../../test/ledger-fixtures.ts';
 import { createEntry } from '../ledger/ledger.service.ts';
 import { verifyLedger } from '../ledger/ledger.verify.ts';
@@ -33,19 +32,11 @@ describe.skipIf(testDatabaseKind === 'pglite')('rewards and approvals under conc
   const rows = async <T>(query: ReturnType<typeof sql>) => ((await handle.db.execute(query)) as unknown as { rows: T[] }).rows;
 
   beforeAll(async () => {
-    const adminUrl = inject('postgresAdminUrl');
-    const name = `rew_${randomBytes(5).toString('hex')}`;
-    const admin = new pg.Client({ connectionString: `${adminUrl}/postgres` });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE ${name} TEMPLATE sf_template`);
-    await admin.end();
-    handle = await openDatabase({ url: `${adminUrl}/${name}`, poolSize: POOL });
+    const database = await createTemplateDatabase('rew');
+    handle = await openDatabase({ url: database.url, poolSize: POOL });
     drop = async () => {
       await handle.close();
-      const client = new pg.Client({ connectionString: `${adminUrl}/postgres` });
-      await client.connect();
-      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await client.end();
+      await database.drop();
     };
     fx = await createLedgerFixture(handle.db, { customers: 50 });
     deps = { db: handle.db, clock: systemClock, timeZone: 'Europe/Rome' };
