@@ -9,7 +9,13 @@ const BLOCKING_IMPACTS = new Set(['serious', 'critical']);
  */
 export async function expectNoSeriousA11yViolations(page: Page, screen: string): Promise<void> {
   await untilStill(page);
-  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
+  // Legacy mode runs axe in the page in one pass. The default opens a blank page for every check to
+  // combine the results of cross-origin frames, which our screens do not have, and took twice as long
+  // (a customers list at 1366 px: 4.9–5.5 s against 2.2–3.3 s, interleaved on a loaded machine).
+  const results = await new AxeBuilder({ page })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'])
+    .setLegacyMode(true)
+    .analyze();
   const blocking = results.violations
     .filter((violation) => BLOCKING_IMPACTS.has(violation.impact ?? ''))
     .map((violation) => ({
