@@ -1,15 +1,10 @@
-import os from 'node:os';
-import path from 'node:path';
-import { mkdtemp, rm } from 'node:fs/promises';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, type DatabaseHandle } from '../src/db/client.ts';
-import { createTemplateDatabase, testDatabaseKind } from './helper.ts';
+import { createServerDatabase, type ServerDatabase } from './helper.ts';
 import { createLedgerFixture } from './ledger-fixtures.ts';
-import { openClient, startServer, type ServerProcess } from './server-process.ts';
+import { signedInClient, startServer, type ServerProcess } from './server-process.ts';
 import { startSmtpCatcher, type SmtpCatcher } from '../../../tools/test-support/smtp-catcher.ts';
 
-const PASSWORD = 'Demo-Password-2026';
 const RECIPIENTS = 500;
 
 /**
@@ -18,22 +13,16 @@ const RECIPIENTS = 500;
  * counts add up (a recipient whose send was in flight at the kill ends as `unknown`).
  */
 describe('a campaign across a crash of the server process', () => {
-  let dataDir = '';
+  let database: ServerDatabase;
   const env: Record<string, string> = {};
-  let dropDatabase = async () => undefined as void;
   const started: ServerProcess[] = [];
   let smtp: SmtpCatcher;
   let programId = '';
 
-  async function openOwnDatabase(): Promise<DatabaseHandle> {
-    if (testDatabaseKind === 'postgres') return openDatabase({ url: env['DATABASE_URL']!, poolSize: 1 });
-    return openDatabase({ pgliteDir: path.join(dataDir, 'pglite') });
-  }
-
   beforeAll(async () => {
     smtp = await startSmtpCatcher();
-    dataDir = await mkdtemp(path.join(os.tmpdir(), 'sf-campaign-crash-'));
-    Object.assign(env, {
+    database = await createServerDatabase('campaign-crash');
+    Object.assign(env, database.env, {
       SMTP_URL: smtp.url,
       APP_URL: 'http://app.example.test',
       // 100 e-mails a second: the 500 take ~5 s, long enough to be killed in the middle.
@@ -41,13 +30,7 @@ describe('a campaign across a crash of the server process', () => {
       CAMPAIGN_LEASE_SECONDS: '3',
       JOBS_INTERVAL_MS: '300',
     });
-    if (testDatabaseKind === 'postgres') {
-      const database = await createTemplateDatabase('crash');
-      env['DATABASE_URL'] = database.url;
-      dropDatabase = database.drop;
-    }
-    const own = await openOwnDatabase();
-    await own.migrate();
+    const own = await database.open();
     const fx = await createLedgerFixture(own.db, { customers: 0 });
     programId = fx.pointsProgramId;
     // 500 members who consented to marketing (the consents row keeps the latest record's state).
@@ -65,20 +48,11 @@ describe('a campaign across a crash of the server process', () => {
   afterAll(async () => {
     for (const server of started) server.child.kill('SIGKILL');
     await smtp.close();
-    await dropDatabase();
-    await rm(dataDir, { recursive: true, force: true });
+    await database.remove();
   });
 
   it('sends nobody the campaign twice after kill -9 and a restart, and the counts add up', { timeout: 240_000 }, async () => {
-    async function signedInClient(server: ServerProcess) {
-      const client = await openClient(server.baseUrl);
-      const signIn = await client.request('POST', '/api/auth/login', { body: { email: 'admin@demo.test', password: PASSWORD } });
-      expect(signIn.status, server.output()).toBe(200);
-      const { idToken } = (await signIn.json()) as { idToken: string };
-      return { client, token: idToken };
-    }
-
-    const first = await startServer({ dataDir, env });
+    const first = await startServer({ dataDir: database.dataDir, env });
     started.push(first);
     const one = await signedInClient(first);
     const created = await one.client.request('POST', '/api/admin/campaigns', {
@@ -98,7 +72,7 @@ describe('a campaign across a crash of the server process', () => {
     const atKill = smtp.messages.length;
     expect(atKill).toBeLessThan(RECIPIENTS);
 
-    const second = await startServer({ dataDir, env });
+    const second = await startServer({ dataDir: database.dataDir, env });
     started.push(second);
     const two = await signedInClient(second);
     let report: { status: string; counts: Record<string, number> } | undefined;

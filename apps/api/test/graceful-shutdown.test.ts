@@ -1,9 +1,6 @@
-import os from 'node:os';
-import path from 'node:path';
-import { mkdtemp, rm } from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTemplateDatabase, testDatabaseKind } from './helper.ts';
+import { createServerDatabase, type ServerDatabase } from './helper.ts';
 import { openClient, startServer, type ServerProcess } from './server-process.ts';
 
 const PASSWORD = 'Demo-Password-2026';
@@ -13,25 +10,20 @@ const PASSWORD = 'Demo-Password-2026';
  * database on the test PostgreSQL server through DATABASE_URL.
  */
 describe('graceful shutdown of the real server', () => {
+  let database: ServerDatabase;
   let dataDir = '';
-  const env: Record<string, string> = {};
-  let dropDatabase = async () => undefined as void;
+  let env: Record<string, string> = {};
   const started: ServerProcess[] = [];
 
   beforeAll(async () => {
-    dataDir = await mkdtemp(path.join(os.tmpdir(), 'sf-shutdown-'));
-    if (testDatabaseKind === 'postgres') {
-      const database = await createTemplateDatabase('shutdown');
-      env['DATABASE_URL'] = database.url;
-      dropDatabase = database.drop;
-    }
+    database = await createServerDatabase('shutdown');
+    ({ dataDir, env } = database);
   });
 
   afterAll(async () => {
     // A failed assertion must not leave a server running.
     for (const server of started) server.child.kill('SIGKILL');
-    await dropDatabase();
-    await rm(dataDir, { recursive: true, force: true });
+    await database.remove();
   });
 
   // ~15 s alone; the generous limit is for a machine busy with the rest of the suite.

@@ -1,7 +1,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { inject } from 'vitest';
@@ -28,9 +28,10 @@ let migratedDump: Promise<Blob> | undefined;
  * The project's global setup migrated one PGlite for the whole run and dumped its data directory
  * (pglite-global-setup.ts); each test database starts from that dump instead of migrating again.
  */
+const migratedPgliteDump = () => (migratedDump ??= readFile(inject('pgliteMigratedDump')).then((bytes) => new Blob([bytes])));
+
 async function freshPglite(): Promise<PGlite> {
-  migratedDump ??= readFile(inject('pgliteMigratedDump')).then((bytes) => new Blob([bytes]));
-  return PGlite.create({ extensions: PGLITE_EXTENSIONS, loadDataDir: await migratedDump });
+  return PGlite.create({ extensions: PGLITE_EXTENSIONS, loadDataDir: await migratedPgliteDump() });
 }
 
 /** A database of this run's kind, migrated; `drop` removes it (after the handle is closed). */
@@ -66,6 +67,46 @@ export async function createTemplateDatabase(prefix: string): Promise<{ url: str
       await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
       await client.end();
     },
+  };
+}
+
+/**
+ * A database of this run's kind, migrated, for a test that starts REAL server processes on it
+ * (server-process.ts) and opens it itself between them: on PGlite a DATA_DIR whose embedded database is
+ * the global setup's migrated dump (a first start would spend seconds migrating it in WebAssembly), on
+ * PostgreSQL a database of its own from the template. `env` goes to `startServer`; `open()` is for
+ * fixtures and checks while no server holds it (PGlite belongs to one process); `remove()` drops it all.
+ */
+export type ServerDatabase = {
+  dataDir: string;
+  env: Record<string, string>;
+  open(): Promise<DatabaseHandle>;
+  remove(): Promise<void>;
+};
+
+export async function createServerDatabase(label: string): Promise<ServerDatabase> {
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), `sf-${label}-`));
+  if (testDatabaseKind === 'postgres') {
+    const database = await createTemplateDatabase(label.replace(/\W/g, '_'));
+    return {
+      dataDir,
+      env: { DATABASE_URL: database.url },
+      open: () => openDatabase({ url: database.url, poolSize: 1 }),
+      async remove() {
+        await database.drop();
+        await rm(dataDir, { recursive: true, force: true });
+      },
+    };
+  }
+  const pgliteDir = path.join(dataDir, 'pglite');
+  await mkdir(pgliteDir, { mode: 0o700 });
+  await (await PGlite.create({ dataDir: pgliteDir, extensions: PGLITE_EXTENSIONS, loadDataDir: await migratedPgliteDump() })).close();
+  return {
+    dataDir,
+    env: {},
+    // Through openDatabase, like the server: it keeps DATA_DIR private (0700), or the server refuses to start.
+    open: () => openDatabase({ pgliteDir }),
+    remove: () => rm(dataDir, { recursive: true, force: true }),
   };
 }
 

@@ -1,15 +1,10 @@
-import os from 'node:os';
-import path from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, type DatabaseHandle } from '../src/db/client.ts';
 import { verifyLedger } from '../src/modules/ledger/ledger.verify.ts';
-import { createTemplateDatabase, testDatabaseKind } from './helper.ts';
+import { createServerDatabase, type ServerDatabase } from './helper.ts';
 import { createLedgerFixture, type LedgerFixture } from './ledger-fixtures.ts';
-import { openClient, startServer, type ServerProcess } from './server-process.ts';
+import { signedInClient, startServer, type ServerProcess } from './server-process.ts';
 
-const PASSWORD = 'Demo-Password-2026';
 const PURCHASES = 120;
 /** Tills and members: more tills than the ledger's write slots, so purchases also share transactions. */
 const TILLS = 8;
@@ -21,36 +16,20 @@ const MEMBERS = 4;
  * counted exactly once (no loss, no double), on this run's kind of database.
  */
 describe('the ledger across a crash of the server process', () => {
-  let dataDir = '';
-  const env: Record<string, string> = {};
-  let dropDatabase = async () => undefined as void;
+  let database: ServerDatabase;
   const started: ServerProcess[] = [];
   let fx: LedgerFixture;
 
-  /** The run's database, opened while no server holds it (PGlite is single-process). */
-  async function openOwnDatabase(): Promise<DatabaseHandle> {
-    if (testDatabaseKind === 'postgres') return openDatabase({ url: env['DATABASE_URL']!, poolSize: 1 });
-    // Through openDatabase, like the server: DATA_DIR stays private (0700), or the server refuses to start.
-    return openDatabase({ pgliteDir: path.join(dataDir, 'pglite') });
-  }
-
   beforeAll(async () => {
-    dataDir = await mkdtemp(path.join(os.tmpdir(), 'sf-ledger-crash-'));
-    if (testDatabaseKind === 'postgres') {
-      const database = await createTemplateDatabase('crash');
-      env['DATABASE_URL'] = database.url;
-      dropDatabase = database.drop;
-    }
-    const own = await openOwnDatabase();
-    await own.migrate();
+    database = await createServerDatabase('ledger-crash');
+    const own = await database.open();
     fx = await createLedgerFixture(own.db, { customers: MEMBERS });
     await own.close();
   });
 
   afterAll(async () => {
     for (const server of started) server.child.kill('SIGKILL');
-    await dropDatabase();
-    await rm(dataDir, { recursive: true, force: true });
+    await database.remove();
   });
 
   it('counts every purchase exactly once after kill -9 and retries', { timeout: 300_000 }, async () => {
@@ -61,15 +40,7 @@ describe('the ledger across a crash of the server process', () => {
     }));
     const acknowledged = new Map<string, number>();
 
-    async function signedInClient(server: ServerProcess) {
-      const client = await openClient(server.baseUrl);
-      const signIn = await client.request('POST', '/api/auth/login', { body: { email: 'admin@demo.test', password: PASSWORD } });
-      expect(signIn.status, server.output()).toBe(200);
-      const { idToken } = (await signIn.json()) as { idToken: string };
-      return { client, token: idToken };
-    }
-
-    const first = await startServer({ dataDir, env });
+    const first = await startServer({ dataDir: database.dataDir, env: database.env });
     started.push(first);
     const one = await signedInClient(first);
 
@@ -104,7 +75,7 @@ describe('the ledger across a crash of the server process', () => {
     expect(killed).toBe(true);
     expect(acknowledged.size).toBeLessThan(PURCHASES);
 
-    const second = await startServer({ dataDir, env });
+    const second = await startServer({ dataDir: database.dataDir, env: database.env });
     started.push(second);
     const two = await signedInClient(second);
     // Retry everything not acknowledged (some may have been committed before the kill), and a few
@@ -142,7 +113,7 @@ describe('the ledger across a crash of the server process', () => {
     expect(entries).toBe(PURCHASES);
 
     expect(await second.stop()).toBe(0);
-    const own = await openOwnDatabase();
+    const own = await database.open();
     try {
       expect(await verifyLedger(own.db)).toEqual([]);
     } finally {

@@ -122,3 +122,12 @@ export async function openClient(baseUrl: string) {
     },
   };
 }
+
+/** A client signed in to `server` as the demo admin (the start's demo staff), with its ID token. */
+export async function signedInClient(server: ServerProcess, email = 'admin@demo.test') {
+  const client = await openClient(server.baseUrl);
+  const signIn = await client.request('POST', '/api/auth/login', { body: { email, password: 'Demo-Password-2026' } });
+  if (signIn.status !== 200) throw new Error(`signing in as ${email} answered ${signIn.status}: ${await signIn.text()}\n${server.output()}`);
+  const { idToken } = (await signIn.json()) as { idToken: string };
+  return { client, token: idToken };
+}
