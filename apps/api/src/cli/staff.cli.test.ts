@@ -1,12 +1,9 @@
 import { spawn } from 'node:child_process';
-import { createRequire } from 'node:module';
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { createTestContext, testDatabaseKind, type TestContext } from '../../test/helper.ts';
+import { createServerDatabase, createTestContext, testDatabaseKind, type ServerDatabase, type TestContext } from '../../test/helper.ts';
 import { DEMO_PASSWORD } from '../db/seed.ts';
 import { auditLog, users } from '../db/schema.ts';
 import { runStaffCli } from './staff.ts';
@@ -101,18 +98,19 @@ describe('staff CLI commands', () => {
 // The command runs on an embedded database under its own DATA_DIR whatever the project's database is:
 // the api-postgres run would repeat the api-pglite one exactly, so it runs once.
 describe.skipIf(testDatabaseKind === 'postgres')('staff CLI as a real command', () => {
-  let dataDir: string;
+  // A DATA_DIR whose embedded database is already migrated: the migrations are not this test's subject.
+  let database: ServerDatabase;
   beforeAll(async () => {
-    dataDir = await mkdtemp(path.join(os.tmpdir(), 'sf-cli-test-'));
+    database = await createServerDatabase('cli');
   });
-  afterAll(() => rm(dataDir, { recursive: true, force: true }));
+  afterAll(() => database.remove());
 
   function run(...argv: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-    const tsxCli = createRequire(import.meta.url).resolve('tsx/cli');
     const entry = path.join(path.dirname(fileURLToPath(import.meta.url)), 'staff.ts');
     return new Promise((resolve, reject) => {
-      // A minimal environment: nothing of the developer's (DATABASE_URL, INIT_CWD) may reach a real database.
-      const child = spawn(process.execPath, [tsxCli, entry, ...argv], { env: { DATA_DIR: dataDir, NODE_ENV: 'test' } });
+      // A minimal environment: nothing of the developer's (DATABASE_URL, INIT_CWD) may reach a real
+      // database. tsx as a loader in this one process (its CLI would start a second one).
+      const child = spawn(process.execPath, ['--import', 'tsx', entry, ...argv], { env: { DATA_DIR: database.dataDir, NODE_ENV: 'test' } });
       let stdout = '';
       let stderr = '';
       child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
