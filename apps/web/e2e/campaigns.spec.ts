@@ -53,7 +53,8 @@ test('an admin builds an audience, sees the count, sends a test, sends, and watc
   await nav.getByRole('link', { name: 'Campagne', exact: true }).click();
   await expect(page.getByRole('heading', { name: 'Campagne', level: 1 })).toBeVisible();
   await expect(page.getByText('Nessun pixel di tracciamento e nessun tracciamento dei clic, per scelta').first()).toBeVisible();
-  await page.getByRole('button', { name: 'Nuova campagna' }).click();
+  // The list kit's create action is a link to the editor drawer's address (`?campaign=new`).
+  await page.getByRole('link', { name: 'Nuova campagna' }).click();
   const drawer = page.getByRole('dialog', { name: 'Nuova campagna' });
   await drawer.getByRole('textbox', { name: /^Nome/ }).fill(`Ci manchi ${run}`);
   await drawer.getByRole('textbox', { name: /^Oggetto/ }).fill('Ciao {{nome}}, un caffè ti aspetta');

@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { pagingQuerySchema } from './common.ts';
-import { listPageSchema } from './list-query.ts';
+import { exportQuerySchema, listPageSchema, listQuerySchema } from './list-query.ts';
 import { BOUNDS } from './validation.ts';
 
 /** E-mail campaigns to consenting customers (issue 28; Campagne, admins). */
@@ -125,10 +124,23 @@ export const sendCampaignSchema = z.strictObject({
 });
 export type SendCampaign = z.infer<typeof sendCampaignSchema>;
 
-export const listCampaignsQuerySchema = pagingQuerySchema.extend({
-  status: campaignStatusSchema.optional(),
+/**
+ * The list's sort fields: `date` is the day the list shows (sent, else scheduled, else last changed);
+ * `recipients` and `sent` are the report's counts. Newest first by default, as before the list kit.
+ */
+export const CAMPAIGN_SORT_FIELDS = ['name', 'status', 'date', 'recipients', 'sent', 'createdAt'] as const;
+export type CampaignSortField = (typeof CAMPAIGN_SORT_FIELDS)[number];
+
+/** `q` searches the campaign's name. */
+export const listCampaignsQuerySchema = listQuerySchema({
+  sort: CAMPAIGN_SORT_FIELDS,
+  defaultSort: 'createdAt',
+  defaultOrder: 'desc',
+  filters: { status: campaignStatusSchema.optional() },
 });
 export type ListCampaignsQuery = z.infer<typeof listCampaignsQuerySchema>;
+export const exportCampaignsQuerySchema = exportQuerySchema(listCampaignsQuerySchema);
+export type ExportCampaignsQuery = z.infer<typeof exportCampaignsQuerySchema>;
 
 export const campaignPageSchema = listPageSchema(campaignSchema);
 

@@ -136,6 +136,13 @@ export const VALUE_LABELS = {
     published: { it: 'Pubblicato', en: 'Published' },
     archived: { it: 'Archiviato', en: 'Archived' },
   }),
+  campaignStatus: labels({
+    draft: { it: 'Bozza', en: 'Draft' },
+    scheduled: { it: 'Programmata', en: 'Scheduled' },
+    sending: { it: 'In invio', en: 'Sending' },
+    sent: { it: 'Inviata', en: 'Sent' },
+    cancelled: { it: 'Annullata', en: 'Cancelled' },
+  }),
 } as const;
 
 /** The word for a stored value, or the value itself when it has none (a value added later). */

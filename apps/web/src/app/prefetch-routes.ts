@@ -55,6 +55,7 @@ export const PREFETCHED_SCREENS: Readonly<Record<string, PrefetchedScreen>> = {
   '/rewards': listScreen('rewards', '/admin/rewards', () => import('./routes/rewards.tsx'), () => import('../features/rewards/api/get-rewards.ts').then((api) => api.listDeclaration)),
   '/approvals': listScreen('approvals', '/admin/social-proofs', () => import('./routes/approvals.tsx'), () => import('../features/social-proofs/api/social-proofs.ts').then((api) => api.listDeclaration)),
   '/privacy-requests': listScreen('privacyRequests', '/admin/privacy-requests', () => import('./routes/privacy-requests.tsx'), () => import('../features/privacy/api/get-privacy-requests.ts').then((api) => api.listDeclaration)),
+  '/campaigns': listScreen('campaigns', '/admin/campaigns', () => import('./routes/campaigns.tsx'), () => import('../features/campaigns/api/get-campaigns.ts').then((api) => api.listDeclaration)),
   '/imports': listScreen('imports', '/admin/imports', () => import('./routes/imports.tsx'), () => import('../features/imports/api/get-imports.ts').then((api) => api.listDeclaration)),
   '/audit': listScreen('audit', '/admin/audit', () => import('./routes/audit.tsx'), () => import('../features/audit/api/get-audit.ts').then((api) => api.listDeclaration)),
   '/api-keys': listScreen('apiKeys', '/admin/api-keys', () => import('./routes/api-keys.tsx'), () => import('../features/api-keys/api/api-keys.ts').then((api) => api.listDeclaration)),

@@ -74,7 +74,7 @@ export const appRoutes: RouteObject[] = [
               { path: 'rewards/:id', handle: screenHandle('rewards'), lazy: () => import('./routes/reward.tsx') },
               { path: 'approvals', loader: listLoader, handle: screenHandle('approvals'), lazy: () => import('./routes/approvals.tsx') },
               { path: 'privacy-requests', loader: listLoader, handle: screenHandle('privacyRequests'), lazy: () => import('./routes/privacy-requests.tsx') },
-              { path: 'campaigns', handle: screenHandle('campaigns'), lazy: () => import('./routes/campaigns.tsx') },
+              { path: 'campaigns', loader: listLoader, handle: screenHandle('campaigns'), lazy: () => import('./routes/campaigns.tsx') },
               { path: 'imports', loader: listLoader, handle: screenHandle('imports'), lazy: () => import('./routes/imports.tsx') },
               { path: 'audit', loader: listLoader, handle: screenHandle('audit'), lazy: () => import('./routes/audit.tsx') },
             ],

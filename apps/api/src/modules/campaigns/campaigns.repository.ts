@@ -1,6 +1,10 @@
 import { sql, type SQL } from 'drizzle-orm';
-import type { CampaignAudience, CampaignCounts, CampaignStatus, RecipientStatus } from '@sf/contract/campaigns';
+import type { CampaignAudience, CampaignCounts, CampaignSortField, CampaignStatus, RecipientStatus } from '@sf/contract/campaigns';
+import type { Language } from '@sf/contract/app-info';
+import { VALUE_LABELS } from '@sf/contract/value-labels';
 import type { Executor } from '../../db/client.ts';
+import { csvCell, type CsvColumns } from '../../db/csv-export.ts';
+import { containsPattern, orderFor, type ListParams, type SortMap } from '../../db/list.ts';
 
 /**
  * Campaigns and their recipients (migration 0025). Raw SQL: the audience reads customers, memberships,
@@ -125,19 +129,77 @@ export async function findCampaign(executor: Executor, id: string, options: { fo
   return row ? toCampaignRow(row) : null;
 }
 
-export async function findCampaigns(executor: Executor, query: { status?: CampaignStatus | undefined; page: number; pageSize: number }) {
-  const where = query.status ? sql`where status = ${query.status}` : sql``;
-  const rows = await rowsOf<RawCampaign & { total: string | number }>(
-    executor,
-    sql`select *, count(*) over () as total from campaigns ${where}
-        order by created_at desc, id limit ${query.pageSize} offset ${(query.page - 1) * query.pageSize}`,
-  );
-  let total = Number(rows[0]?.total ?? 0);
-  if (rows.length === 0 && query.page > 1) {
-    const [count] = await rowsOf<{ total: string | number }>(executor, sql`select count(*) as total from campaigns ${where}`);
-    total = Number(count?.total ?? 0);
-  }
-  return { rows: rows.map(toCampaignRow), total };
+/** A campaign's report counts as SQL over `k` (the campaigns row), for the list's sort and its export. */
+const recipientsOf = sql`(select count(*) from campaign_recipients r where r.campaign_id = k.id)`;
+const sentOf = sql`(select count(*) from campaign_recipients r where r.campaign_id = k.id and r.status = 'sent')`;
+/** The day the list shows: sent, else scheduled, else last changed (a draft). */
+const dateOf = sql`coalesce(k.sent_at, k.scheduled_at, k.updated_at)`;
+
+/**
+ * The list's sorts (the contract's CAMPAIGN_SORT_FIELDS). The counts are subqueries evaluated only
+ * when the list is sorted by them: a campaign list is tens or hundreds of rows, and the recipients'
+ * index (campaign_id, status, …) answers each count.
+ */
+const campaignSorts: SortMap<CampaignSortField> = {
+  name: sql`lower(k.name)`,
+  status: sql`k.status`,
+  date: dateOf,
+  recipients: recipientsOf,
+  sent: sentOf,
+  createdAt: sql`k.created_at`,
+};
+const tieBreaker = sql`k.id`;
+
+export type CampaignFilter = { q?: string | undefined; status?: CampaignStatus | undefined };
+
+function campaignConditions(filter: CampaignFilter): SQL {
+  const parts: SQL[] = [sql`true`];
+  if (filter.status) parts.push(sql`k.status = ${filter.status}`);
+  if (filter.q) parts.push(sql`k.name ilike ${containsPattern(filter.q)}`);
+  return sql.join(parts, sql` and `);
+}
+
+/** One page of the list (search, status, sort) and the count of all that match. */
+export async function findCampaigns(executor: Executor, query: CampaignFilter & ListParams<CampaignSortField>) {
+  const where = campaignConditions(query);
+  const order = orderFor(campaignSorts, query.sort, query.order, tieBreaker);
+  const [rows, [count]] = await Promise.all([
+    rowsOf<RawCampaign>(
+      executor,
+      sql`select k.* from campaigns k where ${where}
+          order by ${sql.join(order, sql`, `)} limit ${query.pageSize} offset ${(query.page - 1) * query.pageSize}`,
+    ),
+    rowsOf<{ total: string | number }>(executor, sql`select count(*) as total from campaigns k where ${where}`),
+  ]);
+  return { rows: rows.map(toCampaignRow), total: Number(count?.total ?? 0) };
+}
+
+export function campaignExportColumns(language: Language, timeZone: string): CsvColumns {
+  const count = (status: string) => sql`(select count(*) from campaign_recipients r where r.campaign_id = k.id and r.status = ${sql.raw(`'${status}'`)})`;
+  return {
+    name: { header: { it: 'Nome', en: 'Name' }, value: csvCell.text(sql`k.name`) },
+    subject: { header: { it: 'Oggetto', en: 'Subject' }, value: csvCell.text(sql`k.subject`) },
+    status: { header: { it: 'Stato', en: 'Status' }, value: csvCell.label(sql`k.status`, VALUE_LABELS.campaignStatus, language) },
+    scheduledAt: { header: { it: 'Programmata per', en: 'Scheduled for' }, value: csvCell.dateTime(sql`k.scheduled_at`, timeZone) },
+    sentAt: { header: { it: 'Inviata il', en: 'Sent on' }, value: csvCell.dateTime(sql`k.sent_at`, timeZone) },
+    recipients: { header: { it: 'Destinatari', en: 'Recipients' }, value: csvCell.integer(recipientsOf) },
+    sent: { header: { it: 'Inviate', en: 'Sent' }, value: csvCell.integer(sentOf) },
+    failed: { header: { it: 'Non recapitate', en: 'Not delivered' }, value: csvCell.integer(count('failed')) },
+    skipped: { header: { it: 'Saltate', en: 'Skipped' }, value: csvCell.integer(count('skipped')) },
+    unknown: { header: { it: 'Esito sconosciuto', en: 'Outcome unknown' }, value: csvCell.integer(count('unknown')) },
+    unsubscribed: {
+      header: { it: 'Disiscritti', en: 'Unsubscribed' },
+      value: csvCell.integer(sql`(select count(r.unsubscribed_at) from campaign_recipients r where r.campaign_id = k.id)`),
+    },
+    createdAt: { header: { it: 'Creata il', en: 'Created at' }, value: csvCell.dateTime(sql`k.created_at`, timeZone) },
+  };
+}
+
+/** The export: the list's search, filter and sort, every row, the columns above (c0, c1, …). */
+export function campaignExportQuery(columns: CsvColumns, filter: CampaignFilter & { sort: CampaignSortField; order: 'asc' | 'desc' }): SQL {
+  const selection = Object.values(columns).map((column, index) => sql`${column.value} as ${sql.raw(`c${index}`)}`);
+  const order = orderFor(campaignSorts, filter.sort, filter.order, tieBreaker);
+  return sql`select ${sql.join(selection, sql`, `)} from campaigns k where ${campaignConditions(filter)} order by ${sql.join(order, sql`, `)}`;
 }
 
 export async function updateCampaignRow(
@@ -356,8 +418,8 @@ export async function markUnsubscribed(executor: Executor, recipientId: number, 
 export async function messagesOfCustomer(executor: Executor, customerId: string) {
   const rows = await rowsOf<Record<string, unknown>>(
     executor,
-    sql`select r.campaign_id, k.subject, r.status, r.sent_at, r.unsubscribed_at
-        from campaign_recipients r join campaigns k on k.id = r.campaign_id
+    sql`select r.campaign_id, k.subject, c.first_name, r.status, r.sent_at, r.unsubscribed_at
+        from campaign_recipients r join campaigns k on k.id = r.campaign_id join customers c on c.id = r.customer_id
         where r.customer_id = ${customerId}
         order by coalesce(r.sent_at, k.updated_at) desc, r.id desc
         limit 200`,
@@ -365,6 +427,7 @@ export async function messagesOfCustomer(executor: Executor, customerId: string)
   return rows.map((row) => ({
     campaignId: String(row['campaign_id']),
     subject: String(row['subject']),
+    firstName: String(row['first_name'] ?? ''),
     status: row['status'] as RecipientStatus,
     sentAt: toDate(row['sent_at']),
     unsubscribedAt: toDate(row['unsubscribed_at']),

@@ -216,7 +216,7 @@ describe('campaigns through a real SMTP server', () => {
   it("lists the messages on the customer's page", async () => {
     const messages = await ctx.request({ method: 'GET', url: `/api/admin/customers/${ids['Anna']}/messages`, token });
     expect(messages.statusCode, messages.body).toBe(200);
-    expect(messages.json().items[0]).toMatchObject({ kind: 'campaign', campaignId: first.id, status: 'sent', subject: 'Ciao {{nome}}, un caffè ti aspetta' });
+    expect(messages.json().items[0]).toMatchObject({ kind: 'campaign', campaignId: first.id, status: 'sent', subject: 'Ciao Anna, un caffè ti aspetta' });
     expect(messages.json().items[0].unsubscribedAt).not.toBeNull();
   });
 
@@ -257,5 +257,46 @@ describe('campaigns through a real SMTP server', () => {
     expect((await ctx.request({ method: 'POST', url: `/api/admin/campaigns/${fourth.id}/cancel`, token })).statusCode).toBe(409);
     const list = await ctx.request({ method: 'GET', url: '/api/admin/campaigns?status=cancelled', token });
     expect(list.json().items.map((c: { id: string }) => c.id)).toEqual([fourth.id]);
+  });
+
+  it('lists the campaigns as the list kit asks: search in the name, status, sort by name, date and counts, paging', async () => {
+    const names = async (query: string) => {
+      const response = await ctx.request({ method: 'GET', url: `/api/admin/campaigns?${query}`, token });
+      expect(response.statusCode, response.body).toBe(200);
+      const page = response.json() as { items: { name: string }[]; total: number; page: number; pageSize: number };
+      return { names: page.items.map((campaign) => campaign.name), total: page.total, page: page.page };
+    };
+    // Newest first by default, as before the list kit.
+    expect((await names('')).names).toEqual(['Quarta', 'Terza', 'Seconda', 'Caffè di dicembre']);
+    expect((await names('sort=name&order=asc')).names).toEqual(['Caffè di dicembre', 'Quarta', 'Seconda', 'Terza']);
+    expect(await names('sort=name&order=asc&pageSize=2&page=2')).toEqual({ names: ['Seconda', 'Terza'], total: 4, page: 2 });
+    // Sorted by the report's counts: the first campaign reached two, the others one or none.
+    expect((await names('sort=recipients&order=desc')).names[0]).toBe('Caffè di dicembre');
+    expect((await names('sort=sent&order=asc')).names.at(-1)).toBe('Caffè di dicembre');
+    expect((await names('sort=sent&order=desc')).names[0]).toBe('Caffè di dicembre');
+    // The date shown: the cancelled one was scheduled an hour ahead, later than every send.
+    expect((await names('sort=date&order=desc')).names[0]).toBe('Quarta');
+    expect(await names('q=DICEMBRE')).toEqual({ names: ['Caffè di dicembre'], total: 1, page: 1 });
+    // The search's own wildcards are text.
+    expect((await names('q=%25')).total).toBe(0);
+    expect(await names('status=sent&q=a')).toEqual({ names: ['Terza', 'Seconda', 'Caffè di dicembre'], total: 3, page: 1 });
+    expect((await ctx.request({ method: 'GET', url: '/api/admin/campaigns?sort=subject', token })).statusCode).toBe(400);
+  });
+
+  it('exports the list as CSV with its counts, the same search, filter and sort, in the reader’s language', async () => {
+    const response = await ctx.request({ method: 'GET', url: '/api/admin/campaigns/export.csv?sort=name&order=asc&status=sent', token });
+    expect(response.statusCode, response.body).toBe(200);
+    expect(response.headers['content-type']).toMatch(/^text\/csv/);
+    expect(response.headers['content-disposition']).toContain('campagne.csv');
+    const lines = response.rawPayload.toString('utf8').slice(1).trimEnd().split('\r\n');
+    expect(lines[0]).toBe('Nome;Oggetto;Stato;Programmata per;Inviata il;Destinatari;Inviate;Non recapitate;Saltate;Esito sconosciuto;Disiscritti;Creata il');
+    expect(lines.slice(1).map((line) => line.split(';')[0])).toEqual(['Caffè di dicembre', 'Seconda', 'Terza']);
+    expect(lines[1]!.split(';').slice(2, 3).concat(lines[1]!.split(';').slice(5, 11))).toEqual(['Inviata', '2', '2', '0', '0', '0', '1']);
+    const en = await ctx.request({ method: 'GET', url: '/api/admin/campaigns/export.csv?q=quarta', token, headers: { 'accept-language': 'en' } });
+    const enLines = en.rawPayload.toString('utf8').slice(1).trimEnd().split('\r\n');
+    expect(enLines[0]).toMatch(/^Name;Subject;Status;Scheduled for;/);
+    expect(enLines.slice(1).map((line) => line.split(';').slice(0, 3).join(';'))).toEqual(['Quarta;Ciao {{nome}}, un caffè ti aspetta;Cancelled']);
+    const editor = await ctx.tokenFor('editor@demo.test');
+    expect((await ctx.request({ method: 'GET', url: '/api/admin/campaigns/export.csv', token: editor })).statusCode).toBe(403);
   });
 });

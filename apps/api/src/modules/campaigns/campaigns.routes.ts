@@ -6,13 +6,16 @@ import {
   campaignPageSchema,
   campaignSchema,
   createCampaignSchema,
+  exportCampaignsQuerySchema,
   listCampaignsQuerySchema,
   sendCampaignSchema,
   testSendAnswerSchema,
   updateCampaignSchema,
 } from '@sf/contract/campaigns';
 import { callerOf } from '../../lib/caller.ts';
+import { registerListRoutes } from '../../lib/list-routes.ts';
 import { campaignDepsOf } from './campaigns.deps.ts';
+import { campaignExportColumns, campaignExportQuery } from './campaigns.repository.ts';
 import {
   cancelCampaign,
   createCampaign,
@@ -28,14 +31,25 @@ import {
 export const campaignRoutes: FastifyPluginAsyncZod = async (app) => {
   const deps = campaignDepsOf(app);
 
-  app.get(
-    '/',
-    {
-      config: { permission: 'campaigns:read' },
-      schema: { tags: ['campaigns'], summary: 'List campaigns, newest first, each with its report counts', querystring: listCampaignsQuerySchema, response: { 200: campaignPageSchema } },
+  registerListRoutes(app, {
+    tags: ['campaigns'],
+    permission: 'campaigns:read',
+    list: {
+      summary: 'List campaigns, each with its report counts: paging, sort (name, status, date, recipients, sent; newest first by default), search in the name, filter status',
+      querystring: listCampaignsQuerySchema,
+      response: campaignPageSchema,
+      page: ({ query }) => listCampaigns(deps, query),
     },
-    async (request) => listCampaigns(deps, request.query),
-  );
+    export: {
+      summary: 'The list as CSV for Italian Excel (`;`, BOM, dd/MM/yyyy), with its report counts, the same search, filter and sort',
+      querystring: exportCampaignsQuerySchema,
+      fileName: 'campagne.csv',
+      prepare: ({ query, request }) => {
+        const columns = campaignExportColumns(request.language, deps.timeZone);
+        return { columns, query: () => campaignExportQuery(columns, query) };
+      },
+    },
+  });
 
   app.get(
     '/audience',

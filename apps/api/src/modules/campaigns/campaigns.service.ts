@@ -16,7 +16,7 @@ import { recordAudit } from '../../lib/audit.ts';
 import { AppError, fieldError, notFound, versionConflict } from '../../lib/errors.ts';
 import { enqueueJob, nudgeBackgroundJobs } from '../../lib/job-runner.ts';
 import { sanitizeEditorHtml } from '../news/news.service.ts';
-import { personalise, renderCampaignTemplate, unsubscribeHeaders, unsubscribeUrlFor } from '../messages/messages.service.ts';
+import { personalise, personaliseSubject, renderCampaignTemplate, unsubscribeHeaders, unsubscribeUrlFor } from '../messages/messages.service.ts';
 import * as repo from './campaigns.repository.ts';
 
 export const CAMPAIGN_ENTITY = 'campaign';
@@ -330,8 +330,13 @@ export async function noteUnsubscribed(executor: Executor, recipientId: number, 
   return repo.markUnsubscribed(executor, recipientId, now);
 }
 
+/**
+ * A customer's campaign messages, each subject as they received it: the stored subject is the template
+ * (`{{nome}}`), expanded here with the customer's first name exactly as the sender expands it.
+ */
 export async function campaignMessagesOf(executor: Executor, customerId: string) {
-  return repo.messagesOfCustomer(executor, customerId);
+  const rows = await repo.messagesOfCustomer(executor, customerId);
+  return rows.map(({ firstName, ...row }) => ({ ...row, subject: personaliseSubject(row.subject, firstName) }));
 }
 
 export async function eraseCampaignAddresses(executor: Executor, customerId: string) {

@@ -102,6 +102,15 @@ export function personalise(template: RenderedTemplate, values: RecipientValues)
 }
 
 /**
+ * A campaign's subject as one recipient received it: `{{nome}}` replaced as `personalise` replaces it
+ * (the customer page's "Messaggi" expands the stored template with the customer's name, so the log
+ * keeps no name of its own and an erasure of the name reaches it too).
+ */
+export function personaliseSubject(subject: string, firstName: string): string {
+  return markPlaceholders(subject).replaceAll(NAME_MARK, nameForMail(firstName));
+}
+
+/**
  * RFC 8058 one-click unsubscribe: mail providers show their own "unsubscribe" button and POST
  * `List-Unsubscribe=One-Click` to the address, without opening a page.
  */

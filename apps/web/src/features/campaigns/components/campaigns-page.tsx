@@ -1,17 +1,23 @@
-import { Alert, Button, Drawer, Group, Pagination, Skeleton, Stack, Table, Text, Title } from '@mantine/core';
-import type { Campaign } from '@sf/contract/campaigns';
-import { useState } from 'react';
+import { Alert, Drawer, Skeleton, Text } from '@mantine/core';
+import { CAMPAIGN_STATUSES, listCampaignsQuerySchema, type Campaign } from '@sf/contract/campaigns';
+import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Can } from '../../../components/can.tsx';
+import { type DataTableColumn } from '../../../components/ui/data-table.tsx';
 import { TextLink } from '../../../components/ui/in-app-link.tsx';
+import { ListPage } from '../../../components/ui/list-page.tsx';
 import { useDrawerParam } from '../../../hooks/use-drawer-param.ts';
+import { useList, type ListParams } from '../../../hooks/use-list-params.ts';
 import { useFormatters } from '../../../lib/format.ts';
 import { useCampaign } from '../api/get-campaign.ts';
-import { useCampaigns } from '../api/get-campaigns.ts';
+import { CAMPAIGNS_PATH, useCampaigns } from '../api/get-campaigns.ts';
 import { CampaignEditor, type Option, type RenderRichText } from './campaign-editor.tsx';
 import { CampaignStatusBadge } from './campaign-status-badge.tsx';
 
 type Props = { programOptions: Option[]; merchantOptions: Option[]; renderRichText: RenderRichText };
+
+type SortField = ListParams<typeof listCampaignsQuerySchema>['sort'];
+
+const getRowId = (campaign: Campaign) => campaign.id;
 
 function EditorContent({ id, onCreated, ...rest }: Props & { id: string; onCreated: (campaign: Campaign) => void }) {
   const { t } = useTranslation('campaigns');
@@ -29,69 +35,79 @@ function EditorContent({ id, onCreated, ...rest }: Props & { id: string; onCreat
   return <CampaignEditor key={query.data.id} campaign={query.data} onCreated={onCreated} {...rest} />;
 }
 
-/** `/campaigns` — App → Campagne (admins): e-mail campaigns to customers who consented to marketing. */
+/**
+ * `/campaigns` — App → Campagne (admins): e-mail campaigns to customers who consented to marketing, a
+ * list of the kit (docs/decisions/013): search in the name, the status filter, sortable columns, the
+ * CSV export with the same filters, "Nuova campagna", and the editor drawer (`?campaign=`).
+ */
 export function CampaignsPage(props: Props) {
   const { t } = useTranslation('campaigns');
   const format = useFormatters();
-  const [page, setPage] = useState(1);
-  const list = useCampaigns(page);
+  const list = useList(listCampaignsQuerySchema, useCampaigns);
   const drawer = useDrawerParam('campaign');
-  const items = list.data?.items ?? [];
-  const pages = Math.max(1, Math.ceil((list.data?.total ?? 0) / 25));
+
+  const columns = useMemo<DataTableColumn<Campaign, SortField>[]>(
+    () => [
+      {
+        id: 'name',
+        isName: true,
+        header: t('columns.name'),
+        sortField: 'name',
+        firstOrder: 'asc',
+        cell: (campaign) => (
+          <TextLink to={drawer.hrefFor(campaign.id)} isStrong>
+            {campaign.name}
+          </TextLink>
+        ),
+      },
+      { id: 'status', header: t('columns.status'), sortField: 'status', firstOrder: 'asc', minWidth: 120, cell: (campaign) => <CampaignStatusBadge status={campaign.status} /> },
+      {
+        id: 'date',
+        header: t('columns.when'),
+        sortField: 'date',
+        firstOrder: 'desc',
+        cell: (campaign) => format.dateTime(campaign.sentAt ?? campaign.scheduledAt ?? campaign.updatedAt),
+      },
+      { id: 'recipients', header: t('report.recipients'), sortField: 'recipients', firstOrder: 'desc', isNumeric: true, cell: (campaign) => format.number(campaign.counts.recipients) },
+      { id: 'sent', header: t('report.sent'), sortField: 'sent', firstOrder: 'desc', isNumeric: true, cell: (campaign) => format.number(campaign.counts.sent) },
+      { id: 'failed', header: t('report.failed'), isNumeric: true, cell: (campaign) => format.number(campaign.counts.failed) },
+      { id: 'skipped', header: t('report.skipped'), isNumeric: true, cell: (campaign) => format.number(campaign.counts.skipped) },
+      { id: 'unsubscribed', header: t('report.unsubscribed'), isNumeric: true, cell: (campaign) => format.number(campaign.counts.unsubscribed) },
+    ],
+    [t, format, drawer.hrefFor],
+  );
+
   return (
-    <Stack>
-      <Group justify="space-between">
-        <div>
-          <Title order={1}>{t('title')}</Title>
-          <Text c="dimmed" size="sm">
-            {t('caption')}
-          </Text>
-        </div>
-        <Can permission="campaigns:write">
-          <Button onClick={() => drawer.open('new')}>{t('create')}</Button>
-        </Can>
-      </Group>
-      {list.isError ? (
-        <Alert color="red" role="alert">
-          {t('errorTitle')}
-        </Alert>
-      ) : null}
-      <Table striped highlightOnHover aria-label={t('title')}>
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th>{t('columns.name')}</Table.Th>
-            <Table.Th>{t('columns.status')}</Table.Th>
-            <Table.Th ta="right">{t('report.recipients')}</Table.Th>
-            <Table.Th ta="right">{t('report.sent')}</Table.Th>
-            <Table.Th ta="right">{t('report.failed')}</Table.Th>
-            <Table.Th ta="right">{t('report.skipped')}</Table.Th>
-            <Table.Th ta="right">{t('report.unsubscribed')}</Table.Th>
-            <Table.Th>{t('columns.when')}</Table.Th>
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {items.map((campaign) => (
-            <Table.Tr key={campaign.id}>
-              <Table.Td>
-                <TextLink to={drawer.hrefFor(campaign.id)} isStrong>
-                  {campaign.name}
-                </TextLink>
-              </Table.Td>
-              <Table.Td>
-                <CampaignStatusBadge status={campaign.status} />
-              </Table.Td>
-              <Table.Td ta="right">{format.number(campaign.counts.recipients)}</Table.Td>
-              <Table.Td ta="right">{format.number(campaign.counts.sent)}</Table.Td>
-              <Table.Td ta="right">{format.number(campaign.counts.failed)}</Table.Td>
-              <Table.Td ta="right">{format.number(campaign.counts.skipped)}</Table.Td>
-              <Table.Td ta="right">{format.number(campaign.counts.unsubscribed)}</Table.Td>
-              <Table.Td>{format.dateTime(campaign.sentAt ?? campaign.scheduledAt ?? campaign.updatedAt)}</Table.Td>
-            </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
-      {!list.isPending && items.length === 0 ? <Text c="dimmed">{t('empty')}</Text> : null}
-      {pages > 1 ? <Pagination value={page} onChange={setPage} total={pages} /> : null}
+    <ListPage
+      list={list}
+      texts={{
+        title: t('title'),
+        caption: t('list.caption'),
+        empty: t('empty'),
+        emptyFiltered: t('list.emptyFiltered'),
+        errorTitle: t('errorTitle'),
+        searchPlaceholder: t('list.searchPlaceholder'),
+      }}
+      intro={
+        <Text c="dimmed" size="sm">
+          {t('caption')}
+        </Text>
+      }
+      exportPath={CAMPAIGNS_PATH}
+      create={{ permission: 'campaigns:write', href: drawer.hrefFor('new'), label: t('create') }}
+      filters={[
+        {
+          type: 'select',
+          field: 'status',
+          label: t('list.statusFilter'),
+          allLabel: t('list.allStatuses'),
+          options: CAMPAIGN_STATUSES.map((value) => ({ value, label: t(`status.${value}`) })),
+          width: 192,
+        },
+      ]}
+      columns={columns}
+      getRowId={getRowId}
+    >
       <Text size="xs" c="dimmed">
         {t('report.noTracking')}
       </Text>
@@ -105,6 +121,6 @@ export function CampaignsPage(props: Props) {
       >
         {drawer.target !== null ? <EditorContent id={drawer.target} onCreated={(campaign) => drawer.open(campaign.id, { isReplace: true })} {...props} /> : null}
       </Drawer>
-    </Stack>
+    </ListPage>
   );
 }

@@ -1,0 +1,103 @@
+import type { CampaignStatus } from '@sf/contract/campaigns';
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { http, HttpResponse } from 'msw';
+import { describe, expect, it } from 'vitest';
+import { server } from '../../../testing/msw-server.ts';
+import { renderWithProviders } from '../../../testing/test-utils.tsx';
+import { campaign } from '../testing/campaign-fixtures.ts';
+import { CampaignEditor } from './campaign-editor.tsx';
+
+const admin = { role: 'admin' as const };
+const renderRichText = () => null;
+
+/** The audience answer: three customers without filters, one for the tier "Oro"; records every query. */
+function answerAudience() {
+  const seen: Record<string, string>[] = [];
+  server.use(
+    http.get('/api/admin/campaigns/audience', ({ request }) => {
+      const query = Object.fromEntries(new URL(request.url).searchParams);
+      seen.push(query);
+      const people = [
+        { id: 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa', firstName: 'Anna', lastName: 'Rossi', email: 'anna@example.it' },
+        { id: 'bbbbbbbb-bbbb-4bbb-8bbb-bbbbbbbbbbbb', firstName: 'Bruno', lastName: 'Verdi', email: 'bruno@example.it' },
+        { id: 'cccccccc-cccc-4ccc-8ccc-cccccccccccc', firstName: 'Carla', lastName: 'Bianchi', email: 'carla@example.it' },
+      ];
+      const reached = query['tier'] === 'Oro' ? people.slice(0, 1) : people;
+      return HttpResponse.json({ count: reached.length, sample: reached });
+    }),
+  );
+  return seen;
+}
+
+const renderEditor = (status: CampaignStatus | null) =>
+  renderWithProviders(
+    <CampaignEditor
+      campaign={status === null ? null : campaign({ status, ...(status === 'scheduled' ? { scheduledAt: '2026-12-01T09:00:00.000Z' } : {}) })}
+      programOptions={[]}
+      merchantOptions={[]}
+      renderRichText={renderRichText}
+      onCreated={() => undefined}
+    />,
+    { user: admin },
+  );
+
+describe('CampaignEditor', () => {
+  it('counts the audience live as the filters change, with a sample of who it reaches', async () => {
+    const user = userEvent.setup();
+    const seen = answerAudience();
+    renderEditor(null);
+
+    await waitFor(() => expect(screen.getByTestId('audience-count')).toHaveTextContent('3'));
+    expect(screen.getByTestId('audience-sample')).toHaveTextContent('Carla Bianchi · carla@example.it');
+
+    await user.type(screen.getByRole('textbox', { name: 'Livello' }), 'Oro');
+    await waitFor(() => expect(screen.getByTestId('audience-count')).toHaveTextContent('1'));
+    expect(seen.at(-1)).toEqual({ tier: 'Oro' });
+    expect(screen.getByTestId('audience-sample')).not.toHaveTextContent('Carla');
+    // Debounced: one query for the settled text, not one per letter.
+    expect(seen.filter((query) => query['tier'] !== undefined && query['tier'] !== 'Oro')).toHaveLength(0);
+  });
+
+  it('offers save, test, send and schedule on a draft, and no cancel', async () => {
+    answerAudience();
+    renderEditor('draft');
+    for (const name of ['Salva bozza', 'Invia una prova a me', 'Invia ora', 'Programma']) {
+      expect(screen.getByRole('button', { name })).toBeInTheDocument();
+    }
+    // Scheduling needs a time first.
+    expect(screen.getByRole('button', { name: 'Programma' })).toBeDisabled();
+    expect(screen.queryByRole('button', { name: "Annulla l'invio" })).not.toBeInTheDocument();
+    expect(screen.getByRole('textbox', { name: /Nome/ })).toBeEnabled();
+  });
+
+  it.each(['scheduled', 'sending'] as const)('offers only the cancel on a %s campaign, read-only, without a live count', async (status) => {
+    const seen = answerAudience();
+    renderEditor(status);
+    expect(screen.getByRole('button', { name: "Annulla l'invio" })).toBeInTheDocument();
+    for (const name of ['Salva bozza', 'Invia una prova a me', 'Invia ora', 'Programma']) {
+      expect(screen.queryByRole('button', { name })).not.toBeInTheDocument();
+    }
+    expect(screen.getByRole('textbox', { name: /Nome/ })).toBeDisabled();
+    expect(screen.queryByTestId('audience-count')).not.toBeInTheDocument();
+    await new Promise((resolve) => setTimeout(resolve, 350));
+    expect(seen).toHaveLength(0);
+  });
+
+  it.each(['sent', 'cancelled'] as const)('offers no action on a %s campaign, only its report', (status) => {
+    answerAudience();
+    renderEditor(status);
+    for (const name of ['Salva bozza', 'Invia una prova a me', 'Invia ora', 'Programma', "Annulla l'invio"]) {
+      expect(screen.queryByRole('button', { name })).not.toBeInTheDocument();
+    }
+    expect(screen.getByLabelText('Resoconto')).toBeInTheDocument();
+  });
+
+  it('offers no action to a role that may only read', () => {
+    answerAudience();
+    renderWithProviders(<CampaignEditor campaign={campaign()} programOptions={[]} merchantOptions={[]} renderRichText={renderRichText} onCreated={() => undefined} />, {
+      user: { role: 'editor' },
+    });
+    expect(screen.queryByRole('button', { name: 'Invia ora' })).not.toBeInTheDocument();
+  });
+});
