@@ -2,6 +2,7 @@ import { Skeleton } from '@mantine/core';
 import { lazy, Suspense } from 'react';
 import type { RenderRichText } from '../../features/campaigns/components/campaign-editor.tsx';
 import { CampaignsPage } from '../../features/campaigns/components/campaigns-page.tsx';
+import { useProgramOptions } from '../../features/programs/api/get-programs.ts';
 import { useLoyaltyLookups } from '../loyalty-lookups.tsx';
 
 // The news editor's rich text (tiptap), so that a campaign body allows exactly what a post's does;
@@ -17,8 +18,10 @@ const renderRichText: RenderRichText = ({ label, value, onChange }) => (
   </Suspense>
 );
 
-/** `/campaigns` — App → Campagne (admins): the programs and merchants for the audience, the news editor for the body. */
+/** `/campaigns` — App → Campagne (admins): the programs (with their tiers) and merchants for the audience, the news editor for the body. */
 export function Component() {
   const lookups = useLoyaltyLookups();
-  return <CampaignsPage programOptions={lookups.programOptions} merchantOptions={lookups.merchantOptions} renderRichText={renderRichText} />;
+  const programs = useProgramOptions();
+  const programOptions = programs.map(({ value, label, program }) => ({ value, label, tiers: program.tiers.map((tier) => tier.name) }));
+  return <CampaignsPage programOptions={programOptions} merchantOptions={lookups.merchantOptions} renderRichText={renderRichText} />;
 }

@@ -30,11 +30,17 @@ function answerAudience() {
   return seen;
 }
 
+/** Two programs with their tiers' names, as the route composes them from the programs feature. */
+const programs = [
+  { value: '11111111-1111-4111-8111-111111111111', label: 'Punti Bar Centrale', tiers: ['Argento', 'Oro'] },
+  { value: '22222222-2222-4222-8222-222222222222', label: 'Timbri Salone', tiers: ['Bronzo'] },
+];
+
 const renderEditor = (status: CampaignStatus | null) =>
   renderWithProviders(
     <CampaignEditor
       campaign={status === null ? null : campaign({ status, ...(status === 'scheduled' ? { scheduledAt: '2026-12-01T09:00:00.000Z' } : {}) })}
-      programOptions={[]}
+      programOptions={programs}
       merchantOptions={[]}
       renderRichText={renderRichText}
       onCreated={() => undefined}
@@ -51,12 +57,25 @@ describe('CampaignEditor', () => {
     await waitFor(() => expect(screen.getByTestId('audience-count')).toHaveTextContent('3'));
     expect(screen.getByTestId('audience-sample')).toHaveTextContent('Carla Bianchi · carla@example.it');
 
-    await user.type(screen.getByRole('textbox', { name: 'Livello' }), 'Oro');
+    // The tier is a choice of the programs' tiers (every program's while none is chosen), not free text.
+    await user.click(screen.getByLabelText('Livello', { selector: 'input' }));
+    expect(screen.getAllByRole('option', { hidden: true }).map((option) => option.textContent)).toEqual(['Argento', 'Bronzo', 'Oro']);
+    await user.click(await screen.findByRole('option', { name: 'Oro', hidden: true }));
     await waitFor(() => expect(screen.getByTestId('audience-count')).toHaveTextContent('1'));
     expect(seen.at(-1)).toEqual({ tier: 'Oro' });
     expect(screen.getByTestId('audience-sample')).not.toHaveTextContent('Carla');
-    // Debounced: one query for the settled text, not one per letter.
+    // Debounced: no query for anything but the settled choice.
     expect(seen.filter((query) => query['tier'] !== undefined && query['tier'] !== 'Oro')).toHaveLength(0);
+  });
+
+  it("offers the chosen program's tiers only", async () => {
+    const user = userEvent.setup();
+    answerAudience();
+    renderEditor(null);
+    await user.click(screen.getByLabelText('Programma', { selector: 'input' }));
+    await user.click(await screen.findByRole('option', { name: 'Timbri Salone', hidden: true }));
+    await user.click(screen.getByLabelText('Livello', { selector: 'input' }));
+    expect(screen.getAllByRole('option', { hidden: true }).map((option) => option.textContent)).toEqual(['Bronzo']);
   });
 
   it('offers save, test, send and schedule on a draft, and no cancel', async () => {
@@ -78,7 +97,8 @@ describe('CampaignEditor', () => {
     for (const name of ['Salva bozza', 'Invia una prova a me', 'Invia ora', 'Programma']) {
       expect(screen.queryByRole('button', { name })).not.toBeInTheDocument();
     }
-    expect(screen.getByRole('textbox', { name: /Nome/ })).toBeDisabled();
+    // Read-only, not disabled: the sent campaign's texts stay legible.
+    expect(screen.getByRole('textbox', { name: /Nome/ })).toHaveAttribute('readonly');
     expect(screen.queryByTestId('audience-count')).not.toBeInTheDocument();
     await new Promise((resolve) => setTimeout(resolve, 350));
     expect(seen).toHaveLength(0);

@@ -13,6 +13,8 @@ import { useCreateCampaign, useUpdateCampaign } from '../api/save-campaign.ts';
 import { CampaignStatusBadge } from './campaign-status-badge.tsx';
 
 export type Option = { value: string; label: string };
+/** A program to choose, with its tiers' names for the tier filter. */
+export type ProgramOption = Option & { tiers?: string[] };
 export type RenderRichText = (props: { label: string; value: string; onChange: (html: string) => void }) => ReactNode;
 
 export const EMPTY_AUDIENCE: CampaignAudience = { programId: null, merchantId: null, tier: null, inactiveDays: null, birthdayMonth: null, joinedAfter: null };
@@ -21,7 +23,7 @@ type Draft = { name: string; subject: string; preheader: string; body: string; a
 
 type Props = {
   campaign: Campaign | null;
-  programOptions: Option[];
+  programOptions: ProgramOption[];
   merchantOptions: Option[];
   renderRichText: RenderRichText;
   onCreated: (campaign: Campaign) => void;
@@ -74,7 +76,7 @@ function AudienceFields({
 }: {
   audience: CampaignAudience;
   onChange: (audience: CampaignAudience) => void;
-  programOptions: Option[];
+  programOptions: ProgramOption[];
   merchantOptions: Option[];
   isReadOnly: boolean;
 }) {
@@ -84,15 +86,20 @@ function AudienceFields({
   const query = useCampaignAudience(debounced, !isReadOnly);
   const months = useMemo(() => monthOptions(format.locale), [format.locale]);
   const set = (patch: Partial<CampaignAudience>) => onChange({ ...audience, ...patch });
+  // As Clienti's filter: the chosen program's tiers, or every program's when none is chosen.
+  const tierOptions = useMemo(() => {
+    const programs = programOptions.filter((program) => audience.programId === null || program.value === audience.programId);
+    return [...new Set(programs.flatMap((program) => program.tiers ?? []))].sort((a, b) => a.localeCompare(b));
+  }, [programOptions, audience.programId]);
   return (
     <Paper withBorder p="md" radius="md">
       <Title order={3} size="h4" mb="xs">
         {t('audience.title')}
       </Title>
       <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="sm">
-        <Select label={t('audience.program')} placeholder={t('audience.any')} data={programOptions} value={audience.programId} onChange={(value) => set({ programId: value })} clearable searchable disabled={isReadOnly} />
-        <Select label={t('audience.merchant')} placeholder={t('audience.any')} data={merchantOptions} value={audience.merchantId} onChange={(value) => set({ merchantId: value })} clearable searchable disabled={isReadOnly} />
-        <TextInput label={t('audience.tier')} placeholder={t('audience.any')} value={audience.tier ?? ''} onChange={(event) => set({ tier: event.currentTarget.value.trim() === '' ? null : event.currentTarget.value })} disabled={isReadOnly} />
+        <Select label={t('audience.program')} placeholder={t('audience.any')} data={programOptions} value={audience.programId} onChange={(value) => set({ programId: value })} clearable searchable readOnly={isReadOnly} />
+        <Select label={t('audience.merchant')} placeholder={t('audience.any')} data={merchantOptions} value={audience.merchantId} onChange={(value) => set({ merchantId: value })} clearable searchable readOnly={isReadOnly} />
+        <Select label={t('audience.tier')} placeholder={t('audience.any')} data={tierOptions} value={audience.tier} onChange={(value) => set({ tier: value })} clearable searchable readOnly={isReadOnly} />
         <NumberInput
           label={t('audience.inactiveDays')}
           placeholder={t('audience.any')}
@@ -101,10 +108,10 @@ function AudienceFields({
           allowDecimal={false}
           value={audience.inactiveDays ?? ''}
           onChange={(value) => set({ inactiveDays: typeof value === 'number' && value >= 1 ? value : null })}
-          disabled={isReadOnly}
+          readOnly={isReadOnly}
         />
-        <Select label={t('audience.birthdayMonth')} placeholder={t('audience.any')} data={months} value={audience.birthdayMonth === null ? null : String(audience.birthdayMonth)} onChange={(value) => set({ birthdayMonth: value ? Number(value) : null })} clearable disabled={isReadOnly} />
-        <TextInput type="date" label={t('audience.joinedAfter')} value={audience.joinedAfter ?? ''} onChange={(event) => set({ joinedAfter: event.currentTarget.value || null })} disabled={isReadOnly} />
+        <Select label={t('audience.birthdayMonth')} placeholder={t('audience.any')} data={months} value={audience.birthdayMonth === null ? null : String(audience.birthdayMonth)} onChange={(value) => set({ birthdayMonth: value ? Number(value) : null })} clearable readOnly={isReadOnly} />
+        <TextInput type="date" label={t('audience.joinedAfter')} value={audience.joinedAfter ?? ''} onChange={(event) => set({ joinedAfter: event.currentTarget.value || null })} readOnly={isReadOnly} />
       </SimpleGrid>
       <Text size="xs" c="dimmed" mt="xs">
         {t('audience.systemRules')}
@@ -196,7 +203,7 @@ export function CampaignEditor({ campaign, programOptions, merchantOptions, rend
         </Group>
       ) : null}
       {campaign && !isDraft ? <CampaignReport campaign={campaign} /> : null}
-      <TextInput label={t('fields.name')} required maxLength={CAMPAIGN_BOUNDS.nameMax} value={draft.name} error={errors.name} onChange={(event) => setDraft({ ...draft, name: event.currentTarget.value })} disabled={!isDraft} />
+      <TextInput label={t('fields.name')} required maxLength={CAMPAIGN_BOUNDS.nameMax} value={draft.name} error={errors.name} onChange={(event) => setDraft({ ...draft, name: event.currentTarget.value })} readOnly={!isDraft} />
       <TextInput
         label={t('fields.subject')}
         description={t('fields.subjectHint', { placeholder: '{{nome}}' })}
@@ -205,9 +212,9 @@ export function CampaignEditor({ campaign, programOptions, merchantOptions, rend
         value={draft.subject}
         error={errors.subject}
         onChange={(event) => setDraft({ ...draft, subject: event.currentTarget.value })}
-        disabled={!isDraft}
+        readOnly={!isDraft}
       />
-      <TextInput label={t('fields.preheader')} description={t('fields.preheaderHint')} maxLength={CAMPAIGN_BOUNDS.preheaderMax} value={draft.preheader} onChange={(event) => setDraft({ ...draft, preheader: event.currentTarget.value })} disabled={!isDraft} />
+      <TextInput label={t('fields.preheader')} description={t('fields.preheaderHint')} maxLength={CAMPAIGN_BOUNDS.preheaderMax} value={draft.preheader} onChange={(event) => setDraft({ ...draft, preheader: event.currentTarget.value })} readOnly={!isDraft} />
       {isDraft ? (
         renderRichText({ label: t('fields.body'), value: draft.body, onChange: (body) => setDraft((current) => ({ ...current, body })) })
       ) : (

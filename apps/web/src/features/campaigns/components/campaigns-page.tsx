@@ -10,10 +10,10 @@ import { useList, type ListParams } from '../../../hooks/use-list-params.ts';
 import { useFormatters } from '../../../lib/format.ts';
 import { useCampaign } from '../api/get-campaign.ts';
 import { CAMPAIGNS_PATH, useCampaigns } from '../api/get-campaigns.ts';
-import { CampaignEditor, type Option, type RenderRichText } from './campaign-editor.tsx';
+import { CampaignEditor, type Option, type ProgramOption, type RenderRichText } from './campaign-editor.tsx';
 import { CampaignStatusBadge } from './campaign-status-badge.tsx';
 
-type Props = { programOptions: Option[]; merchantOptions: Option[]; renderRichText: RenderRichText };
+type Props = { programOptions: ProgramOption[]; merchantOptions: Option[]; renderRichText: RenderRichText };
 
 type SortField = ListParams<typeof listCampaignsQuerySchema>['sort'];
 
