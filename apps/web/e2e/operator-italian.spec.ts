@@ -66,6 +66,9 @@ function callApi(page: Page, method: string, url: string, body?: unknown, idempo
   );
 }
 
+const LONG_MERCHANT = 'Antica Pasticceria e Caffetteria dei Fratelli Buonarroti';
+const LONG_CUSTOMER = ['Maria Antonietta Benedetta Ludovica', 'Della Valle Santacroce Bevilacqua de Medici'] as const;
+
 /** A Partita IVA no demo merchant has: random digits and the check digit that fits. */
 function freshPartitaIva(): string {
   for (;;) {
@@ -76,14 +79,14 @@ function freshPartitaIva(): string {
 
 /**
  * The longest texts a ledger row can hold, on Movimenti's first page whatever the demo put there
- * (newest first): a customer with long names, a merchant with a long sign in the circuit, and a
- * purchase and an adjustment (with a long reason) made just now. Without them the width check
+ * (newest first): a customer with long names, a merchant with a long sign in the
+ * circuit, and a purchase and an adjustment (with a long reason) made just now. Without them the width check
  * depended on which entries the run's first page happened to show (issue 31).
  */
 async function addLongLedgerEntries(page: Page) {
   const merchant = await callApi(page, 'POST', '/api/admin/merchants', {
     legalName: 'Antica Pasticceria e Caffetteria dei Fratelli Buonarroti di Borgo San Lorenzo S.n.c.',
-    signName: 'Antica Pasticceria e Caffetteria dei Fratelli Buonarroti',
+    signName: LONG_MERCHANT,
     vatNumber: freshPartitaIva(),
     category: 'bar',
     address: { street: 'Via dei Calzaiuoli 12', city: 'Firenze', province: 'FI', postalCode: '50122' },
@@ -95,8 +98,8 @@ async function addLongLedgerEntries(page: Page) {
   expect(joined.status, JSON.stringify(joined.body)).toBe(200);
   const service = { granted: true, channel: 'back-office', noticeVersion: '2026-01' };
   const customer = await callApi(page, 'POST', '/api/admin/customers', {
-    firstName: 'Maria Antonietta Benedetta Ludovica',
-    lastName: 'Della Valle Santacroce Bevilacqua de Medici',
+    firstName: LONG_CUSTOMER[0],
+    lastName: LONG_CUSTOMER[1],
     consents: { service },
   });
   expect(customer.status, JSON.stringify(customer.body)).toBe(201);
@@ -149,7 +152,8 @@ test('at 1366 px in Italian: focus back after Esc, no list wider than the screen
       const answer = await fetch('/api/admin/customers', {
         method: 'POST',
         headers: { 'Content-Type': 'application/json', 'X-Auth-Token': token, 'X-XSRF-TOKEN': csrf },
-        body: JSON.stringify({ firstName: 'Aaa', lastName, consents: { service } }),
+        // With an address longer than any of the demo's (the list shows it, cut to its column).
+        body: JSON.stringify({ firstName: 'Aaa', lastName, email: `aaa.${lastName.toLowerCase().slice(0, 40)}@pasticceria-buonarroti-firenze.it`, consents: { service } }),
       });
       return answer.status;
     },
@@ -171,6 +175,13 @@ test('at 1366 px in Italian: focus back after Esc, no list wider than the screen
     await expect(page.getByRole('heading', { level: 1 })).toBeVisible({ timeout: 30_000 });
     // A fresh server runs its first background jobs (PGlite answers one transaction at a time): patience.
     await expect(page.getByTestId('row-skeleton')).toHaveCount(0, { timeout: 90_000 });
+    if (path === '/ledger') {
+      // Measured once the entries made above are on the page with their names (the merchants' lookup
+      // answered): waiting "until nothing overflows" passed on a moment before that, without the fix.
+      await expect(page.getByRole('link', { name: LONG_CUSTOMER.join(' ') }).first()).toBeVisible();
+      await expect(page.getByText(LONG_MERCHANT, { exact: true }).first()).toBeAttached();
+      expect(await overflowing(page), path).toEqual([]);
+    }
     await expect.poll(() => overflowing(page), { message: path }).toEqual([]);
     await page.screenshot({ path: test.info().outputPath(`${path.slice(1)}-1366.png`) });
     // The ledger's last column, its reversal button, is on the screen, not cut at its edge.

@@ -33,13 +33,16 @@ const NO_WRAP = { whiteSpace: 'nowrap' } as const;
 
 /**
  * At 1366 px the table has 1074 px beside the menu. The free texts (a customer's name, a program's or
- * merchant's, a reason, an operator's e-mail) are cut to these widths, whole on hover, so that no entry
- * on the page can widen its column: 8 columns of padding plus these and the fixed-size cells (date,
- * badge, figures, the reversal button) stay under that width whatever names the page holds.
+ * merchant's, a reason, an operator's e-mail) are cut to their column, whole on hover, and their columns
+ * take these shares of the table: no entry on the page can widen them, and with the fixed-size cells
+ * (date, badge, figures, the reversal button: ~520 px) the table stays within 1074 px whatever names the
+ * page holds (measured: 1,025 px at least with the longest names of the Italian journey).
  */
-const CUSTOMER_WIDTH = 160;
-const PROGRAM_WIDTH = 150;
-const REASON_WIDTH = 140;
+const CUSTOMER_WIDTH = '18%';
+const PROGRAM_WIDTH = '20%';
+const REASON_WIDTH = '14%';
+/** On a customer's own page (no customer column) the reason takes the customer's share too. */
+const REASON_WIDTH_ALONE = '30%';
 
 const customerName = (customer: NonNullable<LedgerListEntry['customer']>) => `${customer.firstName} ${customer.lastName}`.trim();
 
@@ -71,12 +74,13 @@ export function LedgerTable({ query, params, onChange, names, isFiltered, captio
         ? {
             id: 'customer',
             header: t('columns.customer'),
+            width: CUSTOMER_WIDTH,
             // Whose entry it is, as staff know them: name (one line, whole on hover) and card under it.
             // An erased customer's entries stay (their figures are the ledger's) under a name that says so.
             cell: (entry) =>
               entry.customer ? (
                 <>
-                  <TruncatedText text={customerName(entry.customer)} maxWidth={CUSTOMER_WIDTH}>
+                  <TruncatedText text={customerName(entry.customer)} fill>
                     <Anchor component={Link} to={names.customerHref!(entry.customerId)} size="sm">
                       {customerName(entry.customer)}
                     </Anchor>
@@ -95,13 +99,14 @@ export function LedgerTable({ query, params, onChange, names, isFiltered, captio
       {
         id: 'program',
         header: t('columns.program'),
+        width: PROGRAM_WIDTH,
         // The program, and under it the merchant where the entry was made (none for bonuses and adjustments).
         cell: (entry) => (
           <>
-            <TruncatedText text={names.program(entry.programId)} maxWidth={PROGRAM_WIDTH} />
+            <TruncatedText text={names.program(entry.programId)} fill />
             {entry.merchantId ? (
               <Text component="div" size="xs" c="dimmed">
-                <TruncatedText text={names.merchant(entry.merchantId)} maxWidth={PROGRAM_WIDTH} />
+                <TruncatedText text={names.merchant(entry.merchantId)} fill />
               </Text>
             ) : null}
           </>
@@ -140,12 +145,13 @@ export function LedgerTable({ query, params, onChange, names, isFiltered, captio
       {
         id: 'reason',
         header: t('columns.reason'),
+        width: names.customerHref ? REASON_WIDTH : REASON_WIDTH_ALONE,
         // Free text: one line each, whole on hover; who made the entry under its reason.
         cell: (entry) => (
           <>
-            <TruncatedText text={entry.reason ?? '—'} maxWidth={REASON_WIDTH} />
+            <TruncatedText text={entry.reason ?? '—'} fill />
             <Text component="div" size="xs" c="dimmed">
-              <TruncatedText text={entry.createdByLabel} maxWidth={REASON_WIDTH} />
+              <TruncatedText text={entry.createdByLabel} fill />
             </Text>
           </>
         ),
