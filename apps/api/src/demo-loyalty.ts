@@ -8,9 +8,9 @@ import { payBirthdayBonuses, payReferralBonuses } from './modules/bonuses/bonuse
 
 /**
  * The loyalty demo of `npm start`, in the order it loads: merchants, programs and customers (once,
- * into a database that has none), their ledger (~60,000 entries over 18 months), rewards with vouchers
- * and redemptions and pending proofs, a few GDPR requests, and the automatic bonuses then due (the
- * referees' first purchases, this month's birthdays). One function for the server and for the test
+ * into a database that has none), their ledger (~60,000 entries over 18 months, the referral and
+ * birthday bonuses paid on their days among them), rewards with vouchers and redemptions and pending
+ * proofs, a few GDPR requests, and any automatic bonus still due. One function for the server and for the test
  * that holds the demo dashboard to the ledger. Answers whether it loaded anything.
  */
 export async function loadLoyaltyDemo(
@@ -23,10 +23,11 @@ export async function loadLoyaltyDemo(
   if (options.ledgerEntries > 0) await seedLedgerDemo(db, { ...log, ...now, timeZone: options.timeZone, targetEntries: options.ledgerEntries });
   await seedRewardsDemo(db, { ...log, ...now, timeZone: options.timeZone });
   await seedPrivacyDemo(db, { ...log, ...now });
-  // The history has referees who bought and members with a birthday this month, and no bonus paid:
-  // the bonus jobs would pay a few hundred of them on the first tick after the server starts
-  // listening, holding the embedded database for seconds (measured: 21 s on a loaded machine) while
-  // the first visitor waits. Paid here, through the same service, before the server listens.
+  // The ledger's history already holds the bonuses the jobs would have paid over it (on their days,
+  // with their marks). Whatever is still due (none, or a referee who bought in the last minutes) is
+  // paid here through the same service, before the server listens: on the first job tick after it
+  // listens, a few hundred of them held the embedded database for seconds (21 s measured on a loaded
+  // machine) while the first visitor waited.
   const deps = { db, timeZone: options.timeZone, clock: { now: () => options.now ?? new Date() } };
   const referrals = await payReferralBonuses(deps);
   const birthdays = await payBirthdayBonuses(deps);

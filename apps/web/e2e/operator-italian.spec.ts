@@ -1,4 +1,5 @@
 import { SESSION_STORAGE_KEY } from '@sf/contract/app-info';
+import { isValidPartitaIva } from '@sf/contract/italian';
 import type { Page } from '@playwright/test';
 import { ADMIN, signIn, submitLogin, DEMO_PASSWORD } from './support/auth.ts';
 import { expect, test } from './support/fixtures.ts';
@@ -49,6 +50,72 @@ function overflowing(page: Page) {
   });
 }
 
+/** A call to the admin API as the signed-in page makes it (its token, its CSRF cookie), answering status and body. */
+function callApi(page: Page, method: string, url: string, body?: unknown, idempotencyKey?: string) {
+  return page.evaluate(
+    async ({ key, method, url, body, idempotencyKey }) => {
+      const token = (JSON.parse(localStorage.getItem(key)!) as { authToken: string }).authToken;
+      const csrf = decodeURIComponent(document.cookie.split('; ').find((part) => /XSRF-TOKEN=/.test(part))?.split('=')[1] ?? '');
+      const headers: Record<string, string> = { 'X-Auth-Token': token, 'X-XSRF-TOKEN': csrf };
+      if (body !== undefined) headers['Content-Type'] = 'application/json';
+      if (idempotencyKey) headers['Idempotency-Key'] = idempotencyKey;
+      const answer = await fetch(url, { method, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+      return { status: answer.status, body: (await answer.json().catch(() => null)) as Record<string, unknown> | null };
+    },
+    { key: SESSION_STORAGE_KEY, method, url, body, idempotencyKey },
+  );
+}
+
+const LONG_MERCHANT = 'Antica Pasticceria e Caffetteria dei Fratelli Buonarroti';
+const LONG_CUSTOMER = ['Maria Antonietta Benedetta Ludovica', 'Della Valle Santacroce Bevilacqua de Medici'] as const;
+
+/** A Partita IVA no demo merchant has: random digits and the check digit that fits. */
+function freshPartitaIva(): string {
+  for (;;) {
+    const body = `0${String(Math.floor(100_000_000 + Math.random() * 900_000_000))}`;
+    for (let digit = 0; digit <= 9; digit += 1) if (isValidPartitaIva(`${body}${digit}`)) return `${body}${digit}`;
+  }
+}
+
+/**
+ * The longest texts a ledger row can hold, on Movimenti's first page whatever the demo put there
+ * (newest first): a customer with long names, a merchant with a long sign in the
+ * circuit, and a purchase and an adjustment (with a long reason) made just now. Without them the width check
+ * depended on which entries the run's first page happened to show (issue 31).
+ */
+async function addLongLedgerEntries(page: Page) {
+  const merchant = await callApi(page, 'POST', '/api/admin/merchants', {
+    legalName: 'Antica Pasticceria e Caffetteria dei Fratelli Buonarroti di Borgo San Lorenzo S.n.c.',
+    signName: LONG_MERCHANT,
+    vatNumber: freshPartitaIva(),
+    category: 'bar',
+    address: { street: 'Via dei Calzaiuoli 12', city: 'Firenze', province: 'FI', postalCode: '50122' },
+  });
+  expect(merchant.status, JSON.stringify(merchant.body)).toBe(201);
+  const programs = await callApi(page, 'GET', '/api/admin/programs?pageSize=100');
+  const circuit = (programs.body!['items'] as { id: string; name: string; version: number; merchantIds: string[] }[]).find((program) => program.name === 'Circuito Centro Storico')!;
+  const joined = await callApi(page, 'PATCH', `/api/admin/programs/${circuit.id}`, { merchantIds: [...circuit.merchantIds, merchant.body!['id']], version: circuit.version });
+  expect(joined.status, JSON.stringify(joined.body)).toBe(200);
+  const service = { granted: true, channel: 'back-office', noticeVersion: '2026-01' };
+  const customer = await callApi(page, 'POST', '/api/admin/customers', {
+    firstName: LONG_CUSTOMER[0],
+    lastName: LONG_CUSTOMER[1],
+    consents: { service },
+  });
+  expect(customer.status, JSON.stringify(customer.body)).toBe(201);
+  const entry = { customerId: customer.body!['id'], programId: circuit.id };
+  const purchase = await callApi(page, 'POST', '/api/admin/ledger', { ...entry, merchantId: merchant.body!['id'], kind: 'purchase', amountCents: 1_234_567 }, crypto.randomUUID());
+  expect(purchase.status, JSON.stringify(purchase.body)).toBe(201);
+  const adjustment = await callApi(
+    page,
+    'POST',
+    '/api/admin/ledger',
+    { ...entry, kind: 'adjust', points: -1_234, reason: 'Rettifica per scontrino emesso due volte dalla cassa numero tre il giorno di apertura straordinaria' },
+    crypto.randomUUID(),
+  );
+  expect(adjustment.status, JSON.stringify(adjustment.body)).toBe(201);
+}
+
 const focused = (page: Page) => page.evaluate(() => document.activeElement?.textContent?.trim() ?? document.activeElement?.tagName ?? '');
 
 test('at 1366 px in Italian: focus back after Esc, no list wider than the screen, the dashboard follows a purchase, tabs follow a sign-out and a sign-in', async ({ page, context }) => {
@@ -85,13 +152,18 @@ test('at 1366 px in Italian: focus back after Esc, no list wider than the screen
       const answer = await fetch('/api/admin/customers', {
         method: 'POST',
         headers: { 'Content-Type': 'application/json', 'X-Auth-Token': token, 'X-XSRF-TOKEN': csrf },
-        body: JSON.stringify({ firstName: 'Aaa', lastName, consents: { service } }),
+        // With an address longer than any of the demo's (the list shows it, cut to its column).
+        body: JSON.stringify({ firstName: 'Aaa', lastName, email: `aaa.${lastName.toLowerCase().slice(0, 40)}@pasticceria-buonarroti-firenze.it`, consents: { service } }),
       });
       return answer.status;
     },
     { key: SESSION_STORAGE_KEY, lastName: longName },
   );
   expect(created).toBe(201);
+  await addLongLedgerEntries(page);
+  // The app read its merchants before the new one existed: a reload shows its name, not its id.
+  await page.reload();
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible({ timeout: 30_000 });
 
   // Every list at 1366 px: nothing wider than the screen (badges whole, the ledger's "Storna" in view).
   const nav = page.getByRole('navigation', { name: 'Menu principale' });
@@ -103,6 +175,13 @@ test('at 1366 px in Italian: focus back after Esc, no list wider than the screen
     await expect(page.getByRole('heading', { level: 1 })).toBeVisible({ timeout: 30_000 });
     // A fresh server runs its first background jobs (PGlite answers one transaction at a time): patience.
     await expect(page.getByTestId('row-skeleton')).toHaveCount(0, { timeout: 90_000 });
+    if (path === '/ledger') {
+      // Measured once the entries made above are on the page with their names (the merchants' lookup
+      // answered): waiting "until nothing overflows" passed on a moment before that, without the fix.
+      await expect(page.getByRole('link', { name: LONG_CUSTOMER.join(' ') }).first()).toBeVisible();
+      await expect(page.getByText(LONG_MERCHANT, { exact: true }).first()).toBeAttached();
+      expect(await overflowing(page), path).toEqual([]);
+    }
     await expect.poll(() => overflowing(page), { message: path }).toEqual([]);
     await page.screenshot({ path: test.info().outputPath(`${path.slice(1)}-1366.png`) });
     // The ledger's last column, its reversal button, is on the screen, not cut at its edge.

@@ -31,9 +31,9 @@ export function allOf(...conditions: (SQL | undefined | false | null)[]): SQL | 
 
 /**
  * How a sort key orders: an expression, several (name = surname then first name, matching an index),
- * or an expression whose nulls go last (or first) whatever the direction.
+ * or one or several whose nulls go last (or first) whatever the direction.
  */
-export type SortKey = SQLWrapper | SQLWrapper[] | { expression: SQLWrapper; nullsLast: boolean };
+export type SortKey = SQLWrapper | SQLWrapper[] | { expression: SQLWrapper | SQLWrapper[]; nullsLast: boolean };
 export type SortMap<Sort extends string> = Record<Sort, SortKey>;
 
 export type ListParams<Sort extends string> = {
@@ -53,7 +53,8 @@ export function orderFor<Sort extends string>(sorts: SortMap<Sort>, sort: Sort, 
   if (Array.isArray(key)) return [...key.map((part) => direction(part)), direction(tieBreaker)];
   if ('nullsLast' in key) {
     const nulls = sql.raw(key.nullsLast ? 'nulls last' : 'nulls first');
-    return [sql`${key.expression} ${sql.raw(order)} ${nulls}`, direction(tieBreaker)];
+    const parts = Array.isArray(key.expression) ? key.expression : [key.expression];
+    return [...parts.map((part) => sql`${part} ${sql.raw(order)} ${nulls}`), direction(tieBreaker)];
   }
   return [direction(key), direction(tieBreaker)];
 }

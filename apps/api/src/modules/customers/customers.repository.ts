@@ -61,9 +61,11 @@ export const CUSTOMER_COUNT_CAP = 10_000;
 
 export const customerList: ListDefinition<ListCustomersQuery['sort']> = {
   sorts: {
-    name: [customers.lastNameKey, customers.firstNameKey],
-    lastName: [customers.lastNameKey, customers.firstNameKey],
-    firstName: customers.firstNameKey,
+    // An erased customer's keys are NULL (no name): after everyone, A→Z and Z→A, each order read from
+    // an index of its own (migration 0026).
+    name: { expression: [customers.lastNameKey, customers.firstNameKey], nullsLast: true },
+    lastName: { expression: [customers.lastNameKey, customers.firstNameKey], nullsLast: true },
+    firstName: { expression: customers.firstNameKey, nullsLast: true },
     email: { expression: customers.email, nullsLast: true },
     city: { expression: sql`lower(${customers.city})`, nullsLast: true },
     cardNumber: customers.cardNumber,

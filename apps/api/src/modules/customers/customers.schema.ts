@@ -32,9 +32,12 @@ export const customers = pgTable('customers', {
   searchText: text().generatedAlwaysAs(
     sql`lower(first_name || ' ' || last_name || ' ' || coalesce(email, '') || ' ' || coalesce(phone, '') || ' ' || card_number || ' ' || referral_code)`,
   ),
-  /** The list's sort keys, lower-cased in plain columns so that a page's ids come from an index alone (migration 0010). */
-  lastNameKey: text().generatedAlwaysAs(sql`lower(last_name)`),
-  firstNameKey: text().generatedAlwaysAs(sql`lower(first_name)`),
+  /**
+   * The list's sort keys, lower-cased in plain columns so that a page's ids come from an index alone
+   * (migration 0010); NULL for an empty name (an erased customer), which the list sorts last (0026).
+   */
+  lastNameKey: text().generatedAlwaysAs(sql`nullif(lower(last_name), '')`),
+  firstNameKey: text().generatedAlwaysAs(sql`nullif(lower(first_name), '')`),
   /** Raised to replace the card's presence code (decision record 030): the code is derived from it. */
   cardCodeVersion: integer().notNull().default(1),
   version: integer().notNull().default(1),

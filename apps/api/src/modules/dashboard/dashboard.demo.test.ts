@@ -94,4 +94,31 @@ describe('the demo dashboard after a fresh start', () => {
     const { customersActive: lastYear } = await dashboard({ from: addDays(today, -400), to: addDays(today, -370) });
     expect(lastYear).toBeGreaterThan(0);
   });
+
+  it('dates the automatic bonuses over the history, on the days the jobs would have paid them, not all today (issue 31)', async () => {
+    const rows = async <T>(query: ReturnType<typeof sql>) => ((await ctx.app.db.execute(query)) as unknown as { rows: T[] }).rows;
+    const days = await rows<{ day: string; n: number }>(
+      sql`select (created_at at time zone ${TZ})::date::text as day, count(*)::int as n from ledger_entries
+          where source in ('referral', 'birthday') group by 1 order by 1`,
+    );
+    const total = days.reduce((sum, day) => sum + day.n, 0);
+    expect(total).toBeGreaterThan(300);
+    // Spread like the purchases: on hundreds of days from more than a year ago, no day a spike (the
+    // birthday job pays a month's birthdays on its first day: ~1/18 of them).
+    expect(days.length).toBeGreaterThan(100);
+    expect(days[0]!.day < addDays(localDate(ctx.app.clock.now(), TZ), -365)).toBe(true);
+    expect(Math.max(...days.map((day) => day.n))).toBeLessThan(total * 0.15);
+    // A referral bonus follows the referee's first purchase; a birthday bonus falls in the birthday's month.
+    const early = await rows<{ id: number }>(
+      sql`select e.id from ledger_entries e
+          where e.idempotency_key like 'referral:referee:%'
+            and e.created_at < (select min(p.created_at) from ledger_entries p where p.customer_id = e.customer_id and p.kind = 'earn' and p.source = 'purchase')`,
+    );
+    expect(early).toEqual([]);
+    const offMonth = await rows<{ id: number }>(
+      sql`select e.id from ledger_entries e join customers c on c.id = e.customer_id
+          where e.source = 'birthday' and e.kind = 'earn' and to_char(e.created_at at time zone ${TZ}, 'MM') <> to_char(c.birth_date, 'MM')`,
+    );
+    expect(offMonth).toEqual([]);
+  });
 });

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
+import type { Bonuses } from '@sf/contract/programs';
 import type { Database, Executor } from '../../db/client.ts';
 import * as repo from './ledger.repository.ts';
 import { consumeFifo, expiryDate, pointsForPurchase, tierFor, tierWindowStart } from './ledger.rules.ts';
@@ -8,8 +9,9 @@ import { addDays, DEFAULT_BUSINESS_TIME_ZONE, localDate, startOfLocalDay } from 
 
 /**
  * Demo ledger for `npm start`: about 60,000 entries over the last 18 months on the demo customers'
- * memberships (purchases, redemptions, adjustments, reversals, expiries), so that every screen and
- * the dashboard has substance. The history is played in memory by the same rules as the service
+ * memberships (purchases, redemptions, adjustments, reversals, expiries, and the automatic referral
+ * and birthday bonuses on the days the jobs would have paid them, with their bonus_awards marks), so
+ * that every screen and the dashboard has substance and no day of it is a spike of bonuses. The history is played in memory by the same rules as the service
  * (FIFO lots, expiry days, tiers), then written in a few set-based statements (json_to_recordset)
  * with the triggers off, so it loads in seconds even on PGlite; the figures the triggers would have
  * kept (day sums, dashboard rollups) are then rebuilt from the rows, and `npm run ledger:verify`
@@ -38,6 +40,8 @@ type Entry = {
   created_by_label: string;
   created_at: string;
 };
+/** A bonus_awards row: the jobs' mark that a bonus was decided (decision record 018). */
+type Award = { award_key: string; kind: 'referral' | 'birthday'; customer_id: string; program_id: string; points: number; note: string; awarded_at: string };
 
 /** mulberry32: a small deterministic generator, so the demo is the same on every machine. */
 function generator(seed: number) {
@@ -81,13 +85,13 @@ export async function seedLedgerDemo(
   if ((await count(sql`select count(*)::int as n from ledger_entries`)) > 0) return 0;
 
   const programRows = ((await db.execute(
-    sql`select p.id, array_agg(pm.merchant_id::text) filter (where pm.merchant_id is not null) as merchants
+    sql`select p.id, p.bonuses, array_agg(pm.merchant_id::text) filter (where pm.merchant_id is not null) as merchants
         from programs p left join program_merchants pm on pm.program_id = p.id
         where p.status = 'active' group by p.id order by p.id`,
-  )) as unknown as { rows: { id: string; merchants: string[] | string | null }[] }).rows;
+  )) as unknown as { rows: { id: string; bonuses: Bonuses | string | null; merchants: string[] | string | null }[] }).rows;
   const customerRows = ((await db.execute(
-    sql`select id, created_at from customers where status = 'active' order by id`,
-  )) as unknown as { rows: { id: string; created_at: string | Date }[] }).rows;
+    sql`select id, created_at, birth_date::text as birth_date, referred_by::text as referred_by from customers where status = 'active' order by id`,
+  )) as unknown as { rows: { id: string; created_at: string | Date; birth_date: string | null; referred_by: string | null }[] }).rows;
   if (programRows.length === 0 || customerRows.length === 0) return 0;
 
   const programs = [];
@@ -96,14 +100,16 @@ export async function seedLedgerDemo(
     if (!rules) continue;
     // PGlite returns arrays as arrays; node-postgres too. A text fallback for safety.
     const merchants = Array.isArray(row.merchants) ? row.merchants : row.merchants ? String(row.merchants).replace(/[{}]/g, '').split(',') : [];
-    programs.push({ rules, merchants });
+    const bonuses = typeof row.bonuses === 'string' ? (JSON.parse(row.bonuses) as Bonuses) : row.bonuses;
+    programs.push({ rules, merchants, bonuses });
   }
   const pointsPrograms = programs.filter((p) => p.rules.type === 'points');
   const stampsPrograms = programs.filter((p) => p.rules.type === 'stamps');
 
   const random = generator(20_260_101);
   const start = now.getTime() - 18 * MONTH;
-  type Plan = { customerId: string; program: (typeof programs)[number]; joinedAt: number };
+  type Program = (typeof programs)[number];
+  type Plan = { customerId: string; program: Program; joinedAt: number };
   const plans: Plan[] = [];
   for (const customer of customerRows) {
     const createdAt = new Date(customer.created_at instanceof Date ? customer.created_at : String(customer.created_at)).getTime();
@@ -124,10 +130,15 @@ export async function seedLedgerDemo(
   const lots: Lot[] = [];
   const takes: { entry_id: number; lot_id: number; points: number }[] = [];
   const memberships: object[] = [];
+  const awards: Award[] = [];
   let entryId = 0;
   let lotId = 0;
 
-  for (const plan of plans) {
+  /**
+   * One membership played entry by entry: `event` is a customer's visit (a purchase, mostly), `bonus`
+   * an automatic bonus the jobs paid, `close` writes the expiries due until today and the membership.
+   */
+  const open = (plan: Plan) => {
     const { rules, merchants } = plan.program;
     const membershipId = randomUUID();
     let balance = 0;
@@ -201,23 +212,22 @@ export async function seedLedgerDemo(
       }
     };
 
-    const times = Array.from({ length: random.int(1, eventsPerMembership * 2 - 1) }, () =>
-      random.int(plan.joinedAt, now.getTime() - 60_000),
-    ).sort((a, b) => a - b);
-    for (const at of times) {
+    /** A visit; answers whether it was a purchase (what makes a referee's referral bonus due). */
+    const event = (at: number): boolean => {
       const day = localDate(new Date(at), timeZone);
       expireUntil(day);
       const merchant = merchants.length > 0 ? random.pick(merchants) : null;
       const roll = random.next();
       if (rules.type === 'points') {
-        const reversible = history.filter((h) => !h.isReversed && (h.entry.kind === 'earn' || h.entry.kind === 'redeem'));
+        // A till's mistake or a returned item undoes a purchase or a redemption, not a bonus.
+        const reversible = history.filter((h) => !h.isReversed && ((h.entry.kind === 'earn' && h.entry.source === 'purchase') || h.entry.kind === 'redeem'));
         if (roll < 0.14 && balance >= 100) {
           const points = Math.min(balance, random.pick([100, 100, 200, 300, 500]));
           const record = write(at, { kind: 'redeem', source: 'manual', points: -points, merchant_id: merchant, reason: 'Premio ritirato' });
           consume(record, points);
         } else if (roll < 0.18) {
           const delta = random.int(-30, 50) || 10;
-          if (balance + delta < 0) continue;
+          if (balance + delta < 0) return false;
           const record = write(at, {
             kind: 'adjust',
             source: 'manual',
@@ -229,7 +239,7 @@ export async function seedLedgerDemo(
         } else if (roll < 0.22 && reversible.length > 0) {
           const target = random.pick(reversible);
           const points = -target.entry.points;
-          if (balance + points < 0) continue;
+          if (balance + points < 0) return false;
           target.isReversed = true;
           const record = write(at, {
             kind: 'reversal',
@@ -248,44 +258,168 @@ export async function seedLedgerDemo(
           const expiresOn = points > 0 ? expiryDate({ policy: rules.expiryPolicy, days: rules.expiryDays }, new Date(at), timeZone) : null;
           const record = write(at, { kind: 'earn', source: 'purchase', points, amount_cents: amount, merchant_id: merchant, expires_on: expiresOn, created_by_label: 'cassa' });
           if (points > 0) addLot(record, points, expiresOn);
+          return true;
         }
-      } else {
-        const required = rules.stampsRequired ?? 10;
-        if (stamps >= required && roll < 0.5) {
-          write(at, { kind: 'redeem', source: 'manual', stamps: -required, merchant_id: merchant, reason: 'Premio ritirato' });
-        } else if (roll < 0.03 && stamps > 0) {
-          const target = history.filter((h) => !h.isReversed && h.entry.kind === 'earn' && h.entry.stamps > 0).at(-1);
-          if (!target) continue;
-          target.isReversed = true;
-          write(at, { kind: 'reversal', source: 'purchase', stamps: -target.entry.stamps, merchant_id: target.entry.merchant_id, reverses_id: target.entry.id, reason: 'Errore di cassa' });
-        } else {
-          const today = stampsByDay.get(day) ?? 0;
-          const granted = Math.min(1, Math.max(0, (rules.maxStampsPerDay ?? 99) - today));
-          stampsByDay.set(day, today + granted);
-          write(at, { kind: 'earn', source: 'purchase', stamps: granted, amount_cents: random.int(120, 2500), merchant_id: merchant, created_by_label: 'cassa' });
-        }
+        return false;
       }
-    }
-    expireUntil(localDate(now, timeZone));
+      const required = rules.stampsRequired ?? 10;
+      if (stamps >= required && roll < 0.5) {
+        write(at, { kind: 'redeem', source: 'manual', stamps: -required, merchant_id: merchant, reason: 'Premio ritirato' });
+        return false;
+      }
+      if (roll < 0.03 && stamps > 0) {
+        const target = history.filter((h) => !h.isReversed && h.entry.kind === 'earn' && h.entry.stamps > 0).at(-1);
+        if (!target) return false;
+        target.isReversed = true;
+        write(at, { kind: 'reversal', source: 'purchase', stamps: -target.entry.stamps, merchant_id: target.entry.merchant_id, reverses_id: target.entry.id, reason: 'Errore di cassa' });
+        return false;
+      }
+      const today = stampsByDay.get(day) ?? 0;
+      const granted = Math.min(1, Math.max(0, (rules.maxStampsPerDay ?? 99) - today));
+      stampsByDay.set(day, today + granted);
+      write(at, { kind: 'earn', source: 'purchase', stamps: granted, amount_cents: random.int(120, 2500), merchant_id: merchant, created_by_label: 'cassa' });
+      return true;
+    };
 
-    // The tier as the service leaves it: computed at the member's latest movement, over the window
-    // as it stood then (what ledger:verify checks).
-    const lastActivity = history.at(-1)?.entry.created_at ?? null;
-    const windowStart = tierWindowStart(rules.tierWindow, lastActivity ? new Date(lastActivity) : now, timeZone).toISOString();
-    const earned = history
-      .filter((h) => h.entry.created_at >= windowStart && (h.entry.kind === 'earn' || (h.entry.kind === 'reversal' && h.entry.source !== 'manual')))
-      .reduce((sum, h) => sum + h.entry.points, 0);
-    memberships.push({
-      id: membershipId,
-      customer_id: plan.customerId,
-      program_id: rules.id,
-      balance,
-      stamps,
-      tier: rules.tiers.length > 0 ? (tierFor(rules.tiers, earned)?.name ?? null) : null,
-      joined_at: new Date(plan.joinedAt).toISOString(),
-      last_activity_at: lastActivity,
-    });
+    /** An automatic bonus as awardBonusInTransaction writes it: points that expire like a purchase's. */
+    const bonus = (at: number, input: { points: number; source: 'referral' | 'birthday'; reason: string; idempotencyKey: string }) => {
+      expireUntil(localDate(new Date(at), timeZone));
+      const expiresOn = expiryDate({ policy: rules.expiryPolicy, days: rules.expiryDays }, new Date(at), timeZone);
+      const record = write(at, {
+        kind: 'earn',
+        source: input.source,
+        points: input.points,
+        reason: input.reason,
+        expires_on: expiresOn,
+        idempotency_key: input.idempotencyKey,
+        created_by_label: 'system',
+      });
+      addLot(record, input.points, expiresOn);
+    };
+
+    const close = () => {
+      expireUntil(localDate(now, timeZone));
+      // The tier as the service leaves it: computed at the member's latest movement, over the window
+      // as it stood then (what ledger:verify checks).
+      const lastActivity = history.at(-1)?.entry.created_at ?? null;
+      const windowStart = tierWindowStart(rules.tierWindow, lastActivity ? new Date(lastActivity) : now, timeZone).toISOString();
+      const earned = history
+        .filter((h) => h.entry.created_at >= windowStart && (h.entry.kind === 'earn' || (h.entry.kind === 'reversal' && h.entry.source !== 'manual')))
+        .reduce((sum, h) => sum + h.entry.points, 0);
+      memberships.push({
+        id: membershipId,
+        customer_id: plan.customerId,
+        program_id: rules.id,
+        balance,
+        stamps,
+        tier: rules.tiers.length > 0 ? (tierFor(rules.tiers, earned)?.name ?? null) : null,
+        joined_at: new Date(plan.joinedAt).toISOString(),
+        last_activity_at: lastActivity,
+      });
+    };
+    return { plan, event, bonus, close };
+  };
+  type Member = ReturnType<typeof open>;
+
+  // Every membership's visits, then the automatic bonuses, played in one timeline (time, then the
+  // order they were scheduled in): a referral bonus is due at a referee's first purchase in any
+  // program, and lands in the referrer's membership, which may be another one's history.
+  type Step = { at: number; order: number; run: () => void };
+  const timeline: Step[] = [];
+  let scheduled = 0;
+  const schedule = (at: number, run: () => void) => timeline.push({ at, order: (scheduled += 1), run });
+  /** A step scheduled while playing goes after every step at or before its time (binary search; few of them). */
+  let playing = -1;
+  const scheduleLater = (at: number, run: () => void) => {
+    let low = playing + 1;
+    let high = timeline.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (timeline[middle]!.at <= at) low = middle + 1;
+      else high = middle;
+    }
+    timeline.splice(low, 0, { at, order: (scheduled += 1), run });
+  };
+
+  const members = new Map<string, Member>();
+  const memberKey = (customerId: string, programId: string) => `${customerId}:${programId}`;
+  const bought = new Set<string>();
+  const referrerAwards = new Map<string, number>();
+  const people = new Map(customerRows.map((row) => [row.id, row]));
+
+  const birthdaysOf = (member: Member) => {
+    const { rules, bonuses } = member.plan.program;
+    const birthDate = people.get(member.plan.customerId)?.birth_date;
+    const points = bonuses?.birthday?.points ?? 0;
+    if (!birthDate || points <= 0 || rules.type !== 'points') return;
+    const month = String(birthDate).slice(5, 7);
+    // The birthday job pays on its first run of the birthday's business month (shortly after midnight),
+    // or on its first run after the member joined, once per year.
+    for (let year = Number(localDate(new Date(member.plan.joinedAt), timeZone).slice(0, 4)); year <= Number(localDate(now, timeZone).slice(0, 4)); year += 1) {
+      const monthStart = startOfLocalDay(`${year}-${month}-01`, timeZone).getTime();
+      const nextMonth = startOfLocalDay(addDays(`${year}-${month}-28`, 4).slice(0, 8) + '01', timeZone).getTime();
+      const at = Math.max(monthStart, member.plan.joinedAt) + random.int(5, 55) * 60_000;
+      if (at >= nextMonth || at > now.getTime()) continue;
+      const key = `birthday:${member.plan.customerId}:${rules.id}:${year}`;
+      schedule(at, () => {
+        awards.push({ award_key: key, kind: 'birthday', customer_id: member.plan.customerId, program_id: rules.id, points, note: localDate(new Date(at), timeZone), awarded_at: new Date(at).toISOString() });
+        member.bonus(at, { points, source: 'birthday', reason: `Bonus compleanno ${year}`, idempotencyKey: key });
+      });
+    }
+  };
+
+  /** A referee's first purchase: both bonuses ten minutes later (the referral job's period), once. */
+  const referral = (refereeId: string, referrerId: string, program: Program, at: number) => {
+    const { rules, bonuses } = program;
+    const refereePoints = bonuses?.referee?.points ?? 0;
+    awards.push({ award_key: `referral:${refereeId}`, kind: 'referral', customer_id: refereeId, program_id: rules.id, points: refereePoints, note: `referrer ${referrerId}`, awarded_at: new Date(at).toISOString() });
+    if (rules.type !== 'points') return;
+    if (refereePoints > 0) {
+      members.get(memberKey(refereeId, rules.id))!.bonus(at, { points: refereePoints, source: 'referral', reason: 'Bonus presentazione (invitato)', idempotencyKey: `referral:referee:${refereeId}` });
+    }
+    const referrerBonus = bonuses?.referrer ?? { points: 0, capPerMonth: 0 };
+    // Only an active referrer is paid (the service's rule), within the monthly cap.
+    if (referrerBonus.points <= 0 || !people.has(referrerId)) return;
+    const capKey = `${referrerId}:${rules.id}:${localDate(new Date(at), timeZone).slice(0, 7)}`;
+    const paid = referrerAwards.get(capKey) ?? 0;
+    if (referrerBonus.capPerMonth > 0 && paid >= referrerBonus.capPerMonth) return;
+    referrerAwards.set(capKey, paid + 1);
+    let referrer = members.get(memberKey(referrerId, rules.id));
+    if (!referrer) {
+      // The bonus makes the referrer a member of the program (lockMembership), from then on.
+      referrer = open({ customerId: referrerId, program, joinedAt: at });
+      members.set(memberKey(referrerId, rules.id), referrer);
+      birthdaysOfLater(referrer);
+    }
+    referrer.bonus(at, { points: referrerBonus.points, source: 'referral', reason: 'Bonus presentazione (presentatore)', idempotencyKey: `referral:referrer:${refereeId}` });
+  };
+  /** A member who joined while playing: their birthdays from then on, into the timeline. */
+  const birthdaysOfLater = (member: Member) => {
+    const before = timeline.length;
+    birthdaysOf(member);
+    const added = timeline.splice(before);
+    for (const step of added) scheduleLater(step.at, step.run);
+  };
+
+  for (const plan of plans) {
+    const member = open(plan);
+    members.set(memberKey(plan.customerId, plan.program.rules.id), member);
+    const times = Array.from({ length: random.int(1, eventsPerMembership * 2 - 1) }, () => random.int(plan.joinedAt, now.getTime() - 60_000));
+    for (const at of times) {
+      schedule(at, () => {
+        if (!member.event(at)) return;
+        const referrerId = people.get(plan.customerId)?.referred_by;
+        if (!referrerId || bought.has(plan.customerId)) return;
+        bought.add(plan.customerId);
+        const due = Math.min(at + 10 * 60_000, now.getTime());
+        scheduleLater(due, () => referral(plan.customerId, String(referrerId), plan.program, due));
+      });
+    }
+    birthdaysOf(member);
   }
+  timeline.sort((a, b) => a.at - b.at || a.order - b.order);
+  for (playing = 0; playing < timeline.length; playing += 1) timeline[playing]!.run();
+  for (const member of members.values()) member.close();
 
   await db.transaction(async (tx) => {
     // Generated rows that reference only rows read above: skip the per-row foreign-key triggers for
@@ -305,6 +439,7 @@ export async function seedLedgerDemo(
       lots.map((lot) => ({ id: lot.id, entry_id: lot.entryId, membership_id: entries[lot.entryId - 1]!.membership_id, points: lot.points, remaining: lot.remaining, expires_on: lot.expiresOn })),
     );
     await insertJson(tx, 'ledger_lot_takes', 'entry_id bigint, lot_id bigint, points int', takes);
+    await insertJson(tx, 'bonus_awards', 'award_key text, kind text, customer_id uuid, program_id uuid, points int, note text, awarded_at timestamptz', awards);
     await tx.execute(sql`select setval(pg_get_serial_sequence('ledger_entries', 'id'), greatest((select max(id) from ledger_entries), 1))`);
     await tx.execute(sql`select setval(pg_get_serial_sequence('ledger_lots', 'id'), greatest((select max(id) from ledger_lots), 1))`);
     // The triggers were off, the dashboard's included: the members' day sums (migration 0015) and the
@@ -312,6 +447,6 @@ export async function seedLedgerDemo(
     await tx.execute(sql`select ledger_member_days_rebuild()`);
     await tx.execute(sql`select dashboard_rollups_rebuild(${timeZone})`);
   });
-  options.log?.info({ entries: entries.length, memberships: memberships.length }, 'demo ledger loaded');
+  options.log?.info({ entries: entries.length, memberships: memberships.length, bonuses: awards.length }, 'demo ledger loaded');
   return entries.length;
 }

@@ -24,6 +24,11 @@ export type DataTableColumn<T, F extends string = string> = {
    */
   isName?: boolean;
   minWidth?: number;
+  /**
+   * The column's share of the table (`'18%'`): for a column of text cut to its width (TruncatedText
+   * `fill`), whose content then never decides how wide it is — the table does, at every screen size.
+   */
+  width?: string;
 };
 
 /** `totalIsCapped`: the API counted up to a cap (the customers' list), so `total` means "more than". */
@@ -66,6 +71,9 @@ const BODY_CELL_CLASS = `${Table.classes.td} mantine-Table-td`;
 const NUMERIC_CELL_STYLE = { textAlign: 'right', whiteSpace: 'nowrap' } as const;
 const NAME_CELL_STYLE = { overflowWrap: 'anywhere', minWidth: '8rem' } as const;
 
+const headerStyle = (column: { minWidth?: number | undefined; width?: string | undefined }) =>
+  column.minWidth || column.width ? { minWidth: column.minWidth, width: column.width } : undefined;
+
 function SortHeader<F extends string>({ column, params, onChange }: { column: DataTableColumn<unknown, F>; params: DataTableParams<F>; onChange: (patch: DataTableParams<F>) => void }) {
   const { t } = useTranslation('lists');
   const field = column.sortField!;
@@ -73,7 +81,7 @@ function SortHeader<F extends string>({ column, params, onChange }: { column: Da
   const Icon = !isActive ? IconSelector : params.order === 'asc' ? IconChevronUp : IconChevronDown;
   const nextOrder: SortOrder = isActive ? (params.order === 'asc' ? 'desc' : 'asc') : (column.firstOrder ?? 'desc');
   return (
-    <Table.Th aria-sort={isActive ? (params.order === 'asc' ? 'ascending' : 'descending') : 'none'} style={column.minWidth ? { minWidth: column.minWidth } : undefined}>
+    <Table.Th aria-sort={isActive ? (params.order === 'asc' ? 'ascending' : 'descending') : 'none'} style={headerStyle(column)}>
       <UnstyledButton onClick={() => onChange({ sort: field, order: nextOrder })} aria-label={t('sortBy', { column: column.header })} style={{ fontWeight: 700 }}>
         <Group gap={4} wrap="nowrap" justify={column.isNumeric ? 'flex-end' : 'flex-start'}>
           {column.header}
@@ -176,7 +184,7 @@ export function DataTable<T, F extends string = string>({
                 column.sortField ? (
                   <SortHeader key={column.id} column={column as DataTableColumn<unknown, F>} params={params} onChange={onChange} />
                 ) : (
-                  <Table.Th key={column.id} ta={column.isNumeric ? 'right' : undefined} style={column.minWidth ? { minWidth: column.minWidth } : undefined}>
+                  <Table.Th key={column.id} ta={column.isNumeric ? 'right' : undefined} style={headerStyle(column)}>
                     {column.header}
                   </Table.Th>
                 ),

@@ -6,6 +6,7 @@ import { type DataTableColumn } from '../../../components/ui/data-table.tsx';
 import { TextLink } from '../../../components/ui/in-app-link.tsx';
 import { ListPage } from '../../../components/ui/list-page.tsx';
 import { StatusBadge } from '../../../components/ui/status-badge.tsx';
+import { TruncatedText } from '../../../components/ui/truncated-text.tsx';
 import { useDrawerParam } from '../../../hooks/use-drawer-param.ts';
 import { useMountedOnceOpened } from '../../../hooks/use-mounted-once-opened.ts';
 import { useList, type ListParams } from '../../../hooks/use-list-params.ts';
@@ -59,7 +60,16 @@ export function CustomersPage({ programOptions, hrefFor }: Props) {
         ),
       },
       { id: 'cardNumber', header: t('columns.cardNumber'), sortField: 'cardNumber', firstOrder: 'asc', cell: (customer) => <span style={{ fontVariantNumeric: 'tabular-nums' }}>{customer.cardNumber}</span> },
-      { id: 'email', header: t('columns.email'), sortField: 'email', firstOrder: 'asc', cell: (customer) => customer.email ?? '—' },
+      {
+        id: 'email',
+        header: t('columns.email'),
+        sortField: 'email',
+        firstOrder: 'asc',
+        // A quarter of the table (~268 px at 1366: the demo's longest address whole), an even longer
+        // one cut and whole on hover: an address never pushes the list past the screen (issue 31).
+        width: '25%',
+        cell: (customer) => (customer.email ? <TruncatedText text={customer.email} fill /> : '—'),
+      },
       { id: 'phone', header: t('columns.phone'), cell: (customer) => customer.phone ?? '—' },
       { id: 'city', header: t('columns.city'), sortField: 'city', firstOrder: 'asc', cell: (customer) => (customer.city ? `${customer.city}${customer.province ? ` (${customer.province})` : ''}` : '—') },
       {

@@ -31,6 +31,21 @@ const getRowId = (entry: LedgerListEntry) => String(entry.id);
 
 const NO_WRAP = { whiteSpace: 'nowrap' } as const;
 
+/**
+ * At 1366 px the table has 1074 px beside the menu. The free texts (a customer's name, a program's or
+ * merchant's, a reason, an operator's e-mail) are cut to their column, whole on hover, and their columns
+ * take these shares of the table: no entry on the page can widen them, and with the fixed-size cells
+ * (date, badge, figures, the reversal button: ~520 px) the table stays within 1074 px whatever names the
+ * page holds (measured: 1,025 px at least with the longest names of the Italian journey).
+ */
+const CUSTOMER_WIDTH = '18%';
+const PROGRAM_WIDTH = '20%';
+const REASON_WIDTH = '14%';
+/** On a customer's own page (no customer column) the reason takes the customer's share too. */
+const REASON_WIDTH_ALONE = '30%';
+
+const customerName = (customer: NonNullable<LedgerListEntry['customer']>) => `${customer.firstName} ${customer.lastName}`.trim();
+
 /** Ledger entries with their signed points/stamps and, per entry, a confirmed reversal. */
 export function LedgerTable({ query, params, onChange, names, isFiltered, caption }: Props) {
   const { t } = useTranslation('ledger');
@@ -41,32 +56,62 @@ export function LedgerTable({ query, params, onChange, names, isFiltered, captio
 
   const columns = useMemo<DataTableColumn<LedgerListEntry, 'createdAt'>[]>(() => {
     const all: (DataTableColumn<LedgerListEntry, 'createdAt'> | null)[] = [
-      { id: 'createdAt', header: t('columns.createdAt'), sortField: 'createdAt', cell: (entry) => format.dateTime(entry.createdAt) },
+      {
+        id: 'createdAt',
+        header: t('columns.createdAt'),
+        sortField: 'createdAt',
+        // The day, and the time under it: "26/11/2026, 21:53" on one line took a column of its own width.
+        cell: (entry) => (
+          <span title={format.dateTime(entry.createdAt)} style={NO_WRAP}>
+            {format.date(entry.createdAt)}
+            <Text component="span" display="block" size="xs" c="dimmed">
+              {format.time(entry.createdAt)}
+            </Text>
+          </span>
+        ),
+      },
       names.customerHref
         ? {
             id: 'customer',
             header: t('columns.customer'),
-            // Whose entry it is, as staff know them: name and card. An erased customer's entries stay
-            // (their figures are the ledger's) under a name that says so.
+            width: CUSTOMER_WIDTH,
+            // Whose entry it is, as staff know them: name (one line, whole on hover) and card under it.
+            // An erased customer's entries stay (their figures are the ledger's) under a name that says so.
             cell: (entry) =>
               entry.customer ? (
                 <>
-                  <Anchor component={Link} to={names.customerHref!(entry.customerId)} size="sm">
-                    {`${entry.customer.firstName} ${entry.customer.lastName}`.trim()}
-                  </Anchor>
+                  <TruncatedText text={customerName(entry.customer)} fill>
+                    <Anchor component={Link} to={names.customerHref!(entry.customerId)} size="sm">
+                      {customerName(entry.customer)}
+                    </Anchor>
+                  </TruncatedText>
                   <Text size="xs" c="dimmed" ff="monospace" style={NO_WRAP}>
                     {entry.customer.cardNumber}
                   </Text>
                 </>
               ) : (
-                <Anchor component={Link} to={names.customerHref!(entry.customerId)} size="sm" fs="italic">
+                <Anchor component={Link} to={names.customerHref!(entry.customerId)} size="sm" fs="italic" style={NO_WRAP}>
                   {t('erasedCustomer')}
                 </Anchor>
               ),
           }
         : null,
-      { id: 'program', header: t('columns.program'), cell: (entry) => names.program(entry.programId) },
-      { id: 'merchant', header: t('columns.merchant'), cell: (entry) => (entry.merchantId ? names.merchant(entry.merchantId) : '—') },
+      {
+        id: 'program',
+        header: t('columns.program'),
+        width: PROGRAM_WIDTH,
+        // The program, and under it the merchant where the entry was made (none for bonuses and adjustments).
+        cell: (entry) => (
+          <>
+            <TruncatedText text={names.program(entry.programId)} fill />
+            {entry.merchantId ? (
+              <Text component="div" size="xs" c="dimmed">
+                <TruncatedText text={names.merchant(entry.merchantId)} fill />
+              </Text>
+            ) : null}
+          </>
+        ),
+      },
       {
         id: 'kind',
         header: t('columns.kind'),
@@ -81,12 +126,36 @@ export function LedgerTable({ query, params, onChange, names, isFiltered, captio
           </>
         ),
       },
-      { id: 'points', header: t('columns.points'), isNumeric: true, cell: (entry) => (entry.points === 0 ? '—' : signed(entry.points)) },
-      { id: 'stamps', header: t('columns.stamps'), isNumeric: true, cell: (entry) => (entry.stamps === 0 ? '—' : signed(entry.stamps)) },
+      {
+        id: 'points',
+        header: t('columns.points'),
+        isNumeric: true,
+        // One column for both: an entry moves points or stamps (rarely both, then one under the other).
+        cell: (entry) =>
+          entry.points === 0 && entry.stamps === 0 ? (
+            '—'
+          ) : (
+            <>
+              {entry.points !== 0 ? <div>{t('amounts.points', { value: signed(entry.points) })}</div> : null}
+              {entry.stamps !== 0 ? <div>{t('amounts.stamps', { value: signed(entry.stamps), count: Math.abs(entry.stamps) })}</div> : null}
+            </>
+          ),
+      },
       { id: 'amount', header: t('columns.amount'), isNumeric: true, cell: (entry) => (entry.amountCents === null ? '—' : format.currency(entry.amountCents / 100)) },
-      // Free text: one line each, whole on hover, so the table fits 1366 px with its actions.
-      { id: 'reason', header: t('columns.reason'), cell: (entry) => (entry.reason ? <TruncatedText text={entry.reason} maxWidth={90} /> : '—') },
-      { id: 'by', header: t('columns.by'), cell: (entry) => <TruncatedText text={entry.createdByLabel} maxWidth={90} /> },
+      {
+        id: 'reason',
+        header: t('columns.reason'),
+        width: names.customerHref ? REASON_WIDTH : REASON_WIDTH_ALONE,
+        // Free text: one line each, whole on hover; who made the entry under its reason.
+        cell: (entry) => (
+          <>
+            <TruncatedText text={entry.reason ?? '—'} fill />
+            <Text component="div" size="xs" c="dimmed">
+              <TruncatedText text={entry.createdByLabel} fill />
+            </Text>
+          </>
+        ),
+      },
       {
         id: 'actions',
         header: t('columns.actions'),

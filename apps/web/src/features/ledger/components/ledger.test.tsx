@@ -11,6 +11,7 @@ import { MembershipsPanel } from './memberships-panel.tsx';
 
 const admin = { role: 'admin' as const };
 const customer = { id: CUSTOMER_ID, label: 'Giulia Bianchi · 8012345678903' };
+const LONG_REASON = 'Rettifica per scontrino emesso due volte dalla cassa numero tre il giorno di apertura straordinaria';
 const names = { program: () => 'Circuito Bergamo', merchant: () => 'Bar Centrale', customerHref: (id: string) => `/customers/${id}` };
 
 function renderDialog(kind: 'purchase' | 'adjust') {
@@ -93,8 +94,12 @@ describe('ledger actions and Movimenti', { timeout: 30_000 }, () => {
       http.get('/api/admin/ledger', ({ request }) => {
         seen.push(new URL(request.url).searchParams);
         return HttpResponse.json({
-          items: [entry(), entry({ id: 40, points: 12, customer: null, customerId: '7a1c2b9e-1d2a-4b3c-8d4e-5f6a7b8c9d0e' })],
-          total: 2,
+          items: [
+            entry(),
+            entry({ id: 40, points: 12, customer: null, customerId: '7a1c2b9e-1d2a-4b3c-8d4e-5f6a7b8c9d0e' }),
+            entry({ id: 39, points: 0, stamps: 2, amountCents: null, reason: LONG_REASON, customer: { firstName: 'Maria Antonietta Benedetta', lastName: 'Della Valle Santacroce', cardNumber: '2790000000026' } }),
+          ],
+          total: 3,
           page: 1,
           pageSize: 25,
           totalIsCapped: false,
@@ -110,17 +115,24 @@ describe('ledger actions and Movimenti', { timeout: 30_000 }, () => {
       <LedgerPage programOptions={[{ value: program().id, label: 'Circuito Bergamo' }]} merchantOptions={[]} names={names} customerFilter={() => null} />,
       { route: `/ledger?kind=earn&programId=${program().id}`, user: admin },
     );
-    const row = (await screen.findByText('+37')).closest('tr')!;
+    const row = (await screen.findByText('+37 pt')).closest('tr')!;
     expect(within(row).getByText('24,50 €')).toBeInTheDocument();
-    expect(within(row).getByText('21/11/2026, 11:15')).toBeInTheDocument();
+    // The day, the time under it, both in one line on hover.
+    expect(within(row).getByTitle('21/11/2026, 11:15')).toHaveTextContent('21/11/202611:15');
     // Whose entry: the name (to the customer's page) and the card number, not an id.
     expect(within(row).getByRole('link', { name: 'Giulia Bianchi' })).toHaveAttribute('href', `/customers/${CUSTOMER_ID}`);
     expect(within(row).getByText('2790000000018')).toBeInTheDocument();
     // An erased customer's entries stay, under a name that says so.
-    const erased = screen.getByText('+12').closest('tr')!;
+    const erased = screen.getByText('+12 pt').closest('tr')!;
     expect(within(erased).getByRole('link', { name: 'Cliente cancellato' })).toHaveAttribute('href', '/customers/7a1c2b9e-1d2a-4b3c-8d4e-5f6a7b8c9d0e');
+    // Long texts on one line each, whole on hover (issue 31: the table fits 1366 px whatever the names);
+    // points and stamps share a column, with their unit.
+    const long = screen.getByText('+2 timbri').closest('tr')!;
+    expect(within(long).getByTitle('Maria Antonietta Benedetta Della Valle Santacroce')).toHaveTextContent('Maria Antonietta Benedetta Della Valle Santacroce');
+    expect(within(long).getByTitle(LONG_REASON)).toHaveStyle({ whiteSpace: 'nowrap', textOverflow: 'ellipsis' });
+    expect(within(long).getByTitle('Bar Centrale')).toBeInTheDocument();
     // What the filtered entries add up to (a dashboard figure links here and reads the same).
-    expect(screen.getByTestId('ledger-totals')).toHaveTextContent('2 movimenti · punti +49 · timbri 0');
+    expect(screen.getByTestId('ledger-totals')).toHaveTextContent('3 movimenti · punti +49 · timbri 0');
     expect(Object.fromEntries(seen.at(-1)!)).toMatchObject({ kind: 'earn', programId: program().id, sort: 'createdAt', order: 'desc' });
 
     await user.click(within(row).getByRole('button', { name: 'Storna il movimento 41' }));
