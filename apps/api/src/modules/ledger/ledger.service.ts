@@ -461,3 +461,11 @@ export async function awardBonusInTransaction(
     input.idempotencyKey,
   );
 }
+
+/**
+ * The customer's membership of a program, made now if they have none yet (as their first earning
+ * would). For the welcome e-mail: its card link is a membership's. Answers the membership's id.
+ */
+export async function ensureMembership(deps: LedgerDeps, customerId: string, programId: string): Promise<string> {
+  return deps.db.transaction(async (tx) => (await repo.lockMembership(tx, customerId, programId, deps.clock.now())).id);
+}
