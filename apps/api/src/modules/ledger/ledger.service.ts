@@ -469,3 +469,9 @@ export async function awardBonusInTransaction(
 export async function ensureMembership(deps: LedgerDeps, customerId: string, programId: string): Promise<string> {
   return deps.db.transaction(async (tx) => (await repo.lockMembership(tx, customerId, programId, deps.clock.now())).id);
 }
+
+/** Members of these programs with points expiring in the next `days` business days (from today), for the reminder e-mail. */
+export async function membersWithPointsExpiring(deps: LedgerDeps, programIds: string[], days: number = EXPIRING_SOON_DAYS) {
+  const today = localDate(deps.clock.now(), deps.timeZone);
+  return listsRepo.membersWithPointsExpiring(deps.db, programIds, today, addDays(today, days));
+}

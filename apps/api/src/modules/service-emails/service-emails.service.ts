@@ -17,7 +17,8 @@ import { notFound, versionConflict } from '../../lib/errors.ts';
 import { enqueueJob } from '../../lib/job-runner.ts';
 import { outcomeOfFailure } from '../campaigns/campaigns.service.ts';
 import { customerInTransaction } from '../customers/customers.service.ts';
-import { customerMemberships, ensureMembership } from '../ledger/ledger.service.ts';
+import { customerMemberships, ensureMembership, membersWithPointsExpiring } from '../ledger/ledger.service.ts';
+import { localDate } from '../../lib/business-days.ts';
 import { renderServiceMessage, unsubscribeUrlFor, type ProgramLook, type RenderedTemplate } from '../messages/messages.service.ts';
 import { getProgram } from '../programs/programs.service.ts';
 import { cardLinkFor, programLogoPath, type WalletDeps } from '../wallet/wallet.service.ts';
@@ -99,6 +100,48 @@ export async function queueWelcome(tx: Executor, customer: { id: string; email: 
   return queued;
 }
 
+/**
+ * One service e-mail caused by an event (a voucher issued, the birthday bonus credited), queued in
+ * the event's own transaction when the program has that kind switched on. Once per dedupe key.
+ */
+export async function queueServiceEmail(
+  tx: Executor,
+  input: { customerId: string; programId: string; kind: Exclude<ServiceEmailKind, 'welcome'>; dedupeKey: string; facts: Record<string, string | number | null>; now: Date },
+): Promise<boolean> {
+  const setting = await repo.findSetting(tx, input.programId, input.kind);
+  if (!setting?.isEnabled) return false;
+  return queue(tx, input);
+}
+
+export const SERVICE_EMAIL_EXPIRING_JOB = 'service-email-expiring';
+
+/**
+ * The daily reminder (`service-email-expiring`): members of the programs that have it on, with
+ * points expiring in the next 30 days, at most one reminder per member per calendar month (the
+ * dedupe key carries the business month). Answers how many were queued.
+ */
+export async function queueExpiringReminders(deps: WalletDeps): Promise<{ queued: number }> {
+  const programIds = await repo.programsWithEnabled(deps.db, 'expiring');
+  const members = await membersWithPointsExpiring(deps, programIds);
+  const now = deps.clock.now();
+  const month = localDate(now, deps.timeZone).slice(0, 7);
+  let queued = 0;
+  for (const member of members) {
+    const isQueued = await deps.db.transaction((tx) =>
+      queue(tx, {
+        customerId: member.customerId,
+        programId: member.programId,
+        kind: 'expiring',
+        dedupeKey: `expiring:${member.membershipId}:${month}`,
+        facts: { punti_in_scadenza: member.points, data_scadenza: member.firstExpiresOn },
+        now,
+      }),
+    );
+    if (isQueued) queued += 1;
+  }
+  return { queued };
+}
+
 // ---- Rendering ------------------------------------------------------------------------------------
 
 const BUTTONS = {
@@ -135,18 +178,28 @@ async function valuesOf(
     membership = await find();
   }
   const cardUrl = membership ? await cardLinkFor(deps, membership.id) : null;
-  const number = new Intl.NumberFormat(language === 'it' ? 'it-IT' : 'en-GB');
-  const nextExpiry = membership?.expiring[0];
-  const values: PlaceholderValues = {
+  const locale = language === 'it' ? 'it-IT' : 'en-GB';
+  const number = new Intl.NumberFormat(locale);
+  const day = (isoDate: string) => new Intl.DateTimeFormat(locale, { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' }).format(new Date(`${isoDate}T00:00:00Z`));
+  const today = localDate(deps.clock.now(), deps.timeZone);
+  const nextExpiry = membership?.expiring.find((lot) => lot.expiresOn >= today);
+  const raw: Record<string, unknown> = {
     nome: nameForMail(customer.firstName),
     cognome: nameForMail(customer.lastName),
     programma: programName,
-    saldo: number.format(membership?.balance ?? 0),
-    punti_in_scadenza: nextExpiry ? number.format(nextExpiry.points) : '0',
-    data_scadenza: nextExpiry ? nextExpiry.expiresOn : '',
+    saldo: membership?.balance ?? 0,
+    punti_in_scadenza: membership?.expiringSoon ?? 0,
+    data_scadenza: nextExpiry?.expiresOn ?? '',
     link_tessera: cardUrl ?? '',
+    ...facts,
   };
-  for (const [key, value] of Object.entries(facts)) if (typeof value === 'string' || typeof value === 'number') values[key as keyof PlaceholderValues] = String(value);
+  const values: PlaceholderValues = {};
+  for (const [key, value] of Object.entries(raw)) {
+    if (typeof value === 'number') values[key as keyof PlaceholderValues] = number.format(value);
+    else if (typeof value === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(value)) values[key as keyof PlaceholderValues] = day(value);
+    else if (typeof value === 'string') values[key as keyof PlaceholderValues] = value;
+  }
+  if (!values.validita_buono && 'codice_buono' in raw) values.validita_buono = language === 'it' ? 'senza scadenza' : 'no expiry date';
   return { values, cardUrl };
 }
 
