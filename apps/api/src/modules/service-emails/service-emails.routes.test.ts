@@ -6,6 +6,8 @@ import { startSmtpCatcher, type SmtpCatcher } from '../../../../../tools/test-su
 import { eraseMessages } from '../messages/message-log.service.ts';
 import { serviceEmailJobs } from './service-emails.jobs.ts';
 import { claimMessage } from './service-emails.repository.ts';
+import { importDeps } from '../imports/imports.service.ts';
+import { runImportChunk } from '../imports/imports.run.ts';
 
 const consent = { granted: true, channel: 'counter', noticeVersion: '2026-01' };
 const APP_URL = 'http://app.example.test';
@@ -203,6 +205,30 @@ describe('service e-mails', () => {
     const page = await ctx.request({ method: 'GET', url: url! });
     expect(page.statusCode).toBe(200);
     expect(page.body).toContain('Comunicazioni promozionali');
+  });
+
+  it('welcomes the customers of an import only when the operator ticked "invia il benvenuto"', async () => {
+    const importFile = async (sendWelcome: boolean, names: string[]) => {
+      const boundary = '----sf-welcome';
+      const csv = ['Nome;Cognome;Email;Consenso servizio', ...names.map((name) => `${name};Importato;${name.toLowerCase()}@example.it;sì`)].join('\r\n');
+      const fields: Record<string, string> = { kind: 'customers', dryRun: 'false', ...(sendWelcome ? { sendWelcome: 'true' } : {}) };
+      const parts = Object.entries(fields).map(([name, value]) => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`);
+      parts.push(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="clienti.csv"\r\nContent-Type: text/csv\r\n\r\n${csv}\r\n`);
+      const response = await ctx.request({
+        method: 'POST',
+        url: '/api/admin/imports',
+        token,
+        payload: Buffer.from(`${parts.join('')}--${boundary}--\r\n`),
+        headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+      });
+      expect(response.statusCode, response.body).toBe(201);
+      expect((await runImportChunk(importDeps(ctx.app), response.json().id)).status).toBe('done');
+    };
+    await importFile(false, ['Ugo', 'Vera']);
+    await importFile(true, ['Walter', 'Xenia']);
+    await runJobs();
+    const welcomed = smtp.messages.map((m) => m.to?.[0]?.address).filter((to) => /^(ugo|vera|walter|xenia)@/.test(to ?? ''));
+    expect(welcomed.sort()).toEqual(['walter@example.it', 'xenia@example.it']);
   });
 
   it('erasure removes the address and the texts from the message log', async () => {

@@ -142,6 +142,19 @@ export async function queueExpiringReminders(deps: WalletDeps): Promise<{ queued
   return { queued };
 }
 
+/**
+ * The welcomes of an import's batch (the operator ticked "invia il benvenuto"), in the batch's
+ * transaction: one per imported customer with an address and per program with the welcome on.
+ */
+export async function queueWelcomes(tx: Executor, customerIds: string[], now: Date): Promise<number> {
+  if (customerIds.length === 0) return 0;
+  const programIds = await repo.programsWithEnabled(tx, 'welcome');
+  if (programIds.length === 0) return 0;
+  const ids = await repo.insertWelcomes(tx, customerIds, programIds, now);
+  for (const id of ids) await enqueueJob(tx, { kind: SERVICE_EMAIL_SEND_JOB, dedupeKey: `${SERVICE_EMAIL_SEND_JOB}:${id}`, payload: { messageId: id } });
+  return ids.length;
+}
+
 // ---- Rendering ------------------------------------------------------------------------------------
 
 const BUTTONS = {
