@@ -117,7 +117,8 @@ export async function claimMessage(executor: Executor, id: number, claimId: stri
           for update of s skip locked),
         checked as (
           select n.id, c.first_name, c.last_name, c.email,
-                 case when c.status <> 'active' then 'customer_' || c.status
+                 case when s2.program_id is null then 'program_deleted'
+                      when c.status <> 'active' then 'customer_' || c.status
                       when not c.service_consent then 'no_service_consent'
                       when c.email is null then 'no_address'
                       when exists (select 1 from customer_processing_blocks b where b.customer_id = c.id and b.lifted_at is null) then 'processing_block'
@@ -169,10 +170,11 @@ export async function finishMessage(
   outcome:
     | { status: 'sent'; subject: string; text: string }
     | { status: 'failed'; error: string; subject: string; text: string }
-    | { status: 'queued'; error: string; retryInSeconds: number },
+    | { status: 'queued'; error: string; retryInSeconds: number }
+    | { status: 'skipped'; error: string },
 ): Promise<void> {
-  const subject = outcome.status === 'queued' ? null : outcome.subject;
-  const text = outcome.status === 'queued' ? null : outcome.text;
+  const subject = outcome.status === 'sent' || outcome.status === 'failed' ? outcome.subject : null;
+  const text = outcome.status === 'sent' || outcome.status === 'failed' ? outcome.text : null;
   const error = outcome.status === 'sent' ? null : outcome.error;
   const retry = outcome.status === 'queued' ? outcome.retryInSeconds : 0;
   await executor.execute(

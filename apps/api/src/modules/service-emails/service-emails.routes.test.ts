@@ -176,6 +176,27 @@ describe('service e-mails', () => {
     expect(await messagesOf(elena.id)).toMatchObject([{ status: 'unknown' }]);
   });
 
+  it('does not send a message queued before its program switched it off', async () => {
+    const gino = await createCustomer('Gino');
+    const off = await ctx.request({
+      method: 'PUT',
+      url: `${settingsUrl()}/welcome`,
+      token,
+      payload: { isEnabled: false, subjectIt: 'Eccoti in {{programma}}, {{nome}}', bodyIt: 'x', subjectEn: 'x', bodyEn: 'x', version: 1 },
+    });
+    expect(off.statusCode, off.body).toBe(200);
+    await runJobs();
+    expect(smtp.messages.some((m) => m.to?.[0]?.address === 'gino@example.it')).toBe(false);
+    expect(await messagesOf(gino.id)).toMatchObject([{ status: 'skipped' }]);
+    const on = await ctx.request({
+      method: 'PUT',
+      url: `${settingsUrl()}/welcome`,
+      token,
+      payload: { isEnabled: true, subjectIt: 'Eccoti in {{programma}}, {{nome}}', bodyIt: 'Ciao {{nome}},\n\nla tua tessera: {{link_tessera}}\n\nSaldo: {{saldo}}', subjectEn: 'Welcome, {{nome}}', bodyEn: 'Your card: {{link_tessera}}', version: 2 },
+    });
+    expect(on.statusCode, on.body).toBe(200);
+  });
+
   it('previews the texts as typed with a real customer\'s values, and refuses an unknown placeholder', async () => {
     const [anna] = await selectRows<{ id: string }>(ctx.app, sql`select id from customers where email = 'anna@example.it'`);
     const preview = await ctx.request({

@@ -279,7 +279,12 @@ export async function sendServiceMessage(deps: ServiceEmailDeps, messageId: numb
   const message = await repo.claimMessage(deps.db, messageId, claimId, deps.leaseSeconds);
   if (!message) return { status: 'not_due' };
   if (message.status === 'skipped' || !message.email || !message.programId) return { status: 'skipped' };
-  const setting = message.programId ? await repo.findSetting(deps.db, message.programId, message.kind) : null;
+  const setting = await repo.findSetting(deps.db, message.programId, message.kind);
+  // Switched off since it was queued: the program no longer sends it.
+  if (!setting?.isEnabled) {
+    await repo.finishMessage(deps.db, { id: message.id, claimId }, { status: 'skipped', error: 'switched_off' });
+    return { status: 'skipped' };
+  }
   const texts = settingOf(message.kind, setting);
   const language = message.language;
   let copy: RenderedTemplate;
