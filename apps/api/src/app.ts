@@ -59,6 +59,7 @@ import { loadWalletConfig } from './modules/wallet/wallet-config.ts';
 import { campaignRoutes } from './modules/campaigns/campaigns.routes.ts';
 import { customerMessageRoutes } from './modules/messages/messages.routes.ts';
 import { unsubscribeRoutes } from './modules/messages/unsubscribe.routes.ts';
+import { serviceEmailRoutes } from './modules/service-emails/service-emails.routes.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -272,6 +273,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
       await api.register(walletPublicRoutes, { prefix: '/wallet' });
       await api.register(campaignRoutes, { prefix: '/admin/campaigns' });
       await api.register(customerMessageRoutes, { prefix: '/admin/customers' });
+      await api.register(serviceEmailRoutes, { prefix: '/admin/programs' });
     },
     { prefix: '/api' },
   );

@@ -12,6 +12,7 @@ import { identityJobs } from './identity/housekeeping.ts';
 import { rateLimitJobs } from './lib/rate-limit-store.ts';
 import { walletJobs } from './modules/wallet/wallet.jobs.ts';
 import { campaignJobs } from './modules/campaigns/campaigns.jobs.ts';
+import { serviceEmailJobs } from './modules/service-emails/service-emails.jobs.ts';
 
 /**
  * The one background-job runner of a process. Every job kind of every module must be known to it:
@@ -32,6 +33,7 @@ function jobModules(app: FastifyInstance): JobModule[] {
     integrityJobs(app),
     walletJobs(app),
     campaignJobs(app),
+    serviceEmailJobs(app),
   ];
 }
 

@@ -81,11 +81,17 @@ export const UNKNOWN_UUID = '00000000-0000-4000-8000-000000000001';
 export const EXISTING_ID = { numeric: '1', uuid: UNKNOWN_UUID };
 export const MISSING_ID = { numeric: '987654321', uuid: '7d3a4e2c-9b1f-4c6a-8e5d-2f0b1a9c8e7d' };
 
-/** The route's path with its parameters filled: a uuid where the schema wants one, else a number. */
+/** The route's path with its parameters filled: a uuid where the schema wants one, the first value of an enum, else a number. */
 export function concretePath(route: CatalogRoute, fill: { numeric: string; uuid: string } = EXISTING_ID): string {
   const params = jsonSchemaOf(route.params).properties ?? {};
+  const valueOf = (name: string) => {
+    const param = params[name];
+    if (param?.format === 'uuid') return fill.uuid;
+    const first = (param as { enum?: unknown[] } | undefined)?.enum?.[0];
+    return typeof first === 'string' ? first : fill.numeric;
+  };
   return route.url
-    .replace(/:([A-Za-z0-9_]+)/g, (_match, name: string) => (params[name]?.format === 'uuid' ? fill.uuid : fill.numeric))
+    .replace(/:([A-Za-z0-9_]+)/g, (_match, name: string) => valueOf(name))
     .replace(/\*$/, 'x');
 }
 

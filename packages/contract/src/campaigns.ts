@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { exportQuerySchema, listPageSchema, listQuerySchema } from './list-query.ts';
+import { serviceEmailKindSchema } from './service-emails.ts';
 import { BOUNDS } from './validation.ts';
 
 /** E-mail campaigns to consenting customers (issue 28; Campagne, admins). */
@@ -148,8 +149,14 @@ export const testSendAnswerSchema = z.object({ to: z.string() });
 
 /** A message sent to one customer (the customer page's "Messaggi" panel, the access export). */
 export const customerMessageSchema = z.object({
-  kind: z.literal('campaign'),
-  campaignId: z.uuid(),
+  /** Unique in the list: `campaign:<campaign id>` or `service:<message id>`. */
+  id: z.string(),
+  /** A campaign, or a service e-mail (welcome, voucher, birthday, expiring points). */
+  kind: z.enum(['campaign', 'service']),
+  /** The campaign (null for a service e-mail). */
+  campaignId: z.uuid().nullable(),
+  /** Which service e-mail (null for a campaign). */
+  serviceKind: serviceEmailKindSchema.nullable(),
   subject: z.string(),
   status: z.enum(RECIPIENT_STATUSES),
   sentAt: z.iso.datetime({ offset: true }).nullable(),

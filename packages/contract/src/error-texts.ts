@@ -133,6 +133,10 @@ const texts = {
     it: 'I dati di questo cliente sono stati cancellati e non si possono modificare',
   },
   invalid_state: { en: 'This action is not possible in the current state', it: 'Questa azione non è possibile nello stato attuale' },
+  unknown_placeholder: {
+    it: (p) => `${fieldLabel(String(p['field']), 'it')}: il segnaposto {{${p['placeholder']}}} non esiste (si possono usare ${p['allowed']})`,
+    en: (p) => `${fieldLabel(String(p['field']), 'en')}: there is no placeholder {{${p['placeholder']}}} (you can use ${p['allowed']})`,
+  },
   campaign_not_editable: {
     en: 'This action is not possible in the current state: the campaign is already sending, sent or cancelled',
     it: 'Questa azione non è possibile nello stato attuale: la campagna è già in invio, inviata o annullata',

@@ -93,6 +93,8 @@ export const createImportFieldsSchema = z.strictObject({
     }),
   /** balances: the program every row credits when the file has no program column. */
   programId: z.uuid().optional(),
+  /** customers: "invia il benvenuto" — each imported customer with an address gets the welcome e-mail of the programs that have it on. */
+  sendWelcome: z.enum(['true', 'false']).default('false').transform((value) => value === 'true'),
 });
 
 export const importRowErrorSchema = z.object({

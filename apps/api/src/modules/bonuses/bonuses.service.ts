@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { Bonuses } from '@sf/contract/programs';
 import type { Executor, Transaction } from '../../db/client.ts';
 import { awardBonusInTransaction, type LedgerDeps } from '../ledger/ledger.service.ts';
+import { queueServiceEmail } from '../service-emails/service-emails.service.ts';
 import { localDate, startOfLocalDay } from '../../lib/business-days.ts';
 
 /**
@@ -161,6 +162,8 @@ export async function payBirthdayBonuses(deps: LedgerDeps, options: { batch?: nu
           reason: `Bonus compleanno ${year}`,
           idempotencyKey: key,
         });
+        // The birthday e-mail (when the program has it on), with the bonus, in the same transaction.
+        if (written) await queueServiceEmail(tx, { customerId, programId, kind: 'birthday', dedupeKey: key, facts: { punti_bonus: points }, now: deps.clock.now() });
         return written ? 1 : 0;
       });
     }

@@ -30,6 +30,8 @@ import { uniqueCardNumber } from './customer-cards.service.ts';
 import { customersTotal } from '../dashboard/dashboard.service.ts';
 import { voidCustomerWallet } from '../wallet/wallet.service.ts';
 import { isUniqueViolation } from '../../db/unique-violation.ts';
+import { nudgeBackgroundJobs } from '../../lib/job-runner.ts';
+import { queueWelcome } from '../service-emails/service-emails.service.ts';
 
 export const CUSTOMER_ENTITY = 'customer';
 
@@ -89,8 +91,9 @@ export async function getCustomer(deps: ServiceDeps, caller: Caller, id: string)
 
 export async function createCustomer(deps: ServiceDeps, caller: Caller, input: CreateCustomer): Promise<Customer> {
   const now = deps.clock.now();
+  let welcomes = 0;
   try {
-    return await deps.db.transaction(async (tx) => {
+    const created = await deps.db.transaction(async (tx) => {
       if (input.email && (await findCustomerIdBy(tx, { email: input.email }))) throw emailTaken();
       let referredBy: string | null = null;
       if (input.referrerCode !== undefined) {
@@ -121,8 +124,12 @@ export async function createCustomer(deps: ServiceDeps, caller: Caller, input: C
       }
       const customer = await withConsents(tx, (await findCustomer(tx, row.id)) ?? row);
       await recordAudit(tx, caller.actor, { action: 'create', entityType: CUSTOMER_ENTITY, entityId: row.id, after: customer });
+      // The welcome e-mail is queued with the customer (never sent inside the request).
+      welcomes = await queueWelcome(tx, { id: row.id, email: row.email }, now);
       return customer;
     });
+    if (welcomes > 0) nudgeBackgroundJobs();
+    return created;
   } catch (error) {
     if (isUniqueViolation(error, 'customers_email_key')) throw emailTaken();
     throw error;

@@ -33,7 +33,7 @@ export const importRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['imports'],
         summary:
-          'Upload a CSV (multipart: file, kind customers|balances, dryRun true|false, mapping JSON field→column, programId): Italian Excel or plain CSV, detected; every row is checked; with dryRun=false the import is queued',
+          'Upload a CSV (multipart: file, kind customers|balances, dryRun true|false, mapping JSON field→column, programId, sendWelcome true|false: the welcome e-mail to each imported customer): Italian Excel or plain CSV, detected; every row is checked; with dryRun=false the import is queued',
         consumes: ['multipart/form-data'],
         response: { 201: importDetailSchema },
       },

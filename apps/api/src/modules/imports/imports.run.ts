@@ -5,6 +5,7 @@ import { recordAudit, type AuditActor } from '../../lib/audit.ts';
 import { enqueueJob } from '../../lib/job-runner.ts';
 import { createEntry } from '../ledger/ledger.service.ts';
 import { drawCardNumber } from '../customers/customer-cards.service.ts';
+import { queueWelcomes } from '../service-emails/service-emails.service.ts';
 import * as repo from './imports.repository.ts';
 import { isUniqueViolation } from '../../db/unique-violation.ts';
 import { CHUNK_MILLISECONDS, IMPORT_BATCH_ROWS, IMPORT_ENTITY, IMPORT_JOB, IMPORT_STAGED_BATCH_ROWS, filePathOf, type ImportDeps } from './imports.service.ts';
@@ -65,14 +66,16 @@ export async function importStagedBatch(deps: ImportDeps, value: repo.ImportRow,
   return deps.db.transaction(async (tx) => {
     const current = await repo.findImport(tx, value.id, { forUpdate: true });
     if (!current || current.status !== 'running') return false;
-    let result: { inserted: number; leftOut: (repo.StagedCustomer & { id: string })[] };
+    const isWelcoming = current.options['sendWelcome'] === true;
+    let result: { inserted: number; ids: string[]; leftOut: (repo.StagedCustomer & { id: string })[] };
     try {
-      result = { inserted: await tx.transaction((savepoint) => repo.importStagedCustomers(savepoint, value.id, { from, to }, now)), leftOut: [] };
+      result = { ...(await tx.transaction((savepoint) => repo.importStagedCustomers(savepoint, value.id, { from, to }, now, { withIds: isWelcoming }))), leftOut: [] };
     } catch (error) {
       if (!isUniqueViolation(error)) throw error;
       result = await repo.importStagedCustomersLeavingOut(tx, value.id, { from, to }, now);
     }
     let inserted = result.inserted;
+    const insertedIds = [...result.ids];
     if (result.leftOut.length > 0) {
       const leftOut = result.leftOut.map((row): repo.CustomerBatchRow => ({
         ...row,
@@ -80,8 +83,12 @@ export async function importStagedBatch(deps: ImportDeps, value: repo.ImportRow,
         marketing_consent: row.marketing === true,
         profiling_consent: row.profiling === true,
       }));
-      inserted += (await retryLeftOut(tx, value, leftOut, now)).length;
+      const retried = await retryLeftOut(tx, value, leftOut, now);
+      inserted += retried.length;
+      insertedIds.push(...retried);
     }
+    // "Invia il benvenuto": the welcomes of the batch's new customers, in its transaction.
+    if (isWelcoming) await queueWelcomes(tx, insertedIds, now);
     await repo.updateImport(tx, value.id, { ...progressOf(current, to, 0), importedRows: current.importedRows + inserted });
     await recordAudit(tx, actor.actor, {
       action: 'import_batch',
@@ -127,6 +134,7 @@ export async function importCustomerBatch(deps: ImportDeps, value: repo.ImportRo
     const { claimed, inserted } = await repo.claimAndInsertCustomers(tx, value.id, rows, now);
     for (const id of await retryLeftOut(tx, value, rows.filter((row) => claimed.has(row.row_number) && !inserted.has(row.id)), now)) inserted.add(id);
     await repo.insertRowErrors(tx, value.id, toStoredErrors(prepared));
+    if (current.options['sendWelcome'] === true) await queueWelcomes(tx, [...inserted], now);
     const last = prepared.at(-1)?.rowNumber ?? current.processedRows + 1;
     await repo.updateImport(tx, value.id, {
       ...progressOf(current, last, end),

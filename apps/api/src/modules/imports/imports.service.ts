@@ -143,6 +143,7 @@ export type CreateImportInput = {
   dryRun: boolean;
   mapping?: Record<string, string> | undefined;
   programId?: string | undefined;
+  sendWelcome?: boolean | undefined;
   fileName: string;
   storedName: string;
   size: number;
@@ -171,7 +172,7 @@ export async function createImport(deps: ImportDeps, caller: Caller, input: Crea
         sizeBytes: input.size,
         dialect,
         mapping: Object.fromEntries(Object.entries(mapping).filter(([, column]) => column !== '')),
-        options: input.programId ? { programId: input.programId } : {},
+        options: { ...(input.programId ? { programId: input.programId } : {}), ...(input.sendWelcome ? { sendWelcome: true } : {}) },
         createdBy: caller.userId,
         createdAt: now,
       });

@@ -115,3 +115,24 @@ export async function expiringPoints(executor: Executor, membershipIds: string[]
 }
 
 /** Lots whose last day is before `today`, with something left: the expiry job's work. */
+
+/** Members of these programs with points left in lots whose last day is between the two dates (the expiring-points reminder). */
+export async function membersWithPointsExpiring(executor: Executor, programIds: string[], from: string, to: string) {
+  if (programIds.length === 0) return [];
+  const result = await rows(
+    executor,
+    sql`select m.id as membership_id, m.customer_id, m.program_id, sum(l.remaining)::int as points, min(l.expires_on)::text as first_expires_on
+        from ledger_lots l join memberships m on m.id = l.membership_id
+        where m.program_id in (${sql.join(programIds.map((id) => sql`${id}`), sql`, `)})
+          and l.remaining > 0 and l.expires_on between ${from}::date and ${to}::date
+        group by m.id, m.customer_id, m.program_id
+        order by m.id`,
+  );
+  return result.map((row) => ({
+    membershipId: String(row['membership_id']),
+    customerId: String(row['customer_id']),
+    programId: String(row['program_id']),
+    points: Number(row['points']),
+    firstExpiresOn: toDateOrNull(row['first_expires_on'])!,
+  }));
+}

@@ -461,3 +461,17 @@ export async function awardBonusInTransaction(
     input.idempotencyKey,
   );
 }
+
+/**
+ * The customer's membership of a program, made now if they have none yet (as their first earning
+ * would). For the welcome e-mail: its card link is a membership's. Answers the membership's id.
+ */
+export async function ensureMembership(deps: LedgerDeps, customerId: string, programId: string): Promise<string> {
+  return deps.db.transaction(async (tx) => (await repo.lockMembership(tx, customerId, programId, deps.clock.now())).id);
+}
+
+/** Members of these programs with points expiring in the next `days` business days (from today), for the reminder e-mail. */
+export async function membersWithPointsExpiring(deps: LedgerDeps, programIds: string[], days: number = EXPIRING_SOON_DAYS) {
+  const today = localDate(deps.clock.now(), deps.timeZone);
+  return listsRepo.membersWithPointsExpiring(deps.db, programIds, today, addDays(today, days));
+}

@@ -121,3 +121,93 @@ export function unsubscribeHeaders(unsubscribeUrl: string): Record<string, strin
 export function unsubscribeUrlFor(appUrl: string, token: string): string {
   return `${appUrl.replace(/\/+$/, '')}/u/${token}`;
 }
+
+// ---- Service e-mails (the welcome, a voucher, the birthday bonus, points expiring) ------------------
+
+const SERVICE_FOOTER = {
+  it: {
+    why: 'Ricevi questa e-mail perché hai una tessera {{program}}: sono comunicazioni di servizio sulla tua tessera.',
+    preferences: 'Le tue preferenze (promozioni e profilazione)',
+  },
+  en: {
+    why: 'You receive this e-mail because you hold a {{program}} card: these are service messages about your card.',
+    preferences: 'Your preferences (promotions and profiling)',
+  },
+} as const;
+
+/** The look of a program's e-mails: its wallet colours and logo (issue 27). */
+export type ProgramLook = { name: string; logoUrl: string | null; backgroundColor: string | null; foregroundColor: string | null };
+
+const HEX_COLOUR = /^#[0-9a-fA-F]{6}$/;
+
+/** Plain text (already filled) as HTML paragraphs: escaped, blank lines between paragraphs, addresses as links. */
+function plainToHtml(text: string): string {
+  return text
+    .split(/\n{2,}/)
+    .map((paragraph) => paragraph.trim())
+    .filter((paragraph) => paragraph.length > 0)
+    .map(
+      (paragraph) =>
+        `<p style="margin:0 0 14px">${escapeHtml(paragraph)
+          .replace(/https?:\/\/[^\s<]+/g, (url) => `<a href="${url}">${url}</a>`)
+          .replace(/\n/g, '<br />')}</p>`,
+    )
+    .join('');
+}
+
+/**
+ * One service message, rendered for one customer: the program's header (logo on its colour), the
+ * text (plain, filled in already), the buttons (the card page, the wallets), and the footer with the
+ * preferences page (`/u/<token>`, where the customer can also stop profiling). Plain text always.
+ */
+export async function renderServiceMessage(input: {
+  language: Language;
+  subject: string;
+  body: string;
+  look: ProgramLook;
+  buttons: { label: string; url: string }[];
+  preferencesUrl: string;
+}): Promise<RenderedTemplate> {
+  const footer = SERVICE_FOOTER[input.language];
+  const background = input.look.backgroundColor && HEX_COLOUR.test(input.look.backgroundColor) ? input.look.backgroundColor : '#1c3d5a';
+  const foreground = input.look.foregroundColor && HEX_COLOUR.test(input.look.foregroundColor) ? input.look.foregroundColor : '#ffffff';
+  const why = footer.why.replace('{{program}}', input.look.name);
+  const header = input.look.logoUrl
+    ? `<mj-image src="${escapeHtml(input.look.logoUrl)}" alt="${escapeHtml(input.look.name)}" width="96px" padding="0" />`
+    : `<mj-text align="center" font-size="20px" font-weight="bold" color="${foreground}">${escapeHtml(input.look.name)}</mj-text>`;
+  const buttons = input.buttons
+    .map(
+      (button) =>
+        `<mj-button href="${escapeHtml(button.url)}" background-color="${background}" color="${foreground}" border-radius="6px">${escapeHtml(button.label)}</mj-button>`,
+    )
+    .join('\n');
+  const source = `<mjml lang="${input.language}">
+  <mj-head>
+    <mj-title>${escapeHtml(input.subject)}</mj-title>
+    <mj-attributes>
+      <mj-all font-family="Helvetica, Arial, sans-serif" />
+      <mj-text font-size="15px" line-height="1.5" color="#1f2933" />
+    </mj-attributes>
+  </mj-head>
+  <mj-body background-color="#f4f5f7">
+    <mj-section background-color="${background}" padding="16px">
+      <mj-column>${header}</mj-column>
+    </mj-section>
+    <mj-section background-color="#ffffff" padding="24px 16px">
+      <mj-column>
+        <mj-text>${plainToHtml(input.body)}</mj-text>
+        ${buttons}
+      </mj-column>
+    </mj-section>
+    <mj-section padding="12px 16px">
+      <mj-column>
+        <mj-text font-size="12px" color="#52606d" align="center">${escapeHtml(why)}<br /><a href="${escapeHtml(input.preferencesUrl)}" style="color:#52606d">${escapeHtml(footer.preferences)}</a></mj-text>
+      </mj-column>
+    </mj-section>
+  </mj-body>
+</mjml>`;
+  const result = await mjml2html(source, { validationLevel: 'soft', minify: false });
+  const buttonLines = input.buttons.map((button) => `${button.label}: ${button.url}`).join('\n');
+  const text = `${input.body.trim()}\n${buttonLines ? `\n${buttonLines}\n` : ''}\n--\n${why}\n${footer.preferences}: ${input.preferencesUrl}\n`;
+  return { subject: input.subject, html: result.html, text };
+}

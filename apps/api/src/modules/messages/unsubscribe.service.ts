@@ -3,6 +3,7 @@ import type { ServiceDeps } from '../../lib/caller.ts';
 import { recordAudit, type AuditActor } from '../../lib/audit.ts';
 import { appendConsent, customerInTransaction } from '../customers/customers.service.ts';
 import { noteUnsubscribed, recipientByToken } from '../campaigns/campaigns.service.ts';
+import { serviceMessageByToken } from '../service-emails/service-emails.service.ts';
 
 /** What the unsubscribe page shows: an unknown link, or whether marketing is still on. */
 export type UnsubscribeState = { state: 'unknown' } | { state: 'subscribed' | 'unsubscribed'; isProfilingOn: boolean };
@@ -10,10 +11,15 @@ export type UnsubscribeState = { state: 'unknown' } | { state: 'subscribed' | 'u
 /** The consent record's notice version for a withdrawal made with the link (no notice is shown then). */
 export const UNSUBSCRIBE_NOTICE = 'unsubscribe-link';
 
+/**
+ * The link's owner: a campaign recipient row, or a service e-mail (whose footer links to the same
+ * page, as the customer's preferences: stop promotions, stop profiling).
+ */
 async function stateOf(executor: Executor, token: string, options: { forUpdate?: boolean } = {}) {
   const recipient = await recipientByToken(executor, token);
-  if (!recipient) return null;
-  const customer = await customerInTransaction(executor, recipient.customerId, options);
+  const customerId = recipient?.customerId ?? (await serviceMessageByToken(executor, token))?.customerId;
+  if (!customerId) return null;
+  const customer = await customerInTransaction(executor, customerId, options);
   if (!customer) return null;
   return { recipient, customer };
 }
@@ -50,13 +56,13 @@ export async function unsubscribe(
     for (const purpose of withdrawn as ('marketing' | 'profiling')[]) {
       await appendConsent(tx, { customerId: customer.id, purpose, granted: false, channel: 'email_link', noticeVersion: UNSUBSCRIBE_NOTICE, at: now, recordedBy: null });
     }
-    await noteUnsubscribed(tx, recipient.id, now);
+    if (recipient) await noteUnsubscribed(tx, recipient.id, now);
     if (withdrawn.length > 0) {
       await recordAudit(tx, actor, {
         action: 'consent_withdraw',
         entityType: 'customer',
         entityId: customer.id,
-        after: { purposes: withdrawn, channel: 'email_link', campaignId: recipient.campaignId },
+        after: { purposes: withdrawn, channel: 'email_link', campaignId: recipient?.campaignId ?? null },
       });
     }
     return { state: 'unsubscribed' as const, isProfilingOn: customer.profilingConsent && !withdrawn.includes('profiling') };

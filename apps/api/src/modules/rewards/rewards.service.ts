@@ -6,6 +6,7 @@ import { AppError, fieldError } from '../../lib/errors.ts';
 import { applyToLockedMember, lockMember, type LedgerCaller } from '../ledger/ledger.service.ts';
 import { requestHash, runIdempotent } from '../../lib/idempotency.ts';
 import * as repo from './rewards.repository.ts';
+import { queueServiceEmail } from '../service-emails/service-emails.service.ts';
 import { businessToday, notFoundOf, rewardError } from './rewards.common.ts';
 import { newVoucherCode } from './vouchers.service.ts';
 
@@ -186,6 +187,15 @@ export async function redeemReward(
         entityType: VOUCHER_ENTITY,
         entityId: voucher.id,
         after: { rewardId: reward.id, customerId: input.customerId, entryId: entry.id, code: voucher.code },
+      });
+      // "Il tuo buono è pronto" (when the program has it on), queued with the voucher.
+      await queueServiceEmail(tx, {
+        customerId: input.customerId,
+        programId: reward.programId,
+        kind: 'voucher',
+        dedupeKey: `voucher:${voucher.id}`,
+        facts: { codice_buono: voucher.code, premio: reward.name, validita_buono: reward.validUntil },
+        now,
       });
       const body: RedemptionResult = {
         entry,

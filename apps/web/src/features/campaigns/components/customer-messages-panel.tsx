@@ -29,7 +29,7 @@ export function CustomerMessagesPanel({ customerId }: { customerId: string }) {
           </Table.Thead>
           <Table.Tbody>
             {items.map((message) => (
-              <Table.Tr key={`${message.kind}-${message.campaignId}`}>
+              <Table.Tr key={message.id}>
                 <Table.Td>{message.subject}</Table.Td>
                 <Table.Td>
                   {t(`recipientStatus.${message.status}`)}

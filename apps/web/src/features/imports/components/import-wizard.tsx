@@ -1,4 +1,4 @@
-import { Alert, Button, FileInput, Group, SegmentedControl, Select, Stack, Table, Text } from '@mantine/core';
+import { Alert, Button, Checkbox, FileInput, Group, SegmentedControl, Select, Stack, Table, Text } from '@mantine/core';
 import { IMPORT_FIELDS, REQUIRED_IMPORT_FIELDS, type ImportDetail, type ImportKind } from '@sf/contract/imports';
 import { IconFileTypeCsv } from '@tabler/icons-react';
 import { useState } from 'react';
@@ -25,6 +25,7 @@ export function ImportWizard({ programOptions, onChecked, onCancel }: Props) {
   const [readError, setReadError] = useState<string | null>(null);
   const [mapping, setMapping] = useState<Record<string, string>>({});
   const [programId, setProgramId] = useState<string | null>(null);
+  const [sendWelcome, setSendWelcome] = useState(false);
 
   const choose = async (chosen: File | null, chosenKind = kind) => {
     setFile(chosen);
@@ -53,6 +54,7 @@ export function ImportWizard({ programOptions, onChecked, onCancel }: Props) {
         dryRun: true,
         mapping: Object.fromEntries(Object.entries(mapping).filter(([, column]) => column !== NOT_IMPORTED)),
         programId: programId ?? undefined,
+        sendWelcome: kind === 'customers' && sendWelcome,
       });
       onChecked(detail);
     } catch {
@@ -141,6 +143,14 @@ export function ImportWizard({ programOptions, onChecked, onCancel }: Props) {
               onChange={setProgramId}
               clearable
               error={needsProgram ? t('wizard.required') : undefined}
+            />
+          ) : null}
+          {kind === 'customers' ? (
+            <Checkbox
+              label={t('wizard.sendWelcome')}
+              description={t('wizard.sendWelcomeHelp')}
+              checked={sendWelcome}
+              onChange={(event) => setSendWelcome(event.currentTarget.checked)}
             />
           ) : null}
         </Stack>

@@ -1,4 +1,4 @@
-import { ActionIcon, Button, ColorInput, Drawer, FileButton, Group, Image, Loader, MultiSelect, NumberInput, SegmentedControl, Select, SimpleGrid, Stack, Text, TextInput, Textarea, Title } from '@mantine/core';
+import { ActionIcon, Button, ColorInput, Drawer, FileButton, Group, Image, Loader, MultiSelect, NumberInput, SegmentedControl, Select, SimpleGrid, Stack, Tabs, Text, TextInput, Textarea, Title } from '@mantine/core';
 import {
   BONUS_KINDS,
   EXPIRY_POLICIES,
@@ -24,6 +24,7 @@ import { notifySuccess } from '../../../lib/notify.ts';
 import { useCreateProgram } from '../api/create-program.ts';
 import { useProgram } from '../api/get-program.ts';
 import { useUpdateProgram } from '../api/update-program.ts';
+import { ProgramServiceEmails, type RenderCustomerPicker } from './program-service-emails.tsx';
 
 type Num = number | string;
 
@@ -357,9 +358,15 @@ function ProgramForm({ program, merchantOptions, onSaved }: { program: Program |
   );
 }
 
-type Props = { target: string | null; merchantOptions: { value: string; label: string }[]; onClose: () => void; onCreated: (id: string) => void };
+type Props = {
+  target: string | null;
+  merchantOptions: { value: string; label: string }[];
+  onClose: () => void;
+  onCreated: (id: string) => void;
+  renderCustomerPicker: RenderCustomerPicker;
+};
 
-export function ProgramFormDrawer({ target, merchantOptions, onClose, onCreated }: Props) {
+export function ProgramFormDrawer({ target, merchantOptions, onClose, onCreated, renderCustomerPicker }: Props) {
   const { t } = useTranslation('programs');
   const id = target && target !== 'new' ? target : null;
   const query = useProgram(id);
@@ -372,7 +379,21 @@ export function ProgramFormDrawer({ target, merchantOptions, onClose, onCreated 
           {describeApiError(query.error)}
         </Text>
       ) : null}
-      {query.data ? <ProgramForm key={`${query.data.id}-${query.data.version}`} program={query.data} merchantOptions={merchantOptions} onSaved={() => undefined} /> : null}
+      {query.data ? (
+        // An existing program has its "Messaggi automatici" (service e-mails) beside its rules.
+        <Tabs defaultValue="program" keepMounted={false}>
+          <Tabs.List mb="md">
+            <Tabs.Tab value="program">{t('tabs.program')}</Tabs.Tab>
+            <Tabs.Tab value="serviceEmails">{t('tabs.serviceEmails')}</Tabs.Tab>
+          </Tabs.List>
+          <Tabs.Panel value="program">
+            <ProgramForm key={`${query.data.id}-${query.data.version}`} program={query.data} merchantOptions={merchantOptions} onSaved={() => undefined} />
+          </Tabs.Panel>
+          <Tabs.Panel value="serviceEmails">
+            <ProgramServiceEmails programId={query.data.id} renderCustomerPicker={renderCustomerPicker} />
+          </Tabs.Panel>
+        </Tabs>
+      ) : null}
     </Drawer>
   );
 }

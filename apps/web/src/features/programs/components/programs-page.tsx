@@ -9,16 +9,18 @@ import { useList, type ListParams } from '../../../hooks/use-list-params.ts';
 import { useFormatters } from '../../../lib/format.ts';
 import { PROGRAMS_PATH, usePrograms } from '../api/get-programs.ts';
 import { ProgramFormDrawer } from './program-form-drawer.tsx';
+import type { RenderCustomerPicker } from './program-service-emails.tsx';
 import { ProgramStatusBadge } from './program-status-badge.tsx';
 
 type SortField = ListParams<typeof listProgramsQuerySchema>['sort'];
 
 const getRowId = (program: Program) => program.id;
 
-type Props = { merchantOptions: { value: string; label: string }[] };
+/** The customer picker (the preview of the service e-mails) comes from the app: features do not import each other. */
+type Props = { merchantOptions: { value: string; label: string }[]; renderCustomerPicker: RenderCustomerPicker };
 
 /** `/programs` — Features → Programmi fedeltà: list, filters, export and the form drawer (`?program=`). */
-export function ProgramsPage({ merchantOptions }: Props) {
+export function ProgramsPage({ merchantOptions, renderCustomerPicker }: Props) {
   const { t } = useTranslation('programs');
   const format = useFormatters();
   const list = useList(listProgramsQuerySchema, usePrograms);
@@ -67,7 +69,13 @@ export function ProgramsPage({ merchantOptions }: Props) {
       columns={columns}
       getRowId={getRowId}
     >
-      <ProgramFormDrawer target={drawer.target} merchantOptions={merchantOptions} onClose={drawer.close} onCreated={(id) => drawer.open(id, { isReplace: true })} />
+      <ProgramFormDrawer
+        target={drawer.target}
+        merchantOptions={merchantOptions}
+        onClose={drawer.close}
+        onCreated={(id) => drawer.open(id, { isReplace: true })}
+        renderCustomerPicker={renderCustomerPicker}
+      />
     </ListPage>
   );
 }

@@ -22,7 +22,7 @@ describe('Programmi fedeltà', { timeout: 30_000 }, () => {
         return HttpResponse.json({ error: { code: 'validation', message: 'x', fields: [{ field: 'tiers.1.minPoints', message: 'Punti minimi non è valido' }], requestId: 'r' } }, { status: 400 });
       }),
     );
-    renderWithProviders(<ProgramsPage merchantOptions={[{ value: MERCHANT, label: 'Bar Centrale' }]} />, { route: '/programs?program=new', user: admin });
+    renderWithProviders(<ProgramsPage merchantOptions={[{ value: MERCHANT, label: 'Bar Centrale' }]} renderCustomerPicker={() => null} />, { route: '/programs?program=new', user: admin });
     const drawer = await screen.findByRole('dialog', { name: 'Nuovo programma' });
     await user.click(within(drawer).getByRole('button', { name: 'Crea programma' }));
     expect(await within(drawer).findByText('Nome è obbligatorio')).toBeInTheDocument();

@@ -1,0 +1,264 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'drizzle-orm';
+import { createTestContext, manualJobRunner, selectRows, type TestContext } from '../../../test/helper.ts';
+import { createLedgerFixture, type LedgerFixture } from '../../../test/ledger-fixtures.ts';
+import { startSmtpCatcher, type SmtpCatcher } from '../../../../../tools/test-support/smtp-catcher.ts';
+import { eraseMessages } from '../messages/message-log.service.ts';
+import { serviceEmailJobs } from './service-emails.jobs.ts';
+import { claimMessage } from './service-emails.repository.ts';
+import { importDeps } from '../imports/imports.service.ts';
+import { runImportChunk } from '../imports/imports.run.ts';
+
+const consent = { granted: true, channel: 'counter', noticeVersion: '2026-01' };
+const APP_URL = 'http://app.example.test';
+
+/**
+ * Service e-mails through a real SMTP server: the welcome is queued with the customer (never sent in
+ * the request), sent by the job runner with the program's texts, look and card link, only with the
+ * service consent, once, and it shows in the customer's messages.
+ */
+describe('service e-mails', () => {
+  let ctx: TestContext;
+  let smtp: SmtpCatcher;
+  let token = '';
+  let fx: LedgerFixture;
+
+  const runJobs = async () => {
+    const runner = manualJobRunner(ctx.app, { handlers: serviceEmailJobs(ctx.app).handlers });
+    try {
+      return await runner.tick();
+    } finally {
+      await runner.stop();
+    }
+  };
+
+  async function createCustomer(firstName: string, options: { service?: boolean; email?: boolean } = {}) {
+    const response = await ctx.request({
+      method: 'POST',
+      url: '/api/admin/customers',
+      token,
+      payload: {
+        firstName,
+        lastName: 'Servizio',
+        ...((options.email ?? true) ? { email: `${firstName.toLowerCase()}@example.it` } : {}),
+        consents: (options.service ?? true) ? { service: consent } : {},
+      },
+    });
+    expect(response.statusCode, response.body).toBe(201);
+    return response.json() as { id: string; version: number };
+  }
+
+  const messagesOf = async (customerId: string) => {
+    const response = await ctx.request({ method: 'GET', url: `/api/admin/customers/${customerId}/messages`, token });
+    expect(response.statusCode, response.body).toBe(200);
+    return response.json().items as { id: string; kind: string; serviceKind: string | null; subject: string; status: string; sentAt: string | null }[];
+  };
+
+  const settingsUrl = () => `/api/admin/programs/${fx.pointsProgramId}/service-emails`;
+
+  beforeAll(async () => {
+    smtp = await startSmtpCatcher();
+    ctx = await createTestContext({ env: { AUTH_RATE_LIMIT: '1000', SMTP_URL: smtp.url, APP_URL } });
+    token = await ctx.tokenFor('admin@demo.test');
+    fx = await createLedgerFixture(ctx.app.db, { customers: 0 });
+    await ctx.app.db.execute(sql`update programs set wallet_background_color = '#7a1f2b', wallet_foreground_color = '#fefefe' where id = ${fx.pointsProgramId}`);
+  });
+  afterAll(async () => {
+    await ctx.close();
+    await smtp.close();
+  });
+
+  it('lists the four messages, off, with the default texts in both languages', async () => {
+    const response = await ctx.request({ method: 'GET', url: settingsUrl(), token });
+    expect(response.statusCode, response.body).toBe(200);
+    const items = response.json().items as { kind: string; isEnabled: boolean; subjectIt: string; bodyEn: string; version: number }[];
+    expect(items.map((item) => item.kind)).toEqual(['welcome', 'voucher', 'birthday', 'expiring']);
+    expect(items.every((item) => !item.isEnabled && item.version === 0)).toBe(true);
+    expect(items[0]?.subjectIt).toContain('{{programma}}');
+    expect(items[0]?.bodyEn).toContain('{{link_tessera}}');
+  });
+
+  it('refuses an unknown placeholder, naming the field, in the caller\'s language', async () => {
+    const response = await ctx.request({
+      method: 'PUT',
+      url: `${settingsUrl()}/welcome`,
+      token,
+      payload: { isEnabled: true, subjectIt: 'Ciao {{nome}}', bodyIt: 'Il tuo saldo: {{saldo_punti}}', subjectEn: 'Hi', bodyEn: 'Hi', version: 0 },
+    });
+    expect(response.statusCode, response.body).toBe(400);
+    expect(response.json().error).toMatchObject({
+      code: 'validation',
+      fields: [{ field: 'bodyIt', message: expect.stringMatching(/^Testo \(italiano\): il segnaposto \{\{saldo_punti\}\} non esiste/) }],
+    });
+  });
+
+  it('does not send a message that is off', async () => {
+    const before = smtp.messages.length;
+    const zeno = await createCustomer('Zeno');
+    await runJobs();
+    expect(smtp.messages.length).toBe(before);
+    expect(await messagesOf(zeno.id)).toEqual([]);
+  });
+
+  it('sends the welcome once, after the request, with the edited subject, the card link, the preferences link and the program colours', async () => {
+    const saved = await ctx.request({
+      method: 'PUT',
+      url: `${settingsUrl()}/welcome`,
+      token,
+      payload: {
+        isEnabled: true,
+        subjectIt: 'Eccoti in {{programma}}, {{nome}}',
+        bodyIt: 'Ciao {{nome}},\n\nla tua tessera: {{link_tessera}}\n\nSaldo: {{saldo}}',
+        subjectEn: 'Welcome, {{nome}}',
+        bodyEn: 'Your card: {{link_tessera}}',
+        version: 0,
+      },
+    });
+    expect(saved.statusCode, saved.body).toBe(200);
+    expect(saved.json()).toMatchObject({ isEnabled: true, isCustomised: true, version: 1 });
+    const stale = await ctx.request({
+      method: 'PUT',
+      url: `${settingsUrl()}/welcome`,
+      token,
+      payload: { isEnabled: false, subjectIt: 'x', bodyIt: 'x', subjectEn: 'x', bodyEn: 'x', version: 0 },
+    });
+    expect(stale.statusCode).toBe(409);
+
+    const anna = await createCustomer('Anna');
+    // Queued with the customer, not sent inside the request.
+    expect(smtp.messages.some((m) => m.to?.[0]?.address === 'anna@example.it')).toBe(false);
+    expect((await messagesOf(anna.id)).map((m) => [m.kind, m.serviceKind, m.status])).toEqual([['service', 'welcome', 'queued']]);
+
+    await runJobs();
+    const mail = await smtp.waitForMessageTo('anna@example.it');
+    expect(mail.subject).toBe('Eccoti in Circuito Punti, Anna');
+    expect(mail.text).toMatch(new RegExp(`la tua tessera: ${APP_URL}/c/[A-Za-z0-9_-]{43}`));
+    expect(mail.text).toContain('Saldo: 0');
+    expect(mail.text).toMatch(new RegExp(`${APP_URL}/u/[0-9a-f]{32}`));
+    expect(mail.html).toContain('#7a1f2b');
+    expect(mail.html).toContain('Apri la tessera');
+
+    const logged = await messagesOf(anna.id);
+    expect(logged).toMatchObject([{ kind: 'service', serviceKind: 'welcome', subject: 'Eccoti in Circuito Punti, Anna', status: 'sent' }]);
+    expect(logged[0]?.sentAt).not.toBeNull();
+
+    // Nothing is sent twice.
+    await runJobs();
+    expect(smtp.messages.filter((m) => m.to?.[0]?.address === 'anna@example.it')).toHaveLength(1);
+  });
+
+  it('skips a customer without the service consent, and queues nothing without an address', async () => {
+    const bruno = await createCustomer('Bruno', { service: false });
+    const carla = await createCustomer('Carla', { email: false });
+    await runJobs();
+    expect(smtp.messages.some((m) => m.to?.[0]?.address === 'bruno@example.it')).toBe(false);
+    expect(await messagesOf(bruno.id)).toMatchObject([{ serviceKind: 'welcome', status: 'skipped' }]);
+    expect(await messagesOf(carla.id)).toEqual([]);
+  });
+
+  it('skips a customer blocked after queueing', async () => {
+    const dario = await createCustomer('Dario');
+    const blocked = await ctx.request({ method: 'PATCH', url: `/api/admin/customers/${dario.id}`, token, payload: { status: 'blocked', version: dario.version } });
+    expect(blocked.statusCode, blocked.body).toBe(200);
+    await runJobs();
+    expect(smtp.messages.some((m) => m.to?.[0]?.address === 'dario@example.it')).toBe(false);
+    expect(await messagesOf(dario.id)).toMatchObject([{ status: 'skipped' }]);
+  });
+
+  it('never sends twice a message whose process died during the SMTP exchange: it ends unknown', async () => {
+    const elena = await createCustomer('Elena');
+    const [row] = await selectRows<{ id: string | number }>(ctx.app, sql`select id from service_messages where customer_id = ${elena.id}`);
+    // Another process claimed it (before its SMTP exchange) and died: its claim has run out.
+    const claimed = await claimMessage(ctx.app.db, Number(row!.id), '00000000-0000-4000-8000-000000000000', -1);
+    expect(claimed?.status).toBe('sending');
+    await runJobs();
+    expect(smtp.messages.some((m) => m.to?.[0]?.address === 'elena@example.it')).toBe(false);
+    expect(await messagesOf(elena.id)).toMatchObject([{ status: 'unknown' }]);
+  });
+
+  it('does not send a message queued before its program switched it off', async () => {
+    const gino = await createCustomer('Gino');
+    const off = await ctx.request({
+      method: 'PUT',
+      url: `${settingsUrl()}/welcome`,
+      token,
+      payload: { isEnabled: false, subjectIt: 'Eccoti in {{programma}}, {{nome}}', bodyIt: 'x', subjectEn: 'x', bodyEn: 'x', version: 1 },
+    });
+    expect(off.statusCode, off.body).toBe(200);
+    await runJobs();
+    expect(smtp.messages.some((m) => m.to?.[0]?.address === 'gino@example.it')).toBe(false);
+    expect(await messagesOf(gino.id)).toMatchObject([{ status: 'skipped' }]);
+    const on = await ctx.request({
+      method: 'PUT',
+      url: `${settingsUrl()}/welcome`,
+      token,
+      payload: { isEnabled: true, subjectIt: 'Eccoti in {{programma}}, {{nome}}', bodyIt: 'Ciao {{nome}},\n\nla tua tessera: {{link_tessera}}\n\nSaldo: {{saldo}}', subjectEn: 'Welcome, {{nome}}', bodyEn: 'Your card: {{link_tessera}}', version: 2 },
+    });
+    expect(on.statusCode, on.body).toBe(200);
+  });
+
+  it('previews the texts as typed with a real customer\'s values, and refuses an unknown placeholder', async () => {
+    const [anna] = await selectRows<{ id: string }>(ctx.app, sql`select id from customers where email = 'anna@example.it'`);
+    const preview = await ctx.request({
+      method: 'POST',
+      url: `${settingsUrl()}/welcome/preview`,
+      token,
+      payload: { customerId: anna!.id, language: 'en', subject: 'Hi {{nome}} {{cognome}}', body: 'Balance {{saldo}} in {{programma}}' },
+    });
+    expect(preview.statusCode, preview.body).toBe(200);
+    expect(preview.json().subject).toBe('Hi Anna Servizio');
+    expect(preview.json().text).toContain('Balance 0 in Circuito Punti');
+    expect(preview.json().html).toContain('Circuito Punti');
+    const refused = await ctx.request({
+      method: 'POST',
+      url: `${settingsUrl()}/welcome/preview`,
+      token,
+      payload: { customerId: anna!.id, language: 'en', subject: 'Hi {{name}}', body: 'x' },
+    });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().error.fields).toMatchObject([{ field: 'subjectEn', message: expect.stringContaining('{{name}}') }]);
+  });
+
+  it('links to the preferences page, where promotions and profiling can be stopped', async () => {
+    const mail = await smtp.waitForMessageTo('anna@example.it');
+    const url = /\/u\/([0-9a-f]{32})/.exec(mail.text ?? '')?.[0];
+    expect(url).toBeDefined();
+    const page = await ctx.request({ method: 'GET', url: url! });
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain('Comunicazioni promozionali');
+  });
+
+  it('welcomes the customers of an import only when the operator ticked "invia il benvenuto"', async () => {
+    const importFile = async (sendWelcome: boolean, names: string[]) => {
+      const boundary = '----sf-welcome';
+      const csv = ['Nome;Cognome;Email;Consenso servizio', ...names.map((name) => `${name};Importato;${name.toLowerCase()}@example.it;sì`)].join('\r\n');
+      const fields: Record<string, string> = { kind: 'customers', dryRun: 'false', ...(sendWelcome ? { sendWelcome: 'true' } : {}) };
+      const parts = Object.entries(fields).map(([name, value]) => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`);
+      parts.push(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="clienti.csv"\r\nContent-Type: text/csv\r\n\r\n${csv}\r\n`);
+      const response = await ctx.request({
+        method: 'POST',
+        url: '/api/admin/imports',
+        token,
+        payload: Buffer.from(`${parts.join('')}--${boundary}--\r\n`),
+        headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+      });
+      expect(response.statusCode, response.body).toBe(201);
+      expect((await runImportChunk(importDeps(ctx.app), response.json().id)).status).toBe('done');
+    };
+    await importFile(false, ['Ugo', 'Vera']);
+    await importFile(true, ['Walter', 'Xenia']);
+    await runJobs();
+    const welcomed = smtp.messages.map((m) => m.to?.[0]?.address).filter((to) => /^(ugo|vera|walter|xenia)@/.test(to ?? ''));
+    expect(welcomed.sort()).toEqual(['walter@example.it', 'xenia@example.it']);
+  });
+
+  it('erasure removes the address and the texts from the message log', async () => {
+    const [anna] = await selectRows<{ id: string }>(ctx.app, sql`select id from customers where email = 'anna@example.it'`);
+    await ctx.app.db.transaction((tx) => eraseMessages(tx, anna!.id));
+    const [row] = await selectRows<{ email: string | null; subject: string | null; body_text: string | null; status: string }>(
+      ctx.app,
+      sql`select email, subject, body_text, status from service_messages where customer_id = ${anna!.id}`,
+    );
+    expect(row).toEqual({ email: null, subject: null, body_text: null, status: 'sent' });
+  });
+});

@@ -1,0 +1,29 @@
+import type { PreviewServiceEmail, ServiceEmailKind, ServiceEmailPreview, ServiceEmailSetting, UpdateServiceEmail } from '@sf/contract/service-emails';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { apiClient } from '../../../lib/api-client.ts';
+import { PROGRAMS_PATH, programKeys } from './get-programs.ts';
+
+const serviceEmailKeys = (programId: string) => [...programKeys.program(programId), 'service-emails'] as const;
+
+export function useServiceEmails(programId: string) {
+  return useQuery({
+    queryKey: serviceEmailKeys(programId),
+    queryFn: ({ signal }) => apiClient.get<{ items: ServiceEmailSetting[] }>(`${PROGRAMS_PATH}/${programId}/service-emails`, { signal }),
+  });
+}
+
+export function useSaveServiceEmail(programId: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: ({ kind, ...body }: UpdateServiceEmail & { kind: ServiceEmailKind }) =>
+      apiClient.put<ServiceEmailSetting>(`${PROGRAMS_PATH}/${programId}/service-emails/${kind}`, body, { isSilent: true }),
+    onSuccess: () => client.invalidateQueries({ queryKey: serviceEmailKeys(programId) }),
+  });
+}
+
+export function usePreviewServiceEmail(programId: string) {
+  return useMutation({
+    mutationFn: ({ kind, ...body }: PreviewServiceEmail & { kind: ServiceEmailKind }) =>
+      apiClient.post<ServiceEmailPreview>(`${PROGRAMS_PATH}/${programId}/service-emails/${kind}/preview`, body, { isSilent: true }),
+  });
+}

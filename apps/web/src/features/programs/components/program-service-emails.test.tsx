@@ -1,0 +1,51 @@
+import { screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { http, HttpResponse } from 'msw';
+import { describe, expect, it } from 'vitest';
+import { server } from '../../../testing/msw-server.ts';
+import { renderWithProviders } from '../../../testing/test-utils.tsx';
+import { ProgramServiceEmails } from './program-service-emails.tsx';
+
+const PROGRAM = '5b0c7d1e-2f3a-4b5c-8d9e-0a1b2c3d4e5f';
+const setting = (kind: string, subjectIt: string) => ({
+  kind,
+  isEnabled: false,
+  subjectIt,
+  bodyIt: 'Ciao {{nome}}',
+  subjectEn: 'Hi',
+  bodyEn: 'Hello {{nome}}',
+  isCustomised: false,
+  version: 0,
+});
+
+describe('Messaggi automatici', { timeout: 30_000 }, () => {
+  it('switches a message on with the version read, and shows a refused placeholder on its field', async () => {
+    document.cookie = 'XSRF-TOKEN=t; path=/';
+    const user = userEvent.setup();
+    const bodies: Record<string, unknown>[] = [];
+    server.use(
+      http.get(`/api/admin/programs/${PROGRAM}/service-emails`, () =>
+        HttpResponse.json({ items: [setting('welcome', 'Benvenuto {{nome}}'), setting('voucher', 'Buono'), setting('birthday', 'Auguri'), setting('expiring', 'Punti in scadenza {{nome}}')] }),
+      ),
+      http.put(`/api/admin/programs/${PROGRAM}/service-emails/welcome`, async ({ request }) => {
+        bodies.push((await request.json()) as Record<string, unknown>);
+        return HttpResponse.json(
+          { error: { code: 'validation', message: 'x', fields: [{ field: 'bodyIt', message: 'Testo (italiano): il segnaposto {{nom}} non esiste' }], requestId: 'r' } },
+          { status: 400 },
+        );
+      }),
+    );
+    renderWithProviders(<ProgramServiceEmails programId={PROGRAM} renderCustomerPicker={() => null} />, { route: '/programs', user: { role: 'admin' } });
+    expect(await screen.findByDisplayValue('Benvenuto {{nome}}')).toBeInTheDocument();
+    await user.click(screen.getByRole('switch', { name: 'Invia questo messaggio' }));
+    const body = screen.getByRole('textbox', { name: /^Testo \(italiano\)/ });
+    await user.clear(body);
+    await user.type(body, 'Ciao {{{{nom}}');
+    await user.click(screen.getByRole('button', { name: 'Salva messaggio' }));
+    expect(await screen.findByText('Testo (italiano): il segnaposto {{nom}} non esiste')).toBeInTheDocument();
+    expect(bodies).toEqual([{ isEnabled: true, subjectIt: 'Benvenuto {{nome}}', bodyIt: 'Ciao {{nom}}', subjectEn: 'Hi', bodyEn: 'Hello {{nome}}', version: 0 }]);
+
+    await user.click(within(screen.getByRole('radiogroup', { name: 'Messaggio' })).getByLabelText('Punti in scadenza'));
+    expect(await screen.findByDisplayValue('Punti in scadenza {{nome}}')).toBeInTheDocument();
+  });
+});

@@ -1,0 +1,72 @@
+import { z } from 'zod';
+
+/**
+ * Service e-mails (issue 28): messages about the customer's own card, sent with the SERVICE consent
+ * (never the marketing one). Per program each kind is on or off, with its texts in Italian and English.
+ */
+export const SERVICE_EMAIL_KINDS = ['welcome', 'voucher', 'birthday', 'expiring'] as const;
+export const serviceEmailKindSchema = z.enum(SERVICE_EMAIL_KINDS);
+export type ServiceEmailKind = (typeof SERVICE_EMAIL_KINDS)[number];
+
+/**
+ * The placeholders a text may use, `{{name}}`: any other is refused (`unknown_placeholder`, naming the
+ * field). A placeholder with no value for a message (e.g. `{{codice_buono}}` in a welcome) is empty.
+ */
+export const SERVICE_EMAIL_PLACEHOLDERS = [
+  'nome',
+  'cognome',
+  'programma',
+  'saldo',
+  'punti_in_scadenza',
+  'data_scadenza',
+  'link_tessera',
+  'codice_buono',
+  'premio',
+  'validita_buono',
+  'punti_bonus',
+] as const;
+export type ServiceEmailPlaceholder = (typeof SERVICE_EMAIL_PLACEHOLDERS)[number];
+
+export const SERVICE_EMAIL_BOUNDS = { subjectMax: 200, bodyMax: 5000 } as const;
+
+const subject = z.string().trim().min(1).max(SERVICE_EMAIL_BOUNDS.subjectMax);
+const body = z.string().trim().min(1).max(SERVICE_EMAIL_BOUNDS.bodyMax);
+
+export const serviceEmailSettingSchema = z.object({
+  kind: serviceEmailKindSchema,
+  isEnabled: z.boolean(),
+  /** Plain text; a blank line starts a new paragraph. */
+  subjectIt: z.string(),
+  bodyIt: z.string(),
+  subjectEn: z.string(),
+  bodyEn: z.string(),
+  /** False while the program still uses the default texts. */
+  isCustomised: z.boolean(),
+  version: z.number().int(),
+});
+export type ServiceEmailSetting = z.infer<typeof serviceEmailSettingSchema>;
+export const serviceEmailSettingsSchema = z.object({ items: z.array(serviceEmailSettingSchema) });
+
+export const updateServiceEmailSchema = z.strictObject({
+  isEnabled: z.boolean(),
+  subjectIt: subject,
+  bodyIt: body,
+  subjectEn: subject,
+  bodyEn: body,
+  /** The version read (0 when the program had no row yet: the defaults). */
+  version: z.number().int().min(0),
+});
+export type UpdateServiceEmail = z.infer<typeof updateServiceEmailSchema>;
+
+export const serviceEmailKindParamSchema = z.object({ id: z.uuid(), kind: serviceEmailKindSchema });
+
+/** A preview with a real customer's values (the texts as typed, saved or not). */
+export const previewServiceEmailSchema = z.strictObject({
+  customerId: z.uuid(),
+  language: z.enum(['it', 'en']),
+  subject,
+  body,
+});
+export type PreviewServiceEmail = z.infer<typeof previewServiceEmailSchema>;
+export const serviceEmailPreviewSchema = z.object({ subject: z.string(), html: z.string(), text: z.string() });
+export type ServiceEmailPreview = z.infer<typeof serviceEmailPreviewSchema>;
