@@ -57,6 +57,18 @@ export function richTextToPlain(html: string): string {
     .trim();
 }
 
+/** The head every e-mail of ours shares: its title, the inbox's preview line when there is one, our type. */
+function documentHead(subject: string, preheader = ''): string {
+  return `<mj-head>
+    <mj-title>${escapeHtml(subject)}</mj-title>
+    ${preheader ? `<mj-preview>${escapeHtml(preheader)}</mj-preview>` : ''}
+    <mj-attributes>
+      <mj-all font-family="Helvetica, Arial, sans-serif" />
+      <mj-text font-size="15px" line-height="1.5" color="#1f2933" />
+    </mj-attributes>
+  </mj-head>`;
+}
+
 /**
  * A campaign's document, once: the subject line, the preheader (the inbox's preview line), the body
  * (already sanitised against the news editor's allow-list), and the footer with the unsubscribe link.
@@ -65,14 +77,7 @@ export async function renderCampaignTemplate(input: { subject: string; preheader
   const footer = FOOTER[input.language];
   const body = markPlaceholders(input.body);
   const source = `<mjml lang="${input.language}">
-  <mj-head>
-    <mj-title>${escapeHtml(input.subject)}</mj-title>
-    ${input.preheader ? `<mj-preview>${escapeHtml(input.preheader)}</mj-preview>` : ''}
-    <mj-attributes>
-      <mj-all font-family="Helvetica, Arial, sans-serif" />
-      <mj-text font-size="15px" line-height="1.5" color="#1f2933" />
-    </mj-attributes>
-  </mj-head>
+  ${documentHead(input.subject, input.preheader)}
   <mj-body background-color="#f4f5f7">
     <mj-section background-color="#ffffff" padding="24px 16px">
       <mj-column>
@@ -182,13 +187,7 @@ export async function renderServiceMessage(input: {
     )
     .join('\n');
   const source = `<mjml lang="${input.language}">
-  <mj-head>
-    <mj-title>${escapeHtml(input.subject)}</mj-title>
-    <mj-attributes>
-      <mj-all font-family="Helvetica, Arial, sans-serif" />
-      <mj-text font-size="15px" line-height="1.5" color="#1f2933" />
-    </mj-attributes>
-  </mj-head>
+  ${documentHead(input.subject)}
   <mj-body background-color="#f4f5f7">
     <mj-section background-color="${background}" padding="16px">
       <mj-column>${header}</mj-column>
