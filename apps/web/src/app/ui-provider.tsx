@@ -11,11 +11,16 @@ const Notifications = lazy(() => import('./toast-container.tsx').then((m) => ({ 
 /** S16: every toast top-right, gone after 5000 ms. */
 export const TOAST_AUTO_CLOSE_MS = 5000;
 
-/** The UI kit and toasts: what the sign-in page shown before the app has loaded needs (first-screen.tsx). */
-export function UiProviders({ children }: { children: ReactNode }) {
+/**
+ * The UI kit and toasts: what the sign-in page shown before the app has loaded needs (first-screen.tsx).
+ * `env="test"` is for component tests: Mantine then draws a menu or a dialog at once, without its
+ * transition's frames and timers, which on a loaded machine left a just-opened menu hidden past the
+ * test's wait.
+ */
+export function UiProviders({ children, env = 'default' }: { children: ReactNode; env?: 'default' | 'test' }) {
   const isToastWanted = useSyncExternalStore(onFirstToast, hasToastBeenRaised);
   return (
-    <MantineProvider theme={theme} colorSchemeManager={colorSchemeManager} cssVariablesResolver={cssVariablesResolver} defaultColorScheme="auto">
+    <MantineProvider theme={theme} colorSchemeManager={colorSchemeManager} cssVariablesResolver={cssVariablesResolver} defaultColorScheme="auto" env={env}>
       {isToastWanted && (
         <Suspense fallback={null}>
           <Notifications position="top-right" autoClose={TOAST_AUTO_CLOSE_MS} />

@@ -64,7 +64,7 @@ function prepare(options: RenderOptions): void {
 
 function Providers({ children }: { children: ReactNode }) {
   return (
-    <AppProviders>
+    <AppProviders env="test">
       <AppDataProviders queryClient={createQueryClient()}>{children}</AppDataProviders>
     </AppProviders>
   );
