@@ -24,6 +24,7 @@
  *   npm run bench:web                  # the same + Lighthouse + timings
  *   npm run bench:web -- --no-build --runs=7 --list-path=/news --rows=25
  *   npm run bench:web -- --dist=/tmp/other-build --lighthouse-runs=0 --waterfall
+ *   npm run bench:web -- --no-build --lighthouse-runs=0 --runs=9 --against=/tmp/main-dist   # paired, in turns
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -86,6 +87,9 @@ const { values: args } = parseArgs({
     'row-selector': { type: 'string', default: 'main table tbody tr:has(a)' },
     // Another build to serve (implies --no-build), e.g. one of another branch for a comparison at the same load.
     dist: { type: 'string' },
+    // A second build (e.g. main's, before a change) served by a second server: the timings run on both, in
+    // turns, and print the median of the paired differences. The way to judge a change on a shared machine.
+    against: { type: 'string' },
     // Prints the last deep link's waterfall (resource timing: start → end of each request, in ms from navigation start).
     waterfall: { type: 'boolean', default: false },
     // The timings' browser: 'disk' (default) is a browser profile on disk, as a returning user's browser is,
@@ -189,6 +193,19 @@ const menuLinkSelector = `nav a[href="${listPath}"]`;
 
 type Journey = { menu: number; rows: number };
 
+/** One build's server, its browser profile, and what its runs measured. */
+type Side = {
+  label: string;
+  server: AppServer;
+  context: BrowserContext;
+  profileDir: string | null;
+  signIn: number[];
+  deepLink: number[];
+  deepLinkBusy: number[];
+  returning: Journey[];
+  cold: Journey[];
+};
+
 /**
  * A person's morning (issue 32): open /auth/login, focus the e-mail field, pause 1.5 s (typing), fill,
  * submit, land on the home screen (no `?redirect=`), wait for the main menu's link to the list, click it,
@@ -247,15 +264,6 @@ type Timing = { name: string; start: number; end: number };
 let lastWaterfall: Timing[] = [];
 
 /**
- * The renderer's main thread busy time (Chromium's TaskDuration) of each deep link: the page's own work,
- * without the waits for the network and the cache, until its rows were on screen and it had loaded
- * (read then: it includes the work of the frames after the rows, up to the load event). It moves with
- * the machine's load too (344 and 414 ms in two CI runs of nearly the same code): compare two builds in
- * the same run, visits interleaved.
- */
-const deepLinkBusyTimes: number[] = [];
-
-/**
  * Runs in every page of the timings' browser from its first moment (an init script, before the page's own
  * scripts): on the list's address, the frame in which the rows are first on screen, as the polling of
  * `rowsVisible` checks them, kept in `window.sfRowsShownAt`. The deep link reads it: Playwright's own
@@ -276,15 +284,22 @@ const rowsShownRecorder = () => `(() => {
   requestAnimationFrame(check);
 })();`;
 
-/** Opening the list's address in a new tab while signed in: from navigation start to the rows on screen. */
-async function deepLink(context: BrowserContext, baseUrl: string): Promise<number> {
+/**
+ * Opening the list's address in a new tab while signed in: from navigation start to the rows on screen.
+ * `busyTimes` gets the renderer's main thread busy time (Chromium's TaskDuration) of the visit: the page's
+ * own work, without the waits for the network and the cache, until its rows were on screen and it had
+ * loaded (read then: it includes the work of the frames after the rows, up to the load event). It moves
+ * with the machine's load too (344 and 414 ms in two CI runs of nearly the same code): compare two builds
+ * in the same run (`--against`).
+ */
+async function deepLink(context: BrowserContext, baseUrl: string, busyTimes: number[]): Promise<number> {
   const page = await context.newPage();
   const cdp = await context.newCDPSession(page);
   await cdp.send('Performance.enable');
   await page.goto(`${baseUrl}${listPath}`);
   const shownAt = Number(await (await page.waitForFunction(() => (window as unknown as { sfRowsShownAt?: number }).sfRowsShownAt, null, { timeout: 30_000 })).jsonValue());
   const { metrics } = await cdp.send('Performance.getMetrics');
-  deepLinkBusyTimes.push((metrics.find((metric) => metric.name === 'TaskDuration')?.value ?? NaN) * 1000);
+  busyTimes.push((metrics.find((metric) => metric.name === 'TaskDuration')?.value ?? NaN) * 1000);
   lastWaterfall = await page.evaluate(() =>
     (performance.getEntriesByType('resource') as PerformanceResourceTiming[]).map((entry) => ({
       name: new URL(entry.name).pathname + new URL(entry.name).search,
@@ -377,63 +392,91 @@ async function main(): Promise<number> {
 
     if (args.full) {
       await ensureListRows(server, rowsWanted);
-      const onDisk = args['browser-profile'] !== 'memory';
-      const profileDir = onDisk ? mkdtempSync(path.join(os.tmpdir(), 'sf-bench-web-profile-')) : null;
-      const contextOptions = { locale: 'it-IT', timezoneId: 'Europe/Rome' };
-      const context = profileDir
-        ? await chromium.launchPersistentContext(profileDir, { ...contextOptions, executablePath: CHROMIUM, args: CHROMIUM_ARGS })
-        : await browser.newContext(contextOptions);
-      await context.addInitScript(rowsShownRecorder());
-      console.log(
-        `\nTimings in ${profileDir ? "a browser profile on disk (HTTP cache and V8's code cache, as a returning user's browser)" : 'an in-memory browser context (no V8 code cache)'}:`,
-      );
-      const signInTimes: number[] = [];
-      const deepLinkTimes: number[] = [];
-      const returningJourneys: Journey[] = [];
-      // Each run starts signed out, so the page shows the form; the assets stay cached as for a returning user.
-      const signOut = async () => {
-        await context.clearCookies();
-        const page = await context.newPage();
-        await page.goto(loginUrl);
-        await page.evaluate(() => window.localStorage.clear());
-        await page.close();
-      };
-      for (let run = 0; run < runs; run += 1) {
-        await signOut();
-        signInTimes.push(await signInToList(context, server.url));
-        deepLinkTimes.push(await deepLink(context, server.url));
-        await signOut();
-        returningJourneys.push(await journey(context, server.url));
+      // With --against, a second server serves the other build, and every run is made on both, one after
+      // the other in alternating order: the machine's load then weighs on both alike (decision 010).
+      const baseline = args.against ? await startAppServer({ smtpUrl: 'smtp://127.0.0.1:9', webDist: path.resolve(args.against) }) : null;
+      try {
+        if (baseline) await ensureListRows(baseline, rowsWanted);
+        const onDisk = args['browser-profile'] !== 'memory';
+        const contextOptions = { locale: 'it-IT', timezoneId: 'Europe/Rome' };
+        const sides: Side[] = [];
+        for (const [label, each] of [['this build', server], ...(baseline ? [['--against', baseline] as const] : [])] as const) {
+          const profileDir = onDisk ? mkdtempSync(path.join(os.tmpdir(), 'sf-bench-web-profile-')) : null;
+          const context = profileDir
+            ? await chromium.launchPersistentContext(profileDir, { ...contextOptions, executablePath: CHROMIUM, args: CHROMIUM_ARGS })
+            : await browser.newContext(contextOptions);
+          await context.addInitScript(rowsShownRecorder());
+          sides.push({ label, server: each, context, profileDir, signIn: [], deepLink: [], deepLinkBusy: [], returning: [], cold: [] });
+        }
+        console.log(
+          `\nTimings in ${onDisk ? "a browser profile on disk (HTTP cache and V8's code cache, as a returning user's browser)" : 'an in-memory browser context (no V8 code cache)'}` +
+            `${baseline ? `, this build and ${args.against} (--against) in turns` : ''}:`,
+        );
+        // Each run starts signed out, so the page shows the form; the assets stay cached as for a returning user.
+        const signOut = async ({ context, server: each }: Side) => {
+          await context.clearCookies();
+          const page = await context.newPage();
+          await page.goto(`${each.url}/auth/login`);
+          await page.evaluate(() => window.localStorage.clear());
+          await page.close();
+        };
+        for (let run = 0; run < runs; run += 1) {
+          for (const side of run % 2 ? [...sides].reverse() : sides) {
+            await signOut(side);
+            side.signIn.push(await signInToList(side.context, side.server.url));
+            side.deepLink.push(await deepLink(side.context, side.server.url, side.deepLinkBusy));
+            await signOut(side);
+            side.returning.push(await journey(side.context, side.server.url));
+            // A cold browser: a fresh in-memory context per run (no HTTP cache, no code cache).
+            const cold = await browser.newContext(contextOptions);
+            side.cold.push(await journey(cold, side.server.url));
+            await cold.close();
+          }
+        }
+        const list = `${rowsWanted} rows of ${listPath}`;
+        for (const side of sides) {
+          if (baseline) console.log(`${side.label}:`);
+          const signInMedian = median(side.signIn);
+          const deepLinkMedian = median(side.deepLink);
+          console.log(`Sign-in → ${list} visible, ${runs} runs: ${side.signIn.map((ms) => ms.toFixed(0)).join(', ')} ms`);
+          console.log(`  median ${signInMedian.toFixed(0)} ms (budget ${BUDGET.signInToListMs} ms, ${verdict(signInMedian <= BUDGET.signInToListMs)})`);
+          console.log(`Deep link to ${listPath} while signed in → ${list} visible: ${side.deepLink.map((ms) => ms.toFixed(0)).join(', ')} ms`);
+          console.log(`  median ${deepLinkMedian.toFixed(0)} ms (budget ${BUDGET.deepLinkMs} ms, ${verdict(deepLinkMedian <= BUDGET.deepLinkMs)})`);
+          console.log(`  the page's main thread busy meanwhile: median ${median(side.deepLinkBusy).toFixed(0)} ms (the page's own work until the rows and the load event, without its waits)`);
+          for (const [label, journeys] of [
+            ['cold browser', side.cold],
+            ['returning browser', side.returning],
+          ] as const) {
+            const menuMedian = median(journeys.map((item) => item.menu));
+            const rowsMedian = median(journeys.map((item) => item.rows));
+            console.log(`Journey, ${label} (login, focus, 1.5 s typing, submit, land, click the menu's ${listPath}), ${runs} runs:`);
+            console.log(`  submit → menu link visible: ${journeys.map((item) => item.menu.toFixed(0)).join(', ')} ms; median ${menuMedian.toFixed(0)} ms (budget ${BUDGET.journeyMenuMs} ms, ${verdict(menuMedian <= BUDGET.journeyMenuMs)})`);
+            console.log(`  submit → ${list} visible: ${journeys.map((item) => item.rows.toFixed(0)).join(', ')} ms; median ${rowsMedian.toFixed(0)} ms (budget ${BUDGET.journeyRowsMs} ms, ${verdict(rowsMedian <= BUDGET.journeyRowsMs)})`);
+          }
+        }
+        const [mine, other] = sides;
+        if (mine && other) {
+          // The difference within each pair of runs, then its median: what a change gains at the same load.
+          const paired = (a: number[], b: number[]) => {
+            const difference = median(a.map((value, index) => value - (b[index] ?? NaN)));
+            return `${difference > 0 ? '+' : ''}${difference.toFixed(0)} ms (${((difference / median(b)) * 100).toFixed(0)} %)`;
+          };
+          const menus = (journeys: Journey[]) => journeys.map((item) => item.menu);
+          const rows = (journeys: Journey[]) => journeys.map((item) => item.rows);
+          console.log(`This build − ${args.against}, median of the ${runs} paired differences (negative: this build is faster):`);
+          console.log(`  sign-in → rows ${paired(mine.signIn, other.signIn)}; deep link ${paired(mine.deepLink, other.deepLink)}`);
+          console.log(`  journey, cold: menu ${paired(menus(mine.cold), menus(other.cold))}, rows ${paired(rows(mine.cold), rows(other.cold))}`);
+          console.log(`  journey, returning: menu ${paired(menus(mine.returning), menus(other.returning))}, rows ${paired(rows(mine.returning), rows(other.returning))}`);
+        }
+        console.log(`  (${loadAverage()} at the end of the timings)`);
+        if (args.waterfall) printWaterfall(sides[0]?.deepLink.at(-1) ?? NaN);
+        for (const side of sides) {
+          await side.context.close();
+          if (side.profileDir) rmSync(side.profileDir, { recursive: true, force: true });
+        }
+      } finally {
+        await baseline?.stop();
       }
-      // A cold browser: a fresh in-memory context per run (no HTTP cache, no code cache).
-      const coldJourneys: Journey[] = [];
-      for (let run = 0; run < runs; run += 1) {
-        const cold = await browser.newContext(contextOptions);
-        coldJourneys.push(await journey(cold, server.url));
-        await cold.close();
-      }
-      const signInMedian = median(signInTimes);
-      const deepLinkMedian = median(deepLinkTimes);
-      const list = `${rowsWanted} rows of ${listPath}`;
-      console.log(`Sign-in → ${list} visible, ${runs} runs: ${signInTimes.map((ms) => ms.toFixed(0)).join(', ')} ms`);
-      console.log(`  median ${signInMedian.toFixed(0)} ms (budget ${BUDGET.signInToListMs} ms, ${verdict(signInMedian <= BUDGET.signInToListMs)})`);
-      console.log(`Deep link to ${listPath} while signed in → ${list} visible: ${deepLinkTimes.map((ms) => ms.toFixed(0)).join(', ')} ms`);
-      console.log(`  median ${deepLinkMedian.toFixed(0)} ms (budget ${BUDGET.deepLinkMs} ms, ${verdict(deepLinkMedian <= BUDGET.deepLinkMs)})`);
-      console.log(`  the page's main thread busy meanwhile: median ${median(deepLinkBusyTimes).toFixed(0)} ms (the page's own work until the rows and the load event, without its waits)`);
-      for (const [label, journeys] of [
-        ['cold browser', coldJourneys],
-        ['returning browser', returningJourneys],
-      ] as const) {
-        const menuMedian = median(journeys.map((item) => item.menu));
-        const rowsMedian = median(journeys.map((item) => item.rows));
-        console.log(`Journey, ${label} (login, focus, 1.5 s typing, submit, land, click the menu's ${listPath}), ${runs} runs:`);
-        console.log(`  submit → menu link visible: ${journeys.map((item) => item.menu.toFixed(0)).join(', ')} ms; median ${menuMedian.toFixed(0)} ms (budget ${BUDGET.journeyMenuMs} ms, ${verdict(menuMedian <= BUDGET.journeyMenuMs)})`);
-        console.log(`  submit → ${list} visible: ${journeys.map((item) => item.rows.toFixed(0)).join(', ')} ms; median ${rowsMedian.toFixed(0)} ms (budget ${BUDGET.journeyRowsMs} ms, ${verdict(rowsMedian <= BUDGET.journeyRowsMs)})`);
-      }
-      console.log(`  (${loadAverage()} at the end of the timings)`);
-      if (args.waterfall) printWaterfall(deepLinkTimes.at(-1) ?? NaN);
-      await context.close();
-      if (profileDir) rmSync(profileDir, { recursive: true, force: true });
 
       console.log(`\nLighthouse mobile performance on /auth/login (simulated slow 4G, mid-range phone):`);
       try {

@@ -55,7 +55,7 @@ function enterApp(to?: string, options: { replace?: boolean } = {}): void {
 // A first visit to the sign-in page shows it without the router, i18next and the other screens
 // (decision 010); anything else (a deep link, a stored session) loads the app at once.
 if (/^\/auth\/login\/?$/.test(window.location.pathname) && !hasStoredSession) {
-  root.render(<FirstScreen enterApp={enterApp} warmUp={(target) => void loadApp().then((app) => app.preloadPath(target))} />);
+  root.render(<FirstScreen enterApp={enterApp} warmUp={(target) => void loadApp().then((app) => app.preloadAfterSignIn(target))} />);
 } else {
   enterApp();
 }

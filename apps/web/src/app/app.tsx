@@ -6,7 +6,7 @@ import { AppProviders } from './provider.tsx';
 import { createAppRouter } from './router.tsx';
 import { returnFocusFromDialogs } from '../lib/dialog-focus.ts';
 
-export { preloadPath } from './preload.ts';
+export { preloadAfterSignIn, preloadPath } from './preload.ts';
 
 /** The document-wide listeners of `lib/dialog-focus.ts`, once per page. */
 let isDialogFocusInstalled = false;

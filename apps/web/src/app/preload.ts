@@ -1,5 +1,7 @@
 import { matchRoutes } from 'react-router';
+import { PREFETCHED_SCREENS } from './prefetch-routes.ts';
 import { appRoutes } from './router.tsx';
+import { SCREENS } from './screens.ts';
 
 /**
  * Loads the lazy route modules of `path` (the signed-in layout and its texts, the screen) ahead of a
@@ -9,4 +11,19 @@ import { appRoutes } from './router.tsx';
 export async function preloadPath(path: string): Promise<void> {
   const matches = matchRoutes(appRoutes, path) ?? [];
   await Promise.all(matches.map(({ route }) => (typeof route.lazy === 'function' ? Promise.resolve(route.lazy()).catch(() => undefined) : undefined)));
+}
+
+/**
+ * What signing in leads to, fetched while the user types (`first-screen.tsx`'s warm-up): the target
+ * screen's modules, and the code (not the data) of Clienti, the menu's most used screen — its route
+ * module and its list's declaration, which the route's loader imports. Fetched after signing in instead,
+ * they queued behind the landing screen's requests on a busy server, and the first click on Clienti
+ * waited for them (issue 32).
+ */
+export async function preloadAfterSignIn(target: string): Promise<void> {
+  const clienti = PREFETCHED_SCREENS[SCREENS.customers.path];
+  await Promise.all([
+    preloadPath(target),
+    clienti ? Promise.all([clienti.route(), clienti.list(), import('./list-prefetch.ts')]).catch(() => undefined) : undefined,
+  ]);
 }
