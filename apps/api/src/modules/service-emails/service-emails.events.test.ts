@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
-import { createTestContext, manualJobRunner, selectRows, type TestContext } from '../../../test/helper.ts';
+import { createTestContext, runJobsOnce, TEST_CONSENT, selectRows, type TestContext } from '../../../test/helper.ts';
 import { createLedgerFixture, type LedgerFixture } from '../../../test/ledger-fixtures.ts';
 import { startSmtpCatcher, type SmtpCatcher } from '../../../../../tools/test-support/smtp-catcher.ts';
 import { localDate } from '../../lib/business-days.ts';
@@ -9,7 +9,6 @@ import { payBirthdayBonuses } from '../bonuses/bonuses.service.ts';
 import { serviceEmailDepsOf, serviceEmailJobs } from './service-emails.jobs.ts';
 import { queueExpiringReminders } from './service-emails.service.ts';
 
-const consent = { granted: true, channel: 'counter', noticeVersion: '2026-01' };
 
 /**
  * The three messages caused by events: a voucher issued (with its code and validity), the birthday
@@ -23,14 +22,7 @@ describe('service e-mails caused by events', () => {
   let fx: LedgerFixture;
   let customerId = '';
 
-  const runJobs = async () => {
-    const runner = manualJobRunner(ctx.app, { handlers: serviceEmailJobs(ctx.app).handlers });
-    try {
-      return await runner.tick();
-    } finally {
-      await runner.stop();
-    }
-  };
+  const runJobs = () => runJobsOnce(ctx.app, serviceEmailJobs(ctx.app).handlers);
   const switchOn = async (kind: string) => {
     const list = await ctx.request({ method: 'GET', url: `/api/admin/programs/${fx.pointsProgramId}/service-emails`, token });
     const current = (list.json().items as { kind: string; subjectIt: string; bodyIt: string; subjectEn: string; bodyEn: string; version: number }[]).find((item) => item.kind === kind)!;
@@ -56,7 +48,7 @@ describe('service e-mails caused by events', () => {
       method: 'POST',
       url: '/api/admin/customers',
       token,
-      payload: { firstName: 'Franca', lastName: 'Eventi', email: 'franca@example.it', birthDate, consents: { service: consent } },
+      payload: { firstName: 'Franca', lastName: 'Eventi', email: 'franca@example.it', birthDate, consents: { service: TEST_CONSENT } },
     });
     expect(created.statusCode, created.body).toBe(201);
     customerId = created.json().id;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
-import { createTestContext, manualJobRunner, selectRows, type TestContext } from '../../../test/helper.ts';
+import { createTestContext, createTestCustomer, runJobsOnce, selectRows, type TestContext } from '../../../test/helper.ts';
 import { createLedgerFixture, type LedgerFixture } from '../../../test/ledger-fixtures.ts';
 import { startSmtpCatcher, type SmtpCatcher } from '../../../../../tools/test-support/smtp-catcher.ts';
 import { eraseMessages } from '../messages/message-log.service.ts';
@@ -9,7 +9,6 @@ import { claimMessage } from './service-emails.repository.ts';
 import { importDeps } from '../imports/imports.service.ts';
 import { runImportChunk } from '../imports/imports.run.ts';
 
-const consent = { granted: true, channel: 'counter', noticeVersion: '2026-01' };
 const APP_URL = 'http://app.example.test';
 
 /**
@@ -23,30 +22,10 @@ describe('service e-mails', () => {
   let token = '';
   let fx: LedgerFixture;
 
-  const runJobs = async () => {
-    const runner = manualJobRunner(ctx.app, { handlers: serviceEmailJobs(ctx.app).handlers });
-    try {
-      return await runner.tick();
-    } finally {
-      await runner.stop();
-    }
-  };
+  const runJobs = () => runJobsOnce(ctx.app, serviceEmailJobs(ctx.app).handlers);
 
-  async function createCustomer(firstName: string, options: { service?: boolean; email?: boolean } = {}) {
-    const response = await ctx.request({
-      method: 'POST',
-      url: '/api/admin/customers',
-      token,
-      payload: {
-        firstName,
-        lastName: 'Servizio',
-        ...((options.email ?? true) ? { email: `${firstName.toLowerCase()}@example.it` } : {}),
-        consents: (options.service ?? true) ? { service: consent } : {},
-      },
-    });
-    expect(response.statusCode, response.body).toBe(201);
-    return response.json() as { id: string; version: number };
-  }
+  const createCustomer = (firstName: string, options: { service?: boolean; email?: boolean; language?: 'it' | 'en' } = {}) =>
+    createTestCustomer(ctx, token, firstName, { lastName: 'Servizio', consents: (options.service ?? true) ? ['service'] : [], ...options });
 
   const messagesOf = async (customerId: string) => {
     const response = await ctx.request({ method: 'GET', url: `/api/admin/customers/${customerId}/messages`, token });
@@ -145,6 +124,25 @@ describe('service e-mails', () => {
     // Nothing is sent twice.
     await runJobs();
     expect(smtp.messages.filter((m) => m.to?.[0]?.address === 'anna@example.it')).toHaveLength(1);
+  });
+
+  it("writes in the customer's language: an English customer gets the English texts and preferences page", async () => {
+    const olga = await createCustomer('Olga', { language: 'en' });
+    await runJobs();
+    const mail = await smtp.waitForMessageTo('olga@example.it');
+    expect(mail.subject).toBe('Welcome, Olga');
+    expect(mail.text).toMatch(new RegExp(`^Your card: ${APP_URL}/c/[A-Za-z0-9_-]{43}`));
+    expect(mail.text).toContain('Your preferences (promotions and profiling)');
+    expect(mail.html).toContain('Open your card');
+    expect(mail.html).toContain('<html lang="en"');
+    const [row] = await selectRows<{ language: string }>(ctx.app, sql`select language from service_messages where customer_id = ${olga.id}`);
+    expect(row?.language).toBe('en');
+    // Her page is English whatever the browser asks for.
+    const url = /\/u\/[0-9a-f]{32}/.exec(mail.text ?? '')![0];
+    const page = await ctx.request({ method: 'GET', url, headers: { 'accept-language': 'it' } });
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain('<html lang="en">');
+    expect(page.body).toContain('Promotional messages');
   });
 
   it('skips a customer without the service consent, and queues nothing without an address', async () => {

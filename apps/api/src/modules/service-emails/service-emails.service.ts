@@ -278,14 +278,9 @@ export async function sendServiceMessage(deps: ServiceEmailDeps, messageId: numb
   const claimId = randomUUID();
   const message = await repo.claimMessage(deps.db, messageId, claimId, deps.leaseSeconds);
   if (!message) return { status: 'not_due' };
-  if (message.status === 'skipped' || !message.email || !message.programId) return { status: 'skipped' };
-  const setting = await repo.findSetting(deps.db, message.programId, message.kind);
-  // Switched off since it was queued: the program no longer sends it.
-  if (!setting?.isEnabled) {
-    await repo.finishMessage(deps.db, { id: message.id, claimId }, { status: 'skipped', error: 'switched_off' });
-    return { status: 'skipped' };
-  }
-  const texts = settingOf(message.kind, setting);
+  // Skipped by the claim: the customer (consent, address, status, a block) or the program's switch, off since it was queued.
+  if (message.status === 'skipped' || !message.email || !message.programId || !message.setting) return { status: 'skipped' };
+  const texts = settingOf(message.kind, message.setting);
   const language = message.language;
   let copy: RenderedTemplate;
   try {
@@ -319,7 +314,7 @@ export async function sendServiceMessage(deps: ServiceEmailDeps, messageId: numb
       kind: SERVICE_EMAIL_SEND_JOB,
       dedupeKey: `${SERVICE_EMAIL_SEND_JOB}:${message.id}:${message.attempts}`,
       payload: { messageId: message.id },
-      runAt: new Date(Date.now() + outcome.retryInSeconds * 1000),
+      runAt: new Date(deps.clock.now().getTime() + outcome.retryInSeconds * 1000),
     });
     return { status: 'retry' };
   }
