@@ -8,6 +8,8 @@ import { localDate } from '../../lib/business-days.ts';
 import { payBirthdayBonuses } from '../bonuses/bonuses.service.ts';
 import { serviceEmailDepsOf, serviceEmailJobs } from './service-emails.jobs.ts';
 import { queueExpiringReminders } from './service-emails.service.ts';
+import { VOUCHER_QR_CID } from '../messages/messages.service.ts';
+import QRCode from 'qrcode';
 
 
 /**
@@ -88,6 +90,13 @@ describe('service e-mails caused by events', () => {
     expect(mail?.text).toContain(`Mostra questo codice alla cassa: ${code}`);
     expect(mail?.text).toContain('Validità: 31 dicembre 2099.');
     expect(mail?.html).toContain(code);
+    // The code's QR as an inline picture (a CID part: Gmail blocks data: images), with its alt text.
+    const png = mail?.attachments.find((part) => part.mimeType === 'image/png');
+    expect(png?.contentId).toBe(`<${VOUCHER_QR_CID}>`);
+    expect(mail?.html).toContain(`src="cid:${VOUCHER_QR_CID}"`);
+    expect(mail?.html).toContain(`alt="Codice QR del buono ${code}"`);
+    const content = Buffer.from(png!.content as ArrayBuffer);
+    expect(content.equals(await QRCode.toBuffer(code, { type: 'png', margin: 1, width: 240, errorCorrectionLevel: 'M' }))).toBe(true);
   });
 
   it('sends the birthday bonus credited, with the points and the new balance', async () => {

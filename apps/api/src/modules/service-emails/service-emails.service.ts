@@ -245,6 +245,7 @@ async function render(
     look,
     buttons,
     preferencesUrl: unsubscribeUrlFor(deps.appUrl, input.token),
+    ...(typeof input.facts['codice_buono'] === 'string' ? { voucherCode: input.facts['codice_buono'] } : {}),
   });
 }
 
@@ -300,7 +301,7 @@ export async function sendServiceMessage(deps: ServiceEmailDeps, messageId: numb
     throw error;
   }
   try {
-    await deps.mailer.send({ to: message.email, subject: copy.subject, text: copy.text, html: copy.html });
+    await deps.mailer.send({ to: message.email, subject: copy.subject, text: copy.text, html: copy.html, ...(copy.attachments ? { attachments: copy.attachments } : {}) });
     await repo.finishMessage(deps.db, { id: message.id, claimId }, { status: 'sent', subject: copy.subject, text: copy.text });
     return { status: 'sent' };
   } catch (error) {
