@@ -4,7 +4,9 @@ import { createTestContext, createTestCustomer, runJobsOnce, selectRows, type Te
 import { createLedgerFixture, type LedgerFixture } from '../../../test/ledger-fixtures.ts';
 import { startSmtpCatcher, type SmtpCatcher } from '../../../../../tools/test-support/smtp-catcher.ts';
 import { eraseMessages } from '../messages/message-log.service.ts';
-import { serviceEmailJobs } from './service-emails.jobs.ts';
+import type { Mailer } from '../../lib/mailer.ts';
+import { serviceEmailDepsOf, serviceEmailJobs } from './service-emails.jobs.ts';
+import { sendServiceMessage } from './service-emails.service.ts';
 import { claimMessage } from './service-emails.repository.ts';
 import { importDeps } from '../imports/imports.service.ts';
 import { runImportChunk } from '../imports/imports.run.ts';
@@ -174,6 +176,22 @@ describe('service e-mails', () => {
     expect(await messagesOf(elena.id)).toMatchObject([{ status: 'unknown' }]);
   });
 
+  it("queues a temporary failure's retry at the app's clock, not the machine's", async () => {
+    const ivo = await createCustomer('Ivo');
+    const [row] = await selectRows<{ id: string | number }>(ctx.app, sql`select id from service_messages where customer_id = ${ivo.id}`);
+    const ahead = new Date(Date.now() + 3_600_000);
+    const busy: Mailer = {
+      kind: 'smtp',
+      send: async () => {
+        throw Object.assign(new Error('451 4.2.1 Mailbox busy, try later'), { responseCode: 451 });
+      },
+    };
+    const outcome = await sendServiceMessage({ ...serviceEmailDepsOf(ctx.app), mailer: busy, clock: { now: () => ahead }, retryBaseSeconds: 30 }, Number(row!.id));
+    expect(outcome).toEqual({ status: 'retry' });
+    const [retry] = await selectRows<{ run_at: Date | string }>(ctx.app, sql`select run_at from jobs where dedupe_key = ${`service-email-send:${row!.id}:1`}`);
+    expect(new Date(retry!.run_at).getTime()).toBe(ahead.getTime() + 30_000);
+  });
+
   it('does not send a message queued before its program switched it off', async () => {
     const gino = await createCustomer('Gino');
     const off = await ctx.request({
@@ -186,6 +204,8 @@ describe('service e-mails', () => {
     await runJobs();
     expect(smtp.messages.some((m) => m.to?.[0]?.address === 'gino@example.it')).toBe(false);
     expect(await messagesOf(gino.id)).toMatchObject([{ status: 'skipped' }]);
+    // Skipped by the claim itself, which reads the program's switch in the same statement.
+    expect(await selectRows(ctx.app, sql`select status, last_error from service_messages where customer_id = ${gino.id}`)).toEqual([{ status: 'skipped', last_error: 'switched_off' }]);
     const on = await ctx.request({
       method: 'PUT',
       url: `${settingsUrl()}/welcome`,
