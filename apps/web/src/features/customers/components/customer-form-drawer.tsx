@@ -159,7 +159,7 @@ function CustomerForm({ customer, onSaved }: { customer: Customer | null; onSave
               onChange={(value) => field.onChange(value ?? 'it')}
               onBlur={field.onBlur}
               error={errors.language?.message}
-              w={240}
+              w={320}
             />
           )}
         />
