@@ -8,7 +8,8 @@ import { inject } from 'vitest';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { eq, type SQL } from 'drizzle-orm';
 import { decodeJwt } from 'jose';
-import { CSRF_COOKIE, CSRF_HEADER } from '@sf/contract/app-info';
+import { CSRF_COOKIE, CSRF_HEADER, type Language } from '@sf/contract/app-info';
+import type { ConsentPurpose } from '@sf/contract/customers';
 import { buildApp, type App, type AppOptions } from '../src/app.ts';
 import { loadEnv } from '../src/config/env.ts';
 import { openDatabase, PGLITE_EXTENSIONS, type DatabaseHandle } from '../src/db/client.ts';
@@ -202,4 +203,44 @@ export async function selectRows<T>(app: Pick<App, 'db'>, query: SQL): Promise<T
  */
 export function manualJobRunner(app: Pick<App, 'db' | 'log'>, options: Pick<Parameters<typeof createJobRunner>[0], 'handlers' | 'every' | 'leaseSeconds'>): JobRunner {
   return createJobRunner({ db: app.db, log: app.log, intervalMs: 1000, isAutomatic: false, ...options });
+}
+
+/** One pass of a runner with these handlers over the jobs due now, then stopped: "the job runner ran". */
+export async function runJobsOnce(app: Pick<App, 'db' | 'log'>, handlers: Parameters<typeof createJobRunner>[0]['handlers']) {
+  const runner = manualJobRunner(app, { handlers });
+  try {
+    return await runner.tick();
+  } finally {
+    await runner.stop();
+  }
+}
+
+/** A consent as staff record it at the counter, for customers a test creates. */
+export const TEST_CONSENT = { granted: true, channel: 'counter', noticeVersion: '2026-01' } as const;
+
+/**
+ * A customer created through the API as the back-office creates one: `<first name>@example.it`
+ * (unless `email: false`), the consents listed (default the service one), the language when given.
+ */
+export async function createTestCustomer(
+  ctx: Pick<TestContext, 'request'>,
+  token: string,
+  firstName: string,
+  options: { lastName?: string; email?: boolean; consents?: readonly ConsentPurpose[]; language?: Language } = {},
+): Promise<{ id: string; version: number }> {
+  const consents = Object.fromEntries((options.consents ?? ['service']).map((purpose) => [purpose, TEST_CONSENT]));
+  const response = await ctx.request({
+    method: 'POST',
+    url: '/api/admin/customers',
+    token,
+    payload: {
+      firstName,
+      lastName: options.lastName ?? 'Prova',
+      ...((options.email ?? true) ? { email: `${firstName.toLowerCase()}@example.it` } : {}),
+      ...(options.language ? { language: options.language } : {}),
+      consents,
+    },
+  });
+  if (response.statusCode !== 201) throw new Error(`customer ${firstName} not created: ${response.statusCode} ${response.body}`);
+  return response.json() as { id: string; version: number };
 }

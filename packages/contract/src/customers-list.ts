@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { LANGUAGES } from './app-info.ts';
 import { exportQuerySchema, listPageSchema, listQuerySchema, queryBooleanSchema } from './list-query.ts';
 
 /**
@@ -47,6 +48,8 @@ export const customerSchema = z.object({
   birthDate: z.iso.date().nullable(),
   city: z.string().nullable(),
   province: z.string().nullable(),
+  /** What we write to the customer in: service e-mails, campaigns, the `/u/<token>` page. */
+  language: z.enum(LANGUAGES),
   /** 13 digits issued by us: a fixed prefix, 9 random digits (a counter on older cards) and a Luhn check digit. */
   cardNumber: z.string(),
   referralCode: z.string(),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { LANGUAGES } from './app-info.ts';
 import { BOUNDS, nameSchema } from './validation.ts';
 import { phoneSchema, provinceSchema } from './italian.ts';
 import { consentChannelSchema, consentPurposeSchema, recordableConsentChannelSchema } from './customers-list.ts';
@@ -24,6 +25,8 @@ const customerFields = {
   birthDate: nullableOptional(z.iso.date()),
   city: nullableOptional(z.string().trim().min(1).max(100)),
   province: nullableOptional(provinceSchema),
+  /** The customer's language for our e-mails and pages; `it` when not given at creation. */
+  language: z.enum(LANGUAGES).optional(),
 };
 
 /** Unambiguous characters of referral codes: no 0/O, 1/I/L, 2/Z, 5/S, 8/B. */

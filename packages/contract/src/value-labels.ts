@@ -33,6 +33,11 @@ export const VALUE_LABELS = {
     optician: { it: 'Ottico', en: 'Optician' },
     other: { it: 'Altro', en: 'Other' },
   }),
+  /** A customer's language (what we write to them in). */
+  language: labels({
+    it: { it: 'Italiano', en: 'Italian' },
+    en: { it: 'Inglese', en: 'English' },
+  }),
   customerStatus: labels({
     active: { it: 'Attivo', en: 'Active' },
     blocked: { it: 'Bloccato', en: 'Blocked' },

@@ -10,7 +10,12 @@ export type MailMessage = {
   html?: string;
   /** Extra headers (a campaign's List-Unsubscribe and List-Unsubscribe-Post, RFC 8058). */
   headers?: Record<string, string>;
+  /** Inline images, each referenced in the HTML as `cid:<cid>` (a voucher's QR code). */
+  attachments?: InlineImage[];
 };
+
+/** A picture carried in the message itself: Gmail blocks `data:` images, a CID part shows everywhere. */
+export type InlineImage = { filename: string; content: Buffer; contentType: string; cid: string };
 
 /** Longest name put in an e-mail. */
 const MAIL_NAME_MAX = 40;

@@ -287,6 +287,8 @@ export type ClaimedRecipient = {
   customerId: string;
   email: string | null;
   firstName: string;
+  /** The customer's language: the footer's words (the body is the campaign's, as written). */
+  language: Language;
   token: string;
   attempts: number;
 };
@@ -307,7 +309,7 @@ export async function claimNextRecipient(executor: Executor, campaignId: string,
           for update of r skip locked
           limit 1),
         checked as (
-          select n.id, c.first_name, c.email,
+          select n.id, c.first_name, c.email, c.language,
                  (c.status = 'active' and c.marketing_consent and c.email is not null
                   and not exists (select 1 from customer_processing_blocks b where b.customer_id = c.id and b.lifted_at is null)) as allowed
           from next n join campaign_recipients r2 on r2.id = n.id join customers c on c.id = r2.customer_id)
@@ -319,7 +321,7 @@ export async function claimNextRecipient(executor: Executor, campaignId: string,
           last_error = case when k.allowed then r.last_error else 'consent_withdrawn' end
         from checked k
         where r.id = k.id
-        returning r.id, r.status, r.customer_id, k.email, k.first_name, r.token, r.attempts`,
+        returning r.id, r.status, r.customer_id, k.email, k.first_name, k.language, r.token, r.attempts`,
   );
   if (!row) return null;
   return {
@@ -328,6 +330,7 @@ export async function claimNextRecipient(executor: Executor, campaignId: string,
     customerId: String(row['customer_id']),
     email: (row['email'] as string | null) ?? null,
     firstName: String(row['first_name'] ?? ''),
+    language: row['language'] === 'en' ? 'en' : 'it',
     token: String(row['token']),
     attempts: Number(row['attempts']),
   };

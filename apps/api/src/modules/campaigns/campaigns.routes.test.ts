@@ -1,12 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import type { Email } from 'postal-mime';
-import { createTestContext, type TestContext } from '../../../test/helper.ts';
+import { createTestContext, createTestCustomer, type TestContext } from '../../../test/helper.ts';
 import { createLedgerFixture, type LedgerFixture } from '../../../test/ledger-fixtures.ts';
 import { startSmtpCatcher, type SmtpCatcher } from '../../../../../tools/test-support/smtp-catcher.ts';
 import { startBackgroundJobs } from '../../jobs.ts';
 
-const consent = { granted: true, channel: 'counter', noticeVersion: '2026-01' };
 const APP_URL = 'http://app.example.test';
 
 const header = (email: Email, name: string) => email.headers.find((h) => h.key.toLowerCase() === name.toLowerCase())?.value;
@@ -18,20 +17,12 @@ describe('campaigns through a real SMTP server', () => {
   let fx: LedgerFixture;
   const ids: Record<string, string> = {};
 
-  async function createCustomer(firstName: string, options: { marketing: boolean; member?: boolean }) {
-    const response = await ctx.request({
-      method: 'POST',
-      url: '/api/admin/customers',
-      token,
-      payload: {
-        firstName,
-        lastName: 'Campagna',
-        email: `${firstName.toLowerCase()}@example.it`,
-        consents: { service: consent, ...(options.marketing ? { marketing: consent, profiling: consent } : {}) },
-      },
+  async function createCustomer(firstName: string, options: { marketing: boolean; member?: boolean; language?: 'it' | 'en' }) {
+    const customer = await createTestCustomer(ctx, token, firstName, {
+      lastName: 'Campagna',
+      consents: options.marketing ? ['service', 'marketing', 'profiling'] : ['service'],
+      ...(options.language ? { language: options.language } : {}),
     });
-    expect(response.statusCode, response.body).toBe(201);
-    const customer = response.json() as { id: string; version: number };
     if (options.member ?? true) {
       await ctx.app.db.execute(sql`insert into memberships (customer_id, program_id) values (${customer.id}, ${fx.pointsProgramId})`);
     }
@@ -73,7 +64,7 @@ describe('campaigns through a real SMTP server', () => {
     token = await ctx.tokenFor('admin@demo.test');
     fx = await createLedgerFixture(ctx.app.db, { customers: 0 });
     await createCustomer('Anna', { marketing: true });
-    await createCustomer('Bruno', { marketing: true });
+    await createCustomer('Bruno', { marketing: true, language: 'en' });
     await createCustomer('Carla', { marketing: false });
     const dario = await createCustomer('Dario', { marketing: true });
     const blocked = await ctx.request({ method: 'PATCH', url: `/api/admin/customers/${dario.id}`, token, payload: { status: 'blocked', version: dario.version } });
@@ -143,6 +134,18 @@ describe('campaigns through a real SMTP server', () => {
     expect(anna.text).toContain('Scopri (https://example.it/promo)');
     expect(header(anna, 'List-Unsubscribe')).toMatch(new RegExp(`^<${APP_URL}/u/[0-9a-f]{32}>$`));
     expect(header(anna, 'List-Unsubscribe-Post')).toBe('List-Unsubscribe=One-Click');
+
+    // The footer is in each customer's language (the body is the campaign's, as written).
+    const bruno = await smtp.waitForMessageTo('bruno@example.it');
+    expect(anna.text).toContain('Ricevi questa e-mail perché hai dato il consenso alle comunicazioni promozionali.');
+    expect(bruno.subject).toBe('Ciao Bruno, un caffè ti aspetta');
+    expect(bruno.text).toContain('You receive this e-mail because you agreed to receive promotional messages.');
+    expect(bruno.html).toContain('Stop receiving these e-mails');
+    expect(bruno.html).not.toContain('Non ricevere più queste e-mail');
+    const brunoLink = /<http:\/\/app\.example\.test(\/u\/[0-9a-f]{32})>/.exec(header(bruno, 'List-Unsubscribe') ?? '')![1]!;
+    const page = await ctx.request({ method: 'GET', url: brunoLink, headers: { 'accept-language': 'it' } });
+    expect(page.body).toContain('Unsubscribe');
+    expect(page.body).not.toContain("Annulla l'iscrizione");
   });
 
   it('unsubscribes with the one-click POST (never with a GET), records channel email_link, and the next count drops by one', async () => {

@@ -116,6 +116,17 @@ describe('sending a campaign', () => {
     expect(report.json()).toMatchObject({ status: 'sent', counts: { recipients: 3, sent: 2, failed: 1, queued: 0 } });
   });
 
+  it("queues the next slice at the app's clock, not the machine's", async () => {
+    const campaign = await sendingCampaign(['busy-clock@example.it']);
+    // The app's clock an hour ahead (as a test that jumps days does): the retry's slice is due by it.
+    const ahead = new Date(Date.now() + 3_600_000);
+    await runCampaignSlice({ ...deps, clock: { now: () => ahead } }, { campaignId: campaign.id, version: campaign.version, slice: 0 });
+    const next = (await ctx.app.db.execute(
+      sql`select run_at from jobs where dedupe_key = ${`campaign-send:${campaign.id}:v${campaign.version}:1`}`,
+    )) as unknown as { rows: { run_at: Date | string }[] };
+    expect(new Date(next.rows[0]!.run_at).getTime()).toBe(ahead.getTime());
+  });
+
   it('settles a send that was in flight when its process died as unknown, and never sends it again', async () => {
     const campaign = await sendingCampaign(['crash1@example.it', 'crash2@example.it']);
     // A process claimed the first recipient, then died before settling it; its claim has run out.

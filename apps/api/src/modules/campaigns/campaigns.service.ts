@@ -16,7 +16,8 @@ import { recordAudit } from '../../lib/audit.ts';
 import { AppError, fieldError, notFound, versionConflict } from '../../lib/errors.ts';
 import { enqueueJob, nudgeBackgroundJobs } from '../../lib/job-runner.ts';
 import { sanitizeEditorHtml } from '../news/news.service.ts';
-import { personalise, personaliseSubject, renderCampaignTemplate, unsubscribeHeaders, unsubscribeUrlFor } from '../messages/messages.service.ts';
+import type { Language } from '@sf/contract/app-info';
+import { personalise, personaliseSubject, renderCampaignTemplate, unsubscribeHeaders, unsubscribeUrlFor, type RenderedTemplate } from '../messages/messages.service.ts';
 import * as repo from './campaigns.repository.ts';
 
 export const CAMPAIGN_ENTITY = 'campaign';
@@ -262,8 +263,19 @@ export async function runCampaignSlice(
   if (campaign.status !== 'sending') return { status: campaign.status };
   const unknown = await repo.markStaleClaimsUnknown(deps.db, campaign.id);
 
-  // Rendered once per slice; each recipient's copy is a string replacement.
-  const template = await renderCampaignTemplate({ subject: campaign.subject, preheader: campaign.preheader, body: campaign.body, language: 'it' });
+  // Rendered once per slice and language (the customer's: the footer's words), when first needed;
+  // each recipient's copy is a string replacement.
+  const { subject, preheader, body } = campaign;
+  const templates = new Map<Language, Promise<RenderedTemplate>>();
+  const templateIn = (language: Language) => {
+    let template = templates.get(language);
+    if (!template) {
+      template = renderCampaignTemplate({ subject, preheader, body, language });
+      templates.set(language, template);
+    }
+    return template;
+  };
+  // The pace within a slice is real elapsed time (it sleeps); when the next slice is due is the app's clock.
   const intervalMs = 60_000 / deps.ratePerMinute;
   const sliceMs = deps.sliceMs ?? Math.min((deps.leaseSeconds * 1000) / 2, 10_000);
   const deadline = Date.now() + sliceMs;
@@ -283,7 +295,7 @@ export async function runCampaignSlice(
     }
     nextAt = Math.max(nextAt, Date.now()) + intervalMs;
     const unsubscribeUrl = unsubscribeUrlFor(deps.appUrl, recipient.token);
-    const copy = personalise(template, { firstName: recipient.firstName, unsubscribeUrl });
+    const copy = personalise(await templateIn(recipient.language), { firstName: recipient.firstName, unsubscribeUrl });
     try {
       await deps.mailer.send({
         to: recipient.email,
@@ -315,7 +327,7 @@ export async function runCampaignSlice(
     ...(pending.queued > 0 && pending.nextDueAt ? [pending.nextDueAt.getTime()] : []),
     ...(pending.sending > 0 && pending.claimsEndAt ? [pending.claimsEndAt.getTime() + 1000] : []),
   ];
-  const runAt = new Date(Math.max(Date.now(), Math.min(...dueTimes)));
+  const runAt = new Date(Math.max(deps.clock.now().getTime(), Math.min(...dueTimes)));
   await enqueueJob(deps.db, sendJob(campaign.id, campaign.version, payload.slice + 1, runAt));
   return { sent, skipped, failed, unknown, next: runAt.toISOString() };
 }

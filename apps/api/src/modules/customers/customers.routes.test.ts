@@ -161,10 +161,10 @@ describe('customers API', () => {
     expect(body.charCodeAt(0)).toBe(0xfeff);
     const lines = body.slice(1).trimEnd().split('\r\n');
     expect(lines[0]).toBe(
-      'Numero tessera;Cognome;Nome;Email;Telefono;Data di nascita;Città;Provincia;Codice invito;Stato;Consenso servizio;Consenso marketing;Consenso profilazione;Iscritto il',
+      'Numero tessera;Cognome;Nome;Email;Telefono;Data di nascita;Città;Provincia;Lingua;Codice invito;Stato;Consenso servizio;Consenso marketing;Consenso profilazione;Iscritto il',
     );
     expect(lines).toHaveLength(2);
-    expect(lines[1]).toContain(`${maria.cardNumber};Rossi;Maria;maria.rossi@example.it;+393471234567;10/12/1985;Monza;MB;`);
+    expect(lines[1]).toContain(`${maria.cardNumber};Rossi;Maria;maria.rossi@example.it;+393471234567;10/12/1985;Monza;MB;Italiano;`);
     expect(lines[1]).toMatch(/;Attivo;sì;no;no;\d{2}\/\d{2}\/\d{4} \d{2}:\d{2}$/);
     const exports = await ctx.app.db.select().from(auditLog).where(and(eq(auditLog.entityType, 'customer'), eq(auditLog.action, 'export')));
     expect(exports).toHaveLength(1);

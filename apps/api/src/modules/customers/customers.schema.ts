@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { bigserial, boolean, date, index, integer, pgTable, text, timestamp, uuid, type AnyPgColumn } from 'drizzle-orm/pg-core';
+import type { Language } from '@sf/contract/app-info';
 import type { ConsentChannel, ConsentPurpose, CustomerStatus } from '@sf/contract/customers';
 
 /**
@@ -17,6 +18,8 @@ export const customers = pgTable('customers', {
   birthDate: date({ mode: 'string' }),
   city: text(),
   province: text(),
+  /** What we write to the customer in (e-mails, the /u/<token> page); Italian unless they said otherwise (0028). */
+  language: text().$type<Language>().notNull().default('it'),
   cardNumber: text().notNull(),
   referralCode: text().notNull(),
   referredBy: uuid().references((): AnyPgColumn => customers.id, { onDelete: 'set null' }),

@@ -110,6 +110,7 @@ export async function createCustomer(deps: ServiceDeps, caller: Caller, input: C
         birthDate: input.birthDate ?? null,
         city: input.city ?? null,
         province: input.province ?? null,
+        language: input.language ?? 'it',
         cardNumber: await uniqueCardNumber(tx),
         referralCode: await uniqueReferralCode(tx),
         referredBy,

@@ -176,6 +176,7 @@ export function personColumns(customer: NonNullable<PreparedRow['customer']>['cu
     birth_date: customer.birthDate ?? null,
     city: customer.city ?? null,
     province: customer.province ?? null,
+    language: customer.language ?? 'it',
   };
 }
 

@@ -182,6 +182,16 @@ export function cellReader(header: string[], mapping: Record<string, string>): (
   };
 }
 
+/** A language cell: the code or its name, Italian or English (`it`, `italiano`, `en`, `inglese`, `english`…); empty is Italian. */
+const LANGUAGE_WORDS: Record<string, 'it' | 'en'> = { it: 'it', ita: 'it', italiano: 'it', italian: 'it', en: 'en', eng: 'en', inglese: 'en', english: 'en' };
+
+function languageOf(cell: string | undefined): string | undefined {
+  const value = cell?.trim().toLowerCase();
+  if (!value) return undefined;
+  // Unknown words go to the schema as they are, which refuses them naming the column.
+  return LANGUAGE_WORDS[value] ?? value;
+}
+
 export type CustomerRowValues = {
   customer: CreateCustomer;
   consents: { service: boolean | null; marketing: boolean | null; profiling: boolean | null };
@@ -213,6 +223,7 @@ export function customerRow(
     birthDate,
     city: optional('city'),
     province: optional('province'),
+    language: languageOf(cells['language']),
     referrerCode: optional('referrerCode'),
   };
   const parsed = createCustomerSchema.safeParse(input);

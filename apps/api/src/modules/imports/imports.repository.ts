@@ -181,6 +181,7 @@ export type CustomerInsert = {
   birth_date: string | null;
   city: string | null;
   province: string | null;
+  language: string;
   card_number: string;
   referral_code: string;
   referred_by: string | null;
@@ -199,12 +200,12 @@ export async function insertCustomers(executor: Executor, rows: CustomerInsert[]
   const inserted = await rowsOf(
     executor,
     sql`insert into customers (id, first_name, last_name, email, phone, birth_date, city, province, card_number, referral_code,
-          referred_by, service_consent, marketing_consent, profiling_consent, created_at, updated_at)
+          referred_by, service_consent, marketing_consent, profiling_consent, created_at, updated_at, language)
         select r.id, r.first_name, r.last_name, r.email, r.phone, r.birth_date, r.city, r.province, r.card_number, r.referral_code,
-          r.referred_by, r.service_consent, r.marketing_consent, r.profiling_consent, ${now}, ${now}
+          r.referred_by, r.service_consent, r.marketing_consent, r.profiling_consent, ${now}, ${now}, coalesce(r.language, 'it')
         from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as r(id uuid, first_name text, last_name text, email text, phone text,
           birth_date date, city text, province text, card_number text, referral_code text, referred_by uuid,
-          service_consent boolean, marketing_consent boolean, profiling_consent boolean)
+          service_consent boolean, marketing_consent boolean, profiling_consent boolean, language text)
         on conflict do nothing
         returning id`,
   );
@@ -240,7 +241,7 @@ export async function claimAndInsertCustomers(
           select * from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as r(row_number int, id uuid, first_name text, last_name text,
             email text, phone text, birth_date date, city text, province text, card_number text, referral_code text, referred_by uuid,
             service_consent boolean, marketing_consent boolean, profiling_consent boolean, notice_version text,
-            service boolean, marketing boolean, profiling boolean)
+            service boolean, marketing boolean, profiling boolean, language text)
         ),
         claimed as (
           insert into import_rows (import_id, row_number, entity_id)
@@ -250,9 +251,9 @@ export async function claimAndInsertCustomers(
         ),
         inserted as (
           insert into customers (id, first_name, last_name, email, phone, birth_date, city, province, card_number, referral_code,
-            referred_by, service_consent, marketing_consent, profiling_consent, created_at, updated_at)
+            referred_by, service_consent, marketing_consent, profiling_consent, created_at, updated_at, language)
           select i.id, i.first_name, i.last_name, i.email, i.phone, i.birth_date, i.city, i.province, i.card_number, i.referral_code,
-            i.referred_by, i.service_consent, i.marketing_consent, i.profiling_consent, ${now}, ${now}
+            i.referred_by, i.service_consent, i.marketing_consent, i.profiling_consent, ${now}, ${now}, coalesce(i.language, 'it')
           from input i join claimed c on c.row_number = i.row_number
           order by i.row_number
           on conflict do nothing
@@ -306,6 +307,7 @@ export type StagedCustomer = {
   birth_date: string | null;
   city: string | null;
   province: string | null;
+  language: string;
   referral_code: string;
   /** Drawn with the referral code (customers' drawCardNumber): random, so not enumerable (decision 030). */
   card_number: string;
@@ -321,12 +323,12 @@ export async function stageCustomers(executor: Executor, importId: string, rows:
   if (rows.length === 0) return;
   await executor.execute(
     sql`insert into import_staged_customers (import_id, row_number, first_name, last_name, email, phone, birth_date, city, province,
-          referral_code, card_number, referred_by, service, marketing, profiling, notice_version)
+          referral_code, card_number, referred_by, service, marketing, profiling, notice_version, language)
         select ${importId}::uuid, r.row_number, r.first_name, r.last_name, r.email, r.phone, r.birth_date, r.city, r.province,
-          r.referral_code, r.card_number, r.referred_by, r.service, r.marketing, r.profiling, r.notice_version
+          r.referral_code, r.card_number, r.referred_by, r.service, r.marketing, r.profiling, r.notice_version, coalesce(r.language, 'it')
         from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as r(row_number int, first_name text, last_name text, email text,
           phone text, birth_date date, city text, province text, referral_code text, card_number text, referred_by uuid, service boolean,
-          marketing boolean, profiling boolean, notice_version text)
+          marketing boolean, profiling boolean, notice_version text, language text)
         on conflict do nothing`,
   );
 }
@@ -365,10 +367,10 @@ const stagedBatch = (importId: string, range: { from: number; to: number }) =>
 /** …its customers, from the CTE `input`, in file order… */
 const customersOfBatch = (now: Date) =>
   sql`insert into customers (id, first_name, last_name, email, phone, birth_date, city, province, card_number, referral_code,
-            referred_by, service_consent, marketing_consent, profiling_consent, created_at, updated_at)
+            referred_by, service_consent, marketing_consent, profiling_consent, created_at, updated_at, language)
           select i.id, i.first_name, i.last_name, i.email, i.phone, i.birth_date, i.city, i.province,
             i.card_number, i.referral_code, i.referred_by,
-            coalesce(i.service, false), coalesce(i.marketing, false), coalesce(i.profiling, false), ${now}, ${now}
+            coalesce(i.service, false), coalesce(i.marketing, false), coalesce(i.profiling, false), ${now}, ${now}, i.language
           from input i
           order by i.row_number`;
 

@@ -74,6 +74,7 @@ export const importStagedCustomers = pgTable(
     birthDate: date(),
     city: text(),
     province: text(),
+    language: text().notNull().default('it'),
     referralCode: text().notNull(),
     referredBy: uuid(),
     service: boolean(),

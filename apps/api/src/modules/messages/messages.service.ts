@@ -1,7 +1,8 @@
 import mjml2html from 'mjml';
 import sanitizeHtml from 'sanitize-html';
 import type { Language } from '@sf/contract/app-info';
-import { nameForMail } from '../../lib/mailer.ts';
+import QRCode from 'qrcode';
+import { nameForMail, type InlineImage } from '../../lib/mailer.ts';
 
 /**
  * Our e-mails' HTML comes from MJML (responsive tables that Outlook and Gmail render alike) and always
@@ -9,7 +10,7 @@ import { nameForMail } from '../../lib/mailer.ts';
  * rendered once with markers in place of the per-recipient values, and each recipient's copy is a
  * string replacement (escaped): 100,000 recipients cost one render.
  */
-export type RenderedTemplate = { subject: string; html: string; text: string };
+export type RenderedTemplate = { subject: string; html: string; text: string; attachments?: InlineImage[] };
 
 /** Per-recipient values; `{{nome}}` in a campaign's subject or body is the first name. */
 export type RecipientValues = { firstName: string; unsubscribeUrl: string };
@@ -129,6 +130,20 @@ export function unsubscribeUrlFor(appUrl: string, token: string): string {
 
 // ---- Service e-mails (the welcome, a voucher, the birthday bonus, points expiring) ------------------
 
+/** The content id of a voucher's QR code in its e-mail (`<img src="cid:…">`). */
+export const VOUCHER_QR_CID = 'voucher-qr@social-fidelity';
+
+const QR_ALT = {
+  it: (code: string) => `Codice QR del buono ${code}`,
+  en: (code: string) => `QR code of voucher ${code}`,
+} as const;
+
+/** A voucher code as a QR PNG, to scan at the till from the phone's screen. */
+async function voucherQr(code: string): Promise<InlineImage> {
+  const content = await QRCode.toBuffer(code, { type: 'png', margin: 1, width: 240, errorCorrectionLevel: 'M' });
+  return { filename: 'buono-qr.png', content, contentType: 'image/png', cid: VOUCHER_QR_CID };
+}
+
 const SERVICE_FOOTER = {
   it: {
     why: 'Ricevi questa e-mail perché hai una tessera {{program}}: sono comunicazioni di servizio sulla tua tessera.',
@@ -172,8 +187,14 @@ export async function renderServiceMessage(input: {
   look: ProgramLook;
   buttons: { label: string; url: string }[];
   preferencesUrl: string;
+  /** A voucher's code: shown as a QR image under the text (an inline CID part; the text keeps the code). */
+  voucherCode?: string;
 }): Promise<RenderedTemplate> {
   const footer = SERVICE_FOOTER[input.language];
+  const qr = input.voucherCode ? await voucherQr(input.voucherCode) : null;
+  const qrImage = input.voucherCode
+    ? `<mj-image src="cid:${VOUCHER_QR_CID}" alt="${escapeHtml(QR_ALT[input.language](input.voucherCode))}" width="180px" padding="8px 0 16px" />`
+    : '';
   const background = input.look.backgroundColor && HEX_COLOUR.test(input.look.backgroundColor) ? input.look.backgroundColor : '#1c3d5a';
   const foreground = input.look.foregroundColor && HEX_COLOUR.test(input.look.foregroundColor) ? input.look.foregroundColor : '#ffffff';
   const why = footer.why.replace('{{program}}', input.look.name);
@@ -195,6 +216,7 @@ export async function renderServiceMessage(input: {
     <mj-section background-color="#ffffff" padding="24px 16px">
       <mj-column>
         <mj-text>${plainToHtml(input.body)}</mj-text>
+        ${qrImage}
         ${buttons}
       </mj-column>
     </mj-section>
@@ -208,5 +230,5 @@ export async function renderServiceMessage(input: {
   const result = await mjml2html(source, { validationLevel: 'soft', minify: false });
   const buttonLines = input.buttons.map((button) => `${button.label}: ${button.url}`).join('\n');
   const text = `${input.body.trim()}\n${buttonLines ? `\n${buttonLines}\n` : ''}\n--\n${why}\n${footer.preferences}: ${input.preferencesUrl}\n`;
-  return { subject: input.subject, html: result.html, text };
+  return { subject: input.subject, html: result.html, text, ...(qr ? { attachments: [qr] } : {}) };
 }

@@ -30,7 +30,10 @@ const TEXTS = {
 
 const escapeHtml = (value: string) => value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
-/** A small self-contained page (no script; inline styles are allowed by the CSP), in the reader's language. */
+/**
+ * A small self-contained page (no script; inline styles are allowed by the CSP), in the customer's
+ * language; an unknown link has no customer, and answers in the browser's.
+ */
 function page(language: Language, token: string, state: UnsubscribeState): string {
   const t = TEXTS[language];
   const action = `/u/${encodeURIComponent(token)}`;
@@ -78,7 +81,7 @@ export const unsubscribeRoutes: FastifyPluginAsyncZod = async (app) => {
     '/:token',
     {
       config: limited,
-      schema: { tags: ['messages'], summary: 'The unsubscribe page (HTML, in the reader\'s language): shows a button, never unsubscribes by itself', params },
+      schema: { tags: ['messages'], summary: 'The unsubscribe page (HTML, in the customer\'s language): shows a button, never unsubscribes by itself', params },
     },
     async (request, reply) => {
       const state = await unsubscribeState(deps, request.params.token);
@@ -86,7 +89,7 @@ export const unsubscribeRoutes: FastifyPluginAsyncZod = async (app) => {
         .code(state.state === 'unknown' ? 404 : 200)
         .header('Content-Type', 'text/html; charset=utf-8')
         .header('Referrer-Policy', 'no-referrer')
-        .send(page(request.language, request.params.token, state));
+        .send(page(state.state === 'unknown' ? request.language : state.language, request.params.token, state));
     },
   );
 
@@ -108,7 +111,7 @@ export const unsubscribeRoutes: FastifyPluginAsyncZod = async (app) => {
         .code(state.state === 'unknown' ? 404 : 200)
         .header('Content-Type', 'text/html; charset=utf-8')
         .header('Referrer-Policy', 'no-referrer')
-        .send(page(request.language, request.params.token, state));
+        .send(page(state.state === 'unknown' ? request.language : state.language, request.params.token, state));
     },
   );
 };

@@ -1,3 +1,4 @@
+import type { Language } from '@sf/contract/app-info';
 import type { Executor } from '../../db/client.ts';
 import type { ServiceDeps } from '../../lib/caller.ts';
 import { recordAudit, type AuditActor } from '../../lib/audit.ts';
@@ -5,8 +6,8 @@ import { appendConsent, customerInTransaction } from '../customers/customers.ser
 import { noteUnsubscribed, recipientByToken } from '../campaigns/campaigns.service.ts';
 import { serviceMessageByToken } from '../service-emails/service-emails.service.ts';
 
-/** What the unsubscribe page shows: an unknown link, or whether marketing is still on. */
-export type UnsubscribeState = { state: 'unknown' } | { state: 'subscribed' | 'unsubscribed'; isProfilingOn: boolean };
+/** What the unsubscribe page shows: an unknown link, or whether marketing is still on, in the customer's language. */
+export type UnsubscribeState = { state: 'unknown' } | { state: 'subscribed' | 'unsubscribed'; isProfilingOn: boolean; language: Language };
 
 /** The consent record's notice version for a withdrawal made with the link (no notice is shown then). */
 export const UNSUBSCRIBE_NOTICE = 'unsubscribe-link';
@@ -29,8 +30,9 @@ export async function unsubscribeState(deps: ServiceDeps, token: string): Promis
   const found = await stateOf(deps.db, token);
   if (!found) return { state: 'unknown' };
   const { customer } = found;
-  if (customer.status === 'erased') return { state: 'unsubscribed', isProfilingOn: false };
-  return { state: customer.marketingConsent ? 'subscribed' : 'unsubscribed', isProfilingOn: customer.profilingConsent };
+  const { language } = customer;
+  if (customer.status === 'erased') return { state: 'unsubscribed', isProfilingOn: false, language };
+  return { state: customer.marketingConsent ? 'subscribed' : 'unsubscribed', isProfilingOn: customer.profilingConsent, language };
 }
 
 /**
@@ -49,7 +51,8 @@ export async function unsubscribe(
     const found = await stateOf(tx, token, { forUpdate: true });
     if (!found) return { state: 'unknown' as const };
     const { recipient, customer } = found;
-    if (customer.status === 'erased') return { state: 'unsubscribed' as const, isProfilingOn: false };
+    const { language } = customer;
+    if (customer.status === 'erased') return { state: 'unsubscribed' as const, isProfilingOn: false, language };
     const withdrawn: string[] = [];
     if (customer.marketingConsent) withdrawn.push('marketing');
     if (options.isProfilingWithdrawn && customer.profilingConsent) withdrawn.push('profiling');
@@ -65,6 +68,6 @@ export async function unsubscribe(
         after: { purposes: withdrawn, channel: 'email_link', campaignId: recipient?.campaignId ?? null },
       });
     }
-    return { state: 'unsubscribed' as const, isProfilingOn: customer.profilingConsent && !withdrawn.includes('profiling') };
+    return { state: 'unsubscribed' as const, isProfilingOn: customer.profilingConsent && !withdrawn.includes('profiling'), language };
   });
 }

@@ -227,6 +227,7 @@ export async function anonymiseCustomer(
       birthDate: null,
       city: null,
       province: null,
+      language: 'it',
       cardNumber: values.cardNumber,
       referralCode: values.referralCode,
       status: 'erased',

@@ -1,15 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
-import { createTestContext, manualJobRunner, selectRows, type TestContext } from '../../../test/helper.ts';
+import { createTestContext, runJobsOnce, TEST_CONSENT, selectRows, type TestContext } from '../../../test/helper.ts';
 import { createLedgerFixture, type LedgerFixture } from '../../../test/ledger-fixtures.ts';
 import { startSmtpCatcher, type SmtpCatcher } from '../../../../../tools/test-support/smtp-catcher.ts';
 import { localDate } from '../../lib/business-days.ts';
 import { payBirthdayBonuses } from '../bonuses/bonuses.service.ts';
 import { serviceEmailDepsOf, serviceEmailJobs } from './service-emails.jobs.ts';
 import { queueExpiringReminders } from './service-emails.service.ts';
+import { VOUCHER_QR_CID } from '../messages/messages.service.ts';
+import QRCode from 'qrcode';
 
-const consent = { granted: true, channel: 'counter', noticeVersion: '2026-01' };
 
 /**
  * The three messages caused by events: a voucher issued (with its code and validity), the birthday
@@ -23,14 +24,7 @@ describe('service e-mails caused by events', () => {
   let fx: LedgerFixture;
   let customerId = '';
 
-  const runJobs = async () => {
-    const runner = manualJobRunner(ctx.app, { handlers: serviceEmailJobs(ctx.app).handlers });
-    try {
-      return await runner.tick();
-    } finally {
-      await runner.stop();
-    }
-  };
+  const runJobs = () => runJobsOnce(ctx.app, serviceEmailJobs(ctx.app).handlers);
   const switchOn = async (kind: string) => {
     const list = await ctx.request({ method: 'GET', url: `/api/admin/programs/${fx.pointsProgramId}/service-emails`, token });
     const current = (list.json().items as { kind: string; subjectIt: string; bodyIt: string; subjectEn: string; bodyEn: string; version: number }[]).find((item) => item.kind === kind)!;
@@ -56,7 +50,7 @@ describe('service e-mails caused by events', () => {
       method: 'POST',
       url: '/api/admin/customers',
       token,
-      payload: { firstName: 'Franca', lastName: 'Eventi', email: 'franca@example.it', birthDate, consents: { service: consent } },
+      payload: { firstName: 'Franca', lastName: 'Eventi', email: 'franca@example.it', birthDate, consents: { service: TEST_CONSENT } },
     });
     expect(created.statusCode, created.body).toBe(201);
     customerId = created.json().id;
@@ -96,6 +90,13 @@ describe('service e-mails caused by events', () => {
     expect(mail?.text).toContain(`Mostra questo codice alla cassa: ${code}`);
     expect(mail?.text).toContain('Validità: 31 dicembre 2099.');
     expect(mail?.html).toContain(code);
+    // The code's QR as an inline picture (a CID part: Gmail blocks data: images), with its alt text.
+    const png = mail?.attachments.find((part) => part.mimeType === 'image/png');
+    expect(png?.contentId).toBe(`<${VOUCHER_QR_CID}>`);
+    expect(mail?.html).toContain(`src="cid:${VOUCHER_QR_CID}"`);
+    expect(mail?.html).toContain(`alt="Codice QR del buono ${code}"`);
+    const content = Buffer.from(png!.content as ArrayBuffer);
+    expect(content.equals(await QRCode.toBuffer(code, { type: 'png', margin: 1, width: 240, errorCorrectionLevel: 'M' }))).toBe(true);
   });
 
   it('sends the birthday bonus credited, with the points and the new balance', async () => {

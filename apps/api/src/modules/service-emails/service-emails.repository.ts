@@ -95,7 +95,10 @@ export type ClaimedMessage = {
   programId: string | null;
   kind: ServiceEmailKind;
   facts: Record<string, unknown>;
+  /** The customer's language at the claim (kept on the row: the log says what it was written in). */
   language: 'it' | 'en';
+  /** The program's texts for this kind, read by the claim (null when it skipped the message). */
+  setting: SettingRow | null;
   email: string | null;
   firstName: string;
   lastName: string;
@@ -104,9 +107,11 @@ export type ClaimedMessage = {
 };
 
 /**
- * Claims a due message BEFORE its SMTP exchange (decision record 034), checking the customer at this
- * moment: service consent, an address, active, no processing block in force → `sending` with this
- * claim's id until the lease runs out; otherwise `skipped` with the reason. Null: not due, or not queued.
+ * Claims a due message BEFORE its SMTP exchange (decision record 034), checking at this moment, in
+ * this one statement, the program's switch for the kind (off since it was queued: `switched_off`) and
+ * the customer: service consent, an address, active, no processing block in force → `sending` with
+ * this claim's id until the lease runs out, with the program's texts and the customer's language;
+ * otherwise `skipped` with the reason. Null: not due, or not queued.
  */
 export async function claimMessage(executor: Executor, id: number, claimId: string, leaseSeconds: number): Promise<ClaimedMessage | null> {
   const [row] = await rowsOf<Record<string, unknown>>(
@@ -116,24 +121,29 @@ export async function claimMessage(executor: Executor, id: number, claimId: stri
           where s.id = ${id} and s.status = 'queued' and s.next_attempt_at <= now()
           for update of s skip locked),
         checked as (
-          select n.id, c.first_name, c.last_name, c.email,
+          select n.id, c.first_name, c.last_name, c.email, c.language, e.is_enabled, e.kind as setting_kind,
+                 e.subject_it, e.body_it, e.subject_en, e.body_en, e.version as setting_version,
                  case when s2.program_id is null then 'program_deleted'
+                      when not coalesce(e.is_enabled, false) then 'switched_off'
                       when c.status <> 'active' then 'customer_' || c.status
                       when not c.service_consent then 'no_service_consent'
                       when c.email is null then 'no_address'
                       when exists (select 1 from customer_processing_blocks b where b.customer_id = c.id and b.lifted_at is null) then 'processing_block'
                  end as refusal
-          from next n join service_messages s2 on s2.id = n.id join customers c on c.id = s2.customer_id)
+          from next n join service_messages s2 on s2.id = n.id join customers c on c.id = s2.customer_id
+            left join service_email_settings e on e.program_id = s2.program_id and e.kind = s2.kind)
         update service_messages s set
           status = case when k.refusal is null then 'sending' else 'skipped' end,
           attempts = s.attempts + case when k.refusal is null then 1 else 0 end,
           claim_id = case when k.refusal is null then ${claimId}::uuid else null end,
           claimed_until = case when k.refusal is null then now() + make_interval(secs => ${leaseSeconds}::double precision) else null end,
           email = case when k.refusal is null then k.email else null end,
+          language = k.language,
           last_error = k.refusal
         from checked k
         where s.id = k.id
-        returning s.id, s.status, s.customer_id, s.program_id, s.kind, s.facts, s.language, k.email, k.first_name, k.last_name, s.token, s.attempts`,
+        returning s.id, s.status, s.customer_id, s.program_id, s.kind, s.facts, s.language, k.email, k.first_name, k.last_name, s.token, s.attempts,
+          k.is_enabled, k.setting_kind, k.subject_it, k.body_it, k.subject_en, k.body_en, k.setting_version`,
   );
   if (!row) return null;
   const facts = typeof row['facts'] === 'string' ? JSON.parse(row['facts']) : row['facts'];
@@ -145,6 +155,7 @@ export async function claimMessage(executor: Executor, id: number, claimId: stri
     kind: row['kind'] as ServiceEmailKind,
     facts: (facts ?? {}) as Record<string, unknown>,
     language: row['language'] === 'en' ? 'en' : 'it',
+    setting: row['status'] === 'sending' && row['setting_kind'] ? toSetting({ ...row, kind: row['setting_kind'], version: row['setting_version'] }) : null,
     email: (row['email'] as string | null) ?? null,
     firstName: String(row['first_name'] ?? ''),
     lastName: String(row['last_name'] ?? ''),

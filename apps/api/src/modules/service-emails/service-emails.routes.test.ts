@@ -1,15 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
-import { createTestContext, manualJobRunner, selectRows, type TestContext } from '../../../test/helper.ts';
+import { createTestContext, createTestCustomer, runJobsOnce, selectRows, type TestContext } from '../../../test/helper.ts';
 import { createLedgerFixture, type LedgerFixture } from '../../../test/ledger-fixtures.ts';
 import { startSmtpCatcher, type SmtpCatcher } from '../../../../../tools/test-support/smtp-catcher.ts';
 import { eraseMessages } from '../messages/message-log.service.ts';
-import { serviceEmailJobs } from './service-emails.jobs.ts';
+import type { Mailer } from '../../lib/mailer.ts';
+import { serviceEmailDepsOf, serviceEmailJobs } from './service-emails.jobs.ts';
+import { sendServiceMessage } from './service-emails.service.ts';
 import { claimMessage } from './service-emails.repository.ts';
 import { importDeps } from '../imports/imports.service.ts';
 import { runImportChunk } from '../imports/imports.run.ts';
 
-const consent = { granted: true, channel: 'counter', noticeVersion: '2026-01' };
 const APP_URL = 'http://app.example.test';
 
 /**
@@ -23,30 +24,10 @@ describe('service e-mails', () => {
   let token = '';
   let fx: LedgerFixture;
 
-  const runJobs = async () => {
-    const runner = manualJobRunner(ctx.app, { handlers: serviceEmailJobs(ctx.app).handlers });
-    try {
-      return await runner.tick();
-    } finally {
-      await runner.stop();
-    }
-  };
+  const runJobs = () => runJobsOnce(ctx.app, serviceEmailJobs(ctx.app).handlers);
 
-  async function createCustomer(firstName: string, options: { service?: boolean; email?: boolean } = {}) {
-    const response = await ctx.request({
-      method: 'POST',
-      url: '/api/admin/customers',
-      token,
-      payload: {
-        firstName,
-        lastName: 'Servizio',
-        ...((options.email ?? true) ? { email: `${firstName.toLowerCase()}@example.it` } : {}),
-        consents: (options.service ?? true) ? { service: consent } : {},
-      },
-    });
-    expect(response.statusCode, response.body).toBe(201);
-    return response.json() as { id: string; version: number };
-  }
+  const createCustomer = (firstName: string, options: { service?: boolean; email?: boolean; language?: 'it' | 'en' } = {}) =>
+    createTestCustomer(ctx, token, firstName, { lastName: 'Servizio', consents: (options.service ?? true) ? ['service'] : [], ...options });
 
   const messagesOf = async (customerId: string) => {
     const response = await ctx.request({ method: 'GET', url: `/api/admin/customers/${customerId}/messages`, token });
@@ -147,6 +128,25 @@ describe('service e-mails', () => {
     expect(smtp.messages.filter((m) => m.to?.[0]?.address === 'anna@example.it')).toHaveLength(1);
   });
 
+  it("writes in the customer's language: an English customer gets the English texts and preferences page", async () => {
+    const olga = await createCustomer('Olga', { language: 'en' });
+    await runJobs();
+    const mail = await smtp.waitForMessageTo('olga@example.it');
+    expect(mail.subject).toBe('Welcome, Olga');
+    expect(mail.text).toMatch(new RegExp(`^Your card: ${APP_URL}/c/[A-Za-z0-9_-]{43}`));
+    expect(mail.text).toContain('Your preferences (promotions and profiling)');
+    expect(mail.html).toContain('Open your card');
+    expect(mail.html).toContain('<html lang="en"');
+    const [row] = await selectRows<{ language: string }>(ctx.app, sql`select language from service_messages where customer_id = ${olga.id}`);
+    expect(row?.language).toBe('en');
+    // Her page is English whatever the browser asks for.
+    const url = /\/u\/[0-9a-f]{32}/.exec(mail.text ?? '')![0];
+    const page = await ctx.request({ method: 'GET', url, headers: { 'accept-language': 'it' } });
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain('<html lang="en">');
+    expect(page.body).toContain('Promotional messages');
+  });
+
   it('skips a customer without the service consent, and queues nothing without an address', async () => {
     const bruno = await createCustomer('Bruno', { service: false });
     const carla = await createCustomer('Carla', { email: false });
@@ -176,6 +176,22 @@ describe('service e-mails', () => {
     expect(await messagesOf(elena.id)).toMatchObject([{ status: 'unknown' }]);
   });
 
+  it("queues a temporary failure's retry at the app's clock, not the machine's", async () => {
+    const ivo = await createCustomer('Ivo');
+    const [row] = await selectRows<{ id: string | number }>(ctx.app, sql`select id from service_messages where customer_id = ${ivo.id}`);
+    const ahead = new Date(Date.now() + 3_600_000);
+    const busy: Mailer = {
+      kind: 'smtp',
+      send: async () => {
+        throw Object.assign(new Error('451 4.2.1 Mailbox busy, try later'), { responseCode: 451 });
+      },
+    };
+    const outcome = await sendServiceMessage({ ...serviceEmailDepsOf(ctx.app), mailer: busy, clock: { now: () => ahead }, retryBaseSeconds: 30 }, Number(row!.id));
+    expect(outcome).toEqual({ status: 'retry' });
+    const [retry] = await selectRows<{ run_at: Date | string }>(ctx.app, sql`select run_at from jobs where dedupe_key = ${`service-email-send:${row!.id}:1`}`);
+    expect(new Date(retry!.run_at).getTime()).toBe(ahead.getTime() + 30_000);
+  });
+
   it('does not send a message queued before its program switched it off', async () => {
     const gino = await createCustomer('Gino');
     const off = await ctx.request({
@@ -188,6 +204,8 @@ describe('service e-mails', () => {
     await runJobs();
     expect(smtp.messages.some((m) => m.to?.[0]?.address === 'gino@example.it')).toBe(false);
     expect(await messagesOf(gino.id)).toMatchObject([{ status: 'skipped' }]);
+    // Skipped by the claim itself, which reads the program's switch in the same statement.
+    expect(await selectRows(ctx.app, sql`select status, last_error from service_messages where customer_id = ${gino.id}`)).toEqual([{ status: 'skipped', last_error: 'switched_off' }]);
     const on = await ctx.request({
       method: 'PUT',
       url: `${settingsUrl()}/welcome`,

@@ -245,6 +245,7 @@ async function render(
     look,
     buttons,
     preferencesUrl: unsubscribeUrlFor(deps.appUrl, input.token),
+    ...(typeof input.facts['codice_buono'] === 'string' ? { voucherCode: input.facts['codice_buono'] } : {}),
   });
 }
 
@@ -278,14 +279,9 @@ export async function sendServiceMessage(deps: ServiceEmailDeps, messageId: numb
   const claimId = randomUUID();
   const message = await repo.claimMessage(deps.db, messageId, claimId, deps.leaseSeconds);
   if (!message) return { status: 'not_due' };
-  if (message.status === 'skipped' || !message.email || !message.programId) return { status: 'skipped' };
-  const setting = await repo.findSetting(deps.db, message.programId, message.kind);
-  // Switched off since it was queued: the program no longer sends it.
-  if (!setting?.isEnabled) {
-    await repo.finishMessage(deps.db, { id: message.id, claimId }, { status: 'skipped', error: 'switched_off' });
-    return { status: 'skipped' };
-  }
-  const texts = settingOf(message.kind, setting);
+  // Skipped by the claim: the customer (consent, address, status, a block) or the program's switch, off since it was queued.
+  if (message.status === 'skipped' || !message.email || !message.programId || !message.setting) return { status: 'skipped' };
+  const texts = settingOf(message.kind, message.setting);
   const language = message.language;
   let copy: RenderedTemplate;
   try {
@@ -305,7 +301,7 @@ export async function sendServiceMessage(deps: ServiceEmailDeps, messageId: numb
     throw error;
   }
   try {
-    await deps.mailer.send({ to: message.email, subject: copy.subject, text: copy.text, html: copy.html });
+    await deps.mailer.send({ to: message.email, subject: copy.subject, text: copy.text, html: copy.html, ...(copy.attachments ? { attachments: copy.attachments } : {}) });
     await repo.finishMessage(deps.db, { id: message.id, claimId }, { status: 'sent', subject: copy.subject, text: copy.text });
     return { status: 'sent' };
   } catch (error) {
@@ -319,7 +315,7 @@ export async function sendServiceMessage(deps: ServiceEmailDeps, messageId: numb
       kind: SERVICE_EMAIL_SEND_JOB,
       dedupeKey: `${SERVICE_EMAIL_SEND_JOB}:${message.id}:${message.attempts}`,
       payload: { messageId: message.id },
-      runAt: new Date(Date.now() + outcome.retryInSeconds * 1000),
+      runAt: new Date(deps.clock.now().getTime() + outcome.retryInSeconds * 1000),
     });
     return { status: 'retry' };
   }

@@ -120,6 +120,7 @@ export function CustomerDetailPage({ customerId, listHref, actions, memberships,
                 <Field label={t('form.phone')} value={customer.phone ?? t('page.none')} />
                 <Field label={t('form.birthDate')} value={customer.birthDate ? format.day(customer.birthDate) : t('page.none')} />
                 <Field label={t('form.city')} value={customer.city ? `${customer.city}${customer.province ? ` (${customer.province})` : ''}` : t('page.none')} />
+                <Field label={t('form.language')} value={t(`language.${customer.language}`)} />
                 <Field label={t('page.referralCode')} value={customer.referralCode} />
                 <Field label={t('columns.createdAt')} value={format.date(customer.createdAt)} />
               </SimpleGrid>

@@ -1,5 +1,6 @@
 import { Button, Checkbox, Drawer, Group, Select, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
 import { PROVINCES } from '@sf/contract/italian';
+import { LANGUAGES, type Language } from '@sf/contract/app-info';
 import { createCustomerSchema, updateCustomerSchema, type CreateCustomer, type Customer, type UpdateCustomer } from '@sf/contract/customers';
 import { useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
@@ -22,6 +23,7 @@ type Values = {
   birthDate: string;
   city: string;
   province: string;
+  language: Language;
   referrerCode: string;
   marketing: boolean;
   profiling: boolean;
@@ -39,6 +41,7 @@ function toValues(customer: Customer | null): Values {
     birthDate: customer?.birthDate ?? '',
     city: customer?.city ?? '',
     province: customer?.province ?? '',
+    language: customer?.language ?? 'it',
     referrerCode: '',
     marketing: false,
     profiling: false,
@@ -55,16 +58,20 @@ function toCreate(values: Values): CreateCustomer {
   const consent = { granted: true, channel: 'back-office' as const, noticeVersion: values.noticeVersion.trim() };
   return {
     ...personal,
+    language: values.language,
     consents: { service: consent, ...(values.marketing ? { marketing: consent } : {}), ...(values.profiling ? { profiling: consent } : {}) },
     ...(values.referrerCode.trim() ? { referrerCode: values.referrerCode.trim() } : {}),
   } as CreateCustomer;
 }
 
 function toUpdate(values: Values): Omit<UpdateCustomer, 'version'> {
-  return blanksToNull(
-    { firstName: values.firstName, lastName: values.lastName, email: values.email, phone: values.phone, birthDate: values.birthDate, city: values.city, province: values.province },
-    OPTIONAL,
-  ) as Omit<UpdateCustomer, 'version'>;
+  return {
+    ...blanksToNull(
+      { firstName: values.firstName, lastName: values.lastName, email: values.email, phone: values.phone, birthDate: values.birthDate, city: values.city, province: values.province },
+      OPTIONAL,
+    ),
+    language: values.language,
+  } as Omit<UpdateCustomer, 'version'>;
 }
 
 /**
@@ -136,6 +143,23 @@ function CustomerForm({ customer, onSaved }: { customer: Customer | null; onSave
               onBlur={field.onBlur}
               error={errors.province?.message}
               w={160}
+            />
+          )}
+        />
+        <Controller
+          control={form.control}
+          name="language"
+          render={({ field }) => (
+            <Select
+              label={t('form.language')}
+              description={t('form.languageHint')}
+              allowDeselect={false}
+              data={LANGUAGES.map((value) => ({ value, label: t(`language.${value}`) }))}
+              value={field.value}
+              onChange={(value) => field.onChange(value ?? 'it')}
+              onBlur={field.onBlur}
+              error={errors.language?.message}
+              w={320}
             />
           )}
         />

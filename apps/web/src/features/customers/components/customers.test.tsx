@@ -125,6 +125,10 @@ describe('Clienti', { timeout: 30_000 }, () => {
     expect(await within(drawer).findByText('Email non è valido')).toBeInTheDocument();
     await user.type(within(drawer).getByRole('textbox', { name: /^E-mail/ }), 'example.it');
     await user.click(within(drawer).getByRole('checkbox', { name: 'Marketing' }));
+    // Italian unless the operator picks another language.
+    expect(within(drawer).getByLabelText(/^Lingua/, { selector: 'input' })).toHaveValue('Italiano');
+    await user.click(within(drawer).getByLabelText(/^Lingua/, { selector: 'input' }));
+    await user.click(within(await screen.findByRole('listbox', { hidden: true })).getByRole('option', { name: 'Inglese', hidden: true }));
     await user.click(within(drawer).getByRole('button', { name: 'Crea cliente' }));
     await waitFor(() => expect(router.state.location.pathname).toBe(`/customers/${customer().id}`));
     expect(body).toEqual({
@@ -135,6 +139,7 @@ describe('Clienti', { timeout: 30_000 }, () => {
       birthDate: null,
       city: null,
       province: null,
+      language: 'en',
       consents: {
         service: { granted: true, channel: 'back-office', noticeVersion: '2026-01' },
         marketing: { granted: true, channel: 'back-office', noticeVersion: '2026-01' },

@@ -11,6 +11,7 @@ export function customer(overrides: Partial<Customer> = {}): Customer {
     birthDate: '1990-05-17',
     city: 'Bergamo',
     province: 'BG',
+    language: 'it',
     cardNumber: '8012345678903',
     referralCode: 'ACDE3467',
     referredBy: null,
