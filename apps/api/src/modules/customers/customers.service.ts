@@ -32,6 +32,7 @@ import { voidCustomerWallet } from '../wallet/wallet.service.ts';
 import { isUniqueViolation } from '../../db/unique-violation.ts';
 import { nudgeBackgroundJobs } from '../../lib/job-runner.ts';
 import { queueWelcome } from '../service-emails/service-emails.service.ts';
+import { enrolInTransaction } from '../ledger/ledger.service.ts';
 
 export const CUSTOMER_ENTITY = 'customer';
 
@@ -91,7 +92,7 @@ export async function getCustomer(deps: ServiceDeps, caller: Caller, id: string)
 
 export async function createCustomer(deps: ServiceDeps, caller: Caller, input: CreateCustomer): Promise<Customer> {
   const now = deps.clock.now();
-  let welcomes = 0;
+  let isWelcomed = false;
   try {
     const created = await deps.db.transaction(async (tx) => {
       if (input.email && (await findCustomerIdBy(tx, { email: input.email }))) throw emailTaken();
@@ -124,11 +125,15 @@ export async function createCustomer(deps: ServiceDeps, caller: Caller, input: C
       }
       const customer = await withConsents(tx, (await findCustomer(tx, row.id)) ?? row);
       await recordAudit(tx, caller.actor, { action: 'create', entityType: CUSTOMER_ENTITY, entityId: row.id, after: customer });
-      // The welcome e-mail is queued with the customer (never sent inside the request).
-      welcomes = await queueWelcome(tx, { id: row.id, email: row.email }, now);
+      // The customer joins the program chosen now, and only that program welcomes them: the e-mail is
+      // queued with the customer (never sent inside the request). No program: no membership, no welcome.
+      if (input.programId !== undefined) {
+        await enrolInTransaction(tx, deps, row.id, input.programId);
+        isWelcomed = await queueWelcome(tx, { id: row.id, email: row.email }, input.programId, now);
+      }
       return customer;
     });
-    if (welcomes > 0) nudgeBackgroundJobs();
+    if (isWelcomed) nudgeBackgroundJobs();
     return created;
   } catch (error) {
     if (isUniqueViolation(error, 'customers_email_key')) throw emailTaken();
