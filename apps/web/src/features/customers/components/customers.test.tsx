@@ -168,7 +168,7 @@ describe('Clienti', { timeout: 30_000 }, () => {
     const program = within(drawer).getByRole('combobox', { name: 'Programma' });
     await waitFor(() => expect(program).toHaveDisplayValue('Tessera Caffè'));
     expect(asked).toEqual(['active']);
-    expect(program).toHaveAccessibleDescription(/l'e-mail di benvenuto parte da qui/);
+    expect(program).toHaveAccessibleDescription(/l'eventuale e-mail di benvenuto parte da qui/);
     await user.type(within(drawer).getByRole('textbox', { name: /^Nome/ }), 'Pia');
     await user.type(within(drawer).getByRole('textbox', { name: /^Cognome/ }), 'Sala');
     await user.click(within(drawer).getByRole('button', { name: 'Crea cliente' }));
