@@ -226,7 +226,7 @@ export async function createTestCustomer(
   ctx: Pick<TestContext, 'request'>,
   token: string,
   firstName: string,
-  options: { lastName?: string; email?: boolean; consents?: readonly ConsentPurpose[]; language?: Language } = {},
+  options: { lastName?: string; email?: boolean; consents?: readonly ConsentPurpose[]; language?: Language; programId?: string } = {},
 ): Promise<{ id: string; version: number }> {
   const consents = Object.fromEntries((options.consents ?? ['service']).map((purpose) => [purpose, TEST_CONSENT]));
   const response = await ctx.request({
@@ -238,6 +238,7 @@ export async function createTestCustomer(
       lastName: options.lastName ?? 'Prova',
       ...((options.email ?? true) ? { email: `${firstName.toLowerCase()}@example.it` } : {}),
       ...(options.language ? { language: options.language } : {}),
+      ...(options.programId ? { programId: options.programId } : {}),
       consents,
     },
   });

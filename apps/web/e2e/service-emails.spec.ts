@@ -10,7 +10,7 @@ test.setTimeout(300_000);
 
 const PROGRAM = 'Circuito Centro Storico';
 
-test('an admin switches on the welcome, edits and previews it, and a new customer receives it and sees it in Messaggi', async ({ page, smtp }) => {
+test('an admin switches on the welcome, edits and previews it, and a new customer who joins that program receives it and sees it in Messaggi', async ({ page, smtp }) => {
   const run = `${Date.now()}`.slice(-6);
   await page.setViewportSize({ width: 1366, height: 900 });
   await signIn(page, ADMIN);
@@ -64,6 +64,11 @@ test('an admin switches on the welcome, edits and previews it, and a new custome
   await customerDrawer.getByRole('textbox', { name: /^Nome/ }).fill('Giada');
   await customerDrawer.getByRole('textbox', { name: /^Cognome/ }).fill(`Benvenuto${run}`);
   await customerDrawer.getByRole('textbox', { name: /^E-mail/ }).fill(email);
+  // The program the customer joins, and the only one that welcomes them (three are active in the demo).
+  await customerDrawer.getByRole('combobox', { name: 'Programma' }).click();
+  await page.getByRole('listbox').getByRole('option', { name: PROGRAM, exact: true }).click();
+  await expect(customerDrawer.getByText("l'eventuale e-mail di benvenuto parte da qui", { exact: false })).toBeVisible();
+  await page.screenshot({ path: test.info().outputPath('new-customer-program-1366.png'), fullPage: false });
   await customerDrawer.getByRole('button', { name: 'Crea cliente' }).click();
   await expect(page.getByRole('heading', { name: `Giada Benvenuto${run}`, level: 1 })).toBeVisible();
 
@@ -75,4 +80,6 @@ test('an admin switches on the welcome, edits and previews it, and a new custome
   await page.reload();
   const messages = page.getByRole('region', { name: 'Messaggi' });
   await expect(messages.getByRole('cell', { name: `Benvenuto ${run}, Giada` })).toBeVisible();
+  // Nothing from another program: one welcome, and a member of that program alone.
+  expect(smtp.messages.filter((message) => message.to?.[0]?.address === email)).toHaveLength(1);
 });

@@ -46,6 +46,8 @@ export const createCustomerSchema = z.strictObject({
   consents: z.partialRecord(consentPurposeSchema, consentInputSchema).optional(),
   /** The referral code of the customer who brought this one. */
   referrerCode: referralCodeSchema.optional(),
+  /** The active program the customer joins now; its welcome e-mail (when on) is the only one sent. */
+  programId: z.uuid().optional(),
 });
 export type CreateCustomer = z.infer<typeof createCustomerSchema>;
 

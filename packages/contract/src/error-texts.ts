@@ -241,6 +241,15 @@ const texts = {
     en: 'The merchant takes part in several programs: name programId',
   },
   no_active_program: { it: "L'esercente non partecipa a nessun programma attivo", en: 'The merchant takes part in no active program' },
+  // ---- A new customer's program (decision 035) ----
+  enrolling_program_not_active: {
+    it: 'Programma: scegli un programma attivo (solo un programma attivo accoglie nuovi clienti)',
+    en: 'Program: choose an active program (only an active program takes new customers)',
+  },
+  welcome_needs_program: {
+    it: 'Programma: scegli il programma a cui iscrivere i clienti, è quello che invia il benvenuto',
+    en: 'Program: choose the program the customers join, it is the one that sends the welcome',
+  },
 } satisfies Record<string, Record<Language, Text>>;
 
 export type ErrorTextKey = keyof typeof texts;

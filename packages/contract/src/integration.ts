@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { listPageSchema, listQuerySchema, exportQuerySchema } from './list-query.ts';
-import { amountIssue, expiringPointsSchema, LEDGER_BOUNDS } from './ledger.ts';
-import { keyed } from './validation.ts';
+import { amountIssue, expiringPointsSchema, LEDGER_BOUNDS, membershipSchema } from './ledger.ts';
+import { consentInputSchema, consentPurposeSchema, createCustomerSchema } from './customers.ts';
+import { BOUNDS, keyed } from './validation.ts';
 import { voucherCheckSchema } from './rewards.ts';
 import { proofKindSchema, proofUrlSchema, PROOF_BOUNDS, proofStatusSchema } from './social-proofs.ts';
 import { cardCodeSchema, cardReferenceSchema } from './customer-cards.ts';
@@ -11,7 +12,7 @@ import { cardCodeSchema, cardReferenceSchema } from './customer-cards.ts';
  * (`/api/admin/api-keys`). A key belongs to one merchant's till or to the customers' app, and carries
  * scopes: what it may do.
  */
-export const API_KEY_SCOPES = ['purchases:write', 'cards:read', 'proofs:write', 'vouchers:use', 'rewards:redeem'] as const;
+export const API_KEY_SCOPES = ['purchases:write', 'cards:read', 'proofs:write', 'vouchers:use', 'rewards:redeem', 'customers:write'] as const;
 export const apiKeyScopeSchema = z.enum(API_KEY_SCOPES);
 export type ApiKeyScope = z.infer<typeof apiKeyScopeSchema>;
 
@@ -57,6 +58,10 @@ export const createApiKeySchema = z
     }
     // A purchase happens at a merchant: the app's key may not record one.
     if (value.kind === 'app' && value.scopes.includes('purchases:write')) {
+      ctx.addIssue({ code: 'custom', path: ['scopes'], message: 'scopes is not valid', ...keyed('invalid') });
+    }
+    // Signing people up is the customers' app's: a merchant's till may not create customers.
+    if (value.kind === 'merchant' && value.scopes.includes('customers:write')) {
       ctx.addIssue({ code: 'custom', path: ['scopes'], message: 'scopes is not valid', ...keyed('invalid') });
     }
   });
@@ -217,3 +222,26 @@ export const optionalIdempotencyHeadersSchema = z.object({
   'idempotency-key': z.string().trim().min(LEDGER_BOUNDS.idempotencyKeyMin).max(LEDGER_BOUNDS.idempotencyKeyMax).regex(/^[\x21-\x7e]+$/).optional(),
 });
 
+
+/**
+ * `POST /api/integration/v1/customers` (an `app` key with `customers:write`, and `Idempotency-Key`):
+ * the customers' app signs a person up in one program (decision 035). The consents are the person's
+ * own, given in the app: their channel is recorded as `app`.
+ */
+export const integrationCustomerSchema = z.strictObject({
+  ...createCustomerSchema.pick({ firstName: true, lastName: true, phone: true, birthDate: true, referrerCode: true, language: true }).shape,
+  email: z.email().max(BOUNDS.emailMax),
+  consents: z.partialRecord(consentPurposeSchema, consentInputSchema.omit({ channel: true })).optional(),
+  /** The active program the person joins; its welcome e-mail (when on) is the one sent. */
+  programId: z.uuid(),
+});
+export type IntegrationCustomer = z.infer<typeof integrationCustomerSchema>;
+
+/** The new customer as the app needs them: the card number (never its secret code: decision 030), the referral code, the membership. */
+export const integrationCustomerResultSchema = z.object({
+  customerId: z.string(),
+  cardNumber: z.string(),
+  referralCode: z.string(),
+  membership: membershipSchema.pick({ id: true, programId: true, balance: true, stamps: true, tier: true, joinedAt: true }),
+});
+export type IntegrationCustomerResult = z.infer<typeof integrationCustomerResultSchema>;

@@ -134,6 +134,7 @@ export const VALUE_LABELS = {
     'proofs:write': { it: 'Inviare prove social', en: 'Submit social proofs' },
     'vouchers:use': { it: 'Verificare e usare buoni', en: 'Check and use vouchers' },
     'rewards:redeem': { it: 'Riscattare premi', en: 'Redeem rewards' },
+    'customers:write': { it: 'Iscrivere clienti (app)', en: 'Sign customers up (app)' },
   }),
   newsStatus: labels({
     draft: { it: 'Bozza', en: 'Draft' },

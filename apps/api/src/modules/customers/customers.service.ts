@@ -8,9 +8,10 @@ import {
   type RecordConsent,
   type UpdateCustomer,
 } from '@sf/contract/customers';
+import type { Membership } from '@sf/contract/ledger';
 import type { Executor, Transaction } from '../../db/client.ts';
 import type { Caller, ServiceDeps } from '../../lib/caller.ts';
-import { recordAudit } from '../../lib/audit.ts';
+import { recordAudit, type AuditActor } from '../../lib/audit.ts';
 import { AppError, alreadyUsed, fieldError, notFound } from '../../lib/errors.ts';
 import {
   consentHistory,
@@ -32,6 +33,7 @@ import { voidCustomerWallet } from '../wallet/wallet.service.ts';
 import { isUniqueViolation } from '../../db/unique-violation.ts';
 import { nudgeBackgroundJobs } from '../../lib/job-runner.ts';
 import { queueWelcome } from '../service-emails/service-emails.service.ts';
+import { enrolInTransaction } from '../ledger/ledger.service.ts';
 
 export const CUSTOMER_ENTITY = 'customer';
 
@@ -89,51 +91,72 @@ export async function getCustomer(deps: ServiceDeps, caller: Caller, id: string)
   });
 }
 
-export async function createCustomer(deps: ServiceDeps, caller: Caller, input: CreateCustomer): Promise<Customer> {
+/** Who creates a customer: a staff member (their id goes on the consents), or the customers' app's API key (none). */
+export type CreatingCaller = { actor: AuditActor; userId: string | null };
+
+/**
+ * A new customer, in the caller's transaction (the back-office's request, or the integration API's
+ * idempotent one: one code path). With a `programId` they join that program and only it welcomes
+ * them (decision 035). Answers the customer, their membership and whether a welcome was queued.
+ */
+export async function createCustomerInTransaction(
+  tx: Transaction,
+  deps: ServiceDeps,
+  caller: CreatingCaller,
+  input: CreateCustomer,
+): Promise<{ customer: Customer; membership: Membership | null; isWelcomed: boolean }> {
   const now = deps.clock.now();
-  let welcomes = 0;
+  if (input.email && (await findCustomerIdBy(tx, { email: input.email }))) throw emailTaken();
+  let referredBy: string | null = null;
+  if (input.referrerCode !== undefined) {
+    referredBy = (await findCustomerIdBy(tx, { referralCode: input.referrerCode })) ?? null;
+    if (referredBy === null) {
+      throw fieldError('referrerCode', 'notFound');
+    }
+  }
+  const row = await insertCustomer(tx, {
+    firstName: input.firstName,
+    lastName: input.lastName,
+    email: input.email?.toLowerCase() ?? null,
+    phone: input.phone ?? null,
+    birthDate: input.birthDate ?? null,
+    city: input.city ?? null,
+    province: input.province ?? null,
+    language: input.language ?? 'it',
+    cardNumber: await uniqueCardNumber(tx),
+    referralCode: await uniqueReferralCode(tx),
+    referredBy,
+    status: 'active',
+    createdAt: now,
+    updatedAt: now,
+  });
+  for (const purpose of CONSENT_PURPOSES) {
+    const consent = input.consents?.[purpose];
+    if (!consent) continue;
+    await insertConsent(tx, { customerId: row.id, purpose, ...consent, at: now, recordedBy: caller.userId });
+  }
+  const customer = await withConsents(tx, (await findCustomer(tx, row.id)) ?? row);
+  await recordAudit(tx, caller.actor, { action: 'create', entityType: CUSTOMER_ENTITY, entityId: row.id, after: { ...customer, programId: input.programId ?? null } });
+  // The customer joins the program chosen now, and only that program welcomes them: the e-mail is
+  // queued with the customer (never sent inside the request). No program: no membership, no welcome.
+  if (input.programId === undefined) return { customer, membership: null, isWelcomed: false };
+  const membership = await enrolInTransaction(tx, deps, row.id, input.programId);
+  const isWelcomed = await queueWelcome(tx, { id: row.id, email: row.email }, input.programId, now);
+  return { customer, membership, isWelcomed };
+}
+
+/** A unique index's refusal of the e-mail (a twin created the same address meanwhile) says so on the field. */
+export function emailTakenOf(error: unknown): unknown {
+  return isUniqueViolation(error, 'customers_email_key') ? emailTaken() : error;
+}
+
+export async function createCustomer(deps: ServiceDeps, caller: Caller, input: CreateCustomer): Promise<Customer> {
   try {
-    const created = await deps.db.transaction(async (tx) => {
-      if (input.email && (await findCustomerIdBy(tx, { email: input.email }))) throw emailTaken();
-      let referredBy: string | null = null;
-      if (input.referrerCode !== undefined) {
-        referredBy = (await findCustomerIdBy(tx, { referralCode: input.referrerCode })) ?? null;
-        if (referredBy === null) {
-          throw fieldError('referrerCode', 'notFound');
-        }
-      }
-      const row = await insertCustomer(tx, {
-        firstName: input.firstName,
-        lastName: input.lastName,
-        email: input.email?.toLowerCase() ?? null,
-        phone: input.phone ?? null,
-        birthDate: input.birthDate ?? null,
-        city: input.city ?? null,
-        province: input.province ?? null,
-        language: input.language ?? 'it',
-        cardNumber: await uniqueCardNumber(tx),
-        referralCode: await uniqueReferralCode(tx),
-        referredBy,
-        status: 'active',
-        createdAt: now,
-        updatedAt: now,
-      });
-      for (const purpose of CONSENT_PURPOSES) {
-        const consent = input.consents?.[purpose];
-        if (!consent) continue;
-        await insertConsent(tx, { customerId: row.id, purpose, ...consent, at: now, recordedBy: caller.userId });
-      }
-      const customer = await withConsents(tx, (await findCustomer(tx, row.id)) ?? row);
-      await recordAudit(tx, caller.actor, { action: 'create', entityType: CUSTOMER_ENTITY, entityId: row.id, after: customer });
-      // The welcome e-mail is queued with the customer (never sent inside the request).
-      welcomes = await queueWelcome(tx, { id: row.id, email: row.email }, now);
-      return customer;
-    });
-    if (welcomes > 0) nudgeBackgroundJobs();
-    return created;
+    const created = await deps.db.transaction((tx) => createCustomerInTransaction(tx, deps, caller, input));
+    if (created.isWelcomed) nudgeBackgroundJobs();
+    return created.customer;
   } catch (error) {
-    if (isUniqueViolation(error, 'customers_email_key')) throw emailTaken();
-    throw error;
+    throw emailTakenOf(error);
   }
 }
 

@@ -402,7 +402,7 @@ export async function importStagedCustomers(
   now: Date,
   options: { withIds?: boolean } = {},
 ): Promise<{ inserted: number; ids: string[] }> {
-  // The new customers' ids only when asked (an import that sends the welcome e-mails).
+  // The new customers' ids only when asked (an import that enrols them in a program, decision 035).
   const ids = options.withIds ? sql`coalesce(jsonb_agg(id), '[]'::jsonb)` : sql`'[]'::jsonb`;
   const [result] = await rowsOf(
     executor,

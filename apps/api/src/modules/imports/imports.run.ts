@@ -3,7 +3,7 @@ import { rm } from 'node:fs/promises';
 import type { Database, Executor } from '../../db/client.ts';
 import { recordAudit, type AuditActor } from '../../lib/audit.ts';
 import { enqueueJob } from '../../lib/job-runner.ts';
-import { createEntry } from '../ledger/ledger.service.ts';
+import { createEntry, enrolManyInTransaction } from '../ledger/ledger.service.ts';
 import { drawCardNumber } from '../customers/customer-cards.service.ts';
 import { queueWelcomes } from '../service-emails/service-emails.service.ts';
 import * as repo from './imports.repository.ts';
@@ -53,6 +53,23 @@ export async function retryLeftOut(tx: Executor, value: repo.ImportRow, leftOut:
   return inserted;
 }
 
+/** The program an import of customers enrols them in (chosen with the upload), or none. */
+function programOf(value: repo.ImportRow): string | null {
+  return value.kind === 'customers' && typeof value.options['programId'] === 'string' ? value.options['programId'] : null;
+}
+
+/**
+ * The batch's new customers join the import's program, and with "invia il benvenuto" that program
+ * welcomes them (decision 035): in the batch's transaction, so a batch committed once enrols and
+ * welcomes once, and a batch redone after a crash inserted nobody the first time.
+ */
+async function joinProgram(tx: Executor, value: repo.ImportRow, customerIds: string[], now: Date): Promise<void> {
+  const programId = programOf(value);
+  if (programId === null || customerIds.length === 0) return;
+  await enrolManyInTransaction(tx, customerIds, programId, now);
+  if (value.options['sendWelcome'] === true) await queueWelcomes(tx, customerIds, programId, now);
+}
+
 /**
  * One committed batch of STAGED customers — the rows `from`..`to` of the file — in one transaction
  * with the progress and one audit record. The dry run checked and staged the rows, so no row passes
@@ -66,10 +83,10 @@ export async function importStagedBatch(deps: ImportDeps, value: repo.ImportRow,
   return deps.db.transaction(async (tx) => {
     const current = await repo.findImport(tx, value.id, { forUpdate: true });
     if (!current || current.status !== 'running') return false;
-    const isWelcoming = current.options['sendWelcome'] === true;
+    const programId = programOf(current);
     let result: { inserted: number; ids: string[]; leftOut: (repo.StagedCustomer & { id: string })[] };
     try {
-      result = { ...(await tx.transaction((savepoint) => repo.importStagedCustomers(savepoint, value.id, { from, to }, now, { withIds: isWelcoming }))), leftOut: [] };
+      result = { ...(await tx.transaction((savepoint) => repo.importStagedCustomers(savepoint, value.id, { from, to }, now, { withIds: programId !== null }))), leftOut: [] };
     } catch (error) {
       if (!isUniqueViolation(error)) throw error;
       result = await repo.importStagedCustomersLeavingOut(tx, value.id, { from, to }, now);
@@ -87,8 +104,7 @@ export async function importStagedBatch(deps: ImportDeps, value: repo.ImportRow,
       inserted += retried.length;
       insertedIds.push(...retried);
     }
-    // "Invia il benvenuto": the welcomes of the batch's new customers, in its transaction.
-    if (isWelcoming) await queueWelcomes(tx, insertedIds, now);
+    await joinProgram(tx, current, insertedIds, now);
     await repo.updateImport(tx, value.id, { ...progressOf(current, to, 0), importedRows: current.importedRows + inserted });
     await recordAudit(tx, actor.actor, {
       action: 'import_batch',
@@ -134,7 +150,7 @@ export async function importCustomerBatch(deps: ImportDeps, value: repo.ImportRo
     const { claimed, inserted } = await repo.claimAndInsertCustomers(tx, value.id, rows, now);
     for (const id of await retryLeftOut(tx, value, rows.filter((row) => claimed.has(row.row_number) && !inserted.has(row.id)), now)) inserted.add(id);
     await repo.insertRowErrors(tx, value.id, toStoredErrors(prepared));
-    if (current.options['sendWelcome'] === true) await queueWelcomes(tx, [...inserted], now);
+    await joinProgram(tx, current, [...inserted], now);
     const last = prepared.at(-1)?.rowNumber ?? current.processedRows + 1;
     await repo.updateImport(tx, value.id, {
       ...progressOf(current, last, end),

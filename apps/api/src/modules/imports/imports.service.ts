@@ -17,6 +17,7 @@ import { enqueueJob } from '../../lib/job-runner.ts';
 import { detectDialect, mappingProblems, proposeMapping, UnreadableCsvError } from './imports.csv.ts';
 import * as repo from './imports.repository.ts';
 import { checkFile, readHead, readHeader } from './imports.check.ts';
+import { checkEnrollingProgram } from '../ledger/ledger.service.ts';
 
 export const IMPORT_ENTITY = 'import';
 export const IMPORT_JOB = 'imports.run';
@@ -163,6 +164,12 @@ export async function createImport(deps: ImportDeps, caller: Caller, input: Crea
     const mapping = input.mapping ?? proposeMapping(input.kind, header);
     if (mappingProblems(input.kind, header, mapping).length > 0) throw fieldProblem('mapping');
     if (input.kind === 'balances' && !mapping['programId'] && !input.programId) throw fieldProblem('programId', 'required');
+    // The imported customers join the chosen program, the one that welcomes them (decision 035):
+    // "invia il benvenuto" without it is refused, the dry run too, before anything is stored.
+    if (input.kind === 'customers' && input.sendWelcome && !input.programId) {
+      throw new AppError(400, 'validation', { fields: [{ field: 'programId', text: 'welcome_needs_program' }] });
+    }
+    if (input.kind === 'customers' && input.programId) await checkEnrollingProgram(deps.db, input.programId);
     const now = deps.clock.now();
     const created = await deps.db.transaction(async (tx) => {
       const row = await repo.insertImport(tx, {

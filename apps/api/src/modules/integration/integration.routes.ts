@@ -5,6 +5,8 @@ import {
   cardCodeHeadersSchema,
   cardNumberParamSchema,
   integrationCardSchema,
+  integrationCustomerResultSchema,
+  integrationCustomerSchema,
   integrationProofResultSchema,
   integrationProofSchema,
   integrationPurchaseResultSchema,
@@ -26,6 +28,7 @@ import {
   readCard,
   recordPurchase,
   redeemForCard,
+  signUpCustomer,
   submitProofForCard,
   useVoucherAtTill,
 } from './integration.service.ts';
@@ -278,6 +281,61 @@ export const integrationRoutes: FastifyPluginAsyncZod = async (app) => {
       const answer = await submitProofForCard(deps, keyOf(request), request, request.body, request.headers['idempotency-key']);
       if (answer.isReplay) reply.header('Idempotent-Replayed', 'true');
       return reply.code(201).send(answer.body);
+    },
+  );
+
+  app.post(
+    '/customers',
+    {
+      config: { integration: 'customers:write' },
+      schema: {
+        tags: [TAG],
+        summary: 'Iscrive una persona dall\u2019app dei clienti a un programma: tessera, codice invito e iscrizione; il benvenuto parte da quel programma',
+        description:
+          'Solo per le chiavi dell\u2019**app** con il permesso `customers:write` (la chiave di un esercente: 403). ' +
+          'I consensi sono quelli dati dalla persona nell\u2019app: il canale registrato è `app`. `programId` è un programma attivo ' +
+          '(altrimenti 400 sul campo); il cliente vi è iscritto subito e, se il programma ha il benvenuto attivo e c\u2019è il consenso al ' +
+          'servizio, riceve l\u2019e-mail di benvenuto di quel programma soltanto. `referrerCode` è il codice invito di chi l\u2019ha presentato. ' +
+          'Con `Idempotency-Key` (obbligatoria): ripetere la stessa richiesta restituisce lo stesso cliente (intestazione ' +
+          '`Idempotent-Replayed: true`), mai un secondo; la stessa chiave con un altro corpo: 422. Un indirizzo e-mail già usato: ' +
+          '409 `already_used` sul campo `email`. La risposta non contiene il codice segreto della tessera: l\u2019app lo ottiene leggendo la tessera.',
+        security: [{ integrationKey: [] }],
+        headers: idempotencyHeadersSchema,
+        body: integrationCustomerSchema.meta({
+          example: {
+            firstName: 'Giulia',
+            lastName: 'Bianchi',
+            email: 'giulia.bianchi@example.it',
+            phone: '+393471234567',
+            birthDate: '1990-04-12',
+            consents: { service: { granted: true, noticeVersion: '2026-01' }, marketing: { granted: false, noticeVersion: '2026-01' } },
+            referrerCode: 'K7PXM4QD',
+            programId: '0b7f5c1e-4a52-4f3e-9d51-2f4a8f0c9a11',
+          },
+        }),
+        response: {
+          201: integrationCustomerResultSchema.meta({
+            example: {
+              customerId: '9d3c1f0a-6b2e-4c7d-8e9f-0a1b2c3d4e5f',
+              cardNumber: '2790483920175',
+              referralCode: 'TQ4MXR7C',
+              membership: {
+                id: '5a6b7c8d-9e0f-4a1b-8c2d-3e4f5a6b7c8d',
+                programId: '0b7f5c1e-4a52-4f3e-9d51-2f4a8f0c9a11',
+                balance: 0,
+                stamps: 0,
+                tier: null,
+                joinedAt: '2026-11-23T10:40:00.000+01:00',
+              },
+            },
+          }),
+        },
+      },
+    },
+    async (request, reply) => {
+      const answer = await signUpCustomer(deps, keyOf(request), request, request.body, request.headers['idempotency-key']);
+      if (answer.isReplay) reply.header('Idempotent-Replayed', 'true');
+      return reply.code(answer.status as 201).send(answer.body);
     },
   );
 

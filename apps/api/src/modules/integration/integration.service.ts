@@ -11,7 +11,12 @@ import {
   type IntegrationCard,
   type IntegrationPurchase,
   type IntegrationPurchaseResult,
+  type IntegrationCustomer,
+  type IntegrationCustomerResult,
 } from '@sf/contract/integration';
+import { createCustomerInTransaction, emailTakenOf } from '../customers/customers.service.ts';
+import { requestHash, runIdempotent } from '../../lib/idempotency.ts';
+import { nudgeBackgroundJobs } from '../../lib/job-runner.ts';
 import type { LedgerWriteResult } from '@sf/contract/ledger';
 import type { AuditActor } from '../../lib/audit.ts';
 import { AppError, fieldError, forbidden, notFound } from '../../lib/errors.ts';
@@ -283,4 +288,51 @@ export async function submitProofForCard(
     idempotencyKey ? { scope: `int:${key.id}`, key: idempotencyKey } : undefined,
   );
   return { isReplay, body: { id: proof.id, kind: proof.kind, status: proof.status, createdAt: proof.createdAt } };
+}
+
+const CUSTOMER_SIGN_UP_SCOPE = 'integration-customers';
+
+/**
+ * `POST /customers`: the customers' app signs a person up in one program, through the customers
+ * service's own creation (the back-office's code path: the membership, the welcome of that program
+ * only) inside one idempotent transaction: the key's id prefixes the app's `Idempotency-Key`, and a
+ * retry answers the customer made first, never a second one. Only an app key: a till signs nobody up.
+ */
+export async function signUpCustomer(
+  deps: IntegrationDeps,
+  key: IntegrationKey,
+  request: { id: string; ip: string },
+  input: IntegrationCustomer,
+  idempotencyKey: string,
+) {
+  if (key.kind !== 'app') throw forbidden('scope_missing');
+  const consents = Object.fromEntries(Object.entries(input.consents ?? {}).map(([purpose, consent]) => [purpose, { ...consent, channel: 'app' as const }]));
+  try {
+    const answer = await runIdempotent(
+      deps.db,
+      { scope: CUSTOMER_SIGN_UP_SCOPE, key: `${key.id}:${idempotencyKey}`, hash: requestHash({ op: 'sign-up', ...input }) },
+      async (tx) => {
+        const created = await createCustomerInTransaction(tx, deps, { actor: keyCaller(key, request).audit, userId: null }, { ...input, consents });
+        const { customer, membership } = created;
+        const body: IntegrationCustomerResult = {
+          customerId: customer.id,
+          cardNumber: customer.cardNumber,
+          referralCode: customer.referralCode,
+          membership: {
+            id: membership!.id,
+            programId: membership!.programId,
+            balance: membership!.balance,
+            stamps: membership!.stamps,
+            tier: membership!.tier,
+            joinedAt: membership!.joinedAt,
+          },
+        };
+        return { status: 201, body };
+      },
+    );
+    if (!answer.isReplay) nudgeBackgroundJobs();
+    return { ...answer, body: answer.body as IntegrationCustomerResult };
+  } catch (error) {
+    throw emailTakenOf(error);
+  }
 }

@@ -153,6 +153,23 @@ export async function lockMembership(
   return toMembershipRow(row!);
 }
 
+/** Memberships for many customers of one program at once (an import's batch); an existing one stays as it is. */
+export async function insertMemberships(executor: Executor, customerIds: string[], programId: string, now: Date): Promise<void> {
+  await executor.execute(
+    sql`insert into memberships (customer_id, program_id, joined_at)
+        select c.id, ${programId}, ${now} from unnest(array[${sql.join(
+          customerIds.map((id) => sql`${id}`),
+          sql`, `,
+        )}]::uuid[]) as c(id)
+        on conflict (customer_id, program_id) do nothing`,
+  );
+}
+
+export async function isMember(executor: Executor, customerId: string, programId: string): Promise<boolean> {
+  const [row] = await rows(executor, sql`select 1 as ok from memberships where customer_id = ${customerId} and program_id = ${programId}`);
+  return row !== undefined;
+}
+
 /**
  * The common write's first step in one round trip: locks an EXISTING membership and reads, with it,
  * its program's rules, the customer's status and whether the merchant belongs to the program.

@@ -1,8 +1,8 @@
-import { type CreateLedgerEntry, type CustomerMemberships, type LedgerEntry, type LedgerPage, type LedgerWriteResult, type ListLedgerQuery } from '@sf/contract/ledger';
+import { type CreateLedgerEntry, type CustomerMemberships, type LedgerEntry, type Membership, type LedgerPage, type LedgerWriteResult, type ListLedgerQuery } from '@sf/contract/ledger';
 import type { Database, Executor, Transaction } from '../../db/client.ts';
 import type { AuditActor } from '../../lib/audit.ts';
 import type { ActingCaller, ServiceDeps } from '../../lib/caller.ts';
-import { AppError, notFound } from '../../lib/errors.ts';
+import { AppError, fieldError, notFound, validationFailed } from '../../lib/errors.ts';
 import * as repo from './ledger.repository.ts';
 import * as upkeepRepo from './ledger-upkeep.repository.ts';
 import * as listsRepo from './ledger-lists.repository.ts';
@@ -463,11 +463,30 @@ export async function awardBonusInTransaction(
 }
 
 /**
- * The customer's membership of a program, made now if they have none yet (as their first earning
- * would). For the welcome e-mail: its card link is a membership's. Answers the membership's id.
+ * A new customer joins the program chosen at their creation (decision 035), in the creation's own
+ * transaction: the membership their first earning would otherwise make. 400 on `programId` when the
+ * program is unknown or not active. Answers the membership.
  */
-export async function ensureMembership(deps: LedgerDeps, customerId: string, programId: string): Promise<string> {
-  return deps.db.transaction(async (tx) => (await repo.lockMembership(tx, customerId, programId, deps.clock.now())).id);
+export async function enrolInTransaction(tx: Transaction, deps: LedgerDeps, customerId: string, programId: string): Promise<Membership> {
+  await checkEnrollingProgram(tx, programId);
+  return repo.toMembership(await repo.lockMembership(tx, customerId, programId, deps.clock.now()));
+}
+
+/** 400 on `programId` unless the program exists and is active: only an active program takes new members. */
+export async function checkEnrollingProgram(executor: Executor, programId: string): Promise<void> {
+  const program = await repo.findProgramRules(executor, programId);
+  if (!program) throw fieldError('programId', 'notFound');
+  if (program.status !== 'active') throw validationFailed([{ field: 'programId', text: 'enrolling_program_not_active' }]);
+}
+
+/** An import's batch of new customers joins its program, in the batch's transaction (once: a member is one row). */
+export async function enrolManyInTransaction(tx: Executor, customerIds: string[], programId: string, now: Date): Promise<void> {
+  if (customerIds.length > 0) await repo.insertMemberships(tx, customerIds, programId, now);
+}
+
+/** Whether the customer is a member of the program (a queued welcome whose membership is gone is not sent). */
+export async function isMemberOf(executor: Executor, customerId: string, programId: string): Promise<boolean> {
+  return repo.isMember(executor, customerId, programId);
 }
 
 /** Members of these programs with points expiring in the next `days` business days (from today), for the reminder e-mail. */

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { createTestContext, createTestCustomer, runJobsOnce, selectRows, type TestContext } from '../../../test/helper.ts';
 import { createLedgerFixture, type LedgerFixture } from '../../../test/ledger-fixtures.ts';
@@ -23,11 +24,15 @@ describe('service e-mails', () => {
   let smtp: SmtpCatcher;
   let token = '';
   let fx: LedgerFixture;
+  const closedProgramId = randomUUID();
 
   const runJobs = () => runJobsOnce(ctx.app, serviceEmailJobs(ctx.app).handlers);
 
-  const createCustomer = (firstName: string, options: { service?: boolean; email?: boolean; language?: 'it' | 'en' } = {}) =>
-    createTestCustomer(ctx, token, firstName, { lastName: 'Servizio', consents: (options.service ?? true) ? ['service'] : [], ...options });
+  /** A new customer, joining the points program unless another (or none: null) is named. */
+  const createCustomer = (firstName: string, options: { service?: boolean; email?: boolean; language?: 'it' | 'en'; programId?: string | null } = {}) => {
+    const { programId = fx.pointsProgramId, service = true, ...rest } = options;
+    return createTestCustomer(ctx, token, firstName, { lastName: 'Servizio', consents: service ? ['service'] : [], ...rest, ...(programId === null ? {} : { programId }) });
+  };
 
   const messagesOf = async (customerId: string) => {
     const response = await ctx.request({ method: 'GET', url: `/api/admin/customers/${customerId}/messages`, token });
@@ -43,6 +48,12 @@ describe('service e-mails', () => {
     token = await ctx.tokenFor('admin@demo.test');
     fx = await createLedgerFixture(ctx.app.db, { customers: 0 });
     await ctx.app.db.execute(sql`update programs set wallet_background_color = '#7a1f2b', wallet_foreground_color = '#fefefe' where id = ${fx.pointsProgramId}`);
+    // A second program with the welcome on: a new customer hears only from the program they join.
+    await ctx.app.db.execute(
+      sql`insert into service_email_settings (program_id, kind, is_enabled, subject_it, body_it, subject_en, body_en, updated_at)
+          values (${fx.stampsProgramId}, 'welcome', true, 'Benvenuto nella Tessera Caffè', 'Ciao {{nome}}', 'Welcome', 'Hi', now())`,
+    );
+    await ctx.app.db.execute(sql`insert into programs (id, name, type, status, stamps_required, bonuses) values (${closedProgramId}, 'Chiuso', 'stamps', 'closed', 10, '{}'::jsonb)`);
   });
   afterAll(async () => {
     await ctx.close();
@@ -147,6 +158,58 @@ describe('service e-mails', () => {
     expect(page.body).toContain('Promotional messages');
   });
 
+  it('enrols a new customer in the program chosen at creation, and only that program welcomes them', async () => {
+    const ilaria = await createCustomer('Ilaria');
+    const members = await selectRows<{ program_id: string }>(ctx.app, sql`select program_id from memberships where customer_id = ${ilaria.id}`);
+    expect(members).toEqual([{ program_id: fx.pointsProgramId }]);
+    const queued = await selectRows<{ program_id: string }>(ctx.app, sql`select program_id from service_messages where customer_id = ${ilaria.id}`);
+    expect(queued).toEqual([{ program_id: fx.pointsProgramId }]);
+    await runJobs();
+    const mails = smtp.messages.filter((m) => m.to?.[0]?.address === 'ilaria@example.it');
+    expect(mails.map((m) => m.subject)).toEqual(['Eccoti in Circuito Punti, Ilaria']);
+    // Sending only read: still one membership.
+    expect(await selectRows(ctx.app, sql`select program_id from memberships where customer_id = ${ilaria.id}`)).toHaveLength(1);
+  });
+
+  it('gives a customer created without a program no membership and no welcome', async () => {
+    const leo = await createCustomer('Leo', { programId: null });
+    await runJobs();
+    expect(await selectRows(ctx.app, sql`select id from memberships where customer_id = ${leo.id}`)).toEqual([]);
+    expect(await messagesOf(leo.id)).toEqual([]);
+    expect(smtp.messages.some((m) => m.to?.[0]?.address === 'leo@example.it')).toBe(false);
+  });
+
+  it('refuses a program that is unknown or not active, naming the field, and creates nobody', async () => {
+    const unknown = await ctx.request({
+      method: 'POST',
+      url: '/api/admin/customers',
+      token,
+      payload: { firstName: 'Mara', lastName: 'Servizio', email: 'mara@example.it', programId: randomUUID() },
+    });
+    expect(unknown.statusCode, unknown.body).toBe(400);
+    expect(unknown.json().error).toMatchObject({ code: 'validation', fields: [{ field: 'programId', message: expect.stringContaining('Programma') }] });
+    const closed = await ctx.request({
+      method: 'POST',
+      url: '/api/admin/customers',
+      token,
+      headers: { 'accept-language': 'en' },
+      payload: { firstName: 'Mara', lastName: 'Servizio', email: 'mara@example.it', programId: closedProgramId },
+    });
+    expect(closed.statusCode, closed.body).toBe(400);
+    expect(closed.json().error.fields).toEqual([{ field: 'programId', message: 'Program: choose an active program (only an active program takes new customers)' }]);
+    expect(await selectRows(ctx.app, sql`select id from customers where email = 'mara@example.it'`)).toEqual([]);
+  });
+
+  it('skips a queued welcome whose membership is gone: sending never enrols', async () => {
+    const nadia = await createCustomer('Nadia');
+    await ctx.app.db.execute(sql`delete from memberships where customer_id = ${nadia.id}`);
+    await runJobs();
+    expect(smtp.messages.some((m) => m.to?.[0]?.address === 'nadia@example.it')).toBe(false);
+    const [row] = await selectRows<{ status: string; last_error: string }>(ctx.app, sql`select status, last_error from service_messages where customer_id = ${nadia.id}`);
+    expect(row).toEqual({ status: 'skipped', last_error: 'no_membership' });
+    expect(await selectRows(ctx.app, sql`select id from memberships where customer_id = ${nadia.id}`)).toEqual([]);
+  });
+
   it('skips a customer without the service consent, and queues nothing without an address', async () => {
     const bruno = await createCustomer('Bruno', { service: false });
     const carla = await createCustomer('Carla', { email: false });
@@ -246,11 +309,25 @@ describe('service e-mails', () => {
     expect(page.body).toContain('Comunicazioni promozionali');
   });
 
-  it('welcomes the customers of an import only when the operator ticked "invia il benvenuto"', async () => {
+  const uploadCustomers = async (fields: Record<string, string>, names: string[]) => {
+    const boundary = '----sf-welcome';
+    const csv = ['Nome;Cognome;Email;Consenso servizio', ...names.map((name) => `${name};Importato;${name.toLowerCase()}@example.it;sì`)].join('\r\n');
+    const parts = Object.entries({ kind: 'customers', ...fields }).map(([name, value]) => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`);
+    parts.push(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="clienti.csv"\r\nContent-Type: text/csv\r\n\r\n${csv}\r\n`);
+    return ctx.request({
+      method: 'POST',
+      url: '/api/admin/imports',
+      token,
+      payload: Buffer.from(`${parts.join('')}--${boundary}--\r\n`),
+      headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+    });
+  };
+
+  it('welcomes the customers of an import only when the operator ticked "invia il benvenuto", from the import\'s program, which they join', async () => {
     const importFile = async (sendWelcome: boolean, names: string[]) => {
       const boundary = '----sf-welcome';
       const csv = ['Nome;Cognome;Email;Consenso servizio', ...names.map((name) => `${name};Importato;${name.toLowerCase()}@example.it;sì`)].join('\r\n');
-      const fields: Record<string, string> = { kind: 'customers', dryRun: 'false', ...(sendWelcome ? { sendWelcome: 'true' } : {}) };
+      const fields: Record<string, string> = { kind: 'customers', dryRun: 'false', programId: fx.pointsProgramId, ...(sendWelcome ? { sendWelcome: 'true' } : {}) };
       const parts = Object.entries(fields).map(([name, value]) => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`);
       parts.push(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="clienti.csv"\r\nContent-Type: text/csv\r\n\r\n${csv}\r\n`);
       const response = await ctx.request({
@@ -268,6 +345,31 @@ describe('service e-mails', () => {
     await runJobs();
     const welcomed = smtp.messages.map((m) => m.to?.[0]?.address).filter((to) => /^(ugo|vera|walter|xenia)@/.test(to ?? ''));
     expect(welcomed.sort()).toEqual(['walter@example.it', 'xenia@example.it']);
+    // All four joined the import's program, and only it: the other program has the welcome on too.
+    const members = await selectRows<{ email: string; program_id: string }>(
+      ctx.app,
+      sql`select c.email, m.program_id from memberships m join customers c on c.id = m.customer_id
+          where c.email in ('ugo@example.it', 'vera@example.it', 'walter@example.it', 'xenia@example.it') order by c.email`,
+    );
+    expect(members).toEqual(['ugo', 'vera', 'walter', 'xenia'].map((name) => ({ email: `${name}@example.it`, program_id: fx.pointsProgramId })));
+    const welcomes = await selectRows<{ program_id: string }>(
+      ctx.app,
+      sql`select s.program_id from service_messages s join customers c on c.id = s.customer_id where c.email in ('walter@example.it', 'xenia@example.it')`,
+    );
+    expect(welcomes).toEqual([{ program_id: fx.pointsProgramId }, { program_id: fx.pointsProgramId }]);
+  });
+
+  it('refuses "invia il benvenuto" without a program on the field, the dry run too, and a program that is not active', async () => {
+    for (const dryRun of ['true', 'false']) {
+      const refused = await uploadCustomers({ dryRun, sendWelcome: 'true' }, ['Yuri']);
+      expect(refused.statusCode, refused.body).toBe(400);
+      expect(refused.json().error).toMatchObject({ code: 'validation', fields: [{ field: 'programId', message: expect.stringMatching(/^Programma: scegli il programma/) }] });
+    }
+    const closed = await uploadCustomers({ dryRun: 'true', sendWelcome: 'true', programId: closedProgramId }, ['Yuri']);
+    expect(closed.statusCode, closed.body).toBe(400);
+    expect(closed.json().error.fields).toMatchObject([{ field: 'programId', message: expect.stringMatching(/^Programma: scegli un programma attivo/) }]);
+    const [yuri] = await selectRows<{ n: number }>(ctx.app, sql`select count(*)::int as n from customers where email = 'yuri@example.it'`);
+    expect(yuri?.n).toBe(0);
   });
 
   it('erasure removes the address and the texts from the message log', async () => {

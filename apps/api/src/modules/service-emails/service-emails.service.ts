@@ -17,7 +17,7 @@ import { notFound, versionConflict } from '../../lib/errors.ts';
 import { enqueueJob } from '../../lib/job-runner.ts';
 import { outcomeOfFailure } from '../campaigns/campaigns.service.ts';
 import { customerInTransaction } from '../customers/customers.service.ts';
-import { customerMemberships, ensureMembership, membersWithPointsExpiring } from '../ledger/ledger.service.ts';
+import { customerMemberships, isMemberOf, membersWithPointsExpiring } from '../ledger/ledger.service.ts';
 import { localDate } from '../../lib/business-days.ts';
 import { renderServiceMessage, unsubscribeUrlFor, type ProgramLook, type RenderedTemplate } from '../messages/messages.service.ts';
 import { getProgram } from '../programs/programs.service.ts';
@@ -87,17 +87,16 @@ async function queue(tx: Executor, message: Parameters<typeof repo.insertMessage
 }
 
 /**
- * A new customer with an address (back-office, or an import whose operator ticked "invia il
- * benvenuto"): one welcome per program that has it switched on, queued in the creation's transaction.
- * Consent and the rest are checked when it is sent. Answers how many were queued.
+ * A new customer with an address (back-office or integration API), enrolled in the program chosen at
+ * their creation: that program's welcome, when it has it switched on, queued in the creation's
+ * transaction. Never another program's (decision 035). Consent and the rest are checked when it is
+ * sent. Answers whether it was queued.
  */
-export async function queueWelcome(tx: Executor, customer: { id: string; email: string | null }, now: Date): Promise<number> {
-  if (!customer.email) return 0;
-  let queued = 0;
-  for (const programId of await repo.programsWithEnabled(tx, 'welcome')) {
-    if (await queue(tx, { customerId: customer.id, programId, kind: 'welcome', dedupeKey: `welcome:${customer.id}:${programId}`, facts: {}, now })) queued += 1;
-  }
-  return queued;
+export async function queueWelcome(tx: Executor, customer: { id: string; email: string | null }, programId: string, now: Date): Promise<boolean> {
+  if (!customer.email) return false;
+  const setting = await repo.findSetting(tx, programId, 'welcome');
+  if (!setting?.isEnabled) return false;
+  return queue(tx, { customerId: customer.id, programId, kind: 'welcome', dedupeKey: `welcome:${customer.id}:${programId}`, facts: {}, now });
 }
 
 /**
@@ -143,14 +142,15 @@ export async function queueExpiringReminders(deps: WalletDeps): Promise<{ queued
 }
 
 /**
- * The welcomes of an import's batch (the operator ticked "invia il benvenuto"), in the batch's
- * transaction: one per imported customer with an address and per program with the welcome on.
+ * The welcomes of an import's batch (the operator ticked "invia il benvenuto" and chose the program
+ * its customers join), in the batch's transaction: one per imported customer with an address, from
+ * that program only, when it has the welcome on.
  */
-export async function queueWelcomes(tx: Executor, customerIds: string[], now: Date): Promise<number> {
+export async function queueWelcomes(tx: Executor, customerIds: string[], programId: string, now: Date): Promise<number> {
   if (customerIds.length === 0) return 0;
-  const programIds = await repo.programsWithEnabled(tx, 'welcome');
-  if (programIds.length === 0) return 0;
-  const ids = await repo.insertWelcomes(tx, customerIds, programIds, now);
+  const setting = await repo.findSetting(tx, programId, 'welcome');
+  if (!setting?.isEnabled) return 0;
+  const ids = await repo.insertWelcomes(tx, customerIds, [programId], now);
   for (const id of ids) await enqueueJob(tx, { kind: SERVICE_EMAIL_SEND_JOB, dedupeKey: `${SERVICE_EMAIL_SEND_JOB}:${id}`, payload: { messageId: id } });
   return ids.length;
 }
@@ -180,16 +180,9 @@ async function valuesOf(
   programId: string,
   facts: Record<string, unknown>,
   language: Language,
-  options: { isEnrolling: boolean },
 ): Promise<{ values: PlaceholderValues; cardUrl: string | null }> {
-  const find = async () => (await customerMemberships(deps, customer.id)).items.find((item) => item.programId === programId);
-  let membership = await find();
-  // A welcome to a program the customer has not earned in yet: they join it now (the row their first
-  // purchase would make), so that the e-mail carries their card.
-  if (!membership && options.isEnrolling) {
-    await ensureMembership(deps, customer.id, programId);
-    membership = await find();
-  }
+  // Rendering only reads: the customer joined the program when they were created (decision 035).
+  const membership = (await customerMemberships(deps, customer.id)).items.find((item) => item.programId === programId);
   const cardUrl = membership ? await cardLinkFor(deps, membership.id) : null;
   const locale = language === 'it' ? 'it-IT' : 'en-GB';
   const number = new Intl.NumberFormat(locale);
@@ -226,11 +219,10 @@ async function render(
     body: string;
     facts: Record<string, unknown>;
     token: string;
-    isEnrolling: boolean;
   },
 ): Promise<RenderedTemplate> {
   const look = await lookOf(deps, input.programId);
-  const { values, cardUrl } = await valuesOf(deps, input.customer, look.name, input.programId, input.facts, input.language, { isEnrolling: input.isEnrolling });
+  const { values, cardUrl } = await valuesOf(deps, input.customer, look.name, input.programId, input.facts, input.language);
   const buttons: { label: string; url: string }[] = [];
   const labels = BUTTONS[input.language];
   if (cardUrl) {
@@ -263,7 +255,6 @@ export async function previewServiceEmail(deps: WalletDeps, caller: Caller, prog
     body: input.body,
     facts: {},
     token: 'anteprima',
-    isEnrolling: false,
   });
 }
 
@@ -281,6 +272,12 @@ export async function sendServiceMessage(deps: ServiceEmailDeps, messageId: numb
   if (!message) return { status: 'not_due' };
   // Skipped by the claim: the customer (consent, address, status, a block) or the program's switch, off since it was queued.
   if (message.status === 'skipped' || !message.email || !message.programId || !message.setting) return { status: 'skipped' };
+  // A welcome carries the card of the program the customer joined at creation; sending never enrols,
+  // so a membership gone since (or never made) leaves nothing to welcome to.
+  if (message.kind === 'welcome' && !(await isMemberOf(deps.db, message.customerId, message.programId))) {
+    await repo.finishMessage(deps.db, { id: message.id, claimId }, { status: 'skipped', error: 'no_membership' });
+    return { status: 'skipped' };
+  }
   const texts = settingOf(message.kind, message.setting);
   const language = message.language;
   let copy: RenderedTemplate;
@@ -293,7 +290,6 @@ export async function sendServiceMessage(deps: ServiceEmailDeps, messageId: numb
       body: language === 'en' ? texts.bodyEn : texts.bodyIt,
       facts: message.facts,
       token: message.token,
-      isEnrolling: message.kind === 'welcome',
     });
   } catch (error) {
     // Nothing left: the claim is given back, so that the job's retry renders it again.

@@ -90,7 +90,7 @@ describe('Chiavi API', { timeout: 30_000 }, () => {
     expect(screen.queryByText(SECRET)).toBeNull();
   });
 
-  it('offers the app’s key no purchases and sends it without the merchant chosen before', async () => {
+  it('offers the app’s key no purchases, the till’s key no sign-ups, and sends it without the merchant chosen before', async () => {
     document.cookie = 'XSRF-TOKEN=t; path=/';
     const user = userEvent.setup();
     answerList([]);
@@ -98,6 +98,7 @@ describe('Chiavi API', { timeout: 30_000 }, () => {
     renderWithProviders(<ApiKeysPage merchantOptions={merchants} />, { route: '/api-keys', user: admin });
     const form = await openForm(user);
     expect(within(form).getByRole('checkbox', { name: 'Registrare acquisti' })).toBeChecked();
+    expect(within(form).queryByRole('checkbox', { name: 'Iscrivere clienti (app)' })).toBeNull();
     await user.type(within(form).getByRole('textbox', { name: /^Nome/ }), 'App clienti');
     await user.click(within(form).getByLabelText(/Esercente/, { selector: 'input' }));
     await user.click(await screen.findByRole('option', { name: 'Bar Centrale', hidden: true }));
@@ -105,9 +106,10 @@ describe('Chiavi API', { timeout: 30_000 }, () => {
     expect(within(form).queryByRole('checkbox', { name: 'Registrare acquisti' })).toBeNull();
     expect(within(form).queryByLabelText(/Esercente/, { selector: 'input' })).toBeNull();
     await user.click(within(form).getByRole('checkbox', { name: 'Inviare prove social' }));
+    await user.click(within(form).getByRole('checkbox', { name: 'Iscrivere clienti (app)' }));
     await user.click(within(form).getByRole('button', { name: 'Crea la chiave' }));
     await screen.findByRole('dialog', { name: 'La nuova chiave' });
-    expect(bodies).toEqual([{ name: 'App clienti', kind: 'app', scopes: ['cards:read', 'vouchers:use', 'proofs:write'] }]);
+    expect(bodies).toEqual([{ name: 'App clienti', kind: 'app', scopes: ['cards:read', 'vouchers:use', 'proofs:write', 'customers:write'] }]);
   });
 
   it('asks for at least one permission', async () => {

@@ -183,7 +183,8 @@ function CreateKeyForm({ merchantOptions, onCreated }: { merchantOptions: Option
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [failure, setFailure] = useState<string | null>(null);
 
-  const available = API_KEY_SCOPES.filter((scope) => kind === 'merchant' || scope !== 'purchases:write');
+  // A till records purchases; only the customers' app signs customers up.
+  const available = API_KEY_SCOPES.filter((scope) => (kind === 'merchant' ? scope !== 'customers:write' : scope !== 'purchases:write'));
 
   const submit = () => {
     const body = { name: name.trim(), kind, ...(kind === 'merchant' && merchantId ? { merchantId } : {}), scopes: scopes.filter((s) => available.includes(s)) };

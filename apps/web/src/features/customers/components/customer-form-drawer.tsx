@@ -2,7 +2,7 @@ import { Button, Checkbox, Drawer, Group, Select, SimpleGrid, Stack, Text, TextI
 import { PROVINCES } from '@sf/contract/italian';
 import { LANGUAGES, type Language } from '@sf/contract/app-info';
 import { createCustomerSchema, updateCustomerSchema, type CreateCustomer, type Customer, type UpdateCustomer } from '@sf/contract/customers';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
@@ -12,6 +12,7 @@ import { applyServerFieldErrors, contractResolver, useRevalidateOnLanguageChange
 import { blanksToNull } from '../../../lib/form-values.ts';
 import { notifySuccess } from '../../../lib/notify.ts';
 import { useCreateCustomer } from '../api/create-customer.ts';
+import { useEnrollingPrograms } from '../api/get-enrolling-programs.ts';
 import { useUpdateCustomer } from '../api/update-customer.ts';
 import { CURRENT_NOTICE_VERSION } from '../lib/privacy.ts';
 
@@ -25,6 +26,7 @@ type Values = {
   province: string;
   language: Language;
   referrerCode: string;
+  programId: string;
   marketing: boolean;
   profiling: boolean;
   noticeVersion: string;
@@ -43,6 +45,7 @@ function toValues(customer: Customer | null): Values {
     province: customer?.province ?? '',
     language: customer?.language ?? 'it',
     referrerCode: '',
+    programId: '',
     marketing: false,
     profiling: false,
     noticeVersion: CURRENT_NOTICE_VERSION,
@@ -61,6 +64,7 @@ function toCreate(values: Values): CreateCustomer {
     language: values.language,
     consents: { service: consent, ...(values.marketing ? { marketing: consent } : {}), ...(values.profiling ? { profiling: consent } : {}) },
     ...(values.referrerCode.trim() ? { referrerCode: values.referrerCode.trim() } : {}),
+    ...(values.programId ? { programId: values.programId } : {}),
   } as CreateCustomer;
 }
 
@@ -93,6 +97,11 @@ function CustomerForm({ customer, onSaved }: { customer: Customer | null; onSave
   const create = useCreateCustomer();
   const update = useUpdateCustomer();
   const { errors } = form.formState;
+  const programs = useEnrollingPrograms(!customer);
+  // One active program: the new customer joins it unless the operator says otherwise.
+  useEffect(() => {
+    if (!customer && programs?.length === 1 && !form.getValues('programId')) form.setValue('programId', programs[0]!.value);
+  }, [customer, programs, form]);
 
   const onSubmit = form.handleSubmit(async () => {
     // The resolver answered the parsed request; the raw values are re-read to build it again.
@@ -165,6 +174,23 @@ function CustomerForm({ customer, onSaved }: { customer: Customer | null; onSave
         />
         {customer ? null : (
           <>
+            <Controller
+              control={form.control}
+              name="programId"
+              render={({ field }) => (
+                <Select
+                  label={t('form.program')}
+                  description={t('form.programHint')}
+                  placeholder={programs?.length === 0 ? t('form.noProgram') : undefined}
+                  clearable
+                  data={programs ?? []}
+                  value={field.value || null}
+                  onChange={(value) => field.onChange(value ?? '')}
+                  onBlur={field.onBlur}
+                  error={errors.programId?.message}
+                />
+              )}
+            />
             <TextInput label={t('form.referrerCode')} {...form.register('referrerCode')} error={errors.referrerCode?.message} maxLength={8} />
             <Title order={3} size="h5">
               {t('form.consents')}

@@ -17,6 +17,13 @@ const cardOf = (current: { id: string; cardNumber: string }, code = 'K7PXM2QD9W'
   );
 const programs = [{ value: '11111111-1111-4111-8111-111111111111', label: 'Circuito Bergamo' }];
 
+/** The active programs a new customer may join (the form asks for them with status=active). */
+const activePrograms = (items: { id: string; name: string }[], seen: string[] = []) =>
+  http.get('/api/admin/programs', ({ request }) => {
+    seen.push(new URL(request.url).searchParams.get('status') ?? '');
+    return HttpResponse.json({ items, total: items.length, page: 1, pageSize: 100 });
+  });
+
 // Typing whole forms takes seconds on a loaded machine: generous time per test, no speed asserted.
 describe('Clienti', { timeout: 30_000 }, () => {
   it('reads search and every filter from the URL and sends them through the contract schema', async () => {
@@ -112,6 +119,7 @@ describe('Clienti', { timeout: 30_000 }, () => {
         body = (await request.json()) as Record<string, unknown>;
         return HttpResponse.json(customer({ firstName: 'Marco', lastName: 'Neri' }), { status: 201 });
       }),
+      activePrograms([]),
     );
     const { router } = renderWithProviders(<CustomersPage programOptions={programs} hrefFor={(id) => `/customers/${id}`} />, { route: '/customers?customer=new', user: admin });
     const drawer = await screen.findByRole('dialog', { name: 'Nuovo cliente' });
@@ -147,6 +155,61 @@ describe('Clienti', { timeout: 30_000 }, () => {
     });
   });
 
+  it('enrols the new customer in the only active program, preselected, and names the welcome it sends', async () => {
+    document.cookie = 'XSRF-TOKEN=t; path=/';
+    const user = userEvent.setup();
+    let body: Record<string, unknown> | null = null;
+    const asked: string[] = [];
+    server.use(
+      http.get('/api/admin/customers', () => HttpResponse.json({ items: [], total: 0, page: 1, pageSize: 25 })),
+      http.post('/api/admin/customers', async ({ request }) => {
+        body = (await request.json()) as Record<string, unknown>;
+        return HttpResponse.json(customer({ firstName: 'Pia', lastName: 'Sala' }), { status: 201 });
+      }),
+      activePrograms([{ id: '22222222-2222-4222-8222-222222222222', name: 'Tessera Caffè' }], asked),
+    );
+    const { router } = renderWithProviders(<CustomersPage programOptions={programs} hrefFor={(id) => `/customers/${id}`} />, { route: '/customers?customer=new', user: admin });
+    const drawer = await screen.findByRole('dialog', { name: 'Nuovo cliente' });
+    const program = within(drawer).getByRole('combobox', { name: 'Programma' });
+    await waitFor(() => expect(program).toHaveDisplayValue('Tessera Caffè'));
+    expect(asked).toEqual(['active']);
+    expect(program).toHaveAccessibleDescription(/l'eventuale e-mail di benvenuto parte da qui/);
+    await user.type(within(drawer).getByRole('textbox', { name: /^Nome/ }), 'Pia');
+    await user.type(within(drawer).getByRole('textbox', { name: /^Cognome/ }), 'Sala');
+    await user.click(within(drawer).getByRole('button', { name: 'Crea cliente' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe(`/customers/${customer().id}`));
+    expect(body).toMatchObject({ firstName: 'Pia', programId: '22222222-2222-4222-8222-222222222222' });
+  });
+
+  it('preselects nothing among several active programs, and sends the one chosen', async () => {
+    document.cookie = 'XSRF-TOKEN=t; path=/';
+    const user = userEvent.setup();
+    let body: Record<string, unknown> | null = null;
+    server.use(
+      http.get('/api/admin/customers', () => HttpResponse.json({ items: [], total: 0, page: 1, pageSize: 25 })),
+      http.post('/api/admin/customers', async ({ request }) => {
+        body = (await request.json()) as Record<string, unknown>;
+        return HttpResponse.json(customer({ firstName: 'Ugo', lastName: 'Riva' }), { status: 201 });
+      }),
+      activePrograms([
+        { id: '22222222-2222-4222-8222-222222222222', name: 'Tessera Caffè' },
+        { id: '33333333-3333-4333-8333-333333333333', name: 'Circuito Punti' },
+      ]),
+    );
+    const { router } = renderWithProviders(<CustomersPage programOptions={programs} hrefFor={(id) => `/customers/${id}`} />, { route: '/customers?customer=new', user: admin });
+    const drawer = await screen.findByRole('dialog', { name: 'Nuovo cliente' });
+    const program = within(drawer).getByRole('combobox', { name: 'Programma' });
+    await user.click(program);
+    expect(program).toHaveDisplayValue('');
+    await user.click(await screen.findByRole('option', { name: 'Circuito Punti', hidden: true }));
+    expect(program).toHaveDisplayValue('Circuito Punti');
+    await user.type(within(drawer).getByRole('textbox', { name: /^Nome/ }), 'Ugo');
+    await user.type(within(drawer).getByRole('textbox', { name: /^Cognome/ }), 'Riva');
+    await user.click(within(drawer).getByRole('button', { name: 'Crea cliente' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe(`/customers/${customer().id}`));
+    expect(body).toMatchObject({ programId: '33333333-3333-4333-8333-333333333333' });
+  });
+
   it('says an e-mail already used on the e-mail field, not as a version conflict, and keeps the form', async () => {
     document.cookie = 'XSRF-TOKEN=t; path=/';
     const user = userEvent.setup();
@@ -158,6 +221,7 @@ describe('Clienti', { timeout: 30_000 }, () => {
           { status: 409 },
         ),
       ),
+      activePrograms([]),
     );
     renderWithProviders(<CustomersPage programOptions={programs} hrefFor={(id) => `/customers/${id}`} />, { route: '/customers?customer=new', user: admin });
     const drawer = await screen.findByRole('dialog', { name: 'Nuovo cliente' });

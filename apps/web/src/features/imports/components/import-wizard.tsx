@@ -7,7 +7,7 @@ import { useCreateImport } from '../api/create-import.ts';
 import { proposeMapping, readCsvHead, type CsvHead } from '../lib/read-csv-head.ts';
 
 type Props = {
-  /** The programs an opening balance may credit. */
+  /** The programs an opening balance may credit, or imported customers join. */
   programOptions: { value: string; label: string }[];
   onChecked: (detail: ImportDetail) => void;
   onCancel: () => void;
@@ -42,7 +42,9 @@ export function ImportWizard({ programOptions, onChecked, onCancel }: Props) {
   };
 
   const missing = REQUIRED_IMPORT_FIELDS[kind].filter((field) => !mapping[field]);
-  const needsProgram = kind === 'balances' && !mapping['programId'] && !programId;
+  // Balances: a program for the rows without one. Customers: the program they join, needed to send
+  // the welcome, which comes from it alone (decision 035).
+  const needsProgram = kind === 'balances' ? !mapping['programId'] && !programId : sendWelcome && !programId;
   const canCheck = file !== null && head !== null && missing.length === 0 && !needsProgram;
 
   const check = async () => {
@@ -143,6 +145,17 @@ export function ImportWizard({ programOptions, onChecked, onCancel }: Props) {
               onChange={setProgramId}
               clearable
               error={needsProgram ? t('wizard.required') : undefined}
+            />
+          ) : null}
+          {kind === 'customers' ? (
+            <Select
+              label={t('wizard.customersProgram')}
+              description={t('wizard.customersProgramHelp')}
+              data={programOptions}
+              value={programId}
+              onChange={setProgramId}
+              clearable
+              error={needsProgram ? t('wizard.welcomeNeedsProgram') : undefined}
             />
           ) : null}
           {kind === 'customers' ? (

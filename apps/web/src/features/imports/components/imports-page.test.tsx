@@ -174,6 +174,27 @@ describe('Importazioni', { timeout: 30_000 }, () => {
     expect(uploads[0]!.fields).toEqual({ kind: 'balances', dryRun: 'true', mapping: JSON.stringify({ cardNumber: 'Tessera', points: 'Punti' }), programId: PROGRAM_ID });
   });
 
+  it('sends the welcome of imported customers only with the program they join, chosen in the wizard', async () => {
+    document.cookie = 'XSRF-TOKEN=t; path=/';
+    const user = userEvent.setup();
+    answer(detail);
+    const uploads = answerUpload(detail());
+    renderPage('/imports?import=new');
+    const wizard = await screen.findByRole('dialog', { name: 'Nuova importazione' });
+    await user.upload(fileInput(wizard), csv(['Nome;Cognome;E-mail', 'Giada;Rossi;giada@example.it']));
+    const program = await within(wizard).findByLabelText('Programma a cui iscrivere i clienti', { selector: 'input' });
+    const check = within(wizard).getByRole('button', { name: 'Verifica il file' });
+    expect(check).toBeEnabled();
+    await user.click(within(wizard).getByRole('checkbox', { name: /Invia il benvenuto/ }));
+    expect(within(wizard).getByText('Scegli il programma: il benvenuto parte da lì')).toBeInTheDocument();
+    expect(check).toBeDisabled();
+    await user.click(program);
+    await user.click(await screen.findByRole('option', { name: 'Circuito Centro', hidden: true }));
+    await user.click(check);
+    await waitFor(() => expect(uploads).toHaveLength(1));
+    expect(uploads[0]!.fields).toMatchObject({ kind: 'customers', dryRun: 'true', programId: PROGRAM_ID, sendWelcome: 'true' });
+  });
+
   it('shows the dry run with its row errors, starts the valid rows and follows the progress to the report', async () => {
     document.cookie = 'XSRF-TOKEN=t; path=/';
     const user = userEvent.setup();
