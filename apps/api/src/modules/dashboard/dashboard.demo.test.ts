@@ -121,4 +121,29 @@ describe('the demo dashboard after a fresh start', () => {
     );
     expect(offMonth).toEqual([]);
   });
+
+  it('dates the reward redemptions over the history, not all today, each after its member\'s last movement before it', async () => {
+    const rows = async <T>(query: ReturnType<typeof sql>) => ((await ctx.app.db.execute(query)) as unknown as { rows: T[] }).rows;
+    const today = localDate(ctx.app.clock.now(), TZ);
+    const days = await rows<{ day: string; n: number }>(
+      sql`select (created_at at time zone ${TZ})::date::text as day, count(*)::int as n from ledger_entries
+          where kind = 'redeem' and source = 'reward' group by 1 order by 1`,
+    );
+    const total = days.reduce((sum, day) => sum + day.n, 0);
+    expect(total).toBeGreaterThanOrEqual(10);
+    // Spread like the bonuses: none today, no day holding more than two, the first one more than half a year ago.
+    expect(days.map((day) => day.day)).not.toContain(today);
+    expect(Math.max(...days.map((day) => day.n))).toBeLessThanOrEqual(2);
+    expect(days[0]!.day < addDays(today, -180)).toBe(true);
+    // Appended through the service at its time: its voucher issued then, and the member's history in
+    // the same order by time as by writing (no movement of theirs dated after it was written before
+    // it: the balance, lots and tier it saw were the member's at its time).
+    const unlike = await rows<{ id: number }>(
+      sql`select e.id from ledger_entries e join vouchers v on v.entry_id = e.id
+          where e.source = 'reward' and (v.issued_at <> e.created_at
+            or exists (select 1 from ledger_entries o where o.membership_id = e.membership_id
+                         and ((o.id < e.id and o.created_at > e.created_at) or (o.id > e.id and o.created_at < e.created_at))))`,
+    );
+    expect(unlike).toEqual([]);
+  });
 });

@@ -18,7 +18,9 @@ describe('the demo rewards', () => {
   it('loads rewards, waiting codes, redemptions and a queue of pending proofs once, and ledger:verify passes', async () => {
     const fx = await createLedgerFixture(ctx.app.db, { customers: 8 });
     const now = new Date('2026-11-20T10:00:00Z');
-    const deps = { db: ctx.app.db, clock: { now: () => now }, timeZone: 'Europe/Rome' };
+    // The members bought months ago: the seed dates its redemptions in the past, after their last movement.
+    const bought = new Date('2026-05-20T10:00:00Z');
+    const deps = { db: ctx.app.db, clock: { now: () => bought }, timeZone: 'Europe/Rome' };
     const actor = { id: null, label: 'test', audit: { id: null, email: 'test' } };
     for (const customerId of fx.customerIds.slice(0, 4)) {
       await createEntry(deps, actor, { customerId, programId: fx.pointsProgramId, kind: 'purchase', amountCents: 100_000 }, randomUUID());
@@ -27,6 +29,7 @@ describe('the demo rewards', () => {
     const count = async (query: ReturnType<typeof sql>) => ((await ctx.app.db.execute(query)) as unknown as { rows: { n: number }[] }).rows[0]!.n;
     expect(await count(sql`select count(*)::int as n from vouchers where status = 'available'`)).toBeGreaterThan(0);
     expect(await count(sql`select count(*)::int as n from vouchers where status = 'issued'`)).toBeGreaterThan(0);
+    expect(await count(sql`select count(*)::int as n from ledger_entries where source = 'reward' and (created_at <= ${bought} or created_at >= ${now})`)).toBe(0);
     expect(await count(sql`select count(*)::int as n from social_proofs where status = 'pending'`)).toBe(12);
     expect(await verifyLedger(ctx.app.db)).toEqual([]);
     expect(await seedRewardsDemo(ctx.app.db, { now, timeZone: 'Europe/Rome' })).toBe(0);
