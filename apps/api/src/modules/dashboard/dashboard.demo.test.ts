@@ -18,7 +18,9 @@ import { expectLinksToMatch, expectNoneNegative, fromLedger, pick } from '../../
  */
 const TZ = 'Europe/Rome';
 
-describe('the demo dashboard after a fresh start', () => {
+// Each check reads the whole demo (~60,000 entries): ledger:verify and the direct sums take 19–25 s alone
+// on PGlite, past the 30-s default on a loaded machine (a timeout, not a wrong figure).
+describe('the demo dashboard after a fresh start', { timeout: 120_000 }, () => {
   let ctx: TestContext;
   let admin: string;
   let awardsBeforeFirstTick = 0;
