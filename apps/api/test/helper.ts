@@ -218,6 +218,16 @@ export async function runJobsOnce(app: Pick<App, 'db' | 'log'>, handlers: Parame
 /** A consent as staff record it at the counter, for customers a test creates. */
 export const TEST_CONSENT = { granted: true, channel: 'counter', noticeVersion: '2026-01' } as const;
 
+/** A multipart body (form fields, then a CSV file) as a browser would send an import's upload. */
+export function multipartBody(fields: Record<string, string>, file?: { name: string; content: string }): { payload: Buffer; headers: Record<string, string> } {
+  const boundary = '----sf-test-upload';
+  const parts = Object.entries(fields).map(([name, value]) => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`);
+  if (file) {
+    parts.push(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${file.name}"\r\nContent-Type: text/csv\r\n\r\n${file.content}\r\n`);
+  }
+  return { payload: Buffer.from(`${parts.join('')}--${boundary}--\r\n`), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
+}
+
 /**
  * A customer created through the API as the back-office creates one: `<first name>@example.it`
  * (unless `email: false`), the consents listed (default the service one), the language when given.

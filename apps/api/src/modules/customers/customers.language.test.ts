@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
-import { createTestContext, createTestCustomer, selectRows, type TestContext } from '../../../test/helper.ts';
+import { createTestContext, createTestCustomer, multipartBody, selectRows, type TestContext } from '../../../test/helper.ts';
 import { importDeps } from '../imports/imports.service.ts';
 import { runImportChunk } from '../imports/imports.run.ts';
 
@@ -74,17 +74,8 @@ describe("the customer's language", () => {
 
   it('is read from an import’s column: the code or its name, Italian when empty; anything else is a row error', async () => {
     const upload = async (csv: string, dryRun: boolean) => {
-      const boundary = '----sf-language';
       const fields: Record<string, string> = { kind: 'customers', dryRun: String(dryRun) };
-      const parts = Object.entries(fields).map(([name, value]) => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`);
-      parts.push(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="clienti.csv"\r\nContent-Type: text/csv\r\n\r\n${csv}\r\n`);
-      const response = await ctx.request({
-        method: 'POST',
-        url: '/api/admin/imports',
-        token,
-        payload: Buffer.from(`${parts.join('')}--${boundary}--\r\n`),
-        headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
-      });
+      const response = await ctx.request({ method: 'POST', url: '/api/admin/imports', token, ...multipartBody(fields, { name: 'clienti.csv', content: csv }) });
       expect(response.statusCode, response.body).toBe(201);
       return response.json();
     };

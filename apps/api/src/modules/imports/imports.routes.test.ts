@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { parse } from 'csv-parse/sync';
 import { isValidCardNumber } from '@sf/contract/customers';
-import { createTestContext, manualJobRunner, selectRows } from '../../../test/helper.ts';
+import { createTestContext, manualJobRunner, multipartBody, selectRows } from '../../../test/helper.ts';
 import { createLedgerFixture } from '../../../test/ledger-fixtures.ts';
 import { startBackgroundJobs } from '../../jobs.ts';
 import { IMPORT_JOB, importDeps } from './imports.service.ts';
@@ -31,19 +31,8 @@ afterAll(() => ctx.close());
 
 const rows = <T>(query: ReturnType<typeof sql>) => selectRows<T>(ctx.app, query);
 
-function multipart(fields: Record<string, string>, file?: { name: string; content: string }) {
-  const boundary = '----sf-import-test';
-  const parts = Object.entries(fields).map(
-    ([name, value]) => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`,
-  );
-  if (file) {
-    parts.push(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${file.name}"\r\nContent-Type: text/csv\r\n\r\n${file.content}\r\n`);
-  }
-  return { payload: Buffer.from(`${parts.join('')}--${boundary}--\r\n`), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
-}
-
 async function upload(fields: Record<string, string>, file?: { name: string; content: string }, language = 'it') {
-  const body = multipart(fields, file);
+  const body = multipartBody(fields, file);
   return ctx.request({ method: 'POST', url: '/api/admin/imports', token, payload: body.payload, headers: { ...body.headers, 'accept-language': language } });
 }
 

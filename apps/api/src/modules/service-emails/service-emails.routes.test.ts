@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import { createTestContext, createTestCustomer, runJobsOnce, selectRows, type TestContext } from '../../../test/helper.ts';
+import { createTestContext, createTestCustomer, multipartBody, runJobsOnce, selectRows, type TestContext } from '../../../test/helper.ts';
 import { createLedgerFixture, type LedgerFixture } from '../../../test/ledger-fixtures.ts';
 import { startSmtpCatcher, type SmtpCatcher } from '../../../../../tools/test-support/smtp-catcher.ts';
 import { eraseMessages } from '../messages/message-log.service.ts';
@@ -309,34 +309,14 @@ describe('service e-mails', () => {
     expect(page.body).toContain('Comunicazioni promozionali');
   });
 
-  const uploadCustomers = async (fields: Record<string, string>, names: string[]) => {
-    const boundary = '----sf-welcome';
+  const uploadCustomers = (fields: Record<string, string>, names: string[]) => {
     const csv = ['Nome;Cognome;Email;Consenso servizio', ...names.map((name) => `${name};Importato;${name.toLowerCase()}@example.it;sì`)].join('\r\n');
-    const parts = Object.entries({ kind: 'customers', ...fields }).map(([name, value]) => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`);
-    parts.push(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="clienti.csv"\r\nContent-Type: text/csv\r\n\r\n${csv}\r\n`);
-    return ctx.request({
-      method: 'POST',
-      url: '/api/admin/imports',
-      token,
-      payload: Buffer.from(`${parts.join('')}--${boundary}--\r\n`),
-      headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
-    });
+    return ctx.request({ method: 'POST', url: '/api/admin/imports', token, ...multipartBody({ kind: 'customers', ...fields }, { name: 'clienti.csv', content: csv }) });
   };
 
   it('welcomes the customers of an import only when the operator ticked "invia il benvenuto", from the import\'s program, which they join', async () => {
     const importFile = async (sendWelcome: boolean, names: string[]) => {
-      const boundary = '----sf-welcome';
-      const csv = ['Nome;Cognome;Email;Consenso servizio', ...names.map((name) => `${name};Importato;${name.toLowerCase()}@example.it;sì`)].join('\r\n');
-      const fields: Record<string, string> = { kind: 'customers', dryRun: 'false', programId: fx.pointsProgramId, ...(sendWelcome ? { sendWelcome: 'true' } : {}) };
-      const parts = Object.entries(fields).map(([name, value]) => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`);
-      parts.push(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="clienti.csv"\r\nContent-Type: text/csv\r\n\r\n${csv}\r\n`);
-      const response = await ctx.request({
-        method: 'POST',
-        url: '/api/admin/imports',
-        token,
-        payload: Buffer.from(`${parts.join('')}--${boundary}--\r\n`),
-        headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
-      });
+      const response = await uploadCustomers({ dryRun: 'false', programId: fx.pointsProgramId, ...(sendWelcome ? { sendWelcome: 'true' } : {}) }, names);
       expect(response.statusCode, response.body).toBe(201);
       expect((await runImportChunk(importDeps(ctx.app), response.json().id)).status).toBe('done');
     };
