@@ -24,6 +24,21 @@ const activePrograms = (items: { id: string; name: string }[], seen: string[] = 
     return HttpResponse.json({ items, total: items.length, page: 1, pageSize: 100 });
   });
 
+/** The customers list (empty) and its create endpoint, answering `created`; `sent()` is the last body posted. */
+const customerCreation = (created: Parameters<typeof customer>[0]) => {
+  let body: Record<string, unknown> | null = null;
+  return {
+    sent: () => body,
+    handlers: [
+      http.get('/api/admin/customers', () => HttpResponse.json({ items: [], total: 0, page: 1, pageSize: 25 })),
+      http.post('/api/admin/customers', async ({ request }) => {
+        body = (await request.json()) as Record<string, unknown>;
+        return HttpResponse.json(customer(created), { status: 201 });
+      }),
+    ],
+  };
+};
+
 // Typing whole forms takes seconds on a loaded machine: generous time per test, no speed asserted.
 describe('Clienti', { timeout: 30_000 }, () => {
   it('reads search and every filter from the URL and sends them through the contract schema', async () => {
@@ -112,13 +127,9 @@ describe('Clienti', { timeout: 30_000 }, () => {
   it('creates a customer with the service consent, and marketing only when ticked', async () => {
     document.cookie = 'XSRF-TOKEN=t; path=/';
     const user = userEvent.setup();
-    let body: Record<string, unknown> | null = null;
+    const creation = customerCreation({ firstName: 'Marco', lastName: 'Neri' });
     server.use(
-      http.get('/api/admin/customers', () => HttpResponse.json({ items: [], total: 0, page: 1, pageSize: 25 })),
-      http.post('/api/admin/customers', async ({ request }) => {
-        body = (await request.json()) as Record<string, unknown>;
-        return HttpResponse.json(customer({ firstName: 'Marco', lastName: 'Neri' }), { status: 201 });
-      }),
+      ...creation.handlers,
       activePrograms([]),
     );
     const { router } = renderWithProviders(<CustomersPage programOptions={programs} hrefFor={(id) => `/customers/${id}`} />, { route: '/customers?customer=new', user: admin });
@@ -139,7 +150,7 @@ describe('Clienti', { timeout: 30_000 }, () => {
     await user.click(within(await screen.findByRole('listbox', { hidden: true })).getByRole('option', { name: 'Inglese', hidden: true }));
     await user.click(within(drawer).getByRole('button', { name: 'Crea cliente' }));
     await waitFor(() => expect(router.state.location.pathname).toBe(`/customers/${customer().id}`));
-    expect(body).toEqual({
+    expect(creation.sent()).toEqual({
       firstName: 'Marco',
       lastName: 'Neri',
       email: 'marco@example.it',
@@ -158,14 +169,10 @@ describe('Clienti', { timeout: 30_000 }, () => {
   it('enrols the new customer in the only active program, preselected, and names the welcome it sends', async () => {
     document.cookie = 'XSRF-TOKEN=t; path=/';
     const user = userEvent.setup();
-    let body: Record<string, unknown> | null = null;
     const asked: string[] = [];
+    const creation = customerCreation({ firstName: 'Pia', lastName: 'Sala' });
     server.use(
-      http.get('/api/admin/customers', () => HttpResponse.json({ items: [], total: 0, page: 1, pageSize: 25 })),
-      http.post('/api/admin/customers', async ({ request }) => {
-        body = (await request.json()) as Record<string, unknown>;
-        return HttpResponse.json(customer({ firstName: 'Pia', lastName: 'Sala' }), { status: 201 });
-      }),
+      ...creation.handlers,
       activePrograms([{ id: '22222222-2222-4222-8222-222222222222', name: 'Tessera Caffè' }], asked),
     );
     const { router } = renderWithProviders(<CustomersPage programOptions={programs} hrefFor={(id) => `/customers/${id}`} />, { route: '/customers?customer=new', user: admin });
@@ -178,19 +185,15 @@ describe('Clienti', { timeout: 30_000 }, () => {
     await user.type(within(drawer).getByRole('textbox', { name: /^Cognome/ }), 'Sala');
     await user.click(within(drawer).getByRole('button', { name: 'Crea cliente' }));
     await waitFor(() => expect(router.state.location.pathname).toBe(`/customers/${customer().id}`));
-    expect(body).toMatchObject({ firstName: 'Pia', programId: '22222222-2222-4222-8222-222222222222' });
+    expect(creation.sent()).toMatchObject({ firstName: 'Pia', programId: '22222222-2222-4222-8222-222222222222' });
   });
 
   it('preselects nothing among several active programs, and sends the one chosen', async () => {
     document.cookie = 'XSRF-TOKEN=t; path=/';
     const user = userEvent.setup();
-    let body: Record<string, unknown> | null = null;
+    const creation = customerCreation({ firstName: 'Ugo', lastName: 'Riva' });
     server.use(
-      http.get('/api/admin/customers', () => HttpResponse.json({ items: [], total: 0, page: 1, pageSize: 25 })),
-      http.post('/api/admin/customers', async ({ request }) => {
-        body = (await request.json()) as Record<string, unknown>;
-        return HttpResponse.json(customer({ firstName: 'Ugo', lastName: 'Riva' }), { status: 201 });
-      }),
+      ...creation.handlers,
       activePrograms([
         { id: '22222222-2222-4222-8222-222222222222', name: 'Tessera Caffè' },
         { id: '33333333-3333-4333-8333-333333333333', name: 'Circuito Punti' },
@@ -207,7 +210,7 @@ describe('Clienti', { timeout: 30_000 }, () => {
     await user.type(within(drawer).getByRole('textbox', { name: /^Cognome/ }), 'Riva');
     await user.click(within(drawer).getByRole('button', { name: 'Crea cliente' }));
     await waitFor(() => expect(router.state.location.pathname).toBe(`/customers/${customer().id}`));
-    expect(body).toMatchObject({ programId: '33333333-3333-4333-8333-333333333333' });
+    expect(creation.sent()).toMatchObject({ programId: '33333333-3333-4333-8333-333333333333' });
   });
 
   it('says an e-mail already used on the e-mail field, not as a version conflict, and keeps the form', async () => {
