@@ -237,7 +237,8 @@ export async function dropPersonFromPendingImports(
 /**
  * Queues a checked import for the background runner. Starting one that is already queued, running or
  * done answers it as it is (a double click on "Importa", or a retry after a lost answer, is not an
- * error: the import the person asked for is under way or finished); a cancelled one cannot start.
+ * error: the import the person asked for is under way or finished); a cancelled one cannot start, nor
+ * one whose customers would join a program that is no longer active.
  */
 export async function startImport(deps: ImportDeps, caller: Caller, id: string) {
   const started = await deps.db.transaction(async (tx) => {
@@ -246,6 +247,9 @@ export async function startImport(deps: ImportDeps, caller: Caller, id: string) 
     if (value.status === 'queued' || value.status === 'running' || value.status === 'done') return null;
     // A failed import starts again after its last committed batch.
     if (value.status !== 'validated' && value.status !== 'failed') throw invalidState();
+    // The program its customers join was active at the upload; closed since, it takes nobody (checked
+    // under the import's lock, before anything is queued).
+    if (value.kind === 'customers' && typeof value.options['programId'] === 'string') await checkEnrollingProgram(tx, value.options['programId']);
     await repo.updateImport(tx, id, { status: 'queued', version: value.version + 1 });
     await recordAudit(tx, caller.actor, { action: value.status === 'failed' ? 'resume' : 'start', entityType: IMPORT_ENTITY, entityId: id });
     return value;

@@ -352,6 +352,20 @@ describe('service e-mails', () => {
     expect(yuri?.n).toBe(0);
   });
 
+  it('refuses to start an import whose program was closed after its dry run, and imports nobody', async () => {
+    const programId = randomUUID();
+    await ctx.app.db.execute(sql`insert into programs (id, name, type, status, stamps_required, bonuses) values (${programId}, 'Chiude presto', 'stamps', 'active', 10, '{}'::jsonb)`);
+    const checked = await uploadCustomers({ dryRun: 'true', programId }, ['Quirino']);
+    expect(checked.statusCode, checked.body).toBe(201);
+    await ctx.app.db.execute(sql`update programs set status = 'closed' where id = ${programId}`);
+    const started = await ctx.request({ method: 'POST', url: `/api/admin/imports/${checked.json().id}/start`, token });
+    expect(started.statusCode, started.body).toBe(400);
+    expect(started.json().error.fields).toMatchObject([{ field: 'programId', message: expect.stringMatching(/^Programma: scegli un programma attivo/) }]);
+    expect((await ctx.request({ method: 'GET', url: `/api/admin/imports/${checked.json().id}`, token })).json()).toMatchObject({ status: 'validated' });
+    const [quirino] = await selectRows<{ n: number }>(ctx.app, sql`select count(*)::int as n from customers where email = 'quirino@example.it'`);
+    expect(quirino?.n).toBe(0);
+  });
+
   it('erasure removes the address and the texts from the message log', async () => {
     const [anna] = await selectRows<{ id: string }>(ctx.app, sql`select id from customers where email = 'anna@example.it'`);
     await ctx.app.db.transaction((tx) => eraseMessages(tx, anna!.id));
