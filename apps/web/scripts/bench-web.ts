@@ -395,11 +395,13 @@ async function main(): Promise<number> {
       // With --against, a second server serves the other build, and every run is made on both, one after
       // the other in alternating order: the machine's load then weighs on both alike (decision 010).
       const baseline = args.against ? await startAppServer({ smtpUrl: 'smtp://127.0.0.1:9', webDist: path.resolve(args.against) }) : null;
+      // Closed in `finally`: a persistent context is a browser process of its own, and one left open when
+      // a timing step threw kept this script from ever exiting.
+      const sides: Side[] = [];
       try {
         if (baseline) await ensureListRows(baseline, rowsWanted);
         const onDisk = args['browser-profile'] !== 'memory';
         const contextOptions = { locale: 'it-IT', timezoneId: 'Europe/Rome' };
-        const sides: Side[] = [];
         for (const [label, each] of [['this build', server], ...(baseline ? [['--against', baseline] as const] : [])] as const) {
           const profileDir = onDisk ? mkdtempSync(path.join(os.tmpdir(), 'sf-bench-web-profile-')) : null;
           const context = profileDir
@@ -470,11 +472,11 @@ async function main(): Promise<number> {
         }
         console.log(`  (${loadAverage()} at the end of the timings)`);
         if (args.waterfall) printWaterfall(sides[0]?.deepLink.at(-1) ?? NaN);
+      } finally {
         for (const side of sides) {
           await side.context.close();
           if (side.profileDir) rmSync(side.profileDir, { recursive: true, force: true });
         }
-      } finally {
         await baseline?.stop();
       }
 
