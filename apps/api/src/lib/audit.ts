@@ -8,6 +8,8 @@ export type AuditRecord = {
   entityId?: string | number | null;
   before?: unknown;
   after?: unknown;
+  /** When it happened, if not now: a service that writes at its clock's time (a redemption) dates its record alike. */
+  at?: Date;
 };
 
 /** Who did it: a request's signed-in user, an account acting on itself, or the system (scheduler, CLI). */
@@ -43,5 +45,6 @@ export async function recordAudit(executor: Executor, actor: AuditActor, record:
     after: record.after ?? null,
     requestId: actor.requestId ?? null,
     ip: actor.ip ?? null,
+    ...(record.at ? { at: record.at } : {}),
   });
 }

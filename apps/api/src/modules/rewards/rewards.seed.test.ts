@@ -30,6 +30,9 @@ describe('the demo rewards', () => {
     expect(await count(sql`select count(*)::int as n from vouchers where status = 'available'`)).toBeGreaterThan(0);
     expect(await count(sql`select count(*)::int as n from vouchers where status = 'issued'`)).toBeGreaterThan(0);
     expect(await count(sql`select count(*)::int as n from ledger_entries where source = 'reward' and (created_at <= ${bought} or created_at >= ${now})`)).toBe(0);
+    // Their audit records carry the same past times (the dashboard's "Ultime modifiche" showed them as today's).
+    expect(await count(sql`select count(*)::int as n from audit_log where action = 'reward.redeem'`)).toBeGreaterThan(0);
+    expect(await count(sql`select count(*)::int as n from audit_log where action = 'reward.redeem' and (at <= ${bought} or at >= ${now})`)).toBe(0);
     expect(await count(sql`select count(*)::int as n from social_proofs where status = 'pending'`)).toBe(12);
     expect(await verifyLedger(ctx.app.db)).toEqual([]);
     expect(await seedRewardsDemo(ctx.app.db, { now, timeZone: 'Europe/Rome' })).toBe(0);

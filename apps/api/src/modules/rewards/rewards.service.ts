@@ -187,6 +187,8 @@ export async function redeemReward(
         entityType: VOUCHER_ENTITY,
         entityId: voucher.id,
         after: { rewardId: reward.id, customerId: input.customerId, entryId: entry.id, code: voucher.code },
+        // The entry's and the voucher's time: the demo's redemptions, dated in the past, are not today's changes.
+        at: now,
       });
       // "Il tuo buono è pronto" (when the program has it on), queued with the voucher.
       await queueServiceEmail(tx, {
