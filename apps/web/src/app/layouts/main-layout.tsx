@@ -1,5 +1,5 @@
 import '../full-styles.ts';
-import { Anchor, AppShell, Burger, Button, em, Group, Loader, Menu, NavLink, ScrollArea, Text } from '@mantine/core';
+import { Anchor, AppShell, Burger, Button, em, Group, Loader, Menu, NavLink, Text } from '@mantine/core';
 import { IconBolt, IconChevronDown } from '@tabler/icons-react';
 import { useDisclosure, useMediaQuery } from '@mantine/hooks';
 import { lazy, Suspense, useState } from 'react';
@@ -154,7 +154,7 @@ function MainLayout() {
           </Group>
         </AppShell.Header>
         <AppShell.Navbar id="main-navbar" p="xs" inert={isNavHidden}>
-          <AppShell.Section grow component={ScrollArea}>
+          <AppShell.Section grow className={classes.navScroll}>
             <Navigation onNavigate={nav.close} />
           </AppShell.Section>
         </AppShell.Navbar>
