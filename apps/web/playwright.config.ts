@@ -17,11 +17,10 @@ export default defineConfig({
   testDir: './e2e',
   testMatch: '**/*.spec.ts',
   globalSetup: './e2e/support/global-setup.ts',
-  // Four workers, each with its own server (a copy of one first-start data directory): a journey spends
-  // most of its time waiting on the browser and the server. With two workers the run kept ~0.65 of the
-  // two cores busy (232 CPU-s in 354 s alone; one worker took 398 s); four cost 271 CPU-s (two more
-  // servers) and keep both cores busier (docs/architecture.md, "How the tests run").
-  workers: 4,
+  // Two workers, each with its own server (a copy of one first-start data directory): a journey spends
+  // most of its time waiting on the browser and the server: the whole run costs ~250 CPU-seconds, and one
+  // worker took 398 s of wall time on two cores.
+  workers: 2,
   fullyParallel: false,
   forbidOnly: true,
   // A retry in CI absorbs a slow first paint on a loaded runner; the report still lists it as flaky.
