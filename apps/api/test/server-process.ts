@@ -2,10 +2,10 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { CSRF_COOKIE, CSRF_HEADER } from '@sf/contract/app-info';
+import { compiledServerEntry } from './compiled-server.ts';
 import { freePort } from './free-port.ts';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
-const serverEntry = path.join(repoRoot, 'apps/api/src/server.ts');
 
 export type ServerProcess = {
   baseUrl: string;
@@ -19,7 +19,7 @@ export type ServerProcess = {
 };
 
 /**
- * Starts the REAL server (`server.ts` through tsx, on the Node running this code) on a free loopback
+ * Starts the REAL server (`server.ts`, compiled once by compiled-server.ts, on the Node running this code) on a free loopback
  * port and waits until /api/readyz answers 200. With the demo staff and news, without the loyalty demo
  * (`npm run bench:server-start` prints what each costs).
  */
@@ -31,7 +31,7 @@ export async function startServer(options: {
   port?: number;
 }): Promise<ServerProcess> {
   const port = options.port ?? (await freePort());
-  const child = spawn(process.execPath, ['--import', 'tsx', serverEntry], {
+  const child = spawn(process.execPath, [await compiledServerEntry()], {
     cwd: repoRoot,
     env: {
       PATH: process.env['PATH'] ?? '',

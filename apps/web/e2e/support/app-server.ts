@@ -3,6 +3,7 @@ import { mkdtempSync, openSync, readFileSync, rmSync, closeSync } from 'node:fs'
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { compiledServerEntry } from '../../../api/test/compiled-server.ts';
 
 const repositoryRoot = path.resolve(import.meta.dirname, '../../../..');
 
@@ -74,7 +75,8 @@ async function waitUntilReady(url: string, child: ChildProcess, logFile: string,
 
 /**
  * Runs the API as `npm start` does (scripts/start.mjs: the same entry on the same Node, serving the
- * built web app on the same port, B6) on a fresh data directory — or a copy of the one a first start
+ * built web app on the same port, B6; the entry compiled once instead of through tsx at every start,
+ * apps/api/test/compiled-server.ts) on a fresh data directory — or a copy of the one a first start
  * left (`copyOfDataDir`), which holds exactly the demo data a first start loads. It runs in its own
  * process group so that stopping it leaves nothing behind.
  */
@@ -91,7 +93,7 @@ export async function startAppServer(settings: AppServerSettings): Promise<AppSe
   }
   const logFile = path.join(dataDir, 'server.log');
   const log = openSync(logFile, 'a');
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(repositoryRoot, 'apps/api/src/server.ts')], {
+  const child = spawn(process.execPath, [await compiledServerEntry()], {
     cwd: repositoryRoot,
     detached: true,
     stdio: ['ignore', log, log],
