@@ -18,8 +18,6 @@ export function useLoyaltyLookups(options: { isEnabled?: boolean } = {}) {
     return {
       programs: programs.map((option) => option.program),
       programOptions: programs.map(({ value, label }) => ({ value, label })),
-      // Only an active program takes movements and members: the API refuses the others on the field.
-      activeProgramOptions: programs.filter((option) => option.program.status === 'active').map(({ value, label }) => ({ value, label })),
       merchantOptions: merchantItems.map((merchant) => ({ value: merchant.id, label: merchant.signName ?? merchant.legalName })),
       names: {
         program: (id: string) => programNames.get(id) ?? id.slice(0, 8),

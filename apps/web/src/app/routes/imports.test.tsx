@@ -13,8 +13,12 @@ describe('the imports route', { timeout: 30_000 }, () => {
     const closed = program({ id: '00000000-0000-4000-8000-0000000000a2', name: 'Circuito Estate 2025', status: 'closed' });
     const draft = program({ id: '00000000-0000-4000-8000-0000000000a3', name: 'Circuito in bozza', status: 'draft' });
     server.use(
-      http.get('/api/admin/programs', () => HttpResponse.json({ items: [active, closed, draft], total: 3, page: 1, pageSize: 100 })),
-      http.get('/api/admin/merchants', () => HttpResponse.json({ items: [], total: 0, page: 1, pageSize: 100 })),
+      // As the API answers: `status` filters the programs.
+      http.get('/api/admin/programs', ({ request }) => {
+        const status = new URL(request.url).searchParams.get('status');
+        const items = [active, closed, draft].filter((item) => status === null || item.status === status);
+        return HttpResponse.json({ items, total: items.length, page: 1, pageSize: 100 });
+      }),
       http.get('/api/admin/imports', () => HttpResponse.json({ items: [], total: 0, page: 1, pageSize: 25 })),
     );
     const user = userEvent.setup();

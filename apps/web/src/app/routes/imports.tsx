@@ -1,11 +1,11 @@
+import { useEnrollingPrograms } from '../../features/customers/api/get-enrolling-programs.ts';
 import { ImportsPage } from '../../features/imports/components/imports-page.tsx';
-import { useLoyaltyLookups } from '../loyalty-lookups.tsx';
 
 /**
  * `/imports` — Pages → Importazioni (admins): CSV imports of customers and opening balances. Both
- * kinds write into a program (members, opening balances): only the active ones are offered.
+ * kinds write into a program (members, opening balances), and only an active one takes them: the
+ * wizard offers the programs the new-customer form offers (the API refuses the others on the field).
  */
 export function Component() {
-  const lookups = useLoyaltyLookups();
-  return <ImportsPage programOptions={lookups.activeProgramOptions} />;
+  return <ImportsPage programOptions={useEnrollingPrograms(true) ?? []} />;
 }
