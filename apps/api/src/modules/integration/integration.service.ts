@@ -313,18 +313,20 @@ export async function signUpCustomer(
       { scope: CUSTOMER_SIGN_UP_SCOPE, key: `${key.id}:${idempotencyKey}`, hash: requestHash({ op: 'sign-up', ...input }) },
       async (tx) => {
         const created = await createCustomerInTransaction(tx, deps, { actor: keyCaller(key, request).audit, userId: null }, { ...input, consents });
-        const { customer, membership } = created;
+        const { customer } = created;
+        // The sign-up always names its program (the contract requires it): the customer is a member.
+        const membership = created.membership!;
         const body: IntegrationCustomerResult = {
           customerId: customer.id,
           cardNumber: customer.cardNumber,
           referralCode: customer.referralCode,
           membership: {
-            id: membership!.id,
-            programId: membership!.programId,
-            balance: membership!.balance,
-            stamps: membership!.stamps,
-            tier: membership!.tier,
-            joinedAt: membership!.joinedAt,
+            id: membership.id,
+            programId: membership.programId,
+            balance: membership.balance,
+            stamps: membership.stamps,
+            tier: membership.tier,
+            joinedAt: membership.joinedAt,
           },
         };
         return { status: 201, body };

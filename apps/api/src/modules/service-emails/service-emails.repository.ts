@@ -69,16 +69,13 @@ export async function insertMessage(
   return row ? Number(row.id) : null;
 }
 
-/** Welcomes for many customers at once (those with an address), one per program; answers the ids queued. */
-export async function insertWelcomes(executor: Executor, customerIds: string[], programIds: string[], now: Date): Promise<number[]> {
+/** Welcomes from one program for many customers at once (those with an address); answers the ids queued. */
+export async function insertWelcomes(executor: Executor, customerIds: string[], programId: string, now: Date): Promise<number[]> {
   const rows = await rowsOf<{ id: string | number }>(
     executor,
     sql`insert into service_messages (customer_id, program_id, kind, dedupe_key, created_at, next_attempt_at)
-        select c.id, p.id, 'welcome', 'welcome:' || c.id::text || ':' || p.id::text, ${now}, ${now}
-        from customers c cross join unnest(array[${sql.join(
-          programIds.map((id) => sql`${id}`),
-          sql`, `,
-        )}]::uuid[]) as p(id)
+        select c.id, ${programId}::uuid, 'welcome', 'welcome:' || c.id::text || ${`:${programId}`}, ${now}, ${now}
+        from customers c
         where c.id in (${sql.join(
           customerIds.map((id) => sql`${id}`),
           sql`, `,

@@ -150,7 +150,7 @@ export async function queueWelcomes(tx: Executor, customerIds: string[], program
   if (customerIds.length === 0) return 0;
   const setting = await repo.findSetting(tx, programId, 'welcome');
   if (!setting?.isEnabled) return 0;
-  const ids = await repo.insertWelcomes(tx, customerIds, [programId], now);
+  const ids = await repo.insertWelcomes(tx, customerIds, programId, now);
   for (const id of ids) await enqueueJob(tx, { kind: SERVICE_EMAIL_SEND_JOB, dedupeKey: `${SERVICE_EMAIL_SEND_JOB}:${id}`, payload: { messageId: id } });
   return ids.length;
 }
