@@ -3,29 +3,20 @@ import { createRoot } from 'react-dom/client';
 import type * as App from './app/app.tsx';
 import { FirstScreen } from './app/first-screen.tsx';
 import { startScreenPrefetch } from './app/prefetch-routes.ts';
-import { createFormatters } from './lib/formatters.ts';
+import { warmUpFormatters } from './lib/formatters.ts';
 import { readStoredSession, sessionStore } from './lib/session.ts';
 import { currentLanguage } from './lib/texts.ts';
 import { followSessionOfOtherTabs, restoreSession } from './lib/user-by-token.ts';
 
 // S4 starts at once: the check of a stored session runs while the app's code loads.
 const hasStoredSession = readStoredSession() !== null;
-void restoreSession().then(warmUpFormatters);
+void restoreSession().then(() => {
+  // The signed-in screens format in the user's language and zone: built while the screen's code is on its way.
+  const session = sessionStore.getState();
+  if (session.status === 'signed-in') warmUpFormatters(currentLanguage(), session.user.timeZone);
+});
 // A sign-out or a sign-in in another tab is followed here at once.
 followSessionOfOtherTabs();
-
-/**
- * The signed-in screens format dates and numbers in the user's language and zone, and the browser loads
- * its locale and time-zone data with the first formatter (~10–15 ms, measured inside a list's first
- * render). Built here, once S4 has answered, while the screen's code is still on its way.
- */
-function warmUpFormatters(): void {
-  const session = sessionStore.getState();
-  if (session.status !== 'signed-in') return;
-  const formatters = createFormatters(currentLanguage(), session.user.timeZone);
-  formatters.date(0);
-  formatters.number(0);
-}
 
 // A deep link to a list screen loads its code and asks for its page now too, beside S4 (the rows show
 // only once S4 has confirmed the session and the guard let the role in; decision 010). The app renders

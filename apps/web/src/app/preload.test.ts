@@ -27,4 +27,15 @@ describe('what signing in leads to, fetched while the user types (issue 32)', ()
     await expect(list.mock.results[0]!.value).resolves.toMatchObject({ screen: 'customers' });
     expect(asked).toEqual([]);
   });
+
+  it("then builds the date and number formats in the page's language, so that the screen after signing in does not load the browser's date data", async () => {
+    // A fresh module registry: the formatters are cached per language and zone for the page's life.
+    vi.resetModules();
+    const { preloadAfterSignIn: preload } = await import('./preload.ts');
+    const dateFormats = vi.spyOn(Intl, 'DateTimeFormat');
+    const numberFormats = vi.spyOn(Intl, 'NumberFormat');
+    await preload('/dashboard');
+    expect(dateFormats).toHaveBeenCalledWith('it-IT', expect.objectContaining({ year: 'numeric' }));
+    expect(numberFormats).toHaveBeenCalledWith('it-IT', expect.anything());
+  });
 });
