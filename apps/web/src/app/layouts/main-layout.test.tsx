@@ -47,6 +47,17 @@ describe('main layout', () => {
     expect(screen.getByRole('button', { name: 'Azioni' })).toBeInTheDocument();
   });
 
+  it('moves the current-page mark to the link followed, and only to it (the links are memoised)', async () => {
+    const user = userEvent.setup();
+    renderRoutes(routes, { route: '/dashboard', user: { role: 'admin' }, language: 'en' });
+    const nav = await screen.findByRole('navigation', { name: 'Main menu' });
+    await user.click(within(nav).getByRole('link', { name: 'News' }));
+    expect(await screen.findByText('news screen')).toBeInTheDocument();
+    expect(within(nav).getByRole('link', { name: 'News' })).toHaveAttribute('aria-current', 'page');
+    expect(within(nav).getByRole('link', { name: 'Dashboard' })).not.toHaveAttribute('aria-current');
+    expect(within(nav).getAllByRole('link').filter((link) => link.getAttribute('aria-current') === 'page')).toHaveLength(1);
+  });
+
   it('shows an editor only News and Create New Post, in Italian by default', async () => {
     renderRoutes(routes, { route: '/news', user: { role: 'editor', displayName: 'Edo Editor' } });
     const nav = await screen.findByRole('navigation', { name: 'Menu principale' });

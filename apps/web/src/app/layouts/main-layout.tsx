@@ -57,6 +57,9 @@ function ActionsMenu({ onAction }: { onAction: (kind: LedgerKind) => void }) {
 }
 import { UserMenu } from './user-menu.tsx';
 
+// One element for every render of the menu, so that the memoised link that shows it is not drawn again.
+const pendingStaffBadge = <PendingStaffBadge />;
+
 /** The S14 menu, built from the screen registry (`app/navigation.tsx`) for the current role. */
 function Navigation({ onNavigate }: { onNavigate: () => void }) {
   const { t } = useTranslation('layout');
@@ -68,8 +71,8 @@ function Navigation({ onNavigate }: { onNavigate: () => void }) {
       key={entry.id}
       to={entry.to}
       label={t(entry.label)}
-      icon={<entry.icon size={18} aria-hidden />}
-      {...(entry.badge === 'pendingStaff' ? { rightSection: <PendingStaffBadge /> } : {})}
+      icon={entry.icon}
+      {...(entry.badge === 'pendingStaff' ? { rightSection: pendingStaffBadge } : {})}
       isActive={entry.isActive(location)}
       onNavigate={onNavigate}
     />
