@@ -3,6 +3,7 @@ import type { Page } from '@playwright/test';
 import { expectNoSeriousA11yViolations } from './support/accessibility.ts';
 import { ADMIN, signIn } from './support/auth.ts';
 import { expect, test } from './support/fixtures.ts';
+import { closeToast } from './support/toasts.ts';
 
 // The demo data (thousands of customers, tens of thousands of ledger entries) makes the first start slower.
 test.setTimeout(240_000);
@@ -58,7 +59,7 @@ test('an admin creates a merchant, a program and a customer, records a purchase,
   await merchantDrawer.getByRole('textbox', { name: /^CAP/ }).fill('24121');
   await merchantDrawer.getByRole('button', { name: 'Crea esercente' }).click();
   await expect(page.getByRole('dialog', { name: 'Modifica esercente' })).toBeVisible();
-  await expect(page.getByRole('alert').filter({ hasText: `Esercente “${merchantName}” creato.` })).toBeVisible();
+  await closeToast(page, `Esercente “${merchantName}” creato.`);
   await page.getByRole('dialog', { name: 'Modifica esercente' }).getByRole('button', { name: 'Chiudi' }).click();
 
   // Programmi: a points program of that merchant, active.
@@ -72,7 +73,7 @@ test('an admin creates a merchant, a program and a customer, records a purchase,
   await programDrawer.getByRole('textbox', { name: /^Punti per euro/ }).fill('2');
   await expectNoSeriousA11yViolations(page, 'the program form');
   await programDrawer.getByRole('button', { name: 'Crea programma' }).click();
-  await expect(page.getByRole('alert').filter({ hasText: `Programma “${programName}” creato.` })).toBeVisible();
+  await closeToast(page, `Programma “${programName}” creato.`);
   await page.getByRole('dialog', { name: 'Modifica programma' }).getByRole('button', { name: 'Chiudi' }).click();
   await expect(page.getByRole('link', { name: programName })).toBeVisible();
 

@@ -188,6 +188,11 @@ test('at 1366 px in Italian: focus back after Esc, no list wider than the screen
     if (path === '/ledger') await expect(page.getByRole('button', { name: /^Storna/ }).first()).toBeInViewport({ ratio: 1 });
   }
   await nav.getByRole('link', { name: 'Clienti', exact: true }).click();
+  // Typed once the list is there: typed at once, the search went to the screen being left (Chiavi API
+  // has its own search box) or before the list had mounted, and the box stayed empty.
+  await expect(page).toHaveURL(/\/customers$/);
+  await expect(page.getByRole('heading', { name: 'Clienti', level: 1 })).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByTestId('row-skeleton')).toHaveCount(0, { timeout: 30_000 });
   await page.getByRole('searchbox', { name: /Cerca/ }).or(page.getByRole('textbox', { name: /^Cerca/ })).first().fill(longName.slice(0, 20));
   await expect(page.getByRole('link', { name: new RegExp(longName) })).toBeVisible({ timeout: 30_000 });
   await expect.poll(() => overflowing(page)).toEqual([]);

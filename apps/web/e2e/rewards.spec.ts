@@ -3,6 +3,7 @@ import { SESSION_STORAGE_KEY } from '@sf/contract/app-info';
 import { expectNoSeriousA11yViolations } from './support/accessibility.ts';
 import { ADMIN, signIn } from './support/auth.ts';
 import { expect as baseExpect, test } from './support/fixtures.ts';
+import { closeToast } from './support/toasts.ts';
 
 // Six engineers share two cores while this runs: screens that load data get 30 s, not 10.
 const expect = baseExpect.configure({ timeout: 30_000 });
@@ -73,7 +74,7 @@ test('an admin creates a reward and 20 vouchers, redeems it for a customer, uses
   // 20 codes, all available.
   await page.getByRole('textbox', { name: /^Quanti/ }).fill('20');
   await page.getByRole('button', { name: 'Genera', exact: true }).click();
-  await expect(page.getByRole('alert').filter({ hasText: '20 codici generati' })).toBeVisible();
+  await closeToast(page, '20 codici generati', { timeout: 30_000 });
   const vouchers = page.getByRole('table', { name: 'Buoni del premio' });
   await expect(vouchers.getByRole('row').filter({ hasText: 'Disponibile' })).toHaveCount(20);
   await expectNoSeriousA11yViolations(page, 'the reward page');
