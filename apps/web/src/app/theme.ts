@@ -17,6 +17,9 @@ export const theme = createTheme({
     // A badge in a narrow table column was cut to "ATTI…", "ACCRE…" at 1366 px: a badge is never
     // narrower than its word.
     Badge: { styles: { root: { minWidth: 'max-content' } } },
+    // A wide table scrolls with the browser's own scrolling: Mantine's ScrollArea measured its thumb after
+    // every render of the table, forcing a layout of the whole page each time (issue 32, decision 036).
+    TableScrollContainer: { defaultProps: { type: 'native' } },
   },
 });
 

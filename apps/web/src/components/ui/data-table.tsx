@@ -164,7 +164,7 @@ export function DataTable<T, F extends string = string>({
           </Button>
         </Group>
       ) : null}
-      <Table.ScrollContainer type="native" minWidth={minWidth}>
+      <Table.ScrollContainer minWidth={minWidth}>
         <Table striped highlightOnHover verticalSpacing="sm" aria-busy={query.isFetching}>
           <Table.Caption>{caption}</Table.Caption>
           <Table.Thead>

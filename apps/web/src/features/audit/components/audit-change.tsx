@@ -33,7 +33,7 @@ export function AuditChange({ entry, onClose }: { entry: AuditEntry | null; onCl
               {t('change.none')}
             </Text>
           ) : (
-            <Table.ScrollContainer type="native" minWidth={480} tabIndex={0} role="group" aria-label={t('change.title')}>
+            <Table.ScrollContainer minWidth={480} tabIndex={0} role="group" aria-label={t('change.title')}>
               <Table>
                 <Table.Thead>
                   <Table.Tr>

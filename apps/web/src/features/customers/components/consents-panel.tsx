@@ -102,7 +102,7 @@ export function ConsentsPanel({ customer }: { customer: Customer }) {
       {history.isError ? <Text c="red">{t('consents.historyError')}</Text> : null}
       {history.data && history.data.items.length === 0 ? <Text c="dimmed">{t('consents.historyEmpty')}</Text> : null}
       {history.data && history.data.items.length > 0 ? (
-        <Table.ScrollContainer type="native" minWidth={520}>
+        <Table.ScrollContainer minWidth={520}>
           <Table striped verticalSpacing="xs">
             <Table.Caption>{t('consents.caption')}</Table.Caption>
             <Table.Thead>

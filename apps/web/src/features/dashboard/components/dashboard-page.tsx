@@ -140,7 +140,6 @@ function LatestChanges({ entries }: { entries: Dashboard['latestChanges'] }) {
         <Text c="dimmed">{t('changes.empty')}</Text>
       ) : (
         <Table.ScrollContainer
-          type="native"
           minWidth={480}
           // When the table is wider than the card and its rows hold no link, keyboard users could not
           // scroll it: the scroller itself takes the focus (axe: scrollable-region-focusable).
