@@ -191,19 +191,20 @@ const rowsVisible = (page: Page) =>
 /** The main menu's link to the list, on screen: what a person clicks after landing. */
 const menuLinkSelector = `nav a[href="${listPath}"]`;
 
-/** Both times from the submit; `cpu`: the page's main-thread CPU time over the same span (see `threadTime`). */
+/** Both times from the submit; `cpu`: the page's main-thread CPU time over the same span (`ThreadTime`, see `pageMetricMs`). */
 type Journey = { menu: number; rows: number; cpu: number };
 
 /**
- * The page's main-thread CPU time so far, in ms (Chromium's `ThreadTime`): how much work the page does,
- * beside how long the person waits. A path whose main thread works longer than its budget cannot meet
- * it, whatever the network. It moves with the machine's load less than the clock times, but it moves:
- * the waits below poll the page at every frame, and a busy machine shares its caches (9 paired runs at
- * load 5–8 spread over ±50 ms).
+ * One of Chromium's page metrics that count seconds (`Performance.getMetrics`), in ms so far:
+ * `TaskDuration` (the main thread's busy time, its waits left out) or `ThreadTime` (its CPU time).
+ * `ThreadTime` says how much work the page does, beside how long the person waits: a path whose main
+ * thread works longer than its budget cannot meet it, whatever the network. It moves with the machine's
+ * load less than the clock times, but it moves: the waits below poll the page at every frame, and a busy
+ * machine shares its caches (9 paired runs at load 5–8 spread over ±50 ms).
  */
-async function threadTime(cdp: CDPSession): Promise<number> {
+async function pageMetricMs(cdp: CDPSession, name: 'TaskDuration' | 'ThreadTime'): Promise<number> {
   const { metrics } = await cdp.send('Performance.getMetrics');
-  return (metrics.find((metric) => metric.name === 'ThreadTime')?.value ?? NaN) * 1000;
+  return (metrics.find((metric) => metric.name === name)?.value ?? NaN) * 1000;
 }
 
 /** One build's server, its browser profile, and what its runs measured. */
@@ -234,7 +235,7 @@ async function journey(context: BrowserContext, baseUrl: string): Promise<Journe
   await page.getByLabel(/^Password/).and(page.locator('input')).fill(DEMO.password);
   const cdp = await context.newCDPSession(page);
   await cdp.send('Performance.enable');
-  const cpuBefore = await threadTime(cdp);
+  const cpuBefore = await pageMetricMs(cdp, 'ThreadTime');
   await page.getByRole('button', { name: 'Accedi', exact: true }).evaluate((button) => {
     (window as unknown as { benchStart: number }).benchStart = performance.now();
     (button as HTMLButtonElement).click();
@@ -253,7 +254,7 @@ async function journey(context: BrowserContext, baseUrl: string): Promise<Journe
   );
   await page.locator(menuLinkSelector).click();
   const rowsAt = Number(await (await rowsVisible(page)).jsonValue());
-  const cpu = (await threadTime(cdp)) - cpuBefore;
+  const cpu = (await pageMetricMs(cdp, 'ThreadTime')) - cpuBefore;
   const startedAt = await page.evaluate(() => (window as unknown as { benchStart: number }).benchStart);
   await page.close();
   return { menu: menuAt - startedAt, rows: rowsAt - startedAt, cpu };
@@ -315,8 +316,7 @@ async function deepLink(context: BrowserContext, baseUrl: string, busyTimes: num
   await cdp.send('Performance.enable');
   await page.goto(`${baseUrl}${listPath}`);
   const shownAt = Number(await (await page.waitForFunction(() => (window as unknown as { sfRowsShownAt?: number }).sfRowsShownAt, null, { timeout: 30_000 })).jsonValue());
-  const { metrics } = await cdp.send('Performance.getMetrics');
-  busyTimes.push((metrics.find((metric) => metric.name === 'TaskDuration')?.value ?? NaN) * 1000);
+  busyTimes.push(await pageMetricMs(cdp, 'TaskDuration'));
   lastWaterfall = await page.evaluate(() =>
     (performance.getEntriesByType('resource') as PerformanceResourceTiming[]).map((entry) => ({
       name: new URL(entry.name).pathname + new URL(entry.name).search,
