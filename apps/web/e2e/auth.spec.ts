@@ -24,6 +24,8 @@ test('an admin signs in (in Italian, the default), lands on the dashboard with t
   await page.getByRole('navigation', { name: 'Menu principale' }).getByRole('link', { name: 'Clienti', exact: true }).click();
   await expect(page).toHaveURL(/\/customers$/);
   await expect(page.getByRole('heading', { level: 1, name: 'Clienti' })).toBeVisible();
+  // The tab names the screen (WCAG 2.4.2).
+  await expect(page).toHaveTitle('Clienti · Social Fidelity');
   await expect(page.getByRole('main').locator('table tbody tr').filter({ has: page.getByRole('link') }).first()).toBeVisible();
 });
 

@@ -24,6 +24,7 @@ describe('first screen: the sign-in page without the router', () => {
   it('shows the form with its layout, version and language switch, and switches language', async () => {
     const { user } = await renderFirstScreen();
     expect(screen.getByRole('heading', { name: 'Accedi' })).toBeInTheDocument();
+    await waitFor(() => expect(document.title).toBe('Accedi · Social Fidelity'));
     expect(screen.getByText(/v8\.0\.34/)).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Accedi' }));
     expect(await screen.findByText('Password è obbligatorio')).toBeInTheDocument();
@@ -31,6 +32,8 @@ describe('first screen: the sign-in page without the router', () => {
     expect(await screen.findByText('Password is required')).toBeInTheDocument();
     expect(screen.getByRole('heading', { name: 'Sign in' })).toBeInTheDocument();
     expect(document.documentElement.lang).toBe('en');
+    // The tab names the page in the chosen language too (WCAG 2.4.2).
+    await waitFor(() => expect(document.title).toBe('Sign in · Social Fidelity'));
   });
 
   it('starts loading the app when a field is first focused', async () => {

@@ -36,11 +36,11 @@ export function rewardPath(id: string): string {
   return `${SCREENS.rewards.path}/${id}`;
 }
 
-/** What a route's `handle` carries (react-router `useMatches`). */
-export type ScreenHandle = { permission: Permission };
+/** What a route's `handle` carries (react-router `useMatches`): the screen (its menu entry names the tab) and who may open it. */
+export type ScreenHandle = { screen: ScreenId; permission: Permission };
 
 export function screenHandle(id: ScreenId): ScreenHandle {
-  return { permission: SCREENS[id].permission };
+  return { screen: id, permission: SCREENS[id].permission };
 }
 
 /** Whether a role (a staff role, e.g. a token's claim) may open the screen: what both of a deep link's prefetches check. */

@@ -12,6 +12,9 @@ configure({ asyncUtilTimeout: 5_000 });
 // The app loads the signed-in area's catalogues with its lazy route; components under test get them all.
 await loadCatalogues();
 
+// The page's title as index.html serves it: lib/document-title.ts keeps it as the app's name in the tab.
+document.title = 'Social Fidelity';
+
 // Mantine reads these browser APIs that jsdom lacks.
 Object.defineProperty(window, 'matchMedia', {
   writable: true,

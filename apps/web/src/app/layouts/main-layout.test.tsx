@@ -4,15 +4,23 @@ import { http, HttpResponse } from 'msw';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { LANGUAGE_STORAGE_KEY, SESSION_STORAGE_KEY } from '@sf/contract/app-info';
 import { server } from '../../testing/msw-server.ts';
+import { useRecordTitle } from '../../lib/document-title.ts';
 import { renderRoutes, testUser } from '../../testing/test-utils.tsx';
+import { screenHandle } from '../screens.ts';
 import { Component as MainLayout } from './main-layout.tsx';
+
+function CustomerPage() {
+  useRecordTitle('Anna Rossi');
+  return <p>customer page</p>;
+}
 
 const routes = [
   {
     element: <MainLayout />,
     children: [
-      { path: '/dashboard', element: <p>dashboard screen</p> },
-      { path: '/news', element: <p>news screen</p> },
+      { path: '/dashboard', handle: screenHandle('dashboard'), element: <p>dashboard screen</p> },
+      { path: '/news', handle: screenHandle('news'), element: <p>news screen</p> },
+      { path: '/customers/:id', handle: screenHandle('customers'), element: <CustomerPage /> },
     ],
   },
   { path: '/auth/login', element: <p>login screen</p> },
@@ -45,6 +53,19 @@ describe('main layout', () => {
     const nav = screen.getByRole('navigation', { name: 'Menu principale' });
     expect(within(nav).getByRole('link', { name: 'Clienti' })).toHaveAttribute('href', '/customers');
     expect(screen.getByRole('button', { name: 'Azioni' })).toBeInTheDocument();
+  });
+
+  it("names the screen in the browser's tab as its menu entry does, and a record's page by the record first (WCAG 2.4.2)", async () => {
+    const user = userEvent.setup();
+    renderRoutes(routes, { route: '/customers/c1', user: { role: 'admin' } });
+    expect(await screen.findByText('customer page')).toBeInTheDocument();
+    await waitFor(() => expect(document.title).toBe('Anna Rossi · Clienti · Social Fidelity'));
+    // Leaving the record's page takes its name out of the tab.
+    await user.click(within(screen.getByRole('navigation', { name: 'Menu principale' })).getByRole('link', { name: 'News' }));
+    expect(await screen.findByText('news screen')).toBeInTheDocument();
+    await waitFor(() => expect(document.title).toBe('News · Social Fidelity'));
+    await user.click(within(screen.getByRole('navigation', { name: 'Menu principale' })).getByRole('link', { name: 'Dashboard' }));
+    await waitFor(() => expect(document.title).toBe('Dashboard · Social Fidelity'));
   });
 
   it('moves the current-page mark to the link followed, and only to it (the links are memoised)', async () => {

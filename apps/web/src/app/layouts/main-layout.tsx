@@ -4,14 +4,16 @@ import { IconBolt, IconChevronDown } from '@tabler/icons-react';
 import { useDisclosure, useMediaQuery } from '@mantine/hooks';
 import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, Outlet, useLocation, useNavigate, useNavigation } from 'react-router';
+import { Link, Outlet, useLocation, useMatches, useNavigate, useNavigation } from 'react-router';
 import { APP_VERSION } from '@sf/contract/app-info';
 import { useSignOut } from '../../features/auth/api/sign-out.ts';
+import { useScreenTitle } from '../../lib/document-title.ts';
 import { useCurrentUser } from '../../lib/session.ts';
 import { useMountedOnceOpened } from '../../hooks/use-mounted-once-opened.ts';
 import classes from './main-layout.module.css';
 import { AppDataProviders } from '../data-providers.tsx';
 import { visibleActions, visibleMenu, type MenuLink } from '../navigation.tsx';
+import type { ScreenHandle } from '../screens.ts';
 import { PendingStaffBadge } from '../../features/staff/components/pending-staff-badge.tsx';
 import { RouterNavigation } from './router-navigation.tsx';
 import { NavMenuLink } from './nav-menu-link.tsx';
@@ -118,6 +120,11 @@ function MainLayout() {
   const navigation = useNavigation();
   const navigate = useNavigate();
   const signOut = useSignOut();
+  // The tab names the screen as its menu entry does (a record's page adds the record's name).
+  const screenId = useMatches()
+    .map((match) => (match.handle as Partial<ScreenHandle> | undefined)?.screen)
+    .findLast((id) => id !== undefined);
+  useScreenTitle(screenId ? t(`nav.${screenId}`) : '');
   if (!user) return null;
 
   return (

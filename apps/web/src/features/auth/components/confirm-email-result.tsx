@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { Notice } from '../../../components/ui/notice.tsx';
 import { confirmEmail } from '../api/confirm-email.ts';
+import { useScreenTitle } from '../../../lib/document-title.ts';
 
 type State = 'working' | 'confirmed' | 'failed';
 
@@ -13,6 +14,7 @@ type State = 'working' | 'confirmed' | 'failed';
  */
 export function ConfirmEmailResult({ token }: { token: string | null }) {
   const { t } = useTranslation('auth');
+  useScreenTitle(t('confirmEmail.title'));
   const [state, setState] = useState<State>(token ? 'working' : 'failed');
   useEffect(() => {
     if (!token) return;

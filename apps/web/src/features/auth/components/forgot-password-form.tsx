@@ -9,12 +9,14 @@ import { requestPasswordReset } from '../api/request-password-reset.ts';
 import { FormError } from './form-error.tsx';
 import { useFormFailure } from './use-form-failure.ts';
 import { Notice } from '../../../components/ui/notice.tsx';
+import { useScreenTitle } from '../../../lib/document-title.ts';
 
 const loadSchema = () => import('@sf/contract/auth').then((m) => m.forgotPasswordRequestSchema);
 
 /** S7: ask for a reset link; success text as the specification words it, errors shown (not swallowed). */
 export function ForgotPasswordForm() {
   const { t } = useTranslation('auth');
+  useScreenTitle(t('forgot.title'));
   const [isSent, setSent] = useState(false);
   const form = useForm<ForgotPasswordRequest>({
     mode: 'onChange',

@@ -12,6 +12,7 @@ import { FormError } from './form-error.tsx';
 import { useFormFailure } from './use-form-failure.ts';
 import { PasswordField } from '../../../components/ui/password-field.tsx';
 import { Notice } from '../../../components/ui/notice.tsx';
+import { useScreenTitle } from '../../../lib/document-title.ts';
 
 type InvitationValues = { firstName: string; lastName: string; password: string; confirmPassword: string };
 
@@ -34,6 +35,7 @@ function InvalidInvitation() {
 /** `/auth/invitation?token=…`: the invitee chooses name and password and is signed in with the invited role. */
 export function InvitationForm({ token, onSignedIn }: { token: string | null; onSignedIn: (role: 'admin' | 'editor') => void }) {
   const { t } = useTranslation('invitation');
+  useScreenTitle(t('title'));
   // The auth area has no data cache: one look-up per token, its outcome kept here.
   const [details, setDetails] = useState<{ token: string; data?: InvitationDetails; error?: unknown } | null>(null);
   useEffect(() => {

@@ -9,6 +9,7 @@ import { signIn } from '../api/sign-in.ts';
 import { FormError } from './form-error.tsx';
 import { useFormFailure } from './use-form-failure.ts';
 import { PasswordField } from '../../../components/ui/password-field.tsx';
+import { useScreenTitle } from '../../../lib/document-title.ts';
 
 const loadSchema = () => import('@sf/contract/auth').then((m) => m.loginRequestSchema);
 
@@ -26,6 +27,7 @@ export function LoginForm({
   notice?: ReactNode;
 }) {
   const { t } = useTexts('auth');
+  useScreenTitle(t('login.title'));
   // Not react-hook-form: the sign-in page's first load must stay within budget (decision 007).
   const form = useSchemaForm<LoginRequest>({ initialValues: { email: '', password: '' }, loadSchema });
   const failure = useFormFailure(form);

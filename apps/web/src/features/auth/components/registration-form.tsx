@@ -11,6 +11,7 @@ import { FormError } from './form-error.tsx';
 import { useFormFailure } from './use-form-failure.ts';
 import { PasswordField } from '../../../components/ui/password-field.tsx';
 import { Notice } from '../../../components/ui/notice.tsx';
+import { useScreenTitle } from '../../../lib/document-title.ts';
 
 const loadSchema = () => import('@sf/contract/auth').then((m) => m.registerRequestSchema);
 
@@ -20,6 +21,7 @@ const loadSchema = () => import('@sf/contract/auth').then((m) => m.registerReque
  */
 export function RegistrationForm({ onSignedIn }: { onSignedIn: (role: 'admin' | 'editor') => void }) {
   const { t } = useTranslation('auth');
+  useScreenTitle(t('registration.title'));
   const [isAwaitingApproval, setAwaitingApproval] = useState(false);
   const form = useForm<RegisterRequest>({
     mode: 'onChange',

@@ -9,6 +9,7 @@ import { FormError } from './form-error.tsx';
 import { useFormFailure } from './use-form-failure.ts';
 import { PasswordField } from '../../../components/ui/password-field.tsx';
 import { Notice } from '../../../components/ui/notice.tsx';
+import { useScreenTitle } from '../../../lib/document-title.ts';
 
 type ResetValues = { password: string; confirmPassword: string };
 
@@ -16,6 +17,7 @@ const loadSchema = () => import('../lib/reset-password-schema.ts').then((m) => m
 
 export function ResetPasswordForm({ token, onDone }: { token: string | null; onDone: () => void }) {
   const { t } = useTranslation('auth');
+  useScreenTitle(t('reset.title'));
   const form = useForm<ResetValues>({
     mode: 'onChange',
     defaultValues: { password: '', confirmPassword: '' },

@@ -17,6 +17,7 @@ import { ConsentsPanel } from './consents-panel.tsx';
 import { CustomerCard } from './customer-card.tsx';
 import { CustomerFormDrawer } from './customer-form-drawer.tsx';
 import { CustomerStatusBadge } from './customer-status-badge.tsx';
+import { useRecordTitle } from '../../../lib/document-title.ts';
 
 type Props = {
   customerId: string;
@@ -72,6 +73,7 @@ export function CustomerDetailPage({ customerId, listHref, actions, memberships,
   const query = useCustomer(customerId);
   const editor = useDrawerParam('edit');
   const customer = query.data;
+  useRecordTitle(customer ? customerName(customer, t) : undefined);
 
   if (query.isError) {
     return (

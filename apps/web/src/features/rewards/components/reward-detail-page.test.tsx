@@ -36,6 +36,12 @@ describe('a reward’s vouchers: nothing changed without a word', { timeout: 30_
     expect(await screen.findByText(/01\/11\/2026.*30\/06\/2027/)).toBeInTheDocument();
   });
 
+  it('names the reward in the browser’s tab while its page is shown (WCAG 2.4.2)', async () => {
+    renderPage(() => batch({}));
+    expect(await screen.findByRole('heading', { level: 1, name: gelato.name })).toBeInTheDocument();
+    await waitFor(() => expect(document.title.startsWith(`${gelato.name} · `)).toBe(true));
+  });
+
   it('leaves an open end of the validity unsaid instead of a dash: “fino al 30/06/2027”', async () => {
     renderPage(() => batch({}), reward({ validFrom: null }));
     expect(await screen.findByText('Validità: fino al 30/06/2027')).toBeInTheDocument();

@@ -19,6 +19,7 @@ import { useCreateVouchers, useUseVoucher, useVoidVoucher, useVouchers, vouchers
 import { RewardFormDrawer } from './reward-form-drawer.tsx';
 import { VoucherCounts } from './voucher-counts.tsx';
 import { RewardStatusBadge, VoucherStatusBadge } from './reward-status-badge.tsx';
+import { useRecordTitle } from '../../../lib/document-title.ts';
 
 type SortField = ListParams<typeof listVouchersQuerySchema>['sort'];
 
@@ -314,6 +315,7 @@ export function RewardDetailPage({ rewardId, listHref, programs, merchantsOfProg
   const drawer = useDrawerParam('reward');
   const query = useReward(rewardId);
   const reward = query.data;
+  useRecordTitle(reward?.name);
   if (query.isError) return <Alert color="red" title={t('errorTitle')}>{describeApiError(query.error)}</Alert>;
   if (!reward) return <Loader aria-label={t('loading')} />;
   return (
