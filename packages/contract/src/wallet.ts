@@ -4,7 +4,15 @@ import { z } from 'zod';
  * The card in the customer's phone (issue 27): the card link, the wallet buttons' answers, and the
  * bodies of Apple's PassKit web service (its protocol's own names).
  */
-export const cardLinkSchema = z.object({ url: z.url() });
+export const cardLinkSchema = z.object({
+  url: z.url(),
+  /**
+   * Why "Invia per e-mail" would be refused now (no address, no service consent), in the caller's
+   * language, as its 409 would say it; null when the link would be sent. The back-office says it
+   * beside the disabled button instead of after a click.
+   */
+  emailRefusal: z.string().nullable(),
+});
 export type CardLink = z.infer<typeof cardLinkSchema>;
 
 export const cardEmailSentSchema = z.object({ sentTo: z.string() });

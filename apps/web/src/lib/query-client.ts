@@ -2,19 +2,23 @@ import { MutationCache, QueryClient } from '@tanstack/react-query';
 import { isApiError } from './api-error.ts';
 
 /**
- * The dashboard's query key root (`features/dashboard/api/get-dashboard.ts`): its figures summarise the
- * ledger, customers, merchants, rewards, approvals and privacy requests, so any successful write may change
- * them. Named here because a feature never imports another.
+ * Query key roots whose answers follow other features' writes: every successful write marks them stale,
+ * and those on screen are fetched again. The dashboard's figures (`features/dashboard`) summarise the
+ * ledger, customers, merchants, rewards, approvals and privacy requests; a card link (`features/wallet`)
+ * says whether the card could be e-mailed, which follows the customer's address and service consent.
+ * Named here because a feature never imports another.
  */
 export const DASHBOARD_QUERY_ROOT = 'dashboard';
+export const CARD_LINK_QUERY_ROOT = 'card-link';
+const ROOTS_FOLLOWING_EVERY_WRITE = [DASHBOARD_QUERY_ROOT, CARD_LINK_QUERY_ROOT];
 
 /** Client errors (4xx) will not change on a second try; the HTTP client already refreshed a stale token. */
 export function createQueryClient(): QueryClient {
   const client: QueryClient = new QueryClient({
-    // Every successful write marks the dashboard stale, and refetches it when it is on screen (a purchase
-    // from "Azioni" while on the dashboard): its cards never wait for a reload.
+    // Every successful write marks those roots stale, and refetches what is on screen (a purchase from
+    // "Azioni" while on the dashboard, a consent on the customer's page): nothing waits for a reload.
     mutationCache: new MutationCache({
-      onSuccess: () => client.invalidateQueries({ queryKey: [DASHBOARD_QUERY_ROOT] }),
+      onSuccess: () => Promise.all(ROOTS_FOLLOWING_EVERY_WRITE.map((root) => client.invalidateQueries({ queryKey: [root] }))),
     }),
     defaultOptions: {
       queries: {

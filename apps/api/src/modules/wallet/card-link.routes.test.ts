@@ -25,7 +25,7 @@ describe("the customer's card link and card page (issue 27)", () => {
     const { url } = first.json() as { url: string };
     expect(url).toMatch(/^https:\/\/carte\.example\.it\/c\/[A-Za-z0-9_-]{43}$/);
     const again = await ctx.request({ method: 'GET', url: linkUrl(member.membershipId), token: member.token });
-    expect(again.json()).toEqual({ url });
+    expect(again.json()).toEqual({ url, emailRefusal: 'Il cliente non ha un indirizzo e-mail' });
     // Nothing of the token is stored: only its SHA-256 (decision record 033).
     const stored = await ctx.app.db.execute(`select encode(token_hash, 'hex') as hash from wallet_card_links` as never);
     expect(JSON.stringify(stored)).not.toContain(url.split('/c/')[1]);
@@ -70,14 +70,21 @@ describe("the customer's card link and card page (issue 27)", () => {
     expect((await ctx.request({ method: 'GET', url: linkUrl(member.membershipId), token: member.token })).json()).toEqual(fresh);
   });
 
-  it('sends the link by e-mail only to an address with the service consent', async () => {
+  it('sends the link by e-mail only to an address with the service consent, and the link says beforehand why not', async () => {
     const send = () => ctx.request({ method: 'POST', url: `${linkUrl(member.membershipId)}/email`, token: member.token });
+    const refusalNow = async (language = 'it') =>
+      ((await ctx.request({ method: 'GET', url: linkUrl(member.membershipId), token: member.token, headers: { 'accept-language': language } })).json() as { emailRefusal: string | null }).emailRefusal;
     const noAddress = await send();
     expect(noAddress.statusCode).toBe(409);
     expect(noAddress.json().error.message).toBe('Il cliente non ha un indirizzo e-mail');
+    expect(await refusalNow()).toBe('Il cliente non ha un indirizzo e-mail');
+    expect(await refusalNow('en')).toBe('The customer has no e-mail address');
     await ctx.app.db.execute(sql`update customers set email = 'mario.rossi@example.it' where id = ${member.customerId}`);
-    expect((await send()).json().error.message).toContain('consenso al servizio');
+    const noConsent = (await send()).json().error.message;
+    expect(noConsent).toContain('consenso al servizio');
+    expect(await refusalNow()).toBe(noConsent);
     await ctx.app.db.execute(sql`update customers set service_consent = true where id = ${member.customerId}`);
+    expect(await refusalNow()).toBeNull();
     const sent = await send();
     expect(sent.statusCode).toBe(200);
     expect(sent.json()).toEqual({ sentTo: 'mario.rossi@example.it' });

@@ -1,6 +1,8 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { Language } from '@sf/contract/app-info';
+import { errorText, type ErrorTextKey } from '@sf/contract/error-texts';
+import type { CardLink } from '@sf/contract/wallet';
 import type { Executor } from '../../db/client.ts';
 import { recordAudit } from '../../lib/audit.ts';
 import type { Caller, ServiceDeps } from '../../lib/caller.ts';
@@ -114,25 +116,37 @@ async function activeMember(deps: WalletDeps, membershipId: string) {
   return member;
 }
 
+/**
+ * The one rule of "Invia per e-mail": an address, and the service consent (the card's own purpose), never
+ * the marketing one. The address to write to, or why not: the send refuses with it, the link reports it.
+ */
+function cardEmailTarget(customer: { email: string | null; serviceConsent: boolean } | undefined): { to: string } | { refusal: ErrorTextKey } {
+  if (!customer?.email) return { refusal: 'card_email_no_address' };
+  return customer.serviceConsent ? { to: customer.email } : { refusal: 'card_email_no_consent' };
+}
+
+/** Why the card could not be e-mailed now, in the caller's words (the 409's text), or null. */
+const refusalText = (target: ReturnType<typeof cardEmailTarget>, caller: Caller) => ('refusal' in target ? errorText(target.refusal, caller.language) : null);
+
 /** `GET /api/admin/memberships/:id/card-link`: the link staff copy or send (made on first use, audited then). */
-export async function getCardLink(deps: WalletDeps, caller: Caller, membershipId: string): Promise<{ url: string }> {
-  await activeMember(deps, membershipId);
+export async function getCardLink(deps: WalletDeps, caller: Caller, membershipId: string): Promise<CardLink> {
+  const member = await activeMember(deps, membershipId);
   return deps.db.transaction(async (tx) => {
     const link = await linkIn(tx, deps, membershipId);
     if (link.isNew) {
       await recordAudit(tx, caller.actor, { action: 'card_link.create', entityType: 'membership', entityId: membershipId, after: { version: link.version } });
     }
-    return { url: link.url };
+    return { url: link.url, emailRefusal: refusalText(cardEmailTarget(await customerInTransaction(tx, member.customerId)), caller) };
   });
 }
 
 /** `POST …/card-link`: "Rigenera link" — a new link; the old one answers 404 from now on. Audited. */
-export async function regenerateCardLink(deps: WalletDeps, caller: Caller, membershipId: string): Promise<{ url: string }> {
-  await activeMember(deps, membershipId);
+export async function regenerateCardLink(deps: WalletDeps, caller: Caller, membershipId: string): Promise<CardLink> {
+  const member = await activeMember(deps, membershipId);
   return deps.db.transaction(async (tx) => {
     const link = await linkIn(tx, deps, membershipId, { regenerate: true });
     await recordAudit(tx, caller.actor, { action: 'card_link.regenerate', entityType: 'membership', entityId: membershipId, after: { version: link.version } });
-    return { url: link.url };
+    return { url: link.url, emailRefusal: refusalText(cardEmailTarget(await customerInTransaction(tx, member.customerId)), caller) };
   });
 }
 
@@ -143,12 +157,12 @@ export async function regenerateCardLink(deps: WalletDeps, caller: Caller, membe
 export async function emailCardLink(deps: WalletDeps & { mailer: Mailer }, caller: Caller, membershipId: string): Promise<{ sentTo: string }> {
   const member = await activeMember(deps, membershipId);
   const customer = await customerInTransaction(deps.db, member.customerId);
-  if (!customer?.email) throw new AppError(409, 'conflict', { text: 'card_email_no_address' });
-  if (!customer.serviceConsent) throw new AppError(409, 'conflict', { text: 'card_email_no_consent' });
+  const target = cardEmailTarget(customer);
+  if ('refusal' in target) throw new AppError(409, 'conflict', { text: target.refusal });
   const { url } = await getCardLink(deps, caller, membershipId);
-  const name = nameForMail(customer.firstName);
+  const name = nameForMail(customer?.firstName ?? '');
   await deps.mailer.send({
-    to: customer.email,
+    to: target.to,
     subject: `La tua tessera ${member.programName}`,
     text:
       `Ciao${name ? ` ${name}` : ''},\n\necco la tua tessera ${member.programName}: aprila dal telefono e mostrala alla cassa, ` +
@@ -158,7 +172,7 @@ export async function emailCardLink(deps: WalletDeps & { mailer: Mailer }, calle
   await deps.db.transaction((tx) =>
     recordAudit(tx, caller.actor, { action: 'card_link.email', entityType: 'membership', entityId: membershipId, after: { customerId: member.customerId } }),
   );
-  return { sentTo: customer.email };
+  return { sentTo: target.to };
 }
 
 /** The membership behind a live card link, or null (unknown, replaced, revoked, or its customer no longer active). */

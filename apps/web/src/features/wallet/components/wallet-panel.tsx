@@ -1,7 +1,7 @@
 import { Alert, Button, CopyButton, Group, Paper, Stack, Text, TextInput, Title, Tooltip } from '@mantine/core';
 import { modals } from '@mantine/modals';
 import { IconBrandApple, IconBrandGoogle, IconCheck, IconCopy, IconMail, IconRefresh } from '@tabler/icons-react';
-import { useState, type ReactNode } from 'react';
+import { useId, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { saveDownload } from '../../../components/ui/export-button.tsx';
 import { describeApiError } from '../../../lib/api-client.ts';
@@ -70,6 +70,8 @@ function MembershipWallet({ membership, holder, canWrite }: { membership: Wallet
   };
 
   const error = failure ?? link.error ?? regenerate.error;
+  const emailRefusal = link.data?.emailRefusal ?? null;
+  const refusalId = useId();
   return (
     <Stack gap={6} component="section" aria-label={t('membership', { program: membership.programName })}>
       <Text fw={600} size="sm">
@@ -97,12 +99,26 @@ function MembershipWallet({ membership, holder, canWrite }: { membership: Wallet
             <Button variant="subtle" size="xs" color="red" leftSection={<IconRefresh size={14} aria-hidden />} onClick={askRegenerate} loading={regenerate.isPending} disabled={!link.data}>
               {t('regenerate.button')}
             </Button>
-            <Button variant="subtle" size="xs" leftSection={<IconMail size={14} aria-hidden />} onClick={send} loading={email.isPending} disabled={!link.data}>
+            <Button
+              variant="subtle"
+              size="xs"
+              leftSection={<IconMail size={14} aria-hidden />}
+              onClick={send}
+              loading={email.isPending}
+              disabled={!link.data || emailRefusal !== null}
+              aria-describedby={emailRefusal ? refusalId : undefined}
+            >
               {t('email.button')}
             </Button>
           </>
         ) : null}
       </Group>
+      {/* Why the card cannot be e-mailed (no address, no service consent), before anyone clicks. */}
+      {canWrite && emailRefusal ? (
+        <Text size="xs" c="dimmed" id={refusalId}>
+          {emailRefusal}
+        </Text>
+      ) : null}
       <Group gap="xs">
         <WalletButton label={t('apple')} icon={<IconBrandApple size={14} aria-hidden />} disabledText={appleText} isLoading={busy === 'apple'} onClick={() => void run('apple')} />
         <WalletButton label={t('google')} icon={<IconBrandGoogle size={14} aria-hidden />} disabledText={googleText} isLoading={busy === 'google'} onClick={() => void run('google')} />
