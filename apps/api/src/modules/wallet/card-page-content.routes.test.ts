@@ -65,6 +65,13 @@ describe("what the card page and the pass show: expiring points, vouchers, stamp
     const { entry } = await purchase(ctx, token, fx.customerIds[0]!, fx.stampsProgramId, 500);
     const html = (await ctx.app.inject({ method: 'GET', url: await linkOf(entry.membershipId) })).body;
     expect(html).toContain('<p class="balance">1/10</p>');
+    expect(html).not.toContain('premio');
+    // A full card: the page says the reward waits at the till (the stamps written straight, as ten
+    // purchases would leave them; the page only reads them).
+    await ctx.app.db.execute(sql`update memberships set stamps = 12 where id = ${entry.membershipId}`);
+    const full = (await ctx.app.inject({ method: 'GET', url: await linkOf(entry.membershipId) })).body;
+    expect(full).toContain('<p class="balance">12/10</p><p class="ready">Hai un premio da ritirare: mostra la tessera alla cassa</p>');
+    await ctx.app.db.execute(sql`update memberships set stamps = 1 where id = ${entry.membershipId}`);
     const pass = unzipPass((await ctx.request({ method: 'GET', url: `/api/admin/memberships/${entry.membershipId}/pass.pkpass`, token })).rawPayload);
     expect(JSON.parse(pass.get('pass.json')!.toString()).storeCard.primaryFields[0]).toMatchObject({ label: 'Timbri', value: '1/10' });
   });

@@ -37,6 +37,7 @@ const words = {
     tier: 'Livello',
     card: 'Numero tessera',
     show: 'Mostra questo codice alla cassa',
+    rewardsReady: (count: number) => (count === 1 ? 'Hai un premio da ritirare: mostra la tessera alla cassa' : `Hai ${count} premi da ritirare: mostra la tessera alla cassa`),
     expiring: 'Punti in scadenza',
     expiringLine: (points: string, date: string) => `${points} punti scadono il ${date}`,
     vouchers: 'Buoni disponibili',
@@ -55,6 +56,7 @@ const words = {
     tier: 'Tier',
     card: 'Card number',
     show: 'Show this code at the till',
+    rewardsReady: (count: number) => (count === 1 ? 'You have a reward to collect: show your card at the till' : `You have ${count} rewards to collect: show your card at the till`),
     expiring: 'Points expiring',
     expiringLine: (points: string, date: string) => `${points} points expire on ${date}`,
     vouchers: 'Your vouchers',
@@ -89,7 +91,7 @@ function page(language: Language, title: string, style: string, body: string): s
 const BASE_STYLE =
   'body{margin:0;font:16px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;background:#f3f4f6;color:#111827}main{max-width:26rem;margin:0 auto;padding:1rem}' +
   '.card{border-radius:1rem;padding:1.25rem;background:var(--bg);color:var(--fg);box-shadow:0 4px 14px rgba(0,0,0,.15)}.head{display:flex;align-items:center;gap:.75rem}' +
-  '.head img{width:3rem;height:3rem;border-radius:.5rem;object-fit:contain;background:#fff}h1{font-size:1.25rem;margin:0}.balance{font-size:2.5rem;font-weight:700;margin:.75rem 0 0}' +
+  '.head img{width:3rem;height:3rem;border-radius:.5rem;object-fit:contain;background:#fff}h1{font-size:1.25rem;margin:0}.balance{font-size:2.5rem;font-weight:700;margin:.75rem 0 0}.ready{font-weight:600;margin:.25rem 0 .5rem}' +
   '.label{font-size:.8rem;text-transform:uppercase;letter-spacing:.05em;opacity:.85}.row{display:flex;justify-content:space-between;gap:1rem;margin-top:.5rem}' +
   '.qr{background:#fff;border-radius:.75rem;padding:.75rem;margin-top:1rem;text-align:center;color:#111827}.qr svg{width:100%;max-width:15rem;height:auto;display:block;margin:0 auto}' +
   '.num{font:600 1.1rem ui-monospace,Menlo,Consolas,monospace;letter-spacing:.08em}section{background:#fff;border-radius:.75rem;padding:1rem;margin-top:1rem}' +
@@ -103,6 +105,8 @@ export async function renderCardPage(data: CardPageData): Promise<string> {
   const qr = await QRCode.toString(data.barcodeMessage, { type: 'svg', margin: 1, errorCorrectionLevel: 'M' });
   const isStamps = data.programType === 'stamps';
   const balance = isStamps ? `${data.stamps}/${data.stampsRequired ?? '?'}` : numbers.format(data.balance);
+  // A full stamp card (12 of 10 holds one reward; the other two count towards the next).
+  const rewardsReady = isStamps && data.stampsRequired ? Math.floor(data.stamps / data.stampsRequired) : 0;
   const colours = `:root{--bg:${data.backgroundColor ?? '#1c3d5a'};--fg:${data.foregroundColor ?? '#ffffff'}}`;
   const expiring = data.expiring.length
     ? `<section><h2>${t.expiring}</h2><ul>${data.expiring
@@ -124,6 +128,7 @@ export async function renderCardPage(data: CardPageData): Promise<string> {
     `<main><div class="card"><div class="head">${data.logoUrl ? `<img src="${escapeHtml(data.logoUrl)}" alt="">` : ''}<div><div class="label">${t.title}</div>` +
     `<h1>${escapeHtml(data.programName)}</h1></div></div>` +
     `<div class="label" style="margin-top:1rem">${isStamps ? t.stamps : t.points}</div><p class="balance">${balance}</p>` +
+    (rewardsReady > 0 ? `<p class="ready">${t.rewardsReady(rewardsReady)}</p>` : '') +
     `<div class="row"><div><div class="label">${t.hello}</div>${escapeHtml(data.firstName)}</div>${data.tier ? `<div><div class="label">${t.tier}</div>${escapeHtml(data.tier)}</div>` : ''}</div>` +
     `<div class="qr" role="img" aria-label="${escapeHtml(t.show)}">${qr}<div class="label">${t.card}</div><div class="num">${groupDigits(escapeHtml(data.cardNumber))}</div>` +
     `<div class="small">${t.show}</div></div></div>${buttons}${expiring}${vouchers}` +

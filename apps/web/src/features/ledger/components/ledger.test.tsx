@@ -149,6 +149,26 @@ describe('ledger actions and Movimenti', { timeout: 30_000 }, () => {
 });
 
 describe('the memberships panel on the customer page', () => {
+  it('says when a stamp card holds a reward, and lists no expiring points for it', async () => {
+    server.use(
+      http.get(`/api/admin/customers/${CUSTOMER_ID}/memberships`, () =>
+        HttpResponse.json({
+          items: [
+            membership({ id: 'full', programName: 'Tessera Bar', programType: 'stamps', stamps: 12, stampsRequired: 10, tier: null, expiring: [], expiringSoon: 0, tierChanges: [] }),
+            membership({ id: 'half', programName: 'Tessera Salone', programType: 'stamps', stamps: 4, stampsRequired: 8, tier: null, expiring: [], expiringSoon: 0, tierChanges: [] }),
+          ],
+        }),
+      ),
+    );
+    renderWithProviders(<MembershipsPanel customerId={CUSTOMER_ID} />, { route: '/', user: admin });
+    const full = await screen.findByRole('region', { name: 'Tessera Bar' });
+    expect(within(full).getByTestId('membership-stamps')).toHaveTextContent('12 di 10');
+    expect(within(full).getByText('1 premio pronto')).toBeInTheDocument();
+    const half = screen.getByRole('region', { name: 'Tessera Salone' });
+    expect(within(half).queryByText(/premi/)).not.toBeInTheDocument();
+    expect(within(half).queryByText('Nessun punto in scadenza')).not.toBeInTheDocument();
+  });
+
   it('shows the points expiring in the next 30 days and the tier changes', async () => {
     server.use(
       http.get(`/api/admin/customers/${CUSTOMER_ID}/memberships`, () =>

@@ -3,7 +3,11 @@ import { useTranslation } from 'react-i18next';
 import { useFormatters } from '../../../lib/format.ts';
 import { useMemberships } from '../api/get-memberships.ts';
 
-/** The customer's memberships: balance or stamps, tier, and the points that expire soonest. */
+/** How many rewards a stamp card holds now (12 stamps of 10: one, the other two count towards the next). */
+const rewardsReady = (membership: { stamps: number; stampsRequired: number | null }) =>
+  membership.stampsRequired ? Math.floor(membership.stamps / membership.stampsRequired) : 0;
+
+/** The customer's memberships: balance or stamps (and the rewards a full card holds), tier, and the points that expire soonest. */
 export function MembershipsPanel({ customerId }: { customerId: string }) {
   const { t } = useTranslation('ledger');
   const format = useFormatters();
@@ -28,10 +32,18 @@ export function MembershipsPanel({ customerId }: { customerId: string }) {
                   {t('memberships.balance')}: <strong data-testid="membership-balance">{format.number(membership.balance)}</strong>
                 </Text>
               ) : (
-                <Text>
-                  {t('memberships.stamps')}:{' '}
-                  <strong data-testid="membership-stamps">{t('memberships.stampsOf', { stamps: format.number(membership.stamps), required: membership.stampsRequired ?? '—' })}</strong>
-                </Text>
+                <Group gap="xs">
+                  <Text>
+                    {t('memberships.stamps')}:{' '}
+                    <strong data-testid="membership-stamps">{t('memberships.stampsOf', { stamps: format.number(membership.stamps), required: membership.stampsRequired ?? '—' })}</strong>
+                  </Text>
+                  {/* A full card is what the counter needs to see first: the customer can take the reward now. */}
+                  {rewardsReady(membership) > 0 ? (
+                    <Badge color="green" variant="light">
+                      {t('memberships.rewardsReady', { count: rewardsReady(membership) })}
+                    </Badge>
+                  ) : null}
+                </Group>
               )}
               <Text size="sm" c="dimmed">
                 {t('memberships.joinedAt')} {format.date(membership.joinedAt)}
@@ -50,7 +62,7 @@ export function MembershipsPanel({ customerId }: { customerId: string }) {
                   })}
                 </Text>
               ))}
-              {membership.expiring.length === 0 ? (
+              {membership.programType !== 'points' ? null : membership.expiring.length === 0 ? (
                 <Text size="sm" c="dimmed">
                   {t('memberships.noExpiring')}
                 </Text>
