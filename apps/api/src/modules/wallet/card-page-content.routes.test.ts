@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
+import { decodeJwt } from 'jose';
 import { createTestContext, type TestContext } from '../../../test/helper.ts';
 import { createLedgerFixture } from '../../../test/ledger-fixtures.ts';
 import { purchase } from '../../../test/wallet-helpers.ts';
@@ -60,7 +61,7 @@ describe("what the card page and the pass show: expiring points, vouchers, stamp
     expect(json.storeCard.backFields[0]).toMatchObject({ key: 'terms', value: 'Punti validi 30 giorni.' });
   });
 
-  it('shows a stamp card as "stamps/required" on the page and on the pass', async () => {
+  it('shows a stamp card as "stamps/required" on the page and on the pass, and a full one as a reward to collect', async () => {
     const fx = await createLedgerFixture(ctx.app.db, { customers: 1 });
     const { entry } = await purchase(ctx, token, fx.customerIds[0]!, fx.stampsProgramId, 500);
     const html = (await ctx.app.inject({ method: 'GET', url: await linkOf(entry.membershipId) })).body;
@@ -71,8 +72,16 @@ describe("what the card page and the pass show: expiring points, vouchers, stamp
     await ctx.app.db.execute(sql`update memberships set stamps = 12 where id = ${entry.membershipId}`);
     const full = (await ctx.app.inject({ method: 'GET', url: await linkOf(entry.membershipId) })).body;
     expect(full).toContain('<p class="balance">12/10</p><p class="ready">Hai un premio da ritirare: mostra la tessera alla cassa</p>');
+    const passJson = async () =>
+      JSON.parse(unzipPass((await ctx.request({ method: 'GET', url: `/api/admin/memberships/${entry.membershipId}/pass.pkpass`, token })).rawPayload).get('pass.json')!.toString());
+    // So does the pass in the phone's wallet.
+    expect((await passJson()).storeCard.auxiliaryFields).toEqual([{ key: 'rewardsReady', label: 'Alla cassa', value: '1 premio da ritirare' }]);
+    const saveUrl = ((await ctx.request({ method: 'GET', url: `/api/admin/memberships/${entry.membershipId}/google-wallet`, token })).json() as { saveUrl: string }).saveUrl;
+    const saved = decodeJwt(saveUrl.split('/save/')[1]!) as { payload: { loyaltyObjects: { textModulesData: unknown[] }[] } };
+    expect(saved.payload.loyaltyObjects[0]!.textModulesData).toContainEqual({ id: 'rewardsReady', header: 'Alla cassa', body: '1 premio da ritirare' });
     await ctx.app.db.execute(sql`update memberships set stamps = 1 where id = ${entry.membershipId}`);
-    const pass = unzipPass((await ctx.request({ method: 'GET', url: `/api/admin/memberships/${entry.membershipId}/pass.pkpass`, token })).rawPayload);
-    expect(JSON.parse(pass.get('pass.json')!.toString()).storeCard.primaryFields[0]).toMatchObject({ label: 'Timbri', value: '1/10' });
+    const pass = await passJson();
+    expect(pass.storeCard.primaryFields[0]).toMatchObject({ label: 'Timbri', value: '1/10' });
+    expect(pass.storeCard.auxiliaryFields).toEqual([]);
   });
 });

@@ -1,5 +1,6 @@
 import QRCode from 'qrcode';
 import type { Language } from '@sf/contract/app-info';
+import { rewardsReadyOf } from './apple-pass.ts';
 
 /**
  * The customer's card page (`APP_URL/c/<token>`, issue 27): server-rendered HTML, no JavaScript, one
@@ -105,8 +106,7 @@ export async function renderCardPage(data: CardPageData): Promise<string> {
   const qr = await QRCode.toString(data.barcodeMessage, { type: 'svg', margin: 1, errorCorrectionLevel: 'M' });
   const isStamps = data.programType === 'stamps';
   const balance = isStamps ? `${data.stamps}/${data.stampsRequired ?? '?'}` : numbers.format(data.balance);
-  // A full stamp card (12 of 10 holds one reward; the other two count towards the next).
-  const rewardsReady = isStamps && data.stampsRequired ? Math.floor(data.stamps / data.stampsRequired) : 0;
+  const rewardsReady = rewardsReadyOf(data);
   const colours = `:root{--bg:${data.backgroundColor ?? '#1c3d5a'};--fg:${data.foregroundColor ?? '#ffffff'}}`;
   const expiring = data.expiring.length
     ? `<section><h2>${t.expiring}</h2><ul>${data.expiring

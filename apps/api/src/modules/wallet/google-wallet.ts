@@ -1,6 +1,6 @@
 import { SignJWT } from 'jose';
 import type { GoogleWallet } from './wallet-config.ts';
-import { balanceText, type PassContent } from './apple-pass.ts';
+import { balanceText, rewardsReadyOf, rewardsReadyText, type PassContent } from './apple-pass.ts';
 
 /**
  * Google Wallet (issue 27): a loyalty class per program, a loyalty object per membership. No client
@@ -38,7 +38,10 @@ export function loyaltyObjectOf(google: GoogleWallet, content: GoogleContent) {
     },
     // What the till scans: `<card number>-<code>` (decision record 030), the number under it.
     barcode: { type: 'QR_CODE', value: content.barcodeMessage, alternateText: content.cardNumber },
-    textModulesData: content.tier ? [{ id: 'tier', header: 'Livello', body: content.tier }] : [],
+    textModulesData: [
+      ...(content.tier ? [{ id: 'tier', header: 'Livello', body: content.tier }] : []),
+      ...(rewardsReadyOf(content) > 0 ? [{ id: 'rewardsReady', header: 'Alla cassa', body: rewardsReadyText(rewardsReadyOf(content)) }] : []),
+    ],
   };
 }
 
