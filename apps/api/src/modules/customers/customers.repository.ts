@@ -7,6 +7,7 @@ import {
   type Customer,
   type ListCustomersQuery,
 } from '@sf/contract/customers';
+import { cardReferenceSchema, splitCardReference } from '@sf/contract/customer-cards';
 import type { Executor } from '../../db/client.ts';
 import { allOf, containsPattern, findPage, orderFor, prefixPattern, type ListDefinition } from '../../db/list.ts';
 import { csvCell, csvSelection, type CsvColumns } from '../../db/csv-export.ts';
@@ -85,10 +86,17 @@ const EMAIL_SHAPE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 /**
  * `q` matches name, e-mail, phone, card number and referral code (the generated search_text,
  * trigram-indexed). One or two characters cannot use trigrams: they match the start of the surname.
- * A phone typed with spaces ("347 123 4567") is searched without them.
+ * A phone typed with spaces ("347 123 4567") is searched without them. A card scanned at the counter
+ * (a barcode reader types what the QR code or the barcode carries, `<number>-<code>`, decision 030)
+ * finds its card: the code proves presence to a till, not to signed-in staff, so it is not checked.
  */
 function searchCondition(q: string): SQL {
   const text = q.toLowerCase().trim();
+  const scanned = cardReferenceSchema.safeParse(text);
+  if (scanned.success && scanned.data.includes('-')) {
+    const { cardNumber } = splitCardReference(scanned.data);
+    if (isValidCardNumber(cardNumber)) return eq(customers.cardNumber, cardNumber);
+  }
   // Something shaped like an e-mail address matches addresses that start with it, from an index
   // (migration 0010), where the trigram index would intersect the huge posting lists of the trigrams
   // every address shares ("exa", "com"…): 78 ms on 300,000 customers.

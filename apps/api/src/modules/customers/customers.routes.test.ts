@@ -135,6 +135,11 @@ describe('customers API', () => {
     expect(names(await list('q=iulia@example.com'))).toEqual([]);
     expect(names(await list('q=347 123 4567'))).toEqual(['Rossi']);
     expect(names(await list(`q=${maria.cardNumber}`))).toEqual(['Rossi']);
+    // A card scanned at the counter: the reader types what the QR code carries, `<number>-<code>`.
+    const scanned = (await ctx.request({ method: 'GET', url: `/api/admin/customers/${maria.id}/card`, token })).json().barcodeMessage as string;
+    expect(scanned).toMatch(/^\d{13}-[A-Z0-9]{10}$/);
+    expect(names(await list(`q=${encodeURIComponent(scanned)}`))).toEqual(['Rossi']);
+    expect(names(await list(`q=${encodeURIComponent(` ${scanned.toLowerCase()} `)}`))).toEqual(['Rossi']);
     // Part of a card number (no check digit) is still found inside the searchable text.
     expect(names(await list(`q=${maria.cardNumber.slice(0, 12)}`))).toEqual(['Rossi']);
     expect(names(await list(`q=${maria.referralCode.toLowerCase()}`))).toEqual(['Rossi']);
