@@ -92,7 +92,9 @@ export async function fromLedger(ctx: TestContext, q: { from: string; to: string
 export async function expectLinksToMatch(ctx: TestContext, token: string, period: DashboardPeriod): Promise<void> {
   const open = async (link: FigureLink) => {
     const query = new URLSearchParams({ ...link.query, pageSize: '1' }).toString();
-    const response = await ctx.request({ method: 'GET', url: `/api/admin${link.path}?${query}`, token });
+    // The screens' paths are the API's, but for Approvazioni's (its proofs are social-proofs).
+    const apiPath = link.path === '/approvals' ? '/social-proofs' : link.path;
+    const response = await ctx.request({ method: 'GET', url: `/api/admin${apiPath}?${query}`, token });
     expect(response.statusCode, `${link.path}?${query}: ${response.body}`).toBe(200);
     const page = response.json() as { total: number; totalIsCapped?: boolean; sums?: { points: number; stamps: number } | null };
     expect(page.totalIsCapped ?? false, `${link.path}?${query}`).toBe(false);

@@ -10,7 +10,7 @@ import type { DashboardPeriod } from './dashboard-figures.ts';
  * browser's time zone (a link built from the browser's local midnight missed or added hours).
  */
 export type FigureLink = {
-  path: '/ledger' | '/customers' | '/merchants';
+  path: '/ledger' | '/customers' | '/merchants' | '/approvals';
   query: Record<string, string>;
   /** What of the list equals the figure. */
   measure: 'total' | 'points' | 'negativePoints' | 'stamps';
@@ -27,7 +27,8 @@ export type LinkedFigure =
   | 'pointsOutstanding'
   | 'stampsIssued'
   | 'redemptions'
-  | 'purchases';
+  | 'purchases'
+  | 'pendingApprovals';
 
 type Period = Pick<DashboardPeriod, 'startsAt' | 'endsAt' | 'programId' | 'merchantId'>;
 
@@ -75,6 +76,12 @@ export function dashboardFigureLinks(period: Period): Record<LinkedFigure, Figur
     stampsIssued: ledger(period, { kind: 'earn' }, 'stamps'),
     redemptions: ledger(period, { kind: 'redeem' }, 'total'),
     purchases: ledger(period, { kind: 'earn', source: 'purchase' }, 'total'),
+    // Waiting now, whatever the period: the queue as it is, for the program and merchant chosen.
+    pendingApprovals: {
+      path: '/approvals',
+      query: { status: 'pending', ...(period.programId ? { programId: period.programId } : {}), ...(period.merchantId ? { merchantId: period.merchantId } : {}) },
+      measure: 'total',
+    },
   };
 }
 

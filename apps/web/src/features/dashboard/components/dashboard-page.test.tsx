@@ -69,6 +69,8 @@ describe('DashboardPage', () => {
     );
     expect(within(screen.getByTestId('figure-customersActive')).getByText('con almeno un movimento proprio nel periodo')).toBeInTheDocument();
     expect(within(screen.getByTestId('figure-pointsOutstanding')).getByRole('link')).toHaveAttribute('href', '/ledger?to=2026-11-22T22%3A59%3A59.999Z');
+    // The proofs waiting now: Approvazioni's queue.
+    expect(within(screen.getByTestId('figure-pendingApprovals')).getByRole('link', { name: "Apri l'elenco: Approvazioni in attesa" })).toHaveAttribute('href', '/approvals?status=pending');
     expect(within(screen.getByTestId('figure-pointsRedeemed')).getByText('48.250')).toBeInTheDocument();
     expect(within(screen.getByTestId('figure-pointsOutstanding')).getByText('1.234.567')).toBeInTheDocument();
     expect(within(screen.getByTestId('figure-purchases')).getByText('5.210')).toBeInTheDocument();

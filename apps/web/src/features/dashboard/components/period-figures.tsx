@@ -74,7 +74,7 @@ export function PeriodFigures({ figures, filters, isUpdating }: { figures: Dashb
     { id: 'stampsIssued', value: figures.stampsIssued, to: to('stampsIssued') },
     { id: 'redemptions', value: figures.redemptions, to: to('redemptions') },
     { id: 'purchases', value: figures.purchases, to: to('purchases') },
-    { id: 'pendingApprovals', value: figures.pendingApprovals, to: null },
+    { id: 'pendingApprovals', value: figures.pendingApprovals, to: to('pendingApprovals') },
   ];
   return (
     <Stack gap="lg" aria-busy={isUpdating} data-testid="period-figures" data-period={`${figures.from}/${figures.to}`}>
