@@ -1,5 +1,6 @@
+import { cardReferenceSchema, splitCardReference } from '@sf/contract/customer-cards';
 import { CUSTOMER_STATUSES, listCustomersQuerySchema, type Customer } from '@sf/contract/customers-list';
-import { lazy, Suspense, useMemo } from 'react';
+import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { type DataTableColumn } from '../../../components/ui/data-table.tsx';
@@ -44,6 +45,15 @@ export function CustomersPage({ programOptions, hrefFor }: Props) {
     return [...new Set(programs.flatMap((program) => program.tiers ?? []))].sort((a, b) => a.localeCompare(b)).map((name) => ({ value: name, label: name }));
   }, [programOptions, programId]);
   const hasDrawer = useMountedOnceOpened(drawer.target === 'new');
+  // A card scanned at the counter (or its number typed whole) into this search names one customer: their
+  // page opens. Only for a search made here: Back (or a link) to the list with that search shows the list.
+  const [searchOnArrival] = useState(list.params.q);
+  const cardSearched =
+    list.params.q && list.params.q !== searchOnArrival && cardReferenceSchema.safeParse(list.params.q).success ? splitCardReference(list.params.q).cardNumber : null;
+  const cardHolder = list.query.data?.items.length === 1 && list.query.data.items[0]?.cardNumber === cardSearched ? list.query.data.items[0] : undefined;
+  useEffect(() => {
+    if (cardHolder) void navigate(hrefFor(cardHolder.id));
+  }, [cardHolder, navigate, hrefFor]);
 
   const columns = useMemo<DataTableColumn<Customer, SortField>[]>(
     () => [

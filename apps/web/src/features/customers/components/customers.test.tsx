@@ -1,9 +1,9 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { server } from '../../../testing/msw-server.ts';
-import { renderWithProviders } from '../../../testing/test-utils.tsx';
+import { renderRoutes, renderWithProviders } from '../../../testing/test-utils.tsx';
 import { customer } from '../testing/customer-fixtures.ts';
 import { CustomerDetailPage } from './customer-detail-page.tsx';
 import { CustomersPage } from './customers-page.tsx';
@@ -67,6 +67,35 @@ describe('Clienti', { timeout: 30_000 }, () => {
     });
     expect(screen.getByRole('combobox', { name: 'Consenso marketing' })).toHaveDisplayValue('Non concesso');
     expect(screen.getByRole('combobox', { name: 'Programma' })).toHaveDisplayValue('Circuito Bergamo');
+  });
+
+  it('opens the customer whose card is scanned into the search, and shows the list again on Back', async () => {
+    const holder = customer();
+    server.use(
+      http.get('/api/admin/customers', ({ request }) => {
+        const q = new URL(request.url).searchParams.get('q');
+        const items = q ? [holder] : [holder, customer({ id: '7a2d3c0f-2e3b-4c4d-9e5f-6a7b8c9d0e1f', lastName: 'Verdi', cardNumber: '8012345678911' })];
+        return HttpResponse.json({ items, total: items.length, page: 1, pageSize: 25 });
+      }),
+    );
+    const user = userEvent.setup();
+    const { router } = renderRoutes(
+      [
+        { path: '/customers', element: <CustomersPage programOptions={programs} hrefFor={(id) => `/customers/${id}`} /> },
+        { path: '/customers/:id', element: <p>customer page</p> },
+      ],
+      { route: '/customers', user: admin },
+    );
+    await screen.findByRole('link', { name: 'Verdi Giulia' });
+    // A barcode reader types what the card's QR code carries, then Enter.
+    await user.type(screen.getByRole('searchbox'), `${holder.cardNumber}-K7PXM2QD9W{Enter}`);
+    expect(await screen.findByText('customer page')).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe(`/customers/${holder.id}`);
+    // Back: the list with that search, its one row, and no second jump.
+    await act(() => router.navigate(-1));
+    expect(await screen.findByRole('link', { name: 'Bianchi Giulia' })).toBeInTheDocument();
+    await act(() => new Promise((resolve) => setTimeout(resolve, 100)));
+    expect(router.state.location).toMatchObject({ pathname: '/customers', search: `?q=${holder.cardNumber}-K7PXM2QD9W` });
   });
 
   it('offers the chosen program’s tiers in the tier filter, every program’s when none is chosen', async () => {
