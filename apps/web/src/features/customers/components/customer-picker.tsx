@@ -1,6 +1,8 @@
 import { Select } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import { useMemo, useState } from 'react';
+import { cardReferenceSchema, splitCardReference } from '@sf/contract/customer-cards';
+import type { Customer } from '@sf/contract/customers-list';
+import { useEffect, useMemo, useState } from 'react';
 import { toApiQuery } from '../../../hooks/use-list-params.ts';
 import { useCustomers } from '../api/get-customers.ts';
 
@@ -16,17 +18,27 @@ type Props = {
   autoFocus?: boolean;
 };
 
-/** Finds a customer by card number, name, e-mail, phone or referral code (the list's own search). */
+const labelOf = (customer: Customer) => `${customer.lastName} ${customer.firstName} · ${customer.cardNumber}`;
+
+/**
+ * Finds a customer by card number, name, e-mail, phone or referral code (the list's own search). A card
+ * scanned into it (`<number>-<code>`, or the number typed whole) picks its holder at once: at the counter
+ * the reader's Enter comes before the answer, and there is nothing left to choose.
+ */
 export function CustomerPicker({ label, placeholder, value, onChange, required, error, autoFocus }: Props) {
   const [search, setSearch] = useState(value?.label ?? '');
   const [debounced] = useDebouncedValue(search.trim(), 250);
   const isSearching = debounced.length >= 2 && debounced !== value?.label;
   const query = useCustomers(toApiQuery({ q: debounced, pageSize: 10, page: 1, sort: 'name', order: 'asc' }), { isEnabled: isSearching });
+  const scannedCard = isSearching && cardReferenceSchema.safeParse(debounced).success ? splitCardReference(debounced).cardNumber : null;
+  const cardHolder = query.data?.items.length === 1 && query.data.items[0]?.cardNumber === scannedCard ? query.data.items[0] : undefined;
+  useEffect(() => {
+    if (!cardHolder || cardHolder.id === value?.id) return;
+    setSearch(labelOf(cardHolder));
+    onChange({ id: cardHolder.id, label: labelOf(cardHolder) });
+  }, [cardHolder, value?.id, onChange]);
   const options = useMemo(() => {
-    const found = (isSearching ? (query.data?.items ?? []) : []).map((customer) => ({
-      value: customer.id,
-      label: `${customer.lastName} ${customer.firstName} · ${customer.cardNumber}`,
-    }));
+    const found = (isSearching ? (query.data?.items ?? []) : []).map((customer) => ({ value: customer.id, label: labelOf(customer) }));
     if (value && !found.some((option) => option.value === value.id)) found.unshift({ value: value.id, label: value.label });
     return found;
   }, [isSearching, query.data, value]);
@@ -44,6 +56,10 @@ export function CustomerPicker({ label, placeholder, value, onChange, required, 
       searchValue={search}
       onSearchChange={setSearch}
       onChange={(id, option) => onChange(id ? { id, label: option?.label ?? id } : null)}
+      // Enter while a search is typed (a barcode reader ends with one) chooses, never sends the dialog's form.
+      onKeyDown={(event) => {
+        if (event.key === 'Enter' && search.trim() !== (value?.label ?? '')) event.preventDefault();
+      }}
       nothingFoundMessage={isSearching && query.data ? '—' : undefined}
       error={error}
     />
