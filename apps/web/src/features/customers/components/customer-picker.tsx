@@ -49,6 +49,8 @@ export function CustomerPicker({ label, placeholder, value, onChange, required, 
       required={required}
       searchable
       clearable
+      // Clicking the chosen customer (a scanned card's, chosen as the answer came) keeps them; × clears.
+      allowDeselect={false}
       autoFocus={autoFocus}
       filter={({ options: all }) => all}
       data={options}
