@@ -1,10 +1,10 @@
 import { Select } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import { cardReferenceSchema, splitCardReference } from '@sf/contract/customer-cards';
 import type { Customer } from '@sf/contract/customers-list';
 import { useEffect, useMemo, useState } from 'react';
 import { toApiQuery } from '../../../hooks/use-list-params.ts';
 import { useCustomers } from '../api/get-customers.ts';
+import { cardHolderOf } from '../lib/card-holder.ts';
 
 export type PickedCustomer = { id: string; label: string };
 
@@ -30,8 +30,7 @@ export function CustomerPicker({ label, placeholder, value, onChange, required, 
   const [debounced] = useDebouncedValue(search.trim(), 250);
   const isSearching = debounced.length >= 2 && debounced !== value?.label;
   const query = useCustomers(toApiQuery({ q: debounced, pageSize: 10, page: 1, sort: 'name', order: 'asc' }), { isEnabled: isSearching });
-  const scannedCard = isSearching && cardReferenceSchema.safeParse(debounced).success ? splitCardReference(debounced).cardNumber : null;
-  const cardHolder = query.data?.items.length === 1 && query.data.items[0]?.cardNumber === scannedCard ? query.data.items[0] : undefined;
+  const cardHolder = isSearching ? cardHolderOf(debounced, query.data?.items) : undefined;
   useEffect(() => {
     if (!cardHolder || cardHolder.id === value?.id) return;
     setSearch(labelOf(cardHolder));

@@ -1,4 +1,3 @@
-import { cardReferenceSchema, splitCardReference } from '@sf/contract/customer-cards';
 import { CUSTOMER_STATUSES, listCustomersQuerySchema, type Customer } from '@sf/contract/customers-list';
 import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -13,6 +12,7 @@ import { useMountedOnceOpened } from '../../../hooks/use-mounted-once-opened.ts'
 import { useList, type ListParams } from '../../../hooks/use-list-params.ts';
 import { useFormatters } from '../../../lib/format.ts';
 import { CUSTOMERS_PATH, useCustomers } from '../api/get-customers.ts';
+import { cardHolderOf } from '../lib/card-holder.ts';
 import { customerName } from '../lib/customer-name.ts';
 import { CUSTOMER_STATUS_COLORS } from './customer-status-badge.tsx';
 import { FigureFilter } from './figure-filter.tsx';
@@ -48,9 +48,7 @@ export function CustomersPage({ programOptions, hrefFor }: Props) {
   // A card scanned at the counter (or its number typed whole) into this search names one customer: their
   // page opens. Only for a search made here: Back (or a link) to the list with that search shows the list.
   const [searchOnArrival] = useState(list.params.q);
-  const cardSearched =
-    list.params.q && list.params.q !== searchOnArrival && cardReferenceSchema.safeParse(list.params.q).success ? splitCardReference(list.params.q).cardNumber : null;
-  const cardHolder = list.query.data?.items.length === 1 && list.query.data.items[0]?.cardNumber === cardSearched ? list.query.data.items[0] : undefined;
+  const cardHolder = list.params.q !== searchOnArrival ? cardHolderOf(list.params.q, list.query.data?.items) : undefined;
   useEffect(() => {
     if (cardHolder) void navigate(hrefFor(cardHolder.id));
   }, [cardHolder, navigate, hrefFor]);
