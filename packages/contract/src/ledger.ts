@@ -103,6 +103,14 @@ export const membershipDetailSchema = membershipSchema.extend({
   tierChanges: z.array(z.object({ from: z.string().nullable(), to: z.string().nullable(), at: z.iso.datetime({ offset: true }) })),
 });
 export type MembershipDetail = z.infer<typeof membershipDetailSchema>;
+
+/**
+ * How many rewards a stamp card holds now (12 stamps of 10: one; the other two count towards the next);
+ * 0 for points. The customer's page, the customer's card page and both wallet passes say it.
+ */
+export function rewardsReadyOf(membership: Pick<MembershipDetail, 'programType' | 'stamps' | 'stampsRequired'>): number {
+  return membership.programType === 'stamps' && membership.stampsRequired ? Math.floor(membership.stamps / membership.stampsRequired) : 0;
+}
 export const customerMembershipsSchema = z.object({ items: z.array(membershipDetailSchema) });
 export type CustomerMemberships = z.infer<typeof customerMembershipsSchema>;
 

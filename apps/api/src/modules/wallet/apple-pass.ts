@@ -1,4 +1,5 @@
 import { PKPass } from 'passkit-generator';
+import { rewardsReadyOf } from '@sf/contract/ledger';
 import type { AppleWallet } from './wallet-config.ts';
 import { solidPng } from './solid-png.ts';
 
@@ -41,19 +42,17 @@ export function balanceText(content: Pick<PassContent, 'programType' | 'balance'
   return content.programType === 'stamps' ? `${content.stamps}/${content.stampsRequired ?? '?'}` : content.balance;
 }
 
-/** How many rewards a stamp card holds now (12 of 10: one; the other two count towards the next); 0 for points. */
-export function rewardsReadyOf(content: Pick<PassContent, 'programType' | 'stamps' | 'stampsRequired'>): number {
-  return content.programType === 'stamps' && content.stampsRequired ? Math.floor(content.stamps / content.stampsRequired) : 0;
-}
-
-/** "1 premio da ritirare", "2 premi da ritirare": a full stamp card on the pass and in Google Wallet. */
-export function rewardsReadyText(count: number): string {
+/** "1 premio da ritirare", "2 premi da ritirare" for a full stamp card (on the pass and in Google Wallet), or null. */
+export function rewardsReadyText(content: Pick<PassContent, 'programType' | 'stamps' | 'stampsRequired'>): string | null {
+  const count = rewardsReadyOf(content);
+  if (count === 0) return null;
   return count === 1 ? '1 premio da ritirare' : `${count} premi da ritirare`;
 }
 
 export function passJsonOf(apple: AppleWallet, content: PassContent): Record<string, unknown> {
   const background = content.backgroundColor ?? DEFAULT_BACKGROUND;
   const foreground = content.foregroundColor ?? DEFAULT_FOREGROUND;
+  const rewardsReady = rewardsReadyText(content);
   const backFields = [
     ...(content.terms ? [{ key: 'terms', label: 'Regolamento', value: content.terms }] : []),
     ...(content.merchants.length > 0 ? [{ key: 'merchants', label: 'Esercenti', value: content.merchants.join('\n') }] : []),
@@ -91,7 +90,7 @@ export function passJsonOf(apple: AppleWallet, content: PassContent): Record<str
       ],
       secondaryFields: [{ key: 'holder', label: 'Titolare', value: content.holderName }],
       // A full card, in words: the stamps' own change message already tells the phone when they change.
-      auxiliaryFields: rewardsReadyOf(content) > 0 ? [{ key: 'rewardsReady', label: 'Alla cassa', value: rewardsReadyText(rewardsReadyOf(content)) }] : [],
+      auxiliaryFields: rewardsReady ? [{ key: 'rewardsReady', label: 'Alla cassa', value: rewardsReady }] : [],
       backFields,
     },
   };

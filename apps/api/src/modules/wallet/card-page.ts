@@ -1,6 +1,6 @@
 import QRCode from 'qrcode';
 import type { Language } from '@sf/contract/app-info';
-import { rewardsReadyOf } from './apple-pass.ts';
+import { rewardsReadyOf } from '@sf/contract/ledger';
 
 /**
  * The customer's card page (`APP_URL/c/<token>`, issue 27): server-rendered HTML, no JavaScript, one

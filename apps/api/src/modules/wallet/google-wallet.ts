@@ -1,6 +1,6 @@
 import { SignJWT } from 'jose';
 import type { GoogleWallet } from './wallet-config.ts';
-import { balanceText, rewardsReadyOf, rewardsReadyText, type PassContent } from './apple-pass.ts';
+import { balanceText, rewardsReadyText, type PassContent } from './apple-pass.ts';
 
 /**
  * Google Wallet (issue 27): a loyalty class per program, a loyalty object per membership. No client
@@ -26,6 +26,7 @@ export function loyaltyClassOf(google: GoogleWallet, content: GoogleContent) {
 }
 
 export function loyaltyObjectOf(google: GoogleWallet, content: GoogleContent) {
+  const rewardsReady = rewardsReadyText(content);
   return {
     id: objectIdOf(google, content.membershipId),
     classId: classIdOf(google, content.programId),
@@ -40,7 +41,7 @@ export function loyaltyObjectOf(google: GoogleWallet, content: GoogleContent) {
     barcode: { type: 'QR_CODE', value: content.barcodeMessage, alternateText: content.cardNumber },
     textModulesData: [
       ...(content.tier ? [{ id: 'tier', header: 'Livello', body: content.tier }] : []),
-      ...(rewardsReadyOf(content) > 0 ? [{ id: 'rewardsReady', header: 'Alla cassa', body: rewardsReadyText(rewardsReadyOf(content)) }] : []),
+      ...(rewardsReady ? [{ id: 'rewardsReady', header: 'Alla cassa', body: rewardsReady }] : []),
     ],
   };
 }

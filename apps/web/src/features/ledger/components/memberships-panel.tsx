@@ -1,11 +1,19 @@
 import { Badge, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { rewardsReadyOf, type MembershipDetail } from '@sf/contract/ledger';
 import { useTranslation } from 'react-i18next';
 import { useFormatters } from '../../../lib/format.ts';
 import { useMemberships } from '../api/get-memberships.ts';
 
-/** How many rewards a stamp card holds now (12 stamps of 10: one, the other two count towards the next). */
-const rewardsReady = (membership: { stamps: number; stampsRequired: number | null }) =>
-  membership.stampsRequired ? Math.floor(membership.stamps / membership.stampsRequired) : 0;
+/** A full stamp card, as a badge: what the counter needs to see first (the customer can take the reward now). */
+function RewardsReadyBadge({ membership }: { membership: MembershipDetail }) {
+  const { t } = useTranslation('ledger');
+  const count = rewardsReadyOf(membership);
+  return count > 0 ? (
+    <Badge color="green" variant="light">
+      {t('memberships.rewardsReady', { count })}
+    </Badge>
+  ) : null;
+}
 
 /** The customer's memberships: balance or stamps (and the rewards a full card holds), tier, and the points that expire soonest. */
 export function MembershipsPanel({ customerId }: { customerId: string }) {
@@ -37,12 +45,7 @@ export function MembershipsPanel({ customerId }: { customerId: string }) {
                     {t('memberships.stamps')}:{' '}
                     <strong data-testid="membership-stamps">{t('memberships.stampsOf', { stamps: format.number(membership.stamps), required: membership.stampsRequired ?? '—' })}</strong>
                   </Text>
-                  {/* A full card is what the counter needs to see first: the customer can take the reward now. */}
-                  {rewardsReady(membership) > 0 ? (
-                    <Badge color="green" variant="light">
-                      {t('memberships.rewardsReady', { count: rewardsReady(membership) })}
-                    </Badge>
-                  ) : null}
+                  <RewardsReadyBadge membership={membership} />
                 </Group>
               )}
               <Text size="sm" c="dimmed">
