@@ -125,19 +125,28 @@ function cardEmailTarget(customer: { email: string | null; serviceConsent: boole
   return customer.serviceConsent ? { to: customer.email } : { refusal: 'card_email_no_consent' };
 }
 
-/** Why the card could not be e-mailed now, in the caller's words (the 409's text), or null. */
-const refusalText = (target: ReturnType<typeof cardEmailTarget>, caller: Caller) => ('refusal' in target ? errorText(target.refusal, caller.language) : null);
+/** Why the customer's card could not be e-mailed now, in the caller's words (the 409's text), or null. */
+async function emailRefusalIn(tx: Executor, customerId: string, caller: Caller): Promise<string | null> {
+  const target = cardEmailTarget(await customerInTransaction(tx, customerId));
+  return 'refusal' in target ? errorText(target.refusal, caller.language) : null;
+}
 
-/** `GET /api/admin/memberships/:id/card-link`: the link staff copy or send (made on first use, audited then). */
+/** The link staff copy or send, made on first use (audited then). */
+async function staffLinkIn(tx: Executor, deps: WalletDeps, caller: Caller, membershipId: string): Promise<string> {
+  const link = await linkIn(tx, deps, membershipId);
+  if (link.isNew) {
+    await recordAudit(tx, caller.actor, { action: 'card_link.create', entityType: 'membership', entityId: membershipId, after: { version: link.version } });
+  }
+  return link.url;
+}
+
+/** `GET /api/admin/memberships/:id/card-link`: the link staff copy or send, and whether it could be e-mailed. */
 export async function getCardLink(deps: WalletDeps, caller: Caller, membershipId: string): Promise<CardLink> {
   const member = await activeMember(deps, membershipId);
-  return deps.db.transaction(async (tx) => {
-    const link = await linkIn(tx, deps, membershipId);
-    if (link.isNew) {
-      await recordAudit(tx, caller.actor, { action: 'card_link.create', entityType: 'membership', entityId: membershipId, after: { version: link.version } });
-    }
-    return { url: link.url, emailRefusal: refusalText(cardEmailTarget(await customerInTransaction(tx, member.customerId)), caller) };
-  });
+  return deps.db.transaction(async (tx) => ({
+    url: await staffLinkIn(tx, deps, caller, membershipId),
+    emailRefusal: await emailRefusalIn(tx, member.customerId, caller),
+  }));
 }
 
 /** `POST …/card-link`: "Rigenera link" — a new link; the old one answers 404 from now on. Audited. */
@@ -146,7 +155,7 @@ export async function regenerateCardLink(deps: WalletDeps, caller: Caller, membe
   return deps.db.transaction(async (tx) => {
     const link = await linkIn(tx, deps, membershipId, { regenerate: true });
     await recordAudit(tx, caller.actor, { action: 'card_link.regenerate', entityType: 'membership', entityId: membershipId, after: { version: link.version } });
-    return { url: link.url, emailRefusal: refusalText(cardEmailTarget(await customerInTransaction(tx, member.customerId)), caller) };
+    return { url: link.url, emailRefusal: await emailRefusalIn(tx, member.customerId, caller) };
   });
 }
 
@@ -159,7 +168,7 @@ export async function emailCardLink(deps: WalletDeps & { mailer: Mailer }, calle
   const customer = await customerInTransaction(deps.db, member.customerId);
   const target = cardEmailTarget(customer);
   if ('refusal' in target) throw new AppError(409, 'conflict', { text: target.refusal });
-  const { url } = await getCardLink(deps, caller, membershipId);
+  const url = await deps.db.transaction((tx) => staffLinkIn(tx, deps, caller, membershipId));
   const name = nameForMail(customer?.firstName ?? '');
   await deps.mailer.send({
     to: target.to,
