@@ -19,9 +19,10 @@
  *   the rows, returning 123 / 220 and 257 / 456 ms. Ours waits for a real server (the sign-in's argon2id,
  *   the list's query), so the path's time is also printed less those two answers: the figure to set
  *   beside the anchors'. It is also split at the menu's click: menu visible → click (the harness waits for
- *   the page's frames before it clicks) and click → rows (the list's own time). The timings run in a browser profile on disk, as a returning
- *   user's browser: Chromium keeps V8's code cache there (an in-memory context keeps none, so each
- *   visit compiled the app again; `--browser-profile=memory` still measures that).
+ *   the page's frames before it clicks) and click → rows (the list's own time). The timings run in a
+ *   browser profile on disk, as a returning user's browser: Chromium keeps V8's code cache there (an
+ *   in-memory context keeps none, so each visit compiled the app again; `--browser-profile=memory` still
+ *   measures that).
  *
  *   npm run size                       # build, bytes on the wire, budget check
  *   npm run bench:web                  # the same + Lighthouse + timings
@@ -270,9 +271,9 @@ async function journey(context: BrowserContext, baseUrl: string): Promise<Journe
   await page.locator(menuLinkSelector).click();
   const rowsAt = Number(await (await rowsVisible(page)).jsonValue());
   const cpu = (await pageMetricMs(cdp, 'ThreadTime')) - cpuBefore;
-  const [startedAt, clickAt] = await page.evaluate(() => {
-    const bench = window as unknown as { benchStart: number; benchClick: number };
-    return [bench.benchStart, bench.benchClick];
+  const { benchStart: startedAt, benchClick: clickAt } = await page.evaluate(() => {
+    const { benchStart, benchClick } = window as unknown as { benchStart: number; benchClick: number };
+    return { benchStart, benchClick };
   });
   const answers = await page.evaluate(
     (paths) =>
