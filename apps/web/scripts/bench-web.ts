@@ -15,9 +15,10 @@
  *   menu's link to the list, wait for its rows; submit → menu link visible (budget 150 ms) and submit →
  *   rows (300 ms), in a cold browser (a fresh in-memory context per run) and a returning one (the profile
  *   on disk, signed out). The anchors the issue compared with (plain Mantine 9 and react-admin 5.15 on an
- *   instant fake API, one quiet run, not rebuilt here): cold 119 / 214 ms to the menu and 233 / 433 ms to
- *   the rows, returning 123 / 220 and 257 / 456 ms. Ours waits for a real server (the sign-in's argon2id,
- *   the list's query), so the path's time is also printed less those two answers: the figure to set
+ *   instant fake API; in the issue's run cold 119 / 214 ms to the menu and 233 / 433 ms to the rows,
+ *   returning 123 / 220 and 257 / 456 ms) are rebuilt in `bench/anchors/` and, with `--anchors`, timed on
+ *   the same journey in turns with ours (`bench-anchors.ts`). Ours waits for a real server (the sign-in's
+ *   argon2id, the list's query), so the path's time is also printed less those two answers: the figure to set
  *   beside the anchors'. It is also split at the menu's click: menu visible → click (the harness waits for
  *   the page's frames before it clicks) and click → rows (the list's own time). The timings run in a
  *   browser profile on disk, as a returning user's browser: Chromium keeps V8's code cache there (an
@@ -29,6 +30,7 @@
  *   npm run bench:web -- --no-build --runs=7 --list-path=/news --rows=25
  *   npm run bench:web -- --dist=/tmp/other-build --lighthouse-runs=0 --waterfall
  *   npm run bench:web -- --no-build --lighthouse-runs=0 --runs=9 --against=/tmp/main-dist   # paired, in turns
+ *   npm run bench:web -- --no-build --lighthouse-runs=0 --runs=9 --anchors   # beside the issue's anchors
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -39,6 +41,7 @@ import { parseArgs } from 'node:util';
 import { chromium, type Browser, type BrowserContext, type CDPSession, type Page } from '@playwright/test';
 import { CSRF_COOKIE, CSRF_HEADER } from '@sf/contract/app-info';
 import { startAppServer, type AppServer } from '../e2e/support/app-server.ts';
+import { startAnchors, type Anchor } from './bench-anchors.ts';
 
 
 const KIB = 1024;
@@ -94,6 +97,9 @@ const { values: args } = parseArgs({
     // A second build (e.g. main's, before a change) served by a second server: the timings run on both, in
     // turns, and print the median of the paired differences. The way to judge a change on a shared machine.
     against: { type: 'string' },
+    // The issue's anchors (bench/anchors: plain Mantine and react-admin on an instant in-memory API), built
+    // and served here: the journey runs on them in turns with ours, so that both are measured at one load.
+    anchors: { type: 'boolean', default: false },
     // Prints the last deep link's waterfall (resource timing: start → end of each request, in ms from navigation start).
     waterfall: { type: 'boolean', default: false },
     // The timings' browser: 'disk' (default) is a browser profile on disk, as a returning user's browser is,
@@ -221,6 +227,9 @@ async function pageMetricMs(cdp: CDPSession, name: 'TaskDuration' | 'ThreadTime'
 }
 
 /** One build's server, its browser profile, and what its runs measured. */
+/** An anchor's timings, in its own browser profile (the returning runs), beside ours. */
+type AnchorSide = { label: string; target: JourneyTarget; context: BrowserContext; profileDir: string | null; returning: Journey[]; cold: Journey[] };
+
 type Side = {
   label: string;
   server: AppServer;
@@ -233,14 +242,18 @@ type Side = {
   cold: Journey[];
 };
 
+/** Where the journey runs: ours, or an anchor (its own sign-in address and menu, and no server to wait for). */
+type JourneyTarget = { url: string; loginPath: string; menuSelector: string; answerPaths: string[] };
+const ours = (url: string): JourneyTarget => ({ url, loginPath: '/auth/login', menuSelector: menuLinkSelector, answerPaths: ['/api/auth/login', `/api/admin${listPath}`] });
+
 /**
  * A person's morning (issue 32): open /auth/login, focus the e-mail field, pause 1.5 s (typing), fill,
  * submit, land on the home screen (no `?redirect=`), wait for the main menu's link to the list, click it,
  * wait for its rows. Both times from the submit, inside the page (the app changes address in place).
  */
-async function journey(context: BrowserContext, baseUrl: string): Promise<Journey> {
+async function journey(context: BrowserContext, target: JourneyTarget): Promise<Journey> {
   const page = await context.newPage();
-  await page.goto(`${baseUrl}/auth/login`);
+  await page.goto(`${target.url}${target.loginPath}`);
   const email = page.getByRole('textbox', { name: /^Email/ });
   await email.focus();
   await page.waitForTimeout(1500);
@@ -263,12 +276,12 @@ async function journey(context: BrowserContext, baseUrl: string): Promise<Journe
           const link = document.querySelector(selector) as HTMLElement | null;
           return link && link.offsetParent !== null ? performance.now() : null;
         },
-        menuLinkSelector,
+        target.menuSelector,
         { polling: 'raf', timeout: 30_000 },
       )
     ).jsonValue(),
   );
-  await page.locator(menuLinkSelector).click();
+  await page.locator(target.menuSelector).click();
   const rowsAt = Number(await (await rowsVisible(page)).jsonValue());
   const cpu = (await pageMetricMs(cdp, 'ThreadTime')) - cpuBefore;
   const { benchStart: startedAt, benchClick: clickAt } = await page.evaluate(() => {
@@ -280,7 +293,7 @@ async function journey(context: BrowserContext, baseUrl: string): Promise<Journe
       (performance.getEntriesByType('resource') as PerformanceResourceTiming[])
         .filter((entry) => paths.includes(new URL(entry.name).pathname))
         .reduce((sum, entry) => sum + entry.responseEnd - entry.startTime, 0),
-    ['/api/auth/login', `/api/admin${listPath}`],
+    target.answerPaths,
   );
   await page.close();
   return { menu: menuAt - startedAt, click: clickAt - startedAt, rows: rowsAt - startedAt, cpu, answers };
@@ -441,6 +454,8 @@ async function main(): Promise<number> {
       // Closed in `finally`: a persistent context is a browser process of its own, and one left open when
       // a timing step threw kept this script from ever exiting.
       const sides: Side[] = [];
+      const anchorSides: AnchorSide[] = [];
+      let anchors: Anchor[] = [];
       try {
         if (baseline) await ensureListRows(baseline, rowsWanted);
         const onDisk = args['browser-profile'] !== 'memory';
@@ -452,6 +467,22 @@ async function main(): Promise<number> {
             : await browser.newContext(contextOptions);
           await context.addInitScript(rowsShownRecorder());
           sides.push({ label, server: each, context, profileDir, signIn: [], deepLink: [], deepLinkBusy: [], returning: [], cold: [] });
+        }
+        if (args.anchors) {
+          if (listPath !== '/customers' || rowsWanted !== 25) throw new Error('the anchors have a customers list of 25 rows only: drop --list-path and --rows');
+          anchors = await startAnchors();
+          for (const anchor of anchors) {
+            const profileDir = onDisk ? mkdtempSync(path.join(os.tmpdir(), 'sf-bench-web-profile-')) : null;
+            const context = profileDir
+              ? await chromium.launchPersistentContext(profileDir, { ...contextOptions, executablePath: CHROMIUM, args: CHROMIUM_ARGS })
+              : await browser.newContext(contextOptions);
+            // One visit first, as ours has (its sign-in to the list), so that the returning runs find a cache.
+            const page = await context.newPage();
+            await page.goto(`${anchor.url}${anchor.loginPath}`, { waitUntil: 'networkidle' });
+            await page.close();
+            const target = { url: anchor.url, loginPath: anchor.loginPath, menuSelector: anchor.menuSelector, answerPaths: [] };
+            anchorSides.push({ label: anchor.label, target, context, profileDir, returning: [], cold: [] });
+          }
         }
         console.log(
           `\nTimings in ${onDisk ? "a browser profile on disk (HTTP cache and V8's code cache, as a returning user's browser)" : 'an in-memory browser context (no V8 code cache)'}` +
@@ -471,10 +502,16 @@ async function main(): Promise<number> {
             side.signIn.push(await signInToList(side.context, side.server.url));
             side.deepLink.push(await deepLink(side.context, side.server.url, side.deepLinkBusy));
             await signOut(side);
-            side.returning.push(await journey(side.context, side.server.url));
+            side.returning.push(await journey(side.context, ours(side.server.url)));
             // A cold browser: a fresh in-memory context per run (no HTTP cache, no code cache).
             const cold = await browser.newContext(contextOptions);
-            side.cold.push(await journey(cold, side.server.url));
+            side.cold.push(await journey(cold, ours(side.server.url)));
+            await cold.close();
+          }
+          for (const side of run % 2 ? [...anchorSides].reverse() : anchorSides) {
+            side.returning.push(await journey(side.context, side.target));
+            const cold = await browser.newContext(contextOptions);
+            side.cold.push(await journey(cold, side.target));
             await cold.close();
           }
         }
@@ -508,7 +545,26 @@ async function main(): Promise<number> {
             );
           }
         }
-        const [mine, other] = sides;
+        const mine = sides[0];
+        for (const side of anchorSides) {
+          console.log(`Anchor: ${side.label} (the same journey; an instant in-memory API, bench/anchors), ${runs} runs:`);
+          for (const [label, journeys, oursToo] of [
+            ['cold', side.cold, mine?.cold ?? []],
+            ['returning', side.returning, mine?.returning ?? []],
+          ] as const) {
+            const of = (pick: (item: Journey) => number) => median(journeys.map(pick)).toFixed(0);
+            // Ours less the anchor, run by run (the runs alternate, so both met the same load).
+            const paired = (pick: (item: Journey) => number) => {
+              const difference = median(oursToo.map((item, index) => pick(item) - (journeys[index] ? pick(journeys[index]) : NaN)));
+              return `${difference > 0 ? '+' : ''}${difference.toFixed(0)} ms`;
+            };
+            console.log(
+              `  ${label}: submit → menu ${of((item) => item.menu)} ms, → rows ${of((item) => item.rows)} ms; menu → click ${of((item) => item.click - item.menu)} ms, click → rows ${of((item) => item.rows - item.click)} ms; ` +
+                `ours − it: menu ${paired((item) => item.menu)}, rows ${paired((item) => item.rows)}, rows less our server's answers ${paired((item) => item.rows - item.answers)}, click → rows ${paired((item) => item.rows - item.click)}`,
+            );
+          }
+        }
+        const other = sides[1];
         if (mine && other) {
           // The difference within each pair of runs, then its median: what a change gains at the same load.
           const paired = (a: number[], b: number[]) => {
@@ -529,10 +585,11 @@ async function main(): Promise<number> {
         console.log(`  (${loadAverage()} at the end of the timings)`);
         if (args.waterfall) printWaterfall(sides[0]?.deepLink.at(-1) ?? NaN);
       } finally {
-        for (const side of sides) {
+        for (const side of [...sides, ...anchorSides]) {
           await side.context.close();
           if (side.profileDir) rmSync(side.profileDir, { recursive: true, force: true });
         }
+        for (const anchor of anchors) await anchor.stop();
         await baseline?.stop();
       }
 
