@@ -460,11 +460,16 @@ async function main(): Promise<number> {
         if (baseline) await ensureListRows(baseline, rowsWanted);
         const onDisk = args['browser-profile'] !== 'memory';
         const contextOptions = { locale: 'it-IT', timezoneId: 'Europe/Rome' };
-        for (const [label, each] of [['this build', server], ...(baseline ? [['--against', baseline] as const] : [])] as const) {
+        // A returning user's browser: a profile on disk of its own (or, with --browser-profile=memory, a context).
+        const openReturningBrowser = async () => {
           const profileDir = onDisk ? mkdtempSync(path.join(os.tmpdir(), 'sf-bench-web-profile-')) : null;
           const context = profileDir
             ? await chromium.launchPersistentContext(profileDir, { ...contextOptions, executablePath: CHROMIUM, args: CHROMIUM_ARGS })
             : await browser.newContext(contextOptions);
+          return { profileDir, context };
+        };
+        for (const [label, each] of [['this build', server], ...(baseline ? [['--against', baseline] as const] : [])] as const) {
+          const { profileDir, context } = await openReturningBrowser();
           await context.addInitScript(rowsShownRecorder());
           sides.push({ label, server: each, context, profileDir, signIn: [], deepLink: [], deepLinkBusy: [], returning: [], cold: [] });
         }
@@ -472,10 +477,7 @@ async function main(): Promise<number> {
           if (listPath !== '/customers' || rowsWanted !== 25) throw new Error('the anchors have a customers list of 25 rows only: drop --list-path and --rows');
           anchors = await startAnchors();
           for (const anchor of anchors) {
-            const profileDir = onDisk ? mkdtempSync(path.join(os.tmpdir(), 'sf-bench-web-profile-')) : null;
-            const context = profileDir
-              ? await chromium.launchPersistentContext(profileDir, { ...contextOptions, executablePath: CHROMIUM, args: CHROMIUM_ARGS })
-              : await browser.newContext(contextOptions);
+            const { profileDir, context } = await openReturningBrowser();
             // One visit first, as ours has (its sign-in to the list), so that the returning runs find a cache.
             const page = await context.newPage();
             await page.goto(`${anchor.url}${anchor.loginPath}`, { waitUntil: 'networkidle' });
