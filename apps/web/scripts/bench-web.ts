@@ -208,8 +208,7 @@ const menuLinkSelector = `nav a[href="${listPath}"]`;
  * instant fake API: `rows − answers` is the part of the path they are compared on. `click`: when the click on
  * the menu reached the page, from the submit. Between `menu` and `click` the harness checks the link is
  * still and hit before it clicks, and those checks wait for the page's frames: a landing screen busy
- * drawing its figures delays them. `rows − click` is the list's own time, which the issue found on a par
- * with the anchors (~220 ms).
+ * drawing its figures delays them. `rows − click` is the list's own time (the anchors': `--anchors`).
  */
 type Journey = { menu: number; click: number; rows: number; cpu: number; answers: number };
 
