@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build, type Plugin } from 'esbuild';
@@ -19,7 +19,8 @@ const apiRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
  *
  * Content-addressed: `apps/api/.compiled-server/<hash of the output>/server.mjs`, written once (inside
  * apps/api so that the packages resolve from there as they do for src/); concurrent callers write the
- * same bytes and the last rename wins.
+ * same bytes and the last rename wins. Copies of other sources are removed once a day old
+ * (`removeStaleCopies`): every edit of the API compiles a new one (~1 MB).
  */
 export function compiledServerEntry(): Promise<string> {
   return (compiled ??= compile());
@@ -70,5 +71,27 @@ async function compile(): Promise<string> {
     for (const file of result.outputFiles) await writeFile(path.join(staging, path.relative('/compiled', file.path)), file.contents);
     await rename(staging, dir).catch(async () => rm(staging, { recursive: true, force: true }));
   }
+  await removeStaleCopies(path.dirname(dir), path.basename(dir));
   return entry;
+}
+
+/** A day: a server started from an older copy (its lazy chunks load from there) has long stopped. */
+const STALE_AFTER_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * Removes the copies in `root` other than `keep` written more than a day before `now`; a younger one may
+ * belong to a run of other sources still going (a server loads its lazy chunks from its copy as it runs).
+ * Best effort: a copy another process removes first, or cannot be read, is left to that process.
+ */
+export async function removeStaleCopies(root: string, keep: string, now = Date.now()): Promise<void> {
+  const names = await readdir(root).catch(() => [] as string[]);
+  await Promise.all(
+    names
+      .filter((name) => name !== keep)
+      .map(async (name) => {
+        const copy = path.join(root, name);
+        const { mtimeMs } = await stat(copy).catch(() => ({ mtimeMs: now }));
+        if (now - mtimeMs > STALE_AFTER_MS) await rm(copy, { recursive: true, force: true }).catch(() => undefined);
+      }),
+  );
 }
