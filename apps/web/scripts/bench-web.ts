@@ -124,6 +124,13 @@ const median = (values: number[]) => {
   const middle = Math.floor(sorted.length / 2);
   return sorted.length % 2 ? (sorted[middle] ?? NaN) : ((sorted[middle - 1] ?? NaN) + (sorted[middle] ?? NaN)) / 2;
 };
+
+/**
+ * The median of the differences within pairs of runs (`a[i] − b[i]`), signed: what one side gains over the
+ * other at the same load (`--against`, `--anchors`: the runs alternate).
+ */
+const pairedDifference = (a: number[], b: number[]) => median(a.map((value, index) => value - (b[index] ?? NaN)));
+const signedMs = (ms: number) => `${ms > 0 ? '+' : ''}${ms.toFixed(0)} ms`;
 const verdict = (isWithin: boolean) => (isWithin ? 'within budget' : 'OVER BUDGET');
 
 type Transfer = { url: string; type: string; bytes: number; encoding: string };
@@ -226,9 +233,6 @@ async function pageMetricMs(cdp: CDPSession, name: 'TaskDuration' | 'ThreadTime'
 }
 
 /** One build's server, its browser profile, and what its runs measured. */
-/** An anchor's timings, in its own browser profile (the returning runs), beside ours. */
-type AnchorSide = { label: string; target: JourneyTarget; context: BrowserContext; profileDir: string | null; returning: Journey[]; cold: Journey[] };
-
 type Side = {
   label: string;
   server: AppServer;
@@ -240,6 +244,9 @@ type Side = {
   returning: Journey[];
   cold: Journey[];
 };
+
+/** An anchor's timings, in its own browser profile (the returning runs), beside ours. */
+type AnchorSide = { label: string; target: JourneyTarget; context: BrowserContext; profileDir: string | null; returning: Journey[]; cold: Journey[] };
 
 /** Where the journey runs: ours, or an anchor (its own sign-in address and menu, and no server to wait for). */
 type JourneyTarget = { url: string; loginPath: string; menuSelector: string; answerPaths: string[] };
@@ -554,11 +561,8 @@ async function main(): Promise<number> {
             ['returning', side.returning, mine?.returning ?? []],
           ] as const) {
             const of = (pick: (item: Journey) => number) => median(journeys.map(pick)).toFixed(0);
-            // Ours less the anchor, run by run (the runs alternate, so both met the same load).
-            const paired = (pick: (item: Journey) => number) => {
-              const difference = median(oursToo.map((item, index) => pick(item) - (journeys[index] ? pick(journeys[index]) : NaN)));
-              return `${difference > 0 ? '+' : ''}${difference.toFixed(0)} ms`;
-            };
+            // Ours less the anchor, run by run.
+            const paired = (pick: (item: Journey) => number) => signedMs(pairedDifference(oursToo.map(pick), journeys.map(pick)));
             console.log(
               `  ${label}: submit → menu ${of((item) => item.menu)} ms, → rows ${of((item) => item.rows)} ms; menu → click ${of((item) => item.click - item.menu)} ms, click → rows ${of((item) => item.rows - item.click)} ms; ` +
                 `ours − it: menu ${paired((item) => item.menu)}, rows ${paired((item) => item.rows)}, rows less our server's answers ${paired((item) => item.rows - item.answers)}, click → rows ${paired((item) => item.rows - item.click)}`,
@@ -567,10 +571,9 @@ async function main(): Promise<number> {
         }
         const other = sides[1];
         if (mine && other) {
-          // The difference within each pair of runs, then its median: what a change gains at the same load.
           const paired = (a: number[], b: number[]) => {
-            const difference = median(a.map((value, index) => value - (b[index] ?? NaN)));
-            return `${difference > 0 ? '+' : ''}${difference.toFixed(0)} ms (${((difference / median(b)) * 100).toFixed(0)} %)`;
+            const difference = pairedDifference(a, b);
+            return `${signedMs(difference)} (${((difference / median(b)) * 100).toFixed(0)} %)`;
           };
           const menus = (journeys: Journey[]) => journeys.map((item) => item.menu);
           const rows = (journeys: Journey[]) => journeys.map((item) => item.rows);
