@@ -214,6 +214,29 @@ describe('DataTable first render', () => {
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(cellRenders).toEqual(['a', 'b']);
   });
+
+  it('never breaks a whole column (header and cells) over two lines, and leaves the others free to wrap', async () => {
+    const wholeCity: DataTableColumn<Shop, 'name' | 'city'>[] = [
+      { id: 'name', header: 'Nome', isName: true, cell: (shop) => shop.name },
+      { id: 'city', header: 'Città di iscrizione', sortField: 'city', isWhole: true, cell: (shop) => `${shop.city} (MI)` },
+      { id: 'note', header: 'Nota', cell: () => 'una nota lunga' },
+    ];
+    renderWithProviders(
+      <DataTable
+        caption="Negozi"
+        columns={wholeCity}
+        query={{ data: { items: shops, total: shops.length, page: 1, pageSize: 10 }, isError: false, isFetching: false }}
+        params={{ page: 1, pageSize: 10, sort: 'name', order: 'asc' }}
+        onChange={() => undefined}
+        getRowId={(shop) => shop.id}
+        emptyText="Nessun negozio"
+      />,
+    );
+    expect((await screen.findByText('Milano (MI)')).closest('td')).toHaveStyle({ whiteSpace: 'nowrap' });
+    expect(screen.getByRole('columnheader', { name: /Città di iscrizione/ })).toHaveStyle({ whiteSpace: 'nowrap' });
+    expect(screen.getAllByText('una nota lunga')[0]!.closest('td')).not.toHaveStyle({ whiteSpace: 'nowrap' });
+    expect(screen.getByRole('columnheader', { name: 'Nota' })).not.toHaveStyle({ whiteSpace: 'nowrap' });
+  });
 });
 
 describe('DataTable row selection across answers', () => {

@@ -23,6 +23,11 @@ export type DataTableColumn<T, F extends string = string> = {
    * instead of pushing the other columns off the screen. Not for codes, phones or e-mails, which stay whole.
    */
   isName?: boolean;
+  /**
+   * A short value read as one (a city with its province, a yes or no, a date): never broken over two
+   * lines, header included, so a row stays one line high and the names and free text give way instead.
+   */
+  isWhole?: boolean;
   minWidth?: number;
   /**
    * The column's share of the table (`'18%'`): for a column of text cut to its width (TruncatedText
@@ -70,9 +75,19 @@ const BODY_CELL_CLASS = `${Table.classes.td} mantine-Table-td`;
 // Figures never break; a name's long unbroken word wraps inside its column (`isName`).
 const NUMERIC_CELL_STYLE = { textAlign: 'right', whiteSpace: 'nowrap' } as const;
 const NAME_CELL_STYLE = { overflowWrap: 'anywhere', minWidth: '8rem' } as const;
+const WHOLE_CELL_STYLE = { whiteSpace: 'nowrap' } as const;
 
-const headerStyle = (column: { minWidth?: number | undefined; width?: string | undefined }) =>
-  column.minWidth || column.width ? { minWidth: column.minWidth, width: column.width } : undefined;
+function cellStyle(column: { isNumeric?: boolean | undefined; isName?: boolean | undefined; isWhole?: boolean | undefined }) {
+  if (column.isNumeric) return NUMERIC_CELL_STYLE;
+  if (column.isName) return NAME_CELL_STYLE;
+  return column.isWhole ? WHOLE_CELL_STYLE : undefined;
+}
+
+const headerStyle = (column: { minWidth?: number | undefined; width?: string | undefined; isWhole?: boolean | undefined }) => ({
+  minWidth: column.minWidth,
+  width: column.width,
+  whiteSpace: column.isWhole ? ('nowrap' as const) : undefined,
+});
 
 function SortHeader<F extends string>({ column, params, onChange }: { column: DataTableColumn<unknown, F>; params: DataTableParams<F>; onChange: (patch: DataTableParams<F>) => void }) {
   const { t } = useTranslation('lists');
@@ -82,7 +97,7 @@ function SortHeader<F extends string>({ column, params, onChange }: { column: Da
   const nextOrder: SortOrder = isActive ? (params.order === 'asc' ? 'desc' : 'asc') : (column.firstOrder ?? 'desc');
   return (
     <Table.Th aria-sort={isActive ? (params.order === 'asc' ? 'ascending' : 'descending') : 'none'} style={headerStyle(column)}>
-      <UnstyledButton onClick={() => onChange({ sort: field, order: nextOrder })} aria-label={t('sortBy', { column: column.header })} style={{ fontWeight: 700 }}>
+      <UnstyledButton onClick={() => onChange({ sort: field, order: nextOrder })} aria-label={t('sortBy', { column: column.header })} style={{ fontWeight: 700, whiteSpace: 'nowrap' }}>
         <Group gap={4} wrap="nowrap" justify={column.isNumeric ? 'flex-end' : 'flex-start'}>
           {column.header}
           <Icon size={14} aria-hidden />
@@ -217,7 +232,7 @@ export function DataTable<T, F extends string = string>({
                     </td>
                   ) : null}
                   {columns.map((column) => (
-                    <td key={column.id} className={BODY_CELL_CLASS} style={column.isNumeric ? NUMERIC_CELL_STYLE : column.isName ? NAME_CELL_STYLE : undefined}>
+                    <td key={column.id} className={BODY_CELL_CLASS} style={cellStyle(column)}>
                       {column.cell(row)}
                     </td>
                   ))}

@@ -36,11 +36,14 @@ export function InAppLink({ to, children, ...props }: AnchorProps & { to: string
   );
 }
 
-/** A row's link (`isStrong`: the `fw={500}` of a row's main link), as `InAppLink`. */
+/**
+ * A row's link (`isStrong`: the `fw={500}` of a row's main link), as `InAppLink`, in the table's own
+ * size (Anchor's default is the body's 16 px against the cells' 14: the name took a wider column and wrapped).
+ */
 export function TextLink({ to, isStrong = false, children, ...props }: { to: string; isStrong?: boolean; children: ReactNode } & Omit<AnchorHTMLAttributes<HTMLAnchorElement>, 'href' | 'className' | 'style'>) {
   const onClick = useInAppClick(to);
   return (
-    <Anchor href={to} onClick={onClick} fw={isStrong ? 500 : undefined} {...props}>
+    <Anchor href={to} onClick={onClick} fw={isStrong ? 500 : undefined} inherit {...props}>
       {children}
     </Anchor>
   );

@@ -16,7 +16,8 @@ export function PrivacyStatusBadge({ status }: { status: PrivacyRequest['status'
 /** Days left; under a week (or overdue) it stands out, in words as well as colour. */
 export function DaysLeft({ request }: { request: PrivacyRequest }) {
   const { t } = useTranslation('privacy');
-  if (request.daysLeft === null) return <Text c="dimmed">—</Text>;
+  // In the size of where it stands (a list's cell, the request's drawer).
+  if (request.daysLeft === null) return <Text inherit c="dimmed">—</Text>;
   const isUrgent = request.daysLeft < PRIVACY_DEADLINE_WARNING_DAYS;
   const text = request.daysLeft < 0 ? t('daysOverdue', { count: -request.daysLeft }) : t('daysLeft', { count: request.daysLeft });
   return isUrgent ? (
@@ -24,7 +25,7 @@ export function DaysLeft({ request }: { request: PrivacyRequest }) {
       {text}
     </Badge>
   ) : (
-    <Text>{text}</Text>
+    <Text inherit>{text}</Text>
   );
 }
 

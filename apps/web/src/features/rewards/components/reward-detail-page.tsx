@@ -247,7 +247,7 @@ function VoucherList({ rewardId, customerHref }: { rewardId: string; customerHre
   );
   const columns = useMemo<DataTableColumn<Voucher, SortField>[]>(
     () => [
-      { id: 'code', header: t('vouchers.columns.code'), sortField: 'code', firstOrder: 'asc', cell: (voucher) => <Text ff="monospace">{voucher.code}</Text> },
+      { id: 'code', header: t('vouchers.columns.code'), sortField: 'code', firstOrder: 'asc', cell: (voucher) => <Text inherit ff="monospace">{voucher.code}</Text> },
       { id: 'status', header: t('vouchers.columns.status'), sortField: 'status', firstOrder: 'asc', cell: (voucher) => <VoucherStatusBadge status={voucher.status} /> },
       {
         id: 'customer',
@@ -255,7 +255,7 @@ function VoucherList({ rewardId, customerHref }: { rewardId: string; customerHre
         header: t('vouchers.columns.customer'),
         cell: (voucher) =>
           voucher.customerId ? (
-            <Anchor component={Link} to={customerHref(voucher.customerId)}>
+            <Anchor component={Link} to={customerHref(voucher.customerId)} inherit>
               {voucher.customerName ?? voucher.customerId.slice(0, 8)}
             </Anchor>
           ) : (

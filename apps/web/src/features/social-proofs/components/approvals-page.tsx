@@ -80,7 +80,7 @@ export function ApprovalsPage({ programOptions, merchantOptions, customerHref }:
         isName: true,
         header: t('columns.customer'),
         cell: (proof) => (
-          <Anchor component={Link} to={customerHref(proof.customerId)}>
+          <Anchor component={Link} to={customerHref(proof.customerId)} inherit>
             {proof.customerName}
           </Anchor>
         ),
