@@ -2,6 +2,17 @@ import { z } from 'zod';
 import { pagingQuerySchema } from './common.ts';
 import { listPageSchema } from './list-query.ts';
 
+/**
+ * The actor's e-mail of what the platform does by itself (the scheduler, the nightly checks, the demo's
+ * seed): stored as it is, so that the audit's "Utente" filter finds it with "system"; shown in words.
+ */
+export const SYSTEM_ACTOR_EMAIL = 'system';
+
+/** Who an audit entry names: the account's e-mail, or `systemWord` for the system (and for nobody signed in). */
+export function actorLabel(actorEmail: string | null, systemWord: string): string {
+  return actorEmail === null || actorEmail === SYSTEM_ACTOR_EMAIL ? systemWord : actorEmail;
+}
+
 export const auditEntrySchema = z.object({
   id: z.number().int(),
   at: z.iso.datetime({ offset: true }),

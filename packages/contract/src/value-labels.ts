@@ -1,4 +1,5 @@
 import type { Language } from './app-info.ts';
+import { SYSTEM_ACTOR_EMAIL } from './audit.ts';
 
 /**
  * The words for stored values (statuses, kinds, categories…) in each language, for what the server
@@ -148,6 +149,10 @@ export const VALUE_LABELS = {
     sending: { it: 'In invio', en: 'Sending' },
     sent: { it: 'Inviata', en: 'Sent' },
     cancelled: { it: 'Annullata', en: 'Cancelled' },
+  }),
+  /** The audit's actor for what the platform did by itself (`SYSTEM_ACTOR_EMAIL`); an account's e-mail stays as it is. */
+  auditActor: labels({
+    [SYSTEM_ACTOR_EMAIL]: { it: 'Sistema', en: 'System' },
   }),
 } as const;
 

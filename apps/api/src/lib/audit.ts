@@ -1,3 +1,4 @@
+import { SYSTEM_ACTOR_EMAIL } from '@sf/contract/audit';
 import type { FastifyRequest } from 'fastify';
 import type { Executor } from '../db/client.ts';
 import { auditLog } from '../db/schema.ts';
@@ -28,7 +29,7 @@ export function actorAs(actor: AuditActor, account: { id: string; email: string 
   return actor.id === null ? { ...actor, id: account.id, email: account.email } : actor;
 }
 
-export const SYSTEM_ACTOR: AuditActor = { id: null, email: 'system' };
+export const SYSTEM_ACTOR: AuditActor = { id: null, email: SYSTEM_ACTOR_EMAIL };
 
 /**
  * Writes one audit entry (B5). Call it with the transaction that makes the change, so that the

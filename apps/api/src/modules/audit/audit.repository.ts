@@ -1,7 +1,9 @@
 import { and, desc, eq, gte, like, lte, type SQL } from 'drizzle-orm';
 import { findPage, orderFor, type ListDefinition } from '../../db/list.ts';
 import { csvCell, csvSelection, type CsvColumns } from '../../db/csv-export.ts';
+import type { Language } from '@sf/contract/app-info';
 import type { AuditEntry } from '@sf/contract/audit';
+import { VALUE_LABELS } from '@sf/contract/value-labels';
 import type { Executor } from '../../db/client.ts';
 import { auditLog } from '../../db/schema.ts';
 
@@ -66,10 +68,10 @@ export async function findAuditEntries(
 }
 
 /** Columns of the audit export (before/after as JSON text). */
-export function auditExportColumns(timeZone: string): CsvColumns {
+export function auditExportColumns(language: Language, timeZone: string): CsvColumns {
   return {
     at: { header: { it: 'Data e ora', en: 'Date and time' }, value: csvCell.dateTime(auditLog.at, timeZone) },
-    actor: { header: { it: 'Utente', en: 'User' }, value: csvCell.text(auditLog.actorEmail) },
+    actor: { header: { it: 'Utente', en: 'User' }, value: csvCell.label(auditLog.actorEmail, VALUE_LABELS.auditActor, language) },
     action: { header: { it: 'Azione', en: 'Action' }, value: csvCell.text(auditLog.action) },
     entityType: { header: { it: 'Entità', en: 'Entity' }, value: csvCell.text(auditLog.entityType) },
     entityId: { header: { it: 'Id entità', en: 'Entity id' }, value: csvCell.text(auditLog.entityId) },

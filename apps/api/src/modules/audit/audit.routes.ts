@@ -21,8 +21,8 @@ export const auditRoutes: FastifyPluginAsyncZod = async (app) => {
       summary: 'The audit log as CSV for Italian Excel, newest first, with the same filters',
       querystring: exportAuditQuerySchema,
       fileName: 'audit.csv',
-      prepare: ({ query }) => {
-        const columns = auditExportColumns(app.env.BUSINESS_TIME_ZONE);
+      prepare: ({ query, request }) => {
+        const columns = auditExportColumns(request.language, app.env.BUSINESS_TIME_ZONE);
         const filter = auditFilterOf(query);
         return { columns, query: (tx) => auditExportQuery(tx, columns, filter) };
       },

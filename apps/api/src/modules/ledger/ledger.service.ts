@@ -1,6 +1,6 @@
 import { type CreateLedgerEntry, type CustomerMemberships, type LedgerEntry, type Membership, type LedgerPage, type LedgerWriteResult, type ListLedgerQuery } from '@sf/contract/ledger';
 import type { Database, Executor, Transaction } from '../../db/client.ts';
-import type { AuditActor } from '../../lib/audit.ts';
+import { SYSTEM_ACTOR, type AuditActor } from '../../lib/audit.ts';
 import type { ActingCaller, ServiceDeps } from '../../lib/caller.ts';
 import { AppError, fieldError, notFound, validationFailed } from '../../lib/errors.ts';
 import * as repo from './ledger.repository.ts';
@@ -398,7 +398,7 @@ export async function eraseEntryTexts(tx: Transaction, customerId: string): Prom
  */
 export async function expireDueLots(deps: LedgerDeps, options: { batch?: number } = {}): Promise<number> {
   const today = localDate(deps.clock.now(), deps.timeZone);
-  const caller: LedgerCaller = { id: null, label: 'system', audit: { id: null, email: 'system' } };
+  const caller: LedgerCaller = { id: null, label: 'system', audit: SYSTEM_ACTOR };
   let written = 0;
   for (;;) {
     const due = await upkeepRepo.dueLots(deps.db, today, options.batch ?? 200);
@@ -450,7 +450,7 @@ export async function awardBonusInTransaction(
   if (!program || program.status !== 'active' || program.type !== 'points') return null;
   if ((await repo.findCustomerStatus(tx, input.customerId)) !== 'active') return null;
   const membership = await repo.lockMembership(tx, input.customerId, input.programId, deps.clock.now());
-  const caller: LedgerCaller = { id: null, label: 'system', audit: { id: null, email: 'system' } };
+  const caller: LedgerCaller = { id: null, label: 'system', audit: SYSTEM_ACTOR };
   return applyMovement(
     tx,
     deps,

@@ -4,6 +4,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../../db/client.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { localDate, startOfLocalDay } from '../../lib/business-days.ts';
+import { SYSTEM_ACTOR } from '../../lib/audit.ts';
 import { submitProof } from '../social-proofs/social-proofs.service.ts';
 import { redeemReward, type RewardsActor } from './rewards.service.ts';
 import { generateVouchers } from './vouchers.service.ts';
@@ -39,7 +40,7 @@ export async function seedRewardsDemo(db: Database, options: { now?: Date; timeZ
   const now = options.now ?? new Date();
   const clock: Clock = { now: () => now };
   const deps = { db, clock, timeZone: options.timeZone };
-  const system: RewardsActor = { id: null, label: 'demo', audit: { id: null, email: 'system' } };
+  const system: RewardsActor = { id: null, label: 'demo', audit: SYSTEM_ACTOR };
   const caller = { actor: system.audit, userId: randomUUID(), language: 'it' as const };
   // The window's last business day, 180 days on (a `date` column).
   const until = localDate(new Date(now.getTime() + 180 * 86_400_000), options.timeZone);

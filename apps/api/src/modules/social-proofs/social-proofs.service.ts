@@ -12,7 +12,7 @@ import { sql } from 'drizzle-orm';
 import type { Database, Executor } from '../../db/client.ts';
 import type { FastifyInstance } from 'fastify';
 import type { Caller, ServiceDeps } from '../../lib/caller.ts';
-import { recordAudit, type AuditActor } from '../../lib/audit.ts';
+import { recordAudit, SYSTEM_ACTOR, type AuditActor } from '../../lib/audit.ts';
 import { AppError, fieldError } from '../../lib/errors.ts';
 import { applyToLockedMember, lockMember, type LedgerCaller } from '../ledger/ledger.service.ts';
 import { addDays, localDate, startOfLocalDay } from '../../lib/business-days.ts';
@@ -77,7 +77,7 @@ export async function purgeUnusedProofImages(deps: ServiceDeps & { dataDir: stri
   const removed = await deps.db.transaction(async (tx) => {
     const images = await repo.deleteUnusedProofImages(tx, cutoff);
     if (images.length > 0) {
-      await recordAudit(tx, { id: null, email: 'system' }, { action: 'upload.purge', entityType: 'upload', entityId: 'unused-proof-images', after: { count: images.length } });
+      await recordAudit(tx, SYSTEM_ACTOR, { action: 'upload.purge', entityType: 'upload', entityId: 'unused-proof-images', after: { count: images.length } });
     }
     return images;
   });

@@ -1,5 +1,5 @@
 import { Code, Modal, Stack, Table, Text } from '@mantine/core';
-import type { AuditEntry } from '@sf/contract/audit';
+import { actorLabel, type AuditEntry } from '@sf/contract/audit';
 import { useTranslation } from 'react-i18next';
 import { useFormatters } from '../../../lib/format.ts';
 
@@ -24,7 +24,7 @@ export function AuditChange({ entry, onClose }: { entry: AuditEntry | null; onCl
       {entry && (
         <Stack gap="sm">
           <Text size="sm">
-            {t('change.summary', { who: entry.actorEmail ?? t('system'), action: entry.action, entity: entry.entityType, id: entry.entityId ?? '—', when: format.dateTime(entry.at) })}
+            {t('change.summary', { who: actorLabel(entry.actorEmail, t('system')), action: entry.action, entity: entry.entityType, id: entry.entityId ?? '—', when: format.dateTime(entry.at) })}
           </Text>
           {entry.action === 'read' ? (
             <Text size="sm">{t('change.read')}</Text>

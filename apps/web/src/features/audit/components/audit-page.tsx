@@ -1,5 +1,5 @@
 import { Button, SegmentedControl, TextInput } from '@mantine/core';
-import { listAuditQuerySchema, type AuditEntry } from '@sf/contract/audit';
+import { actorLabel, listAuditQuerySchema, type AuditEntry } from '@sf/contract/audit';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { type DataTableColumn } from '../../../components/ui/data-table.tsx';
@@ -21,7 +21,7 @@ export function AuditPage() {
   const columns = useMemo<DataTableColumn<AuditEntry, never>[]>(
     () => [
       { id: 'at', header: t('columns.at'), cell: (entry) => format.dateTime(entry.at) },
-      { id: 'actor', header: t('columns.actor'), cell: (entry) => entry.actorEmail ?? t('system') },
+      { id: 'actor', header: t('columns.actor'), cell: (entry) => actorLabel(entry.actorEmail, t('system')) },
       { id: 'action', header: t('columns.action'), cell: (entry) => (entry.action === 'read' ? t('kinds.read') : entry.action) },
       { id: 'entity', header: t('columns.entity'), cell: (entry) => `${entry.entityType}${entry.entityId ? ` · ${entry.entityId}` : ''}` },
       {

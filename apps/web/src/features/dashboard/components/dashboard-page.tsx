@@ -15,6 +15,7 @@ import {
 } from '@mantine/core';
 import { useDeferredValue, useMemo } from 'react';
 import { useSearchParams } from 'react-router';
+import { actorLabel } from '@sf/contract/audit';
 import type { Dashboard } from '@sf/contract/dashboard';
 import { LEDGER_REBUILD_COMMAND, LEDGER_VERIFY_COMMAND } from '@sf/contract/integrity';
 import { NEWS_STATUSES, type NewsStatus } from '@sf/contract/news';
@@ -163,7 +164,7 @@ function LatestChanges({ entries }: { entries: Dashboard['latestChanges'] }) {
                 return (
                   <Table.Tr key={entry.id}>
                     <Table.Td>{format.dateTime(entry.at)}</Table.Td>
-                    <Table.Td>{entry.actorEmail ?? t('changes.system')}</Table.Td>
+                    <Table.Td>{actorLabel(entry.actorEmail, t('changes.system'))}</Table.Td>
                     <Table.Td>
                       {what}
                       {entry.entityId &&

@@ -7,9 +7,10 @@ import { dashboardAnswer } from '../testing/dashboard-fixtures.ts';
 import { DashboardPage } from './dashboard-page.tsx';
 
 describe('Ultime modifiche', () => {
-  it('says each change in words, never the stored action or entity name', async () => {
+  it('says each change and its author in words, never the stored action, entity or actor name', async () => {
     const answer = dashboardAnswer();
     answer.latestChanges = [
+      { id: 4, at: '2026-11-21T15:05:00.000Z', actorId: null, actorEmail: 'system', action: 'ledger.expire', entityType: 'ledger_entry', entityId: '58009', requestId: null },
       { id: 3, at: '2026-11-21T15:04:00.000Z', actorId: 'u', actorEmail: 'admin@demo.test', action: 'ledger.earn', entityType: 'ledger_entry', entityId: '58008', requestId: null },
       { id: 2, at: '2026-11-21T15:00:00.000Z', actorId: 'u', actorEmail: 'admin@demo.test', action: 'create', entityType: 'social_proof', entityId: '18', requestId: null },
       { id: 1, at: '2026-11-21T14:00:00.000Z', actorId: null, actorEmail: null, action: 'something.new', entityType: 'new_thing', entityId: '7', requestId: null },
@@ -20,6 +21,8 @@ describe('Ultime modifiche', () => {
     expect(within(section).getByText('Accredito movimento n. 58008')).toBeInTheDocument();
     expect(within(section).getByText('Creato prova social n. 18')).toBeInTheDocument();
     expect(within(section).getByText('Modifica elemento n. 7')).toBeInTheDocument();
-    expect(section).not.toHaveTextContent(/ledger|social_proof|new_thing/);
+    // The system's own changes (stored as "system") and one with nobody signed in.
+    expect(within(section).getAllByText('Sistema')).toHaveLength(2);
+    expect(section).not.toHaveTextContent(/ledger|social_proof|new_thing|system/);
   });
 });

@@ -1,4 +1,5 @@
 import { Alert, Skeleton, Stack, Text, Timeline } from '@mantine/core';
+import { actorLabel } from '@sf/contract/audit';
 import { useTranslation } from 'react-i18next';
 import { useFormatters } from '../../../lib/format.ts';
 import { useNewsPostHistory } from '../api/get-news-post-history.ts';
@@ -18,7 +19,7 @@ export function NewsHistory({ postId }: { postId: number }) {
       {history.data.items.map((entry) => (
         <Timeline.Item key={entry.id} title={t(`history.actions.${entry.action}`, { defaultValue: entry.action })}>
           <Stack gap={0}>
-            <Text size="sm">{entry.actorEmail ?? t('history.system')}</Text>
+            <Text size="sm">{actorLabel(entry.actorEmail, t('history.system'))}</Text>
             <Text size="xs" c="dimmed">
               {format.dateTime(entry.at)}
             </Text>
