@@ -128,6 +128,14 @@ function useDescribeAction() {
   };
 }
 
+/** The records "Ultime modifiche" can open: their own page, or their list with the record open. */
+const ENTITY_PAGES: Record<string, (id: string) => string> = {
+  news_post: (id) => `/news?post=${id}`,
+  reward: (id) => `/rewards/${id}`,
+  customer: (id) => `/customers/${id}`,
+};
+const GENERATED_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 function LatestChanges({ entries }: { entries: Dashboard['latestChanges'] }) {
   const { t, i18n } = useTranslation('dashboard');
   const describe = useDescribeAction();
@@ -160,23 +168,25 @@ function LatestChanges({ entries }: { entries: Dashboard['latestChanges'] }) {
               {entries.map((entry) => {
                 const what = describe(entry.action);
                 const entity = i18n.exists(`dashboard:changes.entities.${entry.entityType}`) ? t(`changes.entities.${entry.entityType}`) : t('changes.otherEntity');
-                const isPostLink = entry.entityType === 'news_post';
+                // "movimento n. 58542" for a number; a generated id (a reward's UUID) is no name for a person: the word alone.
+                const named = entry.entityId && !GENERATED_ID.test(entry.entityId) ? t('changes.entity', { type: entity, id: entry.entityId }) : entity;
+                const page = entry.entityId && !entry.action.endsWith('.delete') ? ENTITY_PAGES[entry.entityType]?.(entry.entityId) : undefined;
                 return (
                   <Table.Tr key={entry.id}>
-                    <Table.Td>{format.dateTime(entry.at)}</Table.Td>
+                    <Table.Td style={{ whiteSpace: 'nowrap' }}>{format.dateTime(entry.at)}</Table.Td>
                     <Table.Td>{actorLabel(entry.actorEmail, t('changes.system'))}</Table.Td>
                     <Table.Td>
                       {what}
                       {entry.entityId &&
-                        (isPostLink && entry.action !== 'news.delete' ? (
+                        (page ? (
                           <>
                             {' '}
-                            <Anchor component={Link} to={`/news?post=${entry.entityId}`}>
-                              {t('changes.post', { id: entry.entityId })}
+                            <Anchor component={Link} to={page} inherit>
+                              {named}
                             </Anchor>
                           </>
                         ) : (
-                          ` ${t('changes.entity', { type: entity, id: entry.entityId })}`
+                          ` ${named}`
                         ))}
                     </Table.Td>
                   </Table.Tr>

@@ -10,6 +10,7 @@ describe('Ultime modifiche', () => {
   it('says each change and its author in words, never the stored action, entity or actor name', async () => {
     const answer = dashboardAnswer();
     answer.latestChanges = [
+      { id: 5, at: '2026-11-21T15:06:00.000Z', actorId: null, actorEmail: 'system', action: 'vouchers.generate', entityType: 'reward', entityId: 'eaf8d935-693b-44f9-b05e-ed3910b8a833', requestId: null },
       { id: 4, at: '2026-11-21T15:05:00.000Z', actorId: null, actorEmail: 'system', action: 'ledger.expire', entityType: 'ledger_entry', entityId: '58009', requestId: null },
       { id: 3, at: '2026-11-21T15:04:00.000Z', actorId: 'u', actorEmail: 'admin@demo.test', action: 'ledger.earn', entityType: 'ledger_entry', entityId: '58008', requestId: null },
       { id: 2, at: '2026-11-21T15:00:00.000Z', actorId: 'u', actorEmail: 'admin@demo.test', action: 'create', entityType: 'social_proof', entityId: '18', requestId: null },
@@ -22,7 +23,9 @@ describe('Ultime modifiche', () => {
     expect(within(section).getByText('Creato prova social n. 18')).toBeInTheDocument();
     expect(within(section).getByText('Modifica elemento n. 7')).toBeInTheDocument();
     // The system's own changes (stored as "system") and one with nobody signed in.
-    expect(within(section).getAllByText('Sistema')).toHaveLength(2);
-    expect(section).not.toHaveTextContent(/ledger|social_proof|new_thing|system/);
+    expect(within(section).getAllByText('Sistema')).toHaveLength(3);
+    // A record with a page opens it; a generated id is not printed.
+    expect(within(section).getByRole('link', { name: 'premio' })).toHaveAttribute('href', '/rewards/eaf8d935-693b-44f9-b05e-ed3910b8a833');
+    expect(section).not.toHaveTextContent(/ledger|social_proof|new_thing|system|eaf8d935/);
   });
 });
