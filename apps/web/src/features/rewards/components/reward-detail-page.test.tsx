@@ -47,6 +47,12 @@ describe('a reward’s vouchers: nothing changed without a word', { timeout: 30_
     expect(await screen.findByText('Validità: fino al 30/06/2027')).toBeInTheDocument();
   });
 
+  it('names the codes’ counts, whose “disponibili” is not the reward’s Disponibilità', async () => {
+    renderPage(() => batch({}));
+    expect(await screen.findByText(/^Disponibilità: /)).toBeInTheDocument();
+    expect(screen.getByText('Buoni: 0 disponibili · 0 assegnati · 0 usati')).toBeInTheDocument();
+  });
+
   it('refuses 0 and 100.000 codes on the field instead of making 1 or 10.000', async () => {
     document.cookie = 'XSRF-TOKEN=t; path=/';
     const user = userEvent.setup();

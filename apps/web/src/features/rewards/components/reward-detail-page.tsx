@@ -345,8 +345,9 @@ export function RewardDetailPage({ rewardId, listHref, programs, merchantsOfProg
             <Text size="sm">
               {t(windowKey(reward), { from: reward.validFrom ? format.day(reward.validFrom) : '', until: reward.validUntil ? format.day(reward.validUntil) : '' })}
             </Text>
+            {/* Named: its "0 disponibili" (codes not yet given) is not the reward's Disponibilità beside it. */}
             <Text size="sm">
-              <VoucherCounts counts={reward.vouchers} />
+              {t('detail.vouchers')} <VoucherCounts counts={reward.vouchers} />
             </Text>
           </SimpleGrid>
         </Group>
