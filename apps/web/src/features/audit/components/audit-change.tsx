@@ -1,6 +1,7 @@
 import { Code, Modal, Stack, Table, Text } from '@mantine/core';
 import { actorLabel, type AuditEntry } from '@sf/contract/audit';
 import { useTranslation } from 'react-i18next';
+import { useDescribeChange } from '../../../lib/describe-change.ts';
 import { useFormatters } from '../../../lib/format.ts';
 
 const show = (value: unknown) => (value === undefined ? '—' : JSON.stringify(value));
@@ -18,13 +19,20 @@ export function changedFields(before: unknown, after: unknown): { field: string;
 export function AuditChange({ entry, onClose }: { entry: AuditEntry | null; onClose: () => void }) {
   const { t } = useTranslation('audit');
   const format = useFormatters();
+  const describe = useDescribeChange();
   const fields = entry ? changedFields(entry.before, entry.after) : [];
   return (
     <Modal opened={entry !== null} onClose={onClose} title={t('change.title')} size="xl" closeButtonProps={{ 'aria-label': t('change.close') }}>
       {entry && (
         <Stack gap="sm">
           <Text size="sm">
-            {t('change.summary', { who: actorLabel(entry.actorEmail, t('system')), action: entry.action, entity: entry.entityType, id: entry.entityId ?? '—', when: format.dateTime(entry.at) })}
+            {t('change.summary', {
+              who: actorLabel(entry.actorEmail, t('system')),
+              action: entry.action === 'read' ? t('kinds.read') : describe.action(entry.action),
+              entity: describe.entity(entry.entityType),
+              id: entry.entityId ?? '—',
+              when: format.dateTime(entry.at),
+            })}
           </Text>
           {entry.action === 'read' ? (
             <Text size="sm">{t('change.read')}</Text>

@@ -27,6 +27,11 @@ describe('AuditPage', () => {
     );
     renderWithProviders(<AuditPage />, { route: '/audit', user: { role: 'admin' } });
     expect(await screen.findByText('merchant.update')).toBeInTheDocument();
+    // In words, with the stored names the Azione and Entità filters take beneath them.
+    const changed = screen.getByText('merchant.update').closest('tr')!;
+    expect(within(changed).getByText('Modificato')).toBeInTheDocument();
+    expect(within(changed).getByText('esercente · m-1')).toBeInTheDocument();
+    expect(within(changed).getByText('merchant')).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Prima/dopo della voce n. 2' }));
     const dialog = await screen.findByRole('dialog', { name: 'Dettagli della voce' });
     const rows = within(dialog).getAllByRole('row');

@@ -1,20 +1,31 @@
-import { Button, SegmentedControl, TextInput } from '@mantine/core';
+import { Button, SegmentedControl, Text, TextInput } from '@mantine/core';
 import { actorLabel, listAuditQuerySchema, type AuditEntry } from '@sf/contract/audit';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { type DataTableColumn } from '../../../components/ui/data-table.tsx';
 import { ListPage } from '../../../components/ui/list-page.tsx';
 import { useList } from '../../../hooks/use-list-params.ts';
+import { useDescribeChange } from '../../../lib/describe-change.ts';
 import { useFormatters } from '../../../lib/format.ts';
 import { AUDIT_PATH, useAudit } from '../api/get-audit.ts';
 import { AuditChange } from './audit-change.tsx';
 
 const getRowId = (entry: AuditEntry) => String(entry.id);
 
+/** The stored name under its words: what the Azione and Entità filters take (`ledger.` for all of the ledger's actions). */
+function StoredName({ children }: { children: string }) {
+  return (
+    <Text size="xs" c="dimmed" ff="monospace">
+      {children}
+    </Text>
+  );
+}
+
 /** `/audit` — Pages → Audit: every change and every read of personal data, filtered, exportable. */
 export function AuditPage() {
   const { t } = useTranslation('audit');
   const format = useFormatters();
+  const describe = useDescribeChange();
   const list = useList(listAuditQuerySchema, useAudit);
   const [open, setOpen] = useState<AuditEntry | null>(null);
 
@@ -22,8 +33,26 @@ export function AuditPage() {
     () => [
       { id: 'at', header: t('columns.at'), cell: (entry) => format.dateTime(entry.at) },
       { id: 'actor', header: t('columns.actor'), cell: (entry) => actorLabel(entry.actorEmail, t('system')) },
-      { id: 'action', header: t('columns.action'), cell: (entry) => (entry.action === 'read' ? t('kinds.read') : entry.action) },
-      { id: 'entity', header: t('columns.entity'), cell: (entry) => `${entry.entityType}${entry.entityId ? ` · ${entry.entityId}` : ''}` },
+      {
+        id: 'action',
+        header: t('columns.action'),
+        cell: (entry) => (
+          <>
+            {entry.action === 'read' ? t('kinds.read') : describe.action(entry.action)}
+            <StoredName>{entry.action}</StoredName>
+          </>
+        ),
+      },
+      {
+        id: 'entity',
+        header: t('columns.entity'),
+        cell: (entry) => (
+          <>
+            {`${describe.entity(entry.entityType)}${entry.entityId ? ` · ${entry.entityId}` : ''}`}
+            <StoredName>{entry.entityType}</StoredName>
+          </>
+        ),
+      },
       {
         id: 'details',
         header: t('columns.details'),
@@ -34,7 +63,7 @@ export function AuditPage() {
         ),
       },
     ],
-    [t, format],
+    [t, format, describe],
   );
 
   const { params, update } = list;

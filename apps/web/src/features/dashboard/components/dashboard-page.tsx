@@ -21,6 +21,7 @@ import { LEDGER_REBUILD_COMMAND, LEDGER_VERIFY_COMMAND } from '@sf/contract/inte
 import { NEWS_STATUSES, type NewsStatus } from '@sf/contract/news';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { useDescribeChange } from '../../../lib/describe-change.ts';
 import { useFormatters } from '../../../lib/format.ts';
 import { useDashboard } from '../api/get-dashboard.ts';
 import { dayOf, readFilters, writeFilters, type DashboardFilters } from '../lib/period.ts';
@@ -115,19 +116,6 @@ function NextScheduled({ posts }: { posts: Dashboard['nextScheduled'] }) {
   );
 }
 
-/**
- * An audit action in words: its own text when it has one (`news.publish` → "Pubblicato"), else the word for
- * its verb (`ledger.earn` → "Accredito", `create` → "Creato"); never the stored name.
- */
-function useDescribeAction() {
-  const { t, i18n } = useTranslation('dashboard');
-  return (action: string) => {
-    if (i18n.exists(`dashboard:changes.actions.${action}`) && typeof t(`changes.actions.${action}`, { returnObjects: true }) === 'string') return t(`changes.actions.${action}`);
-    const verb = action.split('.').at(-1) ?? action;
-    return i18n.exists(`dashboard:changes.verbs.${verb}`) ? t(`changes.verbs.${verb}`) : t('changes.otherAction');
-  };
-}
-
 /** The records "Ultime modifiche" can open: their own page, or their list with the record open. */
 const ENTITY_PAGES: Record<string, (id: string) => string> = {
   news_post: (id) => `/news?post=${id}`,
@@ -137,8 +125,8 @@ const ENTITY_PAGES: Record<string, (id: string) => string> = {
 const GENERATED_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 function LatestChanges({ entries }: { entries: Dashboard['latestChanges'] }) {
-  const { t, i18n } = useTranslation('dashboard');
-  const describe = useDescribeAction();
+  const { t } = useTranslation('dashboard');
+  const describe = useDescribeChange();
   const format = useFormatters();
   return (
     <Card withBorder radius="md" padding="md" component="section" aria-labelledby="dashboard-changes-heading">
@@ -166,8 +154,8 @@ function LatestChanges({ entries }: { entries: Dashboard['latestChanges'] }) {
             </Table.Thead>
             <Table.Tbody>
               {entries.map((entry) => {
-                const what = describe(entry.action);
-                const entity = i18n.exists(`dashboard:changes.entities.${entry.entityType}`) ? t(`changes.entities.${entry.entityType}`) : t('changes.otherEntity');
+                const what = describe.action(entry.action);
+                const entity = describe.entity(entry.entityType);
                 // "movimento n. 58542" for a number; a generated id (a reward's UUID) is no name for a person: the word alone.
                 const named = entry.entityId && !GENERATED_ID.test(entry.entityId) ? t('changes.entity', { type: entity, id: entry.entityId }) : entity;
                 const page = entry.entityId && !entry.action.endsWith('.delete') ? ENTITY_PAGES[entry.entityType]?.(entry.entityId) : undefined;
