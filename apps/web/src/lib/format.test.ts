@@ -34,6 +34,11 @@ describe('formatters', () => {
     expect(createFormatters('it', 'Europe/Rome').day('not a day')).toBe('');
   });
 
+  it('keeps a date and its time together on one line', () => {
+    expect(createFormatters('it', 'Europe/Rome').dateTime('2026-11-27T17:19:00Z')).toBe('27/11/2026,\u00a018:19');
+    expect(createFormatters('en', 'Europe/Rome').dateTime('2026-11-27T17:19:00Z')).not.toMatch(/ /);
+  });
+
   it('returns an empty text for an invalid date rather than "Invalid Date"', () => {
     expect(createFormatters('en').dateTime('nonsense')).toBe('');
   });

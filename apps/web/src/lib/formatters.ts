@@ -71,7 +71,8 @@ export function createFormatters(language: Language, timeZone?: string): Formatt
   const formatters: Formatters = {
     date: (value) => safe(dateFormat, value),
     day: (value) => (/^\d{4}-\d{2}-\d{2}$/.test(value) ? safe(dayFormat, `${value}T00:00:00Z`) : ''),
-    dateTime: (value) => safe(dateTimeFormat, value),
+    // One unit: never broken between the day and the time ("27/11/2026," above "18:19" in a narrow cell).
+    dateTime: (value) => safe(dateTimeFormat, value).replaceAll(' ', '\u00a0'),
     time: (value) => safe(timeFormat, value),
     number: (value) => numberFormat().format(value),
     currency: (value) => currencyFormat().format(value),
