@@ -72,7 +72,8 @@ export const dashboardPeriodSchema = z.object({
   /** Members by tier now (`tier` null: no tier); with a program: its members only. */
   tierMix: z.array(z.object({ tier: z.string().nullable(), members: z.number().int() })),
   /** Rewards by vouchers issued in the period (not void); with a program: its rewards. */
-  topRewards: z.array(z.object({ rewardId: z.uuid(), name: z.string(), vouchers: z.number().int() })),
+  /** With its program's name: two programs' rewards may share theirs ("Caffè omaggio"). */
+  topRewards: z.array(z.object({ rewardId: z.uuid(), name: z.string(), programName: z.string(), vouchers: z.number().int() })),
   /** Social-action proofs waiting for a decision now (program/merchant filters apply). */
   pendingApprovals: z.number().int(),
   /** Open privacy requests due within `PRIVACY_DEADLINE_DAYS` days (or overdue), soonest first. */

@@ -333,6 +333,9 @@ describe('dashboard figures of rewards, approvals and privacy requests', () => {
       ((await ctx.request({ method: 'GET', url: `/api/admin/dashboard${query}`, token: admin })).json() as Dashboard).period;
     const all = await get('');
     expect(all.topRewards.map((r) => [r.name, r.vouchers])).toEqual([['Caffè', 2], ['Cornetto', 1]]);
+    // Each with its program's name: two programs' rewards may share theirs.
+    const programName = async (id: string) => String(((await ctx.app.db.execute(sql`select name from programs where id = ${id}`)) as unknown as { rows: Row[] }).rows[0]?.['name']);
+    expect(all.topRewards.map((r) => r.programName)).toEqual([await programName(fx.pointsProgramId), await programName(other.pointsProgramId)]);
     expect(all.pendingApprovals).toBe(3);
     expect(all.privacyDeadlines.count).toBe(2);
     expect(all.privacyDeadlines.items.map((i) => [i.kind, i.daysLeft])).toEqual([['access', -1], ['erasure', 3]]);

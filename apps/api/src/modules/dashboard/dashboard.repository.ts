@@ -176,15 +176,15 @@ export async function tierMix(executor: Executor, filter: PeriodFilter) {
 export async function topRewards(executor: Executor, filter: PeriodFilter, limit = 5) {
   const result = await rows(
     executor,
-    sql`select r.id, r.name, count(*) as vouchers
-        from vouchers v join rewards r on r.id = v.reward_id
+    sql`select r.id, r.name, p.name as program_name, count(*) as vouchers
+        from vouchers v join rewards r on r.id = v.reward_id join programs p on p.id = r.program_id
         where v.issued_at >= ${filter.start} and v.issued_at < ${filter.end} and v.status <> 'void'
           ${filter.programId ? sql`and r.program_id = ${filter.programId}` : sql``}
-        group by r.id, r.name
-        order by 3 desc, r.name, r.id
+        group by r.id, r.name, p.name
+        order by 4 desc, r.name, r.id
         limit ${limit}`,
   );
-  return result.map((r) => ({ rewardId: String(r['id']), name: String(r['name']), vouchers: num(r['vouchers']) }));
+  return result.map((r) => ({ rewardId: String(r['id']), name: String(r['name']), programName: String(r['program_name']), vouchers: num(r['vouchers']) }));
 }
 
 /** Social-action proofs waiting for a decision now. */

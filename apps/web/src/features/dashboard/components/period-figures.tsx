@@ -115,7 +115,7 @@ export function PeriodFigures({ figures, filters, isUpdating }: { figures: Dashb
           id="rewards"
           title={t('top.rewards')}
           empty={t('top.empty')}
-          rows={figures.topRewards.map((r) => ({ key: r.rewardId, label: r.name, value: r.vouchers, to: null }))}
+          rows={figures.topRewards.map((r) => ({ key: r.rewardId, label: r.name, detail: r.programName, value: r.vouchers, to: `/rewards/${r.rewardId}` }))}
           valueLabel={t('top.vouchers')}
         />
         <RankedList
@@ -160,7 +160,8 @@ export function PeriodFigures({ figures, filters, isUpdating }: { figures: Dashb
   );
 }
 
-type RankedRow = { key: string; label: string; value: number; to: string | null };
+/** `detail`: what tells two rows of one name apart (a reward's program). */
+type RankedRow = { key: string; label: string; detail?: string; value: number; to: string | null };
 
 function RankedList({ id, title, empty, rows, valueLabel }: { id: string; title: string; empty: string; rows: RankedRow[]; valueLabel: string }) {
   const format = useFormatters();
@@ -185,12 +186,18 @@ function RankedList({ id, title, empty, rows, valueLabel }: { id: string; title:
               <Table.Tr key={row.key}>
                 <Table.Td>
                   {row.to ? (
-                    <Anchor component={Link} to={row.to}>
+                    <Anchor component={Link} to={row.to} inherit>
                       {row.label}
                     </Anchor>
                   ) : (
                     row.label
                   )}
+                  {row.detail ? (
+                    <Text span size="xs" c="dimmed">
+                      {' '}
+                      · {row.detail}
+                    </Text>
+                  ) : null}
                 </Table.Td>
                 <Table.Td ta="right">{format.number(row.value)}</Table.Td>
               </Table.Tr>

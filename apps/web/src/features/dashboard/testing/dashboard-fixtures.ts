@@ -72,6 +72,7 @@ export function dashboardAnswer(
         {
           rewardId: '00000000-0000-4000-8000-000000000002',
           name: 'Caffè omaggio',
+          programName: 'Tessera Bar Centrale',
           vouchers: 57,
         },
       ],
