@@ -192,10 +192,10 @@ function RankedList({ id, title, empty, rows, valueLabel }: { id: string; title:
                   ) : (
                     row.label
                   )}
+                  {/* On a line of its own: beside the link, it made the link one told apart from its text by colour alone. */}
                   {row.detail ? (
-                    <Text span size="xs" c="dimmed">
-                      {' '}
-                      · {row.detail}
+                    <Text size="xs" c="dimmed">
+                      {row.detail}
                     </Text>
                   ) : null}
                 </Table.Td>
