@@ -1,5 +1,6 @@
 import { expectNoSeriousA11yViolations } from './support/accessibility.ts';
 import { ADMIN, signIn } from './support/auth.ts';
+import { openDashboardOverAYear } from './support/dashboard.ts';
 import { expect, test } from './support/fixtures.ts';
 
 test('the sign-in, registration, forgot-password, reset-password and 404 screens have no serious accessibility violation', async ({ page }) => {
@@ -38,6 +39,8 @@ test('the dashboard, news list, news editor drawer and profile dialog have no se
   await expect(page.getByRole('heading', { name: 'Ultime modifiche' })).toBeVisible();
   await expect(page.getByRole('heading', { name: 'Post delle news' })).toBeVisible();
   await expectNoSeriousA11yViolations(page, 'the dashboard');
+  await openDashboardOverAYear(page);
+  await expectNoSeriousA11yViolations(page, 'the dashboard over a year');
 
   await page.getByRole('navigation', { name: 'Menu principale' }).getByRole('link', { name: 'News', exact: true }).click();
   await expect(page.getByRole('link', { name: 'Benvenuti nel nuovo programma fedeltà' })).toBeVisible();
