@@ -1,5 +1,5 @@
 import { Code, Modal, Stack, Table, Text } from '@mantine/core';
-import { actorLabel, type AuditEntry } from '@sf/contract/audit';
+import type { AuditEntry } from '@sf/contract/audit';
 import { useTranslation } from 'react-i18next';
 import { useDescribeChange } from '../../../lib/describe-change.ts';
 import { useFormatters } from '../../../lib/format.ts';
@@ -27,7 +27,7 @@ export function AuditChange({ entry, onClose }: { entry: AuditEntry | null; onCl
         <Stack gap="sm">
           <Text size="sm">
             {t('change.summary', {
-              who: actorLabel(entry.actorEmail, t('system')),
+              who: describe.actor(entry.actorEmail),
               action: entry.action === 'read' ? t('kinds.read') : describe.action(entry.action),
               entity: describe.entity(entry.entityType),
               id: entry.entityId ?? '—',

@@ -1,5 +1,5 @@
 import { Button, SegmentedControl, Text, TextInput } from '@mantine/core';
-import { actorLabel, listAuditQuerySchema, type AuditEntry } from '@sf/contract/audit';
+import { listAuditQuerySchema, type AuditEntry } from '@sf/contract/audit';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { type DataTableColumn } from '../../../components/ui/data-table.tsx';
@@ -32,7 +32,7 @@ export function AuditPage() {
   const columns = useMemo<DataTableColumn<AuditEntry, never>[]>(
     () => [
       { id: 'at', header: t('columns.at'), cell: (entry) => format.dateTime(entry.at) },
-      { id: 'actor', header: t('columns.actor'), cell: (entry) => actorLabel(entry.actorEmail, t('system')) },
+      { id: 'actor', header: t('columns.actor'), cell: (entry) => describe.actor(entry.actorEmail) },
       {
         id: 'action',
         header: t('columns.action'),

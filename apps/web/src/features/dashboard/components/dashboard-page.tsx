@@ -15,7 +15,6 @@ import {
 } from '@mantine/core';
 import { useDeferredValue, useMemo } from 'react';
 import { useSearchParams } from 'react-router';
-import { actorLabel } from '@sf/contract/audit';
 import type { Dashboard } from '@sf/contract/dashboard';
 import { LEDGER_REBUILD_COMMAND, LEDGER_VERIFY_COMMAND } from '@sf/contract/integrity';
 import { NEWS_STATUSES, type NewsStatus } from '@sf/contract/news';
@@ -24,7 +23,7 @@ import { Link } from 'react-router';
 import { useDescribeChange } from '../../../lib/describe-change.ts';
 import { useFormatters } from '../../../lib/format.ts';
 import { useDashboard } from '../api/get-dashboard.ts';
-import { dayOf, readFilters, writeFilters, type DashboardFilters } from '../lib/period.ts';
+import { dayOf, readFilters, UUID_RE, writeFilters, type DashboardFilters } from '../lib/period.ts';
 import { DashboardFilterBar, type Option } from './dashboard-filters.tsx';
 import { PeriodFigures } from './period-figures.tsx';
 
@@ -122,7 +121,6 @@ const ENTITY_PAGES: Record<string, (id: string) => string> = {
   reward: (id) => `/rewards/${id}`,
   customer: (id) => `/customers/${id}`,
 };
-const GENERATED_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 function LatestChanges({ entries }: { entries: Dashboard['latestChanges'] }) {
   const { t } = useTranslation('dashboard');
@@ -157,12 +155,12 @@ function LatestChanges({ entries }: { entries: Dashboard['latestChanges'] }) {
                 const what = describe.action(entry.action);
                 const entity = describe.entity(entry.entityType);
                 // "movimento n. 58542" for a number; a generated id (a reward's UUID) is no name for a person: the word alone.
-                const named = entry.entityId && !GENERATED_ID.test(entry.entityId) ? t('changes.entity', { type: entity, id: entry.entityId }) : entity;
+                const named = entry.entityId && !UUID_RE.test(entry.entityId) ? t('changes.entity', { type: entity, id: entry.entityId }) : entity;
                 const page = entry.entityId && !entry.action.endsWith('.delete') ? ENTITY_PAGES[entry.entityType]?.(entry.entityId) : undefined;
                 return (
                   <Table.Tr key={entry.id}>
                     <Table.Td style={{ whiteSpace: 'nowrap' }}>{format.dateTime(entry.at)}</Table.Td>
-                    <Table.Td>{actorLabel(entry.actorEmail, t('changes.system'))}</Table.Td>
+                    <Table.Td>{describe.actor(entry.actorEmail)}</Table.Td>
                     <Table.Td>
                       {what}
                       {entry.entityId &&

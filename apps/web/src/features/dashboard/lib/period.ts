@@ -12,7 +12,8 @@ export type DashboardFilters = {
 };
 
 const DAY_RE = /^\d{4}-\d{2}-\d{2}$/;
-const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** A record's id as the API writes it: read from the URL here, told from a person-readable number by Ultime modifiche. */
+export const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const pad = (value: number) => String(value).padStart(2, '0');
 export function dayOf(date: Date): string {

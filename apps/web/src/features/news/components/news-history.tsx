@@ -1,6 +1,6 @@
 import { Alert, Skeleton, Stack, Text, Timeline } from '@mantine/core';
-import { actorLabel } from '@sf/contract/audit';
 import { useTranslation } from 'react-i18next';
+import { useDescribeChange } from '../../../lib/describe-change.ts';
 import { useFormatters } from '../../../lib/format.ts';
 import { useNewsPostHistory } from '../api/get-news-post-history.ts';
 
@@ -8,6 +8,7 @@ import { useNewsPostHistory } from '../api/get-news-post-history.ts';
 export function NewsHistory({ postId }: { postId: number }) {
   const { t } = useTranslation('news');
   const format = useFormatters();
+  const describe = useDescribeChange();
   const history = useNewsPostHistory(postId);
 
   if (history.isPending) return <Skeleton height={80} />;
@@ -19,7 +20,7 @@ export function NewsHistory({ postId }: { postId: number }) {
       {history.data.items.map((entry) => (
         <Timeline.Item key={entry.id} title={t(`history.actions.${entry.action}`, { defaultValue: entry.action })}>
           <Stack gap={0}>
-            <Text size="sm">{actorLabel(entry.actorEmail, t('history.system'))}</Text>
+            <Text size="sm">{describe.actor(entry.actorEmail)}</Text>
             <Text size="xs" c="dimmed">
               {format.dateTime(entry.at)}
             </Text>
