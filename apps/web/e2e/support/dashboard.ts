@@ -4,8 +4,8 @@ const day = (date: Date) => date.toISOString().slice(0, 10);
 
 /**
  * The dashboard over the demo's last year, once a top reward's link is on screen. Every list of it holds
- * rows there, while the landing's last 30 days' top rewards come and go with the hour of the run (a check
- * of the landing alone passed at 17:58 and failed at 18:07 against the same build).
+ * rows there, while the landing's last 30 days' top rewards come and go with the hour of the run: a check
+ * of the landing alone passed and failed against the same build, an hour apart.
  */
 export async function openDashboardOverAYear(page: Page): Promise<void> {
   const today = new Date();

@@ -179,15 +179,26 @@ describe('DataTable with list parameters', () => {
   });
 });
 
-/**
- * The selection belongs to the rows on screen (commit 0092ce0): a background refetch of the same rows
- * keeps it — clearing it on every new answer took the bulk buttons away under the user's pointer —,
- * rows that left the page drop out of it, and another page, sort or filter starts empty.
- */
+/** The two shops as one answered page, with the columns under test (and a row selection). */
+function renderShops(columns: DataTableColumn<Shop, 'name' | 'city'>[], selection?: { getRowLabel: (shop: Shop) => string; actions: () => null }) {
+  renderWithProviders(
+    <DataTable
+      caption="Negozi"
+      columns={columns}
+      query={{ data: { items: shops, total: shops.length, page: 1, pageSize: 10 }, isError: false, isFetching: false }}
+      params={{ page: 1, pageSize: 10, sort: 'name', order: 'asc' }}
+      onChange={() => undefined}
+      getRowId={(shop) => shop.id}
+      emptyText="Nessun negozio"
+      {...(selection ? { selection } : {})}
+    />,
+  );
+}
+
 describe('DataTable first render', () => {
   it('renders its rows once when it mounts with them: nothing it sets in an effect renders the table again', async () => {
     const cellRenders: string[] = [];
-    const countedColumns: DataTableColumn<Shop, 'name'>[] = [
+    const countedColumns: DataTableColumn<Shop, 'name' | 'city'>[] = [
       {
         id: 'name',
         header: 'Nome',
@@ -198,18 +209,7 @@ describe('DataTable first render', () => {
         },
       },
     ];
-    renderWithProviders(
-      <DataTable
-        caption="Negozi"
-        columns={countedColumns}
-        query={{ data: { items: shops, total: shops.length, page: 1, pageSize: 10 }, isError: false, isFetching: false }}
-        params={{ page: 1, pageSize: 10, sort: 'name', order: 'asc' }}
-        onChange={() => undefined}
-        getRowId={(shop) => shop.id}
-        emptyText="Nessun negozio"
-        selection={{ getRowLabel: (shop) => shop.name, actions: () => null }}
-      />,
-    );
+    renderShops(countedColumns, { getRowLabel: (shop) => shop.name, actions: () => null });
     expect(await screen.findByText('Caffè Roma')).toBeInTheDocument();
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(cellRenders).toEqual(['a', 'b']);
@@ -221,17 +221,7 @@ describe('DataTable first render', () => {
       { id: 'city', header: 'Città di iscrizione', sortField: 'city', isWhole: true, cell: (shop) => `${shop.city} (MI)` },
       { id: 'note', header: 'Nota', cell: () => 'una nota lunga' },
     ];
-    renderWithProviders(
-      <DataTable
-        caption="Negozi"
-        columns={wholeCity}
-        query={{ data: { items: shops, total: shops.length, page: 1, pageSize: 10 }, isError: false, isFetching: false }}
-        params={{ page: 1, pageSize: 10, sort: 'name', order: 'asc' }}
-        onChange={() => undefined}
-        getRowId={(shop) => shop.id}
-        emptyText="Nessun negozio"
-      />,
-    );
+    renderShops(wholeCity);
     expect((await screen.findByText('Milano (MI)')).closest('td')).toHaveStyle({ whiteSpace: 'nowrap' });
     expect(screen.getByRole('columnheader', { name: /Città di iscrizione/ })).toHaveStyle({ whiteSpace: 'nowrap' });
     expect(screen.getAllByText('una nota lunga')[0]!.closest('td')).not.toHaveStyle({ whiteSpace: 'nowrap' });
@@ -239,6 +229,11 @@ describe('DataTable first render', () => {
   });
 });
 
+/**
+ * The selection belongs to the rows on screen (commit 0092ce0): a background refetch of the same rows
+ * keeps it — clearing it on every new answer took the bulk buttons away under the user's pointer —,
+ * rows that left the page drop out of it, and another page, sort or filter starts empty.
+ */
 describe('DataTable row selection across answers', () => {
   /** The rows the server answers now: a test changes them between fetches. */
   function answerRows(initial: Shop[], total = initial.length) {
