@@ -112,6 +112,9 @@ test('an admin handles an erasure request end to end: the customer is anonymised
   await form.getByLabel(/^Tipo di richiesta/).click();
   // The form's picker, not the list's kind filter (a native select with the same option).
   await page.getByRole('listbox').getByRole('option', { name: 'Cancellazione' }).click();
+  // Without a customer, the form says so in the operator's language (not the browser's own bubble).
+  await form.getByRole('button', { name: 'Registra la richiesta' }).click();
+  await expect(form.getByText('Scegli il cliente')).toBeVisible();
   await form.getByLabel(/^Cliente/).fill(customer.cardNumber);
   await page.getByRole('option', { name: new RegExp(customer.cardNumber) }).click();
   await expectNoSeriousA11yViolations(page, 'the new privacy request form');

@@ -46,7 +46,10 @@ function NewRequestForm({ onClose, onCreated, renderCustomerPicker }: Omit<Props
   };
 
   return (
+    // noValidate: the customer's picker is marked required, and the browser's own bubble ("Please fill out
+    // this field", in the browser's language) stood in front of the form's message in the operator's.
     <form
+      noValidate
       onSubmit={(event) => {
         event.preventDefault();
         void submit();
