@@ -7,9 +7,9 @@ import { expectErrorAnswer } from './error-answers.ts';
 
 // S12 sentences in each language: every field message of a 400 must be one of them.
 const ENGLISH_S12 =
-  /( is not valid| is required| minimum length is \d+| maximum length is \d+|^Accepting terms & conditions are required|^The requested .+ is not found|^Required field|^Minimum field length: \d+|^Maximum field length: \d+|^Field is not valid| is too common)/;
+  /( (is|are) not valid| (is|are) required| minimum length is \d+| maximum length is \d+|^Accepting terms & conditions are required|^The requested .+ is not found|^Required field|^Minimum field length: \d+|^Maximum field length: \d+|^Field is not valid| is too common)/;
 const ITALIAN_S12 =
-  /( non è valid[oa]| è obbligatori[oa]|^La lunghezza minima di .+ è \d+|^La lunghezza massima di .+ è \d+|^È necessario accettare i termini|richiesto non trovato|^Campo obbligatorio|^Lunghezza minima del campo|^Lunghezza massima del campo|^Il campo non è valido| è troppo comune)/;
+  /( non (è|sono) valid[oaie]| (è|sono) obbligatori[oaie]?|^La lunghezza minima di .+ è \d+|^La lunghezza massima di .+ è \d+|^È necessario accettare i termini|richiesto non trovato|^Campo obbligatorio|^Lunghezza minima del campo|^Lunghezza massima del campo|^Il campo non è valido| è troppo comune)/;
 
 const collector = createRouteCollector();
 const ctx = await createTestContext({ onRoute: collector.onRoute, env: { RATE_LIMIT_ALLOW: '127.0.0.1' } });

@@ -13,6 +13,8 @@ import {
 import { cardNumberFor, isValidCardNumber, luhnCheckDigit } from './customers.ts';
 import { createMerchantSchema } from './merchants.ts';
 import { message } from './messages.ts';
+import { createProgramSchema } from './programs.ts';
+import { issueMessage } from './validation.ts';
 
 describe('Partita IVA', () => {
   it.each(['00743110157', '00488410010', '07643520567', '00159560366', '04107060966'])('accepts the real number %s', (value) => {
@@ -131,5 +133,26 @@ describe('the merchant form rules', () => {
     expect(message('invalid', 'it', { field: 'vatNumber' })).toBe('Partita IVA non è valida');
     expect(message('invalid', 'it', { field: 'taxCode' })).toBe('Codice fiscale non è valido');
     expect(message('invalid', 'en', { field: 'vatNumber' })).toBe('VAT number is not valid');
+    expect(message('required', 'it', { field: 'merchantIds' })).toBe('Esercenti sono obbligatori');
+    expect(message('invalid', 'it', { field: 'communication' })).toBe('Comunicazioni non sono valide');
+    expect(message('required', 'en', { field: 'merchantIds' })).toBe('Merchants are required');
+  });
+
+  it('says a blank field is required, and an empty list wants one, not that they are invalid', () => {
+    const texts = (schema: typeof createMerchantSchema | typeof createProgramSchema, body: object, options?: { reportInput: true }) =>
+      Object.fromEntries(schema.safeParse(body, options).error!.issues.map((issue) => [issue.path.join('.'), issueMessage(issue, 'it')]));
+    const blankAddress = { street: 'Via Roma 1', city: 'Milano', province: '', postalCode: '' };
+    // As the forms ask (the input reported): blank fields are required, whatever their format rule.
+    expect(texts(createMerchantSchema, { ...valid, vatNumber: '', address: blankAddress }, { reportInput: true })).toEqual({
+      vatNumber: 'Partita IVA è obbligatoria',
+      'address.province': 'Provincia è obbligatoria',
+      'address.postalCode': 'CAP è obbligatorio',
+    });
+    // A typed value that breaks the rule still reads "not valid".
+    expect(texts(createMerchantSchema, { ...valid, vatNumber: '01234567890' }, { reportInput: true })).toEqual({ vatNumber: 'Partita IVA non è valida' });
+    // An empty list, with the input (a form) or without (the API's answer).
+    const program = { name: 'Tessera', type: 'points', pointsPerEuro: 1, merchantIds: [] };
+    expect(texts(createProgramSchema, program, { reportInput: true })).toEqual({ merchantIds: 'Esercenti sono obbligatori' });
+    expect(texts(createProgramSchema, program)).toEqual({ merchantIds: 'Esercenti sono obbligatori' });
   });
 });

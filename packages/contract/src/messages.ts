@@ -41,10 +41,20 @@ function isFeminine(label: string | undefined): boolean {
   return label !== undefined && (loyaltyFieldLabels.feminine as ReadonlySet<string>).has(label);
 }
 
+/** Agreement with a plural label: "Esercenti sono obbligatori", "Merchants are required". */
+function isPlural(label: string | undefined): boolean {
+  return label !== undefined && (loyaltyFieldLabels.plural as ReadonlySet<string>).has(label);
+}
+
+/** The Italian word agreeing with the label: masculine, feminine, masculine plural, feminine plural. */
+function agreeing(label: string | undefined, forms: [string, string, string, string]): string {
+  return forms[(isPlural(label) ? 2 : 0) + (isFeminine(label) ? 1 : 0)]!;
+}
+
 const catalogue: Record<Language, Record<MessageKey, (p: Params) => string>> = {
   en: {
-    invalid: (p) => `${p.field} is not valid`,
-    required: (p) => `${p.field} is required`,
+    invalid: (p) => `${p.field} ${isPlural(p.field) ? 'are' : 'is'} not valid`,
+    required: (p) => `${p.field} ${isPlural(p.field) ? 'are' : 'is'} required`,
     minLength: (p) => `${p.field} minimum length is ${p.min}`,
     maxLength: (p) => `${p.field} maximum length is ${p.max}`,
     termsRequired: () => 'Accepting terms & conditions are required',
@@ -63,8 +73,8 @@ const catalogue: Record<Language, Record<MessageKey, (p: Params) => string>> = {
     tierAbovePrevious: (p) => `${p.field} must be more than ${formatBound(p.min, 'en')}, the previous tier's`,
   },
   it: {
-    invalid: (p) => `${p.field} non è ${isFeminine(p.field) ? 'valida' : 'valido'}`,
-    required: (p) => `${p.field} è ${isFeminine(p.field) ? 'obbligatoria' : 'obbligatorio'}`,
+    invalid: (p) => `${p.field} non ${isPlural(p.field) ? 'sono' : 'è'} ${agreeing(p.field, ['valido', 'valida', 'validi', 'valide'])}`,
+    required: (p) => `${p.field} ${isPlural(p.field) ? 'sono' : 'è'} ${agreeing(p.field, ['obbligatorio', 'obbligatoria', 'obbligatori', 'obbligatorie'])}`,
     minLength: (p) => `La lunghezza minima di ${p.field} è ${p.min}`,
     maxLength: (p) => `La lunghezza massima di ${p.field} è ${p.max}`,
     termsRequired: () => 'È necessario accettare i termini e le condizioni',

@@ -76,12 +76,26 @@ function isMissing(issue: IssueLike): boolean {
   return /received (undefined|null)/.test(issue.message ?? '');
 }
 
+/**
+ * Left blank: nothing typed, nothing chosen. Known only when zod reports the input (`reportInput`,
+ * which the forms ask for); a rule across fields (`superRefine`) reports the whole object, never blank.
+ */
+function isBlank(issue: IssueLike): boolean {
+  if (!('input' in issue)) return false;
+  const { input } = issue;
+  return input === undefined || input === null || input === '' || (Array.isArray(input) && input.length === 0);
+}
+
 /** Turns one zod issue into the S12 text for its field, in the given language. */
 export function issueMessage(issue: IssueLike, language: Language): string {
   const dotted = issueField(issue);
   // The label of the last named part: "merchantIds.3" is about merchantIds, not "3".
   const field = dotted === '' ? 'body' : (dotted.split('.').filter((part) => !/^\d+$/.test(part)).at(-1) ?? dotted);
   const key = issue.params?.['messageKey'];
+  // A blank field (or an empty list) reads "<field> is required" whatever rule it failed first, its
+  // format's or its length's: "Partita IVA non è valida" for an empty field sent people looking for a
+  // mistake in what they had not typed.
+  if ((key === undefined || key === 'invalid') && isBlank(issue)) return message('required', language, { field });
   if (typeof key === 'string') {
     const bound = (name: 'min' | 'max') => {
       const value = issue.params?.[name];
@@ -99,6 +113,8 @@ export function issueMessage(issue: IssueLike, language: Language): string {
       }
       // A number below its bound says the bound, written as the reader writes numbers.
       if (issue.origin === 'number' && typeof issue.minimum === 'number') return message('minValue', language, { field, min: issue.minimum });
+      // A list shorter than one is empty (the API's issues carry no input).
+      if (issue.origin === 'array' && Number(issue.minimum) <= 1) return message('required', language, { field });
       return message('invalid', language, { field });
     case 'too_big':
       if (issue.origin === 'string') return message('maxLength', language, { field, max: Number(issue.maximum) });

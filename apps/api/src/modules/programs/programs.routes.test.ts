@@ -75,8 +75,8 @@ describe('programs API', () => {
     expect(points.statusCode).toBe(400);
     expect(points.json().error.fields).toEqual(
       expect.arrayContaining([
-        { field: 'pointsPerEuro', message: 'Punti per euro è obbligatorio' },
-        { field: 'expiry.days', message: 'Giorni è obbligatorio' },
+        { field: 'pointsPerEuro', message: 'Punti per euro sono obbligatori' },
+        { field: 'expiry.days', message: 'Giorni sono obbligatori' },
       ]),
     );
     const tiers = await create(
