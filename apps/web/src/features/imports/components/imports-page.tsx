@@ -1,4 +1,4 @@
-import { Drawer, Title } from '@mantine/core';
+import { Drawer } from '@mantine/core';
 import { IMPORT_KINDS, IMPORT_STATUSES, listImportsQuerySchema, type Import } from '@sf/contract/imports';
 import { IconFileImport } from '@tabler/icons-react';
 import { useMemo } from 'react';
@@ -67,11 +67,7 @@ export function ImportsPage({ programOptions }: { programOptions: { value: strin
         position="right"
         size="xl"
         closeButtonProps={{ 'aria-label': t('common:close') }}
-        title={
-          <Title order={2} size="h3">
-            {isNew ? t('wizard.title') : t('detail.title')}
-          </Title>
-        }
+        title={isNew ? t('wizard.title') : t('detail.title')}
       >
         {isNew ? (
           <ImportWizard programOptions={programOptions} onChecked={(detail) => drawer.open(detail.id, { isReplace: true })} onCancel={drawer.close} />
