@@ -1,4 +1,4 @@
-import { useCallback, useMemo } from 'react';
+import { useCallback, useEffect, useMemo } from 'react';
 import { useSearchParams } from 'react-router';
 import type { z } from 'zod';
 
@@ -107,5 +107,14 @@ export type ListState<S extends ListQuerySchema, T> = ReturnType<typeof useListP
 export function useList<S extends ListQuerySchema, T>(schema: S, useData: (query: Record<string, string>) => ListQueryResult<T>): ListState<S, T> {
   const state = useListParams(schema);
   const query = useData(toApiQuery(state.params as Record<string, unknown>));
+  // A page past the last one (a bookmark, Back after rows went away) showed "no customers yet" under
+  // "24.951–3.000 di 3.000": the list moves to its last page instead, in place of the address.
+  const { update } = state;
+  const page = (state.params as { page?: number }).page ?? 1;
+  const answer = query.data;
+  const lastPage = answer && answer.total > 0 && answer.items.length === 0 ? Math.ceil(answer.total / answer.pageSize) : null;
+  useEffect(() => {
+    if (lastPage !== null && page > lastPage) update({ page: lastPage } as unknown as Partial<ListParams<S>>, { isReplace: true });
+  }, [lastPage, page, update]);
   return { ...state, query };
 }

@@ -115,6 +115,22 @@ describe('Clienti', { timeout: 30_000 }, () => {
     await waitFor(async () => expect(await tierChoices()).toEqual(['Tutti i livelli', 'Bronzo', 'Oro']));
   });
 
+  it('moves a page past the last one to the last page, instead of saying there are no customers', async () => {
+    const pages: string[] = [];
+    server.use(
+      http.get('/api/admin/customers', ({ request }) => {
+        const page = Number(new URL(request.url).searchParams.get('page'));
+        pages.push(String(page));
+        return HttpResponse.json({ items: page <= 3 ? [customer()] : [], total: 51, page, pageSize: 25 });
+      }),
+    );
+    const { router } = renderWithProviders(<CustomersPage programOptions={programs} hrefFor={(id) => `/customers/${id}`} />, { route: '/customers?page=999', user: admin });
+    expect(await screen.findByText('51–51 di 51')).toBeInTheDocument();
+    expect(router.state.location.search).toBe('?page=3');
+    expect(pages).toEqual(['999', '3']);
+    expect(screen.queryByText(/Ancora nessun cliente/)).toBeNull();
+  });
+
   it('says "più di 10.000" when the API counted only up to its cap, never a wrong exact count', async () => {
     server.use(
       http.get('/api/admin/customers', () =>
