@@ -31,3 +31,11 @@ export function isApiError(error: unknown): error is ApiError {
 export function hasFieldErrors(error: unknown): error is ApiError & { fields: FieldError[] } {
   return isApiError(error) && (error.code === 'validation' || error.code === 'already_used') && (error.fields?.length ?? 0) > 0;
 }
+
+/**
+ * A record's address that leads to no record: 404, or 400 when the id in the address is not even an id
+ * (`/customers/abc`). Its page says so in words (`RecordNotFound`) rather than as an error.
+ */
+export function isMissingRecord(error: unknown): boolean {
+  return isApiError(error) && (error.status === 404 || (error.status === 400 && error.code === 'validation'));
+}

@@ -74,8 +74,8 @@ export function Component() {
         )}
         ledger={(customer) => <CustomerLedger customerId={customer.id} names={lookups.names} />}
         wallet={(customer) => <CustomerWallet customer={customer} />}
+        messages={(customer) => <CustomerMessagesPanel customerId={customer.id} />}
       />
-      <CustomerMessagesPanel key={`messages-${id}`} customerId={id} />
       <LedgerActionDialog kind={dialog?.kind ?? null} customer={dialog?.customer ?? null} onClose={() => setDialog(null)} />
       <RewardActionDialog isOpen={rewardFor !== null} customer={rewardFor} onClose={() => setRewardFor(null)} />
     </>

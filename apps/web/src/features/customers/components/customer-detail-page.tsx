@@ -7,7 +7,9 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useCan } from '../../../components/can.tsx';
 import { useDrawerParam } from '../../../hooks/use-drawer-param.ts';
+import { RecordNotFound } from '../../../components/ui/record-not-found.tsx';
 import { describeApiError } from '../../../lib/api-client.ts';
+import { isMissingRecord } from '../../../lib/api-error.ts';
 import { useFormatters } from '../../../lib/format.ts';
 import { notifySuccess } from '../../../lib/notify.ts';
 import { useCustomer } from '../api/get-customer.ts';
@@ -28,6 +30,8 @@ type Props = {
   ledger?: (customer: Customer) => ReactNode;
   /** Composed by the route: the card in the customer's phone, under the card (the wallet feature). */
   wallet?: (customer: Customer) => ReactNode;
+  /** Composed by the route: the messages sent to the customer, last (the campaigns feature). */
+  messages?: (customer: Customer) => ReactNode;
 };
 
 function Field({ label, value }: { label: string; value: ReactNode }) {
@@ -66,7 +70,7 @@ function BlockButton({ customer }: { customer: Customer }) {
 }
 
 /** `/customers/:id` — the customer's page: personal data, card, consents, memberships and ledger. */
-export function CustomerDetailPage({ customerId, listHref, actions, memberships, ledger, wallet }: Props) {
+export function CustomerDetailPage({ customerId, listHref, actions, memberships, ledger, wallet, messages }: Props) {
   const { t } = useTranslation('customers');
   const format = useFormatters();
   const canWrite = useCan('customers:write');
@@ -75,6 +79,15 @@ export function CustomerDetailPage({ customerId, listHref, actions, memberships,
   const customer = query.data;
   useRecordTitle(customer ? customerName(customer, t) : undefined);
 
+  if (isMissingRecord(query.error)) {
+    const back = (
+      <Group gap={4}>
+        <IconArrowLeft size={14} aria-hidden />
+        {t('page.back')}
+      </Group>
+    );
+    return <RecordNotFound title={t('page.notFound.title')} text={t('page.notFound.text')} back={back} backHref={listHref} />;
+  }
   if (query.isError) {
     return (
       <Alert color="red" role="alert">
@@ -139,6 +152,7 @@ export function CustomerDetailPage({ customerId, listHref, actions, memberships,
       </Grid>
       {memberships?.(customer)}
       {ledger?.(customer)}
+      {messages?.(customer)}
       <CustomerFormDrawer isOpen={editor.target !== null} customer={customer} onClose={editor.close} onSaved={() => editor.close()} />
     </Stack>
   );

@@ -1,7 +1,8 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished, vi } from 'vitest';
+import { toastModule } from '../../../lib/notify.ts';
 import { server } from '../../../testing/msw-server.ts';
 import { renderRoutes, renderWithProviders } from '../../../testing/test-utils.tsx';
 import { customer } from '../testing/customer-fixtures.ts';
@@ -282,6 +283,25 @@ describe('Clienti', { timeout: 30_000 }, () => {
     expect(within(drawer).queryByText(/Qualcun altro/)).toBeNull();
     expect(within(drawer).getByRole('textbox', { name: /^Cognome/ })).toHaveValue('Rossi');
     expect(screen.getByRole('dialog', { name: 'Nuovo cliente' })).toBeInTheDocument();
+  });
+
+  it.each([
+    ['an id that is no customer', '00000000-0000-4000-8000-0000000000aa', 404, { code: 'not_found', message: 'Cliente richiesto non trovato' }],
+    ['an address that holds no id', 'abc', 400, { code: 'validation', message: 'Id non è valido', fields: [{ field: 'id', message: 'Id non è valido' }] }],
+  ])('says in words that there is no such customer, for %s, with the way back and no toast', async (_case, id, status, error) => {
+    const { notifications } = await toastModule();
+    const show = vi.spyOn(notifications, 'show').mockImplementation(() => 'toast');
+    onTestFinished(() => show.mockRestore());
+    server.use(http.get(`/api/admin/customers/${id}`, () => HttpResponse.json({ error: { ...error, requestId: 'r' } }, { status })));
+    renderWithProviders(<CustomerDetailPage customerId={id} listHref="/customers" messages={() => <p>Messaggi</p>} />, { route: `/customers/${id}`, user: admin });
+    expect(await screen.findByRole('heading', { name: 'Cliente non trovato', level: 1 })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Tutti i clienti' })).toHaveAttribute('href', '/customers');
+    expect(screen.queryByText(error.message)).toBeNull();
+    // Nothing of a customer's page beneath (the route's panels ask for a customer that is not there).
+    expect(screen.queryByText('Messaggi')).toBeNull();
+    // Toasts are raised a microtask later (notify.ts): give a stray one the chance to appear.
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(show).not.toHaveBeenCalled();
   });
 
   it('shows the card with QR and barcode, the consents and their history, and records a withdrawal with channel and notice', async () => {

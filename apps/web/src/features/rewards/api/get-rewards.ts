@@ -26,7 +26,8 @@ export function useReward(id: string | null) {
   return useQuery(
     queryOptions({
       queryKey: rewardKeys.reward(id ?? ''),
-      queryFn: ({ signal }) => apiClient.get<Reward>(`${REWARDS_PATH}/${id}`, { signal }),
+      // No toast: the reward's page and its form's drawer say what failed.
+      queryFn: ({ signal }) => apiClient.get<Reward>(`${REWARDS_PATH}/${id}`, { signal, isSilent: true }),
       enabled: Boolean(id),
     }),
   );

@@ -36,6 +36,17 @@ describe('a reward’s vouchers: nothing changed without a word', { timeout: 30_
     expect(await screen.findByText(/01\/11\/2026.*30\/06\/2027/)).toBeInTheDocument();
   });
 
+  it('says in words that there is no such reward, with the way back, for an id that is none', async () => {
+    server.use(http.get(`/api/admin/rewards/${REWARD_ID}`, () => HttpResponse.json({ error: { code: 'not_found', message: 'Premio richiesto non trovato', requestId: 'r' } }, { status: 404 })));
+    renderWithProviders(
+      <RewardDetailPage rewardId={REWARD_ID} listHref="/rewards" programs={[]} merchantsOfProgram={() => []} customerHref={(id) => `/customers/${id}`} />,
+      { route: `/rewards/${REWARD_ID}`, user: { role: 'admin' } },
+    );
+    expect(await screen.findByRole('heading', { name: 'Premio non trovato', level: 1 })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: '← Tutti i premi' })).toHaveAttribute('href', '/rewards');
+    expect(screen.queryByText('Impossibile caricare i premi')).toBeNull();
+  });
+
   it('names the reward in the browser’s tab while its page is shown (WCAG 2.4.2)', async () => {
     renderPage(() => batch({}));
     expect(await screen.findByRole('heading', { level: 1, name: gelato.name })).toBeInTheDocument();

@@ -8,10 +8,11 @@ import { Link } from 'react-router';
 import { Can } from '../../../components/can.tsx';
 import { type DataTableColumn } from '../../../components/ui/data-table.tsx';
 import { ListTable, ListToolbar } from '../../../components/ui/list-page.tsx';
+import { RecordNotFound } from '../../../components/ui/record-not-found.tsx';
 import { useDrawerParam } from '../../../hooks/use-drawer-param.ts';
 import { useList, type ListParams } from '../../../hooks/use-list-params.ts';
 import { describeApiError } from '../../../lib/api-client.ts';
-import { hasFieldErrors } from '../../../lib/api-error.ts';
+import { hasFieldErrors, isMissingRecord } from '../../../lib/api-error.ts';
 import { useFormatters } from '../../../lib/format.ts';
 import { notifyError, notifySuccess } from '../../../lib/notify.ts';
 import { useReward } from '../api/get-rewards.ts';
@@ -316,7 +317,8 @@ export function RewardDetailPage({ rewardId, listHref, programs, merchantsOfProg
   const query = useReward(rewardId);
   const reward = query.data;
   useRecordTitle(reward?.name);
-  if (query.isError) return <Alert color="red" title={t('errorTitle')}>{describeApiError(query.error)}</Alert>;
+  if (isMissingRecord(query.error)) return <RecordNotFound title={t('notFound.title')} text={t('notFound.text')} back={t('backToList')} backHref={listHref} />;
+  if (query.isError) return <Alert color="red" role="alert" title={t('errorTitle')}>{describeApiError(query.error)}</Alert>;
   if (!reward) return <Loader aria-label={t('loading')} />;
   return (
     <Stack gap="lg">

@@ -1,4 +1,4 @@
-import { Button, Drawer, FileInput, Group, Image, Loader, NumberInput, Select, SimpleGrid, Stack, Text, TextInput, Textarea } from '@mantine/core';
+import { Alert, Button, Drawer, FileInput, Group, Image, Loader, NumberInput, Select, SimpleGrid, Stack, Text, TextInput, Textarea } from '@mantine/core';
 import { REWARD_STATUSES, createRewardSchema, type CreateReward, type Reward, type UpdateReward } from '@sf/contract/rewards';
 import { useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
@@ -198,6 +198,10 @@ export function RewardFormDrawer({ target, programs, onClose, onSaved }: { targe
         <RewardForm reward={null} programs={programs} onSaved={onSaved} />
       ) : query.data ? (
         <RewardForm key={`${query.data.id}-${query.data.version}`} reward={query.data} programs={programs} onSaved={onSaved} />
+      ) : query.isError ? (
+        <Alert color="red" role="alert">
+          {describeApiError(query.error)}
+        </Alert>
       ) : (
         <Loader aria-label={t('loading')} />
       )}
