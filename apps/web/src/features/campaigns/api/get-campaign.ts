@@ -4,7 +4,8 @@ import { apiClient } from '../../../lib/api-client.ts';
 import { CAMPAIGNS_PATH, campaignKeys } from './get-campaigns.ts';
 
 export function getCampaign(id: string, signal?: AbortSignal): Promise<Campaign> {
-  return apiClient.get<Campaign>(`${CAMPAIGNS_PATH}/${id}`, { signal });
+  // No toast: the drawer that asks says what failed.
+  return apiClient.get<Campaign>(`${CAMPAIGNS_PATH}/${id}`, { signal, isSilent: true });
 }
 
 /** One campaign; while it sends, its report is read again every two seconds. */

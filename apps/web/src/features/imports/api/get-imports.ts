@@ -32,7 +32,8 @@ export function useImport(id: string | null) {
   return useQuery({
     ...queryOptions({
       queryKey: importKeys.detail(id ?? ''),
-      queryFn: ({ signal }) => apiClient.get<ImportDetail>(`${IMPORTS_PATH}/${id}`, { signal }),
+      // No toast: the drawer says what failed.
+      queryFn: ({ signal }) => apiClient.get<ImportDetail>(`${IMPORTS_PATH}/${id}`, { signal, isSilent: true }),
       refetchInterval: (current) => (isActive(current.state.data?.status) ? 1000 : false),
     }),
     enabled: id !== null,

@@ -109,6 +109,16 @@ describe('Importazioni', { timeout: 30_000 }, () => {
     expect(Object.fromEntries(seen.at(-1)!)).toMatchObject({ status: 'running', sort: 'createdAt', order: 'desc' });
   });
 
+  it('says why an import it cannot open is not shown, in the drawer, instead of loading for ever', async () => {
+    server.use(
+      http.get('/api/admin/imports', () => HttpResponse.json({ items: [], total: 0, page: 1, pageSize: 25 })),
+      http.get('/api/admin/imports/00000000-0000-4000-8000-0000000000aa', () => HttpResponse.json({ error: { code: 'not_found', message: 'Importazione richiesta non trovata', requestId: 'r' } }, { status: 404 })),
+    );
+    renderPage('/imports?import=00000000-0000-4000-8000-0000000000aa');
+    const drawer = await screen.findByRole('dialog', { name: 'Importazione' });
+    expect(await within(drawer).findByRole('alert')).toHaveTextContent('Importazione richiesta non trovata');
+  });
+
   it('reads an Italian Excel file, proposes its columns, and checks it only once the required fields are mapped', async () => {
     document.cookie = 'XSRF-TOKEN=t; path=/';
     const user = userEvent.setup();

@@ -4,7 +4,8 @@ import { apiClient } from '../../../lib/api-client.ts';
 import { MERCHANTS_PATH, merchantKeys } from './get-merchants.ts';
 
 export function getMerchant(id: string, signal?: AbortSignal): Promise<Merchant> {
-  return apiClient.get<Merchant>(`${MERCHANTS_PATH}/${id}`, { signal });
+  // No toast: the drawer that asks says what failed.
+  return apiClient.get<Merchant>(`${MERCHANTS_PATH}/${id}`, { signal, isSilent: true });
 }
 
 export function useMerchant(id: string | null) {

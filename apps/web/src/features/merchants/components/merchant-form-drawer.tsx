@@ -1,4 +1,4 @@
-import { Button, Drawer, Group, Loader, Select, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Button, Drawer, Group, Loader, Select, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
 import { modals } from '@mantine/modals';
 import { PROVINCES } from '@sf/contract/italian';
 import { MERCHANT_CATEGORIES, createMerchantSchema, type CreateMerchant, type Merchant, type MerchantStatus } from '@sf/contract/merchants';
@@ -249,9 +249,9 @@ export function MerchantFormDrawer({ target, onClose, onCreated }: Props) {
       {target === 'new' ? <MerchantForm key="new" merchant={null} onDone={(saved) => onCreated(saved.id)} /> : null}
       {id && !merchant && query.isPending ? <Loader aria-label={t('form.loading')} /> : null}
       {id && query.isError ? (
-        <Text c="red" role="alert">
+        <Alert color="red" role="alert">
           {describeApiError(query.error)}
-        </Text>
+        </Alert>
       ) : null}
       {merchant ? (
         <Stack gap="md">

@@ -4,7 +4,8 @@ import { apiClient } from '../../../lib/api-client.ts';
 import { newsKeys } from './get-news-posts.ts';
 
 export function getNewsPostHistory(id: number, signal?: AbortSignal): Promise<NewsHistory> {
-  return apiClient.get<NewsHistory>(`/admin/news/${id}/history`, { signal });
+  // No toast: the drawer that asks says what failed.
+  return apiClient.get<NewsHistory>(`/admin/news/${id}/history`, { signal, isSilent: true });
 }
 
 export function getNewsPostHistoryQueryOptions(id: number) {

@@ -4,7 +4,8 @@ import { apiClient } from '../../../lib/api-client.ts';
 import { newsKeys } from './get-news-posts.ts';
 
 export function getNewsPost(id: number, signal?: AbortSignal): Promise<NewsPost> {
-  return apiClient.get<NewsPost>(`/admin/news/${id}`, { signal });
+  // No toast: the drawer that asks says what failed.
+  return apiClient.get<NewsPost>(`/admin/news/${id}`, { signal, isSilent: true });
 }
 
 export function getNewsPostQueryOptions(id: number) {

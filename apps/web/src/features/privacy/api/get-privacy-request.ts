@@ -4,7 +4,8 @@ import { apiClient } from '../../../lib/api-client.ts';
 import { PRIVACY_PATH, privacyKeys } from './get-privacy-requests.ts';
 
 export function getPrivacyRequest(id: string, signal?: AbortSignal): Promise<PrivacyRequest> {
-  return apiClient.get<PrivacyRequest>(`${PRIVACY_PATH}/${id}`, { signal });
+  // No toast: the drawer that asks says what failed.
+  return apiClient.get<PrivacyRequest>(`${PRIVACY_PATH}/${id}`, { signal, isSilent: true });
 }
 
 export function usePrivacyRequest(id: string | null) {

@@ -119,6 +119,14 @@ describe('Richieste privacy', { timeout: 30_000 }, () => {
     await waitFor(() => expect(seen.at(-1)!.get('isPending')).toBe('false'));
   });
 
+  it('says why a request it cannot open is not shown, in the drawer, instead of loading for ever', async () => {
+    answer(request());
+    server.use(http.get('/api/admin/privacy-requests/00000000-0000-4000-8000-0000000000aa', () => HttpResponse.json({ error: { code: 'not_found', message: 'Richiesta privacy richiesta non trovata', requestId: 'r' } }, { status: 404 })));
+    renderPage('/privacy-requests?request=00000000-0000-4000-8000-0000000000aa');
+    const drawer = await screen.findByRole('dialog', { name: 'Richiesta privacy' });
+    expect(await within(drawer).findByRole('alert')).toHaveTextContent('Richiesta privacy richiesta non trovata');
+  });
+
   it('records a new request only once a customer is chosen, then opens it', async () => {
     document.cookie = 'XSRF-TOKEN=t; path=/';
     const user = userEvent.setup();

@@ -4,7 +4,8 @@ import { apiClient } from '../../../lib/api-client.ts';
 import { PROGRAMS_PATH, programKeys } from './get-programs.ts';
 
 export function getProgram(id: string, signal?: AbortSignal): Promise<Program> {
-  return apiClient.get<Program>(`${PROGRAMS_PATH}/${id}`, { signal });
+  // No toast: the drawer that asks says what failed.
+  return apiClient.get<Program>(`${PROGRAMS_PATH}/${id}`, { signal, isSilent: true });
 }
 
 export function useProgram(id: string | null) {

@@ -1,4 +1,4 @@
-import { ActionIcon, Button, ColorInput, Drawer, FileButton, Group, Image, Loader, MultiSelect, NumberInput, SegmentedControl, Select, SimpleGrid, Stack, Tabs, Text, TextInput, Textarea, Title } from '@mantine/core';
+import { ActionIcon, Alert, Button, ColorInput, Drawer, FileButton, Group, Image, Loader, MultiSelect, NumberInput, SegmentedControl, Select, SimpleGrid, Stack, Tabs, Text, TextInput, Textarea, Title } from '@mantine/core';
 import {
   BONUS_KINDS,
   EXPIRY_POLICIES,
@@ -375,9 +375,9 @@ export function ProgramFormDrawer({ target, merchantOptions, onClose, onCreated,
       {target === 'new' ? <ProgramForm key="new" program={null} merchantOptions={merchantOptions} onSaved={(saved) => onCreated(saved.id)} /> : null}
       {id && !query.data && query.isPending ? <Loader aria-label={t('form.loading')} /> : null}
       {id && query.isError ? (
-        <Text c="red" role="alert">
+        <Alert color="red" role="alert">
           {describeApiError(query.error)}
-        </Text>
+        </Alert>
       ) : null}
       {query.data ? (
         // An existing program has its "Messaggi automatici" (service e-mails) beside its rules.
