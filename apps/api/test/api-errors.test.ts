@@ -9,7 +9,7 @@ import { expectErrorAnswer } from './error-answers.ts';
 const ENGLISH_S12 =
   /( (is|are) not valid| (is|are) required| minimum length is \d+| maximum length is \d+|^Accepting terms & conditions are required|^The requested .+ is not found|^Required field|^Minimum field length: \d+|^Maximum field length: \d+|^Field is not valid| is too common)/;
 const ITALIAN_S12 =
-  /( non (è|sono) valid[oaie]| (è|sono) obbligatori[oaie]?|^La lunghezza minima di .+ è \d+|^La lunghezza massima di .+ è \d+|^È necessario accettare i termini|richiesto non trovato|^Campo obbligatorio|^Lunghezza minima del campo|^Lunghezza massima del campo|^Il campo non è valido| è troppo comune)/;
+  /( non (è|sono) valid[oaie]| (è|sono) obbligatori[oaie]?|^La lunghezza minima di .+ è \d+|^La lunghezza massima di .+ è \d+|^È necessario accettare i termini| richiest[oaie] non trovat[oaie]|^Campo obbligatorio|^Lunghezza minima del campo|^Lunghezza massima del campo|^Il campo non è valido| è troppo comune)/;
 
 const collector = createRouteCollector();
 const ctx = await createTestContext({ onRoute: collector.onRoute, env: { RATE_LIMIT_ALLOW: '127.0.0.1' } });

@@ -10,7 +10,7 @@ test('the sign-in, registration, forgot-password, reset-password and 404 screens
 
   // With the S12 texts on screen: errors are tied to their fields.
   await page.getByRole('button', { name: 'Accedi', exact: true }).click();
-  await expect(page.getByText('Email è obbligatorio')).toBeVisible();
+  await expect(page.getByText('Email è obbligatoria')).toBeVisible();
   await expectNoSeriousA11yViolations(page, 'the sign-in screen with validation errors');
 
   await page.goto('/auth/registration');

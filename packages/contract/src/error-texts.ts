@@ -178,7 +178,7 @@ const texts = {
   import_invalid: { it: (p) => message('invalid', 'it', { field: String(p['field']) }), en: (p) => message('invalid', 'en', { field: String(p['field']) }) },
   import_not_found: { it: (p) => message('notFound', 'it', { field: String(p['field']) }), en: (p) => message('notFound', 'en', { field: String(p['field']) }) },
   import_duplicate_in_file: {
-    it: (p) => `${message('invalid', 'it', { field: String(p['field']) })}: ripetuto nel file`,
+    it: (p) => `${message('invalid', 'it', { field: String(p['field']) })}: valore ripetuto nel file`,
     en: (p) => `${message('invalid', 'en', { field: String(p['field']) })}: repeated in the file`,
   },
   import_already_exists: {

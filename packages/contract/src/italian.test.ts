@@ -136,6 +136,9 @@ describe('the merchant form rules', () => {
     expect(message('required', 'it', { field: 'merchantIds' })).toBe('Esercenti sono obbligatori');
     expect(message('invalid', 'it', { field: 'communication' })).toBe('Comunicazioni non sono valide');
     expect(message('required', 'en', { field: 'merchantIds' })).toBe('Merchants are required');
+    expect(message('required', 'it', { field: 'email' })).toBe('Email è obbligatoria');
+    expect(message('notFound', 'it', { field: 'campaign' })).toBe('Campagna richiesta non trovata');
+    expect(message('notFound', 'it', { field: 'customer' })).toBe('Cliente richiesto non trovato');
   });
 
   it('says a blank field is required, and an empty list wants one, not that they are invalid', () => {

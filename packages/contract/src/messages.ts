@@ -78,7 +78,7 @@ const catalogue: Record<Language, Record<MessageKey, (p: Params) => string>> = {
     minLength: (p) => `La lunghezza minima di ${p.field} è ${p.min}`,
     maxLength: (p) => `La lunghezza massima di ${p.field} è ${p.max}`,
     termsRequired: () => 'È necessario accettare i termini e le condizioni',
-    notFound: (p) => `${p.field} richiesto non trovato`,
+    notFound: (p) => `${p.field} ${agreeing(p.field, ['richiesto non trovato', 'richiesta non trovata', 'richiesti non trovati', 'richieste non trovate'])}`,
     loginIncorrect: () => 'I dati di accesso non sono corretti',
     requiredField: () => 'Campo obbligatorio',
     minFieldLength: (p) => `Lunghezza minima del campo: ${p.min}`,

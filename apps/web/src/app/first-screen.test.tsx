@@ -27,7 +27,7 @@ describe('first screen: the sign-in page without the router', () => {
     await waitFor(() => expect(document.title).toBe('Accedi · Social Fidelity'));
     expect(screen.getByText(/v8\.0\.34/)).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Accedi' }));
-    expect(await screen.findByText('Password è obbligatorio')).toBeInTheDocument();
+    expect(await screen.findByText('Password è obbligatoria')).toBeInTheDocument();
     await user.click(screen.getByRole('radio', { name: 'English' }));
     expect(await screen.findByText('Password is required')).toBeInTheDocument();
     expect(screen.getByRole('heading', { name: 'Sign in' })).toBeInTheDocument();

@@ -70,10 +70,10 @@ describe('CSV import of customers', () => {
     const errors = detail.errors.map((error: { row: number; column: string; message: string }) => [error.row, error.column, error.message]);
     expect(errors).toEqual(
       expect.arrayContaining([
-        [3, 'Email', 'Email non è valido'],
+        [3, 'Email', 'Email non è valida'],
         [3, 'Data di nascita', 'Data di nascita non è valida'],
         [4, 'Nome', 'Nome è obbligatorio'],
-        [5, 'Email', 'Email non è valido: ripetuto nel file'],
+        [5, 'Email', 'Email non è valida: valore ripetuto nel file'],
         [6, 'Provincia', 'Provincia non è valida'],
         [6, 'Consenso marketing', 'Consenso marketing non è valido: usa sì o no'],
         [8, 'Codice invito', expect.stringContaining('non è valido')],

@@ -103,7 +103,7 @@ describe('news routes', () => {
     it('requires a future publishAt for a scheduled post and names the field', async () => {
       const missing = await create({ title: 'Programmato', status: 'scheduled' });
       expect(missing.statusCode).toBe(400);
-      expect(missing.json().error.fields).toEqual([{ field: 'publishAt', message: 'Data di pubblicazione è obbligatorio' }]);
+      expect(missing.json().error.fields).toEqual([{ field: 'publishAt', message: 'Data di pubblicazione è obbligatoria' }]);
       const past = await ctx.request({
         method: 'POST',
         url: '/api/admin/news',
@@ -123,7 +123,7 @@ describe('news routes', () => {
       expect(badDate.json().error.fields[0].field).toBe('publishAt');
       const cover = await create({ title: 'Copertina', coverImageId: 'does-not-exist' });
       expect(cover.statusCode).toBe(400);
-      expect(cover.json().error.fields).toEqual([{ field: 'coverImageId', message: 'Immagine di copertina non è valido' }]);
+      expect(cover.json().error.fields).toEqual([{ field: 'coverImageId', message: 'Immagine di copertina non è valida' }]);
       const status = await create({ title: 'Archiviato', status: 'archived' });
       expect(status.json().error.fields[0].field).toBe('status');
     });
@@ -139,7 +139,7 @@ describe('news routes', () => {
     it('requires the version on update', async () => {
       const response = await ctx.request({ method: 'PATCH', url: '/api/admin/news/1', payload: { title: 'Senza versione' }, token: editor });
       expect(response.statusCode).toBe(400);
-      expect(response.json().error.fields[0]).toEqual({ field: 'version', message: 'Versione è obbligatorio' });
+      expect(response.json().error.fields[0]).toEqual({ field: 'version', message: 'Versione è obbligatoria' });
     });
   });
 

@@ -152,7 +152,7 @@ describe('staff invitations through a real SMTP server', () => {
     });
     const bad = await invite({ email: 'not-an-address', displayName: 'Qualcuno', role: 'editor' });
     expect(bad.statusCode).toBe(400);
-    expect(bad.json().error.fields[0]).toMatchObject({ field: 'email', message: 'Email non è valido' });
+    expect(bad.json().error.fields[0]).toMatchObject({ field: 'email', message: 'Email non è valida' });
     const member = await invite({ email: 'someone@example.test', displayName: 'Qualcuno', role: 'member' });
     expect(member.statusCode).toBe(400);
     expect(member.json().error.fields[0].field).toBe('role');

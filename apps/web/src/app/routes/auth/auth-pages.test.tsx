@@ -32,7 +32,7 @@ describe('registration (S6, B7)', () => {
     await user.click(screen.getByRole('button', { name: 'Registrati' }));
     expect(await screen.findByText('Nome è obbligatorio')).toBeInTheDocument();
     expect(screen.getByText('Cognome è obbligatorio')).toBeInTheDocument();
-    expect(screen.getByText('Email è obbligatorio')).toBeInTheDocument();
+    expect(screen.getByText('Email è obbligatoria')).toBeInTheDocument();
     expect(screen.getByText('È necessario accettare i termini e le condizioni')).toBeInTheDocument();
   });
 

@@ -26,10 +26,10 @@ describe('login form', () => {
     renderLogin();
     const email = screen.getByLabelText(/^Email/);
     await user.type(email, 'not-an-email');
-    expect(await screen.findByText('Email non è valido')).toBeInTheDocument();
+    expect(await screen.findByText('Email non è valida')).toBeInTheDocument();
     expect(email).toHaveAttribute('aria-invalid', 'true');
     await user.clear(email);
-    expect(await screen.findByText('Email è obbligatorio')).toBeInTheDocument();
+    expect(await screen.findByText('Email è obbligatoria')).toBeInTheDocument();
   });
 
   it('shows the S12 texts on submit, in English', async () => {
@@ -44,7 +44,7 @@ describe('login form', () => {
     const user = userEvent.setup();
     renderLogin();
     await user.click(screen.getByRole('button', { name: 'Accedi' }));
-    expect(await screen.findByText('Password è obbligatorio')).toBeInTheDocument();
+    expect(await screen.findByText('Password è obbligatoria')).toBeInTheDocument();
     await user.click(screen.getByRole('radio', { name: 'English' }));
     expect(await screen.findByText('Password is required')).toBeInTheDocument();
     expect(screen.getByText(/v8\.0\.34/)).toBeInTheDocument();

@@ -187,7 +187,7 @@ describe('Clienti', { timeout: 30_000 }, () => {
     await user.type(within(drawer).getByRole('textbox', { name: /^E-mail/ }), 'marco@');
     await user.click(within(drawer).getByRole('button', { name: 'Crea cliente' }));
     // The contract's wording, the same the API would answer.
-    expect(await within(drawer).findByText('Email non è valido')).toBeInTheDocument();
+    expect(await within(drawer).findByText('Email non è valida')).toBeInTheDocument();
     await user.type(within(drawer).getByRole('textbox', { name: /^E-mail/ }), 'example.it');
     await user.click(within(drawer).getByRole('checkbox', { name: 'Marketing' }));
     // Italian unless the operator picks another language.
