@@ -78,6 +78,17 @@ describe('CampaignEditor', () => {
     expect(screen.getAllByRole('option', { hidden: true }).map((option) => option.textContent)).toEqual(['Bronzo']);
   });
 
+  it('names the fields a new campaign needs, in the words of every form, and sends nothing', async () => {
+    answerAudience();
+    const posted: unknown[] = [];
+    server.use(http.post('/api/admin/campaigns', async ({ request }) => HttpResponse.json(posted.push(await request.json()), { status: 500 })));
+    renderEditor(null);
+    await userEvent.setup().click(screen.getByRole('button', { name: 'Salva bozza' }));
+    expect(await screen.findByText('Nome è obbligatorio')).toBeInTheDocument();
+    expect(screen.getByText('Oggetto è obbligatorio')).toBeInTheDocument();
+    expect(posted).toEqual([]);
+  });
+
   it('offers save, test, send and schedule on a draft, and no cancel', async () => {
     answerAudience();
     renderEditor('draft');

@@ -2,11 +2,13 @@ import { Alert, Badge, Button, Group, List, Loader, NumberInput, Paper, Select, 
 import { useDebouncedValue } from '@mantine/hooks';
 import type { Campaign, CampaignAudience } from '@sf/contract/campaigns';
 import { CAMPAIGN_BOUNDS } from '@sf/contract/campaigns';
+import { message } from '@sf/contract/messages';
 import { useMemo, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Can } from '../../../components/can.tsx';
 import { useFormatters } from '../../../lib/format.ts';
 import { notifySuccess } from '../../../lib/notify.ts';
+import { currentLanguage } from '../../../lib/texts.ts';
 import { useCampaignAudience } from '../api/get-campaign-audience.ts';
 import { useCancelCampaign, useSendCampaign, useSendCampaignTest } from '../api/run-campaign-action.ts';
 import { useCreateCampaign, useUpdateCampaign } from '../api/save-campaign.ts';
@@ -167,8 +169,9 @@ export function CampaignEditor({ campaign, programOptions, merchantOptions, rend
 
   const validate = (): boolean => {
     const next: typeof errors = {};
-    if (draft.name.trim() === '') next.name = t('errors.required', { field: t('fields.name') });
-    if (draft.subject.trim() === '') next.subject = t('errors.required', { field: t('fields.subject') });
+    // The contract's words, as every form's and the API's (S12).
+    if (draft.name.trim() === '') next.name = message('required', currentLanguage(), { field: 'name' });
+    if (draft.subject.trim() === '') next.subject = message('required', currentLanguage(), { field: 'subject' });
     setErrors(next);
     return Object.keys(next).length === 0;
   };
