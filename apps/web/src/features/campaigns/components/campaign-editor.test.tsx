@@ -81,7 +81,12 @@ describe('CampaignEditor', () => {
   it('names the fields a new campaign needs, in the words of every form, and sends nothing', async () => {
     answerAudience();
     const posted: unknown[] = [];
-    server.use(http.post('/api/admin/campaigns', async ({ request }) => HttpResponse.json(posted.push(await request.json()), { status: 500 })));
+    server.use(
+      http.post('/api/admin/campaigns', async ({ request }) => {
+        posted.push(await request.json());
+        return HttpResponse.json({ error: { code: 'internal', message: 'x', requestId: 'r' } }, { status: 500 });
+      }),
+    );
     renderEditor(null);
     await userEvent.setup().click(screen.getByRole('button', { name: 'Salva bozza' }));
     expect(await screen.findByText('Nome è obbligatorio')).toBeInTheDocument();
