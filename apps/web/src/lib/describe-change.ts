@@ -15,10 +15,17 @@ export function useDescribeChange() {
     actor(actorEmail: string | null): string {
       return actorLabel(actorEmail, t('system'));
     },
-    action(code: string): string {
+    /**
+     * With the entity's type the verb agrees with it: "Creata" for a "prova social", as `genders` says
+     * (i18next's context: `verbs.create_female`, else `verbs.create`). Verbs read before the entity's
+     * name too ("Generated codes for" reward), as in Ultime modifiche and beside the Audit's Entità.
+     */
+    action(code: string, entityType?: string): string {
       if (i18n.exists(`changes:actions.${code}`) && typeof t(`actions.${code}`, { returnObjects: true }) === 'string') return t(`actions.${code}`);
       const verb = code.split('.').at(-1) ?? code;
-      return i18n.exists(`changes:verbs.${verb}`) ? t(`verbs.${verb}`) : t('otherAction');
+      if (!i18n.exists(`changes:verbs.${verb}`)) return t('otherAction');
+      const gender = entityType && i18n.exists(`changes:genders.${entityType}`) ? t(`genders.${entityType}`) : undefined;
+      return t(`verbs.${verb}`, gender ? { context: gender } : {});
     },
     entity(type: string): string {
       return i18n.exists(`changes:entities.${type}`) ? t(`entities.${type}`) : t('otherEntity');

@@ -28,7 +28,7 @@ export function AuditChange({ entry, onClose }: { entry: AuditEntry | null; onCl
           <Text size="sm">
             {t('change.summary', {
               who: describe.actor(entry.actorEmail),
-              action: entry.action === 'read' ? t('kinds.read') : describe.action(entry.action),
+              action: entry.action === 'read' ? t('kinds.read') : describe.action(entry.action, entry.entityType),
               entity: describe.entity(entry.entityType),
               id: entry.entityId ?? '—',
               when: format.dateTime(entry.at),

@@ -38,7 +38,7 @@ export function AuditPage() {
         header: t('columns.action'),
         cell: (entry) => (
           <>
-            {entry.action === 'read' ? t('kinds.read') : describe.action(entry.action)}
+            {entry.action === 'read' ? t('kinds.read') : describe.action(entry.action, entry.entityType)}
             <StoredName>{entry.action}</StoredName>
           </>
         ),

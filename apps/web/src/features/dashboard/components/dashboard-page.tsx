@@ -152,7 +152,7 @@ function LatestChanges({ entries }: { entries: Dashboard['latestChanges'] }) {
             </Table.Thead>
             <Table.Tbody>
               {entries.map((entry) => {
-                const what = describe.action(entry.action);
+                const what = describe.action(entry.action, entry.entityType);
                 const entity = describe.entity(entry.entityType);
                 // "movimento n. 58542" for a number; a generated id (a reward's UUID) is no name for a person: the word alone.
                 const named = entry.entityId && !UUID_RE.test(entry.entityId) ? t('changes.entity', { type: entity, id: entry.entityId }) : entity;

@@ -20,12 +20,26 @@ describe('Ultime modifiche', () => {
     renderWithProviders(<DashboardPage />, { route: '/dashboard', user: { role: 'admin' } });
     const section = (await screen.findByRole('heading', { name: 'Ultime modifiche' })).closest('section')!;
     expect(within(section).getByText('Accredito movimento n. 58008')).toBeInTheDocument();
-    expect(within(section).getByText('Creato prova social n. 18')).toBeInTheDocument();
+    // The verb agrees with its entity: a "prova social" is feminine.
+    expect(within(section).getByText('Creata prova social n. 18')).toBeInTheDocument();
     expect(within(section).getByText('Modifica elemento n. 7')).toBeInTheDocument();
     // The system's own changes (stored as "system") and one with nobody signed in.
     expect(within(section).getAllByText('Sistema')).toHaveLength(3);
     // A record with a page opens it; a generated id is not printed.
     expect(within(section).getByRole('link', { name: 'premio' })).toHaveAttribute('href', '/rewards/eaf8d935-693b-44f9-b05e-ed3910b8a833');
     expect(section).not.toHaveTextContent(/ledger|social_proof|new_thing|system|eaf8d935/);
+  });
+
+  it('reads as a sentence in English too: the verb before the entity it acts on', async () => {
+    const answer = dashboardAnswer();
+    answer.latestChanges = [
+      { id: 2, at: '2026-11-21T15:06:00.000Z', actorId: null, actorEmail: 'system', action: 'vouchers.generate', entityType: 'reward', entityId: 'eaf8d935-693b-44f9-b05e-ed3910b8a833', requestId: null },
+      { id: 1, at: '2026-11-21T15:00:00.000Z', actorId: 'u', actorEmail: 'admin@demo.test', action: 'create', entityType: 'social_proof', entityId: '18', requestId: null },
+    ];
+    server.use(http.get('/api/admin/dashboard', () => HttpResponse.json(answer)));
+    renderWithProviders(<DashboardPage />, { route: '/dashboard', user: { role: 'admin' }, language: 'en' });
+    const section = (await screen.findByRole('heading', { name: 'Latest changes' })).closest('section')!;
+    expect(section).toHaveTextContent('Generated codes for reward');
+    expect(within(section).getByText('Created social proof #18')).toBeInTheDocument();
   });
 });
