@@ -203,6 +203,13 @@ test('at 1366 px in Italian: focus back after Esc, no list wider than the screen
     if (path === '/customers') expect(await rowsAboveTheFold(page)).toBeGreaterThanOrEqual(9);
     // The ledger's last column, its reversal button, is on the screen, not cut at its edge.
     if (path === '/ledger') await expect(page.getByRole('button', { name: /^Storna/ }).first()).toBeInViewport({ ratio: 1 });
+    // The staff list's search, filters and export in one row: "Stato" used to sit alone beneath.
+    if (path === '/staff') {
+      const top = async (locator: Locator) => Math.round((await locator.boundingBox())?.y ?? -1);
+      const main = page.getByRole('main');
+      const search = main.getByRole('searchbox', { name: /^Cerca/ }).or(main.getByRole('textbox', { name: /^Cerca/ })).first();
+      expect(await top(main.getByRole('combobox', { name: 'Stato' }))).toBe(await top(search));
+    }
   }
   await nav.getByRole('link', { name: 'Clienti', exact: true }).click();
   // Typed once the list is there: typed at once, the search went to the screen being left (Chiavi API

@@ -187,8 +187,12 @@ export function ListHeader({ title, exportPath, params, create }: { title: strin
 /** A list inside a panel or a tab (no title): search and filters on the left, export and create on the right. */
 export function ListToolbar<P>({ exportPath, create, ...filters }: FiltersProps<P> & { exportPath?: string; create?: ListCreateAction }) {
   return (
-    <Group justify="space-between" align="flex-end" wrap="wrap">
-      <ListFilters {...filters} />
+    <Group justify="space-between" align="flex-end" wrap="nowrap">
+      {/* The filters take the row beside the actions and wrap within it: sized to their content, they
+          wrapped around the actions instead, leaving the staff list's "Stato" alone on a second row. */}
+      <div style={{ flex: '1 1 0', minWidth: 0 }}>
+        <ListFilters {...filters} />
+      </div>
       <ListActions exportPath={exportPath} params={filters.params as Record<string, unknown>} create={create} />
     </Group>
   );
