@@ -125,6 +125,10 @@ test('an admin handles an erasure request end to end: the customer is anonymised
   await expect(drawer.getByText('Aperta')).toBeVisible();
   const balances = drawer.getByTestId('membership-balance');
   await expect(balances.first()).toBeVisible();
+  // The membership cards are laid out by the drawer's width, not the window's: three columns by the
+  // window made each a third of a drawer, a program's name broken word by word.
+  const cardWidth = await balances.first().evaluate((element) => element.closest('section')?.getBoundingClientRect().width ?? 0);
+  expect(cardWidth).toBeGreaterThan(((await drawer.boundingBox())?.width ?? Infinity) / 3);
   const before = await balances.allTextContents();
   await expectNoSeriousA11yViolations(page, 'a privacy request');
 

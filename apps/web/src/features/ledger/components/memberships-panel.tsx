@@ -27,7 +27,9 @@ export function MembershipsPanel({ customerId }: { customerId: string }) {
       </Title>
       {query.isError ? <Text c="red">{t('memberships.error')}</Text> : null}
       {query.data && query.data.items.length === 0 ? <Text c="dimmed">{t('memberships.empty')}</Text> : null}
-      <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }}>
+      {/* Columns by the panel's own width, not the window's: the same panel fills the customer's page and
+          a privacy request's drawer, where three columns by the window left each card 170 px wide. */}
+      <SimpleGrid type="container" cols={{ base: 1, '480px': 2, '900px': 3 }}>
         {query.data?.items.map((membership) => (
           <Paper key={membership.id} withBorder p="md" radius="md" component="section" aria-label={membership.programName}>
             <Stack gap={6}>
