@@ -32,6 +32,8 @@ const renderDialog = (answers: (() => Response)[]) => renderRedeemDialog({ rewar
 
 async function chooseGelato(user: ReturnType<typeof userEvent.setup>) {
   const dialog = await screen.findByRole('dialog', { name: 'Riscatta un premio' });
+  // Opened from her page, the customer is said, not asked, as in the ledger's dialogs.
+  expect(within(dialog).getByText('Giulia Bianchi')).toBeInTheDocument();
   await user.click(within(dialog).getByLabelText(/Premio/, { selector: 'input' }));
   await user.click(await screen.findByRole('option', { name: 'Gelato · Circuito Centro · 100 punti', hidden: true }));
   expect(await within(dialog).findByText('Saldo del cliente: 250 punti')).toBeInTheDocument();

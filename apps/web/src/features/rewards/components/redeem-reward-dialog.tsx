@@ -99,7 +99,14 @@ function RedeemForm({ onClose, customer: preset, renderCustomerPicker }: Omit<Pr
             {failure}
           </Alert>
         ) : null}
-        {renderCustomerPicker({ value: customer, onChange: setCustomer, error: undefined })}
+        {/* From a customer's page the customer is given, as in the ledger's dialogs: said, not asked. */}
+        {preset ? (
+          <Text>
+            {t('redeem.customer')}: <strong>{preset.label}</strong>
+          </Text>
+        ) : (
+          renderCustomerPicker({ value: customer, onChange: setCustomer, error: undefined })
+        )}
         <Select
           label={t('redeem.reward')}
           data={options}
