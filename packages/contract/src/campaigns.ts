@@ -20,6 +20,15 @@ export const CAMPAIGN_BOUNDS = {
 } as const;
 
 /**
+ * A text with nothing to read: the rich-text editor's empty "<p></p>", spaces, no-break spaces. An
+ * image is something to see. A campaign is not sent with it (the editor asks first, the API refuses).
+ */
+export function isBlankBody(html: string): boolean {
+  if (/<img\b/i.test(html)) return false;
+  return html.replace(/<[^>]*>/g, '').replace(/&nbsp;|&#160;|\s/g, '') === '';
+}
+
+/**
  * The filters an operator chooses. The system always adds: marketing consent granted now, no
  * processing block, customer active (not blocked or erased), an e-mail address present.
  */

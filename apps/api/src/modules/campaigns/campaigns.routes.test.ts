@@ -302,4 +302,17 @@ describe('campaigns through a real SMTP server', () => {
     const editor = await ctx.tokenFor('editor@demo.test');
     expect((await ctx.request({ method: 'GET', url: '/api/admin/campaigns/export.csv', token: editor })).statusCode).toBe(403);
   });
+
+  it('sends nothing whose text is empty, now or later, and says which field', async () => {
+    const empty = await createCampaign('Vuota');
+    const edited = await ctx.request({ method: 'PATCH', url: `/api/admin/campaigns/${empty.id}`, token, payload: { body: '<p> &nbsp;</p><p></p>', version: empty.version } });
+    expect(edited.statusCode, edited.body).toBe(200);
+    for (const payload of [{}, { scheduledAt: new Date(Date.now() + 3_600_000).toISOString() }]) {
+      const refused = await ctx.request({ method: 'POST', url: `/api/admin/campaigns/${empty.id}/send`, token, payload });
+      expect(refused.statusCode, refused.body).toBe(400);
+      expect(refused.json().error.fields).toEqual([{ field: 'body', message: 'Testo è obbligatorio' }]);
+    }
+    const still = await ctx.request({ method: 'GET', url: `/api/admin/campaigns/${empty.id}`, token });
+    expect(still.json()).toMatchObject({ status: 'draft', counts: { recipients: 0 } });
+  });
 });

@@ -8,6 +8,7 @@ import type {
   SendCampaign,
   UpdateCampaign,
 } from '@sf/contract/campaigns';
+import { isBlankBody } from '@sf/contract/campaigns';
 import { randomUUID } from 'node:crypto';
 import type { Executor } from '../../db/client.ts';
 import type { Caller, ServiceDeps } from '../../lib/caller.ts';
@@ -175,6 +176,8 @@ export async function sendCampaign(deps: ServiceDeps, caller: Caller, id: string
     const current = await repo.findCampaign(tx, id, { forUpdate: true });
     if (!current) throw campaignNotFound();
     if (current.status !== 'draft' && current.status !== 'scheduled') throw notEditable();
+    // Thousands of e-mails with nothing in them cannot be called back.
+    if (isBlankBody(current.body)) throw fieldError('body', 'required');
     if (scheduledAt) {
       await repo.updateCampaignRow(tx, id, { now, status: 'scheduled', scheduledAt });
       await enqueueJob(tx, sendJob(id, current.version + 1, 0, scheduledAt));
