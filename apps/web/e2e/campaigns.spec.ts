@@ -76,6 +76,11 @@ test('an admin builds an audience, sees the count, sends a test, sends, and watc
   // Saved by the test send: the drawer now edits the stored draft.
   const sending = page.getByRole('dialog', { name: 'Campagna' });
   await sending.getByRole('button', { name: 'Invia ora' }).click();
+  // Asked first, with how many it reaches: a sending cannot be called back.
+  const ask = page.getByRole('dialog', { name: 'Inviare la campagna adesso?' });
+  await expect(ask).toContainText(new RegExp(`«Ci manchi ${run}» parte adesso per [\\d.]+ client[ei]\\.`));
+  await expectNoSeriousA11yViolations(page, 'the confirmation before sending');
+  await ask.getByRole('button', { name: 'Invia adesso' }).click();
   // The report fills in by itself until the campaign reads "Inviata".
   await expect(sending.getByText('Inviata', { exact: true })).toBeVisible({ timeout: 120_000 });
   await expect(sending.getByTestId('count-queued')).toHaveText('0');

@@ -12,9 +12,9 @@ const RichTextField = lazy(async () => {
   return { default: module.RichTextField };
 });
 
-const renderRichText: RenderRichText = ({ label, value, onChange }) => (
+const renderRichText: RenderRichText = ({ label, value, onChange, error }) => (
   <Suspense fallback={<Skeleton height={220} />}>
-    <RichTextField label={label} value={value} onChange={onChange} />
+    <RichTextField label={label} value={value} onChange={onChange} error={error} />
   </Suspense>
 );
 

@@ -14,11 +14,13 @@ export function getCampaignAudience(params: Record<string, string>, signal?: Abo
   return apiClient.get<AudienceAnswer>(`${CAMPAIGNS_PATH}/audience`, { params, signal });
 }
 
+/** The count and five recipients for these filters (the editor's live count, and the figure its send asks about). */
+export function campaignAudienceQuery(audience: CampaignAudience) {
+  const params = audienceParams(audience);
+  return queryOptions({ queryKey: campaignKeys.audience(params), queryFn: ({ signal }) => getCampaignAudience(params, signal) });
+}
+
 /** The live count and five recipients for the filters being edited. */
 export function useCampaignAudience(audience: CampaignAudience, isEnabled: boolean) {
-  const params = audienceParams(audience);
-  return useQuery({
-    ...queryOptions({ queryKey: campaignKeys.audience(params), queryFn: ({ signal }) => getCampaignAudience(params, signal), placeholderData: keepPreviousData }),
-    enabled: isEnabled,
-  });
+  return useQuery({ ...campaignAudienceQuery(audience), placeholderData: keepPreviousData, enabled: isEnabled });
 }

@@ -1,5 +1,5 @@
 import type { CampaignStatus } from '@sf/contract/campaigns';
-import { screen, waitFor } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
@@ -92,6 +92,51 @@ describe('CampaignEditor', () => {
     expect(await screen.findByText('Nome è obbligatorio')).toBeInTheDocument();
     expect(screen.getByText('Oggetto è obbligatorio')).toBeInTheDocument();
     expect(posted).toEqual([]);
+  });
+
+  it('asks before sending, with how many it reaches, and sends only once confirmed', async () => {
+    document.cookie = 'XSRF-TOKEN=t; path=/';
+    answerAudience();
+    const sent: unknown[] = [];
+    const draft = campaign({ status: 'draft' });
+    server.use(
+      http.patch(`/api/admin/campaigns/${draft.id}`, async ({ request }) => HttpResponse.json({ ...draft, ...((await request.json()) as object), version: 2 })),
+      http.post(`/api/admin/campaigns/${draft.id}/send`, async ({ request }) => {
+        sent.push(await request.json());
+        return HttpResponse.json({ ...draft, status: 'sending' });
+      }),
+    );
+    const user = userEvent.setup();
+    renderEditor('draft');
+    await user.click(screen.getByRole('button', { name: 'Invia ora' }));
+    const ask = await screen.findByRole('dialog', { name: 'Inviare la campagna adesso?' });
+    expect(ask).toHaveTextContent('«Caffè di novembre» parte adesso per 3 clienti.');
+    await user.click(within(ask).getByRole('button', { name: 'Indietro' }));
+    expect(sent).toEqual([]);
+
+    await user.click(screen.getByRole('button', { name: 'Invia ora' }));
+    await user.click(within(await screen.findByRole('dialog', { name: 'Inviare la campagna adesso?' })).getByRole('button', { name: 'Invia adesso' }));
+    await waitFor(() => expect(sent).toEqual([{}]));
+  });
+
+  it('sends no campaign without its text: says so on the field and asks nothing', async () => {
+    answerAudience();
+    const sent: unknown[] = [];
+    const draft = campaign({ status: 'draft', body: '<p></p>' });
+    server.use(
+      http.post(`/api/admin/campaigns/${draft.id}/send`, async ({ request }) => {
+        sent.push(await request.json());
+        return HttpResponse.json(draft);
+      }),
+    );
+    renderWithProviders(
+      <CampaignEditor campaign={draft} programOptions={programs} merchantOptions={[]} renderRichText={({ error }) => (error ? <p>{error}</p> : null)} onCreated={() => undefined} />,
+      { user: admin },
+    );
+    await userEvent.setup().click(screen.getByRole('button', { name: 'Invia ora' }));
+    expect(await screen.findByText('Testo è obbligatorio')).toBeInTheDocument();
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(sent).toEqual([]);
   });
 
   it('offers save, test, send and schedule on a draft, and no cancel', async () => {

@@ -1,15 +1,17 @@
 import { Alert, Badge, Button, Group, List, Loader, NumberInput, Paper, Select, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
+import { modals } from '@mantine/modals';
 import type { Campaign, CampaignAudience } from '@sf/contract/campaigns';
-import { CAMPAIGN_BOUNDS } from '@sf/contract/campaigns';
+import { CAMPAIGN_BOUNDS, isBlankBody } from '@sf/contract/campaigns';
 import { message } from '@sf/contract/messages';
+import { useQueryClient } from '@tanstack/react-query';
 import { useMemo, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Can } from '../../../components/can.tsx';
 import { useFormatters } from '../../../lib/format.ts';
 import { notifySuccess } from '../../../lib/notify.ts';
 import { currentLanguage } from '../../../lib/texts.ts';
-import { useCampaignAudience } from '../api/get-campaign-audience.ts';
+import { campaignAudienceQuery, useCampaignAudience } from '../api/get-campaign-audience.ts';
 import { useCancelCampaign, useSendCampaign, useSendCampaignTest } from '../api/run-campaign-action.ts';
 import { useCreateCampaign, useUpdateCampaign } from '../api/save-campaign.ts';
 import { CampaignStatusBadge } from './campaign-status-badge.tsx';
@@ -17,7 +19,7 @@ import { CampaignStatusBadge } from './campaign-status-badge.tsx';
 export type Option = { value: string; label: string };
 /** A program to choose, with its tiers' names for the tier filter. */
 export type ProgramOption = Option & { tiers?: string[] };
-export type RenderRichText = (props: { label: string; value: string; onChange: (html: string) => void }) => ReactNode;
+export type RenderRichText = (props: { label: string; value: string; onChange: (html: string) => void; error?: string | undefined }) => ReactNode;
 
 export const EMPTY_AUDIENCE: CampaignAudience = { programId: null, merchantId: null, tier: null, inactiveDays: null, birthdayMonth: null, joinedAfter: null };
 
@@ -158,7 +160,8 @@ export function CampaignEditor({ campaign, programOptions, merchantOptions, rend
     audience: campaign?.audience ?? EMPTY_AUDIENCE,
   }));
   const [scheduledAt, setScheduledAt] = useState('');
-  const [errors, setErrors] = useState<Partial<Record<'name' | 'subject', string>>>({});
+  const [errors, setErrors] = useState<Partial<Record<'name' | 'subject' | 'body', string>>>({});
+  const queryClient = useQueryClient();
   const create = useCreateCampaign();
   const update = useUpdateCampaign();
   const send = useSendCampaign();
@@ -167,11 +170,13 @@ export function CampaignEditor({ campaign, programOptions, merchantOptions, rend
   const isDraft = campaign === null || campaign.status === 'draft';
   const isBusy = create.isPending || update.isPending || send.isPending || test.isPending || cancel.isPending;
 
-  const validate = (): boolean => {
+  /** A draft may be saved without its text; it is sent (`isSending`) only with something to read. */
+  const validate = (options: { isSending?: boolean } = {}): boolean => {
     const next: typeof errors = {};
     // The contract's words, as every form's and the API's (S12).
     if (draft.name.trim() === '') next.name = message('required', currentLanguage(), { field: 'name' });
     if (draft.subject.trim() === '') next.subject = message('required', currentLanguage(), { field: 'subject' });
+    if (options.isSending && isBlankBody(draft.body)) next.body = message('required', currentLanguage(), { field: 'body' });
     setErrors(next);
     return Object.keys(next).length === 0;
   };
@@ -196,6 +201,30 @@ export function CampaignEditor({ campaign, programOptions, merchantOptions, rend
     }
   };
 
+  /**
+   * Sending cannot be called back: asked first, with how many it reaches now (a scheduled send counts
+   * its recipients when it starts). Then saved and sent, as the buttons did at once before.
+   */
+  const confirmSend = (at: string | null) =>
+    run(async () => {
+      if (!validate({ isSending: true })) return;
+      const { count } = await queryClient.fetchQuery(campaignAudienceQuery(draft.audience));
+      const words = { name: draft.name.trim(), count, formatted: format.number(count), at: at ? format.dateTime(new Date(at).toISOString()) : '' };
+      modals.openConfirmModal({
+        title: t(at ? 'confirmSchedule.title' : 'confirmSend.title'),
+        children: <Text size="sm">{t(at ? 'confirmSchedule.text' : 'confirmSend.text', words)}</Text>,
+        labels: { confirm: t(at ? 'confirmSchedule.confirm' : 'confirmSend.confirm'), cancel: t('confirmSend.back') },
+        closeButtonProps: { 'aria-label': t('common:close') },
+        onConfirm: () =>
+          void run(async () => {
+            const saved = await save();
+            if (!saved) return;
+            await send.mutateAsync(at ? { id: saved.id, scheduledAt: new Date(at).toISOString() } : { id: saved.id });
+            notifySuccess(t(at ? 'scheduled' : 'sending'));
+          }),
+      });
+    });
+
   return (
     <Stack>
       {campaign ? (
@@ -219,7 +248,7 @@ export function CampaignEditor({ campaign, programOptions, merchantOptions, rend
       />
       <TextInput label={t('fields.preheader')} description={t('fields.preheaderHint')} maxLength={CAMPAIGN_BOUNDS.preheaderMax} value={draft.preheader} onChange={(event) => setDraft({ ...draft, preheader: event.currentTarget.value })} readOnly={!isDraft} />
       {isDraft ? (
-        renderRichText({ label: t('fields.body'), value: draft.body, onChange: (body) => setDraft((current) => ({ ...current, body })) })
+        renderRichText({ label: t('fields.body'), value: draft.body, onChange: (body) => setDraft((current) => ({ ...current, body })), error: errors.body })
       ) : (
         <Paper withBorder p="md" radius="md">
           {/* Sanitised by the server against the news editor's allow-list. */}
@@ -254,35 +283,13 @@ export function CampaignEditor({ campaign, programOptions, merchantOptions, rend
               >
                 {t('actions.test')}
               </Button>
-              <Button
-                loading={send.isPending}
-                disabled={isBusy}
-                onClick={() =>
-                  run(async () => {
-                    const saved = await save();
-                    if (!saved) return;
-                    await send.mutateAsync({ id: saved.id });
-                    notifySuccess(t('sending'));
-                  })
-                }
-              >
+              <Button loading={send.isPending} disabled={isBusy} onClick={() => void confirmSend(null)}>
                 {t('actions.sendNow')}
               </Button>
             </Group>
             <Group align="end">
               <TextInput type="datetime-local" label={t('fields.scheduledAt')} value={scheduledAt} onChange={(event) => setScheduledAt(event.currentTarget.value)} />
-              <Button
-                variant="light"
-                disabled={isBusy || scheduledAt === ''}
-                onClick={() =>
-                  run(async () => {
-                    const saved = await save();
-                    if (!saved) return;
-                    await send.mutateAsync({ id: saved.id, scheduledAt: new Date(scheduledAt).toISOString() });
-                    notifySuccess(t('scheduled'));
-                  })
-                }
-              >
+              <Button variant="light" disabled={isBusy || scheduledAt === ''} onClick={() => void confirmSend(scheduledAt)}>
                 {t('actions.schedule')}
               </Button>
             </Group>
