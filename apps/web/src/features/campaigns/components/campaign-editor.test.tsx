@@ -130,13 +130,22 @@ describe('CampaignEditor', () => {
       }),
     );
     renderWithProviders(
-      <CampaignEditor campaign={draft} programOptions={programs} merchantOptions={[]} renderRichText={({ error }) => (error ? <p>{error}</p> : null)} onCreated={() => undefined} />,
+      <CampaignEditor campaign={draft} programOptions={programs} merchantOptions={[]} renderRichText={({ error, onChange }) => (
+          <>
+            <textarea aria-label="Testo" onChange={(event) => onChange(`<p>${event.currentTarget.value}</p>`)} />
+            {error ? <p>{error}</p> : null}
+          </>
+        )} onCreated={() => undefined} />,
       { user: admin },
     );
-    await userEvent.setup().click(screen.getByRole('button', { name: 'Invia ora' }));
+    const user = userEvent.setup();
+    await user.click(screen.getByRole('button', { name: 'Invia ora' }));
     expect(await screen.findByText('Testo è obbligatorio')).toBeInTheDocument();
     expect(screen.queryByRole('dialog')).toBeNull();
     expect(sent).toEqual([]);
+    // Gone as soon as there is text.
+    await user.type(screen.getByRole('textbox', { name: 'Testo' }), 'Ciao');
+    expect(screen.queryByText('Testo è obbligatorio')).toBeNull();
   });
 
   it('offers save, test, send and schedule on a draft, and no cancel', async () => {

@@ -248,7 +248,16 @@ export function CampaignEditor({ campaign, programOptions, merchantOptions, rend
       />
       <TextInput label={t('fields.preheader')} description={t('fields.preheaderHint')} maxLength={CAMPAIGN_BOUNDS.preheaderMax} value={draft.preheader} onChange={(event) => setDraft({ ...draft, preheader: event.currentTarget.value })} readOnly={!isDraft} />
       {isDraft ? (
-        renderRichText({ label: t('fields.body'), value: draft.body, onChange: (body) => setDraft((current) => ({ ...current, body })), error: errors.body })
+        renderRichText({
+          label: t('fields.body'),
+          value: draft.body,
+          onChange: (body) => {
+            setDraft((current) => ({ ...current, body }));
+            // The text's "required" goes as soon as there is text.
+            if (errors.body && !isBlankBody(body)) setErrors(({ body: _answered, ...others }) => others);
+          },
+          error: errors.body,
+        })
       ) : (
         <Paper withBorder p="md" radius="md">
           {/* Sanitised by the server against the news editor's allow-list. */}
