@@ -1,5 +1,5 @@
 import type { CampaignStatus } from '@sf/contract/campaigns';
-import { screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
@@ -117,6 +117,30 @@ describe('CampaignEditor', () => {
     await user.click(screen.getByRole('button', { name: 'Invia ora' }));
     await user.click(within(await screen.findByRole('dialog', { name: 'Inviare la campagna adesso?' })).getByRole('button', { name: 'Invia adesso' }));
     await waitFor(() => expect(sent).toEqual([{}]));
+  });
+
+  it('schedules at the time typed on the user’s clock (their profile’s zone), said before it is sent', async () => {
+    document.cookie = 'XSRF-TOKEN=t; path=/';
+    answerAudience();
+    const sent: unknown[] = [];
+    const draft = campaign({ status: 'draft' });
+    server.use(
+      http.patch(`/api/admin/campaigns/${draft.id}`, async ({ request }) => HttpResponse.json({ ...draft, ...((await request.json()) as object), version: 2 })),
+      http.post(`/api/admin/campaigns/${draft.id}/send`, async ({ request }) => {
+        sent.push(await request.json());
+        return HttpResponse.json({ ...draft, status: 'scheduled' });
+      }),
+    );
+    const user = userEvent.setup();
+    renderEditor('draft');
+    expect(screen.getByText('Fuso orario: Europe/Rome')).toBeInTheDocument();
+    fireEvent.change(screen.getByLabelText('Invia il'), { target: { value: '2026-12-20T10:00' } });
+    await user.click(screen.getByRole('button', { name: 'Programma' }));
+    const ask = await screen.findByRole('dialog', { name: "Programmare l'invio?" });
+    expect(ask).toHaveTextContent('«Caffè di novembre» partirà il 20/12/2026, 10:00.');
+    await user.click(within(ask).getByRole('button', { name: 'Programma' }));
+    // 10:00 in Rome, whatever the browser's zone (the test runner's is UTC).
+    await waitFor(() => expect(sent).toEqual([{ scheduledAt: '2026-12-20T09:00:00.000Z' }]));
   });
 
   it('sends no campaign without its text: says so on the field and asks nothing', async () => {

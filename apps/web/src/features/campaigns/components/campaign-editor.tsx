@@ -11,6 +11,7 @@ import { Can } from '../../../components/can.tsx';
 import { useFormatters } from '../../../lib/format.ts';
 import { notifySuccess } from '../../../lib/notify.ts';
 import { currentLanguage } from '../../../lib/texts.ts';
+import { wallClockToInstant } from '../../../lib/time-zone.ts';
 import { campaignAudienceQuery, useCampaignAudience } from '../api/get-campaign-audience.ts';
 import { useCancelCampaign, useSendCampaign, useSendCampaignTest } from '../api/run-campaign-action.ts';
 import { useCreateCampaign, useUpdateCampaign } from '../api/save-campaign.ts';
@@ -203,13 +204,15 @@ export function CampaignEditor({ campaign, programOptions, merchantOptions, rend
 
   /**
    * Sending cannot be called back: asked first, with how many it reaches now (a scheduled send counts
-   * its recipients when it starts). Then saved and sent, as the buttons did at once before.
+   * its recipients when it starts). Then saved and sent, as the buttons did at once before. `localTime`
+   * is the field's "2026-12-20T10:00", a time on the user's clock (their profile's zone, not the browser's).
    */
-  const confirmSend = (at: string | null) =>
+  const confirmSend = (localTime: string | null) =>
     run(async () => {
       if (!validate({ isSending: true })) return;
+      const at = localTime ? wallClockToInstant(`${localTime.replace('T', ' ')}:00`, format.timeZone) : null;
       const { count } = await queryClient.fetchQuery(campaignAudienceQuery(draft.audience));
-      const words = { name: draft.name.trim(), count, formatted: format.number(count), at: at ? format.dateTime(new Date(at).toISOString()) : '' };
+      const words = { name: draft.name.trim(), count, formatted: format.number(count), at: at ? format.dateTime(at) : '' };
       modals.openConfirmModal({
         title: t(at ? 'confirmSchedule.title' : 'confirmSend.title'),
         children: <Text size="sm">{t(at ? 'confirmSchedule.text' : 'confirmSend.text', words)}</Text>,
@@ -219,7 +222,7 @@ export function CampaignEditor({ campaign, programOptions, merchantOptions, rend
           void run(async () => {
             const saved = await save();
             if (!saved) return;
-            await send.mutateAsync(at ? { id: saved.id, scheduledAt: new Date(at).toISOString() } : { id: saved.id });
+            await send.mutateAsync(at ? { id: saved.id, scheduledAt: at } : { id: saved.id });
             notifySuccess(t(at ? 'scheduled' : 'sending'));
           }),
       });
@@ -297,7 +300,13 @@ export function CampaignEditor({ campaign, programOptions, merchantOptions, rend
               </Button>
             </Group>
             <Group align="end">
-              <TextInput type="datetime-local" label={t('fields.scheduledAt')} value={scheduledAt} onChange={(event) => setScheduledAt(event.currentTarget.value)} />
+              <TextInput
+                type="datetime-local"
+                label={t('fields.scheduledAt')}
+                description={t('fields.scheduledAtZone', { zone: format.timeZone })}
+                value={scheduledAt}
+                onChange={(event) => setScheduledAt(event.currentTarget.value)}
+              />
               <Button variant="light" disabled={isBusy || scheduledAt === ''} onClick={() => void confirmSend(scheduledAt)}>
                 {t('actions.schedule')}
               </Button>

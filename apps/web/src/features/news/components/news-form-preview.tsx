@@ -4,7 +4,7 @@ import { useWatch, type Control } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { useFormatters } from '../../../lib/format.ts';
 import type { NewsFormValues } from '../lib/news-form.ts';
-import { wallClockToInstant } from '../lib/time-zone.ts';
+import { wallClockToInstant } from '../../../lib/time-zone.ts';
 import { NewsPreview } from './news-preview.tsx';
 
 /** Watches the whole form, so it lives in its own component that only renders on the Preview tab. */

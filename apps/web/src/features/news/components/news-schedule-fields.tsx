@@ -6,7 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { useFormatters } from '../../../lib/format.ts';
 import { currentLanguage } from '../../../lib/i18n.ts';
 import type { NewsFormValues } from '../lib/news-form.ts';
-import { nextFullHourAsWallClock, nowAsWallClock } from '../lib/time-zone.ts';
+import { nextFullHourAsWallClock, nowAsWallClock } from '../../../lib/time-zone.ts';
 
 /**
  * When the post goes out: now, or at a wall-clock time of the user's zone (a draft or a scheduled

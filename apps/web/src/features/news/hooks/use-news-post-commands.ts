@@ -12,7 +12,7 @@ import { useDeleteNewsPost } from '../api/delete-news-post.ts';
 import { useRunNewsPostAction, type NewsAction } from '../api/run-news-post-action.ts';
 import { useUpdateNewsPost } from '../api/update-news-post.ts';
 import { newsFormFromPost, toCreateBody, toUpdateBody, type NewsFormValues, type SaveIntent } from '../lib/news-form.ts';
-import { wallClockToInstant } from '../lib/time-zone.ts';
+import { wallClockToInstant } from '../../../lib/time-zone.ts';
 import { useConfirm } from './use-confirm.tsx';
 
 const FORM_FIELDS = new Set<string>(['title', 'summary', 'body', 'coverImageId', 'audience', 'audienceId', 'publishAt', 'pinned']);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { newsPost } from '../testing/news-fixtures.ts';
 import { emptyNewsForm, newsFormFromPost, newsFormResolver, toCreateBody, toUpdateBody } from './news-form.ts';
-import { instantToWallClock, wallClockToInstant } from './time-zone.ts';
+import { instantToWallClock, wallClockToInstant } from '../../../lib/time-zone.ts';
 
 describe('news form model', () => {
   it('reads a wall-clock time in the user\'s zone, not the browser\'s', () => {

@@ -10,7 +10,7 @@ import {
 import { issueField, issueMessage } from '@sf/contract/validation';
 import type { FieldErrors, Resolver } from 'react-hook-form';
 import { z } from 'zod';
-import { instantToWallClock, wallClockToInstant } from './time-zone.ts';
+import { instantToWallClock, wallClockToInstant } from '../../../lib/time-zone.ts';
 
 export type PublishMode = 'now' | 'schedule';
 

@@ -11,8 +11,9 @@ dayjs.extend(timezone);
 const WALL_CLOCK = 'YYYY-MM-DD HH:mm:ss';
 
 /**
- * The pickers know nothing of time zones, so an instant is shown as the wall-clock time of the
- * user's zone rather than of the browser (they differ when the profile names another zone).
+ * The pickers (and the browser's own date-time field) know nothing of time zones, so an instant is
+ * shown as the wall-clock time of the user's zone rather than of the browser (they differ when the
+ * profile names another zone): the news editor's schedule and a campaign's "Invia il" alike.
  */
 export function instantToWallClock(iso: string, timeZone: string): string {
   return dayjs(iso).tz(timeZone).format(WALL_CLOCK);
