@@ -36,6 +36,25 @@ const programs = [
   { value: '22222222-2222-4222-8222-222222222222', label: 'Timbri Salone', tiers: ['Bronzo'] },
 ];
 
+/**
+ * The draft's save and send, as the editor makes them before sending: answers the draft `then` as it
+ * stands after; returns each send's body as it was sent.
+ */
+function answerSend(then: CampaignStatus): unknown[] {
+  document.cookie = 'XSRF-TOKEN=t; path=/';
+  answerAudience();
+  const sent: unknown[] = [];
+  const draft = campaign({ status: 'draft' });
+  server.use(
+    http.patch(`/api/admin/campaigns/${draft.id}`, async ({ request }) => HttpResponse.json({ ...draft, ...((await request.json()) as object), version: 2 })),
+    http.post(`/api/admin/campaigns/${draft.id}/send`, async ({ request }) => {
+      sent.push(await request.json());
+      return HttpResponse.json({ ...draft, status: then });
+    }),
+  );
+  return sent;
+}
+
 const renderEditor = (status: CampaignStatus | null) =>
   renderWithProviders(
     <CampaignEditor
@@ -95,17 +114,7 @@ describe('CampaignEditor', () => {
   });
 
   it('asks before sending, with how many it reaches, and sends only once confirmed', async () => {
-    document.cookie = 'XSRF-TOKEN=t; path=/';
-    answerAudience();
-    const sent: unknown[] = [];
-    const draft = campaign({ status: 'draft' });
-    server.use(
-      http.patch(`/api/admin/campaigns/${draft.id}`, async ({ request }) => HttpResponse.json({ ...draft, ...((await request.json()) as object), version: 2 })),
-      http.post(`/api/admin/campaigns/${draft.id}/send`, async ({ request }) => {
-        sent.push(await request.json());
-        return HttpResponse.json({ ...draft, status: 'sending' });
-      }),
-    );
+    const sent = answerSend('sending');
     const user = userEvent.setup();
     renderEditor('draft');
     await user.click(screen.getByRole('button', { name: 'Invia ora' }));
@@ -120,17 +129,7 @@ describe('CampaignEditor', () => {
   });
 
   it('schedules at the time typed on the user’s clock (their profile’s zone), said before it is sent', async () => {
-    document.cookie = 'XSRF-TOKEN=t; path=/';
-    answerAudience();
-    const sent: unknown[] = [];
-    const draft = campaign({ status: 'draft' });
-    server.use(
-      http.patch(`/api/admin/campaigns/${draft.id}`, async ({ request }) => HttpResponse.json({ ...draft, ...((await request.json()) as object), version: 2 })),
-      http.post(`/api/admin/campaigns/${draft.id}/send`, async ({ request }) => {
-        sent.push(await request.json());
-        return HttpResponse.json({ ...draft, status: 'scheduled' });
-      }),
-    );
+    const sent = answerSend('scheduled');
     const user = userEvent.setup();
     renderEditor('draft');
     expect(screen.getByText('Fuso orario: Europe/Rome')).toBeInTheDocument();
