@@ -62,7 +62,9 @@ describe('classicScripts (the build as classic scripts loaded by SystemJS; decis
     await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
     baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     browser = await chromium.launch({ executablePath: process.env['CHROME_PATH'] ?? '/usr/bin/chromium', args: ['--no-sandbox', '--headless'] });
-  });
+    // A real build and a real browser: ~3 s alone, but beside the suite's other files on two cores it
+    // once took more than the default 10 s (a fresh-clone CI run, 2026-11-27) and failed for nothing.
+  }, 60_000);
 
   afterAll(async () => {
     await browser?.close();
