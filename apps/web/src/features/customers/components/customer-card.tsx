@@ -3,6 +3,7 @@ import { modals } from '@mantine/modals';
 import { IconPrinter, IconRefresh } from '@tabler/icons-react';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { FailureAlert } from '../../../components/ui/failure-alert.tsx';
 import { describeApiError } from '../../../lib/api-client.ts';
 import { notifySuccess } from '../../../lib/notify.ts';
 import { useCustomerCard, useRegenerateCardCode } from '../api/get-customer-card.ts';
@@ -53,13 +54,7 @@ export function CustomerCard({ customerId, holder, canRegenerate }: { customerId
       onConfirm: () => regenerate.mutate(undefined, { onSuccess: () => notifySuccess(t('card.regenerate.done', { name: holder })) }),
     });
 
-  if (card.isError) {
-    return (
-      <Alert color="red" role="alert">
-        {describeApiError(card.error)}
-      </Alert>
-    );
-  }
+  if (card.isError) return <FailureAlert error={card.error} />;
   return (
     <Stack gap="sm">
       <Paper withBorder p="md" radius="md" className={classes.card}>

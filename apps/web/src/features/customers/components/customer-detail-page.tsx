@@ -1,4 +1,4 @@
-import { Alert, Anchor, Button, Grid, Group, Loader, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Anchor, Button, Grid, Group, Loader, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { modals } from '@mantine/modals';
 import type { Customer } from '@sf/contract/customers';
 import { IconArrowLeft, IconLock, IconLockOpen, IconPencil } from '@tabler/icons-react';
@@ -6,9 +6,9 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useCan } from '../../../components/can.tsx';
-import { useDrawerParam } from '../../../hooks/use-drawer-param.ts';
+import { FailureAlert } from '../../../components/ui/failure-alert.tsx';
 import { RecordNotFound } from '../../../components/ui/record-not-found.tsx';
-import { describeApiError } from '../../../lib/api-client.ts';
+import { useDrawerParam } from '../../../hooks/use-drawer-param.ts';
 import { isMissingRecord } from '../../../lib/api-error.ts';
 import { useFormatters } from '../../../lib/format.ts';
 import { notifySuccess } from '../../../lib/notify.ts';
@@ -88,13 +88,7 @@ export function CustomerDetailPage({ customerId, listHref, actions, memberships,
     );
     return <RecordNotFound title={t('page.notFound.title')} text={t('page.notFound.text')} back={back} backHref={listHref} />;
   }
-  if (query.isError) {
-    return (
-      <Alert color="red" role="alert">
-        {describeApiError(query.error)}
-      </Alert>
-    );
-  }
+  if (query.isError) return <FailureAlert error={query.error} />;
   if (!customer) return <Loader aria-label={t('page.loading')} />;
 
   const name = customerName(customer, t);

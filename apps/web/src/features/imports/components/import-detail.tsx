@@ -6,7 +6,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Can } from '../../../components/can.tsx';
 import { saveDownload } from '../../../components/ui/export-button.tsx';
-import { describeApiError } from '../../../lib/api-client.ts';
+import { FailureAlert } from '../../../components/ui/failure-alert.tsx';
 import { download } from '../../../lib/download.ts';
 import { useFormatters } from '../../../lib/format.ts';
 import { useChangeImport } from '../api/change-import.ts';
@@ -31,13 +31,7 @@ export function ImportDetailView({ id }: { id: string }) {
   const change = useChangeImport();
   const [isDownloading, setDownloading] = useState(false);
   const detail = query.data;
-  if (query.isError && !detail) {
-    return (
-      <Alert color="red" role="alert">
-        {describeApiError(query.error)}
-      </Alert>
-    );
-  }
+  if (query.isError && !detail) return <FailureAlert error={query.error} />;
   if (!detail) return <Skeleton h={200} />;
   const isActive = detail.status === 'queued' || detail.status === 'running';
 

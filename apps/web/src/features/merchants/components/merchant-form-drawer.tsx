@@ -1,4 +1,4 @@
-import { Alert, Button, Drawer, Group, Loader, Select, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Button, Drawer, Group, Loader, Select, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
 import { modals } from '@mantine/modals';
 import { PROVINCES } from '@sf/contract/italian';
 import { MERCHANT_CATEGORIES, createMerchantSchema, type CreateMerchant, type Merchant, type MerchantStatus } from '@sf/contract/merchants';
@@ -7,6 +7,7 @@ import { Controller, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import { useCan } from '../../../components/can.tsx';
+import { FailureAlert } from '../../../components/ui/failure-alert.tsx';
 import { describeApiError } from '../../../lib/api-client.ts';
 import { hasFieldErrors } from '../../../lib/api-error.ts';
 import { applyServerFieldErrors, contractResolver, useRevalidateOnLanguageChange } from '../../../lib/form-resolver.ts';
@@ -249,9 +250,7 @@ export function MerchantFormDrawer({ target, onClose, onCreated }: Props) {
       {target === 'new' ? <MerchantForm key="new" merchant={null} onDone={(saved) => onCreated(saved.id)} /> : null}
       {id && !merchant && query.isPending ? <Loader aria-label={t('form.loading')} /> : null}
       {id && query.isError ? (
-        <Alert color="red" role="alert">
-          {describeApiError(query.error)}
-        </Alert>
+        <FailureAlert error={query.error} />
       ) : null}
       {merchant ? (
         <Stack gap="md">

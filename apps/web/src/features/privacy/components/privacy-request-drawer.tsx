@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { Can } from '../../../components/can.tsx';
 import { saveDownload } from '../../../components/ui/export-button.tsx';
-import { describeApiError } from '../../../lib/api-client.ts';
+import { FailureAlert } from '../../../components/ui/failure-alert.tsx';
 import { useFormatters } from '../../../lib/format.ts';
 import { notifySuccess } from '../../../lib/notify.ts';
 import { usePrivacyRequest } from '../api/get-privacy-request.ts';
@@ -69,9 +69,7 @@ export function PrivacyRequestDrawer({ id, onClose, customerHref, renderCustomer
   return (
     <Drawer opened={id !== null} onClose={onClose} position="right" size="lg" closeButtonProps={{ 'aria-label': t('common:close') }} title={t('drawer.title')}>
       {query.isError && !request ? (
-        <Alert color="red" role="alert">
-          {describeApiError(query.error)}
-        </Alert>
+        <FailureAlert error={query.error} />
       ) : !request ? (
         <Skeleton h={240} />
       ) : (

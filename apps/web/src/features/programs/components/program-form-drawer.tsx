@@ -1,4 +1,4 @@
-import { ActionIcon, Alert, Button, ColorInput, Drawer, FileButton, Group, Image, Loader, MultiSelect, NumberInput, SegmentedControl, Select, SimpleGrid, Stack, Tabs, Text, TextInput, Textarea, Title } from '@mantine/core';
+import { ActionIcon, Button, ColorInput, Drawer, FileButton, Group, Image, Loader, MultiSelect, NumberInput, SegmentedControl, Select, SimpleGrid, Stack, Tabs, Text, TextInput, Textarea, Title } from '@mantine/core';
 import {
   BONUS_KINDS,
   EXPIRY_POLICIES,
@@ -16,6 +16,7 @@ import { useState } from 'react';
 import { Controller, useFieldArray, useForm, type FieldPath } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
+import { FailureAlert } from '../../../components/ui/failure-alert.tsx';
 import { describeApiError } from '../../../lib/api-client.ts';
 import { hasFieldErrors } from '../../../lib/api-error.ts';
 import { applyServerFieldErrors, contractResolver, useRevalidateOnLanguageChange } from '../../../lib/form-resolver.ts';
@@ -375,9 +376,7 @@ export function ProgramFormDrawer({ target, merchantOptions, onClose, onCreated,
       {target === 'new' ? <ProgramForm key="new" program={null} merchantOptions={merchantOptions} onSaved={(saved) => onCreated(saved.id)} /> : null}
       {id && !query.data && query.isPending ? <Loader aria-label={t('form.loading')} /> : null}
       {id && query.isError ? (
-        <Alert color="red" role="alert">
-          {describeApiError(query.error)}
-        </Alert>
+        <FailureAlert error={query.error} />
       ) : null}
       {query.data ? (
         // An existing program has its "Messaggi automatici" (service e-mails) beside its rules.

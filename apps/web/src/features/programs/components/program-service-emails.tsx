@@ -1,8 +1,9 @@
-import { Alert, Button, Group, Paper, SegmentedControl, Stack, Switch, Text, TextInput, Textarea, Title } from '@mantine/core';
+import { Button, Group, Paper, SegmentedControl, Stack, Switch, Text, TextInput, Textarea, Title } from '@mantine/core';
 import { SERVICE_EMAIL_KINDS, SERVICE_EMAIL_PLACEHOLDERS, type ServiceEmailKind, type ServiceEmailPreview, type ServiceEmailSetting } from '@sf/contract/service-emails';
 import { useState, type ReactNode } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
+import { FailureAlert } from '../../../components/ui/failure-alert.tsx';
 import { describeApiError } from '../../../lib/api-client.ts';
 import { hasFieldErrors } from '../../../lib/api-error.ts';
 import { applyServerFieldErrors } from '../../../lib/form-resolver.ts';
@@ -75,9 +76,7 @@ function KindEditor({ programId, setting, renderCustomerPicker }: { programId: s
           {t('serviceEmails.placeholders', { list: SERVICE_EMAIL_PLACEHOLDERS.map((name) => `{{${name}}}`).join(' ') })}
         </Text>
         {failure ? (
-          <Alert color="red" role="alert">
-            {describeApiError(failure)}
-          </Alert>
+          <FailureAlert error={failure} />
         ) : null}
         <Group justify="flex-end">
           <Button type="submit" loading={save.isPending}>

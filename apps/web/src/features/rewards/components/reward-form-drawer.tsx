@@ -1,9 +1,10 @@
-import { Alert, Button, Drawer, FileInput, Group, Image, Loader, NumberInput, Select, SimpleGrid, Stack, Text, TextInput, Textarea } from '@mantine/core';
+import { Button, Drawer, FileInput, Group, Image, Loader, NumberInput, Select, SimpleGrid, Stack, Text, TextInput, Textarea } from '@mantine/core';
 import { REWARD_STATUSES, createRewardSchema, type CreateReward, type Reward, type UpdateReward } from '@sf/contract/rewards';
 import { useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
+import { FailureAlert } from '../../../components/ui/failure-alert.tsx';
 import { describeApiError } from '../../../lib/api-client.ts';
 import { hasFieldErrors } from '../../../lib/api-error.ts';
 import { applyServerFieldErrors, contractResolver, useRevalidateOnLanguageChange } from '../../../lib/form-resolver.ts';
@@ -199,9 +200,7 @@ export function RewardFormDrawer({ target, programs, onClose, onSaved }: { targe
       ) : query.data ? (
         <RewardForm key={`${query.data.id}-${query.data.version}`} reward={query.data} programs={programs} onSaved={onSaved} />
       ) : query.isError ? (
-        <Alert color="red" role="alert">
-          {describeApiError(query.error)}
-        </Alert>
+        <FailureAlert error={query.error} />
       ) : (
         <Loader aria-label={t('loading')} />
       )}
