@@ -1,7 +1,9 @@
 /**
  * Field labels of the loyalty areas (merchants, customers, programs), per language. Kept apart from
- * messages.ts so that each area adds its own file. `feminine` lists the Italian labels that take
- * feminine agreement ("Partita IVA non è valida", "Provincia è obbligatoria").
+ * messages.ts so that each area adds its own file. `feminine` and `plural` are the agreement of every
+ * label messages.ts words, the other screens' too: `feminine` the Italian labels that take feminine
+ * agreement ("Partita IVA non è valida"), `plural` the labels in either language that take plural
+ * agreement ("Esercenti sono obbligatori", "Merchants are required").
  */
 export const loyaltyFieldLabels = {
   en: {
