@@ -48,14 +48,15 @@ export default defineConfig({
           // Mantine components they use, which come along as their dependencies) in one file: a deep link to
           // a list asked for ~55 files and the browser handed them over ~120 ms after asking, even from its
           // cache; with this, ~30 (decision 010). Screen-specific libraries (the editor, charts,
-          // QR codes) stay with their screens, and so does `lib/time-zone.ts`: it brings dayjs (4 KB on the
-          // wire), which only the screens that schedule (news, campaigns) need.
+          // QR codes) stay with their screens, and so do `lib/time-zone.ts` and `components/ui/date-pickers.tsx`:
+          // they bring dayjs (4 KB on the wire) and Mantine's calendars, which only the screens showing a
+          // date field need (decision 037).
           groups: [
             { name: 'first-screen', tags: ['$initial'] },
             { name: 'catalogues', test: /[\\/]src[\\/]locales[\\/]/ },
             {
               name: 'signed-in-kit',
-              test: /node_modules[\\/](@mantine[\\/](hooks|modals)|@tanstack|react-router|i18next|react-i18next)[\\/]|[\\/]src[\\/](lib|hooks|components[\\/]ui)[\\/](?!time-zone\.)/,
+              test: /node_modules[\\/](@mantine[\\/](hooks|modals)|@tanstack|react-router|i18next|react-i18next)[\\/]|[\\/]src[\\/](lib|hooks|components[\\/]ui)[\\/](?!time-zone\.|date-pickers\.)/,
             },
           ],
         },

@@ -73,11 +73,16 @@ describe('ListPage', () => {
     await user.selectOptions(active, 'No');
     await waitFor(() => expect(router.state.location.search).toBe('?isActive=false'));
 
-    const day = screen.getByLabelText('Dal');
-    await user.type(day, '2026-03-05');
-    const from = new URLSearchParams(router.state.location.search).get('from');
-    expect(from).toBe(instantOf('2026-03-05', false));
-    expect(dayOf(from ?? undefined)).toBe('2026-03-05');
+    // Typed as an Italian writes it, whatever the browser's language; a year still being typed asks nothing.
+    const day = await screen.findByRole('textbox', { name: 'Dal' });
+    const from = () => new URLSearchParams(router.state.location.search).get('from');
+    await user.type(day, '5/3/202');
+    expect(from()).toBeNull();
+    await user.type(day, '6');
+    await waitFor(() => expect(from()).toBe(instantOf('2026-03-05', false)));
+    expect(dayOf(from() ?? undefined)).toBe('2026-03-05');
+    await user.tab();
+    expect(day).toHaveValue('05/03/2026');
   });
 });
 

@@ -8,6 +8,7 @@ import { type ListQuerySchema, type ListState } from '../../hooks/use-list-param
 import { DataTable, type DataTableColumn } from './data-table.tsx';
 import { ExportButton } from './export-button.tsx';
 import { ListSearchInput } from './list-search-input.tsx';
+import { DateField } from './date-fields.tsx';
 
 /**
  * The list kit's page (docs/decisions/013): a list screen DECLARES its title, its create action, its
@@ -104,15 +105,12 @@ function FilterField<P>({ filter, params, update }: { filter: ListFilter<P>; par
       const raw = values[filter.field] as string | undefined;
       const { instant } = filter;
       return (
-        <TextInput
-          type="date"
+        <DateField
           label={filter.label}
           value={instant ? dayOf(raw) : (raw ?? '')}
-          onChange={(event) => {
-            const day = event.currentTarget.value;
-            set(filter.field, instant ? instantOf(day, instant === 'end') : day || undefined);
-          }}
+          onChange={(day) => set(filter.field, instant ? instantOf(day, instant === 'end') : day || undefined)}
           w={filter.width}
+          clearable
         />
       );
     }

@@ -1,8 +1,8 @@
 import type { CampaignStatus } from '@sf/contract/campaigns';
-import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { server } from '../../../testing/msw-server.ts';
 import { renderWithProviders } from '../../../testing/test-utils.tsx';
 import { campaign } from '../testing/campaign-fixtures.ts';
@@ -131,9 +131,20 @@ describe('CampaignEditor', () => {
   it('schedules at the time typed on the user’s clock (their profile’s zone), said before it is sent', async () => {
     const sent = answerSend('scheduled');
     const user = userEvent.setup();
+    // Today is fixed (the clock alone, not the timers), so the day picked is in the future and its offset known.
+    vi.useFakeTimers({ toFake: ['Date'], now: new Date('2026-11-27T10:00:00Z') });
+    onTestFinished(() => void vi.useRealTimers());
     renderEditor('draft');
     expect(screen.getByText('Fuso orario: Europe/Rome')).toBeInTheDocument();
-    fireEvent.change(screen.getByLabelText('Invia il'), { target: { value: '2026-12-20T10:00' } });
+    // Picked in the calendar, in Italian: next month's 20th at 10:00.
+    await user.click(await screen.findByRole('button', { name: 'Invia il' }));
+    const picker = await screen.findByRole('dialog');
+    await user.click(within(picker).getByRole('button', { name: 'Mese successivo' }));
+    await user.click(within(picker).getByRole('button', { name: '20 dicembre 2026' }));
+    await user.type(within(picker).getByRole('spinbutton', { name: 'Ore' }), '10');
+    await user.type(within(picker).getByRole('spinbutton', { name: 'Minuti' }), '00');
+    await user.click(within(picker).getByRole('button', { name: 'Conferma data e ora' }));
+    expect(screen.getByRole('button', { name: 'Invia il' })).toHaveTextContent('20/12/2026 10:00');
     await user.click(screen.getByRole('button', { name: 'Programma' }));
     const ask = await screen.findByRole('dialog', { name: "Programmare l'invio?" });
     expect(ask).toHaveTextContent('«Caffè di novembre» partirà il 20/12/2026, 10:00.');

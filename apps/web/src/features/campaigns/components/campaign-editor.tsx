@@ -11,11 +11,12 @@ import { Can } from '../../../components/can.tsx';
 import { useFormatters } from '../../../lib/format.ts';
 import { notifySuccess } from '../../../lib/notify.ts';
 import { currentLanguage } from '../../../lib/texts.ts';
-import { wallClockToInstant } from '../../../lib/time-zone.ts';
+import { nowAsWallClock, wallClockToInstant } from '../../../lib/time-zone.ts';
 import { campaignAudienceQuery, useCampaignAudience } from '../api/get-campaign-audience.ts';
 import { useCancelCampaign, useSendCampaign, useSendCampaignTest } from '../api/run-campaign-action.ts';
 import { useCreateCampaign, useUpdateCampaign } from '../api/save-campaign.ts';
 import { CampaignStatusBadge } from './campaign-status-badge.tsx';
+import { DateField, DateTimeField } from '../../../components/ui/date-fields.tsx';
 
 export type Option = { value: string; label: string };
 /** A program to choose, with its tiers' names for the tier filter. */
@@ -116,7 +117,7 @@ function AudienceFields({
           readOnly={isReadOnly}
         />
         <Select label={t('audience.birthdayMonth')} placeholder={t('audience.any')} data={months} value={audience.birthdayMonth === null ? null : String(audience.birthdayMonth)} onChange={(value) => set({ birthdayMonth: value ? Number(value) : null })} clearable readOnly={isReadOnly} />
-        <TextInput type="date" label={t('audience.joinedAfter')} value={audience.joinedAfter ?? ''} onChange={(event) => set({ joinedAfter: event.currentTarget.value || null })} readOnly={isReadOnly} />
+        <DateField label={t('audience.joinedAfter')} value={audience.joinedAfter ?? ''} onChange={(day) => set({ joinedAfter: day || null })} readOnly={isReadOnly} clearable />
       </SimpleGrid>
       <Text size="xs" c="dimmed" mt="xs">
         {t('audience.systemRules')}
@@ -205,12 +206,12 @@ export function CampaignEditor({ campaign, programOptions, merchantOptions, rend
   /**
    * Sending cannot be called back: asked first, with how many it reaches now (a scheduled send counts
    * its recipients when it starts). Then saved and sent, as the buttons did at once before. `localTime`
-   * is the field's "2026-12-20T10:00", a time on the user's clock (their profile's zone, not the browser's).
+   * is the field's "2026-12-20 10:00:00", a time on the user's clock (their profile's zone, not the browser's).
    */
   const confirmSend = (localTime: string | null) =>
     run(async () => {
       if (!validate({ isSending: true })) return;
-      const at = localTime ? wallClockToInstant(`${localTime.replace('T', ' ')}:00`, format.timeZone) : null;
+      const at = localTime ? wallClockToInstant(localTime, format.timeZone) : null;
       const { count } = await queryClient.fetchQuery(campaignAudienceQuery(draft.audience));
       const words = { name: draft.name.trim(), count, formatted: format.number(count), at: at ? format.dateTime(at) : '' };
       modals.openConfirmModal({
@@ -300,12 +301,12 @@ export function CampaignEditor({ campaign, programOptions, merchantOptions, rend
               </Button>
             </Group>
             <Group align="end">
-              <TextInput
-                type="datetime-local"
+              <DateTimeField
                 label={t('fields.scheduledAt')}
                 description={t('fields.scheduledAtZone', { zone: format.timeZone })}
                 value={scheduledAt}
-                onChange={(event) => setScheduledAt(event.currentTarget.value)}
+                onChange={setScheduledAt}
+                minDate={nowAsWallClock(format.timeZone)}
               />
               <Button variant="light" disabled={isBusy || scheduledAt === ''} onClick={() => void confirmSend(scheduledAt)}>
                 {t('actions.schedule')}

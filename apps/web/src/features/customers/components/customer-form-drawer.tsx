@@ -15,6 +15,7 @@ import { useCreateCustomer } from '../api/create-customer.ts';
 import { useEnrollingPrograms } from '../api/get-enrolling-programs.ts';
 import { useUpdateCustomer } from '../api/update-customer.ts';
 import { CURRENT_NOTICE_VERSION } from '../lib/privacy.ts';
+import { DateField } from '../../../components/ui/date-fields.tsx';
 
 type Values = {
   firstName: string;
@@ -135,7 +136,11 @@ function CustomerForm({ customer, onSaved }: { customer: Customer | null; onSave
           <TextInput label={t('form.lastName')} required autoComplete="off" {...form.register('lastName')} error={errors.lastName?.message} />
           <TextInput label={t('form.email')} type="email" autoComplete="off" {...form.register('email')} error={errors.email?.message} />
           <TextInput label={t('form.phone')} type="tel" autoComplete="off" {...form.register('phone')} error={errors.phone?.message} />
-          <TextInput label={t('form.birthDate')} type="date" {...form.register('birthDate')} error={errors.birthDate?.message} />
+          <Controller
+            control={form.control}
+            name="birthDate"
+            render={({ field }) => <DateField label={t('form.birthDate')} value={field.value ?? ''} onChange={field.onChange} onBlur={field.onBlur} error={errors.birthDate?.message} clearable />}
+          />
           <TextInput label={t('form.city')} {...form.register('city')} error={errors.city?.message} />
         </SimpleGrid>
         <Controller

@@ -1,4 +1,5 @@
-import { Group, SegmentedControl, Select, TextInput } from '@mantine/core';
+import { Group, SegmentedControl, Select } from '@mantine/core';
+import { DateField } from '../../../components/ui/date-fields.tsx';
 import { useTranslation } from 'react-i18next';
 import { PERIOD_PRESETS, presetRange, type DashboardFilters, type PeriodChoice } from '../lib/period.ts';
 
@@ -30,24 +31,20 @@ export function DashboardFilterBar({ filters, onChange, programOptions, merchant
       />
       {filters.period === 'custom' && (
         <>
-          <TextInput
-            type="date"
+          <DateField
             label={t('filters.from')}
             value={filters.from}
-            max={filters.to}
-            onChange={(event) => {
-              const from = event.currentTarget.value;
+            maxDate={filters.to}
+            onChange={(from) => {
               if (from && from <= filters.to) onChange({ ...filters, period: 'custom', from });
             }}
             w={160}
           />
-          <TextInput
-            type="date"
+          <DateField
             label={t('filters.to')}
             value={filters.to}
-            min={filters.from}
-            onChange={(event) => {
-              const to = event.currentTarget.value;
+            minDate={filters.from}
+            onChange={(to) => {
               if (to && to >= filters.from) onChange({ ...filters, period: 'custom', to });
             }}
             w={160}

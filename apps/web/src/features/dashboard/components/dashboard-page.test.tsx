@@ -29,7 +29,7 @@ describe('DashboardPage', () => {
     });
     await screen.findByTestId('period-figures');
     expect(asked[0]).toBe(`?from=2026-01-01&to=2026-01-31&programId=${program}`);
-    expect(screen.getByLabelText('Dal')).toHaveValue('2026-01-01');
+    expect(await screen.findByRole('textbox', { name: 'Dal' })).toHaveValue('01/01/2026');
     await user.click(screen.getByText('7 giorni'));
     await vi.waitFor(() => expect(asked).toHaveLength(2));
     const params = new URLSearchParams(asked[1]);

@@ -117,7 +117,7 @@ describe('News editor', { timeout: 20_000 }, () => {
     await user.type(within(drawer).getByRole('textbox', { name: /Titolo/ }), 'Festa di capodanno');
     await user.click(within(drawer).getByRole('radio', { name: 'Programma per' }));
     expect(within(drawer).getByText('Fuso orario: Europe/Rome')).toBeInTheDocument();
-    expect(within(drawer).getByRole('button', { name: /Pubblica il/ })).toBeInTheDocument();
+    expect(await within(drawer).findByRole('button', { name: /Pubblica il/ })).toBeInTheDocument();
 
     // Tested at the form-model level too (news-form.test.ts); here the wall clock is the picker's default: the next hour.
     await user.click(within(drawer).getByRole('button', { name: 'Programma' }));

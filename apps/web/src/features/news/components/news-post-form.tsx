@@ -1,5 +1,4 @@
-// The date picker's and the rich-text editor's styles come with the form (lazy, news-editor-drawer.tsx).
-import '@mantine/dates/styles.css';
+// The rich-text editor's styles come with the form (lazy, news-editor-drawer.tsx); the date picker's with the date fields (components/ui/date-pickers.tsx).
 import '@mantine/tiptap/styles.css';
 import { Alert, Button, Group, Stack, Switch, Tabs, Text } from '@mantine/core';
 import type { NewsPost } from '@sf/contract/news';

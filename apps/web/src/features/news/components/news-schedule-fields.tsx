@@ -1,10 +1,9 @@
 import { SegmentedControl, Stack, Text } from '@mantine/core';
-import { DatesProvider, DateTimePicker } from '@mantine/dates';
 import type { NewsPost } from '@sf/contract/news';
 import { Controller, useWatch, type UseFormReturn } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { useFormatters } from '../../../lib/format.ts';
-import { currentLanguage } from '../../../lib/i18n.ts';
+import { DateTimeField } from '../../../components/ui/date-fields.tsx';
 import type { NewsFormValues } from '../lib/news-form.ts';
 import { nextFullHourAsWallClock, nowAsWallClock } from '../../../lib/time-zone.ts';
 
@@ -14,7 +13,6 @@ import { nextFullHourAsWallClock, nowAsWallClock } from '../../../lib/time-zone.
  */
 export function NewsScheduleFields({ form, post }: { form: UseFormReturn<NewsFormValues>; post: NewsPost | undefined }) {
   const { t } = useTranslation('news');
-  const language = currentLanguage();
   const format = useFormatters();
   const { control, setValue, getValues } = form;
   const publishMode = useWatch({ control, name: 'publishMode' });
@@ -56,22 +54,16 @@ export function NewsScheduleFields({ form, post }: { form: UseFormReturn<NewsFor
           control={control}
           name="publishAt"
           render={({ field, fieldState }) => (
-            <DatesProvider settings={{ locale: language, firstDayOfWeek: language === 'it' ? 1 : 0 }}>
-              <DateTimePicker
-                label={t('editor.schedule.at')}
-                description={t('editor.schedule.timeZone', { zone: format.timeZone })}
-                value={field.value}
-                onChange={(value) => field.onChange(value)}
-                onBlur={field.onBlur}
-                minDate={nowAsWallClock(format.timeZone)}
-                valueFormat={language === 'it' ? 'DD/MM/YYYY HH:mm' : 'MM/DD/YYYY hh:mm A'}
-                timePickerProps={{ format: language === 'it' ? '24h' : '12h' }}
-                withAsterisk
-                error={fieldState.error?.message}
-                submitButtonProps={{ 'aria-label': t('editor.schedule.confirmTime') }}
-                clearable={false}
-              />
-            </DatesProvider>
+            <DateTimeField
+              label={t('editor.schedule.at')}
+              description={t('editor.schedule.timeZone', { zone: format.timeZone })}
+              value={field.value ?? ''}
+              onChange={field.onChange}
+              onBlur={field.onBlur}
+              minDate={nowAsWallClock(format.timeZone)}
+              withAsterisk
+              error={fieldState.error?.message}
+            />
           )}
         />
       )}

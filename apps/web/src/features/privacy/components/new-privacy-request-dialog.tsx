@@ -1,9 +1,10 @@
-import { Button, Group, Modal, Select, Stack, Textarea, TextInput } from '@mantine/core';
+import { Button, Group, Modal, Select, Stack, Textarea } from '@mantine/core';
 import { PRIVACY_REQUEST_KINDS, type PrivacyRequest, type PrivacyRequestKind } from '@sf/contract/privacy';
 import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { notifySuccess } from '../../../lib/notify.ts';
 import { useCreatePrivacyRequest } from '../api/create-privacy-request.ts';
+import { DateField } from '../../../components/ui/date-fields.tsx';
 
 export type PickedCustomer = { id: string; label: string };
 export type RenderCustomerPicker = (props: { value: PickedCustomer | null; onChange: (customer: PickedCustomer | null) => void; error: string | undefined }) => ReactNode;
@@ -72,7 +73,7 @@ function NewRequestForm({ onClose, onCreated, renderCustomerPicker }: Omit<Props
           },
           error: customerError,
         })}
-        <TextInput type="date" label={t('form.receivedOn')} description={t('form.receivedOnHelp')} value={receivedOn} onChange={(event) => setReceivedOn(event.currentTarget.value)} />
+        <DateField label={t('form.receivedOn')} description={t('form.receivedOnHelp')} value={receivedOn} onChange={setReceivedOn} clearable />
         <Textarea label={t('form.notes')} value={notes} onChange={(event) => setNotes(event.currentTarget.value)} maxLength={2000} autosize minRows={2} />
         <Group justify="flex-end">
           <Button variant="default" onClick={onClose}>

@@ -150,7 +150,7 @@ describe('Richieste privacy', { timeout: 30_000 }, () => {
     await user.click(within(await screen.findByRole('listbox', { hidden: true })).getByRole('option', { name: 'Cancellazione', hidden: true }));
     await user.click(within(dialog).getByRole('button', { name: 'Scegli Giulia Bianchi' }));
     expect(within(dialog).queryByText('Scegli il cliente')).toBeNull();
-    await user.type(within(dialog).getByLabelText('Ricevuta il'), '2026-11-02');
+    await user.type(await within(dialog).findByRole('textbox', { name: 'Ricevuta il' }), '2/11/2026');
     await user.type(within(dialog).getByRole('textbox', { name: 'Note' }), '  Ricevuta per raccomandata  ');
     await user.click(within(dialog).getByRole('button', { name: 'Registra la richiesta' }));
     await waitFor(() => expect(bodies).toHaveLength(1));

@@ -11,6 +11,7 @@ import { applyServerFieldErrors, contractResolver, useRevalidateOnLanguageChange
 import { notifySuccess } from '../../../lib/notify.ts';
 import { useReward } from '../api/get-rewards.ts';
 import { uploadRewardImage, useSaveReward } from '../api/save-reward.ts';
+import { DateField } from '../../../components/ui/date-fields.tsx';
 
 type Num = number | string;
 type Values = {
@@ -162,8 +163,14 @@ function RewardForm({ reward, programs, onSaved }: { reward: Reward | null; prog
           ))}
         </SimpleGrid>
         <SimpleGrid cols={{ base: 1, sm: 2 }}>
-          <TextInput type="date" label={t('form.validFrom')} {...form.register('validFrom')} error={errors.validFrom?.message} />
-          <TextInput type="date" label={t('form.validUntil')} {...form.register('validUntil')} error={errors.validUntil?.message} />
+          {(['validFrom', 'validUntil'] as const).map((name) => (
+            <Controller
+              key={name}
+              control={form.control}
+              name={name}
+              render={({ field }) => <DateField label={t(`form.${name}`)} value={field.value ?? ''} onChange={field.onChange} onBlur={field.onBlur} error={errors[name]?.message} clearable />}
+            />
+          ))}
         </SimpleGrid>
         <Controller
           control={form.control}

@@ -76,13 +76,14 @@ describe('Premi', { timeout: 30_000 }, () => {
     await user.click(within(await screen.findByRole('listbox', { hidden: true })).getByRole('option', { name: 'Tessera Bar', hidden: true }));
     await user.type(within(drawer).getByRole('textbox', { name: /^Nome/ }), 'Caffè omaggio');
     await user.type(within(drawer).getByRole('textbox', { name: /Costo in timbri/ }), '10');
-    await user.type(within(drawer).getByLabelText('Valido dal'), '2026-12-01');
-    await user.type(within(drawer).getByLabelText('Valido fino al'), '2026-11-30');
+    // Days typed as an Italian writes them (the fields show them so in any browser).
+    await user.type(await within(drawer).findByRole('textbox', { name: 'Valido dal' }), '01/12/2026');
+    await user.type(within(drawer).getByRole('textbox', { name: 'Valido fino al' }), '30/11/2026');
     await user.click(within(drawer).getByRole('button', { name: 'Crea premio' }));
     expect(await within(drawer).findByText('Fine validità non è valida')).toBeInTheDocument();
     expect(bodies).toEqual([]);
 
-    await user.clear(within(drawer).getByLabelText('Valido fino al'));
+    await user.clear(within(drawer).getByRole('textbox', { name: 'Valido fino al' }));
     await user.click(within(drawer).getByRole('button', { name: 'Crea premio' }));
     await waitFor(() => expect(bodies).toHaveLength(1));
     // The window as the days typed; blank stock and limit are "unlimited".

@@ -1,0 +1,63 @@
+import { screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { useState } from 'react';
+import { describe, expect, it } from 'vitest';
+import { renderWithProviders } from '../../testing/test-utils.tsx';
+import { DateField } from './date-fields.tsx';
+
+/** A field and, beside it, the value it hands over. */
+function Probe({ initial = '' }: { initial?: string }) {
+  const [day, setDay] = useState(initial);
+  return (
+    <>
+      <DateField label="Dal" value={day} onChange={setDay} clearable />
+      <output aria-label="value">{day}</output>
+    </>
+  );
+}
+
+const handed = () => screen.getByRole('status', { name: 'value' }).textContent;
+
+describe('DateField', () => {
+  it('shows and reads the day in the app’s language, not the browser’s', async () => {
+    const user = userEvent.setup();
+    renderWithProviders(<Probe initial="2026-03-05" />, { language: 'en' });
+    const field = await screen.findByRole('textbox', { name: 'Dal' });
+    expect(field).toHaveValue('03/05/2026');
+    await user.clear(field);
+    expect(handed()).toBe('');
+    await user.type(field, '12/1/2026');
+    expect(handed()).toBe('2026-12-01');
+  });
+
+  it('hands over only whole days that exist, and keeps the last one meanwhile', async () => {
+    const user = userEvent.setup();
+    renderWithProviders(<Probe initial="2026-01-10" />);
+    const field = await screen.findByRole('textbox', { name: 'Dal' });
+    expect(field).toHaveValue('10/01/2026');
+    // Typed over the day shown: a day still being typed, then one that does not exist.
+    await user.tripleClick(field);
+    await user.keyboard('21/11/202');
+    expect(handed()).toBe('2026-01-10');
+    await user.tripleClick(field);
+    await user.keyboard('31/02/2026');
+    expect(handed()).toBe('2026-01-10');
+    await user.tab();
+    expect(field).toHaveValue('10/01/2026');
+    // Pasted from a spreadsheet, in the ISO form.
+    await user.tripleClick(field);
+    await user.paste('2026-11-21');
+    expect(handed()).toBe('2026-11-21');
+    await user.tab();
+    expect(field).toHaveValue('21/11/2026');
+  });
+
+  it('names the calendar’s arrows', async () => {
+    const user = userEvent.setup();
+    renderWithProviders(<Probe initial="2026-01-10" />);
+    await user.click(await screen.findByRole('textbox', { name: 'Dal' }));
+    await user.click(await screen.findByRole('button', { name: 'Mese successivo' }));
+    await user.click(screen.getByRole('button', { name: '14 febbraio 2026' }));
+    expect(handed()).toBe('2026-02-14');
+  });
+});

@@ -1,0 +1,69 @@
+import { Input, Skeleton } from '@mantine/core';
+import { lazy, Suspense, type ReactNode } from 'react';
+
+export type DateFieldProps = {
+  label: string;
+  description?: string | undefined;
+  /** The day as `YYYY-MM-DD`, `''` for none. */
+  value: string;
+  /** The day chosen or typed whole, `''` when cleared. */
+  onChange: (day: string) => void;
+  onBlur?: (() => void) | undefined;
+  error?: ReactNode;
+  w?: number | undefined;
+  minDate?: string | undefined;
+  maxDate?: string | undefined;
+  clearable?: boolean | undefined;
+  readOnly?: boolean | undefined;
+  withAsterisk?: boolean | undefined;
+};
+
+export type DateTimeFieldProps = {
+  label: string;
+  description?: string | undefined;
+  /** A time on the user's wall clock, `YYYY-MM-DD HH:mm:ss` (see `lib/time-zone.ts`), `''` for none. */
+  value: string;
+  onChange: (wallClock: string) => void;
+  onBlur?: (() => void) | undefined;
+  error?: ReactNode;
+  minDate?: string | undefined;
+  withAsterisk?: boolean | undefined;
+};
+
+// The calendars (Mantine's dates, dayjs with its Italian names and its parser: ~14 KB of script and
+// 4 KB of style on the wire) load with the first date field a screen shows, not with the list kit and
+// the dashboard that every deep link and every sign-in load (decision 037).
+const pickers = () => import('./date-pickers.tsx');
+const LazyDateField = lazy(async () => ({ default: (await pickers()).DateFieldInput }));
+const LazyDateTimeField = lazy(async () => ({ default: (await pickers()).DateTimeFieldInput }));
+
+/** While the calendars load: the label and a field's outline, so nothing moves when the field comes. */
+function Placeholder({ label, description, w }: { label: string; description?: string | undefined; w?: number | undefined }) {
+  return (
+    <Input.Wrapper label={label} description={description} w={w}>
+      <Skeleton h={36} />
+    </Input.Wrapper>
+  );
+}
+
+/**
+ * The one date field of the app: a day typed or picked in the user's language (21/11/2026 in
+ * Italian, 11/21/2026 in English) whatever the browser's language, which the browser's own date
+ * field would follow instead.
+ */
+export function DateField(props: DateFieldProps) {
+  return (
+    <Suspense fallback={<Placeholder label={props.label} description={props.description} w={props.w} />}>
+      <LazyDateField {...props} />
+    </Suspense>
+  );
+}
+
+/** A day and a time on the user's wall clock (the news editor's and a campaign's schedule). */
+export function DateTimeField(props: DateTimeFieldProps) {
+  return (
+    <Suspense fallback={<Placeholder label={props.label} description={props.description} />}>
+      <LazyDateTimeField {...props} />
+    </Suspense>
+  );
+}

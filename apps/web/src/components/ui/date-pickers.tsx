@@ -1,0 +1,98 @@
+import '@mantine/dates/styles.css';
+import { DateInput, DatesProvider, DateTimePicker } from '@mantine/dates';
+import dayjs from 'dayjs';
+import customParseFormat from 'dayjs/plugin/customParseFormat';
+// The Italian month and day names of the calendars.
+import 'dayjs/locale/it';
+import { useTranslation } from 'react-i18next';
+import type { DateFieldProps, DateTimeFieldProps } from './date-fields.tsx';
+
+dayjs.extend(customParseFormat);
+
+type Language = 'it' | 'en';
+
+const SHOWN_DAY: Record<Language, string> = { it: 'DD/MM/YYYY', en: 'MM/DD/YYYY' };
+const SHOWN_DAY_AND_TIME: Record<Language, string> = { it: 'DD/MM/YYYY HH:mm', en: 'MM/DD/YYYY hh:mm A' };
+
+/**
+ * What a person may type: the day in their language's order, with or without leading zeros, or the
+ * ISO form (pasted from a spreadsheet). Strict, so a year still being typed ("21/11/202") or a day
+ * that does not exist ("31/02/2026") is no date at all: the field keeps its last value meanwhile,
+ * and a list does not ask the server for year 202 at every keystroke.
+ */
+const TYPED_DAY: Record<Language, string[]> = {
+  it: ['D/M/YYYY', 'DD/MM/YYYY', 'D/MM/YYYY', 'DD/M/YYYY', 'YYYY-MM-DD'],
+  en: ['M/D/YYYY', 'MM/DD/YYYY', 'M/DD/YYYY', 'MM/D/YYYY', 'YYYY-MM-DD'],
+};
+
+function parseTypedDay(typed: string, language: Language): string | null {
+  const day = dayjs(typed.trim(), TYPED_DAY[language], true);
+  return day.isValid() ? day.format('YYYY-MM-DD') : null;
+}
+
+function useLanguage(): { language: Language; t: ReturnType<typeof useTranslation>['t'] } {
+  const { t, i18n } = useTranslation('dates');
+  return { language: i18n.language === 'en' ? 'en' : 'it', t };
+}
+
+/** The calendars' month names and first weekday follow the app's language, not the browser's. */
+function settingsFor(language: Language) {
+  return { locale: language, firstDayOfWeek: language === 'it' ? 1 : 0 } as const;
+}
+
+/** The calendar's arrows and headings carry no text of their own: a screen reader needs their names. */
+function calendarLabels(t: ReturnType<typeof useTranslation>['t']) {
+  const names = ['previousMonth', 'nextMonth', 'previousYear', 'nextYear', 'previousDecade', 'nextDecade', 'monthLevelControl', 'yearLevelControl'] as const;
+  return Object.fromEntries(names.map((name) => [name, t(name)]));
+}
+
+export function DateFieldInput({ label, description, value, onChange, onBlur, error, w, minDate, maxDate, clearable, readOnly, withAsterisk }: DateFieldProps) {
+  const { language, t } = useLanguage();
+  return (
+    <DatesProvider settings={settingsFor(language)}>
+      <DateInput
+        label={label}
+        description={description}
+        value={value || null}
+        onChange={(day) => onChange(day ?? '')}
+        onBlur={onBlur}
+        error={error}
+        w={w}
+        minDate={minDate || undefined}
+        maxDate={maxDate || undefined}
+        clearable={clearable && !readOnly}
+        clearButtonProps={{ 'aria-label': t('clear', { field: label }) }}
+        readOnly={readOnly}
+        withAsterisk={withAsterisk}
+        valueFormat={SHOWN_DAY[language]}
+        dateParser={(typed) => parseTypedDay(typed, language)}
+        placeholder={t('dayPlaceholder')}
+        ariaLabels={calendarLabels(t)}
+      />
+    </DatesProvider>
+  );
+}
+
+export function DateTimeFieldInput({ label, description, value, onChange, onBlur, error, minDate, withAsterisk }: DateTimeFieldProps) {
+  const { language, t } = useLanguage();
+  return (
+    <DatesProvider settings={settingsFor(language)}>
+      <DateTimePicker
+        label={label}
+        description={description}
+        value={value || null}
+        onChange={(wallClock) => onChange(wallClock ?? '')}
+        onBlur={onBlur}
+        error={error}
+        minDate={minDate}
+        valueFormat={SHOWN_DAY_AND_TIME[language]}
+        timePickerProps={{ format: language === 'it' ? '24h' : '12h', hoursInputLabel: t('hours'), minutesInputLabel: t('minutes'), amPmInputLabel: t('amPm') }}
+        ariaLabels={calendarLabels(t)}
+        withAsterisk={withAsterisk}
+        submitButtonProps={{ 'aria-label': t('confirmTime') }}
+        clearable={false}
+        placeholder={t('dayAndTimePlaceholder')}
+      />
+    </DatesProvider>
+  );
+}
