@@ -94,6 +94,34 @@ describe('Approvazioni', { timeout: 30_000 }, () => {
     await waitFor(() => expect(screen.queryByRole('button', { name: /^Approva/ })).toBeNull());
   });
 
+  it('asks before approving several proofs: "Indietro" sends nothing, confirming sends their ids once', async () => {
+    document.cookie = 'XSRF-TOKEN=t; path=/';
+    const user = userEvent.setup();
+    const { decisions } = renderPage([proof(), second], decided);
+    await user.click(await screen.findByRole('checkbox', { name: 'Seleziona tutte le righe della pagina' }));
+    await user.click(screen.getByRole('button', { name: 'Approva (2)' }));
+    let dialog = await screen.findByRole('dialog', { name: 'Approvare 2 azioni?' });
+    expect(within(dialog).getByText('2 clienti ricevono subito il bonus previsto dal programma per ciascuna azione, entro il limite mensile.')).toBeInTheDocument();
+    await user.click(within(dialog).getByRole('button', { name: 'Indietro' }));
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Approvare 2 azioni?' })).toBeNull());
+    expect(decisions).toEqual([]);
+
+    await user.click(screen.getByRole('button', { name: 'Approva (2)' }));
+    dialog = await screen.findByRole('dialog', { name: 'Approvare 2 azioni?' });
+    await user.click(within(dialog).getByRole('button', { name: 'Approva' }));
+    expect(await screen.findByText('2 azioni approvate')).toBeInTheDocument();
+    expect(decisions).toEqual([{ ids: [7, 8], decision: 'approve' }]);
+  });
+
+  it('names the customer when the proofs to approve are all theirs', async () => {
+    const user = userEvent.setup();
+    renderPage([proof(), proof({ id: 9, kind: 'checkIn' })], decided);
+    await user.click(await screen.findByRole('checkbox', { name: 'Seleziona tutte le righe della pagina' }));
+    await user.click(screen.getByRole('button', { name: 'Approva (2)' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Approvare 2 azioni?' });
+    expect(within(dialog).getByText('Giulia Bianchi riceve subito il bonus previsto dal programma per ciascuna delle 2 azioni, entro il limite mensile.')).toBeInTheDocument();
+  });
+
   it('rejects the whole page in one request, only with a reason', async () => {
     document.cookie = 'XSRF-TOKEN=t; path=/';
     const user = userEvent.setup();

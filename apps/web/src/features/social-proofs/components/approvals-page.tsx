@@ -1,4 +1,5 @@
 import { Anchor, Badge, Button, Group, Image, Modal, Stack, Text, Textarea } from '@mantine/core';
+import { modals } from '@mantine/modals';
 import { PROOF_BOUNDS, PROOF_KINDS, PROOF_STATUSES, listSocialProofsQuerySchema, type ProofStatus, type SocialProof } from '@sf/contract/social-proofs';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -72,6 +73,26 @@ export function ApprovalsPage({ programOptions, merchantOptions, customerHref }:
       },
     );
 
+  /**
+   * Approving awards each proof's bonus at once. Several proofs (select-all is one click) are asked
+   * first, naming whom the points go to; one proof is one click, as its row's checkbox already named it
+   * and Movimenti can reverse its entry.
+   */
+  const approve = (ids: number[], clear: () => void) => {
+    if (ids.length === 1) {
+      run(ids, 'approve', clear);
+      return;
+    }
+    const customers = new Map((list.query.data?.items ?? []).filter((proof) => ids.includes(proof.id)).map((proof) => [proof.customerId, proof.customerName]));
+    modals.openConfirmModal({
+      title: t('approveConfirm.title', { count: ids.length }),
+      children: <Text size="sm">{t('approveConfirm.text', { count: customers.size, name: [...customers.values()][0] ?? '', proofs: ids.length })}</Text>,
+      labels: { confirm: t('approveConfirm.confirm'), cancel: t('approveConfirm.back') },
+      closeButtonProps: { 'aria-label': t('common:close') },
+      onConfirm: () => run(ids, 'approve', clear),
+    });
+  };
+
   const columns = useMemo<DataTableColumn<SocialProof, SortField>[]>(
     () => [
       { id: 'createdAt', header: t('columns.createdAt'), sortField: 'createdAt', cell: (proof) => format.dateTime(proof.createdAt) },
@@ -136,7 +157,7 @@ export function ApprovalsPage({ programOptions, merchantOptions, customerHref }:
         getRowLabel: (proof) => t('rowLabel', { name: proof.customerName, kind: t(`kind.${proof.kind}`) }),
         actions: (selectedIds, clear) => (
           <Group gap="xs">
-            <Button size="sm" loading={decide.isPending} onClick={() => run(selectedIds.map(Number), 'approve', clear)}>
+            <Button size="sm" loading={decide.isPending} onClick={() => approve(selectedIds.map(Number), clear)}>
               {t('approve', { count: selectedIds.length })}
             </Button>
             <Button size="sm" color="red" variant="light" onClick={() => setRejecting({ ids: selectedIds.map(Number), clear })}>
