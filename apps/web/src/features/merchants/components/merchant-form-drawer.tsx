@@ -244,7 +244,8 @@ export function MerchantFormDrawer({ target, onClose, onCreated }: Props) {
       onClose={onClose}
       position="right"
       size="lg"
-      title={target === 'new' ? t('form.newTitle') : t('form.editTitle')}
+      // Nothing to edit over a read that failed: the entity alone above the alert that says why.
+      title={target === 'new' ? t('form.newTitle') : !merchant && query.isError ? t('form.readFailedTitle') : t('form.editTitle')}
       closeButtonProps={{ 'aria-label': t('form.close') }}
     >
       {target === 'new' ? <MerchantForm key="new" merchant={null} onDone={(saved) => onCreated(saved.id)} /> : null}

@@ -109,6 +109,16 @@ describe('Esercenti', { timeout: 30_000 }, () => {
     expect(bodies[0]).toMatchObject({ vatNumber: '01234567897' });
   });
 
+  it('titles the drawer of a merchant that is not there by the entity alone, not "Modifica esercente"', async () => {
+    const missing = 'b1b1b1b1-0000-4000-8000-0000000000aa';
+    answerList();
+    server.use(http.get(`/api/admin/merchants/${missing}`, () => HttpResponse.json({ error: { code: 'not_found', message: 'Esercente richiesto non trovato', requestId: 'r' } }, { status: 404 })));
+    renderWithProviders(<MerchantsPage />, { route: `/merchants?merchant=${missing}`, user: admin });
+    const drawer = await screen.findByRole('dialog', { name: 'Esercente' });
+    expect(await within(drawer).findByRole('alert')).toHaveTextContent('Esercente richiesto non trovato');
+    expect(screen.queryByRole('dialog', { name: 'Modifica esercente' })).toBeNull();
+  });
+
   it('asks before suspending a merchant and sends the status with the version read', async () => {
     document.cookie = 'XSRF-TOKEN=t; path=/';
     const user = userEvent.setup();

@@ -372,7 +372,15 @@ export function ProgramFormDrawer({ target, merchantOptions, onClose, onCreated,
   const id = target && target !== 'new' ? target : null;
   const query = useProgram(id);
   return (
-    <Drawer opened={target !== null} onClose={onClose} position="right" size="xl" title={target === 'new' ? t('form.newTitle') : t('form.editTitle')} closeButtonProps={{ 'aria-label': t('form.close') }}>
+    <Drawer
+      opened={target !== null}
+      onClose={onClose}
+      position="right"
+      size="xl"
+      // Nothing to edit over a read that failed: the entity alone above the alert that says why.
+      title={target === 'new' ? t('form.newTitle') : !query.data && query.isError ? t('form.readFailedTitle') : t('form.editTitle')}
+      closeButtonProps={{ 'aria-label': t('form.close') }}
+    >
       {target === 'new' ? <ProgramForm key="new" program={null} merchantOptions={merchantOptions} onSaved={(saved) => onCreated(saved.id)} /> : null}
       {id && !query.data && query.isPending ? <Loader aria-label={t('form.loading')} /> : null}
       {id && query.isError ? (

@@ -61,4 +61,16 @@ describe('Programmi fedeltà', { timeout: 30_000 }, () => {
     // The server's 400 lands on the named tier field.
     expect(await within(drawer).findByText('Punti minimi non è valido')).toBeInTheDocument();
   });
+
+  it('titles the drawer of a program that is not there by the entity alone, not "Modifica programma"', async () => {
+    const missing = '0d7f5c2e-8a31-4c1b-9a57-3f2b1e0c9daa';
+    server.use(
+      http.get('/api/admin/programs', () => HttpResponse.json({ items: [], total: 0, page: 1, pageSize: 25 })),
+      http.get(`/api/admin/programs/${missing}`, () => HttpResponse.json({ error: { code: 'not_found', message: 'Programma richiesto non trovato', requestId: 'r' } }, { status: 404 })),
+    );
+    renderWithProviders(<ProgramsPage merchantOptions={[]} renderCustomerPicker={() => null} />, { route: `/programs?program=${missing}`, user: admin });
+    const drawer = await screen.findByRole('dialog', { name: 'Programma' });
+    expect(await within(drawer).findByRole('alert')).toHaveTextContent('Programma richiesto non trovato');
+    expect(screen.queryByRole('dialog', { name: 'Modifica programma' })).toBeNull();
+  });
 });
