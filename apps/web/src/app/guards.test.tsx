@@ -1,14 +1,16 @@
 import { act, screen } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { Outlet, type RouteObject } from 'react-router';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { SESSION_STORAGE_KEY } from '@sf/contract/app-info';
+import { toastModule } from '../lib/notify.ts';
 import { sessionStore, writeStoredSession } from '../lib/session.ts';
 import { restoreSession } from '../lib/user-by-token.ts';
 import { server } from '../testing/msw-server.ts';
 import { fakeIdToken, renderRoutes, testUser } from '../testing/test-utils.tsx';
 import { HomeRedirect, RequireAuth, UnknownPath } from './guards.tsx';
 import { RootLayout } from './root-layout.tsx';
+import { screenHandle } from './screens.ts';
 
 /** The app's route shape (router.tsx) with stand-in screens, so the guard is tested on its own. */
 const routes: RouteObject[] = [
@@ -24,8 +26,9 @@ const routes: RouteObject[] = [
             element: <Outlet />,
             children: [
               { index: true, element: <HomeRedirect /> },
-              { path: 'dashboard', element: <p>dashboard screen</p> },
-              { path: 'news', element: <p>news screen</p> },
+              { path: 'dashboard', handle: screenHandle('dashboard'), element: <p>dashboard screen</p> },
+              { path: 'news', handle: screenHandle('news'), element: <p>news screen</p> },
+              { path: 'customers', handle: screenHandle('customers'), element: <p>customers screen</p> },
             ],
           },
         ],
@@ -68,6 +71,26 @@ describe('route guard (S8, S9)', () => {
     const { router } = renderRoutes(routes, { route: '/news?post=42&status=draft', user: { role: 'editor' } });
     expect(await screen.findByText('news screen')).toBeInTheDocument();
     expect(router.state.location.search).toBe('?post=42&status=draft');
+  });
+
+  it("tells an editor sent away from an admins' screen why, once, and says nothing for News, \"/\" or an unknown path", async () => {
+    const { notifications } = await toastModule();
+    const show = vi.spyOn(notifications, 'show');
+    onTestFinished(() => show.mockRestore());
+    for (const path of ['/news', '/', '/anything/else']) {
+      const { unmount } = renderRoutes(routes, { route: path, user: { role: 'editor' } });
+      expect(await screen.findByText('news screen')).toBeInTheDocument();
+      unmount();
+    }
+    // Toasts are raised a microtask later (notify.ts): give a stray one the chance to appear.
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(show).not.toHaveBeenCalled();
+
+    const { router } = renderRoutes(routes, { route: '/customers?page=2', user: { role: 'editor' }, isStrict: true });
+    expect(await screen.findByText('news screen')).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/news');
+    expect(await screen.findByText('La sezione richiesta è riservata agli amministratori: ecco le News.')).toBeInTheDocument();
+    expect(show).toHaveBeenCalledTimes(1);
   });
 
   it('lets an admin go anywhere, with / leading to the dashboard', async () => {

@@ -1,8 +1,10 @@
-import { useEffect } from 'react';
+import { useEffect, useRef } from 'react';
 import { Navigate, Outlet, useLocation, useMatches } from 'react-router';
 import { can, isStaffRole } from '@sf/contract/roles';
 import type { ScreenHandle } from './screens.ts';
+import { notifyInfo } from '../lib/notify.ts';
 import { sessionStore, useSession } from '../lib/session.ts';
+import { translate } from '../lib/texts.ts';
 import { ADMIN_HOME, EDITOR_HOME, loginPathFor } from './homes.ts';
 
 function SignOutAndGoToLogin() {
@@ -17,21 +19,35 @@ function SignOutAndGoToLogin() {
   return <Navigate to={loginPathFor(location)} replace />;
 }
 
+/**
+ * S9 sends an editor to News from anywhere; one who asked for an admins' screen (a link, a typed address,
+ * a role taken away mid-session) is told why, or News would seem to be where the link led.
+ */
+function SendEditorToNews({ isScreenRefused }: { isScreenRefused: boolean }) {
+  const isToldRef = useRef(false);
+  useEffect(() => {
+    // The ref, because StrictMode runs a new component's effects twice: one notice all the same.
+    if (!isScreenRefused || isToldRef.current) return;
+    isToldRef.current = true;
+    notifyInfo(translate('layout:access.adminOnly'));
+  }, [isScreenRefused]);
+  return <Navigate to={EDITOR_HOME} replace />;
+}
+
 /** S9: the guard of the main layout. Reads the live session, so a role changed by a refresh applies at once. */
 export function RequireAuth() {
   const session = useSession();
   const location = useLocation();
   const matches = useMatches();
   if (session.status !== 'signed-in' || !isStaffRole(session.user.role)) return <SignOutAndGoToLogin />;
-  if (session.user.role === 'editor' && location.pathname !== EDITOR_HOME) {
-    return <Navigate to={EDITOR_HOME} replace />;
-  }
   // Each screen declares its permission on its route (app/navigation.tsx); the API decides, this only routes.
   const role = session.user.role;
   const isRefused = matches.some((match) => {
     const permission = (match.handle as Partial<ScreenHandle> | undefined)?.permission;
     return permission !== undefined && !can(role, permission);
   });
+  // "/" is the way home, not a screen asked for: nothing refused there, nothing to explain.
+  if (role === 'editor' && location.pathname !== EDITOR_HOME) return <SendEditorToNews isScreenRefused={isRefused} />;
   if (isRefused) {
     const home = role === 'editor' ? EDITOR_HOME : ADMIN_HOME;
     // Refused at home itself: a 404 rather than a redirect loop.

@@ -43,6 +43,11 @@ export function notifySuccess(message: string, title?: string): void {
   show({ color: 'green', message, ...(title ? { title } : {}) });
 }
 
+/** Neither a failure nor a success: why the app did something the user did not ask for. */
+export function notifyInfo(message: string, title?: string): void {
+  show({ color: 'blue', message, ...(title ? { title } : {}) });
+}
+
 /** The toasts' module, once loaded (tests wait for it before spying on `notifications.show`). */
 export function toastModule() {
   return load();

@@ -1,4 +1,4 @@
-import type { ReactElement, ReactNode } from 'react';
+import { StrictMode, type ReactElement, type ReactNode } from 'react';
 import { render, type RenderResult } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider, type RouteObject } from 'react-router';
 import type { Language } from '@sf/contract/app-info';
@@ -47,6 +47,8 @@ export type RenderOptions = {
   language?: Language;
   /** Leaves the session store as the test set it (e.g. mid start-up check) instead of signing in/out. */
   isSessionKept?: boolean;
+  /** Inside StrictMode, as the app renders (app.tsx): a newly mounted component's effects run twice. */
+  isStrict?: boolean;
 };
 
 function prepare(options: RenderOptions): void {
@@ -85,6 +87,14 @@ export function renderWithProviders(ui: ReactElement, options: RenderOptions = {
 export function renderRoutes(routes: RouteObject[], options: RenderOptions = {}): RenderResult & { router: ReturnType<typeof createMemoryRouter> } {
   prepare(options);
   const router = createMemoryRouter(routes, { initialEntries: [options.route ?? '/'] });
-  const result = render(<RouterProvider router={router} />, { wrapper: Providers });
+  const provider = <RouterProvider router={router} />;
+  // StrictMode as app.tsx places it, at the root: nested under a wrapper, React runs effects once.
+  const result = options.isStrict
+    ? render(
+        <StrictMode>
+          <Providers>{provider}</Providers>
+        </StrictMode>,
+      )
+    : render(provider, { wrapper: Providers });
   return { ...result, router };
 }
