@@ -260,3 +260,30 @@ test('at 1366 px in Italian: focus back after Esc, no list wider than the screen
   await expect(page).not.toHaveURL(/\/auth\/login/);
   await expect(page.getByRole('button', { name: 'Azioni' })).toBeVisible();
 });
+
+test.describe('in a browser set to English', () => {
+  test.use({ locale: 'en-US' });
+
+  test('the app in Italian reads and takes days as an Italian writes them, in the list filters and their calendar', async ({ page }) => {
+    await signIn(page, ADMIN);
+    await expect(page).toHaveURL(/\/dashboard/);
+    await page.getByRole('navigation', { name: 'Menu principale' }).getByRole('link', { name: 'Movimenti', exact: true }).click();
+    await expect(page.getByRole('heading', { name: 'Movimenti', level: 1 })).toBeVisible({ timeout: 30_000 });
+    const from = page.getByRole('textbox', { name: 'Dal' });
+    // The browser's own date field wrote "mm/dd/yyyy" here, in the browser's language.
+    await expect(from).toHaveAttribute('placeholder', 'gg/mm/aaaa');
+    await from.pressSequentially('1/11/2026');
+    await expect(page).toHaveURL(/[?&]from=2026-1[01]-/);
+    await from.press('Tab');
+    await expect(from).toHaveValue('01/11/2026');
+    // Its calendar in Italian too, Monday first, its arrows named.
+    await from.click();
+    await expect(page.getByRole('button', { name: 'novembre 2026', exact: true })).toBeVisible();
+    const calendar = page.getByRole('table').filter({ has: page.getByRole('button', { name: '1 novembre 2026' }) });
+    await expect(calendar.getByRole('columnheader').first()).toHaveText('lu');
+    await page.getByRole('button', { name: 'Mese successivo' }).click();
+    await page.getByRole('button', { name: '5 dicembre 2026', exact: true }).click();
+    await expect(from).toHaveValue('05/12/2026');
+    await page.screenshot({ path: test.info().outputPath('ledger-day-filter-1366.png') });
+  });
+});

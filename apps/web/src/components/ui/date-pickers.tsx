@@ -40,9 +40,12 @@ function settingsFor(language: Language) {
   return { locale: language, firstDayOfWeek: language === 'it' ? 1 : 0 } as const;
 }
 
-/** The calendar's arrows and headings carry no text of their own: a screen reader needs their names. */
+/**
+ * The calendar's arrows carry no text of their own: a screen reader needs their names. (Its heading
+ * keeps its own, the month or year shown, which a name of ours would hide.)
+ */
 function calendarLabels(t: ReturnType<typeof useTranslation>['t']) {
-  const names = ['previousMonth', 'nextMonth', 'previousYear', 'nextYear', 'previousDecade', 'nextDecade', 'monthLevelControl', 'yearLevelControl'] as const;
+  const names = ['previousMonth', 'nextMonth', 'previousYear', 'nextYear', 'previousDecade', 'nextDecade'] as const;
   return Object.fromEntries(names.map((name) => [name, t(name)]));
 }
 
