@@ -201,7 +201,15 @@ export function RewardFormDrawer({ target, programs, onClose, onSaved }: { targe
   const isNew = target === 'new';
   const query = useReward(target && !isNew ? target : null);
   return (
-    <Drawer opened={target !== null} onClose={onClose} position="right" size="lg" title={isNew ? t('form.titleNew') : t('form.titleEdit')} closeButtonProps={{ 'aria-label': t('common:close') }}>
+    <Drawer
+      opened={target !== null}
+      onClose={onClose}
+      position="right"
+      size="lg"
+      // Nothing to edit over a read that failed: the entity alone above the alert that says why.
+      title={isNew ? t('form.titleNew') : !query.data && query.isError ? t('form.readFailedTitle') : t('form.titleEdit')}
+      closeButtonProps={{ 'aria-label': t('common:close') }}
+    >
       {target === null ? null : isNew ? (
         <RewardForm reward={null} programs={programs} onSaved={onSaved} />
       ) : query.data ? (

@@ -140,4 +140,14 @@ describe('Premi', { timeout: 30_000 }, () => {
     });
     expect(await screen.findByText('Premio “Gelato” salvato')).toBeInTheDocument();
   });
+
+  it('titles the drawer of a reward that is not there by the entity alone, not "Modifica premio"', async () => {
+    const missing = '00000000-0000-4000-8000-0000000000aa';
+    answerList();
+    server.use(http.get(`/api/admin/rewards/${missing}`, () => HttpResponse.json({ error: { code: 'not_found', message: 'Premio richiesto non trovato', requestId: 'r' } }, { status: 404 })));
+    renderPage(`/rewards?reward=${missing}`);
+    const drawer = await screen.findByRole('dialog', { name: 'Premio' });
+    expect(await within(drawer).findByRole('alert')).toBeInTheDocument();
+    expect(screen.queryByRole('dialog', { name: 'Modifica premio' })).toBeNull();
+  });
 });
