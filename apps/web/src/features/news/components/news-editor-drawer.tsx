@@ -66,6 +66,8 @@ function ExistingPostEditor({
 export function NewsEditorDrawer() {
   const { t } = useTranslation('news');
   const { target, show, close } = useEditorTarget();
+  // The same query as the form's (one request): the title follows whether the post could be read.
+  const post = useNewsPost(typeof target === 'number' ? target : null);
   const isPhone = useMediaQuery('(max-width: 48em)');
   const confirm = useConfirm();
   const isDirtyRef = useRef(false);
@@ -121,7 +123,8 @@ export function NewsEditorDrawer() {
       onClose={() => void requestClose()}
       position="right"
       size={isPhone ? '100%' : 'xl'}
-      title={target === 'new' ? t('editor.newTitle') : t('editor.editTitle')}
+      // Nothing to edit over a read that failed: the entity alone above the alert that says why.
+      title={target === 'new' ? t('editor.newTitle') : !post.data && post.isError ? t('editor.readFailedTitle') : t('editor.editTitle')}
       closeButtonProps={{ 'aria-label': t('editor.close') }}
       padding="lg"
     >

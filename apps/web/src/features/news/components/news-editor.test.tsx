@@ -346,4 +346,12 @@ describe('News editor', { timeout: 20_000 }, () => {
     }
     expect(within(drawer).getByRole('textbox', { name: 'Text' })).toBeInTheDocument();
   });
+
+  it('titles the drawer of a post that is not there by the entity alone, not "Modifica post"', async () => {
+    server.use(http.get('/api/admin/news/999', () => HttpResponse.json({ error: { code: 'not_found', message: 'Post richiesto non trovato', requestId: 'r' } }, { status: 404 })));
+    renderWithProviders(<NewsPage />, { route: '/news?post=999', user: editor });
+    const drawer = await screen.findByRole('dialog', { name: 'Post' });
+    expect(await within(drawer).findByRole('alert')).toBeInTheDocument();
+    expect(screen.queryByRole('dialog', { name: 'Modifica post' })).toBeNull();
+  });
 });
