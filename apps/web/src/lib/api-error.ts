@@ -34,7 +34,8 @@ export function hasFieldErrors(error: unknown): error is ApiError & { fields: Fi
 
 /**
  * A record's address that leads to no record: 404, or 400 when the id in the address is not even an id
- * (`/customers/abc`). Its page says so in words (`RecordNotFound`) rather than as an error.
+ * (`/customers/abc`, `?merchant=abc`). Its page (`RecordNotFound`) or drawer (`FailureAlert`'s `missing`)
+ * says so in words rather than as an error.
  */
 export function isMissingRecord(error: unknown): boolean {
   return isApiError(error) && (error.status === 404 || (error.status === 400 && error.code === 'validation'));

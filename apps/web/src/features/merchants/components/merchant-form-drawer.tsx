@@ -250,9 +250,7 @@ export function MerchantFormDrawer({ target, onClose, onCreated }: Props) {
     >
       {target === 'new' ? <MerchantForm key="new" merchant={null} onDone={(saved) => onCreated(saved.id)} /> : null}
       {id && !merchant && query.isPending ? <Loader aria-label={t('form.loading')} /> : null}
-      {id && query.isError ? (
-        <FailureAlert error={query.error} />
-      ) : null}
+      {id && query.isError ? <FailureAlert error={query.error} missing={{ title: t('form.notFound.title'), text: t('form.notFound.text') }} /> : null}
       {merchant ? (
         <Stack gap="md">
           <StatusActions merchant={merchant} />

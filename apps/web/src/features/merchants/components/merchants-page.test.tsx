@@ -109,13 +109,18 @@ describe('Esercenti', { timeout: 30_000 }, () => {
     expect(bodies[0]).toMatchObject({ vatNumber: '01234567897' });
   });
 
-  it('titles the drawer of a merchant that is not there by the entity alone, not "Modifica esercente"', async () => {
-    const missing = 'b1b1b1b1-0000-4000-8000-0000000000aa';
+  it.each([
+    ['an id that is no merchant', 'b1b1b1b1-0000-4000-8000-0000000000aa', 404, { code: 'not_found', message: 'Esercente richiesto non trovato' }],
+    ['an address that holds no id', 'abc', 400, { code: 'validation', message: 'Id non è valido', fields: [{ field: 'id', message: 'Id non è valido' }] }],
+  ])('says in words that there is no such merchant, for %s, in a drawer titled by the entity alone', async (_case, id, status, error) => {
     answerList();
-    server.use(http.get(`/api/admin/merchants/${missing}`, () => HttpResponse.json({ error: { code: 'not_found', message: 'Esercente richiesto non trovato', requestId: 'r' } }, { status: 404 })));
-    renderWithProviders(<MerchantsPage />, { route: `/merchants?merchant=${missing}`, user: admin });
+    server.use(http.get(`/api/admin/merchants/${id}`, () => HttpResponse.json({ error: { ...error, requestId: 'r' } }, { status })));
+    renderWithProviders(<MerchantsPage />, { route: `/merchants?merchant=${id}`, user: admin });
     const drawer = await screen.findByRole('dialog', { name: 'Esercente' });
-    expect(await within(drawer).findByRole('alert')).toHaveTextContent('Esercente richiesto non trovato');
+    const alert = await within(drawer).findByRole('alert');
+    expect(alert).toHaveTextContent('Esercente non trovato');
+    expect(alert).toHaveTextContent("Nessun esercente a questo indirizzo: il link è sbagliato o l'esercente non c'è più.");
+    expect(within(drawer).queryByText(error.message)).toBeNull();
     expect(screen.queryByRole('dialog', { name: 'Modifica esercente' })).toBeNull();
   });
 

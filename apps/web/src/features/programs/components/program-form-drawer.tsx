@@ -383,9 +383,7 @@ export function ProgramFormDrawer({ target, merchantOptions, onClose, onCreated,
     >
       {target === 'new' ? <ProgramForm key="new" program={null} merchantOptions={merchantOptions} onSaved={(saved) => onCreated(saved.id)} /> : null}
       {id && !query.data && query.isPending ? <Loader aria-label={t('form.loading')} /> : null}
-      {id && query.isError ? (
-        <FailureAlert error={query.error} />
-      ) : null}
+      {id && query.isError ? <FailureAlert error={query.error} missing={{ title: t('form.notFound.title'), text: t('form.notFound.text') }} /> : null}
       {query.data ? (
         // An existing program has its "Messaggi automatici" (service e-mails) beside its rules.
         <Tabs defaultValue="program" keepMounted={false}>

@@ -62,15 +62,20 @@ describe('Programmi fedeltà', { timeout: 30_000 }, () => {
     expect(await within(drawer).findByText('Punti minimi non è valido')).toBeInTheDocument();
   });
 
-  it('titles the drawer of a program that is not there by the entity alone, not "Modifica programma"', async () => {
-    const missing = '0d7f5c2e-8a31-4c1b-9a57-3f2b1e0c9daa';
+  it.each([
+    ['an id that is no program', '0d7f5c2e-8a31-4c1b-9a57-3f2b1e0c9daa', 404, { code: 'not_found', message: 'Programma richiesto non trovato' }],
+    ['an address that holds no id', 'abc', 400, { code: 'validation', message: 'Id non è valido', fields: [{ field: 'id', message: 'Id non è valido' }] }],
+  ])('says in words that there is no such program, for %s, in a drawer titled by the entity alone', async (_case, id, status, error) => {
     server.use(
       http.get('/api/admin/programs', () => HttpResponse.json({ items: [], total: 0, page: 1, pageSize: 25 })),
-      http.get(`/api/admin/programs/${missing}`, () => HttpResponse.json({ error: { code: 'not_found', message: 'Programma richiesto non trovato', requestId: 'r' } }, { status: 404 })),
+      http.get(`/api/admin/programs/${id}`, () => HttpResponse.json({ error: { ...error, requestId: 'r' } }, { status })),
     );
-    renderWithProviders(<ProgramsPage merchantOptions={[]} renderCustomerPicker={() => null} />, { route: `/programs?program=${missing}`, user: admin });
+    renderWithProviders(<ProgramsPage merchantOptions={[]} renderCustomerPicker={() => null} />, { route: `/programs?program=${id}`, user: admin });
     const drawer = await screen.findByRole('dialog', { name: 'Programma' });
-    expect(await within(drawer).findByRole('alert')).toHaveTextContent('Programma richiesto non trovato');
+    const alert = await within(drawer).findByRole('alert');
+    expect(alert).toHaveTextContent('Programma non trovato');
+    expect(alert).toHaveTextContent("Nessun programma a questo indirizzo: il link è sbagliato o il programma non c'è più.");
+    expect(within(drawer).queryByText(error.message)).toBeNull();
     expect(screen.queryByRole('dialog', { name: 'Modifica programma' })).toBeNull();
   });
 });
