@@ -102,4 +102,27 @@ describe('CampaignsPage list', () => {
     expect(within(screen.getByRole('row', { name: /Caffè di novembre/ })).getByText('Draft')).toBeInTheDocument();
     expect(screen.getByRole('link', { name: /New campaign/ })).toBeInTheDocument();
   });
+
+  it.each([
+    ['an id that is no campaign', '00000000-0000-4000-8000-0000000000aa', 404, { code: 'not_found', message: 'Campagna richiesta non trovata' }],
+    ['an address that holds no id', 'abc', 400, { code: 'validation', message: 'Id non è valido', fields: [{ field: 'id', message: 'Id non è valido' }] }],
+  ])('says in words that there is no such campaign, for %s, in a drawer titled "Campagna"', async (_case, id, status, error) => {
+    answerList();
+    server.use(http.get(`/api/admin/campaigns/${id}`, () => HttpResponse.json({ error: { ...error, requestId: 'r' } }, { status })));
+    renderPage(`/campaigns?campaign=${id}`);
+    const drawer = await screen.findByRole('dialog', { name: 'Campagna' });
+    expect(await within(drawer).findByRole('alert')).toHaveTextContent("Campagna non trovataNessuna campagna a questo indirizzo: il link è sbagliato o la campagna non c'è più.");
+    expect(within(drawer).queryByText(error.message)).toBeNull();
+  });
+
+  it('says that the server failed, not that the campaign is missing, when its read fails with a 5xx', async () => {
+    const id = '00000000-0000-4000-8000-0000000000aa';
+    answerList();
+    server.use(http.get(`/api/admin/campaigns/${id}`, () => HttpResponse.json({ error: { code: 'internal', message: 'Errore interno', requestId: 'r' } }, { status: 500 })));
+    renderPage(`/campaigns?campaign=${id}`);
+    const drawer = await screen.findByRole('dialog', { name: 'Campagna' });
+    // A 5xx is tried again (lib/query-client.ts) before it shows.
+    expect(await within(drawer).findByRole('alert', {}, { timeout: 10_000 })).toHaveTextContent('Si è verificato un errore sul server. Riprova più tardi.');
+    expect(within(drawer).queryByText(/non trovata/)).toBeNull();
+  });
 });

@@ -31,7 +31,7 @@ export function ImportDetailView({ id }: { id: string }) {
   const change = useChangeImport();
   const [isDownloading, setDownloading] = useState(false);
   const detail = query.data;
-  if (query.isError && !detail) return <FailureAlert error={query.error} />;
+  if (query.isError && !detail) return <FailureAlert error={query.error} missing={{ title: t('detail.notFound.title'), text: t('detail.notFound.text') }} />;
   if (!detail) return <Skeleton h={200} />;
   const isActive = detail.status === 'queued' || detail.status === 'running';
 

@@ -116,7 +116,9 @@ describe('Importazioni', { timeout: 30_000 }, () => {
     );
     renderPage('/imports?import=00000000-0000-4000-8000-0000000000aa');
     const drawer = await screen.findByRole('dialog', { name: 'Importazione' });
-    expect(await within(drawer).findByRole('alert')).toHaveTextContent('Importazione richiesta non trovata');
+    const alert = await within(drawer).findByRole('alert');
+    expect(alert).toHaveTextContent("Importazione non trovataNessuna importazione a questo indirizzo: il link è sbagliato o l'importazione non c'è più.");
+    expect(alert).not.toHaveTextContent('Importazione richiesta non trovata');
   });
 
   it('reads an Italian Excel file, proposes its columns, and checks it only once the required fields are mapped', async () => {

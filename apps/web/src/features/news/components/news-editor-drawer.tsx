@@ -1,9 +1,10 @@
-import { Alert, Drawer, Skeleton, Stack } from '@mantine/core';
+import { Drawer, Skeleton, Stack } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import type { NewsPost } from '@sf/contract/news';
 import { lazy, Suspense, useCallback, useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useBlocker } from 'react-router';
+import { FailureAlert } from '../../../components/ui/failure-alert.tsx';
 import { useNewsPost } from '../api/get-news-post.ts';
 import { useConfirm } from '../hooks/use-confirm.tsx';
 import { useEditorTarget } from '../hooks/use-news-search-params.ts';
@@ -40,13 +41,8 @@ function ExistingPostEditor({
       </Stack>
     );
   }
-  if (query.isError) {
-    return (
-      <Alert color="red" role="alert">
-        {t('editor.notFound')}
-      </Alert>
-    );
-  }
+  // "Not found" only for a post that is not there; a network failure or a 5xx says so.
+  if (query.isError) return <FailureAlert error={query.error} missing={{ title: t('editor.notFound.title'), text: t('editor.notFound.text') }} />;
   return (
     <NewsPostForm
       // A fresh form per post version loaded from the server after a conflict reload keeps its own state.

@@ -69,7 +69,7 @@ export function PrivacyRequestDrawer({ id, onClose, customerHref, renderCustomer
   return (
     <Drawer opened={id !== null} onClose={onClose} position="right" size="lg" closeButtonProps={{ 'aria-label': t('common:close') }} title={t('drawer.title')}>
       {query.isError && !request ? (
-        <FailureAlert error={query.error} />
+        <FailureAlert error={query.error} missing={{ title: t('drawer.notFound.title'), text: t('drawer.notFound.text') }} />
       ) : !request ? (
         <Skeleton h={240} />
       ) : (

@@ -124,7 +124,9 @@ describe('Richieste privacy', { timeout: 30_000 }, () => {
     server.use(http.get('/api/admin/privacy-requests/00000000-0000-4000-8000-0000000000aa', () => HttpResponse.json({ error: { code: 'not_found', message: 'Richiesta privacy richiesta non trovata', requestId: 'r' } }, { status: 404 })));
     renderPage('/privacy-requests?request=00000000-0000-4000-8000-0000000000aa');
     const drawer = await screen.findByRole('dialog', { name: 'Richiesta privacy' });
-    expect(await within(drawer).findByRole('alert')).toHaveTextContent('Richiesta privacy richiesta non trovata');
+    const alert = await within(drawer).findByRole('alert');
+    expect(alert).toHaveTextContent("Richiesta privacy non trovataNessuna richiesta privacy a questo indirizzo: il link è sbagliato o la richiesta non c'è più.");
+    expect(alert).not.toHaveTextContent('Richiesta privacy richiesta non trovata');
   });
 
   it('records a new request only once a customer is chosen, then opens it', async () => {

@@ -215,7 +215,8 @@ export function RewardFormDrawer({ target, programs, onClose, onSaved }: { targe
       ) : query.data ? (
         <RewardForm key={`${query.data.id}-${query.data.version}`} reward={query.data} programs={programs} onSaved={onSaved} />
       ) : query.isError ? (
-        <FailureAlert error={query.error} />
+        // The same words as the reward's page (`RecordNotFound`) for a reward that is not there.
+        <FailureAlert error={query.error} missing={{ title: t('notFound.title'), text: t('notFound.text') }} />
       ) : (
         <Loader aria-label={t('loading')} />
       )}

@@ -141,13 +141,17 @@ describe('Premi', { timeout: 30_000 }, () => {
     expect(await screen.findByText('Premio “Gelato” salvato')).toBeInTheDocument();
   });
 
-  it('titles the drawer of a reward that is not there by the entity alone, not "Modifica premio"', async () => {
-    const missing = '00000000-0000-4000-8000-0000000000aa';
+  it.each([
+    ['an id that is no reward', '00000000-0000-4000-8000-0000000000aa', 404, { code: 'not_found', message: 'Premio richiesto non trovato' }],
+    ['an address that holds no id', 'abc', 400, { code: 'validation', message: 'Id non è valido', fields: [{ field: 'id', message: 'Id non è valido' }] }],
+  ])('says in the reward page’s words that there is no such reward, for %s, in a drawer titled "Premio", not "Modifica premio"', async (_case, id, status, error) => {
     answerList();
-    server.use(http.get(`/api/admin/rewards/${missing}`, () => HttpResponse.json({ error: { code: 'not_found', message: 'Premio richiesto non trovato', requestId: 'r' } }, { status: 404 })));
-    renderPage(`/rewards?reward=${missing}`);
+    server.use(http.get(`/api/admin/rewards/${id}`, () => HttpResponse.json({ error: { ...error, requestId: 'r' } }, { status })));
+    renderPage(`/rewards?reward=${id}`);
     const drawer = await screen.findByRole('dialog', { name: 'Premio' });
-    expect(await within(drawer).findByRole('alert')).toBeInTheDocument();
+    const alert = await within(drawer).findByRole('alert');
+    expect(alert).toHaveTextContent("Premio non trovatoNessun premio a questo indirizzo: il link è sbagliato o il premio non c’è più.");
+    expect(within(drawer).queryByText(error.message)).toBeNull();
     expect(screen.queryByRole('dialog', { name: 'Modifica premio' })).toBeNull();
   });
 });
