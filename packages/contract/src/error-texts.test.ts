@@ -1,6 +1,25 @@
 import { describe, expect, it } from 'vitest';
 import { ERROR_CODES } from './errors.ts';
-import { errorText, isErrorTextKey } from './error-texts.ts';
+import { ERROR_TEXT_KEYS, errorText, isErrorTextKey, type ErrorParams } from './error-texts.ts';
+import { loyaltyFieldLabels } from './loyalty-labels.ts';
+import { fieldLabel, LABELLED_FIELDS, message, MESSAGE_KEYS } from './messages.ts';
+import { VALUE_LABELS } from './value-labels.ts';
+
+/** Every Italian text of the contract: the error catalogue, the field texts, the labels of fields and of stored values. */
+function italianTexts(): string[] {
+  // Any parameter a text asks for reads as a word: the apostrophes are in the words around it.
+  const params = new Proxy({}, { get: (_target, key) => (typeof key === 'string' ? 'x' : undefined) }) as ErrorParams;
+  return [
+    ...ERROR_TEXT_KEYS.map((key) => errorText(key, 'it', params)),
+    // Around a label of its own (the labels are checked on their own below).
+    ...MESSAGE_KEYS.map((key) => message(key, 'it', { field: 'name', min: 1, max: 2 })),
+    ...LABELLED_FIELDS.map((field) => fieldLabel(field, 'it')),
+    ...Object.values(loyaltyFieldLabels.it),
+    ...loyaltyFieldLabels.feminine,
+    ...loyaltyFieldLabels.plural,
+    ...Object.values(VALUE_LABELS).flatMap((labels) => Object.values(labels).map((label) => label.it)),
+  ];
+}
 
 describe('the error catalogue', () => {
   it('has a text in Italian and English for every error code', () => {
@@ -18,5 +37,11 @@ describe('the error catalogue', () => {
     );
     expect(errorText('not_found', 'it', { entity: 'customer' })).toBe('Cliente richiesto non trovato');
     expect(errorText('not_found', 'en', { entity: 'customer' })).toBe('The requested Customer is not found');
+  });
+
+  it("writes the Italian apostrophe straight (dall'accredito), as people type it in a search or a test", () => {
+    const texts = italianTexts();
+    expect(texts.length).toBeGreaterThan(300);
+    expect(texts.filter((text) => /\p{L}’\p{L}/u.test(text))).toEqual([]);
   });
 });

@@ -108,7 +108,7 @@ const texts = {
   // ---- Staff and invitations ----
   last_admin: {
     en: 'This is the last active administrator: appoint another administrator first',
-    it: 'È l’ultimo amministratore attivo: nomina prima un altro amministratore',
+    it: "È l'ultimo amministratore attivo: nomina prima un altro amministratore",
   },
   own_account: {
     en: 'You cannot change your own role or status: ask another administrator',
@@ -116,7 +116,7 @@ const texts = {
   },
   account_exists: {
     en: 'An account with this e-mail already exists: change its role in the staff list instead',
-    it: 'Esiste già un account con questa e-mail: cambiane il ruolo dall’elenco dello staff',
+    it: "Esiste già un account con questa e-mail: cambiane il ruolo dall'elenco dello staff",
   },
   invalid_invitation_token: {
     en: 'This invitation link is not valid or has expired: ask an administrator for a new one',
@@ -253,6 +253,9 @@ const texts = {
 } satisfies Record<string, Record<Language, Text>>;
 
 export type ErrorTextKey = keyof typeof texts;
+
+/** Every key of the catalogue: its codes and the finer keys. */
+export const ERROR_TEXT_KEYS = Object.keys(texts) as ErrorTextKey[];
 
 /** The text of an error key in a language, its parameters filled in. */
 export function errorText(key: ErrorTextKey, language: Language, params: ErrorParams = {}): string {

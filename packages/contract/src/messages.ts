@@ -5,25 +5,28 @@ import { loyaltyFieldLabels } from './loyalty-labels.ts';
  * The validation and sign-in texts of S12 in both languages. Shared by the API (400 answers in the
  * language of Accept-Language) and the web forms, so the same words appear on both sides.
  */
-export type MessageKey =
-  | 'invalid'
-  | 'required'
-  | 'minLength'
-  | 'maxLength'
-  | 'termsRequired'
-  | 'notFound'
-  | 'loginIncorrect'
-  | 'requiredField'
-  | 'minFieldLength'
-  | 'maxFieldLength'
-  | 'fieldInvalid'
-  | 'commonPassword'
-  | 'positive'
-  | 'minValue'
-  | 'maxValue'
-  | 'taken'
-  | 'tierNameRepeated'
-  | 'tierAbovePrevious';
+export const MESSAGE_KEYS = [
+  'invalid',
+  'required',
+  'minLength',
+  'maxLength',
+  'termsRequired',
+  'notFound',
+  'loginIncorrect',
+  'requiredField',
+  'minFieldLength',
+  'maxFieldLength',
+  'fieldInvalid',
+  'commonPassword',
+  'positive',
+  'minValue',
+  'maxValue',
+  'taken',
+  'tierNameRepeated',
+  'tierAbovePrevious',
+] as const;
+
+export type MessageKey = (typeof MESSAGE_KEYS)[number];
 
 type Params = { field?: string; min?: number | string; max?: number | string };
 
@@ -248,6 +251,9 @@ const fieldLabels: Record<Language, Record<string, string>> = {
     apiKey: 'Chiave API',
   },
 };
+
+/** Every field that has a label, in either language (for the checks of the texts, error-texts.test.ts). */
+export const LABELLED_FIELDS: readonly string[] = [...new Set([...Object.keys(fieldLabels.en), ...Object.keys(fieldLabels.it)])];
 
 /**
  * Own properties only: a field named by the client (`{"social":{"constructor":1}}`) must not reach

@@ -55,8 +55,8 @@ export const VALUE_LABELS = {
   }),
   expiryPolicy: labels({
     never: { it: 'Mai', en: 'Never' },
-    afterDays: { it: 'Dopo N giorni dall’accredito', en: 'N days after earning' },
-    endOfYear: { it: 'Fine dell’anno successivo all’accredito', en: 'End of the year after earning' },
+    afterDays: { it: "Dopo N giorni dall'accredito", en: 'N days after earning' },
+    endOfYear: { it: "Fine dell'anno successivo all'accredito", en: 'End of the year after earning' },
   }),
   rewardStatus: labels({
     draft: { it: 'Bozza', en: 'Draft' },

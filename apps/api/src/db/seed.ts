@@ -87,7 +87,7 @@ function demoPosts(now: Date, adminId: string, editorId: string) {
   return [
     { title: 'Benvenuti nel nuovo programma fedeltà', summary: 'Raccogli punti in tutti i negozi del circuito.', body: p('Da oggi ogni euro speso vale un punto. <strong>Scopri i premi</strong> nella sezione dedicata.'), status: 'published', publishAt: at(-30), pinned: true, authorId: adminId },
     { title: 'Doppi punti nel weekend', summary: 'Sabato e domenica i punti raddoppiano.', body: p('Approfitta dei <em>doppi punti</em> presso tutti gli esercenti aderenti.'), status: 'published', publishAt: at(-12), pinned: false, authorId: editorId },
-    { title: 'Invita un amico, guadagnate entrambi', summary: '50 punti a te e 50 al tuo amico.', body: p('Condividi il tuo codice invito dall’app: quando il tuo amico fa il primo acquisto, ricevete entrambi 50 punti.'), status: 'published', publishAt: at(-7), pinned: false, authorId: editorId },
+    { title: 'Invita un amico, guadagnate entrambi', summary: '50 punti a te e 50 al tuo amico.', body: p("Condividi il tuo codice invito dall'app: quando il tuo amico fa il primo acquisto, ricevete entrambi 50 punti."), status: 'published', publishAt: at(-7), pinned: false, authorId: editorId },
     { title: 'Nuovo esercente: Parrucchiera Stella', summary: 'Timbri anche dal parrucchiere.', body: p('Ogni 10 timbri una piega in omaggio.'), status: 'published', publishAt: at(-3), pinned: false, authorId: editorId },
     { title: 'Recensioni premiate', summary: 'Lascia una recensione e ricevi 20 punti.', body: p('Le recensioni vengono verificate dal nostro staff entro 48 ore.'), status: 'published', publishAt: at(-1), pinned: false, authorId: adminId },
     { title: 'Saldi di fine anno', summary: 'Punti extra su tutti gli acquisti di dicembre.', body: p('Dal 1° al 31 dicembre il 20% di punti in più.'), status: 'scheduled', publishAt: at(5), pinned: false, authorId: editorId },
@@ -95,9 +95,9 @@ function demoPosts(now: Date, adminId: string, editorId: string) {
     { title: 'Check-in settimanale', summary: 'Un timbro ogni settimana con il check-in.', body: p('Fai check-in nei locali aderenti una volta alla settimana.'), status: 'scheduled', publishAt: at(20), pinned: false, authorId: adminId },
     { title: 'Bozza: catalogo premi primavera', summary: 'Da completare con le foto dei premi.', body: p('Elenco provvisorio dei premi.'), status: 'draft', publishAt: null, pinned: false, authorId: editorId },
     { title: 'Bozza: sondaggio soddisfazione', summary: 'Domande per i clienti del circuito.', body: p('Quanto sei soddisfatto del programma?'), status: 'draft', publishAt: null, pinned: false, authorId: editorId },
-    { title: 'Bozza: regolamento aggiornato', summary: 'Nuove regole di scadenza dei punti.', body: p('I punti scadono alla fine dell’anno successivo.'), status: 'draft', publishAt: null, pinned: false, authorId: adminId },
+    { title: 'Bozza: regolamento aggiornato', summary: 'Nuove regole di scadenza dei punti.', body: p("I punti scadono alla fine dell'anno successivo."), status: 'draft', publishAt: null, pinned: false, authorId: adminId },
     { title: 'Promozione estate 2026 (conclusa)', summary: 'La promozione estiva è terminata.', body: p('Grazie a tutti per la partecipazione!'), status: 'archived', publishAt: at(-120), pinned: false, authorId: adminId },
-    { title: 'Manutenzione app completata', summary: 'L’app è di nuovo disponibile.', body: p('La manutenzione programmata si è conclusa.'), status: 'archived', publishAt: at(-60), pinned: false, authorId: editorId },
+    { title: 'Manutenzione app completata', summary: "L'app è di nuovo disponibile.", body: p('La manutenzione programmata si è conclusa.'), status: 'archived', publishAt: at(-60), pinned: false, authorId: editorId },
   ] as const;
 }
 

@@ -76,9 +76,9 @@ export function emailConfirmationMail(to: string, name: string, link: string, la
           subject: 'Conferma il tuo indirizzo per Social Fidelity',
           greeting: greetingOf('it', name),
           intro: 'per completare la registrazione al back-office di Social Fidelity conferma che questo indirizzo è tuo.',
-          action: 'Conferma l’indirizzo',
+          action: "Conferma l'indirizzo",
           expiry: 'Il link vale 24 ore e si può usare una sola volta. Dopo la conferma un amministratore deve approvare il tuo account.',
-          ignore: 'Se non ti sei registrato tu, ignora questo messaggio: senza conferma l’account non può essere approvato.',
+          ignore: "Se non ti sei registrato tu, ignora questo messaggio: senza conferma l'account non può essere approvato.",
         }
       : {
           subject: 'Confirm your address for Social Fidelity',

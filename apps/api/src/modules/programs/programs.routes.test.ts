@@ -175,6 +175,6 @@ describe('programs API', () => {
     const csv = await ctx.request({ method: 'GET', url: '/api/admin/programs/export.csv?type=points', token });
     const lines = csv.rawPayload.toString('utf8').slice(1).trimEnd().split('\r\n');
     expect(lines[0]).toBe('Nome;Tipo;Stato;Punti per euro;Spesa minima (€);Timbri richiesti;Esercenti;Scadenza;Giorni di validità;Creato il');
-    expect(lines[1]).toMatch(/^Circuito Torino;Punti;Attivo;1,50;5,00;;2;Dopo N giorni dall’accredito;365;\d{2}\/\d{2}\/\d{4} \d{2}:\d{2}$/);
+    expect(lines[1]).toMatch(/^Circuito Torino;Punti;Attivo;1,50;5,00;;2;Dopo N giorni dall'accredito;365;\d{2}\/\d{2}\/\d{4} \d{2}:\d{2}$/);
   });
 });

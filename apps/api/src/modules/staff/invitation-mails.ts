@@ -25,7 +25,7 @@ export function invitationMail(to: string, name: string, inviterName: string, ro
           subject: 'Sei stato invitato nel back-office di Social Fidelity',
           greeting: safeName ? `Ciao ${safeName},` : 'Ciao,',
           intro: `${safeInviter || 'un amministratore'} ti ha invitato nel back-office di Social Fidelity come ${roleName}.`,
-          action: 'Accetta l’invito',
+          action: "Accetta l'invito",
           expiry: 'Il link vale 7 giorni e si può usare una sola volta: scegli il tuo nome e una password e sarai subito dentro.',
           ignore: 'Se non ti aspettavi questo invito, ignora il messaggio: senza il tuo consenso non viene creato alcun account.',
         }
