@@ -46,12 +46,12 @@ test('an admin switches on the welcome, edits and previews it, and a new custome
   await drawer.getByRole('tab', { name: 'Messaggi automatici' }).click();
 
   // The preview with the real customer's values.
-  const picker = drawer.getByRole('combobox', { name: /^Cliente per l’anteprima/ });
+  const picker = drawer.getByRole('combobox', { name: /^Cliente per l'anteprima/ });
   await picker.fill(`Anteprima${run}`);
   await page.getByRole('listbox').getByRole('option', { name: new RegExp(`Anteprima${run}`) }).first().click();
   await drawer.getByRole('button', { name: 'Mostra anteprima' }).click();
   await expect(drawer.getByText(`Benvenuto ${run}, Piero`)).toBeVisible();
-  await expect(drawer.frameLocator('iframe[title="Anteprima dell’e-mail"]').getByText(/Ciao Piero/)).toBeVisible();
+  await expect(drawer.frameLocator(`iframe[title="Anteprima dell'e-mail"]`).getByText(/Ciao Piero/)).toBeVisible();
   await drawer.locator('iframe').scrollIntoViewIfNeeded();
   await page.screenshot({ path: test.info().outputPath('service-emails-1366.png'), fullPage: false });
   await drawer.getByRole('button', { name: 'Chiudi' }).click();

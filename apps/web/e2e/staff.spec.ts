@@ -14,7 +14,7 @@ test('an admin invites an editor by e-mail; the editor sets name and password th
   const dialog = page.getByRole('dialog', { name: 'Invita nello staff' });
   await dialog.getByRole('textbox', { name: /^Nome visualizzato/ }).fill('Elena Neri');
   await dialog.getByRole('textbox', { name: /^E-mail/ }).fill(email);
-  await dialog.getByRole('button', { name: 'Invia l’invito' }).click();
+  await dialog.getByRole('button', { name: "Invia l'invito" }).click();
   await expect(dialog).toBeHidden();
   await expect(page.getByRole('row').filter({ hasText: email })).toContainText('In attesa');
 
@@ -29,7 +29,7 @@ test('an admin invites an editor by e-mail; the editor sets name and password th
   const inviteePage = await invitee.newPage();
   try {
     await inviteePage.goto(link ?? '');
-    await expect(inviteePage.getByRole('heading', { name: 'Accetta l’invito' })).toBeVisible();
+    await expect(inviteePage.getByRole('heading', { name: "Accetta l'invito" })).toBeVisible();
     await expect(inviteePage.getByText(email)).toBeVisible();
     await expect(inviteePage.getByRole('textbox', { name: /^Nome/ })).toHaveValue('Elena');
     await expect(inviteePage.getByRole('textbox', { name: /^Cognome/ })).toHaveValue('Neri');

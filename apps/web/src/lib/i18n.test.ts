@@ -31,6 +31,18 @@ describe('message catalogues (S13)', () => {
     expect(namespaces).toEqual(expect.arrayContaining(['common', 'auth', 'layout', 'profile']));
   });
 
+  // Italian writes the apostrophe straight (l'app), as people type it in a search or a test: one form,
+  // not two. English is not held to it.
+  it("writes the Italian apostrophe straight (l'app) in every catalogue", () => {
+    const curly = Object.entries(catalogues['it'] ?? {}).flatMap(([namespace, tree]) =>
+      keysOf(tree)
+        .filter((key) => /\p{L}’\p{L}/u.test(String(leaf(tree, key))))
+        .map((key) => `it/${namespace}:${key} ${String(leaf(tree, key))}`),
+    );
+    expect(Object.keys(catalogues['it'] ?? {}).length).toBeGreaterThan(10);
+    expect(curly).toEqual([]);
+  });
+
   describe.each(namespaces)('namespace %s', (namespace) => {
     it('exists in every language', () => {
       for (const language of LANGUAGES) expect(catalogues[language]?.[namespace], `${language}/${namespace}.json`).toBeDefined();

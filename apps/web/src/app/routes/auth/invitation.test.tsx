@@ -34,8 +34,8 @@ describe('the invitation page (/auth/invitation)', { timeout: 30_000 }, () => {
       }),
     );
     const { router } = renderRoutes(routes, { route: '/auth/invitation?token=tok-1' });
-    expect(await screen.findByRole('heading', { name: 'Accetta l’invito' })).toBeInTheDocument();
-    expect(screen.getByText(/come redattore con l’indirizzo elena@example\.test/)).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { name: "Accetta l'invito" })).toBeInTheDocument();
+    expect(screen.getByText(/come redattore con l'indirizzo elena@example\.test/)).toBeInTheDocument();
     expect(screen.getByRole('textbox', { name: /^Nome/ })).toHaveValue('Elena');
     expect(screen.getByRole('textbox', { name: /^Cognome/ })).toHaveValue('Neri');
     await user.type(screen.getByLabelText(/^Password/), 'Invited-Passphrase-42');

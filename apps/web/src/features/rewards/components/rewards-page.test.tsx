@@ -150,7 +150,7 @@ describe('Premi', { timeout: 30_000 }, () => {
     renderPage(`/rewards?reward=${id}`);
     const drawer = await screen.findByRole('dialog', { name: 'Premio' });
     const alert = await within(drawer).findByRole('alert');
-    expect(alert).toHaveTextContent("Premio non trovatoNessun premio a questo indirizzo: il link è sbagliato o il premio non c’è più.");
+    expect(alert).toHaveTextContent("Premio non trovatoNessun premio a questo indirizzo: il link è sbagliato o il premio non c'è più.");
     expect(within(drawer).queryByText(error.message)).toBeNull();
     expect(screen.queryByRole('dialog', { name: 'Modifica premio' })).toBeNull();
   });

@@ -76,7 +76,7 @@ describe('Staff', { timeout: 30_000 }, () => {
     server.use(
       http.patch(`/api/admin/staff/${other.uid}`, () =>
         HttpResponse.json(
-          { error: { code: 'last_admin', message: 'È l’ultimo amministratore attivo: nomina prima un altro amministratore', requestId: 'r' } },
+          { error: { code: 'last_admin', message: "È l'ultimo amministratore attivo: nomina prima un altro amministratore", requestId: 'r' } },
           { status: 409 },
         ),
       ),
@@ -86,7 +86,7 @@ describe('Staff', { timeout: 30_000 }, () => {
     await user.click(await screen.findByRole('menuitem', { name: 'Disattiva', hidden: true }));
     const dialog = await screen.findByRole('dialog', { name: 'Disattivare Anna Blu?' });
     await user.click(within(dialog).getByRole('button', { name: 'Disattiva' }));
-    expect(await within(dialog).findByRole('alert')).toHaveTextContent('È l’ultimo amministratore attivo');
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent("È l'ultimo amministratore attivo");
   });
 
   it('invites from the Invitations tab; an address with an account gets the API’s text on the e-mail field', async () => {
@@ -124,17 +124,17 @@ describe('Staff', { timeout: 30_000 }, () => {
     expect(within(row).getByText('Scaduto')).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Invita' }));
     const dialog = await screen.findByRole('dialog', { name: 'Invita nello staff' });
-    await user.click(within(dialog).getByRole('button', { name: 'Invia l’invito' }));
+    await user.click(within(dialog).getByRole('button', { name: "Invia l'invito" }));
     expect(await within(dialog).findByText(/^Nome visualizzato è/)).toBeInTheDocument();
     expect(bodies).toEqual([]);
     await user.type(within(dialog).getByRole('textbox', { name: /Nome visualizzato/ }), 'Marco Bianchi');
     await user.type(within(dialog).getByRole('textbox', { name: /E-mail/ }), 'editor@demo.test');
-    await user.click(within(dialog).getByRole('button', { name: 'Invia l’invito' }));
+    await user.click(within(dialog).getByRole('button', { name: "Invia l'invito" }));
     expect(await within(dialog).findByText('Esiste già un account con questa e-mail')).toBeInTheDocument();
     expect(bodies).toEqual([{ displayName: 'Marco Bianchi', email: 'editor@demo.test', role: 'editor' }]);
     await user.clear(within(dialog).getByRole('textbox', { name: /E-mail/ }));
     await user.type(within(dialog).getByRole('textbox', { name: /E-mail/ }), 'nuovo@example.test');
-    await user.click(within(dialog).getByRole('button', { name: 'Invia l’invito' }));
+    await user.click(within(dialog).getByRole('button', { name: "Invia l'invito" }));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     expect(bodies.at(-1)).toEqual({ displayName: 'Marco Bianchi', email: 'nuovo@example.test', role: 'editor' });
   });
