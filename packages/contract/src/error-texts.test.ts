@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ERROR_CODES } from './errors.ts';
-import { ERROR_TEXT_KEYS, errorText, isErrorTextKey, type ErrorParams } from './error-texts.ts';
+import { errorText, errorTextKeys, isErrorTextKey, type ErrorParams } from './error-texts.ts';
 import { loyaltyFieldLabels } from './loyalty-labels.ts';
-import { fieldLabel, LABELLED_FIELDS, message, MESSAGE_KEYS } from './messages.ts';
+import { fieldLabel, labelledFields, message, MESSAGE_KEYS } from './messages.ts';
 import { VALUE_LABELS } from './value-labels.ts';
 
 /** Every Italian text of the contract: the error catalogue, the field texts, the labels of fields and of stored values. */
@@ -10,10 +10,10 @@ function italianTexts(): string[] {
   // Any parameter a text asks for reads as a word: the apostrophes are in the words around it.
   const params = new Proxy({}, { get: (_target, key) => (typeof key === 'string' ? 'x' : undefined) }) as ErrorParams;
   return [
-    ...ERROR_TEXT_KEYS.map((key) => errorText(key, 'it', params)),
+    ...errorTextKeys().map((key) => errorText(key, 'it', params)),
     // Around a label of its own (the labels are checked on their own below).
     ...MESSAGE_KEYS.map((key) => message(key, 'it', { field: 'name', min: 1, max: 2 })),
-    ...LABELLED_FIELDS.map((field) => fieldLabel(field, 'it')),
+    ...labelledFields().map((field) => fieldLabel(field, 'it')),
     ...Object.values(loyaltyFieldLabels.it),
     ...loyaltyFieldLabels.feminine,
     ...loyaltyFieldLabels.plural,

@@ -255,7 +255,9 @@ const texts = {
 export type ErrorTextKey = keyof typeof texts;
 
 /** Every key of the catalogue: its codes and the finer keys. */
-export const ERROR_TEXT_KEYS = Object.keys(texts) as ErrorTextKey[];
+export function errorTextKeys(): ErrorTextKey[] {
+  return Object.keys(texts) as ErrorTextKey[];
+}
 
 /** The text of an error key in a language, its parameters filled in. */
 export function errorText(key: ErrorTextKey, language: Language, params: ErrorParams = {}): string {

@@ -252,8 +252,13 @@ const fieldLabels: Record<Language, Record<string, string>> = {
   },
 };
 
-/** Every field that has a label, in either language (for the checks of the texts, error-texts.test.ts). */
-export const LABELLED_FIELDS: readonly string[] = [...new Set([...Object.keys(fieldLabels.en), ...Object.keys(fieldLabels.it)])];
+/**
+ * Every field that has a label, in either language (for the checks of the texts, error-texts.test.ts).
+ * A function, not a constant: computed at load, it would be carried and run by the sign-in page too.
+ */
+export function labelledFields(): string[] {
+  return [...new Set([...Object.keys(fieldLabels.en), ...Object.keys(fieldLabels.it)])];
+}
 
 /**
  * Own properties only: a field named by the client (`{"social":{"constructor":1}}`) must not reach
