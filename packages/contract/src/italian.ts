@@ -89,25 +89,7 @@ export function isValidPostalCode(value: string): boolean {
   return /^\d{5}$/.test(value);
 }
 
-/**
- * Sigle of the Italian provinces and metropolitan cities (ISTAT list, with Sud Sardegna `SU`), plus
- * the four Sardinian provinces re-established in 2025 (`CI`, `OG`, `OT`, `VS`), whose sigle are again
- * written in addresses.
- */
-export const PROVINCES = [
-  'AG', 'AL', 'AN', 'AO', 'AP', 'AQ', 'AR', 'AT', 'AV', 'BA', 'BG', 'BI', 'BL', 'BN', 'BO', 'BR', 'BS', 'BT',
-  'BZ', 'CA', 'CB', 'CE', 'CH', 'CI', 'CL', 'CN', 'CO', 'CR', 'CS', 'CT', 'CZ', 'EN', 'FC', 'FE', 'FG', 'FI',
-  'FM', 'FR', 'GE', 'GO', 'GR', 'IM', 'IS', 'KR', 'LC', 'LE', 'LI', 'LO', 'LT', 'LU', 'MB', 'MC', 'ME', 'MI',
-  'MN', 'MO', 'MS', 'MT', 'NA', 'NO', 'NU', 'OG', 'OR', 'OT', 'PA', 'PC', 'PD', 'PE', 'PG', 'PI', 'PN', 'PO',
-  'PR', 'PT', 'PU', 'PV', 'PZ', 'RA', 'RC', 'RE', 'RG', 'RI', 'RM', 'RN', 'RO', 'SA', 'SI', 'SO', 'SP', 'SR',
-  'SS', 'SU', 'SV', 'TA', 'TE', 'TN', 'TO', 'TP', 'TR', 'TS', 'TV', 'UD', 'VA', 'VB', 'VC', 'VE', 'VI', 'VR',
-  'VS', 'VT', 'VV',
-] as const;
-export type Province = (typeof PROVINCES)[number];
-
-export function isProvince(value: string): value is Province {
-  return (PROVINCES as readonly string[]).includes(value.toUpperCase());
-}
+export { PROVINCES, isProvince, provinceSchema, type Province } from './provinces.ts';
 
 /**
  * A phone number in E.164 (`+393471234567`); numbers written without a country code are Italian.
@@ -135,10 +117,6 @@ export const partitaIvaSchema = z.string().transform(normalizePartitaIva).refine
 export const codiceFiscaleSchema = z.string().transform(upper).refine(isValidCodiceFiscale, invalid);
 export const sdiCodeSchema = z.string().transform(upper).refine(isValidSdiCode, invalid);
 export const postalCodeSchema = z.string().trim().refine(isValidPostalCode, invalid);
-export const provinceSchema = z.string().transform(upper).refine(isProvince, invalid) as unknown as z.ZodType<
-  Province,
-  string
->;
 /** Accepts any way of writing an Italian or international number; yields E.164. */
 export const phoneSchema = z
   .string()

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { exportQuerySchema, listPageSchema, listQuerySchema } from './list-query.ts';
 import { BOUNDS, nameSchema } from './validation.ts';
 import {
   codiceFiscaleSchema,
@@ -10,60 +9,9 @@ import {
   sdiCodeSchema,
   SDI_CODE_USE_PEC,
 } from './italian.ts';
+import { SOCIAL_NETWORKS, merchantCategorySchema, merchantStatusSchema } from './merchants-list.ts';
 
-export const MERCHANT_STATUSES = ['active', 'suspended', 'archived'] as const;
-export const merchantStatusSchema = z.enum(MERCHANT_STATUSES);
-export type MerchantStatus = z.infer<typeof merchantStatusSchema>;
-
-export const MERCHANT_CATEGORIES = [
-  'bar',
-  'restaurant',
-  'pizzeria',
-  'bakery',
-  'grocery',
-  'hairdresser',
-  'beauty',
-  'clothing',
-  'shoes',
-  'bookshop',
-  'pharmacy',
-  'gym',
-  'florist',
-  'optician',
-  'other',
-] as const;
-export const merchantCategorySchema = z.enum(MERCHANT_CATEGORIES);
-export type MerchantCategory = z.infer<typeof merchantCategorySchema>;
-
-export const SOCIAL_NETWORKS = ['facebook', 'instagram', 'tiktok', 'x', 'linkedin', 'youtube'] as const;
-
-export const addressSchema = z.object({
-  street: z.string(),
-  city: z.string(),
-  province: z.string(),
-  postalCode: z.string(),
-});
-
-export const merchantSchema = z.object({
-  id: z.uuid(),
-  legalName: z.string(),
-  signName: z.string().nullable(),
-  vatNumber: z.string(),
-  taxCode: z.string().nullable(),
-  sdiCode: z.string().nullable(),
-  pec: z.string().nullable(),
-  category: merchantCategorySchema,
-  address: addressSchema,
-  phone: z.string().nullable(),
-  email: z.string().nullable(),
-  website: z.string().nullable(),
-  social: z.partialRecord(z.enum(SOCIAL_NETWORKS), z.string()),
-  status: merchantStatusSchema,
-  version: z.number().int(),
-  createdAt: z.iso.datetime({ offset: true }),
-  updatedAt: z.iso.datetime({ offset: true }),
-});
-export type Merchant = z.infer<typeof merchantSchema>;
+export * from './merchants-list.ts';
 
 const text = (max: number) => z.string().trim().min(1).max(max);
 const optionalText = (schema: z.ZodType<string | null, string>) => schema.nullable().optional();
@@ -112,21 +60,3 @@ export const updateMerchantSchema = z.strictObject({
   version: z.number().int().min(1),
 });
 export type UpdateMerchant = z.infer<typeof updateMerchantSchema>;
-
-export const MERCHANT_SORT_FIELDS = ['legalName', 'signName', 'city', 'province', 'category', 'status', 'createdAt', 'updatedAt'] as const;
-
-export const listMerchantsQuerySchema = listQuerySchema({
-  sort: MERCHANT_SORT_FIELDS,
-  defaultSort: 'legalName',
-  defaultOrder: 'asc',
-  filters: {
-    status: merchantStatusSchema.optional(),
-    category: merchantCategorySchema.optional(),
-    province: provinceSchema.optional(),
-    /** Merchants taking part in this program (the dashboard's "active merchants" of a program). */
-    programId: z.uuid().optional(),
-  },
-});
-export type ListMerchantsQuery = z.infer<typeof listMerchantsQuerySchema>;
-export const exportMerchantsQuerySchema = exportQuerySchema(listMerchantsQuerySchema);
-export const merchantPageSchema = listPageSchema(merchantSchema);

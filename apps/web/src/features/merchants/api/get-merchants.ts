@@ -1,4 +1,4 @@
-import { listMerchantsQuerySchema, type Merchant } from '@sf/contract/merchants';
+import { listMerchantsQuerySchema, type Merchant } from '@sf/contract/merchants-list';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { fetchAllPages } from '../../../lib/all-pages.ts';
 import { apiClient } from '../../../lib/api-client.ts';

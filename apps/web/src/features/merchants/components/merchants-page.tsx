@@ -1,5 +1,5 @@
 import { MERCHANT_CATEGORIES, MERCHANT_STATUSES, listMerchantsQuerySchema, type Merchant } from '@sf/contract/merchants';
-import { PROVINCES } from '@sf/contract/italian';
+import { PROVINCES } from '@sf/contract/provinces';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { type DataTableColumn } from '../../../components/ui/data-table.tsx';
