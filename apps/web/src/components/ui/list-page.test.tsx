@@ -16,6 +16,7 @@ const schema = z.object({
   q: z.string().optional(),
   isActive: z.enum(['true', 'false']).transform((value) => value === 'true').optional(),
   from: z.string().optional(),
+  to: z.string().optional(),
 });
 
 const rows: Row[] = [{ id: '1', name: 'Bar Centrale' }];
@@ -41,7 +42,7 @@ function Screen() {
           ],
           width: 150,
         },
-        { type: 'date', field: 'from', label: 'Dal', width: 160, instant: 'start' },
+        { type: 'period', from: 'from', to: 'to', labels: { from: 'Dal', to: 'Al' }, width: 160, isInstant: true },
       ]}
       columns={[{ id: 'name', header: 'Nome', sortField: 'name', cell: (row) => row.name }]}
       getRowId={(row) => row.id}
@@ -63,7 +64,7 @@ describe('ListPage', () => {
     expect(screen.queryByRole('link', { name: 'Nuovo negozio' })).not.toBeInTheDocument();
   });
 
-  it('binds a yes/no filter and a day filter to the URL through the schema', async () => {
+  it('binds a yes/no filter and a period to the URL through the schema', async () => {
     const user = userEvent.setup();
     const { router } = renderWithProviders(<Screen />, { route: '/shops?isActive=true&page=3', user: { role: 'admin' } });
     // A short filter is the platform's own select (decision 010): its three choices, "Sì" chosen.
@@ -83,6 +84,15 @@ describe('ListPage', () => {
     expect(dayOf(from() ?? undefined)).toBe('2026-03-05');
     await user.tab();
     expect(day).toHaveValue('05/03/2026');
+
+    // The period's end is never before its start: a day before it is not taken, the same day is (its end).
+    const last = screen.getByRole('textbox', { name: 'Al' });
+    const to = () => new URLSearchParams(router.state.location.search).get('to');
+    await user.type(last, '4/3/2026');
+    expect(to()).toBeNull();
+    await user.clear(last);
+    await user.type(last, '5/3/2026');
+    await waitFor(() => expect(to()).toBe(instantOf('2026-03-05', true)));
   });
 });
 

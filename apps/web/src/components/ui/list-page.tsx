@@ -28,10 +28,11 @@ export type ListFilter<P> =
   /** Free text applied when the field loses focus or on Enter. */
   | { type: 'text'; field: keyof P & string; label: string; width: number }
   /**
-   * A calendar day. `instant`: the API wants the start (`from`) or the end (`to`) of that day in local
-   * time as an ISO instant; without it the field holds the day itself (`yyyy-mm-dd`).
+   * A period: two calendar days, each field's calendar ending at the other's day, so the second is never
+   * before the first. `isInstant`: the API wants the start of the first day and the end of the second,
+   * local time, as ISO instants; without it the fields hold the days themselves (`yyyy-mm-dd`).
    */
-  | { type: 'date'; field: keyof P & string; label: string; width: number; instant?: 'start' | 'end' }
+  | { type: 'period'; from: keyof P & string; to: keyof P & string; labels: { from: string; to: string }; width: number; isInstant?: boolean }
   /** Anything else the screen composes (a customer picker, a segmented control…). */
   | { type: 'custom'; key: string; node: ReactNode };
 
@@ -101,17 +102,16 @@ function FilterField<P>({ filter, params, update }: { filter: ListFilter<P>; par
         />
       );
     }
-    case 'date': {
-      const raw = values[filter.field] as string | undefined;
-      const { instant } = filter;
+    case 'period': {
+      const { from, to, isInstant } = filter;
+      const dayIn = (field: string) => (isInstant ? dayOf(values[field] as string | undefined) : ((values[field] as string | undefined) ?? ''));
+      const store = (field: string, day: string, isEnd: boolean) => set(field, isInstant ? instantOf(day, isEnd) : day || undefined);
+      const [first, last] = [dayIn(from), dayIn(to)];
       return (
-        <DateField
-          label={filter.label}
-          value={instant ? dayOf(raw) : (raw ?? '')}
-          onChange={(day) => set(filter.field, instant ? instantOf(day, instant === 'end') : day || undefined)}
-          w={filter.width}
-          clearable
-        />
+        <>
+          <DateField label={filter.labels.from} value={first} maxDate={last || undefined} onChange={(day) => store(from, day, false)} w={filter.width} clearable />
+          <DateField label={filter.labels.to} value={last} minDate={first || undefined} onChange={(day) => store(to, day, true)} w={filter.width} clearable />
+        </>
       );
     }
     case 'custom':
@@ -128,7 +128,7 @@ export function ListFilters<P>({ params, update, searchPlaceholder, filters = []
         <ListSearchInput value={q} onSearch={(value) => update({ q: value } as unknown as Partial<P>, { isReplace: true })} placeholder={searchPlaceholder} />
       ) : null}
       {filters.map((filter) => (
-        <FilterField key={filter.type === 'custom' ? filter.key : filter.field} filter={filter} params={params} update={update} />
+        <FilterField key={filter.type === 'custom' ? filter.key : filter.type === 'period' ? filter.from : filter.field} filter={filter} params={params} update={update} />
       ))}
     </Group>
   );

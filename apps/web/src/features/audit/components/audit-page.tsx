@@ -104,8 +104,7 @@ export function AuditPage() {
           ),
         },
         { type: 'text', field: 'entity', label: t('filters.entity'), width: 160 },
-        { type: 'date', field: 'from', label: t('filters.from'), width: 160, instant: 'start' },
-        { type: 'date', field: 'to', label: t('filters.to'), width: 160, instant: 'end' },
+        { type: 'period', from: 'from', to: 'to', labels: { from: t('filters.from'), to: t('filters.to') }, width: 160, isInstant: true },
       ]}
       columns={columns}
       getRowId={getRowId}

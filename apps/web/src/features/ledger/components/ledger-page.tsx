@@ -54,8 +54,7 @@ export function LedgerPage({ programOptions, merchantOptions, names, customerFil
           { type: 'select', field: 'merchantId', label: t('filters.merchant'), allLabel: t('filters.allMerchants'), options: merchantOptions, width: 200, isSearchable: true },
           { type: 'select', field: 'kind', label: t('filters.kind'), allLabel: t('filters.allKinds'), options: LEDGER_KINDS.map((value) => ({ value, label: t(`kind.${value}`) })), width: 160 },
           { type: 'select', field: 'source', label: t('filters.source'), allLabel: t('filters.allSources'), options: LEDGER_SOURCES.map((value) => ({ value, label: t(`source.${value}`) })), width: 160 },
-          { type: 'date', field: 'from', label: t('filters.from'), width: 160, instant: 'start' },
-          { type: 'date', field: 'to', label: t('filters.to'), width: 160, instant: 'end' },
+          { type: 'period', from: 'from', to: 'to', labels: { from: t('filters.from'), to: t('filters.to') }, width: 160, isInstant: true },
         ]}
       />
       <LedgerTotals page={query.data} />

@@ -148,8 +148,7 @@ export function ApprovalsPage({ programOptions, merchantOptions, customerHref }:
         { type: 'select', field: 'kind', label: t('filters.kind'), allLabel: t('filters.all'), options: PROOF_KINDS.map((value) => ({ value, label: t(`kind.${value}`) })), width: 150 },
         { type: 'select', field: 'programId', label: t('filters.program'), allLabel: t('filters.all'), options: programOptions, width: 200 },
         { type: 'select', field: 'merchantId', label: t('filters.merchant'), allLabel: t('filters.all'), options: merchantOptions, width: 200 },
-        { type: 'date', field: 'from', label: t('filters.from'), width: 160 },
-        { type: 'date', field: 'to', label: t('filters.to'), width: 160 },
+        { type: 'period', from: 'from', to: 'to', labels: { from: t('filters.from'), to: t('filters.to') }, width: 160 },
       ]}
       columns={columns}
       getRowId={(proof) => String(proof.id)}
