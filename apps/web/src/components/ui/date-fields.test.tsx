@@ -6,11 +6,11 @@ import { renderWithProviders } from '../../testing/test-utils.tsx';
 import { DateField } from './date-fields.tsx';
 
 /** A field and, beside it, the value it hands over. */
-function Probe({ initial = '' }: { initial?: string }) {
+function Probe({ initial = '', isYearFirst = false }: { initial?: string; isYearFirst?: boolean }) {
   const [day, setDay] = useState(initial);
   return (
     <>
-      <DateField label="Dal" value={day} onChange={setDay} clearable />
+      <DateField label="Dal" value={day} onChange={setDay} clearable isYearFirst={isYearFirst} />
       <output aria-label="value">{day}</output>
     </>
   );
@@ -59,5 +59,17 @@ describe('DateField', () => {
     await user.click(await screen.findByRole('button', { name: 'Mese successivo' }));
     await user.click(screen.getByRole('button', { name: '14 febbraio 2026' }));
     expect(handed()).toBe('2026-02-14');
+  });
+
+  it('opens a birth date’s calendar on the decades, so the year is picked first', async () => {
+    const user = userEvent.setup();
+    renderWithProviders(<Probe isYearFirst />);
+    await user.click(await screen.findByRole('textbox', { name: 'Dal' }));
+    // Back a decade at a time (from today's), as a person does, to the 1980s.
+    while (!screen.queryByRole('button', { name: '1985' })) await user.click(await screen.findByRole('button', { name: 'Decennio precedente' }));
+    await user.click(screen.getByRole('button', { name: '1985' }));
+    await user.click(screen.getByRole('button', { name: 'mar' }));
+    await user.click(screen.getByRole('button', { name: '12 marzo 1985' }));
+    expect(handed()).toBe('1985-03-12');
   });
 });

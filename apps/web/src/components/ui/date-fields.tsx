@@ -16,6 +16,8 @@ export type DateFieldProps = {
   clearable?: boolean | undefined;
   readOnly?: boolean | undefined;
   withAsterisk?: boolean | undefined;
+  /** A day far from today (a birth date): the calendar opens on the decades, to pick the year first. */
+  isYearFirst?: boolean | undefined;
 };
 
 export type DateTimeFieldProps = {

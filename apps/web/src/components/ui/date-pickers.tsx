@@ -54,7 +54,7 @@ function calendarLabels(t: ReturnType<typeof useTranslation>['t']) {
   return Object.fromEntries(names.map((name) => [name, t(name)]));
 }
 
-export function DateFieldInput({ label, description, value, onChange, onBlur, error, w, minDate, maxDate, clearable, readOnly, withAsterisk }: DateFieldProps) {
+export function DateFieldInput({ label, description, value, onChange, onBlur, error, w, minDate, maxDate, clearable, readOnly, withAsterisk, isYearFirst }: DateFieldProps) {
   const { language, t } = useLanguage();
   return (
     <DatesProvider settings={settingsFor(language)}>
@@ -76,6 +76,7 @@ export function DateFieldInput({ label, description, value, onChange, onBlur, er
         dateParser={(typed) => parseTypedDay(typed, language)}
         placeholder={t('dayPlaceholder')}
         ariaLabels={calendarLabels(t)}
+        defaultLevel={isYearFirst && !value ? 'decade' : 'month'}
         hideOutsideDates
       />
     </DatesProvider>

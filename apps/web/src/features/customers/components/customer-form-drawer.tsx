@@ -139,7 +139,7 @@ function CustomerForm({ customer, onSaved }: { customer: Customer | null; onSave
           <Controller
             control={form.control}
             name="birthDate"
-            render={({ field }) => <DateField label={t('form.birthDate')} value={field.value ?? ''} onChange={field.onChange} onBlur={field.onBlur} error={errors.birthDate?.message} clearable />}
+            render={({ field }) => <DateField label={t('form.birthDate')} value={field.value ?? ''} onChange={field.onChange} onBlur={field.onBlur} error={errors.birthDate?.message} clearable isYearFirst />}
           />
           <TextInput label={t('form.city')} {...form.register('city')} error={errors.city?.message} />
         </SimpleGrid>
