@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { LANGUAGES } from './app-info.ts';
-import { BOUNDS, nameSchema } from './validation.ts';
+import { BOUNDS, keyed, nameSchema } from './validation.ts';
 import { phoneSchema, provinceSchema } from './italian.ts';
 import { consentChannelSchema, consentPurposeSchema, recordableConsentChannelSchema } from './customers-list.ts';
 
@@ -14,6 +14,18 @@ export const consentInputSchema = z.strictObject({
   noticeVersion: noticeVersionSchema,
 });
 
+/** Before it, a typo (0985 for 1985) rather than a birth. */
+export const BIRTH_DATE_MIN = '1900-01-01';
+
+/**
+ * A birth date from 1900 up to the latest day that has begun somewhere on Earth (UTC+14): today is never
+ * refused, whatever the business's time zone, and a day that has not begun anywhere is.
+ */
+export function isPossibleBirthDate(day: string, now: Date = new Date()): boolean {
+  const latestToday = new Date(now.getTime() + 14 * 3_600_000).toISOString().slice(0, 10);
+  return day >= BIRTH_DATE_MIN && day <= latestToday;
+}
+
 const name = nameSchema();
 const nullableOptional = <T extends z.ZodType>(schema: T) => schema.nullable().optional();
 
@@ -22,7 +34,7 @@ const customerFields = {
   lastName: name,
   email: nullableOptional(z.email().max(BOUNDS.emailMax)),
   phone: nullableOptional(phoneSchema),
-  birthDate: nullableOptional(z.iso.date()),
+  birthDate: nullableOptional(z.iso.date().refine((day) => isPossibleBirthDate(day), keyed('invalid'))),
   city: nullableOptional(z.string().trim().min(1).max(100)),
   province: nullableOptional(provinceSchema),
   /** The customer's language for our e-mails and pages; `it` when not given at creation. */

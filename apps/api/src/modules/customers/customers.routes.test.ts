@@ -68,6 +68,12 @@ describe('customers API', () => {
     const fields = (bad.json().error.fields as { field: string; message: string }[]).map((f) => f.field).sort();
     expect(fields).toEqual(['birthDate', 'email', 'firstName', 'phone', 'province']);
     expect(bad.json().error.fields).toContainEqual({ field: 'province', message: 'Provincia non è valida' });
+    // A birth date that has not happened, or a year typed with a digit missing.
+    for (const birthDate of ['2999-01-01', '0985-03-12']) {
+      const unborn = await create({ firstName: 'Anna', lastName: 'Neri', birthDate });
+      expect(unborn.statusCode, birthDate).toBe(400);
+      expect(unborn.json().error.fields).toEqual([{ field: 'birthDate', message: expect.stringMatching(/^Data di nascita non è valid/) }]);
+    }
     const taken = await create({ firstName: 'Altra', lastName: 'Maria', email: 'MARIA.ROSSI@example.it' });
     expect(taken.statusCode).toBe(409);
     // Not a version conflict: the e-mail is someone else's, said on the field.
