@@ -1,23 +1,22 @@
 import { describe, expect, it } from 'vitest';
+import { LANGUAGES, type Language } from './app-info.ts';
 import { ERROR_CODES } from './errors.ts';
 import { errorText, errorTextKeys, isErrorTextKey, type ErrorParams } from './error-texts.ts';
 import { loyaltyFieldLabels } from './loyalty-labels.ts';
 import { fieldLabel, labelledFields, message, MESSAGE_KEYS } from './messages.ts';
 import { VALUE_LABELS } from './value-labels.ts';
 
-/** Every Italian text of the contract: the error catalogue, the field texts, the labels of fields and of stored values. */
-function italianTexts(): string[] {
+/** Every text of the contract in a language: the error catalogue, the field texts, the labels of fields and of stored values. */
+function textsIn(language: Language): string[] {
   // Any parameter a text asks for reads as a word: the apostrophes are in the words around it.
   const params = new Proxy({}, { get: (_target, key) => (typeof key === 'string' ? 'x' : undefined) }) as ErrorParams;
   return [
-    ...errorTextKeys().map((key) => errorText(key, 'it', params)),
+    ...errorTextKeys().map((key) => errorText(key, language, params)),
     // Around a label of its own (the labels are checked on their own below).
-    ...MESSAGE_KEYS.map((key) => message(key, 'it', { field: 'name', min: 1, max: 2 })),
-    ...labelledFields().map((field) => fieldLabel(field, 'it')),
-    ...Object.values(loyaltyFieldLabels.it),
-    ...loyaltyFieldLabels.feminine,
-    ...loyaltyFieldLabels.plural,
-    ...Object.values(VALUE_LABELS).flatMap((labels) => Object.values(labels).map((label) => label.it)),
+    ...MESSAGE_KEYS.map((key) => message(key, language, { field: 'name', min: 1, max: 2 })),
+    ...labelledFields().map((field) => fieldLabel(field, language)),
+    ...Object.values(loyaltyFieldLabels[language]),
+    ...Object.values(VALUE_LABELS).flatMap((labels) => Object.values(labels).map((label) => label[language])),
   ];
 }
 
@@ -39,8 +38,8 @@ describe('the error catalogue', () => {
     expect(errorText('not_found', 'en', { entity: 'customer' })).toBe('The requested Customer is not found');
   });
 
-  it("writes the Italian apostrophe straight (dall'accredito), as people type it in a search or a test", () => {
-    const texts = italianTexts();
+  it.each(LANGUAGES)("writes the apostrophe straight in %s (dall'accredito, a merchant's till), as people type it in a search or a test", (language) => {
+    const texts = textsIn(language);
     expect(texts.length).toBeGreaterThan(300);
     expect(texts.filter((text) => /\p{L}’\p{L}/u.test(text))).toEqual([]);
   });

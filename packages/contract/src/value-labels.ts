@@ -126,7 +126,7 @@ export const VALUE_LABELS = {
     disabled: { it: 'Disattivato', en: 'Disabled' },
   }),
   apiKeyKind: labels({
-    merchant: { it: 'Cassa di un esercente', en: 'A merchant’s till' },
+    merchant: { it: 'Cassa di un esercente', en: "A merchant's till" },
     app: { it: 'App dei clienti', en: 'The customers’ app' },
   }),
   apiKeyScope: labels({
