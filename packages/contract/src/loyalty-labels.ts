@@ -216,6 +216,7 @@ export const loyaltyFieldLabels = {
     'Città',
     'Provincia',
     'Data di nascita',
+    'Data di ricezione',
     'Finalità',
     "Versione dell'informativa",
     'Regola di scadenza',

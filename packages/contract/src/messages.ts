@@ -166,7 +166,7 @@ const fieldLabels: Record<Language, Record<string, string>> = {
     dryRun: 'Dry run',
     extensionReason: 'Extension reason',
     notes: 'Notes',
-    receivedAt: 'Received',
+    receivedAt: 'Date received',
     isRejected: 'Rejected',
     count: 'Number of codes',
     // What a 404 names (issue 26: never a raw key such as "voucher richiesto non trovato").
@@ -242,7 +242,7 @@ const fieldLabels: Record<Language, Record<string, string>> = {
     dryRun: 'Prova',
     extensionReason: 'Motivo della proroga',
     notes: 'Note',
-    receivedAt: 'Ricevuta il',
+    receivedAt: 'Data di ricezione',
     isRejected: 'Respinta',
     count: 'Numero di codici',
     reward: 'Premio',

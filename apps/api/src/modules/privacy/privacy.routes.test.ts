@@ -112,6 +112,11 @@ describe('privacy requests API', () => {
     const badKind = await ctx.request({ method: 'POST', url: '/api/admin/privacy-requests', token, payload: { kind: 'forget', customerId: randomUUID() } });
     expect(badKind.statusCode).toBe(400);
     expect(badKind.json().error.fields[0].field).toBe('kind');
+    // Received tomorrow: not yet, and its deadline would move a day later.
+    const customer = await newCustomer('Futuro');
+    const ahead = await ctx.request({ method: 'POST', url: '/api/admin/privacy-requests', token, payload: { kind: 'access', customerId: customer.id, receivedAt: new Date(now.getTime() + 86_400_000).toISOString() } });
+    expect(ahead.statusCode).toBe(400);
+    expect(ahead.json().error.fields).toEqual([{ field: 'receivedAt', message: 'Data di ricezione non è valida' }]);
   });
 
   it('exports everything held on the person as JSON, audited in the same transaction', async () => {

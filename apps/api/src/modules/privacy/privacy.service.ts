@@ -32,6 +32,8 @@ const invalidState = (text: 'request_closed' | 'already_extended' | 'erasure_onl
   new AppError(409, 'invalid_state', { text });
 const customerErased = () => new AppError(409, 'customer_erased');
 const reasonRequired = () => fieldError('reason', 'required');
+/** How far ahead of the server's clock a "received at" may be: a till's or a browser's clock runs a little ahead. */
+const RECEIVED_CLOCK_DRIFT_MS = 5 * 60_000;
 
 /** The same day of the month `months` later; the month's last day when it has fewer (31 Jan + 1 → 28/29 Feb). */
 export function addMonths(date: Date, months: number): Date {
@@ -95,6 +97,8 @@ export async function createPrivacyRequest(deps: ServiceDeps, caller: Caller, in
     const customer = await customerInTransaction(tx, input.customerId);
     if (!customer) throw customerNotFound();
     const receivedAt = input.receivedAt ? new Date(input.receivedAt) : now;
+    // A request that has not reached us yet would push its legal deadline out: refused, beyond a clock's drift.
+    if (receivedAt.getTime() > now.getTime() + RECEIVED_CLOCK_DRIFT_MS) throw fieldError('receivedAt');
     const row = await repo.insertPrivacyRequest(tx, {
       kind: input.kind,
       customerId: input.customerId,

@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { notifySuccess } from '../../../lib/notify.ts';
 import { useCreatePrivacyRequest } from '../api/create-privacy-request.ts';
 import { DateField } from '../../../components/ui/date-fields.tsx';
+import { dayOf } from '../../../components/ui/list-page.tsx';
 
 export type PickedCustomer = { id: string; label: string };
 export type RenderCustomerPicker = (props: { value: PickedCustomer | null; onChange: (customer: PickedCustomer | null) => void; error: string | undefined }) => ReactNode;
@@ -26,6 +27,7 @@ function NewRequestForm({ onClose, onCreated, renderCustomerPicker }: Omit<Props
   const [receivedOn, setReceivedOn] = useState('');
   const [notes, setNotes] = useState('');
   const [customerError, setCustomerError] = useState<string | undefined>();
+  const today = dayOf(new Date().toISOString());
 
   const submit = async () => {
     if (!customer) {
@@ -36,7 +38,9 @@ function NewRequestForm({ onClose, onCreated, renderCustomerPicker }: Omit<Props
       const request = await create.mutateAsync({
         kind,
         customerId: customer.id,
-        ...(receivedOn ? { receivedAt: new Date(`${receivedOn}T12:00:00`).toISOString() } : {}),
+        // A past day at noon of the operator's clock (the same business day wherever the browser is);
+        // today is now, left to the server: noon may not have come yet, and a time to come is refused.
+        ...(receivedOn && receivedOn !== today ? { receivedAt: new Date(`${receivedOn}T12:00:00`).toISOString() } : {}),
         ...(notes.trim() ? { notes: notes.trim() } : {}),
       });
       notifySuccess(t('form.created'));
@@ -73,7 +77,7 @@ function NewRequestForm({ onClose, onCreated, renderCustomerPicker }: Omit<Props
           },
           error: customerError,
         })}
-        <DateField label={t('form.receivedOn')} description={t('form.receivedOnHelp')} value={receivedOn} onChange={setReceivedOn} clearable />
+        <DateField label={t('form.receivedOn')} description={t('form.receivedOnHelp')} value={receivedOn} onChange={setReceivedOn} maxDate={today} clearable />
         <Textarea label={t('form.notes')} value={notes} onChange={(event) => setNotes(event.currentTarget.value)} maxLength={2000} autosize minRows={2} />
         <Group justify="flex-end">
           <Button variant="default" onClick={onClose}>

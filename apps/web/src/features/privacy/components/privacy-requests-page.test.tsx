@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import type { PrivacyRequest } from '@sf/contract/privacy';
 import { server } from '../../../testing/msw-server.ts';
 import { renderWithProviders } from '../../../testing/test-utils.tsx';
@@ -160,6 +160,36 @@ describe('Richieste privacy', { timeout: 30_000 }, () => {
     expect(bodies[0]).toEqual({ kind: 'erasure', customerId: CUSTOMER_ID, receivedAt: new Date('2026-11-02T12:00:00').toISOString(), notes: 'Ricevuta per raccomandata' });
     await waitFor(() => expect(router.state.location.search).toBe(`?request=${created.id}`));
     expect(await screen.findByText('Richiesta registrata.')).toBeInTheDocument();
+  });
+
+  it('records a request received today as received now, and offers no day after today', async () => {
+    // 09:00 on the operator's clock: noon of today has not come yet.
+    vi.useFakeTimers({ toFake: ['Date'], now: new Date('2026-11-27T09:00:00') });
+    onTestFinished(() => void vi.useRealTimers());
+    document.cookie = 'XSRF-TOKEN=t; path=/';
+    const user = userEvent.setup();
+    const created = request({ id: '00000000-0000-4000-8000-0000000000da' });
+    answer(created);
+    const bodies: unknown[] = [];
+    server.use(
+      http.post('/api/admin/privacy-requests', async ({ request: call }) => {
+        bodies.push(await call.json());
+        return HttpResponse.json(created, { status: 201 });
+      }),
+    );
+    renderPage('/privacy-requests?request=new');
+    const dialog = await screen.findByRole('dialog', { name: 'Nuova richiesta privacy' });
+    await user.click(within(dialog).getByRole('button', { name: 'Scegli Giulia Bianchi' }));
+    const day = await within(dialog).findByRole('textbox', { name: 'Ricevuta il' });
+    await user.type(day, '28/11/2026');
+    await user.tab();
+    expect(day).toHaveValue('');
+    await user.type(day, '27/11/2026');
+    await user.tab();
+    expect(day).toHaveValue('27/11/2026');
+    await user.click(within(dialog).getByRole('button', { name: 'Registra la richiesta' }));
+    await waitFor(() => expect(bodies).toHaveLength(1));
+    expect(bodies[0]).toEqual({ kind: 'access', customerId: CUSTOMER_ID });
   });
 
   it('opens a new request empty after one was cancelled, not with the customer chosen before', async () => {
