@@ -274,7 +274,8 @@ test.describe('in a browser set to English', () => {
     await expect(from).toHaveAttribute('placeholder', 'gg/mm/aaaa');
     await from.pressSequentially('1/11/2026');
     await expect(page).toHaveURL(/[?&]from=2026-1[01]-/);
-    await from.press('Tab');
+    // Left by a click elsewhere, not by Tab: Tab focuses "Al", whose own calendar opens and stood beside this one.
+    await page.getByRole('heading', { name: 'Movimenti', level: 1 }).click();
     await expect(from).toHaveValue('01/11/2026');
     // Its calendar in Italian too, Monday first, its arrows named.
     await from.click();
