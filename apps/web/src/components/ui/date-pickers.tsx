@@ -5,11 +5,11 @@ import customParseFormat from 'dayjs/plugin/customParseFormat';
 // The Italian month and day names of the calendars.
 import 'dayjs/locale/it';
 import { useTranslation } from 'react-i18next';
+import type { Language } from '@sf/contract/app-info';
+import { isLanguage } from '../../lib/i18n.ts';
 import type { DateFieldProps, DateTimeFieldProps } from './date-fields.tsx';
 
 dayjs.extend(customParseFormat);
-
-type Language = 'it' | 'en';
 
 const SHOWN_DAY: Record<Language, string> = { it: 'DD/MM/YYYY', en: 'MM/DD/YYYY' };
 const SHOWN_DAY_AND_TIME: Record<Language, string> = { it: 'DD/MM/YYYY HH:mm', en: 'MM/DD/YYYY hh:mm A' };
@@ -32,7 +32,7 @@ function parseTypedDay(typed: string, language: Language): string | null {
 
 function useLanguage(): { language: Language; t: ReturnType<typeof useTranslation>['t'] } {
   const { t, i18n } = useTranslation('dates');
-  return { language: i18n.language === 'en' ? 'en' : 'it', t };
+  return { language: isLanguage(i18n.language) ? i18n.language : 'it', t };
 }
 
 /**

@@ -52,6 +52,19 @@ const renderCustomerPicker: RenderCustomerPicker = ({ value, onChange, error }) 
 
 type Sent = { method: string; body: Record<string, unknown> };
 
+/** A new request's POST answered with `created` (and `created` behind the list and its drawer); returns the bodies sent. */
+function answerCreation(created: PrivacyRequest): unknown[] {
+  answer(created);
+  const bodies: unknown[] = [];
+  server.use(
+    http.post('/api/admin/privacy-requests', async ({ request: call }) => {
+      bodies.push(await call.json());
+      return HttpResponse.json(created, { status: 201 });
+    }),
+  );
+  return bodies;
+}
+
 /** The list, one request behind the drawer, and its PATCH and actions, answered with `after(body)`. */
 function answer(current: PrivacyRequest, after: (body: Record<string, unknown>) => Partial<PrivacyRequest> = () => ({})) {
   const seen: URLSearchParams[] = [];
@@ -133,14 +146,7 @@ describe('Richieste privacy', { timeout: 30_000 }, () => {
     document.cookie = 'XSRF-TOKEN=t; path=/';
     const user = userEvent.setup();
     const created = request({ id: '00000000-0000-4000-8000-0000000000d9', kind: 'erasure' });
-    answer(created);
-    const bodies: unknown[] = [];
-    server.use(
-      http.post('/api/admin/privacy-requests', async ({ request: call }) => {
-        bodies.push(await call.json());
-        return HttpResponse.json(created, { status: 201 });
-      }),
-    );
+    const bodies = answerCreation(created);
     const { router } = renderPage('/privacy-requests?request=new');
     const dialog = await screen.findByRole('dialog', { name: 'Nuova richiesta privacy' });
     await user.click(within(dialog).getByRole('button', { name: 'Registra la richiesta' }));
@@ -169,14 +175,7 @@ describe('Richieste privacy', { timeout: 30_000 }, () => {
     document.cookie = 'XSRF-TOKEN=t; path=/';
     const user = userEvent.setup();
     const created = request({ id: '00000000-0000-4000-8000-0000000000da' });
-    answer(created);
-    const bodies: unknown[] = [];
-    server.use(
-      http.post('/api/admin/privacy-requests', async ({ request: call }) => {
-        bodies.push(await call.json());
-        return HttpResponse.json(created, { status: 201 });
-      }),
-    );
+    const bodies = answerCreation(created);
     renderPage('/privacy-requests?request=new');
     const dialog = await screen.findByRole('dialog', { name: 'Nuova richiesta privacy' });
     await user.click(within(dialog).getByRole('button', { name: 'Scegli Giulia Bianchi' }));
