@@ -3,7 +3,9 @@ import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it, vi } from 'vitest';
 import { server } from '../../../testing/msw-server.ts';
+import { queryClientProbe } from '../../../testing/query-client-probe.tsx';
 import { renderWithProviders } from '../../../testing/test-utils.tsx';
+import { campaignKeys } from '../api/get-campaigns.ts';
 import { campaign, campaignPage } from '../testing/campaign-fixtures.ts';
 import { CampaignsPage } from './campaigns-page.tsx';
 
@@ -124,5 +126,76 @@ describe('CampaignsPage list', () => {
     // A 5xx is tried again (lib/query-client.ts) before it shows.
     expect(await within(drawer).findByRole('alert', {}, { timeout: 10_000 })).toHaveTextContent('Si è verificato un errore sul server. Riprova più tardi.');
     expect(within(drawer).queryByText(/non trovata/)).toBeNull();
+  });
+});
+
+describe('CampaignsPage editor, when a refetch fails', () => {
+  const draft = campaign();
+  const audience = () => http.get('/api/admin/campaigns/audience', () => HttpResponse.json({ count: 0, sample: [] }));
+
+  it.each([
+    ['the network drops', () => HttpResponse.error(), 'Impossibile caricare i dati più recenti', 'Il server non è raggiungibile.'],
+    [
+      'someone deleted the campaign (404)',
+      () => HttpResponse.json({ error: { code: 'not_found', message: 'Campagna richiesta non trovata', requestId: 'r' } }, { status: 404 }),
+      'Questo elemento non esiste più',
+      'le modifiche non si possono più salvare',
+    ],
+  ])('keeps the campaign and the name being typed when %s, and says so beside it', async (_case, failure, title, text) => {
+    const user = userEvent.setup();
+    answerList();
+    let isFailing = false;
+    server.use(audience(), http.get(`/api/admin/campaigns/${draft.id}`, () => (isFailing ? failure() : HttpResponse.json(draft))));
+    const probe = queryClientProbe();
+    renderWithProviders(
+      <>
+        <CampaignsPage programOptions={[]} merchantOptions={[]} renderRichText={renderRichText} />
+        <probe.Probe />
+      </>,
+      { route: `/campaigns?campaign=${draft.id}`, user: admin },
+    );
+    const drawer = await screen.findByRole('dialog', { name: 'Campagna' });
+    const name = await within(drawer).findByRole('textbox', { name: /Nome/ });
+    await user.clear(name);
+    await user.type(name, 'Caffè di dicembre');
+
+    isFailing = true;
+    // The network is tried again (lib/query-client.ts) before the failure shows.
+    await probe.refetch(campaignKeys.campaign(draft.id));
+
+    const notice = await within(drawer).findByRole('status', {}, { timeout: 10_000 });
+    expect(notice).toHaveTextContent(title);
+    expect(notice).toHaveTextContent(text);
+    expect(within(drawer).getByRole('textbox', { name: /Nome/ })).toHaveValue('Caffè di dicembre');
+    expect(within(drawer).queryByText(/Campagna non trovata/)).toBeNull();
+  });
+
+  it('leaves the notice once a retry loads the campaign again', async () => {
+    const user = userEvent.setup();
+    answerList();
+    let isFailing = false;
+    server.use(
+      audience(),
+      http.get(`/api/admin/campaigns/${draft.id}`, () =>
+        isFailing ? HttpResponse.json({ error: { code: 'rate_limited', message: 'Troppe richieste', requestId: 'r' } }, { status: 429 }) : HttpResponse.json(draft),
+      ),
+    );
+    const probe = queryClientProbe();
+    renderWithProviders(
+      <>
+        <CampaignsPage programOptions={[]} merchantOptions={[]} renderRichText={renderRichText} />
+        <probe.Probe />
+      </>,
+      { route: `/campaigns?campaign=${draft.id}`, user: admin },
+    );
+    const drawer = await screen.findByRole('dialog', { name: 'Campagna' });
+    await within(drawer).findByRole('textbox', { name: /Nome/ });
+    isFailing = true;
+    await probe.refetch(campaignKeys.campaign(draft.id));
+    const notice = await within(drawer).findByRole('status');
+    isFailing = false;
+    await user.click(within(notice).getByRole('button', { name: 'Riprova' }));
+    await waitFor(() => expect(within(drawer).queryByRole('status')).toBeNull());
+    expect(within(drawer).getByRole('textbox', { name: /Nome/ })).toHaveValue(draft.name);
   });
 });

@@ -1,9 +1,10 @@
-import { Drawer, Skeleton, Text } from '@mantine/core';
+import { Drawer, Skeleton, Stack, Text } from '@mantine/core';
 import { CAMPAIGN_STATUSES, listCampaignsQuerySchema, type Campaign } from '@sf/contract/campaigns';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { type DataTableColumn } from '../../../components/ui/data-table.tsx';
 import { FailureAlert } from '../../../components/ui/failure-alert.tsx';
+import { isBlockingFailure, StaleDataNotice } from '../../../components/ui/stale-data-notice.tsx';
 import { TextLink } from '../../../components/ui/in-app-link.tsx';
 import { ListPage } from '../../../components/ui/list-page.tsx';
 import { useDrawerParam } from '../../../hooks/use-drawer-param.ts';
@@ -25,10 +26,16 @@ function EditorContent({ id, onCreated, ...rest }: Props & { id: string; onCreat
   const query = useCampaign(id === 'new' ? null : id);
   if (id === 'new') return <CampaignEditor campaign={null} onCreated={onCreated} {...rest} />;
   if (query.isPending) return <Skeleton height={240} aria-label={t('loading')} />;
-  // "Not found" only for a campaign that is not there; a network failure or a 5xx says so.
-  if (query.isError) return <FailureAlert error={query.error} missing={{ title: t('notFound.title'), text: t('notFound.text') }} />;
-  // A fresh form per campaign (its draft state is its own).
-  return <CampaignEditor key={query.data.id} campaign={query.data} onCreated={onCreated} {...rest} />;
+  // "Not found" only for a campaign that is not there; a network failure or a 5xx says so. A failed
+  // refetch keeps the editor and the draft in it (`StaleDataNotice`).
+  if (isBlockingFailure(query) || !query.data) return <FailureAlert error={query.error} missing={{ title: t('notFound.title'), text: t('notFound.text') }} />;
+  return (
+    <Stack gap="md">
+      <StaleDataNotice query={query} />
+      {/* A fresh form per campaign (its draft state is its own). */}
+      <CampaignEditor key={query.data.id} campaign={query.data} onCreated={onCreated} {...rest} />
+    </Stack>
+  );
 }
 
 /**

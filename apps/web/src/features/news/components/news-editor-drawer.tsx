@@ -5,6 +5,7 @@ import { lazy, Suspense, useCallback, useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useBlocker } from 'react-router';
 import { FailureAlert } from '../../../components/ui/failure-alert.tsx';
+import { isBlockingFailure, StaleDataNotice } from '../../../components/ui/stale-data-notice.tsx';
 import { useNewsPost } from '../api/get-news-post.ts';
 import { useConfirm } from '../hooks/use-confirm.tsx';
 import { useEditorTarget } from '../hooks/use-news-search-params.ts';
@@ -41,17 +42,21 @@ function ExistingPostEditor({
       </Stack>
     );
   }
-  // "Not found" only for a post that is not there; a network failure or a 5xx says so.
-  if (query.isError) return <FailureAlert error={query.error} missing={{ title: t('editor.notFound.title'), text: t('editor.notFound.text') }} />;
+  // "Not found" only for a post that is not there; a network failure or a 5xx says so. A failed refetch
+  // (after a save, or "Ricarica") keeps the form and what was typed in it (`StaleDataNotice`).
+  if (isBlockingFailure(query) || !query.data) return <FailureAlert error={query.error} missing={{ title: t('editor.notFound.title'), text: t('editor.notFound.text') }} />;
   return (
-    <NewsPostForm
-      // A fresh form per post version loaded from the server after a conflict reload keeps its own state.
-      post={query.data}
-      onCreated={() => undefined}
-      onDeleted={onDeleted}
-      onDirtyChange={onDirtyChange}
-      onReload={reload}
-    />
+    <Stack gap="md">
+      <StaleDataNotice query={query} />
+      <NewsPostForm
+        // A fresh form per post version loaded from the server after a conflict reload keeps its own state.
+        post={query.data}
+        onCreated={() => undefined}
+        onDeleted={onDeleted}
+        onDirtyChange={onDirtyChange}
+        onReload={reload}
+      />
+    </Stack>
   );
 }
 

@@ -5,8 +5,10 @@ import { beforeEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { changeLanguage } from '../../../lib/i18n.ts';
 import { toastModule } from '../../../lib/notify.ts';
 import { server } from '../../../testing/msw-server.ts';
+import { queryClientProbe } from '../../../testing/query-client-probe.tsx';
 import { renderWithProviders } from '../../../testing/test-utils.tsx';
 import { newsPage, newsPost, setCsrfCookie } from '../testing/news-fixtures.ts';
+import { newsKeys } from '../api/get-news-posts.ts';
 import { NewsPage } from './news-page.tsx';
 
 const editor = { uid: 'u-editor', role: 'editor' as const, displayName: 'Eddie Editor', email: 'editor@demo.test' };
@@ -367,5 +369,40 @@ describe('News editor', { timeout: 20_000 }, () => {
     // A 5xx is tried again (lib/query-client.ts) before it shows.
     expect(await within(drawer).findByText('Si è verificato un errore sul server. Riprova più tardi.', {}, { timeout: 10_000 })).toBeInTheDocument();
     expect(within(drawer).queryByText(/non trovato/)).toBeNull();
+  });
+});
+
+describe('News editor, when a refetch fails', { timeout: 20_000 }, () => {
+  it('keeps the post and the title being typed, and says the latest version could not be loaded, in English too', async () => {
+    const user = userEvent.setup();
+    let isFailing = false;
+    server.use(
+      http.get('/api/admin/news/7', () =>
+        isFailing ? HttpResponse.json({ error: { code: 'internal', message: 'Errore interno', requestId: 'r' } }, { status: 500 }) : HttpResponse.json(newsPost({ version: 3 })),
+      ),
+      http.get('/api/admin/news/7/history', () => HttpResponse.json({ items: [] })),
+    );
+    const probe = queryClientProbe();
+    renderWithProviders(
+      <>
+        <NewsPage />
+        <probe.Probe />
+      </>,
+      { route: '/news?post=7', user: editor, language: 'en' },
+    );
+    const drawer = await openDrawer('Edit post');
+    const title = within(drawer).getByRole('textbox', { name: /Title/ });
+    await user.clear(title);
+    await user.type(title, 'Free breakfast');
+
+    isFailing = true;
+    // A 5xx is tried again (lib/query-client.ts) before it shows.
+    await probe.refetch(newsKeys.post(7));
+
+    const notice = await within(drawer).findByRole('status', {}, { timeout: 10_000 });
+    expect(notice).toHaveTextContent("Couldn't load the latest data");
+    expect(notice).toHaveTextContent('Something went wrong on the server. Please try again later.');
+    expect(within(drawer).getByRole('textbox', { name: /Title/ })).toHaveValue('Free breakfast');
+    expect(screen.getByRole('dialog', { name: 'Edit post' })).toBe(drawer);
   });
 });

@@ -1,4 +1,5 @@
 import { Alert, Skeleton, Stack, Text, Timeline } from '@mantine/core';
+import { isBlockingFailure, StaleDataNotice } from '../../../components/ui/stale-data-notice.tsx';
 import { useTranslation } from 'react-i18next';
 import { useDescribeChange } from '../../../lib/describe-change.ts';
 import { useFormatters } from '../../../lib/format.ts';
@@ -12,21 +13,25 @@ export function NewsHistory({ postId }: { postId: number }) {
   const history = useNewsPostHistory(postId);
 
   if (history.isPending) return <Skeleton height={80} />;
-  if (history.isError) return <Alert color="red">{t('history.error')}</Alert>;
+  if (isBlockingFailure(history) || !history.data) return <Alert color="red">{t('history.error')}</Alert>;
   if (history.data.items.length === 0) return <Text c="dimmed">{t('history.empty')}</Text>;
 
+  // A failed refetch (after a save) keeps the entries already shown.
   return (
-    <Timeline bulletSize={12} lineWidth={2}>
-      {history.data.items.map((entry) => (
-        <Timeline.Item key={entry.id} title={t(`history.actions.${entry.action}`, { defaultValue: entry.action })}>
-          <Stack gap={0}>
-            <Text size="sm">{describe.actor(entry.actorEmail)}</Text>
-            <Text size="xs" c="dimmed">
-              {format.dateTime(entry.at)}
-            </Text>
-          </Stack>
-        </Timeline.Item>
-      ))}
-    </Timeline>
+    <Stack gap="sm">
+      <StaleDataNotice query={history} />
+      <Timeline bulletSize={12} lineWidth={2}>
+        {history.data.items.map((entry) => (
+          <Timeline.Item key={entry.id} title={t(`history.actions.${entry.action}`, { defaultValue: entry.action })}>
+            <Stack gap={0}>
+              <Text size="sm">{describe.actor(entry.actorEmail)}</Text>
+              <Text size="xs" c="dimmed">
+                {format.dateTime(entry.at)}
+              </Text>
+            </Stack>
+          </Timeline.Item>
+        ))}
+      </Timeline>
+    </Stack>
   );
 }
