@@ -9,7 +9,8 @@ const cardKey = (id: string) => [...customerKeys.customer(id), 'card'] as const;
 export function useCustomerCard(customerId: string) {
   return useQuery({
     queryKey: cardKey(customerId),
-    queryFn: ({ signal }) => apiClient.get<CustomerCard>(`${CUSTOMERS_PATH}/${customerId}/card`, { signal }),
+    // The card says its own failure (`FailureAlert`, `StaleDataNotice`): a toast as well said it twice.
+    queryFn: ({ signal }) => apiClient.get<CustomerCard>(`${CUSTOMERS_PATH}/${customerId}/card`, { signal, isSilent: true }),
   });
 }
 

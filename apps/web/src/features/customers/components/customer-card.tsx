@@ -4,6 +4,7 @@ import { IconPrinter, IconRefresh } from '@tabler/icons-react';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { FailureAlert } from '../../../components/ui/failure-alert.tsx';
+import { isBlockingFailure, StaleDataNotice } from '../../../components/ui/stale-data-notice.tsx';
 import { describeApiError } from '../../../lib/api-client.ts';
 import { notifySuccess } from '../../../lib/notify.ts';
 import { useCustomerCard, useRegenerateCardCode } from '../api/get-customer-card.ts';
@@ -54,9 +55,11 @@ export function CustomerCard({ customerId, holder, canRegenerate }: { customerId
       onConfirm: () => regenerate.mutate(undefined, { onSuccess: () => notifySuccess(t('card.regenerate.done', { name: holder })) }),
     });
 
-  if (card.isError) return <FailureAlert error={card.error} />;
+  // A failed refetch (after the customer changed) keeps the card on screen: it is still the one printed.
+  if (isBlockingFailure(card)) return <FailureAlert error={card.error} />;
   return (
     <Stack gap="sm">
+      <StaleDataNotice query={card} />
       <Paper withBorder p="md" radius="md" className={classes.card}>
         <Stack gap="xs" align="center">
           <Title order={2} size="h4">

@@ -8,6 +8,7 @@ import { Link } from 'react-router';
 import { useCan } from '../../../components/can.tsx';
 import { FailureAlert } from '../../../components/ui/failure-alert.tsx';
 import { RecordNotFound } from '../../../components/ui/record-not-found.tsx';
+import { isBlockingFailure, StaleDataNotice } from '../../../components/ui/stale-data-notice.tsx';
 import { useDrawerParam } from '../../../hooks/use-drawer-param.ts';
 import { isMissingRecord } from '../../../lib/api-error.ts';
 import { useFormatters } from '../../../lib/format.ts';
@@ -79,7 +80,8 @@ export function CustomerDetailPage({ customerId, listHref, actions, memberships,
   const customer = query.data;
   useRecordTitle(customer ? customerName(customer, t) : undefined);
 
-  if (isMissingRecord(query.error)) {
+  // Only a read with nothing to show replaces the page; a failed refetch keeps it (`StaleDataNotice`).
+  if (isBlockingFailure(query) && isMissingRecord(query.error)) {
     const back = (
       <Group gap={4}>
         <IconArrowLeft size={14} aria-hidden />
@@ -88,7 +90,7 @@ export function CustomerDetailPage({ customerId, listHref, actions, memberships,
     );
     return <RecordNotFound title={t('page.notFound.title')} text={t('page.notFound.text')} back={back} backHref={listHref} />;
   }
-  if (query.isError) return <FailureAlert error={query.error} />;
+  if (isBlockingFailure(query)) return <FailureAlert error={query.error} />;
   if (!customer) return <Loader aria-label={t('page.loading')} />;
 
   const name = customerName(customer, t);
@@ -117,6 +119,7 @@ export function CustomerDetailPage({ customerId, listHref, actions, memberships,
           ) : null}
         </Group>
       </Group>
+      <StaleDataNotice query={query} />
       <Grid gap="lg">
         <Grid.Col span={{ base: 12, md: 7 }}>
           <Stack gap="lg">

@@ -7,6 +7,7 @@ import { useTranslation } from 'react-i18next';
 import { Can } from '../../../components/can.tsx';
 import { saveDownload } from '../../../components/ui/export-button.tsx';
 import { FailureAlert } from '../../../components/ui/failure-alert.tsx';
+import { isBlockingFailure, StaleDataNotice } from '../../../components/ui/stale-data-notice.tsx';
 import { download } from '../../../lib/download.ts';
 import { useFormatters } from '../../../lib/format.ts';
 import { useChangeImport } from '../api/change-import.ts';
@@ -31,7 +32,7 @@ export function ImportDetailView({ id }: { id: string }) {
   const change = useChangeImport();
   const [isDownloading, setDownloading] = useState(false);
   const detail = query.data;
-  if (query.isError && !detail) return <FailureAlert error={query.error} missing={{ title: t('detail.notFound.title'), text: t('detail.notFound.text') }} />;
+  if (isBlockingFailure(query)) return <FailureAlert error={query.error} missing={{ title: t('detail.notFound.title'), text: t('detail.notFound.text') }} />;
   if (!detail) return <Skeleton h={200} />;
   const isActive = detail.status === 'queued' || detail.status === 'running';
 
@@ -58,6 +59,8 @@ export function ImportDetailView({ id }: { id: string }) {
 
   return (
     <Stack>
+      {/* A failed poll keeps the last progress on screen, and says it may be behind. */}
+      <StaleDataNotice query={query} />
       <Group justify="space-between">
         <Text fw={600}>
           {detail.fileName} · {t(`kind.${detail.kind}`)}

@@ -8,6 +8,7 @@ import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import { useCan } from '../../../components/can.tsx';
 import { FailureAlert } from '../../../components/ui/failure-alert.tsx';
+import { isBlockingFailure, StaleDataNotice } from '../../../components/ui/stale-data-notice.tsx';
 import { describeApiError } from '../../../lib/api-client.ts';
 import { hasFieldErrors } from '../../../lib/api-error.ts';
 import { applyServerFieldErrors, contractResolver, useRevalidateOnLanguageChange } from '../../../lib/form-resolver.ts';
@@ -245,14 +246,16 @@ export function MerchantFormDrawer({ target, onClose, onCreated }: Props) {
       position="right"
       size="lg"
       // Nothing to edit over a read that failed: the entity alone above the alert that says why.
-      title={target === 'new' ? t('form.newTitle') : !merchant && query.isError ? t('form.readFailedTitle') : t('form.editTitle')}
+      title={target === 'new' ? t('form.newTitle') : isBlockingFailure(query) ? t('form.readFailedTitle') : t('form.editTitle')}
       closeButtonProps={{ 'aria-label': t('form.close') }}
     >
       {target === 'new' ? <MerchantForm key="new" merchant={null} onDone={(saved) => onCreated(saved.id)} /> : null}
       {id && !merchant && query.isPending ? <Loader aria-label={t('form.loading')} /> : null}
-      {id && query.isError ? <FailureAlert error={query.error} missing={{ title: t('form.notFound.title'), text: t('form.notFound.text') }} /> : null}
+      {id && isBlockingFailure(query) ? <FailureAlert error={query.error} missing={{ title: t('form.notFound.title'), text: t('form.notFound.text') }} /> : null}
       {merchant ? (
         <Stack gap="md">
+          {/* A failed refetch keeps the form and what was typed in it, under a notice that says so. */}
+          <StaleDataNotice query={query} />
           <StatusActions merchant={merchant} />
           <MerchantForm key={merchant.id} merchant={merchant} onDone={() => undefined} />
         </Stack>

@@ -6,6 +6,7 @@ import { Link } from 'react-router';
 import { Can } from '../../../components/can.tsx';
 import { saveDownload } from '../../../components/ui/export-button.tsx';
 import { FailureAlert } from '../../../components/ui/failure-alert.tsx';
+import { isBlockingFailure, StaleDataNotice } from '../../../components/ui/stale-data-notice.tsx';
 import { useFormatters } from '../../../lib/format.ts';
 import { notifySuccess } from '../../../lib/notify.ts';
 import { usePrivacyRequest } from '../api/get-privacy-request.ts';
@@ -68,12 +69,14 @@ export function PrivacyRequestDrawer({ id, onClose, customerHref, renderCustomer
 
   return (
     <Drawer opened={id !== null} onClose={onClose} position="right" size="lg" closeButtonProps={{ 'aria-label': t('common:close') }} title={t('drawer.title')}>
-      {query.isError && !request ? (
+      {isBlockingFailure(query) ? (
         <FailureAlert error={query.error} missing={{ title: t('drawer.notFound.title'), text: t('drawer.notFound.text') }} />
       ) : !request ? (
         <Skeleton h={240} />
       ) : (
         <Stack>
+          {/* A failed refetch (after an action) keeps the request on screen, and says it may be behind. */}
+          <StaleDataNotice query={query} />
           <Group justify="space-between">
             <Text fw={700} size="lg">
               {t(`kind.${request.kind}`)}

@@ -8,7 +8,8 @@ const serviceEmailKeys = (programId: string) => [...programKeys.program(programI
 export function useServiceEmails(programId: string) {
   return useQuery({
     queryKey: serviceEmailKeys(programId),
-    queryFn: ({ signal }) => apiClient.get<{ items: ServiceEmailSetting[] }>(`${PROGRAMS_PATH}/${programId}/service-emails`, { signal }),
+    // The tab says its own failure (`FailureAlert`, `StaleDataNotice`): a toast as well said it twice.
+    queryFn: ({ signal }) => apiClient.get<{ items: ServiceEmailSetting[] }>(`${PROGRAMS_PATH}/${programId}/service-emails`, { signal, isSilent: true }),
   });
 }
 

@@ -17,6 +17,7 @@ import { Controller, useFieldArray, useForm, type FieldPath } from 'react-hook-f
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import { FailureAlert } from '../../../components/ui/failure-alert.tsx';
+import { isBlockingFailure, StaleDataNotice } from '../../../components/ui/stale-data-notice.tsx';
 import { describeApiError } from '../../../lib/api-client.ts';
 import { hasFieldErrors } from '../../../lib/api-error.ts';
 import { applyServerFieldErrors, contractResolver, useRevalidateOnLanguageChange } from '../../../lib/form-resolver.ts';
@@ -378,12 +379,14 @@ export function ProgramFormDrawer({ target, merchantOptions, onClose, onCreated,
       position="right"
       size="xl"
       // Nothing to edit over a read that failed: the entity alone above the alert that says why.
-      title={target === 'new' ? t('form.newTitle') : !query.data && query.isError ? t('form.readFailedTitle') : t('form.editTitle')}
+      title={target === 'new' ? t('form.newTitle') : isBlockingFailure(query) ? t('form.readFailedTitle') : t('form.editTitle')}
       closeButtonProps={{ 'aria-label': t('form.close') }}
     >
       {target === 'new' ? <ProgramForm key="new" program={null} merchantOptions={merchantOptions} onSaved={(saved) => onCreated(saved.id)} /> : null}
       {id && !query.data && query.isPending ? <Loader aria-label={t('form.loading')} /> : null}
-      {id && query.isError ? <FailureAlert error={query.error} missing={{ title: t('form.notFound.title'), text: t('form.notFound.text') }} /> : null}
+      {id && isBlockingFailure(query) ? <FailureAlert error={query.error} missing={{ title: t('form.notFound.title'), text: t('form.notFound.text') }} /> : null}
+      {/* A failed refetch keeps the form and what was typed in it, under a notice that says so. */}
+      {id ? <StaleDataNotice query={query} /> : null}
       {query.data ? (
         // An existing program has its "Messaggi automatici" (service e-mails) beside its rules.
         <Tabs defaultValue="program" keepMounted={false}>

@@ -4,7 +4,7 @@ import { useState, type ReactNode } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { FailureAlert } from '../../../components/ui/failure-alert.tsx';
-import { describeApiError } from '../../../lib/api-client.ts';
+import { isBlockingFailure, StaleDataNotice } from '../../../components/ui/stale-data-notice.tsx';
 import { hasFieldErrors } from '../../../lib/api-error.ts';
 import { applyServerFieldErrors } from '../../../lib/form-resolver.ts';
 import { notifySuccess } from '../../../lib/notify.ts';
@@ -132,11 +132,8 @@ export function ProgramServiceEmails({ programId, renderCustomerPicker }: { prog
         data={SERVICE_EMAIL_KINDS.map((value) => ({ value, label: t(`serviceEmails.kind.${value}`) }))}
         fullWidth
       />
-      {query.isError ? (
-        <Text c="red" role="alert">
-          {describeApiError(query.error)}
-        </Text>
-      ) : null}
+      {/* Only a read with nothing to show stands in for the editor; a failed refetch keeps what was typed. */}
+      {isBlockingFailure(query) ? <FailureAlert error={query.error} /> : <StaleDataNotice query={query} />}
       {setting ? <KindEditor key={`${setting.kind}-${setting.version}`} programId={programId} setting={setting} renderCustomerPicker={renderCustomerPicker} /> : null}
     </Stack>
   );

@@ -9,6 +9,7 @@ import { Can } from '../../../components/can.tsx';
 import { type DataTableColumn } from '../../../components/ui/data-table.tsx';
 import { ListTable, ListToolbar } from '../../../components/ui/list-page.tsx';
 import { RecordNotFound } from '../../../components/ui/record-not-found.tsx';
+import { isBlockingFailure, StaleDataNotice } from '../../../components/ui/stale-data-notice.tsx';
 import { useDrawerParam } from '../../../hooks/use-drawer-param.ts';
 import { useList, type ListParams } from '../../../hooks/use-list-params.ts';
 import { describeApiError } from '../../../lib/api-client.ts';
@@ -317,8 +318,10 @@ export function RewardDetailPage({ rewardId, listHref, programs, merchantsOfProg
   const query = useReward(rewardId);
   const reward = query.data;
   useRecordTitle(reward?.name);
-  if (isMissingRecord(query.error)) return <RecordNotFound title={t('notFound.title')} text={t('notFound.text')} back={t('backToList')} backHref={listHref} />;
-  if (query.isError) return <Alert color="red" role="alert" title={t('errorTitle')}>{describeApiError(query.error)}</Alert>;
+  // Only a read with nothing to show replaces the page; a failed refetch (after a batch of vouchers, an
+  // edit) keeps it (`StaleDataNotice`).
+  if (isBlockingFailure(query) && isMissingRecord(query.error)) return <RecordNotFound title={t('notFound.title')} text={t('notFound.text')} back={t('backToList')} backHref={listHref} />;
+  if (isBlockingFailure(query)) return <Alert color="red" role="alert" title={t('errorTitle')}>{describeApiError(query.error)}</Alert>;
   if (!reward) return <Loader aria-label={t('loading')} />;
   return (
     <Stack gap="lg">
@@ -336,6 +339,7 @@ export function RewardDetailPage({ rewardId, listHref, programs, merchantsOfProg
           </Button>
         </Can>
       </Group>
+      <StaleDataNotice query={query} />
       <Paper withBorder p="md" radius="md">
         <Group align="flex-start" wrap="nowrap">
           {reward.imageUrl ? <Image src={reward.imageUrl} alt={t('form.imageAlt')} w={120} h={120} fit="cover" radius="sm" /> : null}

@@ -5,6 +5,7 @@ import { Controller, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import { FailureAlert } from '../../../components/ui/failure-alert.tsx';
+import { isBlockingFailure, StaleDataNotice } from '../../../components/ui/stale-data-notice.tsx';
 import { describeApiError } from '../../../lib/api-client.ts';
 import { hasFieldErrors } from '../../../lib/api-error.ts';
 import { applyServerFieldErrors, contractResolver, useRevalidateOnLanguageChange } from '../../../lib/form-resolver.ts';
@@ -207,13 +208,17 @@ export function RewardFormDrawer({ target, programs, onClose, onSaved }: { targe
       position="right"
       size="lg"
       // Nothing to edit over a read that failed: the entity alone above the alert that says why.
-      title={isNew ? t('form.titleNew') : !query.data && query.isError ? t('form.readFailedTitle') : t('form.titleEdit')}
+      title={isNew ? t('form.titleNew') : isBlockingFailure(query) ? t('form.readFailedTitle') : t('form.titleEdit')}
       closeButtonProps={{ 'aria-label': t('common:close') }}
     >
       {target === null ? null : isNew ? (
         <RewardForm reward={null} programs={programs} onSaved={onSaved} />
       ) : query.data ? (
-        <RewardForm key={`${query.data.id}-${query.data.version}`} reward={query.data} programs={programs} onSaved={onSaved} />
+        // A failed refetch keeps the form and what was typed in it, under a notice that says so.
+        <Stack gap="md">
+          <StaleDataNotice query={query} />
+          <RewardForm key={`${query.data.id}-${query.data.version}`} reward={query.data} programs={programs} onSaved={onSaved} />
+        </Stack>
       ) : query.isError ? (
         // The same words as the reward's page (`RecordNotFound`) for a reward that is not there.
         <FailureAlert error={query.error} missing={{ title: t('notFound.title'), text: t('notFound.text') }} />
