@@ -10,7 +10,8 @@ export const dashboardKeys = { all: [DASHBOARD_QUERY_ROOT] as const, period: (qu
 export function getDashboard(query: DashboardQuery = {}, signal?: AbortSignal): Promise<Dashboard> {
   const search = new URLSearchParams(Object.entries(query).filter((entry): entry is [string, string] => Boolean(entry[1])));
   const suffix = search.size > 0 ? `?${search.toString()}` : '';
-  return apiClient.get<Dashboard>(`/admin/dashboard${suffix}`, { signal });
+  // The page says its own failure (its alert, `StaleDataNotice`): a toast as well said it twice.
+  return apiClient.get<Dashboard>(`/admin/dashboard${suffix}`, { signal, isSilent: true });
 }
 
 export function getDashboardQueryOptions(query: DashboardQuery = {}) {

@@ -20,6 +20,8 @@ import { LEDGER_REBUILD_COMMAND, LEDGER_VERIFY_COMMAND } from '@sf/contract/inte
 import { NEWS_STATUSES, type NewsStatus } from '@sf/contract/news';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { isBlockingFailure, StaleDataNotice } from '../../../components/ui/stale-data-notice.tsx';
+import { describeApiError } from '../../../lib/api-client.ts';
 import { useDescribeChange } from '../../../lib/describe-change.ts';
 import { useFormatters } from '../../../lib/format.ts';
 import { useDashboard } from '../api/get-dashboard.ts';
@@ -291,16 +293,18 @@ export function DashboardPage({ programOptions = [], merchantOptions = [], onOpt
       <Title order={1}>{t('title')}</Title>
       <DashboardFilterBar filters={filters} onChange={setFilters} programOptions={programOptions} merchantOptions={merchantOptions} onOptionsWanted={onOptionsWanted} today={today} />
       {!data && !query.isError && <DashboardSkeleton />}
-      {query.isError && (
+      {/* Only figures never loaded give way to the failure; a failed refresh (after a write) keeps them. */}
+      {isBlockingFailure(query) && (
         <Alert color="red" title={t('error.title')} role="alert">
           <Stack gap="xs" align="flex-start">
-            <Text size="sm">{t('error.text')}</Text>
+            <Text size="sm">{describeApiError(query.error)}</Text>
             <Button size="xs" variant="light" color="red" onClick={() => void query.refetch()} loading={query.isFetching}>
               {t('error.retry')}
             </Button>
           </Stack>
         </Alert>
       )}
+      <StaleDataNotice query={query} />
       {data && (
         <>
           <IntegrityNotice findings={data.integrity} />

@@ -3,7 +3,8 @@ import type { StaffUser } from '@sf/contract/auth';
 import { apiClient } from '../../../lib/api-client.ts';
 
 export function getProfile({ signal }: { signal?: AbortSignal } = {}): Promise<StaffUser> {
-  return apiClient.get<StaffUser>('/admin/me', signal ? { signal } : {});
+  // The dialog says its own failure (its alert, `StaleDataNotice`): a toast as well said it twice.
+  return apiClient.get<StaffUser>('/admin/me', { isSilent: true, ...(signal ? { signal } : {}) });
 }
 
 export const profileQueryKey = ['admin', 'me'] as const;

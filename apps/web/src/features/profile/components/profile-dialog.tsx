@@ -4,6 +4,8 @@ import { Controller, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { LANGUAGES } from '@sf/contract/app-info';
 import { updateProfileRequestSchema, type StaffUser } from '@sf/contract/auth';
+import { StaleDataNotice } from '../../../components/ui/stale-data-notice.tsx';
+import { describeApiError } from '../../../lib/api-client.ts';
 import { isApiError } from '../../../lib/api-error.ts';
 import { applyServerFieldErrors, contractResolver, useRevalidateOnLanguageChange } from '../../../lib/form-resolver.ts';
 import { browserTimeZone } from '../../../lib/format.ts';
@@ -151,10 +153,14 @@ export function ProfileDialog({ isOpen, onClose }: { isOpen: boolean; onClose: (
   return (
     <Modal opened={isOpen} onClose={onClose} title={t('profile.title')} size="lg" closeButtonProps={{ 'aria-label': t('common:close') }}>
       {profile.data ? (
-        <ProfileForm key={profile.dataUpdatedAt} user={profile.data} onClose={onClose} />
+        // A failed refetch (the dialog opened again later) keeps the form and what was typed in it.
+        <Stack gap="md">
+          <StaleDataNotice query={profile} />
+          <ProfileForm key={profile.dataUpdatedAt} user={profile.data} onClose={onClose} />
+        </Stack>
       ) : profile.isError ? (
-        <Alert color="red" role="alert">
-          {t('profile.loadFailed')}
+        <Alert color="red" role="alert" title={t('profile.loadFailed')}>
+          {describeApiError(profile.error)}
         </Alert>
       ) : (
         <Group justify="center" p="lg">
