@@ -1,10 +1,7 @@
-import os from 'node:os';
-import path from 'node:path';
 import http from 'node:http';
 import { randomUUID } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase } from '../src/db/client.ts';
+import { createServerDatabase, type ServerDatabase } from './helper.ts';
 import { createLedgerFixture, type LedgerFixture } from './ledger-fixtures.ts';
 import { openClient, startServer, type ServerProcess } from './server-process.ts';
 import { createWalletFixtures, type WalletFixtures } from './wallet-fixtures.ts';
@@ -34,25 +31,27 @@ function bytesOnTheWire(url: string, headers: Record<string, string>): Promise<{
  * with the wallet buttons shown (both wallets configured) — the page's largest form.
  */
 describe('the card page on the wire', () => {
-  let dataDir = '';
+  let database: ServerDatabase | undefined;
   let server: ServerProcess | undefined;
   let wallet: WalletFixtures;
   let fx: LedgerFixture;
 
   beforeAll(async () => {
-    dataDir = await mkdtemp(path.join(os.tmpdir(), 'sf-card-wire-'));
     wallet = createWalletFixtures();
-    const own = await openDatabase({ pgliteDir: path.join(dataDir, 'pglite') });
-    await own.migrate();
+    // Already migrated (the run's migrated PGlite, or a copy of the PostgreSQL template): migrating a
+    // fresh embedded database here took seconds of WebAssembly, and the migrations are not this test's
+    // subject. On api-postgres the server now runs on PostgreSQL, as that project means.
+    database = await createServerDatabase('card-wire');
+    const own = await database.open();
     fx = await createLedgerFixture(own.db, { customers: 1 });
     await own.close();
-    server = await startServer({ dataDir, env: wallet.env({ APP_URL: 'http://127.0.0.1' }) });
+    server = await startServer({ dataDir: database.dataDir, env: { ...database.env, ...wallet.env({ APP_URL: 'http://127.0.0.1' }) } });
   }, 120_000);
 
   afterAll(async () => {
     await server?.stop();
     wallet?.remove();
-    await rm(dataDir, { recursive: true, force: true });
+    await database?.remove();
   });
 
   it('weighs under 20 KiB compressed, and under 20 KiB even uncompressed', { timeout: 60_000 }, async () => {
