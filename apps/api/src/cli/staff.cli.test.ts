@@ -121,13 +121,16 @@ describe.skipIf(testDatabaseKind === 'postgres')('staff CLI as a real command', 
   }
 
   it('creates the first admin on the embedded database under DATA_DIR and fails with exit code 1 on bad input', { timeout: 120_000 }, async () => {
+    // An unknown command is refused before the database is opened (runStaffCli), so it runs beside the
+    // first command instead of after the other two: each start of a command through tsx takes seconds.
+    const refused = run('promote', '--email', 'first@example.test');
     const created = await run('create-admin', '--email', 'first@example.test');
     expect(created.stderr).toBe('');
     expect(created.code).toBe(0);
     expect(created.stdout).toContain('Created admin first@example.test');
     const listed = await run('list');
     expect(listed.stdout).toContain('first@example.test\tadmin\tactive');
-    const bad = await run('promote', '--email', 'first@example.test');
+    const bad = await refused;
     expect(bad.code).toBe(1);
     expect(bad.stderr).toContain('Unknown command or extra argument: promote');
   });
