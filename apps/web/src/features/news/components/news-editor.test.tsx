@@ -358,17 +358,22 @@ describe('News editor', { timeout: 20_000 }, () => {
   });
 
   it('says in words that there is no such post, and a failed server as such, not as a missing post', async () => {
+    let serverFailures = 0;
     server.use(
       http.get('/api/admin/news/999', () => HttpResponse.json({ error: { code: 'not_found', message: 'Post richiesto non trovato', requestId: 'r' } }, { status: 404 })),
-      http.get('/api/admin/news/998', () => HttpResponse.json({ error: { code: 'internal', message: 'Errore interno', requestId: 'r' } }, { status: 500 })),
+      http.get('/api/admin/news/998', () => {
+        serverFailures += 1;
+        return HttpResponse.json({ error: { code: 'internal', message: 'Errore interno', requestId: 'r' } }, { status: 500 });
+      }),
     );
     const { router } = renderWithProviders(<NewsPage />, { route: '/news?post=999', user: editor });
     const drawer = await screen.findByRole('dialog', { name: 'Post' });
     expect(await within(drawer).findByRole('alert')).toHaveTextContent("Post non trovatoNessun post a questo indirizzo: il link è sbagliato o il post non c'è più.");
     await act(() => router.navigate('/news?post=998'));
-    // A 5xx is tried again (lib/query-client.ts) before it shows.
     expect(await within(drawer).findByText('Si è verificato un errore sul server. Riprova più tardi.', {}, { timeout: 10_000 })).toBeInTheDocument();
     expect(within(drawer).queryByText(/non trovato/)).toBeNull();
+    // A 5xx is tried again (lib/query-client.ts) before it shows: three tries in all.
+    expect(serverFailures).toBe(3);
   });
 });
 
