@@ -9,6 +9,8 @@ import { DataTable, type DataTableColumn } from './data-table.tsx';
 import { ExportButton } from './export-button.tsx';
 import { ListSearchInput } from './list-search-input.tsx';
 import { DateField } from './date-fields.tsx';
+import { useFormatters } from '../../lib/format.ts';
+import { dayOfInstant, instantOfDay } from '../../lib/time-zone.ts';
 
 /**
  * The list kit's page (docs/decisions/013): a list screen DECLARES its title, its create action, its
@@ -30,24 +32,12 @@ export type ListFilter<P> =
   /**
    * A period: two calendar days, each field's calendar ending at the other's day, so the second is never
    * before the first. `isInstant`: the API wants the start of the first day and the end of the second,
-   * local time, as ISO instants; without it the fields hold the days themselves (`yyyy-mm-dd`).
+   * in the user's time zone (as the rows show their times), as ISO instants; without it the fields hold
+   * the days themselves (`yyyy-mm-dd`).
    */
   | { type: 'period'; from: keyof P & string; to: keyof P & string; labels: { from: string; to: string }; width: number; isInstant?: boolean }
   /** Anything else the screen composes (a customer picker, a segmented control…). */
   | { type: 'custom'; key: string; node: ReactNode };
-
-/** A calendar day of a period filter ↔ the instant the API wants (start or end of that day, local time). */
-export function dayOf(iso: string | undefined): string {
-  if (!iso) return '';
-  const date = new Date(iso);
-  const pad = (value: number) => String(value).padStart(2, '0');
-  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
-}
-export function instantOf(day: string, isEnd: boolean): string | undefined {
-  if (!day) return undefined;
-  const date = new Date(`${day}T${isEnd ? '23:59:59.999' : '00:00:00.000'}`);
-  return Number.isNaN(date.getTime()) ? undefined : date.toISOString();
-}
 
 type FiltersProps<P> = {
   params: P;
@@ -60,6 +50,7 @@ type FiltersProps<P> = {
 function FilterField<P>({ filter, params, update }: { filter: ListFilter<P>; params: P; update: FiltersProps<P>['update'] }) {
   const values = params as Record<string, unknown>;
   const set = (field: string, value: unknown) => update({ [field]: value } as Partial<P>);
+  const { timeZone } = useFormatters();
   switch (filter.type) {
     case 'select': {
       const data = [{ value: 'all', label: filter.allLabel }, ...filter.options];
@@ -104,8 +95,8 @@ function FilterField<P>({ filter, params, update }: { filter: ListFilter<P>; par
     }
     case 'period': {
       const { from, to, isInstant } = filter;
-      const dayIn = (field: string) => (isInstant ? dayOf(values[field] as string | undefined) : ((values[field] as string | undefined) ?? ''));
-      const store = (field: string, day: string, isEnd: boolean) => set(field, isInstant ? instantOf(day, isEnd) : day || undefined);
+      const dayIn = (field: string) => (isInstant ? dayOfInstant(values[field] as string | undefined, timeZone) : ((values[field] as string | undefined) ?? ''));
+      const store = (field: string, day: string, isEnd: boolean) => set(field, isInstant ? instantOfDay(day, timeZone, isEnd) : day || undefined);
       const [first, last] = [dayIn(from), dayIn(to)];
       return (
         <>

@@ -24,8 +24,9 @@ import { isBlockingFailure, StaleDataNotice } from '../../../components/ui/stale
 import { describeApiError } from '../../../lib/api-client.ts';
 import { useDescribeChange } from '../../../lib/describe-change.ts';
 import { useFormatters } from '../../../lib/format.ts';
+import { dayOfInstant } from '../../../lib/time-zone.ts';
 import { useDashboard } from '../api/get-dashboard.ts';
-import { dayOf, readFilters, UUID_RE, writeFilters, type DashboardFilters } from '../lib/period.ts';
+import { readFilters, UUID_RE, writeFilters, type DashboardFilters } from '../lib/period.ts';
 import { DashboardFilterBar, type Option } from './dashboard-filters.tsx';
 import { PeriodFigures } from './period-figures.tsx';
 
@@ -280,7 +281,9 @@ type Props = {
 export function DashboardPage({ programOptions = [], merchantOptions = [], onOptionsWanted }: Props) {
   const { t } = useTranslation('dashboard');
   const [search, setSearch] = useSearchParams();
-  const today = dayOf(new Date());
+  // Today in the user's zone (as every time on screen), not the browser's.
+  const { timeZone } = useFormatters();
+  const today = dayOfInstant(new Date().toISOString(), timeZone);
   const filters = useMemo(() => readFilters(search, today), [search, today]);
   const setFilters = (next: DashboardFilters) => setSearch(writeFilters(search, next), { replace: true });
   const query = useDashboard({ from: filters.from, to: filters.to, programId: filters.programId, merchantId: filters.merchantId });

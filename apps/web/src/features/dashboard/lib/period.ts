@@ -16,7 +16,7 @@ const DAY_RE = /^\d{4}-\d{2}-\d{2}$/;
 export const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const pad = (value: number) => String(value).padStart(2, '0');
-export function dayOf(date: Date): string {
+function dayOf(date: Date): string {
   return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
 }
 export function addDays(day: string, days: number): string {

@@ -2,10 +2,11 @@ import { Button, Group, Modal, Select, Stack, Textarea } from '@mantine/core';
 import { PRIVACY_REQUEST_KINDS, type PrivacyRequest, type PrivacyRequestKind } from '@sf/contract/privacy';
 import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useFormatters } from '../../../lib/format.ts';
 import { notifySuccess } from '../../../lib/notify.ts';
+import { dayOfInstant, wallClockToInstant } from '../../../lib/time-zone.ts';
 import { useCreatePrivacyRequest } from '../api/create-privacy-request.ts';
 import { DateField } from '../../../components/ui/date-fields.tsx';
-import { dayOf } from '../../../components/ui/list-page.tsx';
 
 export type PickedCustomer = { id: string; label: string };
 export type RenderCustomerPicker = (props: { value: PickedCustomer | null; onChange: (customer: PickedCustomer | null) => void; error: string | undefined }) => ReactNode;
@@ -27,7 +28,9 @@ function NewRequestForm({ onClose, onCreated, renderCustomerPicker }: Omit<Props
   const [receivedOn, setReceivedOn] = useState('');
   const [notes, setNotes] = useState('');
   const [customerError, setCustomerError] = useState<string | undefined>();
-  const today = dayOf(new Date().toISOString());
+  // Today in the user's zone, as the calendar and the list show days.
+  const { timeZone } = useFormatters();
+  const today = dayOfInstant(new Date().toISOString(), timeZone);
 
   const submit = async () => {
     if (!customer) {
@@ -38,9 +41,9 @@ function NewRequestForm({ onClose, onCreated, renderCustomerPicker }: Omit<Props
       const request = await create.mutateAsync({
         kind,
         customerId: customer.id,
-        // A past day at noon of the operator's clock (the same business day wherever the browser is);
-        // today is now, left to the server: noon may not have come yet, and a time to come is refused.
-        ...(receivedOn && receivedOn !== today ? { receivedAt: new Date(`${receivedOn}T12:00:00`).toISOString() } : {}),
+        // A past day at noon in the user's zone (the same business day wherever the browser is); today is
+        // now, left to the server: noon may not have come yet, and a time to come is refused.
+        ...(receivedOn && receivedOn !== today ? { receivedAt: wallClockToInstant(`${receivedOn} 12:00:00`, timeZone) } : {}),
         ...(notes.trim() ? { notes: notes.trim() } : {}),
       });
       notifySuccess(t('form.created'));

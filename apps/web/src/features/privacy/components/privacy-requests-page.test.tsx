@@ -162,15 +162,15 @@ describe('Richieste privacy', { timeout: 30_000 }, () => {
     await user.type(within(dialog).getByRole('textbox', { name: 'Note' }), '  Ricevuta per raccomandata  ');
     await user.click(within(dialog).getByRole('button', { name: 'Registra la richiesta' }));
     await waitFor(() => expect(bodies).toHaveLength(1));
-    // The day typed, at noon of the operator's clock: the same business day wherever the browser is.
-    expect(bodies[0]).toEqual({ kind: 'erasure', customerId: CUSTOMER_ID, receivedAt: new Date('2026-11-02T12:00:00').toISOString(), notes: 'Ricevuta per raccomandata' });
+    // The day typed, at noon in the user's zone (Rome, UTC+1): the same day wherever the browser is.
+    expect(bodies[0]).toEqual({ kind: 'erasure', customerId: CUSTOMER_ID, receivedAt: '2026-11-02T11:00:00.000Z', notes: 'Ricevuta per raccomandata' });
     await waitFor(() => expect(router.state.location.search).toBe(`?request=${created.id}`));
     expect(await screen.findByText('Richiesta registrata.')).toBeInTheDocument();
   });
 
   it('records a request received today as received now, and offers no day after today', async () => {
-    // 09:00 on the operator's clock: noon of today has not come yet.
-    vi.useFakeTimers({ toFake: ['Date'], now: new Date('2026-11-27T09:00:00') });
+    // 09:00 in the user's zone (Rome): noon of today has not come yet, whatever the browser's zone.
+    vi.useFakeTimers({ toFake: ['Date'], now: new Date('2026-11-27T08:00:00Z') });
     onTestFinished(() => void vi.useRealTimers());
     document.cookie = 'XSRF-TOKEN=t; path=/';
     const user = userEvent.setup();
