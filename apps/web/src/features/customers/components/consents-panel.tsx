@@ -86,7 +86,8 @@ export function ConsentsPanel({ customer }: { customer: Customer }) {
                 </Table.Td>
                 <Table.Td ta="right">
                   {canWrite ? (
-                    <Button size="xs" variant="light" color={state?.granted ? 'red' : 'green'} onClick={() => setPending({ purpose, granted: !state?.granted })} aria-label={`${state?.granted ? t('consents.withdraw') : t('consents.grant')}: ${t(`purpose.${purpose}`)}`}>
+                    // The label may take two lines: on a phone "Revoca consenso" on one pushed the page wider than the screen.
+                    <Button size="xs" h="auto" py={4} styles={{ label: { whiteSpace: 'normal' } }} variant="light" color={state?.granted ? 'red' : 'green'} onClick={() => setPending({ purpose, granted: !state?.granted })} aria-label={`${state?.granted ? t('consents.withdraw') : t('consents.grant')}: ${t(`purpose.${purpose}`)}`}>
                       {state?.granted ? t('consents.withdraw') : t('consents.grant')}
                     </Button>
                   ) : null}
@@ -108,8 +109,9 @@ export function ConsentsPanel({ customer }: { customer: Customer }) {
             <Table.Thead>
               <Table.Tr>
                 <Table.Th>{t('consents.at')}</Table.Th>
-                <Table.Th>{t('consents.title')}</Table.Th>
-                <Table.Th>{t('consents.current')}</Table.Th>
+                <Table.Th>{t('consents.purposeColumn')}</Table.Th>
+                {/* The state recorded then, not today's (the table above says that). */}
+                <Table.Th>{t('consents.stateColumn')}</Table.Th>
                 <Table.Th>{t('consents.channel')}</Table.Th>
                 <Table.Th>{t('consents.noticeVersion')}</Table.Th>
               </Table.Tr>
