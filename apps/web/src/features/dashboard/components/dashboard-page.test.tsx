@@ -29,6 +29,11 @@ describe('DashboardPage', () => {
     });
     await screen.findByTestId('period-figures');
     expect(asked[0]).toBe(`?from=2026-01-01&to=2026-01-31&programId=${program}`);
+    // With a program the customer figures are its members: named so, beside the figures that stay as they are.
+    expect(within(screen.getByTestId('figure-customersNew')).getByText('Nuovi iscritti')).toBeInTheDocument();
+    expect(within(screen.getByTestId('figure-customersTotal')).getByText('Iscritti')).toBeInTheDocument();
+    expect(within(screen.getByTestId('figure-customersActive')).getByRole('link', { name: "Apri l'elenco: Iscritti attivi" })).toBeInTheDocument();
+    expect(within(screen.getByTestId('figure-purchases')).getByText('Acquisti')).toBeInTheDocument();
     expect(await screen.findByRole('textbox', { name: 'Dal' })).toHaveValue('01/01/2026');
     await user.click(screen.getByText('7 giorni'));
     await vi.waitFor(() => expect(asked).toHaveLength(2));
@@ -52,6 +57,7 @@ describe('DashboardPage', () => {
 
     // The period's figures, with Italian grouping, each leading to its list with the same filters.
     expect(within(screen.getByTestId('figure-customersTotal')).getByText('3.012')).toBeInTheDocument();
+    expect(within(screen.getByTestId('figure-customersNew')).getByText('Nuovi clienti')).toBeInTheDocument();
     expect(within(screen.getByTestId('figure-customersTotal')).getByRole('link', { name: 'Apri l\'elenco: Clienti' })).toHaveAttribute(
       'href',
       '/customers?joinedTo=2026-11-22T22%3A59%3A59.999Z&erased=false',

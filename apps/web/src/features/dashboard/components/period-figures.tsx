@@ -57,6 +57,10 @@ export function PeriodFigures({ figures, filters, isUpdating }: { figures: Dashb
     const link = links[id];
     return link ? figureHref(link) : null;
   };
+  // With a program chosen, the customer figures count its members (joined in the period, active in it):
+  // "Nuovi clienti" then read more than the same period's new customers of every program.
+  const figureLabel = (id: string) =>
+    filters.programId && (id === 'customersTotal' || id === 'customersNew' || id === 'customersActive') ? t(`figures.members.${id}`) : t(`figures.${id}`);
   const cards: Card[] = [
     { id: 'customersTotal', value: figures.customersTotal, to: to('customersTotal') },
     { id: 'customersNew', value: figures.customersNew, to: to('customersNew') },
@@ -89,7 +93,7 @@ export function PeriodFigures({ figures, filters, isUpdating }: { figures: Dashb
         </Group>
         <SimpleGrid cols={{ base: 1, xs: 2, md: 4 }}>
           {cards.map((card) => (
-            <FigureCard key={card.id} card={card} label={t(`figures.${card.id}`)} />
+            <FigureCard key={card.id} card={card} label={figureLabel(card.id)} />
           ))}
         </SimpleGrid>
       </section>
