@@ -12,9 +12,9 @@ const RichTextField = lazy(async () => {
   return { default: module.RichTextField };
 });
 
-const renderRichText: RenderRichText = ({ label, value, onChange, error }) => (
+const renderRichText: RenderRichText = ({ label, value, onChange, error, focusRef }) => (
   <Suspense fallback={<Skeleton height={220} />}>
-    <RichTextField label={label} value={value} onChange={onChange} error={error} />
+    <RichTextField label={label} value={value} onChange={onChange} error={error} focusRef={focusRef} />
   </Suspense>
 );
 

@@ -1,5 +1,5 @@
 import { Input, Skeleton } from '@mantine/core';
-import { lazy, Suspense, type ReactNode } from 'react';
+import { lazy, Suspense, type ReactNode, type Ref } from 'react';
 
 export type DateFieldProps = {
   label: string;
@@ -28,8 +28,15 @@ export type DateTimeFieldProps = {
   onChange: (wallClock: string) => void;
   onBlur?: (() => void) | undefined;
   error?: ReactNode;
+  /**
+   * The earliest moment allowed; only its day is enforced here (earlier days cannot be picked). An
+   * earlier time on that day is kept as typed, for the form to refuse in words: the picker would move
+   * it to this moment silently, and a campaign set for 01:10 at 01:45 went out at 01:45 unsaid.
+   */
   minDate?: string | undefined;
   withAsterisk?: boolean | undefined;
+  /** Receives the field's button, so a form can move the focus to it (react-hook-form's `field.ref`). */
+  focusRef?: Ref<HTMLButtonElement> | undefined;
 };
 
 // The calendars (Mantine's dates, dayjs with its Italian names and its parser: ~14 KB of script and

@@ -83,7 +83,7 @@ export function DateFieldInput({ label, description, value, onChange, onBlur, er
   );
 }
 
-export function DateTimeFieldInput({ label, description, value, onChange, onBlur, error, minDate, withAsterisk }: DateTimeFieldProps) {
+export function DateTimeFieldInput({ label, description, value, onChange, onBlur, error, minDate, withAsterisk, focusRef }: DateTimeFieldProps) {
   const { language, t } = useLanguage();
   return (
     <DatesProvider settings={settingsFor(language)}>
@@ -94,7 +94,9 @@ export function DateTimeFieldInput({ label, description, value, onChange, onBlur
         onChange={(wallClock) => onChange(wallClock ?? '')}
         onBlur={onBlur}
         error={error}
-        minDate={minDate}
+        // The day only (see DateTimeFieldProps.minDate): Mantine clamps a time before minDate to it on closing.
+        minDate={minDate ? `${minDate.slice(0, 10)} 00:00:00` : undefined}
+        ref={focusRef}
         valueFormat={SHOWN_DAY_AND_TIME[language]}
         timePickerProps={{ format: language === 'it' ? '24h' : '12h', hoursInputLabel: t('hours'), minutesInputLabel: t('minutes'), amPmInputLabel: t('amPm') }}
         ariaLabels={calendarLabels(t)}

@@ -2,6 +2,7 @@ import type { CampaignStatus } from '@sf/contract/campaigns';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
+import type { Ref } from 'react';
 import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { server } from '../../../testing/msw-server.ts';
 import { renderWithProviders } from '../../../testing/test-utils.tsx';
@@ -110,6 +111,9 @@ describe('CampaignEditor', () => {
     await userEvent.setup().click(screen.getByRole('button', { name: 'Salva bozza' }));
     expect(await screen.findByText('Nome è obbligatorio')).toBeInTheDocument();
     expect(screen.getByText('Oggetto è obbligatorio')).toBeInTheDocument();
+    // The focus goes to the first of them, so the browser brings it into view: the button sits at the
+    // drawer's bottom, the texts at its top.
+    expect(screen.getByRole('textbox', { name: /Nome/ })).toHaveFocus();
     expect(posted).toEqual([]);
   });
 
@@ -153,6 +157,54 @@ describe('CampaignEditor', () => {
     await waitFor(() => expect(sent).toEqual([{ scheduledAt: '2026-12-20T09:00:00.000Z' }]));
   });
 
+  it('refuses a time already gone today, on the field, rather than moving it to now', async () => {
+    const sent = answerSend('scheduled');
+    const user = userEvent.setup();
+    // 01:45 in Rome; the operator picks today at 01:10.
+    vi.useFakeTimers({ toFake: ['Date'], now: new Date('2026-11-27T00:45:00Z') });
+    onTestFinished(() => void vi.useRealTimers());
+    renderEditor('draft');
+    await user.click(await screen.findByRole('button', { name: 'Invia il' }));
+    const picker = await screen.findByRole('dialog');
+    await user.click(within(picker).getByRole('button', { name: '27 novembre 2026' }));
+    await user.type(within(picker).getByRole('spinbutton', { name: 'Ore' }), '01');
+    await user.type(within(picker).getByRole('spinbutton', { name: 'Minuti' }), '10');
+    await user.click(within(picker).getByRole('button', { name: 'Conferma data e ora' }));
+    // Kept as picked, not clamped to the present by the calendar.
+    expect(screen.getByRole('button', { name: 'Invia il' })).toHaveTextContent('27/11/2026 01:10');
+    await user.click(screen.getByRole('button', { name: 'Programma' }));
+    expect(await screen.findByText('Invia il: scegli un momento futuro')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Invia il' })).toHaveFocus();
+    expect(screen.queryByRole('dialog', { name: "Programmare l'invio?" })).toBeNull();
+    expect(sent).toEqual([]);
+  });
+
+  it("says on the field when the API refuses the time (it passed while the operator confirmed)", async () => {
+    answerSend('scheduled');
+    const draft = campaign({ status: 'draft' });
+    server.use(
+      http.post(`/api/admin/campaigns/${draft.id}/send`, () =>
+        HttpResponse.json(
+          { error: { code: 'validation', message: 'Invia il: scegli un momento futuro', fields: [{ field: 'scheduledAt', message: 'Invia il: scegli un momento futuro' }], requestId: 'r' } },
+          { status: 400 },
+        ),
+      ),
+    );
+    const user = userEvent.setup();
+    vi.useFakeTimers({ toFake: ['Date'], now: new Date('2026-11-27T10:00:00Z') });
+    onTestFinished(() => void vi.useRealTimers());
+    renderEditor('draft');
+    await user.click(await screen.findByRole('button', { name: 'Invia il' }));
+    const picker = await screen.findByRole('dialog');
+    await user.click(within(picker).getByRole('button', { name: '28 novembre 2026' }));
+    await user.type(within(picker).getByRole('spinbutton', { name: 'Ore' }), '10');
+    await user.type(within(picker).getByRole('spinbutton', { name: 'Minuti' }), '00');
+    await user.click(within(picker).getByRole('button', { name: 'Conferma data e ora' }));
+    await user.click(screen.getByRole('button', { name: 'Programma' }));
+    await user.click(within(await screen.findByRole('dialog', { name: "Programmare l'invio?" })).getByRole('button', { name: 'Programma' }));
+    expect(await screen.findByText('Invia il: scegli un momento futuro')).toBeInTheDocument();
+  });
+
   it('sends no campaign without its text: says so on the field and asks nothing', async () => {
     answerAudience();
     const sent: unknown[] = [];
@@ -164,9 +216,9 @@ describe('CampaignEditor', () => {
       }),
     );
     renderWithProviders(
-      <CampaignEditor campaign={draft} programOptions={programs} merchantOptions={[]} renderRichText={({ error, onChange }) => (
+      <CampaignEditor campaign={draft} programOptions={programs} merchantOptions={[]} renderRichText={({ error, onChange, focusRef }) => (
           <>
-            <textarea aria-label="Testo" onChange={(event) => onChange(`<p>${event.currentTarget.value}</p>`)} />
+            <textarea aria-label="Testo" ref={focusRef as Ref<HTMLTextAreaElement>} onChange={(event) => onChange(`<p>${event.currentTarget.value}</p>`)} />
             {error ? <p>{error}</p> : null}
           </>
         )} onCreated={() => undefined} />,
@@ -175,6 +227,7 @@ describe('CampaignEditor', () => {
     const user = userEvent.setup();
     await user.click(screen.getByRole('button', { name: 'Invia ora' }));
     expect(await screen.findByText('Testo è obbligatorio')).toBeInTheDocument();
+    expect(screen.getByRole('textbox', { name: 'Testo' })).toHaveFocus();
     expect(screen.queryByRole('dialog')).toBeNull();
     expect(sent).toEqual([]);
     // Gone as soon as there is text.

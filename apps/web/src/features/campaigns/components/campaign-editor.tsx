@@ -2,13 +2,17 @@ import { Alert, Badge, Button, Group, List, Loader, NumberInput, Paper, Select, 
 import { useDebouncedValue } from '@mantine/hooks';
 import { modals } from '@mantine/modals';
 import type { Campaign, CampaignAudience } from '@sf/contract/campaigns';
-import { CAMPAIGN_BOUNDS, isBlankBody } from '@sf/contract/campaigns';
+import { CAMPAIGN_BOUNDS, createCampaignSchema, isBlankBody } from '@sf/contract/campaigns';
 import { message } from '@sf/contract/messages';
 import { useQueryClient } from '@tanstack/react-query';
-import { useMemo, useState, type ReactNode } from 'react';
+import { useMemo, type ReactNode, type Ref } from 'react';
+import { Controller, useForm, useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
+import { z } from 'zod';
 import { Can } from '../../../components/can.tsx';
 import { useFormatters } from '../../../lib/format.ts';
+import { hasFieldErrors } from '../../../lib/api-error.ts';
+import { applyServerFieldErrors, contractResolver, useRevalidateOnLanguageChange } from '../../../lib/form-resolver.ts';
 import { notifySuccess } from '../../../lib/notify.ts';
 import { currentLanguage } from '../../../lib/texts.ts';
 import { nowAsWallClock, wallClockToInstant } from '../../../lib/time-zone.ts';
@@ -21,7 +25,8 @@ import { DateField, DateTimeField } from '../../../components/ui/date-fields.tsx
 export type Option = { value: string; label: string };
 /** A program to choose, with its tiers' names for the tier filter. */
 export type ProgramOption = Option & { tiers?: string[] };
-export type RenderRichText = (props: { label: string; value: string; onChange: (html: string) => void; error?: string | undefined }) => ReactNode;
+/** `focusRef` receives what moves the focus to the text (a refused send puts it there). */
+export type RenderRichText = (props: { label: string; value: string; onChange: (html: string) => void; error?: string | undefined; focusRef?: Ref<{ focus(): void }> | undefined }) => ReactNode;
 
 export const EMPTY_AUDIENCE: CampaignAudience = { programId: null, merchantId: null, tier: null, inactiveDays: null, birthdayMonth: null, joinedAfter: null };
 
@@ -150,19 +155,39 @@ function AudienceFields({
   );
 }
 
+type Values = Draft & {
+  /** "Invia il": a time on the user's wall clock (`YYYY-MM-DD HH:mm:ss`), `''` for none. */
+  scheduledAt: string;
+};
+
+const toRequest = (values: Draft) => ({ name: values.name.trim(), subject: values.subject.trim(), preheader: values.preheader.trim(), body: values.body, audience: values.audience });
+
+/** The API's own rules for a draft ("Nome è obbligatorio"…), as every form of the app (form-resolver.ts). */
+const loadSchema = async () => z.preprocess((value) => toRequest(value as Values), createCampaignSchema);
+
 /** A new or existing campaign: a draft is edited; a sent or sending one shows its report. */
 export function CampaignEditor({ campaign, programOptions, merchantOptions, renderRichText, onCreated }: Props) {
   const { t } = useTranslation('campaigns');
   const format = useFormatters();
-  const [draft, setDraft] = useState<Draft>(() => ({
-    name: campaign?.name ?? '',
-    subject: campaign?.subject ?? '',
-    preheader: campaign?.preheader ?? '',
-    body: campaign?.body ?? '',
-    audience: campaign?.audience ?? EMPTY_AUDIENCE,
-  }));
-  const [scheduledAt, setScheduledAt] = useState('');
-  const [errors, setErrors] = useState<Partial<Record<'name' | 'subject' | 'body', string>>>({});
+  // react-hook-form, as every form of the app: a refused save or send moves the focus (and so the
+  // drawer's scroll) to the first field in error, rather than leaving its text out of sight at the top.
+  const form = useForm<Values>({
+    mode: 'onTouched',
+    defaultValues: {
+      name: campaign?.name ?? '',
+      subject: campaign?.subject ?? '',
+      preheader: campaign?.preheader ?? '',
+      body: campaign?.body ?? '',
+      audience: campaign?.audience ?? EMPTY_AUDIENCE,
+      scheduledAt: '',
+    },
+    resolver: contractResolver<Values>(loadSchema),
+  });
+  useRevalidateOnLanguageChange(form);
+  const { control, register, formState } = form;
+  const { errors } = formState;
+  const audience = useWatch({ control, name: 'audience' });
+  const scheduledAt = useWatch({ control, name: 'scheduledAt' });
   const queryClient = useQueryClient();
   const create = useCreateCampaign();
   const update = useUpdateCampaign();
@@ -172,21 +197,30 @@ export function CampaignEditor({ campaign, programOptions, merchantOptions, rend
   const isDraft = campaign === null || campaign.status === 'draft';
   const isBusy = create.isPending || update.isPending || send.isPending || test.isPending || cancel.isPending;
 
-  /** A draft may be saved without its text; it is sent (`isSending`) only with something to read. */
-  const validate = (options: { isSending?: boolean } = {}): boolean => {
-    const next: typeof errors = {};
-    // The contract's words, as every form's and the API's (S12).
-    if (draft.name.trim() === '') next.name = message('required', currentLanguage(), { field: 'name' });
-    if (draft.subject.trim() === '') next.subject = message('required', currentLanguage(), { field: 'subject' });
-    if (options.isSending && isBlankBody(draft.body)) next.body = message('required', currentLanguage(), { field: 'body' });
-    setErrors(next);
-    return Object.keys(next).length === 0;
+  /**
+   * The contract's rules, then what sending needs besides: a text to read, and a send time still to
+   * come. False, with the focus on the first field in error, when any fails.
+   */
+  const validate = async (options: { isSending?: boolean; localTime?: string | null } = {}): Promise<boolean> => {
+    if (!(await form.trigger(['name', 'subject', 'preheader', 'body', 'audience'], { shouldFocus: true }))) return false;
+    const values = form.getValues();
+    // A draft may be saved without its text; it is sent only with something to read.
+    if (options.isSending && isBlankBody(values.body)) {
+      form.setError('body', { type: 'required', message: message('required', currentLanguage(), { field: 'body' }) }, { shouldFocus: true });
+      return false;
+    }
+    // The API's rule: a time already gone is refused, in words, rather than moved to now unsaid.
+    if (options.localTime && Date.parse(wallClockToInstant(options.localTime, format.timeZone)) <= Date.now()) {
+      form.setError('scheduledAt', { type: 'future', message: t('errors.scheduledInPast') }, { shouldFocus: true });
+      return false;
+    }
+    return true;
   };
 
   /** Saves what is on screen; answers the stored campaign (null when the form is not valid). */
   const save = async (): Promise<Campaign | null> => {
-    if (!validate()) return null;
-    const body = { name: draft.name.trim(), subject: draft.subject.trim(), preheader: draft.preheader.trim(), body: draft.body, audience: draft.audience };
+    if (!(await validate())) return null;
+    const body = toRequest(form.getValues());
     if (campaign === null) {
       const created = await create.mutateAsync(body);
       onCreated(created);
@@ -198,8 +232,9 @@ export function CampaignEditor({ campaign, programOptions, merchantOptions, rend
   const run = async (action: () => Promise<unknown>) => {
     try {
       await action();
-    } catch {
-      // The API client has shown the error.
+    } catch (error) {
+      // A field the API refused (a send time that passed meanwhile) is said on the field; the API client has shown anything else.
+      if (hasFieldErrors(error)) applyServerFieldErrors(form, error.fields);
     }
   };
 
@@ -210,10 +245,11 @@ export function CampaignEditor({ campaign, programOptions, merchantOptions, rend
    */
   const confirmSend = (localTime: string | null) =>
     run(async () => {
-      if (!validate({ isSending: true })) return;
+      if (!(await validate({ isSending: true, localTime }))) return;
       const at = localTime ? wallClockToInstant(localTime, format.timeZone) : null;
-      const { count } = await queryClient.fetchQuery(campaignAudienceQuery(draft.audience));
-      const words = { name: draft.name.trim(), count, formatted: format.number(count), at: at ? format.dateTime(at) : '' };
+      const values = form.getValues();
+      const { count } = await queryClient.fetchQuery(campaignAudienceQuery(values.audience));
+      const words = { name: values.name.trim(), count, formatted: format.number(count), at: at ? format.dateTime(at) : '' };
       modals.openConfirmModal({
         title: t(at ? 'confirmSchedule.title' : 'confirmSend.title'),
         children: <Text size="sm">{t(at ? 'confirmSchedule.text' : 'confirmSend.text', words)}</Text>,
@@ -239,36 +275,44 @@ export function CampaignEditor({ campaign, programOptions, merchantOptions, rend
         </Group>
       ) : null}
       {campaign && !isDraft ? <CampaignReport campaign={campaign} /> : null}
-      <TextInput label={t('fields.name')} required maxLength={CAMPAIGN_BOUNDS.nameMax} value={draft.name} error={errors.name} onChange={(event) => setDraft({ ...draft, name: event.currentTarget.value })} readOnly={!isDraft} />
+      <TextInput label={t('fields.name')} required maxLength={CAMPAIGN_BOUNDS.nameMax} {...register('name')} error={errors.name?.message} readOnly={!isDraft} />
       <TextInput
         label={t('fields.subject')}
         description={t('fields.subjectHint', { placeholder: '{{nome}}' })}
         required
         maxLength={CAMPAIGN_BOUNDS.subjectMax}
-        value={draft.subject}
-        error={errors.subject}
-        onChange={(event) => setDraft({ ...draft, subject: event.currentTarget.value })}
+        {...register('subject')}
+        error={errors.subject?.message}
         readOnly={!isDraft}
       />
-      <TextInput label={t('fields.preheader')} description={t('fields.preheaderHint')} maxLength={CAMPAIGN_BOUNDS.preheaderMax} value={draft.preheader} onChange={(event) => setDraft({ ...draft, preheader: event.currentTarget.value })} readOnly={!isDraft} />
+      <TextInput label={t('fields.preheader')} description={t('fields.preheaderHint')} maxLength={CAMPAIGN_BOUNDS.preheaderMax} {...register('preheader')} error={errors.preheader?.message} readOnly={!isDraft} />
       {isDraft ? (
-        renderRichText({
-          label: t('fields.body'),
-          value: draft.body,
-          onChange: (body) => {
-            setDraft((current) => ({ ...current, body }));
-            // The text's "required" goes as soon as there is text.
-            if (errors.body && !isBlankBody(body)) setErrors(({ body: _answered, ...others }) => others);
-          },
-          error: errors.body,
-        })
+        <Controller
+          control={control}
+          name="body"
+          render={({ field, fieldState }) => (
+            <>
+              {renderRichText({
+                label: t('fields.body'),
+                value: field.value,
+                onChange: (body) => {
+                  field.onChange(body);
+                  // The text's "required" goes as soon as there is text.
+                  if (fieldState.error && !isBlankBody(body)) form.clearErrors('body');
+                },
+                error: fieldState.error?.message,
+                focusRef: field.ref,
+              })}
+            </>
+          )}
+        />
       ) : (
         <Paper withBorder p="md" radius="md">
           {/* Sanitised by the server against the news editor's allow-list. */}
           <div dangerouslySetInnerHTML={{ __html: campaign?.body ?? '' }} />
         </Paper>
       )}
-      <AudienceFields audience={draft.audience} onChange={(audience) => setDraft({ ...draft, audience })} programOptions={programOptions} merchantOptions={merchantOptions} isReadOnly={!isDraft} />
+      <AudienceFields audience={audience} onChange={(next) => form.setValue('audience', next, { shouldDirty: true })} programOptions={programOptions} merchantOptions={merchantOptions} isReadOnly={!isDraft} />
       {isDraft ? (
         <Alert color="gray" variant="light">
           {t('report.noTracking')}
@@ -278,7 +322,7 @@ export function CampaignEditor({ campaign, programOptions, merchantOptions, rend
         {isDraft ? (
           <Stack gap="sm">
             <Group>
-              <Button variant="default" loading={create.isPending || update.isPending} disabled={isBusy} onClick={() => run(async () => (await save()) && notifySuccess(t('saved')))}>
+              <Button variant="default" loading={create.isPending || update.isPending} disabled={isBusy} onClick={() => void run(async () => (await save()) && notifySuccess(t('saved')))}>
                 {t('actions.save')}
               </Button>
               <Button
@@ -301,12 +345,24 @@ export function CampaignEditor({ campaign, programOptions, merchantOptions, rend
               </Button>
             </Group>
             <Group align="end">
-              <DateTimeField
-                label={t('fields.scheduledAt')}
-                description={t('fields.scheduledAtZone', { zone: format.timeZone })}
-                value={scheduledAt}
-                onChange={setScheduledAt}
-                minDate={nowAsWallClock(format.timeZone)}
+              <Controller
+                control={control}
+                name="scheduledAt"
+                render={({ field, fieldState }) => (
+                  <DateTimeField
+                    label={t('fields.scheduledAt')}
+                    description={t('fields.scheduledAtZone', { zone: format.timeZone })}
+                    value={field.value}
+                    onChange={(wallClock) => {
+                      field.onChange(wallClock);
+                      form.clearErrors('scheduledAt');
+                    }}
+                    onBlur={field.onBlur}
+                    error={fieldState.error?.message}
+                    minDate={nowAsWallClock(format.timeZone)}
+                    focusRef={field.ref}
+                  />
+                )}
               />
               <Button variant="light" disabled={isBusy || scheduledAt === ''} onClick={() => void confirmSend(scheduledAt)}>
                 {t('actions.schedule')}

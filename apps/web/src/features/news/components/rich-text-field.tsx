@@ -2,7 +2,7 @@ import { Input } from '@mantine/core';
 import { Link, RichTextEditor } from '@mantine/tiptap';
 import { useEditor } from '@tiptap/react';
 import StarterKit from '@tiptap/starter-kit';
-import { memo, useEffect, useId } from 'react';
+import { memo, useEffect, useId, useImperativeHandle, type Ref } from 'react';
 import { useTranslation } from 'react-i18next';
 
 type Props = {
@@ -11,13 +11,15 @@ type Props = {
   onChange: (html: string) => void;
   onBlur?: () => void;
   error?: string | undefined;
+  /** Receives what moves the focus to the text (react-hook-form's `field.ref`: a refused form focuses its first error). */
+  focusRef?: Ref<{ focus(): void }> | undefined;
 };
 
 /**
  * The body editor. Only what the server's allow-list keeps is offered (paragraphs, headings, lists,
  * quotes, links, bold/italic/underline), so the preview after saving matches what was written.
  */
-function RichTextFieldInner({ label, value, onChange, onBlur, error }: Props) {
+function RichTextFieldInner({ label, value, onChange, onBlur, error, focusRef }: Props) {
   const { t } = useTranslation('news');
   const labelId = useId();
   const errorId = useId();
@@ -40,6 +42,9 @@ function RichTextFieldInner({ label, value, onChange, onBlur, error }: Props) {
     },
     onBlur: () => onBlur?.(),
   });
+
+  // tiptap's focus scrolls the text into view too.
+  useImperativeHandle(focusRef, () => ({ focus: () => void editor?.commands.focus() }), [editor]);
 
   // A reset of the form (reload after a conflict, a save) replaces the text without marking it changed.
   useEffect(() => {
