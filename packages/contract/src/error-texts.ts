@@ -69,6 +69,10 @@ const texts = {
     it: 'Il fornitore di identità non è raggiungibile: riprova tra poco',
     en: 'The identity provider cannot be reached; try again shortly',
   },
+  mail_unavailable: {
+    it: "Il server di posta non risponde: l'e-mail non è stata inviata. Riprova più tardi",
+    en: 'The mail server is not answering: the e-mail was not sent. Try again later',
+  },
   invitation_mail_failed: {
     it: "L'invito è salvato ma la sua e-mail non è partita: rinvialo più tardi",
     en: 'The invitation is saved but its e-mail could not be sent: resend it later',
@@ -137,6 +141,8 @@ const texts = {
     it: (p) => `${fieldLabel(String(p['field']), 'it')}: il segnaposto {{${p['placeholder']}}} non esiste (si possono usare ${p['allowed']})`,
     en: (p) => `${fieldLabel(String(p['field']), 'en')}: there is no placeholder {{${p['placeholder']}}} (you can use ${p['allowed']})`,
   },
+  // A send time already gone is refused, never moved to now (the editor says the same on its field).
+  send_time_past: { it: 'Invia il: scegli un momento futuro', en: 'Send at: choose a time in the future' },
   campaign_not_editable: {
     en: 'This action is not possible in the current state: the campaign is already sending, sent or cancelled',
     it: 'Questa azione non è possibile nello stato attuale: la campagna è già in invio, inviata o annullata',

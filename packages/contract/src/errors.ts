@@ -59,6 +59,9 @@ export const ERROR_CODES = [
   // customer is blocked or erased, so their card has no link or pass (409).
   'wallet_not_configured',
   'card_unavailable',
+  // An e-mail someone waits for (a campaign's test, a card link, an invitation) could not be handed to
+  // the mail server: it did not answer, refused the connection or dropped it (503).
+  'mail_unavailable',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 

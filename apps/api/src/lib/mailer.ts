@@ -2,6 +2,8 @@ import path from 'node:path';
 import { mkdir, writeFile } from 'node:fs/promises';
 import nodemailer from 'nodemailer';
 import type { FastifyBaseLogger } from 'fastify';
+import type { ErrorTextKey } from '@sf/contract/error-texts';
+import { AppError } from './errors.ts';
 
 export type MailMessage = {
   to: string;
@@ -38,6 +40,43 @@ export type Mailer = {
   /** Closes the pooled SMTP connections (the app's onClose). */
   close?(): void;
 };
+
+/**
+ * nodemailer's codes for a conversation that never took place or broke off: connection refused or
+ * reset (`ESOCKET`, `ECONNECTION`), no answer in time (`ETIMEDOUT`), a host name that does not resolve
+ * (`EDNS`), a TLS handshake that failed (`ETLS`). A server that answers and refuses the message has a
+ * `responseCode` instead; 421 is a server saying it is not available now.
+ */
+const UNREACHABLE_CODES = new Set(['ESOCKET', 'ECONNECTION', 'ETIMEDOUT', 'EDNS', 'ETLS']);
+
+/** Whether a send failed because the mail server could not be reached, rather than because it refused the message. */
+export function isMailServerUnreachable(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  const { code, responseCode } = error as { code?: unknown; responseCode?: unknown };
+  if (responseCode === 421) return true;
+  return responseCode === undefined && typeof code === 'string' && UNREACHABLE_CODES.has(code);
+}
+
+/**
+ * Sends a message the staff member waits for (a campaign's test, a card link, an invitation). A mail
+ * server that cannot be reached is an outage, not a bug: logged as the handled failure it is and
+ * answered 503 `mail_unavailable` ("Il server di posta non risponde…", or `text` where the caller has
+ * more to say); anything else is thrown as it came. Messages nobody waits for go through the job
+ * runner, which retries them (decisions 034, 035).
+ */
+export async function sendAwaitedMail(
+  deps: { mailer: Mailer; log: FastifyBaseLogger },
+  message: MailMessage,
+  detail: { what: string; text?: ErrorTextKey },
+): Promise<void> {
+  try {
+    await deps.mailer.send(message);
+  } catch (error) {
+    if (!isMailServerUnreachable(error)) throw error;
+    deps.log.error({ err: error, mail: detail.what }, 'mail server unreachable: e-mail not sent');
+    throw new AppError(503, 'mail_unavailable', detail.text ? { text: detail.text } : {});
+  }
+}
 
 /**
  * Real SMTP through nodemailer when configured; otherwise every message is written to

@@ -238,6 +238,14 @@ describe('other errors (S11)', () => {
     expect(consoleError).toHaveBeenCalled();
   });
 
+  it("shows the server's text for a failure it names (a mail server that does not answer), not a generic one", async () => {
+    const text = "Il server di posta non risponde: l'e-mail non è stata inviata. Riprova più tardi";
+    server.use(http.get('/api/mail', () => HttpResponse.json({ error: { code: 'mail_unavailable', message: text, requestId: 'r' } }, { status: 503 })));
+
+    await expect(apiClient.get('/mail')).rejects.toMatchObject({ status: 503, code: 'mail_unavailable' });
+    await vi.waitFor(() => expect(show).toHaveBeenCalledWith(expect.objectContaining({ message: text })));
+  });
+
   it('rethrows 400 validation and 409 conflict silently for the forms to show', async () => {
     document.cookie = 'XSRF-TOKEN=c; path=/';
     server.use(

@@ -197,8 +197,9 @@ export function describeApiError(error: unknown): string {
   if (!(error instanceof ApiError)) return translate('common:errors.internal');
   const key = `common:errors.${error.code}`;
   if (APP_WORDED_CODES.has(error.code) && hasText(key)) return translate(key);
-  // An answer that was not the API's JSON (a proxy's page) carries only its status line.
-  if (error.status < 500 && error.message && !error.code.startsWith('http_')) return error.message;
+  // An answer that was not the API's JSON (a proxy's page) carries only its status line. A 5xx with a
+  // code of its own says what failed ("Il server di posta non risponde…"): shown, not a generic text.
+  if (error.message && !error.code.startsWith('http_')) return error.message;
   if (hasText(key)) return translate(key);
   if (error.status >= 500) return translate('common:errors.internal');
   return translate('common:errors.unknown', { status: error.status });

@@ -251,6 +251,8 @@ describe('campaigns through a real SMTP server', () => {
     const fourth = await createCampaign('Quarta');
     const past = await ctx.request({ method: 'POST', url: `/api/admin/campaigns/${fourth.id}/send`, token, payload: { scheduledAt: '2020-01-01T00:00:00Z' } });
     expect(past.statusCode).toBe(400);
+    // Refused in words, on the field, never moved to now.
+    expect(past.json().error.fields).toEqual([{ field: 'scheduledAt', message: 'Invia il: scegli un momento futuro' }]);
     const scheduledAt = new Date(Date.now() + 3_600_000).toISOString();
     const scheduled = await ctx.request({ method: 'POST', url: `/api/admin/campaigns/${fourth.id}/send`, token, payload: { scheduledAt } });
     expect(scheduled.statusCode, scheduled.body).toBe(200);

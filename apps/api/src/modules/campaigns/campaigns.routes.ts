@@ -12,7 +12,7 @@ import {
   testSendAnswerSchema,
   updateCampaignSchema,
 } from '@sf/contract/campaigns';
-import { callerOf } from '../../lib/caller.ts';
+import { callerOf, tracedCallerOf } from '../../lib/caller.ts';
 import { registerListRoutes } from '../../lib/list-routes.ts';
 import { campaignDepsOf } from './campaigns.deps.ts';
 import { campaignExportColumns, campaignExportQuery } from './campaigns.repository.ts';
@@ -96,11 +96,11 @@ export const campaignRoutes: FastifyPluginAsyncZod = async (app) => {
     '/:id/test',
     {
       config: { permission: 'campaigns:write' },
-      schema: { tags: ['campaigns'], summary: 'Send a test copy to the signed-in staff member\'s own address', params: uuidParamSchema, response: { 200: testSendAnswerSchema } },
+      schema: { tags: ['campaigns'], summary: 'Send a test copy to the signed-in staff member\'s own address; 503 mail_unavailable when the mail server cannot be reached', params: uuidParamSchema, response: { 200: testSendAnswerSchema } },
     },
     async (request) => {
       const user = request.user as NonNullable<typeof request.user>;
-      return sendTestMessage(deps, { ...callerOf(request), displayName: user.displayName }, request.params.id);
+      return sendTestMessage(deps, { ...tracedCallerOf(request), displayName: user.displayName }, request.params.id);
     },
   );
 

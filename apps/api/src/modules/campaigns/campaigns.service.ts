@@ -11,10 +11,10 @@ import type {
 import { isBlankBody } from '@sf/contract/campaigns';
 import { randomUUID } from 'node:crypto';
 import type { Executor } from '../../db/client.ts';
-import type { Caller, ServiceDeps } from '../../lib/caller.ts';
-import type { Mailer } from '../../lib/mailer.ts';
+import type { Caller, RequestTrace, ServiceDeps } from '../../lib/caller.ts';
+import { sendAwaitedMail, type Mailer } from '../../lib/mailer.ts';
 import { recordAudit } from '../../lib/audit.ts';
-import { AppError, fieldError, notFound, versionConflict } from '../../lib/errors.ts';
+import { AppError, fieldError, notFound, validationFailed, versionConflict } from '../../lib/errors.ts';
 import { enqueueJob, nudgeBackgroundJobs } from '../../lib/job-runner.ts';
 import { sanitizeEditorHtml } from '../news/news.service.ts';
 import type { Language } from '@sf/contract/app-info';
@@ -140,7 +140,7 @@ export async function updateCampaign(deps: ServiceDeps, caller: Caller, id: stri
 }
 
 /** A test copy to the signed-in staff member's own address, with their name in `{{nome}}`; no unsubscribe link works in it. */
-export async function sendTestMessage(deps: CampaignDeps, caller: Caller & { displayName: string }, id: string): Promise<{ to: string }> {
+export async function sendTestMessage(deps: CampaignDeps, caller: Caller & RequestTrace & { displayName: string }, id: string): Promise<{ to: string }> {
   const row = await repo.findCampaign(deps.db, id);
   if (!row) throw campaignNotFound();
   const to = caller.actor.email;
@@ -148,7 +148,7 @@ export async function sendTestMessage(deps: CampaignDeps, caller: Caller & { dis
   const template = await renderCampaignTemplate({ subject: row.subject, preheader: row.preheader, body: row.body, language: caller.language });
   const copy = personalise(template, { firstName: caller.displayName, unsubscribeUrl: unsubscribeUrlFor(deps.appUrl, 'test') });
   const prefix = caller.language === 'it' ? '[Prova] ' : '[Test] ';
-  await deps.mailer.send({ to, subject: `${prefix}${copy.subject}`, text: copy.text, html: copy.html });
+  await sendAwaitedMail({ mailer: deps.mailer, log: caller.log }, { to, subject: `${prefix}${copy.subject}`, text: copy.text, html: copy.html }, { what: 'campaign test' });
   return { to };
 }
 
@@ -171,7 +171,8 @@ function sendJob(campaignId: string, version: number, slice: number, runAt?: Dat
 export async function sendCampaign(deps: ServiceDeps, caller: Caller, id: string, input: SendCampaign): Promise<Campaign> {
   const now = deps.clock.now();
   const scheduledAt = input.scheduledAt ? new Date(input.scheduledAt) : null;
-  if (scheduledAt && scheduledAt.getTime() <= now.getTime()) throw fieldError('scheduledAt', 'invalid');
+  // Refused, never moved to now: the operator must know when it leaves (the editor says the same words).
+  if (scheduledAt && scheduledAt.getTime() <= now.getTime()) throw validationFailed([{ field: 'scheduledAt', text: 'send_time_past' }]);
   const campaign = await deps.db.transaction(async (tx) => {
     const current = await repo.findCampaign(tx, id, { forUpdate: true });
     if (!current) throw campaignNotFound();

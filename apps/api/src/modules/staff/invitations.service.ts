@@ -19,6 +19,7 @@ import { users } from '../../db/schema.ts';
 import { AppError, notFound } from '../../lib/errors.ts';
 import { actorAs, recordAudit } from '../../lib/audit.ts';
 import type { Caller, PublicCaller, RequestTrace, ServiceDeps } from '../../lib/caller.ts';
+import { sendAwaitedMail } from '../../lib/mailer.ts';
 import type { IdentityProvider } from '../../identity/provider.ts';
 import { hashOpaqueToken, newOpaqueToken } from '../../identity/opaque-tokens.ts';
 import { hashPassword } from '../../identity/passwords.ts';
@@ -126,13 +127,16 @@ function linkFor(deps: Pick<InvitationDeps, 'appUrl'>, token: string): string {
 }
 
 /**
- * The e-mail goes out after the commit and the admin waits for it: a mail server that refuses it is
- * worth telling them (the invitation stays, and can be resent).
+ * The e-mail goes out after the commit and the admin waits for it: a mail server that cannot be
+ * reached (503 `mail_unavailable`, as every e-mail someone waits for) or refuses it is worth telling
+ * them, with what became of the invitation (it stays, and can be resent).
  */
 async function mailInvitation(deps: InvitationDeps, inviter: Inviter, row: InvitationRow, token: string) {
+  const mail = invitationMail(row.email, row.displayName, inviter.displayName, row.role, linkFor(deps, token), row.language);
   try {
-    await deps.mailer.send(invitationMail(row.email, row.displayName, inviter.displayName, row.role, linkFor(deps, token), row.language));
+    await sendAwaitedMail({ mailer: deps.mailer, log: inviter.log }, mail, { what: 'invitation', text: 'invitation_mail_failed' });
   } catch (error) {
+    if (error instanceof AppError) throw error;
     inviter.log.error({ err: error }, 'invitation e-mail failed');
     throw new AppError(503, 'unavailable', { text: 'invitation_mail_failed' });
   }

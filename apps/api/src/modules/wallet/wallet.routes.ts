@@ -16,7 +16,7 @@ import {
   updatedSerialsSchema,
   walletStatusSchema,
 } from '@sf/contract/wallet';
-import { callerOf } from '../../lib/caller.ts';
+import { callerOf, tracedCallerOf } from '../../lib/caller.ts';
 import { APPLE_SETTINGS, GOOGLE_SETTINGS } from './wallet-config.ts';
 import { renderCardNotFound } from './card-page.ts';
 import {
@@ -90,7 +90,7 @@ export const walletAdminRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: cardEmailSentSchema },
       },
     },
-    async (request) => emailCardLink({ ...deps, mailer: app.mailer }, callerOf(request), request.params.id),
+    async (request) => emailCardLink({ ...deps, mailer: app.mailer }, tracedCallerOf(request), request.params.id),
   );
 
   app.get(

@@ -5,12 +5,12 @@ import { errorText, type ErrorTextKey } from '@sf/contract/error-texts';
 import type { CardLink } from '@sf/contract/wallet';
 import type { Executor } from '../../db/client.ts';
 import { recordAudit } from '../../lib/audit.ts';
-import type { Caller, ServiceDeps } from '../../lib/caller.ts';
+import type { Caller, RequestTrace, ServiceDeps } from '../../lib/caller.ts';
 import { AppError, notFound } from '../../lib/errors.ts';
 import { localDate } from '../../lib/business-days.ts';
 import { customerCard } from '../customers/customer-cards.service.ts';
 import { customerInTransaction } from '../customers/customers.service.ts';
-import { nameForMail, type Mailer } from '../../lib/mailer.ts';
+import { nameForMail, sendAwaitedMail, type Mailer } from '../../lib/mailer.ts';
 import { customerMemberships } from '../ledger/ledger.service.ts';
 import { APPLE_SETTINGS, GOOGLE_SETTINGS, type AppleWallet, type GoogleWallet, type WalletConfig } from './wallet-config.ts';
 import { buildApplePass, type PassContent } from './apple-pass.ts';
@@ -163,21 +163,21 @@ export async function regenerateCardLink(deps: WalletDeps, caller: Caller, membe
  * "Invia per e-mail": a service e-mail with the card link, to the customer's address. It needs the
  * service consent (the card's own purpose, docs/product.md D), never the marketing one. Audited.
  */
-export async function emailCardLink(deps: WalletDeps & { mailer: Mailer }, caller: Caller, membershipId: string): Promise<{ sentTo: string }> {
+export async function emailCardLink(deps: WalletDeps & { mailer: Mailer }, caller: Caller & RequestTrace, membershipId: string): Promise<{ sentTo: string }> {
   const member = await activeMember(deps, membershipId);
   const customer = await customerInTransaction(deps.db, member.customerId);
   const target = cardEmailTarget(customer);
   if ('refusal' in target) throw new AppError(409, 'conflict', { text: target.refusal });
   const url = await deps.db.transaction((tx) => staffLinkIn(tx, deps, caller, membershipId));
   const name = nameForMail(customer?.firstName ?? '');
-  await deps.mailer.send({
+  await sendAwaitedMail({ mailer: deps.mailer, log: caller.log }, {
     to: target.to,
     subject: `La tua tessera ${member.programName}`,
     text:
       `Ciao${name ? ` ${name}` : ''},\n\necco la tua tessera ${member.programName}: aprila dal telefono e mostrala alla cassa, ` +
       `oppure aggiungila ad Apple Wallet o Google Wallet dalla stessa pagina.\n\n${url}\n\n` +
       'Il link è personale: non inoltrarlo. Se lo perdi, chiedine uno nuovo in negozio.\n',
-  });
+  }, { what: 'card link' });
   await deps.db.transaction((tx) =>
     recordAudit(tx, caller.actor, { action: 'card_link.email', entityType: 'membership', entityId: membershipId, after: { customerId: member.customerId } }),
   );
