@@ -6,6 +6,8 @@ import { useFormatters } from '../../lib/format.ts';
  * in English. Only the language's decimal mark starts the decimals (Mantine also takes "." by default,
  * so an Italian "1.234,56" typed key by key became 1,23); the thousands mark is written for the reader.
  * A minus sign stays in the field (never clamped to 0 on blur) so that the form says why it is refused.
+ * So does a third decimal: "12,345" pasted stays "12,345" (Mantine's `decimalScale={2}` cut it to 12,34
+ * without a word), and the form refuses it by name (`hasSubCentDigits`). Money typed is never changed.
  */
 export function AmountInput(props: Omit<NumberInputProps, 'decimalSeparator' | 'thousandSeparator' | 'allowedDecimalSeparators'>) {
   const format = useFormatters();
@@ -13,8 +15,6 @@ export function AmountInput(props: Omit<NumberInputProps, 'decimalSeparator' | '
   const decimal = isItalian ? ',' : '.';
   return (
     <NumberInput
-      decimalScale={2}
-      fixedDecimalScale={false}
       clampBehavior="none"
       hideControls
       leftSection="€"
@@ -25,4 +25,14 @@ export function AmountInput(props: Omit<NumberInputProps, 'decimalSeparator' | '
       thousandSeparator={isItalian ? '.' : ','}
     />
   );
+}
+
+/** True when the field's value has digits below the cent ("12,345"): the value is the input's own (a number, or its text with "." as the decimal mark). */
+export function hasSubCentDigits(value: number | string | null | undefined): boolean {
+  if (value === null || value === undefined || value === '') return false;
+  if (typeof value === 'number' && !Number.isFinite(value)) return false;
+  // Ten places are far below a cent and avoid the exponent form (1e-7) of a number's own text.
+  const text = typeof value === 'number' ? value.toFixed(10).replace(/0+$/, '') : value.trim();
+  const decimals = /\.(\d*)$/.exec(text)?.[1] ?? '';
+  return decimals.replace(/0+$/, '').length > 2;
 }

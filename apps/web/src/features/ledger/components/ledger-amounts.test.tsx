@@ -9,7 +9,7 @@ import { LedgerEntryDialog } from './ledger-entry-dialog.tsx';
 
 const customer = { id: CUSTOMER_ID, label: 'Giulia Bianchi · 8012345678903' };
 
-function renderPurchase() {
+function renderPurchase(language: 'it' | 'en' = 'it') {
   const bodies: unknown[] = [];
   server.use(
     http.get(`/api/admin/customers/${CUSTOMER_ID}/memberships`, () => HttpResponse.json({ items: [membership()] })),
@@ -27,7 +27,7 @@ function renderPurchase() {
       programs={[program()]}
       merchantOptions={[{ value: MERCHANT_ID, label: 'Bar Centrale' }]}
     />,
-    { route: '/', user: { role: 'admin' } },
+    { route: '/', user: { role: 'admin' }, language },
   );
   return bodies;
 }
@@ -100,4 +100,74 @@ describe('a redemption beyond the balance', { timeout: 30_000 }, () => {
     expect(await within(dialog).findByRole('button', { name: 'Conferma' })).toBeInTheDocument();
     expect(bodies).toEqual([]);
   });
+});
+
+describe('a third decimal in the amount', { timeout: 30_000 }, () => {
+  for (const language of ['it', 'en'] as const) {
+    it(`stays as pasted and is refused by name (${language}), never cut to cents`, async () => {
+      document.cookie = 'XSRF-TOKEN=t; path=/';
+      const user = userEvent.setup();
+      const bodies = renderPurchase(language);
+      const [title, pasted, text, next] =
+        language === 'it' ? ['Registra acquisto', '12,345', 'Importo: al massimo due decimali', 'Continua'] : ['Register purchase', '12.345', 'Amount: at most two decimals', 'Continue'];
+      const dialog = await screen.findByRole('dialog', { name: title });
+      const field = within(dialog).getByRole('textbox', { name: /Importo|Amount/ });
+      await user.click(field);
+      await user.paste(pasted);
+      // What the operator pasted is what the field shows, and the field says why it is refused at once.
+      expect(field).toHaveValue(pasted);
+      expect(await within(dialog).findByText(text)).toBeInTheDocument();
+      await user.click(within(dialog).getByRole('button', { name: next }));
+      expect(within(dialog).getByText(text)).toBeInTheDocument();
+      expect(within(dialog).queryByRole('button', { name: /Conferma|Confirm/ })).toBeNull();
+      expect(bodies).toEqual([]);
+
+      // Put right, it goes through as typed.
+      await user.clear(field);
+      await user.type(field, language === 'it' ? '12,34' : '12.34');
+      await user.click(within(dialog).getByRole('button', { name: next }));
+      await user.click(await within(dialog).findByRole('button', { name: /Conferma|Confirm/ }));
+      await waitFor(() => expect(bodies).toHaveLength(1));
+      expect(bodies[0]).toMatchObject({ amountCents: 1234 });
+    });
+  }
+});
+
+describe('a negative adjustment beyond the balance', { timeout: 30_000 }, () => {
+  for (const language of ['it', 'en'] as const) {
+    it(`shows the balance and is refused on the field as it is typed (${language})`, async () => {
+      document.cookie = 'XSRF-TOKEN=t; path=/';
+      const user = userEvent.setup();
+      const bodies: unknown[] = [];
+      server.use(
+        http.get(`/api/admin/customers/${CUSTOMER_ID}/memberships`, () => HttpResponse.json({ items: [membership({ balance: 852 })] })),
+        http.post('/api/admin/ledger', async ({ request }) => {
+          bodies.push(await request.json());
+          return HttpResponse.json({ entry: entry(), membership: membership() }, { status: 201 });
+        }),
+      );
+      renderWithProviders(
+        <LedgerEntryDialog kind="adjust" onClose={() => undefined} customer={customer} renderCustomerPicker={() => null} programs={[program()]} merchantOptions={[]} />,
+        { route: '/', user: { role: 'admin' }, language },
+      );
+      const it = language === 'it';
+      const dialog = await screen.findByRole('dialog', { name: it ? 'Rettifica punti' : 'Adjust points' });
+      const points = within(dialog).getByRole('textbox', { name: it ? /^Punti/ : /^Points/ });
+      expect(await within(dialog).findByText(it ? 'Saldo attuale: 852 punti' : 'Current balance: 852 points')).toBeInTheDocument();
+      await user.type(points, '-5000');
+      const warning = it ? 'Il saldo è di 852 punti: non se ne possono togliere 5.000' : 'The balance is 852 points: 5,000 cannot be taken';
+      expect(await within(dialog).findByText(warning)).toBeInTheDocument();
+      await user.type(within(dialog).getByRole('textbox', { name: it ? /Motivo/ : /Reason/ }), it ? 'Errore di cassa' : 'Till mistake');
+      await user.click(within(dialog).getByRole('button', { name: it ? 'Continua' : 'Continue' }));
+      expect(within(dialog).getByText(warning)).toBeInTheDocument();
+      expect(within(dialog).queryByRole('button', { name: it ? 'Conferma' : 'Confirm' })).toBeNull();
+
+      // Taking the whole balance, or adding, is allowed.
+      await user.clear(points);
+      await user.type(points, '-852');
+      await user.click(within(dialog).getByRole('button', { name: it ? 'Continua' : 'Continue' }));
+      expect(await within(dialog).findByRole('button', { name: it ? 'Conferma' : 'Confirm' })).toBeInTheDocument();
+      expect(bodies).toEqual([]);
+    });
+  }
 });

@@ -5,7 +5,7 @@ import { useRef, useState, type ReactNode } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
-import { AmountInput } from '../../../components/ui/amount-input.tsx';
+import { AmountInput, hasSubCentDigits } from '../../../components/ui/amount-input.tsx';
 import { describeApiError } from '../../../lib/api-client.ts';
 import { isApiError } from '../../../lib/api-error.ts';
 import { applyServerFieldErrors, contractResolver, useRevalidateOnLanguageChange } from '../../../lib/form-resolver.ts';
@@ -14,6 +14,7 @@ import { useFormatters } from '../../../lib/format.ts';
 import { notifySuccess } from '../../../lib/notify.ts';
 import { useCreateLedgerEntry } from '../api/create-ledger-entry.ts';
 import { useMemberships } from '../api/get-memberships.ts';
+import { balanceWords } from '../lib/balance-words.ts';
 import { newIdempotencyKey } from '../lib/idempotency.ts';
 import { previewPurchase } from '../lib/points-preview.ts';
 
@@ -64,35 +65,54 @@ function EntryForm({ kind, onClose, customer: presetCustomer, renderCustomerPick
   // One key per submission: created when the user reaches "confirm", reused if that confirmation is retried.
   const key = useRef<string | null>(null);
   const programsById = new Map(programs.map((program) => [program.id, program]));
+  const memberships = useMemberships(customer?.id ?? null);
+  const memberOf = (id: string) => memberships.data?.items.find((item) => item.programId === id);
+
+  /**
+   * Taking away more than the member holds (a redemption, or a negative adjustment) is said on the field,
+   * before the confirm step; the API still decides. Not yet a member of the program means nothing to take.
+   */
+  const overBalance = (values: Values): string | null => {
+    const chosen = programsById.get(values.programId);
+    if (kind === 'purchase' || !chosen || !memberships.data) return null;
+    const inStamps = chosen.type === 'stamps';
+    const typed = toNumber(inStamps ? values.stamps : values.points);
+    if (typed === undefined || !Number.isFinite(typed)) return null;
+    const requested = kind === 'redeem' ? typed : -typed;
+    const member = memberOf(values.programId);
+    const balance = (inStamps ? member?.stamps : member?.balance) ?? 0;
+    if (requested <= 0 || requested <= balance) return null;
+    return t('dialog.overBalance', { balance: format.number(balance), value: format.number(requested), unit: inStamps ? t('dialog.unitStamps') : t('dialog.unitPoints') });
+  };
+
+  /** Cents are the smallest money there is: a third decimal is refused by name, never rounded away. */
+  const amountProblem = (values: Values): string | null => (kind === 'purchase' && hasSubCentDigits(values.amountCents) ? t('dialog.amountDecimals') : null);
+
   const form = useForm<Values>({
     mode: 'onTouched',
     defaultValues: { customerId: presetCustomer?.id ?? '', programId: programs.length === 1 ? programs[0]!.id : '', merchantId: '', amountCents: '', points: '', stamps: kind === 'purchase' ? '' : '', reason: '' },
-    resolver: contractResolver<Values>(async () => z.preprocess((value) => toRequest(kind, value as Values, programsById.get((value as Values).programId)), createLedgerEntrySchema)),
+    resolver: contractResolver<Values>(
+      async () => z.preprocess((value) => toRequest(kind, value as Values, programsById.get((value as Values).programId)), createLedgerEntrySchema),
+      (values) => {
+        const amount = amountProblem(values);
+        if (amount) return { field: 'amountCents', message: amount };
+        const beyond = overBalance(values);
+        return beyond ? { field: programsById.get(values.programId)?.type === 'stamps' ? 'stamps' : 'points', message: beyond } : null;
+      },
+    ),
   });
   useRevalidateOnLanguageChange(form);
   const create = useCreateLedgerEntry();
   const programId = form.watch('programId');
   const program = programsById.get(programId);
-  const memberships = useMemberships(customer?.id ?? null);
-  const membership = memberships.data?.items.find((item) => item.programId === programId);
+  const membership = memberOf(programId);
   const { errors } = form.formState;
   const isStamps = program?.type === 'stamps';
+  // The field the operator fills first takes the focus when the dialog opens: the customer when not
+  // given, else the program when there is a choice, else the amount (a purchase) or the points/stamps.
+  const firstField = !presetCustomer ? 'customer' : !form.getValues('programId') ? 'program' : kind === 'purchase' ? 'amount' : 'value';
 
-  /** A redemption beyond the member's balance is said on the field, before the confirm step. */
-  const overBalance = (values: Values): string | null => {
-    if (kind !== 'redeem' || !membership) return null;
-    const requested = toNumber(isStamps ? values.stamps : values.points);
-    const balance = isStamps ? membership.stamps : membership.balance;
-    if (requested === undefined || requested <= balance) return null;
-    return t('dialog.overBalance', { balance: format.number(balance), value: format.number(requested), unit: isStamps ? t('dialog.unitStamps') : t('dialog.unitPoints') });
-  };
-
-  const goToConfirm = form.handleSubmit((values) => {
-    const beyond = overBalance(values);
-    if (beyond) {
-      form.setError(isStamps ? 'stamps' : 'points', { type: 'balance', message: beyond }, { shouldFocus: true });
-      return;
-    }
+  const goToConfirm = form.handleSubmit(() => {
     key.current = newIdempotencyKey();
     setFailure(null);
     setStep('confirm');
@@ -103,7 +123,7 @@ function EntryForm({ kind, onClose, customer: presetCustomer, renderCustomerPick
     setFailure(null);
     try {
       const result = await create.mutateAsync({ ...toRequest(kind, form.getValues(), program), idempotencyKey: key.current });
-      notifySuccess(t(`dialog.done.${kind}`, { balance: format.number(result.membership.balance), stamps: format.number(result.membership.stamps) }));
+      notifySuccess(t(`dialog.done.${kind}`, { balance: balanceWords(t, format.number, program?.type, result.membership.balance, result.membership.stamps) }));
       onClose();
     } catch (error) {
       if (isApiError(error) && error.code === 'validation' && applyServerFieldErrors(form, error.fields)) {
@@ -138,7 +158,11 @@ function EntryForm({ kind, onClose, customer: presetCustomer, renderCustomerPick
               : t('dialog.willAdjust', { value: `${(value ?? 0) > 0 ? '+' : ''}${format.number(value ?? 0)}`, unit })}
         </Alert>
         {kind === 'purchase' && preview && preview.points === 0 && preview.stamps === 0 && program?.minSpendCents ? <Text size="sm">{t('dialog.belowMinSpend')}</Text> : null}
-        {membership ? <Text size="sm" c="dimmed">{t('dialog.balanceNow', { balance: format.number(membership.balance), stamps: format.number(membership.stamps) })}</Text> : null}
+        {membership ? (
+          <Text size="sm" c="dimmed">
+            {t('dialog.balanceNow', { balance: balanceWords(t, format.number, program?.type ?? membership.programType, membership.balance, membership.stamps) })}
+          </Text>
+        ) : null}
         {failure ? (
           <Text c="red" role="alert" size="sm">
             {failure}
@@ -180,6 +204,7 @@ function EntryForm({ kind, onClose, customer: presetCustomer, renderCustomerPick
             <Select
               label={t('dialog.program')}
               required
+              data-autofocus={firstField === 'program' || undefined}
               data={programs.filter((item) => item.status !== 'closed').map((item) => ({ value: item.id, label: item.name }))}
               value={field.value || null}
               onChange={(next) => field.onChange(next ?? '')}
@@ -208,7 +233,21 @@ function EntryForm({ kind, onClose, customer: presetCustomer, renderCustomerPick
             control={form.control}
             name="amountCents"
             render={({ field, fieldState }) => (
-              <AmountInput label={t('dialog.amount')} required value={field.value} onChange={field.onChange} onBlur={field.onBlur} error={fieldState.error?.message} />
+              <AmountInput
+                label={t('dialog.amount')}
+                required
+                data-autofocus={firstField === 'amount' || undefined}
+                value={field.value}
+                onChange={(next) => {
+                  field.onChange(next);
+                  // Said as it is typed or pasted, as the balance is below.
+                  const problem = amountProblem({ ...form.getValues(), amountCents: next });
+                  if (problem) form.setError('amountCents', { type: 'decimals', message: problem });
+                  else if (fieldState.error?.type === 'decimals') form.clearErrors('amountCents');
+                }}
+                onBlur={field.onBlur}
+                error={fieldState.error?.message}
+              />
             )}
           />
         ) : null}
@@ -222,6 +261,7 @@ function EntryForm({ kind, onClose, customer: presetCustomer, renderCustomerPick
                 required={kind !== 'purchase'}
                 allowDecimal={false}
                 allowNegative={kind === 'adjust'}
+                data-autofocus={firstField === 'value' || undefined}
                 min={kind === 'adjust' ? -(isStamps ? LEDGER_BOUNDS.stampsMax : LEDGER_BOUNDS.pointsMax) : 1}
                 value={field.value}
                 onChange={(next) => {
@@ -233,9 +273,11 @@ function EntryForm({ kind, onClose, customer: presetCustomer, renderCustomerPick
                 }}
                 onBlur={field.onBlur}
                 description={
-                  kind === 'redeem' && membership
-                    ? t('dialog.available', { balance: format.number(isStamps ? membership.stamps : membership.balance), unit: isStamps ? t('dialog.unitStamps') : t('dialog.unitPoints') })
-                    : undefined
+                  kind === 'purchase' || !program || !memberships.data
+                    ? undefined
+                    : kind === 'redeem'
+                      ? t('dialog.available', { balance: format.number((isStamps ? membership?.stamps : membership?.balance) ?? 0), unit: isStamps ? t('dialog.unitStamps') : t('dialog.unitPoints') })
+                      : t('dialog.balanceNow', { balance: balanceWords(t, format.number, program?.type, membership?.balance ?? 0, membership?.stamps ?? 0) })
                 }
                 error={fieldState.error?.message}
               />

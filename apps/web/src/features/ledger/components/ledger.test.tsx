@@ -1,6 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
+import { useState } from 'react';
 import { describe, expect, it } from 'vitest';
 import { server } from '../../../testing/msw-server.ts';
 import { renderWithProviders } from '../../../testing/test-utils.tsx';
@@ -51,7 +52,8 @@ describe('ledger actions and Movimenti', { timeout: 30_000 }, () => {
     // 24,50 € × 1,5 punti × 2 (livello Oro) = 73,5 → 73, rounded down once.
     expect(await within(dialog).findByText('Il cliente riceverà 73 punti')).toBeInTheDocument();
     expect(within(dialog).getByText('24,50 €')).toBeInTheDocument();
-    expect(within(dialog).getByText('Saldo attuale: 1.200 punti, 0 timbri')).toBeInTheDocument();
+    // A points program: its balance in points, no "0 timbri".
+    expect(within(dialog).getByText('Saldo attuale: 1.200 punti')).toBeInTheDocument();
 
     await user.click(within(dialog).getByRole('button', { name: 'Conferma' }));
     expect(await within(dialog).findByRole('alert')).toHaveTextContent("non verrà registrata due volte");
@@ -179,5 +181,67 @@ describe('the memberships panel on the customer page', () => {
     expect(await screen.findByText('In scadenza nei prossimi 30 giorni: 150 punti')).toBeInTheDocument();
     expect(screen.getByText('Livello: Argento → Oro il 02/10/2026')).toBeInTheDocument();
     expect(screen.getByText('Livello: nessuno → Argento il 01/03/2026')).toBeInTheDocument();
+  });
+});
+
+describe('the balance a ledger summary says', { timeout: 30_000 }, () => {
+  it('names the stamps of a stamp card, in English too', async () => {
+    document.cookie = 'XSRF-TOKEN=t; path=/';
+    const user = userEvent.setup();
+    const stampCard = program({ type: 'stamps', pointsPerEuro: null, stampsRequired: 10, tiers: [] });
+    server.use(http.get(`/api/admin/customers/${CUSTOMER_ID}/memberships`, () => HttpResponse.json({ items: [membership({ programType: 'stamps', balance: 0, stamps: 1, stampsRequired: 10 })] })));
+    renderWithProviders(
+      <LedgerEntryDialog kind="adjust" onClose={() => undefined} customer={customer} renderCustomerPicker={() => null} programs={[stampCard]} merchantOptions={[]} />,
+      { route: '/', user: admin, language: 'en' },
+    );
+    const dialog = await screen.findByRole('dialog', { name: 'Adjust points' });
+    await user.type(within(dialog).getByRole('textbox', { name: /^Stamps/ }), '2');
+    await user.type(within(dialog).getByRole('textbox', { name: /Reason/ }), 'Card lost');
+    await user.click(within(dialog).getByRole('button', { name: 'Continue' }));
+    expect(await within(dialog).findByText('Current balance: 1 stamp')).toBeInTheDocument();
+  });
+});
+
+describe('the focus when a ledger dialog opens', { timeout: 30_000 }, () => {
+  function Opener({ kind, programs }: { kind: 'purchase' | 'adjust'; programs: ReturnType<typeof program>[] }) {
+    const [isOpen, setOpen] = useState(false);
+    return (
+      <>
+        <button type="button" onClick={() => setOpen(true)}>
+          Apri
+        </button>
+        <LedgerEntryDialog kind={isOpen ? kind : null} onClose={() => setOpen(false)} customer={customer} renderCustomerPicker={() => null} programs={programs} merchantOptions={[]} />
+      </>
+    );
+  }
+
+  it('is on the amount of a purchase, not on the ✕; Esc closes and gives it back to the opener', async () => {
+    server.use(http.get(`/api/admin/customers/${CUSTOMER_ID}/memberships`, () => HttpResponse.json({ items: [membership()] })));
+    const user = userEvent.setup();
+    renderWithProviders(<Opener kind="purchase" programs={[program()]} />, { route: '/', user: admin });
+    const opener = screen.getByRole('button', { name: 'Apri' });
+    await user.click(opener);
+    const dialog = await screen.findByRole('dialog', { name: 'Registra acquisto' });
+    await waitFor(() => expect(document.activeElement).toBe(within(dialog).getByRole('textbox', { name: /Importo/ })));
+    await user.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    await waitFor(() => expect(document.activeElement).toBe(opener));
+  });
+
+  it('is on the program when there is one to choose, and on the points of an adjustment when there is not', async () => {
+    server.use(http.get(`/api/admin/customers/${CUSTOMER_ID}/memberships`, () => HttpResponse.json({ items: [membership()] })));
+    const user = userEvent.setup();
+    const other = program({ id: '22222222-2222-4222-8222-222222222222', name: 'Bar Centrale' });
+    const first = renderWithProviders(<Opener kind="purchase" programs={[program(), other]} />, { route: '/', user: admin });
+    await user.click(screen.getByRole('button', { name: 'Apri' }));
+    const purchase = await screen.findByRole('dialog', { name: 'Registra acquisto' });
+    await waitFor(() => expect(document.activeElement).toHaveAccessibleName(/^Programma/));
+    expect(purchase).toContainElement(document.activeElement as HTMLElement);
+    first.unmount();
+
+    renderWithProviders(<Opener kind="adjust" programs={[program()]} />, { route: '/', user: admin });
+    await user.click(screen.getByRole('button', { name: 'Apri' }));
+    const adjust = await screen.findByRole('dialog', { name: 'Rettifica punti' });
+    await waitFor(() => expect(document.activeElement).toBe(within(adjust).getByRole('textbox', { name: /^Punti/ })));
   });
 });
