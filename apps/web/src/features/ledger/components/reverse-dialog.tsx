@@ -7,12 +7,15 @@ import { isApiError } from '../../../lib/api-error.ts';
 import { message } from '@sf/contract/messages';
 import { currentLanguage } from '../../../lib/i18n.ts';
 import { notifySuccess } from '../../../lib/notify.ts';
+import { useFormatters } from '../../../lib/format.ts';
 import { useReverseLedgerEntry } from '../api/reverse-ledger-entry.ts';
+import { balanceWords } from '../lib/balance-words.ts';
 import { newIdempotencyKey } from '../lib/idempotency.ts';
 
 /** A confirmed reversal with its reason; one Idempotency-Key per dialog, so a retry never reverses twice. */
 export function ReverseDialog({ entry, onClose }: { entry: LedgerEntry | null; onClose: () => void }) {
   const { t } = useTranslation('ledger');
+  const format = useFormatters();
   const [reason, setReason] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
@@ -49,13 +52,15 @@ export function ReverseDialog({ entry, onClose }: { entry: LedgerEntry | null; o
     <Modal opened={entry !== null} onClose={onClose} title={t('reverse.title')} closeButtonProps={{ 'aria-label': t('dialog.close') }}>
       {entry ? (
         <Stack gap="md">
-          <Text size="sm">{t('reverse.message', { points: -entry.points, stamps: -entry.stamps })}</Text>
+          <Text size="sm">
+            {t('reverse.message', { amounts: balanceWords(t, format.number, entry.points === 0 && entry.stamps !== 0 ? 'stamps' : 'points', -entry.points, -entry.stamps) })}
+          </Text>
           {failure ? (
             <Text c="red" role="alert" size="sm">
               {failure}
             </Text>
           ) : null}
-          <Textarea label={t('reverse.reason')} required value={reason} maxLength={LEDGER_BOUNDS.reasonMax} onChange={(event) => setReason(event.currentTarget.value)} error={error} rows={2} />
+          <Textarea label={t('reverse.reason')} required data-autofocus value={reason} maxLength={LEDGER_BOUNDS.reasonMax} onChange={(event) => setReason(event.currentTarget.value)} error={error} rows={2} />
           <Group justify="flex-end">
             <Button variant="default" onClick={onClose}>
               {t('reverse.cancel')}
