@@ -13,7 +13,7 @@ export function Component() {
   const renderCustomerPicker = useMemo<RenderCustomerPicker>(
     () =>
       function Picker({ value, onChange, error }) {
-        return <CustomerPicker label={t('form.customer')} placeholder={t('form.customerPlaceholder')} required value={value} onChange={onChange} error={error} />;
+        return <CustomerPicker label={t('form.customer')} placeholder={t('form.customerPlaceholder')} required value={value} onChange={onChange} error={error} autoFocus />;
       },
     [t],
   );

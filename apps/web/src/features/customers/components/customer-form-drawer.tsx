@@ -132,7 +132,7 @@ function CustomerForm({ customer, onSaved }: { customer: Customer | null; onSave
           </Text>
         ) : null}
         <SimpleGrid cols={{ base: 1, sm: 2 }}>
-          <TextInput label={t('form.firstName')} required autoComplete="off" {...form.register('firstName')} error={errors.firstName?.message} />
+          <TextInput label={t('form.firstName')} required autoComplete="off" data-autofocus {...form.register('firstName')} error={errors.firstName?.message} />
           <TextInput label={t('form.lastName')} required autoComplete="off" {...form.register('lastName')} error={errors.lastName?.message} />
           <TextInput label={t('form.email')} type="email" autoComplete="off" {...form.register('email')} error={errors.email?.message} />
           <TextInput label={t('form.phone')} type="tel" autoComplete="off" {...form.register('phone')} error={errors.phone?.message} />

@@ -15,6 +15,7 @@ type Props = {
   onChange: (customer: PickedCustomer | null) => void;
   required?: boolean;
   error?: string | undefined;
+  /** Takes the focus when its dialog opens (Mantine's focus trap looks for `data-autofocus`; React's own autoFocus lost to the trap, which then focused the ✕). */
   autoFocus?: boolean;
 };
 
@@ -50,7 +51,7 @@ export function CustomerPicker({ label, placeholder, value, onChange, required, 
       clearable
       // Clicking the chosen customer (a scanned card's, chosen as the answer came) keeps them; × clears.
       allowDeselect={false}
-      autoFocus={autoFocus}
+      data-autofocus={autoFocus || undefined}
       filter={({ options: all }) => all}
       data={options}
       value={value?.id ?? null}

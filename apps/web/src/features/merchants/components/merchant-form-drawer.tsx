@@ -120,7 +120,7 @@ function MerchantForm({ merchant, onDone }: { merchant: Merchant | null; onDone:
         <Title order={3} size="h5">
           {t('form.company')}
         </Title>
-        <TextInput label={t('form.legalName')} required {...register('legalName')} error={errors.legalName?.message} />
+        <TextInput label={t('form.legalName')} required data-autofocus {...register('legalName')} error={errors.legalName?.message} />
         <TextInput label={t('form.signName')} {...register('signName')} error={errors.signName?.message} />
         <SimpleGrid cols={{ base: 1, sm: 2 }}>
           <TextInput label={t('form.vatNumber')} description={t('form.vatHint')} required maxLength={20} {...register('vatNumber')} error={errors.vatNumber?.message} />

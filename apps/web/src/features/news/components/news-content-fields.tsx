@@ -14,7 +14,7 @@ export function NewsContentFields({ form }: { form: UseFormReturn<NewsFormValues
   const coverImageUrl = useWatch({ control, name: 'coverImageUrl' });
   return (
     <>
-      <TextInput label={t('editor.fields.title')} withAsterisk maxLength={BOUNDS.newsTitleMax} error={errors.title?.message} {...register('title')} />
+      <TextInput label={t('editor.fields.title')} data-autofocus autoFocus withAsterisk maxLength={BOUNDS.newsTitleMax} error={errors.title?.message} {...register('title')} />
       <Textarea
         label={t('editor.fields.summary')}
         description={t('editor.fields.summaryHint', { max: BOUNDS.newsSummaryMax })}

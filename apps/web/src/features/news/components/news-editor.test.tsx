@@ -27,6 +27,13 @@ async function openDrawer(name: RegExp | string) {
 
 // Typing into a form with a rich-text editor is slow in jsdom, more so on a shared CI machine.
 describe('News editor', { timeout: 20_000 }, () => {
+  it('opens with the focus on the title, not on the ✕ (the form arrives after the drawer)', async () => {
+    renderWithProviders(<NewsPage />, { route: '/news?post=new', user: editor });
+    const drawer = await openDrawer('Nuovo post');
+    const title = within(drawer).getByRole('textbox', { name: /Titolo/ });
+    await waitFor(() => expect(document.activeElement).toBe(title));
+  });
+
   it('shows the S12 validation texts in Italian as the user types and on submit', async () => {
     const user = userEvent.setup();
     renderWithProviders(<NewsPage />, { route: '/news?post=new', user: editor });

@@ -57,7 +57,7 @@ function PasswordForm({ onClose }: { onClose: () => void }) {
             {describeApiError(failure)}
           </Text>
         ) : null}
-        <PasswordField label={t('fields.currentPassword')} autoComplete="current-password" required {...form.register('currentPassword')} error={errors.currentPassword?.message} />
+        <PasswordField label={t('fields.currentPassword')} autoComplete="current-password" required data-autofocus {...form.register('currentPassword')} error={errors.currentPassword?.message} />
         <PasswordField label={t('fields.newPassword')} autoComplete="new-password" required {...form.register('newPassword')} error={errors.newPassword?.message} />
         <PasswordField label={t('fields.confirmPassword')} autoComplete="new-password" required {...form.register('confirmPassword')} error={errors.confirmPassword?.message} />
         <Group justify="flex-end">

@@ -77,7 +77,7 @@ function ProfileForm({ user, onClose }: { user: StaffUser; onClose: () => void }
           {t('profile.account')}
         </Title>
         <SimpleGrid cols={{ base: 1, sm: 2 }}>
-          <TextInput label={t('fields.firstName')} autoComplete="given-name" {...form.register('firstName')} error={errors.firstName?.message} />
+          <TextInput label={t('fields.firstName')} autoComplete="given-name" data-autofocus {...form.register('firstName')} error={errors.firstName?.message} />
           <TextInput label={t('fields.lastName')} autoComplete="family-name" {...form.register('lastName')} error={errors.lastName?.message} />
           <TextInput label={t('fields.fullname')} autoComplete="name" {...form.register('fullname')} error={errors.fullname?.message} />
           <TextInput label={t('fields.occupation')} autoComplete="organization-title" {...form.register('occupation')} error={errors.occupation?.message} />

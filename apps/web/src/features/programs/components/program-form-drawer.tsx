@@ -190,7 +190,7 @@ function ProgramForm({ program, merchantOptions, onSaved }: { program: Program |
         <Title order={3} size="h5">
           {t('form.general')}
         </Title>
-        <TextInput label={t('form.name')} required {...form.register('name')} error={errors.name?.message} />
+        <TextInput label={t('form.name')} required data-autofocus {...form.register('name')} error={errors.name?.message} />
         <Controller
           control={form.control}
           name="type"

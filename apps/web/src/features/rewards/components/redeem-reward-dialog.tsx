@@ -109,6 +109,8 @@ function RedeemForm({ onClose, customer: preset, renderCustomerPicker }: Omit<Pr
         )}
         <Select
           label={t('redeem.reward')}
+          // The first field to fill: the customer (their picker takes the focus) or, when given, the reward.
+          data-autofocus={preset ? true : undefined}
           data={options}
           value={rewardId}
           onChange={setRewardId}

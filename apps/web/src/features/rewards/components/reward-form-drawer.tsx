@@ -128,13 +128,15 @@ function RewardForm({ reward, programs, onSaved }: { reward: Reward | null; prog
               value={field.value || null}
               onChange={(value) => field.onChange(value ?? '')}
               disabled={reward !== null}
+              // A new reward starts from its program; an existing one (program fixed) from its name.
+              data-autofocus={reward === null || undefined}
               required
               searchable
               error={errors.programId?.message}
             />
           )}
         />
-        <TextInput label={t('form.name')} required {...form.register('name')} error={errors.name?.message} />
+        <TextInput label={t('form.name')} required data-autofocus={reward !== null || undefined} {...form.register('name')} error={errors.name?.message} />
         <Textarea label={t('form.description')} autosize minRows={2} {...form.register('description')} error={errors.description?.message} />
         <Group align="flex-end">
           <FileInput label={t('form.image')} accept="image/png,image/jpeg,image/webp,image/gif" clearable onChange={(file) => void onImage(file)} placeholder={t('form.imagePlaceholder')} style={{ flex: 1 }} />

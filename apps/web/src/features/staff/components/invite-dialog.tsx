@@ -58,7 +58,7 @@ function InviteForm({ onClose }: { onClose: () => void }) {
             {describeApiError(failure)}
           </Text>
         ) : null}
-        <TextInput label={t('invitations.form.name')} required autoComplete="off" {...form.register('displayName')} error={errors.displayName?.message} />
+        <TextInput label={t('invitations.form.name')} required autoComplete="off" data-autofocus {...form.register('displayName')} error={errors.displayName?.message} />
         <TextInput label={t('invitations.form.email')} type="email" required autoComplete="off" {...form.register('email')} error={errors.email?.message} />
         <Controller
           control={form.control}
