@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { listPageSchema, listQuerySchema, exportQuerySchema } from './list-query.ts';
 import { amountIssue, expiringPointsSchema, LEDGER_BOUNDS, membershipSchema } from './ledger.ts';
 import { consentInputSchema, consentPurposeSchema, createCustomerSchema } from './customers.ts';
-import { BOUNDS, keyed } from './validation.ts';
+import { BOUNDS, keyed, ruleAcrossFields } from './validation.ts';
 import { voucherCheckSchema } from './rewards.ts';
 import { proofKindSchema, proofUrlSchema, PROOF_BOUNDS, proofStatusSchema } from './social-proofs.ts';
 import { cardCodeSchema, cardReferenceSchema } from './customer-cards.ts';
@@ -49,22 +49,24 @@ export const createApiKeySchema = z
     merchantId: z.uuid().optional(),
     scopes: z.array(apiKeyScopeSchema).min(1).max(API_KEY_SCOPES.length),
   })
-  .superRefine((value, ctx) => {
-    if (value.kind === 'merchant' && value.merchantId === undefined) {
-      ctx.addIssue({ code: 'custom', path: ['merchantId'], message: 'merchantId is required', ...keyed('required') });
-    }
-    if (value.kind === 'app' && value.merchantId !== undefined) {
-      ctx.addIssue({ code: 'custom', path: ['merchantId'], message: 'merchantId is not valid', ...keyed('invalid') });
-    }
-    // A purchase happens at a merchant: the app's key may not record one.
-    if (value.kind === 'app' && value.scopes.includes('purchases:write')) {
-      ctx.addIssue({ code: 'custom', path: ['scopes'], message: 'scopes is not valid', ...keyed('invalid') });
-    }
-    // Signing people up is the customers' app's: a merchant's till may not create customers.
-    if (value.kind === 'merchant' && value.scopes.includes('customers:write')) {
-      ctx.addIssue({ code: 'custom', path: ['scopes'], message: 'scopes is not valid', ...keyed('invalid') });
-    }
-  });
+  .check(
+    ruleAcrossFields((value, ctx) => {
+      if (value.kind === 'merchant' && value.merchantId === undefined) {
+        ctx.addIssue({ code: 'custom', path: ['merchantId'], message: 'merchantId is required', ...keyed('required') });
+      }
+      if (value.kind === 'app' && value.merchantId !== undefined) {
+        ctx.addIssue({ code: 'custom', path: ['merchantId'], message: 'merchantId is not valid', ...keyed('invalid') });
+      }
+      // A purchase happens at a merchant: the app's key may not record one.
+      if (value.kind === 'app' && value.scopes?.includes('purchases:write')) {
+        ctx.addIssue({ code: 'custom', path: ['scopes'], message: 'scopes is not valid', ...keyed('invalid') });
+      }
+      // Signing people up is the customers' app's: a merchant's till may not create customers.
+      if (value.kind === 'merchant' && value.scopes?.includes('customers:write')) {
+        ctx.addIssue({ code: 'custom', path: ['scopes'], message: 'scopes is not valid', ...keyed('invalid') });
+      }
+    }),
+  );
 export type CreateApiKey = z.infer<typeof createApiKeySchema>;
 
 /** The answer to a creation: the only time the secret is shown. */
@@ -116,7 +118,9 @@ export const integrationPurchaseSchema = z.strictObject({
   merchantId: z.uuid().optional(),
   /** The till's receipt number, kept as the entry's reason. */
   receipt: z.string().trim().min(1).max(100).optional(),
-}).superRefine((value, ctx) => amountIssue(ctx, ['amountCents'], value.amountCents));
+}).check(ruleAcrossFields((value, ctx) => {
+  if (value.amountCents !== undefined) amountIssue(ctx, ['amountCents'], value.amountCents);
+}));
 export type IntegrationPurchase = z.infer<typeof integrationPurchaseSchema>;
 
 export const integrationMembershipSchema = z.object({
@@ -203,11 +207,13 @@ export const integrationProofSchema = z
     imageId: z.string().min(1).max(100).optional(),
     note: z.string().trim().max(PROOF_BOUNDS.noteMax).optional(),
   })
-  .superRefine((value, ctx) => {
-    if (value.url === undefined && value.imageId === undefined) {
-      ctx.addIssue({ code: 'custom', path: ['url'], message: 'url is required', ...keyed('required') });
-    }
-  });
+  .check(
+    ruleAcrossFields((value, ctx) => {
+      if (value.url === undefined && value.imageId === undefined) {
+        ctx.addIssue({ code: 'custom', path: ['url'], message: 'url is required', ...keyed('required') });
+      }
+    }),
+  );
 export type IntegrationProof = z.infer<typeof integrationProofSchema>;
 
 export const integrationProofResultSchema = z.object({

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { pagingQuerySchema, sortOrderSchema } from './common.ts';
 import { listPageSchema } from './list-query.ts';
-import { keyed } from './validation.ts';
+import { keyed, ruleAcrossFields } from './validation.ts';
 
 /**
  * The points ledger (docs/product.md D "Ledger", F). Entries are append-only: a mistake is undone by a
@@ -149,36 +149,38 @@ export const createLedgerEntrySchema = z
     stamps: z.number().int().min(-LEDGER_BOUNDS.stampsMax).max(LEDGER_BOUNDS.stampsMax).optional(),
     reason: reasonSchema.optional(),
   })
-  .superRefine((value, ctx) => {
-    // Reported as "<field> è obbligatorio" / "<field> non è valido" by the error handler.
-    const issue = (path: string) =>
-      ctx.addIssue({ code: 'custom', path: [path], message: `${path} is required`, ...keyed('required') });
-    const invalid = (path: string) =>
-      ctx.addIssue({ code: 'custom', path: [path], message: `${path} is not valid`, ...keyed('invalid') });
-    const points = value.points ?? 0;
-    const stamps = value.stamps ?? 0;
-    switch (value.kind) {
-      case 'purchase':
-        if (value.amountCents === undefined) issue('amountCents');
-        else amountIssue(ctx, ['amountCents'], value.amountCents);
-        if (value.points !== undefined) invalid('points');
-        if (value.stamps !== undefined && value.stamps < 1) invalid('stamps');
-        break;
-      case 'redeem':
-      case 'bonus':
-        if (value.amountCents !== undefined) invalid('amountCents');
-        if (value.points === undefined && value.stamps === undefined) issue('points');
-        if (value.points !== undefined && value.points < 1) invalid('points');
-        if (value.stamps !== undefined && value.stamps < 1) invalid('stamps');
-        if (value.kind === 'bonus' && value.reason === undefined) issue('reason');
-        break;
-      case 'adjust':
-        if (value.amountCents !== undefined) invalid('amountCents');
-        if (points === 0 && stamps === 0) issue('points');
-        if (value.reason === undefined) issue('reason');
-        break;
-    }
-  });
+  .check(
+    ruleAcrossFields((value, ctx) => {
+      // Reported as "<field> è obbligatorio" / "<field> non è valido" by the error handler.
+      const issue = (path: string) =>
+        ctx.addIssue({ code: 'custom', path: [path], message: `${path} is required`, ...keyed('required') });
+      const invalid = (path: string) =>
+        ctx.addIssue({ code: 'custom', path: [path], message: `${path} is not valid`, ...keyed('invalid') });
+      const points = value.points ?? 0;
+      const stamps = value.stamps ?? 0;
+      switch (value.kind) {
+        case 'purchase':
+          if (value.amountCents === undefined) issue('amountCents');
+          else amountIssue(ctx, ['amountCents'], value.amountCents);
+          if (value.points !== undefined) invalid('points');
+          if (value.stamps !== undefined && value.stamps < 1) invalid('stamps');
+          break;
+        case 'redeem':
+        case 'bonus':
+          if (value.amountCents !== undefined) invalid('amountCents');
+          if (value.points === undefined && value.stamps === undefined) issue('points');
+          if (value.points !== undefined && value.points < 1) invalid('points');
+          if (value.stamps !== undefined && value.stamps < 1) invalid('stamps');
+          if (value.kind === 'bonus' && value.reason === undefined) issue('reason');
+          break;
+        case 'adjust':
+          if (value.amountCents !== undefined) invalid('amountCents');
+          if (points === 0 && stamps === 0) issue('points');
+          if (value.reason === undefined) issue('reason');
+          break;
+      }
+    }),
+  );
 export type CreateLedgerEntry = z.infer<typeof createLedgerEntrySchema>;
 
 export const idempotencyHeadersSchema = z.object({

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { BOUNDS, nameSchema } from './validation.ts';
+import { BOUNDS, nameSchema, ruleAcrossFields } from './validation.ts';
 import {
   codiceFiscaleSchema,
   partitaIvaSchema,
@@ -46,7 +46,7 @@ function sdiNeedsPec(value: { sdiCode?: string | null | undefined; pec?: string 
   }
 }
 
-export const createMerchantSchema = z.strictObject(merchantFields).superRefine(sdiNeedsPec);
+export const createMerchantSchema = z.strictObject(merchantFields).check(ruleAcrossFields(sdiNeedsPec));
 export type CreateMerchant = z.infer<typeof createMerchantSchema>;
 
 /**

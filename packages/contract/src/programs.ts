@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { exportQuerySchema, listPageSchema, listQuerySchema } from './list-query.ts';
+import { ruleAcrossFields } from './validation.ts';
 
 export const PROGRAM_TYPES = ['points', 'stamps'] as const;
 export const programTypeSchema = z.enum(PROGRAM_TYPES);
@@ -197,11 +198,13 @@ export const createProgramSchema = z
     walletLogo: programFields.walletLogo.default(null),
     terms: programFields.terms.default(null),
   })
-  .superRefine((value, context) => {
-    for (const issue of programRuleIssues(value)) {
-      context.addIssue({ code: 'custom', path: issue.path, params: { messageKey: issue.messageKey, ...(issue.min === undefined ? {} : { min: issue.min }) } });
-    }
-  });
+  .check(
+    ruleAcrossFields((value, context) => {
+      for (const issue of programRuleIssues(value)) {
+        context.addIssue({ code: 'custom', path: issue.path, params: { messageKey: issue.messageKey, ...(issue.min === undefined ? {} : { min: issue.min }) } });
+      }
+    }),
+  );
 export type CreateProgram = z.infer<typeof createProgramSchema>;
 
 /** A change with the `version` read; the rules across fields are checked on the merged program. */

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { exportQuerySchema, listPageSchema, listQuerySchema } from './list-query.ts';
 import { ledgerEntrySchema } from './ledger.ts';
 import { programTypeSchema } from './programs.ts';
+import { ruleAcrossFields } from './validation.ts';
 
 /**
  * Premi (rewards), their vouchers and redemptions (docs/product.md D "Reward", F; decision record 015).
@@ -124,7 +125,7 @@ export const createRewardSchema = z
     limitPerCustomer: rewardFields.limitPerCustomer.default(null),
     status: rewardFields.status.default('draft'),
   })
-  .superRefine(windowIssue);
+  .check(ruleAcrossFields(windowIssue));
 export type CreateReward = z.infer<typeof createRewardSchema>;
 
 /** A change with the `version` read (409 version_conflict); the program of a reward does not change. */
@@ -133,7 +134,7 @@ export const updateRewardSchema = z
     ...z.strictObject(rewardFields).omit({ programId: true }).partial().shape,
     version: z.number().int().min(1),
   })
-  .superRefine(windowIssue);
+  .check(ruleAcrossFields(windowIssue));
 export type UpdateReward = z.infer<typeof updateRewardSchema>;
 
 export const REWARD_SORT_FIELDS = ['name', 'cost', 'stock', 'status', 'validUntil', 'createdAt'] as const;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { Language } from './app-info.ts';
 import { exportQuerySchema, listPageSchema, listQuerySchema } from './list-query.ts';
+import { ruleAcrossFields } from './validation.ts';
 
 /**
  * Approvazioni: a customer's claim of a social action (docs/product.md D "Social-action proofs", F). It
@@ -75,11 +76,13 @@ export const createSocialProofSchema = z
     imageId: z.string().min(1).max(100).optional(),
     note: z.string().trim().max(PROOF_BOUNDS.noteMax).optional(),
   })
-  .superRefine((value, ctx) => {
-    if (value.url === undefined && value.imageId === undefined) {
-      ctx.addIssue({ code: 'custom', path: ['url'], params: { messageKey: 'required' } });
-    }
-  });
+  .check(
+    ruleAcrossFields((value, ctx) => {
+      if (value.url === undefined && value.imageId === undefined) {
+        ctx.addIssue({ code: 'custom', path: ['url'], params: { messageKey: 'required' } });
+      }
+    }),
+  );
 export type CreateSocialProof = z.infer<typeof createSocialProofSchema>;
 
 export const PROOF_SORT_FIELDS = ['createdAt', 'status', 'kind', 'decidedAt'] as const;
@@ -114,11 +117,13 @@ export const decideSocialProofsSchema = z
     decision: z.enum(['approve', 'reject']),
     reason: z.string().trim().min(1).max(PROOF_BOUNDS.reasonMax).optional(),
   })
-  .superRefine((value, ctx) => {
-    if (value.decision === 'reject' && value.reason === undefined) {
-      ctx.addIssue({ code: 'custom', path: ['reason'], params: { messageKey: 'required' } });
-    }
-  });
+  .check(
+    ruleAcrossFields((value, ctx) => {
+      if (value.decision === 'reject' && value.reason === undefined) {
+        ctx.addIssue({ code: 'custom', path: ['reason'], params: { messageKey: 'required' } });
+      }
+    }),
+  );
 export type DecideSocialProofs = z.infer<typeof decideSocialProofsSchema>;
 
 /** One outcome per id, in the order asked: the proof as it is now, or why it was not decided. */

@@ -45,6 +45,39 @@ export function nameSchema(max: number = BOUNDS.nameMax, min = 1) {
 }
 export const passwordSchema = z.string().min(BOUNDS.passwordMin).max(BOUNDS.passwordMax);
 
+type CheckedIssue = { code?: string; path?: PropertyKey[] | undefined };
+
+/**
+ * A rule across the fields of an object (SDI 0000000 needs a PEC, a window ends after it starts…),
+ * for `.check(ruleAcrossFields(rule))`. zod runs a `superRefine` of an object only when none of its
+ * fields has an aborting issue: a telephone that is not a number, a number typed as text or a field
+ * left out was enough to skip the rule, so a form learnt of it only on its next submit and the API's
+ * 400 left it out. This one runs whatever the other fields hold: the rule sees the fields that have
+ * no issue of their own (the others are left out, as if not given), and says nothing about a field
+ * that already has its own text.
+ */
+export function ruleAcrossFields<T extends object>(rule: (value: Partial<T>, context: z.RefinementCtx<T>) => void): z.core.$ZodCheck<T> {
+  return z.superRefine<T>(
+    (value, context) => {
+      const issues = context.issues as CheckedIssue[];
+      const withIssues = new Set(issues.map((issue) => String(issue.path?.[0] ?? '')));
+      const valid = Object.fromEntries(Object.entries(value).filter(([key]) => !withIssues.has(key))) as Partial<T>;
+      const before = issues.length;
+      rule(valid, context);
+      for (let index = issues.length - 1; index >= before; index -= 1) {
+        if (withIssues.has(String(issues[index]?.path?.[0] ?? ''))) issues.splice(index, 1);
+      }
+    },
+    {
+      // Not when the value is no object at all, or the object itself has an issue (other than keys it does not know).
+      when: (payload) =>
+        typeof payload.value === 'object' &&
+        payload.value !== null &&
+        !(payload.issues as CheckedIssue[]).some((issue) => (issue.path?.length ?? 0) === 0 && issue.code !== 'unrecognized_keys'),
+    },
+  );
+}
+
 /** Marks a refinement with the message key it should be reported with (e.g. the terms checkbox). */
 export function keyed(key: MessageKey): { params: { messageKey: MessageKey } } {
   return { params: { messageKey: key } };
