@@ -30,8 +30,12 @@ export function contractResolver<T extends FieldValues>(
   loadSchema: SchemaLoader,
   refine?: (values: T) => { field: string; message: string } | null,
 ): Resolver<T> {
-  return async (values) => {
-    const [{ validateWithSchema }, schema] = await Promise.all([loadValidator(), loadSchema()]);
+  // The validator watches presses from now on (form-validation.ts `afterPress`): before the first blur.
+  void loadValidator();
+  return async (values, _context, options) => {
+    const [{ validateWithSchema, afterPress }, schema] = await Promise.all([loadValidator(), loadSchema()]);
+    // A field's own check (a blur) waits for the press under way, which may be the submit's.
+    if (options.names) await afterPress();
     const { data, issues } = validateWithSchema(schema, values, currentLanguage());
     const errors: Record<string, unknown> = {};
     for (const issue of issues) setPath(errors, issue.path.split('.'), { type: issue.type, message: issue.message });

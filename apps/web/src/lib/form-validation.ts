@@ -19,3 +19,35 @@ export function validateWithSchema(schema: z.ZodType, values: unknown, language:
   }
   return { data: undefined, issues };
 }
+
+/**
+ * A field's own check (on blur, `mode: 'onTouched'`) starts when the press on "Crea esercente" takes
+ * the focus from the field. Its text appeared under the field before the button was released, moved
+ * the button down, and the release landed beside it: no click, no submit, only that field's text
+ * (QA: "errors in rounds"). Such a check waits for the press to end and its click to be dispatched
+ * (a task after the release): the submit then checks, and names, every field. Here, not in
+ * form-resolver.ts, so that the sign-in page's first load does not carry it; the resolver loads this
+ * module as soon as a form is created.
+ */
+let isPressed = false;
+let waiting: (() => void)[] = [];
+if (typeof window !== 'undefined') {
+  const release = () => {
+    isPressed = false;
+    setTimeout(() => {
+      if (isPressed) return;
+      const resumed = waiting;
+      waiting = [];
+      for (const resume of resumed) resume();
+    }, 0);
+  };
+  window.addEventListener('pointerdown', () => (isPressed = true), true);
+  window.addEventListener('pointerup', release, true);
+  window.addEventListener('pointercancel', release, true);
+  window.addEventListener('blur', release);
+}
+
+/** Resolves at once, or once the press under way has ended and its click has been dispatched. */
+export function afterPress(): Promise<void> {
+  return isPressed ? new Promise((resolve) => waiting.push(resolve)) : Promise.resolve();
+}
