@@ -63,7 +63,7 @@ test('an admin switches on the welcome, edits and previews it, and a new custome
   customerDrawer = page.getByRole('dialog', { name: 'Nuovo cliente' });
   await customerDrawer.getByRole('textbox', { name: /^Nome/ }).fill('Giada');
   await customerDrawer.getByRole('textbox', { name: /^Cognome/ }).fill(`Benvenuto${run}`);
-  await customerDrawer.getByRole('textbox', { name: /^E-mail/ }).fill(email);
+  await customerDrawer.getByRole('textbox', { name: /^Email/ }).fill(email);
   // The program the customer joins, and the only one that welcomes them (three are active in the demo).
   await customerDrawer.getByRole('combobox', { name: 'Programma' }).click();
   await page.getByRole('listbox').getByRole('option', { name: PROGRAM, exact: true }).click();

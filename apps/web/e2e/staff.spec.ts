@@ -13,7 +13,7 @@ test('an admin invites an editor by e-mail; the editor sets name and password th
   await page.getByRole('button', { name: 'Invita' }).click();
   const dialog = page.getByRole('dialog', { name: 'Invita nello staff' });
   await dialog.getByRole('textbox', { name: /^Nome visualizzato/ }).fill('Elena Neri');
-  await dialog.getByRole('textbox', { name: /^E-mail/ }).fill(email);
+  await dialog.getByRole('textbox', { name: /^Email/ }).fill(email);
   await dialog.getByRole('button', { name: "Invia l'invito" }).click();
   await expect(dialog).toBeHidden();
   await expect(page.getByRole('row').filter({ hasText: email })).toContainText('In attesa');

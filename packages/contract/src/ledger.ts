@@ -119,12 +119,12 @@ const reasonSchema = z.string().trim().min(1).max(LEDGER_BOUNDS.reasonMax);
 /**
  * A purchase's amount (cents): more than zero (a 0 € purchase would count as a purchase and earn
  * nothing), at most LEDGER_BOUNDS.amountCentsMax. Reported as "Importo deve essere maggiore di zero" /
- * "… al massimo 1.000.000" (euro). Shared by the staff's and the tills' purchases.
+ * "… al massimo 100.000,00 €" (euro, as the app writes money). Shared by the staff's and the tills' purchases.
  */
 export function amountIssue(ctx: z.RefinementCtx, path: PropertyKey[], amountCents: number): void {
   if (amountCents < 1) ctx.addIssue({ code: 'custom', path, message: 'amountCents must be greater than zero', ...keyed('positive') });
   else if (amountCents > LEDGER_BOUNDS.amountCentsMax) {
-    ctx.addIssue({ code: 'custom', path, message: 'amountCents is too large', params: { messageKey: 'maxValue', max: LEDGER_BOUNDS.amountCentsMax / 100 } });
+    ctx.addIssue({ code: 'custom', path, message: 'amountCents is too large', params: { messageKey: 'maxAmount', max: LEDGER_BOUNDS.amountCentsMax / 100 } });
   }
 }
 

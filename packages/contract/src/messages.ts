@@ -21,6 +21,7 @@ export const MESSAGE_KEYS = [
   'positive',
   'minValue',
   'maxValue',
+  'maxAmount',
   'taken',
   'tierNameRepeated',
   'tierAbovePrevious',
@@ -37,6 +38,12 @@ type Params = { field?: string; min?: number | string; max?: number | string };
 export function formatBound(value: number | string | undefined, language: Language): string {
   if (typeof value !== 'number') return String(value ?? '');
   return new Intl.NumberFormat(language === 'it' ? 'it-IT' : 'en-US', { useGrouping: 'always', maximumFractionDigits: 2 }).format(value);
+}
+
+/** An amount of euro as the app shows money ("100.000,00 €", "€100,000.00"), for the bounds of amounts. */
+export function formatEuro(value: number | string | undefined, language: Language): string {
+  if (typeof value !== 'number') return String(value ?? '');
+  return new Intl.NumberFormat(language === 'it' ? 'it-IT' : 'en-US', { style: 'currency', currency: 'EUR', useGrouping: 'always' }).format(value);
 }
 
 /** Italian agreement: "Partita IVA non è valida" but "Codice fiscale non è valido". */
@@ -71,6 +78,7 @@ const catalogue: Record<Language, Record<MessageKey, (p: Params) => string>> = {
     positive: (p) => `${p.field} must be greater than zero`,
     minValue: (p) => `${p.field} must be at least ${formatBound(p.min, 'en')}`,
     maxValue: (p) => `${p.field} must be at most ${formatBound(p.max, 'en')}`,
+    maxAmount: (p) => `${p.field} must be at most ${formatEuro(p.max, 'en')}`,
     taken: (p) => `${p.field} is already in use`,
     tierNameRepeated: () => 'Another tier has this name: each tier needs its own',
     tierAbovePrevious: (p) => `${p.field} must be more than ${formatBound(p.min, 'en')}, the previous tier's`,
@@ -91,6 +99,7 @@ const catalogue: Record<Language, Record<MessageKey, (p: Params) => string>> = {
     positive: (p) => `${p.field} deve essere maggiore di zero`,
     minValue: (p) => `${p.field} deve essere almeno ${formatBound(p.min, 'it')}`,
     maxValue: (p) => `${p.field} deve essere al massimo ${formatBound(p.max, 'it')}`,
+    maxAmount: (p) => `${p.field} deve essere al massimo ${formatEuro(p.max, 'it')}`,
     taken: (p) => `${p.field} già in uso`,
     tierNameRepeated: () => 'Un altro livello ha già questo nome: ogni livello ne vuole uno diverso',
     tierAbovePrevious: (p) => `${p.field} deve essere più di ${formatBound(p.min, 'it')}, quelli del livello precedente`,

@@ -96,7 +96,7 @@ describe('the ledger API', () => {
       expect(res.json().error.fields).toEqual([{ field: 'amountCents', message: 'Importo deve essere maggiore di zero' }]);
     }
     const huge = await post({ customerId, programId: fx.pointsProgramId, kind: 'purchase', amountCents: 100_000_001 });
-    expect(huge.json().error.fields[0].message).toBe('Importo deve essere al massimo 100.000');
+    expect(huge.json().error.fields[0].message).toBe('Importo deve essere al massimo 100.000,00\u00a0€');
     const english = await post({ customerId, programId: fx.pointsProgramId, kind: 'purchase', amountCents: 0 }, randomUUID(), 'en');
     expect(english.json().error.fields[0].message).toBe('Amount must be greater than zero');
     expect((await ctx.request({ method: 'GET', url: `/api/admin/ledger?customerId=${customerId}`, token })).json().total).toBe(before);
@@ -288,7 +288,7 @@ describe('purchases too large for the ledger (issue 30)', () => {
     // Beyond the largest amount the contract takes, the bound is said; within it, a product past what a
     // request may move is refused as not valid.
     const refusals = [
-      [100_000_000, 'Importo deve essere al massimo 100.000'],
+      [100_000_000, 'Importo deve essere al massimo 100.000,00\u00a0€'],
       [10_000_000, 'Importo non è valido'],
       [1_000_000, 'Importo non è valido'],
     ] as const;

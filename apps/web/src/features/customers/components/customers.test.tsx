@@ -184,11 +184,11 @@ describe('Clienti', { timeout: 30_000 }, () => {
     expect(await within(drawer).findByText('Nome è obbligatorio')).toBeInTheDocument();
     await user.type(within(drawer).getByRole('textbox', { name: /^Nome/ }), 'Marco');
     await user.type(within(drawer).getByRole('textbox', { name: /^Cognome/ }), 'Neri');
-    await user.type(within(drawer).getByRole('textbox', { name: /^E-mail/ }), 'marco@');
+    await user.type(within(drawer).getByRole('textbox', { name: /^Email/ }), 'marco@');
     await user.click(within(drawer).getByRole('button', { name: 'Crea cliente' }));
     // The contract's wording, the same the API would answer.
     expect(await within(drawer).findByText('Email non è valida')).toBeInTheDocument();
-    await user.type(within(drawer).getByRole('textbox', { name: /^E-mail/ }), 'example.it');
+    await user.type(within(drawer).getByRole('textbox', { name: /^Email/ }), 'example.it');
     await user.click(within(drawer).getByRole('checkbox', { name: 'Marketing' }));
     // Italian unless the operator picks another language.
     expect(within(drawer).getByLabelText(/^Lingua/, { selector: 'input' })).toHaveValue('Italiano');
@@ -276,9 +276,9 @@ describe('Clienti', { timeout: 30_000 }, () => {
     const drawer = await screen.findByRole('dialog', { name: 'Nuovo cliente' });
     await user.type(within(drawer).getByRole('textbox', { name: /^Nome/ }), 'Maria');
     await user.type(within(drawer).getByRole('textbox', { name: /^Cognome/ }), 'Rossi');
-    await user.type(within(drawer).getByRole('textbox', { name: /^E-mail/ }), 'maria.rossi@example.it');
+    await user.type(within(drawer).getByRole('textbox', { name: /^Email/ }), 'maria.rossi@example.it');
     await user.click(within(drawer).getByRole('button', { name: 'Crea cliente' }));
-    const email = within(drawer).getByRole('textbox', { name: /^E-mail/ });
+    const email = within(drawer).getByRole('textbox', { name: /^Email/ });
     await waitFor(() => expect(email).toHaveAccessibleDescription('Email già in uso'));
     expect(within(drawer).queryByText(/Qualcun altro/)).toBeNull();
     expect(within(drawer).getByRole('textbox', { name: /^Cognome/ })).toHaveValue('Rossi');

@@ -128,12 +128,12 @@ describe('Staff', { timeout: 30_000 }, () => {
     expect(await within(dialog).findByText(/^Nome visualizzato è/)).toBeInTheDocument();
     expect(bodies).toEqual([]);
     await user.type(within(dialog).getByRole('textbox', { name: /Nome visualizzato/ }), 'Marco Bianchi');
-    await user.type(within(dialog).getByRole('textbox', { name: /E-mail/ }), 'editor@demo.test');
+    await user.type(within(dialog).getByRole('textbox', { name: /^Email/ }), 'editor@demo.test');
     await user.click(within(dialog).getByRole('button', { name: "Invia l'invito" }));
     expect(await within(dialog).findByText('Esiste già un account con questa e-mail')).toBeInTheDocument();
     expect(bodies).toEqual([{ displayName: 'Marco Bianchi', email: 'editor@demo.test', role: 'editor' }]);
-    await user.clear(within(dialog).getByRole('textbox', { name: /E-mail/ }));
-    await user.type(within(dialog).getByRole('textbox', { name: /E-mail/ }), 'nuovo@example.test');
+    await user.clear(within(dialog).getByRole('textbox', { name: /^Email/ }));
+    await user.type(within(dialog).getByRole('textbox', { name: /^Email/ }), 'nuovo@example.test');
     await user.click(within(dialog).getByRole('button', { name: "Invia l'invito" }));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     expect(bodies.at(-1)).toEqual({ displayName: 'Marco Bianchi', email: 'nuovo@example.test', role: 'editor' });
