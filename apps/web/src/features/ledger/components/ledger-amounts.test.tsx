@@ -52,6 +52,25 @@ describe('the amount of a purchase, typed as an Italian types it', { timeout: 30
     });
   }
 
+  // Ending in a zero, Mantine hands the amount over as its own text ("24.50", a point for the decimals)
+  // until the field is left; Enter moves on without leaving it. Read as Italian text, that was 2.450,00 €.
+  for (const [typed, cents, shown] of [
+    ['24,50', 2450, '24,50 €'],
+    ['1.234,10', 123_410, '1.234,10 €'],
+  ] as const) {
+    it(`reads "${typed}" as ${shown} when Enter moves on from the field`, async () => {
+      document.cookie = 'XSRF-TOKEN=t; path=/';
+      const user = userEvent.setup();
+      const bodies = renderPurchase();
+      const dialog = await screen.findByRole('dialog', { name: 'Registra acquisto' });
+      await user.type(within(dialog).getByRole('textbox', { name: /Importo/ }), `${typed}{Enter}`);
+      expect(await within(dialog).findByText(shown)).toBeInTheDocument();
+      await user.click(within(dialog).getByRole('button', { name: 'Conferma' }));
+      await waitFor(() => expect(bodies).toHaveLength(1));
+      expect(bodies[0]).toMatchObject({ kind: 'purchase', amountCents: cents });
+    });
+  }
+
   for (const typed of ['-5', '0', '0,00']) {
     it(`refuses "${typed}" with a message on the field, sending nothing`, async () => {
       document.cookie = 'XSRF-TOKEN=t; path=/';
