@@ -142,7 +142,10 @@ const texts = {
     en: (p) => `${fieldLabel(String(p['field']), 'en')}: there is no placeholder {{${p['placeholder']}}} (you can use ${p['allowed']})`,
   },
   // A send time already gone is refused, never moved to now (the editor says the same on its field).
-  send_time_past: { it: 'Invia il: scegli un momento futuro', en: 'Send at: choose a time in the future' },
+  send_time_past: {
+    it: (p) => `${fieldLabel(String(p['field'] ?? 'scheduledAt'), 'it')}: scegli un momento futuro`,
+    en: (p) => `${fieldLabel(String(p['field'] ?? 'scheduledAt'), 'en')}: choose a time in the future`,
+  },
   campaign_not_editable: {
     en: 'This action is not possible in the current state: the campaign is already sending, sent or cancelled',
     it: 'Questa azione non è possibile nello stato attuale: la campagna è già in invio, inviata o annullata',

@@ -245,7 +245,7 @@ const fieldLabels: Record<Language, Record<string, string>> = {
     inactiveDays: 'Giorni senza acquisti',
     birthdayMonth: 'Mese del compleanno',
     joinedAfter: 'Iscritto dal',
-    scheduledAt: 'Invio il',
+    scheduledAt: 'Invia il',
     importJob: 'Importazione',
     mapping: 'Abbinamento colonne',
     dryRun: 'Prova',

@@ -3,6 +3,7 @@ import { useDebouncedValue } from '@mantine/hooks';
 import { modals } from '@mantine/modals';
 import type { Campaign, CampaignAudience } from '@sf/contract/campaigns';
 import { CAMPAIGN_BOUNDS, createCampaignSchema, isBlankBody } from '@sf/contract/campaigns';
+import { errorText } from '@sf/contract/error-texts';
 import { message } from '@sf/contract/messages';
 import { useQueryClient } from '@tanstack/react-query';
 import { useMemo, type ReactNode, type Ref } from 'react';
@@ -211,7 +212,7 @@ export function CampaignEditor({ campaign, programOptions, merchantOptions, rend
     }
     // The API's rule: a time already gone is refused, in words, rather than moved to now unsaid.
     if (options.localTime && Date.parse(wallClockToInstant(options.localTime, format.timeZone)) <= Date.now()) {
-      form.setError('scheduledAt', { type: 'future', message: t('errors.scheduledInPast') }, { shouldFocus: true });
+      form.setError('scheduledAt', { type: 'future', message: errorText('send_time_past', currentLanguage(), { field: 'scheduledAt' }) }, { shouldFocus: true });
       return false;
     }
     return true;
