@@ -82,7 +82,7 @@ function EntryForm({ kind, onClose, customer: presetCustomer, renderCustomerPick
     const member = memberOf(values.programId);
     const balance = (inStamps ? member?.stamps : member?.balance) ?? 0;
     if (requested <= 0 || requested <= balance) return null;
-    return t('dialog.overBalance', { balance: format.number(balance), value: format.number(requested), unit: inStamps ? t('dialog.unitStamps') : t('dialog.unitPoints') });
+    return t('dialog.overBalance', { balance: format.number(balance), value: format.number(requested), unit: t(inStamps ? 'dialog.unitStamps' : 'dialog.unitPoints', { count: balance }) });
   };
 
   /** Cents are the smallest money there is: a third decimal is refused by name, never rounded away. */
@@ -138,8 +138,11 @@ function EntryForm({ kind, onClose, customer: presetCustomer, renderCustomerPick
 
   const amountCents = euroToCents(form.watch('amountCents')) ?? 0;
   const preview = program && kind === 'purchase' ? previewPurchase(program, amountCents, membership?.tier ?? null, toNumber(form.watch('stamps')) ?? 1) : null;
-  const unit = isStamps ? t('dialog.unitStamps') : t('dialog.unitPoints');
   const value = isStamps ? toNumber(form.watch('stamps')) : toNumber(form.watch('points'));
+  // "1 punto", "-1 punto", "5 punti": the word agrees with the number.
+  const count = Math.abs(value ?? 0);
+  const unit = t(isStamps ? 'dialog.unitStamps' : 'dialog.unitPoints', { count });
+  const available = (isStamps ? membership?.stamps : membership?.balance) ?? 0;
 
   if (step === 'confirm') {
     return (
@@ -151,10 +154,10 @@ function EntryForm({ kind, onClose, customer: presetCustomer, renderCustomerPick
         <Alert color="blue" role="status">
           {kind === 'purchase' && preview
             ? preview.stamps > 0
-              ? t('dialog.willEarnStamps', { stamps: format.number(preview.stamps) })
-              : t('dialog.willEarnPoints', { points: format.number(preview.points) })
+              ? t('dialog.willEarnStamps', { count: preview.stamps, stamps: format.number(preview.stamps) })
+              : t('dialog.willEarnPoints', { count: preview.points, points: format.number(preview.points) })
             : kind === 'redeem'
-              ? t('dialog.willRedeem', { value: format.number(value ?? 0), unit })
+              ? t('dialog.willRedeem', { count, value: format.number(value ?? 0), unit })
               : t('dialog.willAdjust', { value: `${(value ?? 0) > 0 ? '+' : ''}${format.number(value ?? 0)}`, unit })}
         </Alert>
         {kind === 'purchase' && preview && preview.points === 0 && preview.stamps === 0 && program?.minSpendCents ? <Text size="sm">{t('dialog.belowMinSpend')}</Text> : null}
@@ -276,7 +279,7 @@ function EntryForm({ kind, onClose, customer: presetCustomer, renderCustomerPick
                   kind === 'purchase' || !program || !memberships.data
                     ? undefined
                     : kind === 'redeem'
-                      ? t('dialog.available', { balance: format.number((isStamps ? membership?.stamps : membership?.balance) ?? 0), unit: isStamps ? t('dialog.unitStamps') : t('dialog.unitPoints') })
+                      ? t('dialog.available', { count: available, balance: format.number(available), unit: t(isStamps ? 'dialog.unitStamps' : 'dialog.unitPoints', { count: available }) })
                       : t('dialog.balanceNow', { balance: balanceWords(t, format.number, program?.type, membership?.balance ?? 0, membership?.stamps ?? 0) })
                 }
                 error={fieldState.error?.message}

@@ -87,6 +87,17 @@ describe('ledger actions and Movimenti', { timeout: 30_000 }, () => {
     await waitFor(() => expect(body).toEqual({ customerId: CUSTOMER_ID, programId: program().id, kind: 'adjust', points: -50, reason: 'Errore di cassa' }));
   });
 
+  it('says one point in the singular: "Rettifica di -1 punto"', async () => {
+    server.use(http.get(`/api/admin/customers/${CUSTOMER_ID}/memberships`, () => HttpResponse.json({ items: [membership()] })));
+    const user = userEvent.setup();
+    renderDialog('adjust');
+    const dialog = await screen.findByRole('dialog', { name: 'Rettifica punti' });
+    await user.type(within(dialog).getByRole('textbox', { name: /Punti \(con segno/ }), '-1');
+    await user.type(within(dialog).getByRole('textbox', { name: /Motivo/ }), 'Errore di cassa');
+    await user.click(within(dialog).getByRole('button', { name: 'Continua' }));
+    expect(await within(dialog).findByText('Rettifica di -1 punto')).toBeInTheDocument();
+  });
+
   it('filters the ledger through the URL and reverses an entry only after confirming with a reason', async () => {
     document.cookie = 'XSRF-TOKEN=t; path=/';
     const user = userEvent.setup();
