@@ -1,6 +1,7 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
+import { Modal } from '@mantine/core';
 import { useState } from 'react';
 import { describe, expect, it } from 'vitest';
 import { server } from '../../../testing/msw-server.ts';
@@ -52,5 +53,23 @@ describe('the customer picker of the Azioni dialogs', { timeout: 30_000 }, () =>
     // Once chosen, Enter sends the form as before.
     await user.type(field, '{Enter}');
     expect(submits).toEqual([`Bianchi Giulia · ${holder.cardNumber}`]);
+  });
+
+  it('lets the first Esc close the dialog it opens in, while it has nothing to show', async () => {
+    const closes: string[] = [];
+    function InDialog() {
+      const [value, setValue] = useState<PickedCustomer | null>(null);
+      return (
+        <Modal opened onClose={() => closes.push('closed')} title="Registra acquisto">
+          <CustomerPicker label="Cliente" value={value} onChange={setValue} autoFocus />
+        </Modal>
+      );
+    }
+    const user = userEvent.setup();
+    renderWithProviders(<InDialog />, { route: '/', user: { role: 'admin' } });
+    // The dialog gives the picker the focus, as Azioni's "Registra acquisto" does.
+    await waitFor(() => expect(screen.getByRole('combobox', { name: 'Cliente' })).toHaveFocus());
+    await user.keyboard('{Escape}');
+    expect(closes).toEqual(['closed']);
   });
 });

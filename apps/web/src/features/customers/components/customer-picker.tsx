@@ -42,8 +42,17 @@ export function CustomerPicker({ label, placeholder, value, onChange, required, 
     if (value && !found.some((option) => option.value === value.id)) found.unshift({ value: value.id, label: value.label });
     return found;
   }, [isSearching, query.data, value]);
+  const nothingFoundMessage = isSearching && query.data ? '—' : undefined;
+  // A searchable Select opens its dropdown on focus, empty until two letters are typed. Open but
+  // invisible, it still took the first Esc for itself: in a dialog that opens on this field, Esc then
+  // did nothing a person could see. Open only with something to show.
+  const [isOpen, setIsOpen] = useState(false);
+  const hasSomethingToShow = options.length > 0 || nothingFoundMessage !== undefined;
   return (
     <Select
+      dropdownOpened={isOpen && hasSomethingToShow}
+      onDropdownOpen={() => setIsOpen(true)}
+      onDropdownClose={() => setIsOpen(false)}
       label={label}
       placeholder={placeholder}
       required={required}
@@ -62,7 +71,7 @@ export function CustomerPicker({ label, placeholder, value, onChange, required, 
       onKeyDown={(event) => {
         if (event.key === 'Enter' && search.trim() !== (value?.label ?? '')) event.preventDefault();
       }}
-      nothingFoundMessage={isSearching && query.data ? '—' : undefined}
+      nothingFoundMessage={nothingFoundMessage}
       error={error}
     />
   );
