@@ -5,7 +5,6 @@ import { useTranslation } from 'react-i18next';
 import { describeApiError } from '../../../lib/api-client.ts';
 import { isApiError } from '../../../lib/api-error.ts';
 import { useFormatters } from '../../../lib/format.ts';
-import { notifySuccess } from '../../../lib/notify.ts';
 import { useCustomerBalances } from '../api/get-customer-balances.ts';
 import { useRewards } from '../api/get-rewards.ts';
 import { useRedeemReward } from '../api/redeem-reward.ts';
@@ -76,10 +75,8 @@ function RedeemForm({ onClose, customer: preset, renderCustomerPicker }: Omit<Pr
         redeem.mutate(
           { customerId: customer.id, rewardId, idempotencyKey: key.current },
           {
-            onSuccess: (result) => {
-              notifySuccess(t('redeem.doneToast', { code: result.voucher.code }));
-              setDone(result);
-            },
+            // Said by the dialog itself, code and all (no toast as well: top right, it lay over "Fatto").
+            onSuccess: (result) => setDone(result),
             onError: (error) => {
               // A refusal carries the API's own words (stamps or points, the figures); the rest a generic text.
               setFailure(isApiError(error) && error.status >= 400 && error.status < 500 && error.message ? error.message : describeApiError(error));
