@@ -13,7 +13,9 @@ export const theme = createTheme({
     // positions it when the field mounts: a forced layout per Select, ~20 ms of a list's first render
     // with its filters (decision 010). A closed Select has no dropdown now; it renders on opening.
     // A plain object, not `Select.extend`: the sign-in page's chunk carries this theme and has no Select.
-    Select: { defaultProps: { comboboxProps: { keepMounted: false } } },
+    // A searchable Select shows its chosen label ("Tutte le province") as its search: focused, the label is
+    // selected, so typing "MI" searches for MI instead of landing inside the label ("Tutte le prMIovince").
+    Select: { defaultProps: { comboboxProps: { keepMounted: false }, onFocus: (event: { currentTarget: HTMLInputElement }) => event.currentTarget.select() } },
     // A badge in a narrow table column was cut to "ATTI…", "ACCRE…" at 1366 px: a badge is never
     // narrower than its word.
     Badge: { styles: { root: { minWidth: 'max-content' } } },

@@ -17,6 +17,7 @@ const schema = z.object({
   isActive: z.enum(['true', 'false']).transform((value) => value === 'true').optional(),
   from: z.string().optional(),
   to: z.string().optional(),
+  province: z.string().optional(),
 });
 
 const rows: Row[] = [{ id: '1', name: 'Bar Centrale' }];
@@ -43,6 +44,18 @@ function Screen() {
           width: 150,
         },
         { type: 'period', from: 'from', to: 'to', labels: { from: 'Dal', to: 'Al' }, width: 160, isInstant: true },
+        {
+          type: 'select',
+          field: 'province',
+          label: 'Provincia',
+          allLabel: 'Tutte le province',
+          options: [
+            { value: 'MI', label: 'Milano (MI)' },
+            { value: 'TO', label: 'Torino (TO)' },
+          ],
+          width: 200,
+          isSearchable: true,
+        },
       ]}
       columns={[{ id: 'name', header: 'Nome', sortField: 'name', cell: (row) => row.name }]}
       getRowId={(row) => row.id}
@@ -93,5 +106,17 @@ describe('ListPage', () => {
     await user.clear(last);
     await user.type(last, '5/3/2026');
     await waitFor(() => expect(to()).toBe('2026-03-05T22:59:59.999Z'));
+  });
+
+  it('searches a long filter by typing over the label it shows, not inside it', async () => {
+    const user = userEvent.setup();
+    const { router } = renderWithProviders(<Screen />, { route: '/shops', user: { role: 'admin' } });
+    const province = screen.getByRole('combobox', { name: 'Provincia' });
+    expect(province).toHaveValue('Tutte le province');
+    await user.click(province);
+    await user.keyboard('MI');
+    expect(province).toHaveValue('MI');
+    await user.click(await screen.findByRole('option', { name: 'Milano (MI)' }));
+    await waitFor(() => expect(router.state.location.search).toBe('?province=MI'));
   });
 });

@@ -68,7 +68,8 @@ export function DashboardFilterBar({ filters, onChange, programOptions, merchant
         onChange={(value) => onChange({ ...filters, merchantId: value && value !== 'all' ? value : undefined })}
         allowDeselect={false}
         searchable
-        onFocus={onOptionsWanted}
+        // Focus opens a searchable Select's dropdown: onDropdownOpen asks for the options (its onFocus is the
+        // theme's, which selects the label for typing over it).
         onDropdownOpen={onOptionsWanted}
         w={220}
       />
