@@ -1,13 +1,12 @@
 import { Drawer, Skeleton, Stack } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import type { NewsPost } from '@sf/contract/news';
-import { lazy, Suspense, useCallback, useEffect, useRef } from 'react';
+import { lazy, Suspense, useCallback } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useBlocker } from 'react-router';
 import { FailureAlert } from '../../../components/ui/failure-alert.tsx';
 import { isBlockingFailure, StaleDataNotice } from '../../../components/ui/stale-data-notice.tsx';
+import { UnsavedChangesScope, useUnsavedChangesGuard } from '../../../components/ui/unsaved-changes.tsx';
 import { useNewsPost } from '../api/get-news-post.ts';
-import { useConfirm } from '../hooks/use-confirm.tsx';
 import { useEditorTarget } from '../hooks/use-news-search-params.ts';
 
 // The form brings the rich-text editor (tiptap, ProseMirror) and the date picker, ~150 KiB on the
@@ -23,11 +22,9 @@ const formFallback = (
 function ExistingPostEditor({
   id,
   onDeleted,
-  onDirtyChange,
 }: {
   id: number;
   onDeleted: () => void;
-  onDirtyChange: (isDirty: boolean) => void;
 }) {
   const { t } = useTranslation('news');
   const query = useNewsPost(id);
@@ -53,7 +50,6 @@ function ExistingPostEditor({
         post={query.data}
         onCreated={() => undefined}
         onDeleted={onDeleted}
-        onDirtyChange={onDirtyChange}
         onReload={reload}
       />
     </Stack>
@@ -61,8 +57,9 @@ function ExistingPostEditor({
 }
 
 /**
- * The editor lives in a drawer addressed by `?post=`. Esc, the close button and the overlay all go
- * through the unsaved-changes check; the drawer traps focus while open.
+ * The editor lives in a drawer addressed by `?post=`. Esc, the close button, the overlay and Back all
+ * go through the unsaved-changes check (`useUnsavedChangesGuard`, every drawer's); the drawer traps
+ * focus while open.
  */
 export function NewsEditorDrawer() {
   const { t } = useTranslation('news');
@@ -70,58 +67,12 @@ export function NewsEditorDrawer() {
   // The same query as the form's (one request): the title follows whether the post could be read.
   const post = useNewsPost(typeof target === 'number' ? target : null);
   const isPhone = useMediaQuery('(max-width: 48em)');
-  const confirm = useConfirm();
-  const isDirtyRef = useRef(false);
-  const onDirtyChange = useCallback((isDirty: boolean) => {
-    isDirtyRef.current = isDirty;
-  }, []);
-
-  const forceClose = useCallback(() => {
-    isDirtyRef.current = false;
-    close();
-  }, [close]);
-
-  const requestClose = useCallback(async () => {
-    if (isDirtyRef.current) {
-      const isConfirmed = await confirm({
-        title: t('confirm.discard.title'),
-        message: t('confirm.discard.message'),
-        confirmLabel: t('confirm.discard.confirm'),
-        isDanger: true,
-      });
-      if (!isConfirmed) return;
-    }
-    forceClose();
-  }, [confirm, forceClose, t]);
-
-  // The back button (or any link) leaving the post with unsaved changes asks first, like the close button.
-  const blocker = useBlocker(({ currentLocation, nextLocation }) => {
-    if (!isDirtyRef.current) return false;
-    const post = (location: { search: string }) => new URLSearchParams(location.search).get('post');
-    return currentLocation.pathname !== nextLocation.pathname || post(currentLocation) !== post(nextLocation);
-  });
-  const isAskingRef = useRef(false);
-  useEffect(() => {
-    if (blocker.state !== 'blocked' || isAskingRef.current) return;
-    isAskingRef.current = true;
-    void confirm({
-      title: t('confirm.discard.title'),
-      message: t('confirm.discard.message'),
-      confirmLabel: t('confirm.discard.confirm'),
-      isDanger: true,
-    }).then((isConfirmed) => {
-      isAskingRef.current = false;
-      if (isConfirmed) {
-        isDirtyRef.current = false;
-        blocker.proceed();
-      } else blocker.reset();
-    });
-  }, [blocker, confirm, t]);
+  const guard = useUnsavedChangesGuard({ param: 'post', close });
 
   return (
     <Drawer
       opened={target !== null}
-      onClose={() => void requestClose()}
+      onClose={() => void guard.requestClose()}
       position="right"
       size={isPhone ? '100%' : 'xl'}
       // Nothing to edit over a read that failed: the entity alone above the alert that says why.
@@ -129,23 +80,24 @@ export function NewsEditorDrawer() {
       closeButtonProps={{ 'aria-label': t('editor.close') }}
       padding="lg"
     >
-      <Suspense fallback={formFallback}>
-        {target === 'new' && (
-          <NewsPostForm
-            key="new"
-            onCreated={(post) => {
-              isDirtyRef.current = false;
-              show(post.id);
-            }}
-            onDeleted={forceClose}
-            onDirtyChange={onDirtyChange}
-            onReload={async () => undefined}
-          />
-        )}
-        {typeof target === 'number' && (
-          <ExistingPostEditor key={target} id={target} onDeleted={forceClose} onDirtyChange={onDirtyChange} />
-        )}
-      </Suspense>
+      <UnsavedChangesScope guard={guard}>
+        <Suspense fallback={formFallback}>
+          {target === 'new' && (
+            <NewsPostForm
+              key="new"
+              onCreated={(post) => {
+                guard.forgetEdits();
+                show(post.id);
+              }}
+              onDeleted={guard.closeSaved}
+              onReload={async () => undefined}
+            />
+          )}
+          {typeof target === 'number' && (
+            <ExistingPostEditor key={target} id={target} onDeleted={guard.closeSaved} />
+          )}
+        </Suspense>
+      </UnsavedChangesScope>
     </Drawer>
   );
 }

@@ -6,9 +6,9 @@ import { IconAlertTriangle } from '@tabler/icons-react';
 import { useEffect } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
+import { useReportUnsavedChanges } from '../../../components/ui/unsaved-changes.tsx';
 import { useFormatters } from '../../../lib/format.ts';
 import { currentLanguage } from '../../../lib/i18n.ts';
-import { useBeforeUnload } from '../hooks/use-before-unload.ts';
 import { useNewsPostCommands } from '../hooks/use-news-post-commands.ts';
 import { emptyNewsForm, newsFormFromPost, newsFormResolver, type NewsFormValues, type SaveIntent } from '../lib/news-form.ts';
 import { NewsAudienceFields } from './news-audience-fields.tsx';
@@ -23,7 +23,6 @@ type Props = {
   post?: NewsPost | undefined;
   onCreated: (post: NewsPost) => void;
   onDeleted: () => void;
-  onDirtyChange: (isDirty: boolean) => void;
   onReload: () => Promise<NewsPost | undefined>;
 };
 
@@ -31,7 +30,7 @@ type Props = {
  * A news post being written or changed: the form's state and its tabs (write, preview, history). The
  * fields live in news-*-fields.tsx, what the buttons do in use-news-post-commands.ts.
  */
-export function NewsPostForm({ post, onCreated, onDeleted, onDirtyChange, onReload }: Props) {
+export function NewsPostForm({ post, onCreated, onDeleted, onReload }: Props) {
   const { t, i18n } = useTranslation('news');
   const format = useFormatters();
 
@@ -46,8 +45,8 @@ export function NewsPostForm({ post, onCreated, onDeleted, onDirtyChange, onRelo
   const publishMode = useWatch({ control, name: 'publishMode' });
   const commands = useNewsPostCommands(form, { post, onCreated, onDeleted, onReload });
 
-  useEffect(() => onDirtyChange(isDirty), [isDirty, onDirtyChange]);
-  useBeforeUnload(isDirty);
+  // The drawer asks before Esc, Back or a reload throws these edits away.
+  useReportUnsavedChanges(isDirty);
 
   // Messages already on screen follow a language switch.
   useEffect(() => {

@@ -13,7 +13,7 @@ import { useRunNewsPostAction, type NewsAction } from '../api/run-news-post-acti
 import { useUpdateNewsPost } from '../api/update-news-post.ts';
 import { newsFormFromPost, toCreateBody, toUpdateBody, type NewsFormValues, type SaveIntent } from '../lib/news-form.ts';
 import { wallClockToInstant } from '../../../lib/time-zone.ts';
-import { useConfirm } from './use-confirm.tsx';
+import { useConfirm } from '../../../hooks/use-confirm.tsx';
 
 const FORM_FIELDS = new Set<string>(['title', 'summary', 'body', 'coverImageId', 'audience', 'audienceId', 'publishAt', 'pinned']);
 

@@ -5,10 +5,13 @@ import { useTranslation } from 'react-i18next';
 
 export type ConfirmOptions = { title: string; message: string; confirmLabel: string; isDanger?: boolean };
 
-/** A confirmation dialog as a promise: `if (await confirm(...))` reads like the rule it enforces. */
+/**
+ * A confirmation dialog as a promise: `if (await confirm(...))` reads like the rule it enforces. Shared
+ * by every feature (the unsaved-changes guard of the drawers, the news editor's commands).
+ */
 export function useConfirm() {
   const modals = useModals();
-  const { t } = useTranslation('news');
+  const { t } = useTranslation('records');
   return useCallback(
     ({ title, message, confirmLabel, isDanger = false }: ConfirmOptions) =>
       new Promise<boolean>((resolve) => {
