@@ -18,6 +18,8 @@ export type DateFieldProps = {
   withAsterisk?: boolean | undefined;
   /** A day far from today (a birth date): the calendar opens on the decades, to pick the year first. */
   isYearFirst?: boolean | undefined;
+  /** Receives the field's input, so a form can move the focus to it (react-hook-form's `field.ref`). */
+  focusRef?: Ref<HTMLInputElement> | undefined;
 };
 
 export type DateTimeFieldProps = {

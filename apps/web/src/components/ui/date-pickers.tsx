@@ -54,11 +54,12 @@ function calendarLabels(t: ReturnType<typeof useTranslation>['t']) {
   return Object.fromEntries(names.map((name) => [name, t(name)]));
 }
 
-export function DateFieldInput({ label, description, value, onChange, onBlur, error, w, minDate, maxDate, clearable, readOnly, withAsterisk, isYearFirst }: DateFieldProps) {
+export function DateFieldInput({ label, description, value, onChange, onBlur, error, w, minDate, maxDate, clearable, readOnly, withAsterisk, isYearFirst, focusRef }: DateFieldProps) {
   const { language, t } = useLanguage();
   return (
     <DatesProvider settings={settingsFor(language)}>
       <DateInput
+        ref={focusRef}
         label={label}
         description={description}
         value={value || null}

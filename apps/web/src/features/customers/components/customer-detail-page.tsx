@@ -150,7 +150,7 @@ export function CustomerDetailPage({ customerId, listHref, actions, memberships,
       {memberships?.(customer)}
       {ledger?.(customer)}
       {messages?.(customer)}
-      <CustomerFormDrawer isOpen={editor.target !== null} customer={customer} onClose={editor.close} onSaved={() => editor.close()} />
+      <CustomerFormDrawer param="edit" isOpen={editor.target !== null} customer={customer} onClose={editor.close} onSaved={() => editor.close()} />
     </Stack>
   );
 }

@@ -6,6 +6,7 @@ import { useEffect, useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
+import { UnsavedChangesScope, useReportUnsavedChanges, useUnsavedChangesGuard } from '../../../components/ui/unsaved-changes.tsx';
 import { describeApiError } from '../../../lib/api-client.ts';
 import { hasFieldErrors } from '../../../lib/api-error.ts';
 import { applyServerFieldErrors, contractResolver, useRevalidateOnLanguageChange } from '../../../lib/form-resolver.ts';
@@ -98,6 +99,7 @@ function CustomerForm({ customer, onSaved }: { customer: Customer | null; onSave
   const create = useCreateCustomer();
   const update = useUpdateCustomer();
   const { errors } = form.formState;
+  useReportUnsavedChanges(form.formState.isDirty);
   const programs = useEnrollingPrograms(!customer);
   // One active program: the new customer joins it unless the operator says otherwise.
   useEffect(() => {
@@ -139,7 +141,7 @@ function CustomerForm({ customer, onSaved }: { customer: Customer | null; onSave
           <Controller
             control={form.control}
             name="birthDate"
-            render={({ field }) => <DateField label={t('form.birthDate')} value={field.value ?? ''} onChange={field.onChange} onBlur={field.onBlur} error={errors.birthDate?.message} clearable isYearFirst />}
+            render={({ field }) => <DateField focusRef={field.ref} label={t('form.birthDate')} value={field.value ?? ''} onChange={field.onChange} onBlur={field.onBlur} error={errors.birthDate?.message} clearable isYearFirst />}
           />
           <TextInput label={t('form.city')} {...form.register('city')} error={errors.city?.message} />
         </SimpleGrid>
@@ -148,6 +150,7 @@ function CustomerForm({ customer, onSaved }: { customer: Customer | null; onSave
           name="province"
           render={({ field }) => (
             <Select
+              ref={field.ref}
               label={t('form.province')}
               searchable
               clearable
@@ -165,6 +168,7 @@ function CustomerForm({ customer, onSaved }: { customer: Customer | null; onSave
           name="language"
           render={({ field }) => (
             <Select
+              ref={field.ref}
               label={t('form.language')}
               description={t('form.languageHint')}
               allowDeselect={false}
@@ -184,6 +188,7 @@ function CustomerForm({ customer, onSaved }: { customer: Customer | null; onSave
               name="programId"
               render={({ field }) => (
                 <Select
+                  ref={field.ref}
                   label={t('form.program')}
                   description={t('form.programHint')}
                   placeholder={programs?.length === 0 ? t('form.noProgram') : undefined}
@@ -219,13 +224,32 @@ function CustomerForm({ customer, onSaved }: { customer: Customer | null; onSave
   );
 }
 
-type Props = { isOpen: boolean; customer: Customer | null; onClose: () => void; onSaved: (customer: Customer) => void };
+type Props = {
+  isOpen: boolean;
+  /** The search parameter that addresses the drawer (`?customer=new`, `?edit=1`): leaving it with unsaved edits asks first. */
+  param: string;
+  customer: Customer | null;
+  onClose: () => void;
+  onSaved: (customer: Customer) => void;
+};
 
-export function CustomerFormDrawer({ isOpen, customer, onClose, onSaved }: Props) {
+export function CustomerFormDrawer({ isOpen, param, customer, onClose, onSaved }: Props) {
   const { t } = useTranslation('customers');
+  const guard = useUnsavedChangesGuard({ param, close: onClose });
   return (
-    <Drawer opened={isOpen} onClose={onClose} position="right" size="lg" title={customer ? t('form.editTitle') : t('form.newTitle')} closeButtonProps={{ 'aria-label': t('form.close') }}>
-      {isOpen ? <CustomerForm key={customer?.id ?? 'new'} customer={customer} onSaved={onSaved} /> : null}
+    <Drawer opened={isOpen} onClose={() => void guard.requestClose()} position="right" size="lg" title={customer ? t('form.editTitle') : t('form.newTitle')} closeButtonProps={{ 'aria-label': t('form.close') }}>
+      <UnsavedChangesScope guard={guard}>
+        {isOpen ? (
+          <CustomerForm
+            key={customer?.id ?? 'new'}
+            customer={customer}
+            onSaved={(saved) => {
+              guard.forgetEdits();
+              onSaved(saved);
+            }}
+          />
+        ) : null}
+      </UnsavedChangesScope>
     </Drawer>
   );
 }

@@ -124,6 +124,7 @@ export function CustomersPage({ programOptions, hrefFor }: Props) {
       {hasDrawer ? (
         <Suspense fallback={null}>
           <CustomerFormDrawer
+            param="customer"
             isOpen={drawer.target === 'new'}
             customer={null}
             onClose={drawer.close}

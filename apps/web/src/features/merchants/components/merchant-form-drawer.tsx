@@ -9,6 +9,7 @@ import { z } from 'zod';
 import { useCan } from '../../../components/can.tsx';
 import { FailureAlert } from '../../../components/ui/failure-alert.tsx';
 import { isBlockingFailure, StaleDataNotice } from '../../../components/ui/stale-data-notice.tsx';
+import { UnsavedChangesScope, useReportUnsavedChanges, useUnsavedChangesGuard } from '../../../components/ui/unsaved-changes.tsx';
 import { describeApiError } from '../../../lib/api-client.ts';
 import { hasFieldErrors } from '../../../lib/api-error.ts';
 import { applyServerFieldErrors, contractResolver, useRevalidateOnLanguageChange } from '../../../lib/form-resolver.ts';
@@ -84,6 +85,7 @@ function MerchantForm({ merchant, onDone }: { merchant: Merchant | null; onDone:
     resolver: contractResolver<Values>(loadSchema),
   });
   useRevalidateOnLanguageChange(form);
+  useReportUnsavedChanges(form.formState.isDirty);
   const create = useCreateMerchant();
   const update = useUpdateMerchant();
   const { errors } = form.formState;
@@ -136,8 +138,10 @@ function MerchantForm({ merchant, onDone }: { merchant: Merchant | null; onDone:
               label={t('form.category')}
               required
               data={MERCHANT_CATEGORIES.map((value) => ({ value, label: t(`category.${value}`) }))}
+              ref={field.ref}
               value={field.value}
               onChange={(value) => field.onChange(value ?? 'other')}
+              onBlur={field.onBlur}
               allowDeselect={false}
               error={errors.category?.message}
             />
@@ -158,6 +162,7 @@ function MerchantForm({ merchant, onDone }: { merchant: Merchant | null; onDone:
                 required
                 searchable
                 data={[...PROVINCES]}
+                ref={field.ref}
                 value={field.value || null}
                 onChange={(value) => field.onChange(value ?? '')}
                 onBlur={field.onBlur}
@@ -233,33 +238,48 @@ function StatusActions({ merchant }: { merchant: Merchant }) {
 
 type Props = { target: string | null; onClose: () => void; onCreated: (id: string) => void };
 
-/** The merchant's form in a drawer addressed by `?merchant=new` or `?merchant=<id>`. */
+/**
+ * The merchant's form in a drawer addressed by `?merchant=new` or `?merchant=<id>`; Esc, ✕, the overlay
+ * and Back ask before throwing unsaved edits away.
+ */
 export function MerchantFormDrawer({ target, onClose, onCreated }: Props) {
   const { t } = useTranslation('merchants');
   const id = target && target !== 'new' ? target : null;
   const query = useMerchant(id);
   const merchant = query.data ?? null;
+  const guard = useUnsavedChangesGuard({ param: 'merchant', close: onClose });
   return (
     <Drawer
       opened={target !== null}
-      onClose={onClose}
+      onClose={() => void guard.requestClose()}
       position="right"
       size="lg"
       // Nothing to edit over a read that failed: the entity alone above the alert that says why.
       title={target === 'new' ? t('form.newTitle') : isBlockingFailure(query) ? t('form.readFailedTitle') : t('form.editTitle')}
       closeButtonProps={{ 'aria-label': t('form.close') }}
     >
-      {target === 'new' ? <MerchantForm key="new" merchant={null} onDone={(saved) => onCreated(saved.id)} /> : null}
-      {id && !merchant && query.isPending ? <Loader aria-label={t('form.loading')} /> : null}
-      {id && isBlockingFailure(query) ? <FailureAlert error={query.error} missing={{ title: t('form.notFound.title'), text: t('form.notFound.text') }} /> : null}
-      {merchant ? (
-        <Stack gap="md">
-          {/* A failed refetch keeps the form and what was typed in it, under a notice that says so. */}
-          <StaleDataNotice query={query} />
-          <StatusActions merchant={merchant} />
-          <MerchantForm key={merchant.id} merchant={merchant} onDone={() => undefined} />
-        </Stack>
-      ) : null}
+      <UnsavedChangesScope guard={guard}>
+        {target === 'new' ? (
+          <MerchantForm
+            key="new"
+            merchant={null}
+            onDone={(saved) => {
+              guard.forgetEdits();
+              onCreated(saved.id);
+            }}
+          />
+        ) : null}
+        {id && !merchant && query.isPending ? <Loader aria-label={t('form.loading')} /> : null}
+        {id && isBlockingFailure(query) ? <FailureAlert error={query.error} missing={{ title: t('form.notFound.title'), text: t('form.notFound.text') }} /> : null}
+        {merchant ? (
+          <Stack gap="md">
+            {/* A failed refetch keeps the form and what was typed in it, under a notice that says so. */}
+            <StaleDataNotice query={query} />
+            <StatusActions merchant={merchant} />
+            <MerchantForm key={merchant.id} merchant={merchant} onDone={() => undefined} />
+          </Stack>
+        ) : null}
+      </UnsavedChangesScope>
     </Drawer>
   );
 }

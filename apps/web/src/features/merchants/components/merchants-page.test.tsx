@@ -145,4 +145,36 @@ describe('Esercenti', { timeout: 30_000 }, () => {
     await user.click(within(confirm).getByRole('button', { name: 'Sospendi' }));
     await waitFor(() => expect(patch).toEqual({ status: 'suspended', version: 2 }));
   });
+
+  it('asks before Esc throws away a changed Insegna: "Annulla" keeps it, confirming discards it; unchanged, Esc closes at once', async () => {
+    const user = userEvent.setup();
+    const current = merchant();
+    answerList([current]);
+    server.use(http.get(`/api/admin/merchants/${current.id}`, () => HttpResponse.json(current)));
+    const { router } = renderWithProviders(<MerchantsPage />, { route: `/merchants?merchant=${current.id}`, user: admin });
+    let drawer = await screen.findByRole('dialog', { name: 'Modifica esercente' });
+    const sign = await within(drawer).findByRole('textbox', { name: 'Insegna' });
+    await user.clear(sign);
+    await user.type(sign, 'Bar Nuovo');
+
+    await user.keyboard('{Escape}');
+    const warning = await screen.findByRole('dialog', { name: 'Scartare le modifiche?' });
+    await user.click(within(warning).getByRole('button', { name: 'Annulla' }));
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Scartare le modifiche?' })).not.toBeInTheDocument());
+    expect(router.state.location.search).toBe(`?merchant=${current.id}`);
+    expect(within(drawer).getByRole('textbox', { name: 'Insegna' })).toHaveValue('Bar Nuovo');
+
+    await user.click(within(drawer).getByRole('button', { name: 'Chiudi' }));
+    const again = await screen.findByRole('dialog', { name: 'Scartare le modifiche?' });
+    await user.click(within(again).getByRole('button', { name: 'Scarta le modifiche' }));
+    await waitFor(() => expect(router.state.location.search).toBe(''));
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Modifica esercente' })).not.toBeInTheDocument());
+
+    await router.navigate(`/merchants?merchant=${current.id}`);
+    drawer = await screen.findByRole('dialog', { name: 'Modifica esercente' });
+    expect(await within(drawer).findByRole('textbox', { name: 'Insegna' })).toHaveValue('Bar Centrale');
+    await user.keyboard('{Escape}');
+    await waitFor(() => expect(router.state.location.search).toBe(''));
+    expect(screen.queryByRole('dialog', { name: 'Scartare le modifiche?' })).not.toBeInTheDocument();
+  });
 });

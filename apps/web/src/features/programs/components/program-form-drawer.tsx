@@ -18,6 +18,8 @@ import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import { FailureAlert } from '../../../components/ui/failure-alert.tsx';
 import { isBlockingFailure, StaleDataNotice } from '../../../components/ui/stale-data-notice.tsx';
+import { UnsavedChangesScope, useReportUnsavedChanges, useUnsavedChangesGuard } from '../../../components/ui/unsaved-changes.tsx';
+import { useMountedOnceOpened } from '../../../hooks/use-mounted-once-opened.ts';
 import { describeApiError } from '../../../lib/api-client.ts';
 import { hasFieldErrors } from '../../../lib/api-error.ts';
 import { applyServerFieldErrors, contractResolver, useRevalidateOnLanguageChange } from '../../../lib/form-resolver.ts';
@@ -124,6 +126,8 @@ function NumberField({ form, name, label, description, decimal }: { form: Return
       name={name}
       render={({ field, fieldState }) => (
         <NumberInput
+          // Lets react-hook-form focus the field (and scroll it into view) when a submit is refused on it.
+          ref={field.ref}
           label={label}
           description={description}
           value={field.value as Num}
@@ -148,6 +152,7 @@ function ProgramForm({ program, merchantOptions, onSaved }: { program: Program |
   const [failure, setFailure] = useState<unknown>(null);
   const form = useForm<Values>({ mode: 'onTouched', defaultValues: toValues(program), resolver: contractResolver<Values>(loadSchema) });
   useRevalidateOnLanguageChange(form);
+  useReportUnsavedChanges(form.formState.isDirty);
   const tiers = useFieldArray({ control: form.control, name: 'tiers' });
   const create = useCreateProgram();
   const update = useUpdateProgram();
@@ -207,6 +212,7 @@ function ProgramForm({ program, merchantOptions, onSaved }: { program: Program |
                 ]}
                 value={field.value}
                 onChange={field.onChange}
+                ref={field.ref}
               />
             </Stack>
           )}
@@ -216,6 +222,7 @@ function ProgramForm({ program, merchantOptions, onSaved }: { program: Program |
           name="merchantIds"
           render={({ field, fieldState }) => (
             <MultiSelect
+              ref={field.ref}
               label={t('form.merchants')}
               description={t('form.merchantsHint')}
               required
@@ -232,7 +239,7 @@ function ProgramForm({ program, merchantOptions, onSaved }: { program: Program |
           control={form.control}
           name="status"
           render={({ field }) => (
-            <Select label={t('form.status')} data={PROGRAM_STATUSES.map((value) => ({ value, label: t(`status.${value}`) }))} value={field.value} onChange={(value) => value && field.onChange(value)} allowDeselect={false} w={200} />
+            <Select ref={field.ref} label={t('form.status')} data={PROGRAM_STATUSES.map((value) => ({ value, label: t(`status.${value}`) }))} value={field.value} onChange={(value) => value && field.onChange(value)} allowDeselect={false} w={200} />
           )}
         />
         <Title order={3} size="h5">
@@ -257,7 +264,7 @@ function ProgramForm({ program, merchantOptions, onSaved }: { program: Program |
           control={form.control}
           name="tierWindow"
           render={({ field }) => (
-            <Select label={t('form.tierWindow')} data={TIER_WINDOWS.map((value) => ({ value, label: t(`tierWindow.${value}`) }))} value={field.value} onChange={(value) => value && field.onChange(value)} allowDeselect={false} w={220} />
+            <Select ref={field.ref} label={t('form.tierWindow')} data={TIER_WINDOWS.map((value) => ({ value, label: t(`tierWindow.${value}`) }))} value={field.value} onChange={(value) => value && field.onChange(value)} allowDeselect={false} w={220} />
           )}
         />
         {tiers.fields.length === 0 ? (
@@ -294,7 +301,7 @@ function ProgramForm({ program, merchantOptions, onSaved }: { program: Program |
             control={form.control}
             name="expiry.policy"
             render={({ field }) => (
-              <Select label={t('form.expiryPolicy')} data={EXPIRY_POLICIES.map((value) => ({ value, label: t(`expiry.${value}`) }))} value={field.value} onChange={(value) => value && field.onChange(value)} allowDeselect={false} w={300} />
+              <Select ref={field.ref} label={t('form.expiryPolicy')} data={EXPIRY_POLICIES.map((value) => ({ value, label: t(`expiry.${value}`) }))} value={field.value} onChange={(value) => value && field.onChange(value)} allowDeselect={false} w={300} />
             )}
           />
           {policy === 'afterDays' ? <NumberField form={form} name="expiry.days" label={t('form.expiryDays')} /> : null}
@@ -326,7 +333,7 @@ function ProgramForm({ program, merchantOptions, onSaved }: { program: Program |
               control={form.control}
               name={name}
               render={({ field, fieldState }) => (
-                <ColorInput label={t(`form.${name}`)} format="hex" withEyeDropper={false} placeholder={name === 'walletBackgroundColor' ? '#1c3d5a' : '#ffffff'} value={field.value} onChange={field.onChange} onBlur={field.onBlur} error={fieldState.error?.message} />
+                <ColorInput ref={field.ref} label={t(`form.${name}`)} format="hex" withEyeDropper={false} placeholder={name === 'walletBackgroundColor' ? '#1c3d5a' : '#ffffff'} value={field.value} onChange={field.onChange} onBlur={field.onBlur} error={fieldState.error?.message} />
               )}
             />
           ))}
@@ -360,6 +367,29 @@ function ProgramForm({ program, merchantOptions, onSaved }: { program: Program |
   );
 }
 
+/**
+ * An existing program has its "Messaggi automatici" (service e-mails) beside its rules. Both panels
+ * stay mounted once shown, so that switching tab keeps what was typed in the other (and the drawer's
+ * unsaved-changes check still sees it); the e-mails are read only when their tab is first opened.
+ */
+function ProgramTabs({ program, merchantOptions, renderCustomerPicker }: { program: Program; merchantOptions: { value: string; label: string }[]; renderCustomerPicker: RenderCustomerPicker }) {
+  const { t } = useTranslation('programs');
+  const [tab, setTab] = useState<string | null>('program');
+  const hasServiceEmails = useMountedOnceOpened(tab === 'serviceEmails');
+  return (
+    <Tabs value={tab} onChange={setTab}>
+      <Tabs.List mb="md">
+        <Tabs.Tab value="program">{t('tabs.program')}</Tabs.Tab>
+        <Tabs.Tab value="serviceEmails">{t('tabs.serviceEmails')}</Tabs.Tab>
+      </Tabs.List>
+      <Tabs.Panel value="program">
+        <ProgramForm key={`${program.id}-${program.version}`} program={program} merchantOptions={merchantOptions} onSaved={() => undefined} />
+      </Tabs.Panel>
+      <Tabs.Panel value="serviceEmails">{hasServiceEmails ? <ProgramServiceEmails programId={program.id} renderCustomerPicker={renderCustomerPicker} /> : null}</Tabs.Panel>
+    </Tabs>
+  );
+}
+
 type Props = {
   target: string | null;
   merchantOptions: { value: string; label: string }[];
@@ -372,36 +402,35 @@ export function ProgramFormDrawer({ target, merchantOptions, onClose, onCreated,
   const { t } = useTranslation('programs');
   const id = target && target !== 'new' ? target : null;
   const query = useProgram(id);
+  const guard = useUnsavedChangesGuard({ param: 'program', close: onClose });
   return (
     <Drawer
       opened={target !== null}
-      onClose={onClose}
+      onClose={() => void guard.requestClose()}
       position="right"
       size="xl"
       // Nothing to edit over a read that failed: the entity alone above the alert that says why.
       title={target === 'new' ? t('form.newTitle') : isBlockingFailure(query) ? t('form.readFailedTitle') : t('form.editTitle')}
       closeButtonProps={{ 'aria-label': t('form.close') }}
     >
-      {target === 'new' ? <ProgramForm key="new" program={null} merchantOptions={merchantOptions} onSaved={(saved) => onCreated(saved.id)} /> : null}
-      {id && !query.data && query.isPending ? <Loader aria-label={t('form.loading')} /> : null}
-      {id && isBlockingFailure(query) ? <FailureAlert error={query.error} missing={{ title: t('form.notFound.title'), text: t('form.notFound.text') }} /> : null}
-      {/* A failed refetch keeps the form and what was typed in it, under a notice that says so. */}
-      {id ? <StaleDataNotice query={query} /> : null}
-      {query.data ? (
-        // An existing program has its "Messaggi automatici" (service e-mails) beside its rules.
-        <Tabs defaultValue="program" keepMounted={false}>
-          <Tabs.List mb="md">
-            <Tabs.Tab value="program">{t('tabs.program')}</Tabs.Tab>
-            <Tabs.Tab value="serviceEmails">{t('tabs.serviceEmails')}</Tabs.Tab>
-          </Tabs.List>
-          <Tabs.Panel value="program">
-            <ProgramForm key={`${query.data.id}-${query.data.version}`} program={query.data} merchantOptions={merchantOptions} onSaved={() => undefined} />
-          </Tabs.Panel>
-          <Tabs.Panel value="serviceEmails">
-            <ProgramServiceEmails programId={query.data.id} renderCustomerPicker={renderCustomerPicker} />
-          </Tabs.Panel>
-        </Tabs>
-      ) : null}
+      <UnsavedChangesScope guard={guard}>
+        {target === 'new' ? (
+          <ProgramForm
+            key="new"
+            program={null}
+            merchantOptions={merchantOptions}
+            onSaved={(saved) => {
+              guard.forgetEdits();
+              onCreated(saved.id);
+            }}
+          />
+        ) : null}
+        {id && !query.data && query.isPending ? <Loader aria-label={t('form.loading')} /> : null}
+        {id && isBlockingFailure(query) ? <FailureAlert error={query.error} missing={{ title: t('form.notFound.title'), text: t('form.notFound.text') }} /> : null}
+        {/* A failed refetch keeps the form and what was typed in it, under a notice that says so. */}
+        {id ? <StaleDataNotice query={query} /> : null}
+        {query.data ? <ProgramTabs program={query.data} merchantOptions={merchantOptions} renderCustomerPicker={renderCustomerPicker} /> : null}
+      </UnsavedChangesScope>
     </Drawer>
   );
 }

@@ -1,10 +1,11 @@
 import { Button, Group, Paper, SegmentedControl, Stack, Switch, Text, TextInput, Textarea, Title } from '@mantine/core';
 import { SERVICE_EMAIL_KINDS, SERVICE_EMAIL_PLACEHOLDERS, type ServiceEmailKind, type ServiceEmailPreview, type ServiceEmailSetting } from '@sf/contract/service-emails';
-import { useState, type ReactNode } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { FailureAlert } from '../../../components/ui/failure-alert.tsx';
 import { isBlockingFailure, StaleDataNotice } from '../../../components/ui/stale-data-notice.tsx';
+import { useAskDiscard, useReportUnsavedChanges } from '../../../components/ui/unsaved-changes.tsx';
 import { hasFieldErrors } from '../../../lib/api-error.ts';
 import { applyServerFieldErrors } from '../../../lib/form-resolver.ts';
 import { notifySuccess } from '../../../lib/notify.ts';
@@ -16,7 +17,17 @@ export type RenderCustomerPicker = (props: { label: string; value: PickedCustome
 
 type Values = { isEnabled: boolean; subjectIt: string; bodyIt: string; subjectEn: string; bodyEn: string };
 
-function KindEditor({ programId, setting, renderCustomerPicker }: { programId: string; setting: ServiceEmailSetting; renderCustomerPicker: RenderCustomerPicker }) {
+function KindEditor({
+  programId,
+  setting,
+  renderCustomerPicker,
+  onDirtyChange,
+}: {
+  programId: string;
+  setting: ServiceEmailSetting;
+  renderCustomerPicker: RenderCustomerPicker;
+  onDirtyChange: (isDirty: boolean) => void;
+}) {
   const { t } = useTranslation('programs');
   const save = useSaveServiceEmail(programId);
   const preview = usePreviewServiceEmail(programId);
@@ -27,7 +38,10 @@ function KindEditor({ programId, setting, renderCustomerPicker }: { programId: s
   const form = useForm<Values>({
     defaultValues: { isEnabled: setting.isEnabled, subjectIt: setting.subjectIt, bodyIt: setting.bodyIt, subjectEn: setting.subjectEn, bodyEn: setting.bodyEn },
   });
-  const { errors } = form.formState;
+  const { errors, isDirty } = form.formState;
+  // The drawer asks before Esc or Back throws these edits away; the kind switch above asks too.
+  useReportUnsavedChanges(isDirty);
+  useEffect(() => onDirtyChange(isDirty), [isDirty, onDirtyChange]);
 
   const onSubmit = form.handleSubmit(async (values) => {
     setFailure(null);
@@ -66,7 +80,7 @@ function KindEditor({ programId, setting, renderCustomerPicker }: { programId: s
         <Controller
           control={form.control}
           name="isEnabled"
-          render={({ field }) => <Switch label={t('serviceEmails.enabled')} checked={field.value} onChange={(event) => field.onChange(event.currentTarget.checked)} />}
+          render={({ field }) => <Switch ref={field.ref} label={t('serviceEmails.enabled')} checked={field.value} onChange={(event) => field.onChange(event.currentTarget.checked)} onBlur={field.onBlur} />}
         />
         <TextInput label={t('serviceEmails.subjectIt')} required {...form.register('subjectIt')} error={errors.subjectIt?.message} />
         <Textarea label={t('serviceEmails.bodyIt')} required autosize minRows={4} maxRows={12} {...form.register('bodyIt')} error={errors.bodyIt?.message} />
@@ -119,6 +133,14 @@ export function ProgramServiceEmails({ programId, renderCustomerPicker }: { prog
   const { t } = useTranslation('programs');
   const query = useServiceEmails(programId);
   const [kind, setKind] = useState<ServiceEmailKind>('welcome');
+  const [isEditorDirty, setIsEditorDirty] = useState(false);
+  const askDiscard = useAskDiscard();
+  // Another kind replaces the editor: its unsaved texts would go without a word.
+  const chooseKind = async (next: ServiceEmailKind) => {
+    if (next === kind || (isEditorDirty && !(await askDiscard()))) return;
+    setIsEditorDirty(false);
+    setKind(next);
+  };
   const setting = query.data?.items.find((item) => item.kind === kind);
   return (
     <Stack gap="md">
@@ -128,13 +150,13 @@ export function ProgramServiceEmails({ programId, renderCustomerPicker }: { prog
       <SegmentedControl
         aria-label={t('serviceEmails.kindLabel')}
         value={kind}
-        onChange={(value) => setKind(value as ServiceEmailKind)}
+        onChange={(value) => void chooseKind(value as ServiceEmailKind)}
         data={SERVICE_EMAIL_KINDS.map((value) => ({ value, label: t(`serviceEmails.kind.${value}`) }))}
         fullWidth
       />
       {/* Only a read with nothing to show stands in for the editor; a failed refetch keeps what was typed. */}
       {isBlockingFailure(query) ? <FailureAlert error={query.error} /> : <StaleDataNotice query={query} />}
-      {setting ? <KindEditor key={`${setting.kind}-${setting.version}`} programId={programId} setting={setting} renderCustomerPicker={renderCustomerPicker} /> : null}
+      {setting ? <KindEditor key={`${setting.kind}-${setting.version}`} programId={programId} setting={setting} renderCustomerPicker={renderCustomerPicker} onDirtyChange={setIsEditorDirty} /> : null}
     </Stack>
   );
 }

@@ -78,4 +78,60 @@ describe('Programmi fedeltà', { timeout: 30_000 }, () => {
     expect(within(drawer).queryByText(error.message)).toBeNull();
     expect(screen.queryByRole('dialog', { name: 'Modifica programma' })).toBeNull();
   });
+
+  it('brings the first field in error into view when a submit is refused: the merchants, not the button', async () => {
+    const user = userEvent.setup();
+    server.use(http.get('/api/admin/programs', () => HttpResponse.json({ items: [], total: 0, page: 1, pageSize: 25 })));
+    renderWithProviders(<ProgramsPage merchantOptions={[{ value: MERCHANT, label: 'Bar Centrale' }]} renderCustomerPicker={() => null} />, { route: '/programs?program=new', user: admin });
+    const drawer = await screen.findByRole('dialog', { name: 'Nuovo programma' });
+    await user.type(within(drawer).getByRole('textbox', { name: /^Nome/ }), 'Circuito Centro');
+    await user.click(within(drawer).getByRole('button', { name: 'Crea programma' }));
+    const merchants = within(drawer).getByLabelText(/Esercenti del circuito/, { selector: 'input' });
+    await waitFor(() => expect(merchants).toHaveFocus());
+    expect(merchants).toHaveAttribute('aria-invalid', 'true');
+  });
+
+  it('asks before Esc throws away a changed name and rules, also from the other tab; unchanged, Esc closes at once', async () => {
+    const user = userEvent.setup();
+    const program = {
+      id: 'a1a1a1a1-0000-4000-8000-000000000001', name: 'Tessera Salone Lucia', type: 'points', merchantIds: [MERCHANT], status: 'active',
+      pointsPerEuro: 1, minSpendCents: null, stampsRequired: null, maxStampsPerDay: null, maxStampsPerTransaction: null, tiers: [], tierWindow: 'rolling12',
+      expiry: { policy: 'never', days: null }, bonuses: { birthday: { points: null, capPerMonth: null }, referral: { points: null, capPerMonth: null }, review: { points: null, capPerMonth: null }, social: { points: null, capPerMonth: null } },
+      walletBackgroundColor: null, walletForegroundColor: null, walletLogo: null, terms: 'Regolamento vecchio', version: 1, createdAt: '2026-01-01T00:00:00.000Z', updatedAt: '2026-01-01T00:00:00.000Z',
+    };
+    server.use(
+      http.get('/api/admin/programs', () => HttpResponse.json({ items: [program], total: 1, page: 1, pageSize: 25 })),
+      http.get(`/api/admin/programs/${program.id}`, () => HttpResponse.json(program)),
+      http.get(`/api/admin/programs/${program.id}/service-emails`, () => HttpResponse.json({ items: [] })),
+    );
+    const { router } = renderWithProviders(<ProgramsPage merchantOptions={[{ value: MERCHANT, label: 'Bar Centrale' }]} renderCustomerPicker={() => null} />, { route: `/programs?program=${program.id}`, user: admin });
+    const drawer = await screen.findByRole('dialog', { name: 'Modifica programma' });
+    const name = await within(drawer).findByRole('textbox', { name: /^Nome/ });
+    await user.clear(name);
+    await user.type(name, 'Tessera Lucia');
+    // The other tab keeps the edits (and the question).
+    await user.click(within(drawer).getByRole('tab', { name: 'Messaggi automatici' }));
+    await user.click(within(drawer).getByRole('tab', { name: 'Programma' }));
+    expect(within(drawer).getByRole('textbox', { name: /^Nome/ })).toHaveValue('Tessera Lucia');
+
+    await user.keyboard('{Escape}');
+    const warning = await screen.findByRole('dialog', { name: 'Scartare le modifiche?' });
+    await user.click(within(warning).getByRole('button', { name: 'Annulla' }));
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Scartare le modifiche?' })).not.toBeInTheDocument());
+    expect(router.state.location.search).toBe(`?program=${program.id}`);
+    expect(within(drawer).getByRole('textbox', { name: /^Nome/ })).toHaveValue('Tessera Lucia');
+
+    await user.keyboard('{Escape}');
+    const again = await screen.findByRole('dialog', { name: 'Scartare le modifiche?' });
+    await user.click(within(again).getByRole('button', { name: 'Scarta le modifiche' }));
+    await waitFor(() => expect(router.state.location.search).toBe(''));
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Modifica programma' })).not.toBeInTheDocument());
+
+    await router.navigate(`/programs?program=${program.id}`);
+    const reopened = await screen.findByRole('dialog', { name: 'Modifica programma' });
+    expect(await within(reopened).findByRole('textbox', { name: /^Nome/ })).toHaveValue('Tessera Salone Lucia');
+    await user.keyboard('{Escape}');
+    await waitFor(() => expect(router.state.location.search).toBe(''));
+    expect(screen.queryByRole('dialog', { name: 'Scartare le modifiche?' })).not.toBeInTheDocument();
+  });
 });

@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import { FailureAlert } from '../../../components/ui/failure-alert.tsx';
 import { isBlockingFailure, StaleDataNotice } from '../../../components/ui/stale-data-notice.tsx';
+import { UnsavedChangesScope, useReportUnsavedChanges, useUnsavedChangesGuard } from '../../../components/ui/unsaved-changes.tsx';
 import { describeApiError } from '../../../lib/api-client.ts';
 import { hasFieldErrors } from '../../../lib/api-error.ts';
 import { applyServerFieldErrors, contractResolver, useRevalidateOnLanguageChange } from '../../../lib/form-resolver.ts';
@@ -73,6 +74,7 @@ function RewardForm({ reward, programs, onSaved }: { reward: Reward | null; prog
   const [isUploading, setIsUploading] = useState(false);
   const form = useForm<Values>({ mode: 'onTouched', defaultValues: toValues(reward), resolver: contractResolver<Values>(loadSchema) });
   useRevalidateOnLanguageChange(form);
+  useReportUnsavedChanges(form.formState.isDirty);
   const save = useSaveReward();
   const { errors } = form.formState;
   const program = programs.find((option) => option.value === form.watch('programId'));
@@ -94,14 +96,14 @@ function RewardForm({ reward, programs, onSaved }: { reward: Reward | null; prog
 
   const onImage = async (file: File | null) => {
     if (!file) {
-      form.setValue('imageId', null);
+      form.setValue('imageId', null, { shouldDirty: true });
       setImageUrl(null);
       return;
     }
     setIsUploading(true);
     try {
       const uploaded = await uploadRewardImage(file);
-      form.setValue('imageId', uploaded.id);
+      form.setValue('imageId', uploaded.id, { shouldDirty: true });
       setImageUrl(uploaded.url);
     } catch {
       // The API client has shown why (not an image, too large).
@@ -123,10 +125,12 @@ function RewardForm({ reward, programs, onSaved }: { reward: Reward | null; prog
           name="programId"
           render={({ field }) => (
             <Select
+              ref={field.ref}
               label={t('form.program')}
               data={programs.map(({ value, label }) => ({ value, label }))}
               value={field.value || null}
               onChange={(value) => field.onChange(value ?? '')}
+              onBlur={field.onBlur}
               disabled={reward !== null}
               // A new reward starts from its program; an existing one (program fixed) from its name.
               data-autofocus={reward === null || undefined}
@@ -151,6 +155,7 @@ function RewardForm({ reward, programs, onSaved }: { reward: Reward | null; prog
               name={name}
               render={({ field, fieldState }) => (
                 <NumberInput
+                  ref={field.ref}
                   label={name === 'cost' ? t(`form.cost.${unit}`) : t(`form.${name}`)}
                   description={name === 'cost' ? undefined : t('form.blankUnlimited')}
                   required={name === 'cost'}
@@ -171,7 +176,7 @@ function RewardForm({ reward, programs, onSaved }: { reward: Reward | null; prog
               key={name}
               control={form.control}
               name={name}
-              render={({ field }) => <DateField label={t(`form.${name}`)} value={field.value ?? ''} onChange={field.onChange} onBlur={field.onBlur} error={errors[name]?.message} clearable />}
+              render={({ field }) => <DateField focusRef={field.ref} label={t(`form.${name}`)} value={field.value ?? ''} onChange={field.onChange} onBlur={field.onBlur} error={errors[name]?.message} clearable />}
             />
           ))}
         </SimpleGrid>
@@ -180,6 +185,7 @@ function RewardForm({ reward, programs, onSaved }: { reward: Reward | null; prog
           name="status"
           render={({ field }) => (
             <Select
+              ref={field.ref}
               label={t('form.status')}
               data={REWARD_STATUSES.map((value) => ({ value, label: t(`status.${value}`) }))}
               value={field.value}
@@ -203,30 +209,38 @@ export function RewardFormDrawer({ target, programs, onClose, onSaved }: { targe
   const { t } = useTranslation('rewards');
   const isNew = target === 'new';
   const query = useReward(target && !isNew ? target : null);
+  const guard = useUnsavedChangesGuard({ param: 'reward', close: onClose });
+  // What was just saved has nothing left to lose: the page may close the drawer or move on.
+  const afterSave = (saved: Reward) => {
+    guard.forgetEdits();
+    onSaved(saved);
+  };
   return (
     <Drawer
       opened={target !== null}
-      onClose={onClose}
+      onClose={() => void guard.requestClose()}
       position="right"
       size="lg"
       // Nothing to edit over a read that failed: the entity alone above the alert that says why.
       title={isNew ? t('form.titleNew') : isBlockingFailure(query) ? t('form.readFailedTitle') : t('form.titleEdit')}
       closeButtonProps={{ 'aria-label': t('common:close') }}
     >
-      {target === null ? null : isNew ? (
-        <RewardForm reward={null} programs={programs} onSaved={onSaved} />
-      ) : query.data ? (
-        // A failed refetch keeps the form and what was typed in it, under a notice that says so.
-        <Stack gap="md">
-          <StaleDataNotice query={query} />
-          <RewardForm key={`${query.data.id}-${query.data.version}`} reward={query.data} programs={programs} onSaved={onSaved} />
-        </Stack>
-      ) : query.isError ? (
-        // The same words as the reward's page (`RecordNotFound`) for a reward that is not there.
-        <FailureAlert error={query.error} missing={{ title: t('notFound.title'), text: t('notFound.text') }} />
-      ) : (
-        <Loader aria-label={t('loading')} />
-      )}
+      <UnsavedChangesScope guard={guard}>
+        {target === null ? null : isNew ? (
+          <RewardForm reward={null} programs={programs} onSaved={afterSave} />
+        ) : query.data ? (
+          // A failed refetch keeps the form and what was typed in it, under a notice that says so.
+          <Stack gap="md">
+            <StaleDataNotice query={query} />
+            <RewardForm key={`${query.data.id}-${query.data.version}`} reward={query.data} programs={programs} onSaved={afterSave} />
+          </Stack>
+        ) : query.isError ? (
+          // The same words as the reward's page (`RecordNotFound`) for a reward that is not there.
+          <FailureAlert error={query.error} missing={{ title: t('notFound.title'), text: t('notFound.text') }} />
+        ) : (
+          <Loader aria-label={t('loading')} />
+        )}
+      </UnsavedChangesScope>
     </Drawer>
   );
 }
