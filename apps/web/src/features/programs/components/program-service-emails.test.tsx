@@ -45,7 +45,10 @@ describe('Messaggi automatici', { timeout: 30_000 }, () => {
     expect(await screen.findByText('Testo (italiano): il segnaposto {{nom}} non esiste')).toBeInTheDocument();
     expect(bodies).toEqual([{ isEnabled: true, subjectIt: 'Benvenuto {{nome}}', bodyIt: 'Ciao {{nom}}', subjectEn: 'Hi', bodyEn: 'Hello {{nome}}', version: 0 }]);
 
+    // The refused text is still unsaved: moving to another message asks before throwing it away.
     await user.click(within(screen.getByRole('radiogroup', { name: 'Messaggio' })).getByLabelText('Punti in scadenza'));
+    const ask = await screen.findByRole('dialog', { name: 'Scartare le modifiche?' });
+    await user.click(within(ask).getByRole('button', { name: 'Scarta le modifiche' }));
     expect(await screen.findByDisplayValue('Punti in scadenza {{nome}}')).toBeInTheDocument();
   });
 });
