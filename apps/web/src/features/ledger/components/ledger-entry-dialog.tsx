@@ -118,6 +118,18 @@ function EntryForm({ kind, onClose, customer: presetCustomer, renderCustomerPick
     setStep('confirm');
   });
 
+  /** The fields the form step shows, so a server error on one of them can be shown there. */
+  const isOnScreen = (name: string): boolean => {
+    const root = name.split('.')[0];
+    if (root === 'customerId') return !presetCustomer;
+    if (root === 'programId') return true;
+    if (root === 'merchantId' || root === 'amountCents') return kind === 'purchase';
+    if (root === 'stamps') return isStamps;
+    if (root === 'points') return !isStamps && kind !== 'purchase';
+    if (root === 'reason') return kind !== 'purchase';
+    return false;
+  };
+
   const confirm = async () => {
     if (!key.current) key.current = newIdempotencyKey();
     setFailure(null);
@@ -126,9 +138,14 @@ function EntryForm({ kind, onClose, customer: presetCustomer, renderCustomerPick
       notifySuccess(t(`dialog.done.${kind}`, { balance: balanceWords(t, format.number, program?.type, result.membership.balance, result.membership.stamps) }));
       onClose();
     } catch (error) {
-      if (isApiError(error) && error.code === 'validation' && applyServerFieldErrors(form, error.fields)) {
-        setStep('form');
-        return;
+      if (isApiError(error) && error.code === 'validation' && error.fields?.length) {
+        // A field on screen shows its own error (back to the form); one that is not (the preset customer,
+        // a value this kind of entry does not ask for) is said in the dialog, never dropped.
+        const onScreen = error.fields.filter((item) => isOnScreen(item.field));
+        const offScreen = error.fields.filter((item) => !isOnScreen(item.field));
+        if (offScreen.length > 0) setFailure(offScreen.map((item) => item.message).join(' · '));
+        if (onScreen.length > 0 && applyServerFieldErrors(form, onScreen)) setStep('form');
+        if (onScreen.length > 0 || offScreen.length > 0) return;
       }
       // A refusal (insufficient balance, blocked customer…) carries the API's own text; a lost answer may be retried with the same key.
       const isRetryable = !isApiError(error) || error.status === 0 || error.status >= 500 || error.code === 'idempotency_key_in_flight';
@@ -210,7 +227,13 @@ function EntryForm({ kind, onClose, customer: presetCustomer, renderCustomerPick
               data-autofocus={firstField === 'program' || undefined}
               data={programs.filter((item) => item.status !== 'closed').map((item) => ({ value: item.id, label: item.name }))}
               value={field.value || null}
-              onChange={(next) => field.onChange(next ?? '')}
+              onChange={(next) => {
+                field.onChange(next ?? '');
+                // A merchant outside the new program's circuit is no longer a choice: not kept out of sight.
+                const merchantId = form.getValues('merchantId');
+                const chosen = next ? programsById.get(next) : undefined;
+                if (merchantId && chosen && !chosen.merchantIds.includes(merchantId)) form.setValue('merchantId', '', { shouldValidate: form.formState.isSubmitted });
+              }}
               error={fieldState.error?.message}
             />
           )}
@@ -219,7 +242,7 @@ function EntryForm({ kind, onClose, customer: presetCustomer, renderCustomerPick
           <Controller
             control={form.control}
             name="merchantId"
-            render={({ field }) => (
+            render={({ field, fieldState }) => (
               <Select
                 label={t('dialog.merchant')}
                 searchable
@@ -227,6 +250,8 @@ function EntryForm({ kind, onClose, customer: presetCustomer, renderCustomerPick
                 data={program ? merchantOptions.filter((option) => program.merchantIds.includes(option.value)) : merchantOptions}
                 value={field.value || null}
                 onChange={(next) => field.onChange(next ?? '')}
+                onBlur={field.onBlur}
+                error={fieldState.error?.message}
               />
             )}
           />
@@ -289,6 +314,11 @@ function EntryForm({ kind, onClose, customer: presetCustomer, renderCustomerPick
         ) : null}
         {kind !== 'purchase' ? (
           <Textarea label={t('dialog.reason')} required={kind === 'adjust'} maxLength={LEDGER_BOUNDS.reasonMax} rows={2} {...form.register('reason')} error={errors.reason?.message} />
+        ) : null}
+        {failure ? (
+          <Text c="red" role="alert" size="sm">
+            {failure}
+          </Text>
         ) : null}
         <Group justify="flex-end">
           <Button variant="default" onClick={onClose}>

@@ -1,0 +1,97 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { http, HttpResponse } from 'msw';
+import { describe, expect, it } from 'vitest';
+import { server } from '../../../testing/msw-server.ts';
+import { renderWithProviders } from '../../../testing/test-utils.tsx';
+import { CUSTOMER_ID, MERCHANT_ID, membership, program } from '../testing/ledger-fixtures.ts';
+import { LedgerEntryDialog } from './ledger-entry-dialog.tsx';
+
+const admin = { role: 'admin' as const };
+const customer = { id: CUSTOMER_ID, label: 'Giulia Bianchi · 8012345678903' };
+const OTHER_MERCHANT = '7a1e0c3d-2b4f-4e6a-8c9d-0e1f2a3b4c5d';
+const centro = program({ id: '22222222-2222-4222-8222-222222222222', name: 'Circuito Centro Storico', merchantIds: [OTHER_MERCHANT] });
+const merchantOptions = [
+  { value: MERCHANT_ID, label: 'Bar Centrale' },
+  { value: OTHER_MERCHANT, label: 'Forno Rossi' },
+];
+
+function renderPurchase() {
+  return renderWithProviders(
+    <LedgerEntryDialog kind="purchase" onClose={() => undefined} customer={customer} renderCustomerPicker={() => null} programs={[program(), centro]} merchantOptions={merchantOptions} />,
+    { route: '/', user: admin },
+  );
+}
+
+async function pick(dialog: HTMLElement, label: RegExp, option: string) {
+  const user = userEvent.setup();
+  await user.click(within(dialog).getByLabelText(label, { selector: 'input' }));
+  await user.click(await screen.findByRole('option', { name: option, hidden: true }));
+}
+
+// Dialogs with several steps take seconds on a loaded machine: generous time per test, no speed asserted.
+describe('the merchant of a purchase', { timeout: 30_000 }, () => {
+  it('is cleared when the chosen program does not have it in its circuit, so it is never sent unseen', async () => {
+    document.cookie = 'XSRF-TOKEN=t; path=/';
+    const user = userEvent.setup();
+    let body: unknown = null;
+    server.use(
+      http.get(`/api/admin/customers/${CUSTOMER_ID}/memberships`, () => HttpResponse.json({ items: [membership()] })),
+      http.post('/api/admin/ledger', async ({ request }) => {
+        body = await request.json();
+        return HttpResponse.json({ error: { code: 'unavailable', message: 'down', requestId: 'r' } }, { status: 503 });
+      }),
+    );
+    renderPurchase();
+    const dialog = await screen.findByRole('dialog', { name: 'Registra acquisto' });
+    await pick(dialog, /^Esercente/, 'Bar Centrale');
+    expect(within(dialog).getByLabelText(/^Esercente/, { selector: 'input' })).toHaveValue('Bar Centrale');
+    await pick(dialog, /^Programma/, 'Circuito Centro Storico');
+    expect(within(dialog).getByLabelText(/^Esercente/, { selector: 'input' })).toHaveValue('');
+    await user.type(within(dialog).getByRole('textbox', { name: /Importo/ }), '12,50');
+    await user.click(within(dialog).getByRole('button', { name: 'Continua' }));
+    await user.click(await within(dialog).findByRole('button', { name: 'Conferma' }));
+    await waitFor(() => expect(body).not.toBeNull());
+    expect(body).toEqual({ customerId: CUSTOMER_ID, programId: centro.id, kind: 'purchase', amountCents: 1250 });
+  });
+
+  it("shows the API's refusal of the merchant on the Esercente field, back on the form", async () => {
+    document.cookie = 'XSRF-TOKEN=t; path=/';
+    const user = userEvent.setup();
+    server.use(
+      http.get(`/api/admin/customers/${CUSTOMER_ID}/memberships`, () => HttpResponse.json({ items: [membership()] })),
+      http.post('/api/admin/ledger', () =>
+        HttpResponse.json({ error: { code: 'validation', message: 'Esercente non è valido', requestId: 'r', fields: [{ field: 'merchantId', message: 'Esercente non è valido' }] } }, { status: 400 }),
+      ),
+    );
+    renderPurchase();
+    const dialog = await screen.findByRole('dialog', { name: 'Registra acquisto' });
+    await pick(dialog, /^Programma/, 'Circuito Bergamo');
+    await pick(dialog, /^Esercente/, 'Bar Centrale');
+    await user.type(within(dialog).getByRole('textbox', { name: /Importo/ }), '12,50');
+    await user.click(within(dialog).getByRole('button', { name: 'Continua' }));
+    await user.click(await within(dialog).findByRole('button', { name: 'Conferma' }));
+    const merchant = await within(dialog).findByLabelText(/^Esercente/, { selector: 'input' });
+    await waitFor(() => expect(merchant).toHaveAccessibleDescription('Esercente non è valido'));
+    expect(merchant).toHaveAttribute('aria-invalid', 'true');
+  });
+
+  it('says a refusal of a field the dialog does not show (the preset customer) in the dialog, not nothing', async () => {
+    document.cookie = 'XSRF-TOKEN=t; path=/';
+    const user = userEvent.setup();
+    server.use(
+      http.get(`/api/admin/customers/${CUSTOMER_ID}/memberships`, () => HttpResponse.json({ items: [membership()] })),
+      http.post('/api/admin/ledger', () =>
+        HttpResponse.json({ error: { code: 'validation', message: 'Cliente non è valido', requestId: 'r', fields: [{ field: 'customerId', message: 'Cliente non è valido' }] } }, { status: 400 }),
+      ),
+    );
+    renderPurchase();
+    const dialog = await screen.findByRole('dialog', { name: 'Registra acquisto' });
+    await pick(dialog, /^Programma/, 'Circuito Bergamo');
+    await user.type(within(dialog).getByRole('textbox', { name: /Importo/ }), '12,50');
+    await user.click(within(dialog).getByRole('button', { name: 'Continua' }));
+    await user.click(await within(dialog).findByRole('button', { name: 'Conferma' }));
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent('Cliente non è valido');
+    expect(within(dialog).getByRole('button', { name: 'Conferma' })).toBeInTheDocument();
+  });
+});
