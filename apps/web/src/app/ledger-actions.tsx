@@ -19,7 +19,7 @@ export function LedgerActionDialog({ kind, customer, onClose }: { kind: LedgerDi
       customer={customer ?? null}
       renderCustomerPicker={(props) => <Picker {...props} />}
       programs={lookups.programs}
-      merchantOptions={lookups.merchantOptions}
+      merchantOptions={lookups.activeMerchantOptions}
     />
   );
 }

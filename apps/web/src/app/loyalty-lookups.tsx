@@ -1,9 +1,16 @@
+import type { Merchant } from '@sf/contract/merchants-list';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { CustomerPicker } from '../features/customers/components/customer-picker.tsx';
 import type { DialogCustomer } from '../features/ledger/components/ledger-entry-dialog.tsx';
 import { useAllMerchants } from '../features/merchants/api/get-merchants.ts';
 import { useProgramOptions } from '../features/programs/api/get-programs.ts';
+
+/**
+ * A merchant takes part in new activity only while active: the API refuses a suspended or archived one
+ * for an API key, and the integration guard stops its keys (apps/api/src/modules/integration).
+ */
+export const canTakePart = (merchant: Pick<Merchant, 'status'>): boolean => merchant.status === 'active';
 
 /**
  * Programs and merchants by id, for screens that show ledger entries or write them. Route modules
@@ -21,10 +28,19 @@ export function useLoyaltyLookups(options: { isEnabled?: boolean } = {}) {
     // The API orders merchants by legal name, but the choices show the sign: sorted by what they show.
     const collator = new Intl.Collator(language, { sensitivity: 'base', numeric: true });
     const merchantOptions = [...merchantNames].map(([value, label]) => ({ value, label })).sort((a, b) => collator.compare(a.label, b.label));
+    const activeIds = new Set(merchantItems.filter(canTakePart).map((merchant) => merchant.id));
     return {
       programs: programs.map((option) => option.program),
       programOptions: programs.map(({ value, label }) => ({ value, label })),
+      /** Every merchant, for list filters: history names suspended and archived ones too. */
       merchantOptions,
+      /** Only the merchants that can take part, for choices that create something (a purchase, a key, a voucher use). */
+      activeMerchantOptions: merchantOptions.filter((option) => activeIds.has(option.value)),
+      /**
+       * Every merchant, those that cannot take part disabled: for a choice that may already hold one
+       * (a program's circuit, a campaign's audience), which keeps its name but cannot be picked anew.
+       */
+      choosableMerchantOptions: merchantOptions.map((option) => (activeIds.has(option.value) ? option : { ...option, disabled: true })),
       names: {
         program: (id: string) => programNames.get(id) ?? id.slice(0, 8),
         merchant: (id: string) => merchantNames.get(id) ?? id.slice(0, 8),

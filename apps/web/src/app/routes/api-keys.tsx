@@ -4,5 +4,5 @@ import { useLoyaltyLookups } from '../loyalty-lookups.tsx';
 /** `/api-keys` — Pages → Chiavi API (admins). */
 export function Component() {
   const lookups = useLoyaltyLookups();
-  return <ApiKeysPage merchantOptions={lookups.merchantOptions} />;
+  return <ApiKeysPage merchantOptions={lookups.activeMerchantOptions} />;
 }

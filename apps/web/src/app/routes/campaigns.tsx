@@ -23,5 +23,5 @@ export function Component() {
   const lookups = useLoyaltyLookups();
   const programs = useProgramOptions();
   const programOptions = programs.map(({ value, label, program }) => ({ value, label, tiers: program.tiers.map((tier) => tier.name) }));
-  return <CampaignsPage programOptions={programOptions} merchantOptions={lookups.merchantOptions} renderRichText={renderRichText} />;
+  return <CampaignsPage programOptions={programOptions} merchantOptions={lookups.choosableMerchantOptions} renderRichText={renderRichText} />;
 }

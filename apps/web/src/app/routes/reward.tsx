@@ -10,7 +10,7 @@ export function Component() {
   const programs = lookups.programs.map((program) => ({ value: program.id, label: program.name, type: program.type }));
   const merchantsOfProgram = (programId: string) => {
     const ids = new Set(lookups.programs.find((program) => program.id === programId)?.merchantIds ?? []);
-    return lookups.merchantOptions.filter((option) => ids.has(option.value));
+    return lookups.activeMerchantOptions.filter((option) => ids.has(option.value));
   };
   return <RewardDetailPage key={id} rewardId={id} listHref={SCREENS.rewards.path} programs={programs} merchantsOfProgram={merchantsOfProgram} customerHref={customerPath} />;
 }
