@@ -249,6 +249,10 @@ const texts = {
     it: "L'esercente partecipa a più programmi: indica programId",
     en: 'The merchant takes part in several programs: name programId',
   },
+  key_merchant_not_active: {
+    it: 'Esercente: scegli un esercente attivo (uno sospeso o archiviato non può avere chiavi)',
+    en: 'Merchant: choose an active merchant (a suspended or archived one cannot have keys)',
+  },
   no_active_program: { it: "L'esercente non partecipa a nessun programma attivo", en: 'The merchant takes part in no active program' },
   // ---- A new customer's program (decision 035) ----
   enrolling_program_not_active: {

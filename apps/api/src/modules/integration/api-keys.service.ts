@@ -4,7 +4,7 @@ import type { Database } from '../../db/client.ts';
 import { recordAudit } from '../../lib/audit.ts';
 import type { Caller } from '../../lib/caller.ts';
 import type { Clock } from '../../lib/clock.ts';
-import { fieldError, notFound } from '../../lib/errors.ts';
+import { fieldError, notFound, validationFailed } from '../../lib/errors.ts';
 import * as repo from './api-keys.repository.ts';
 
 export type ApiKeyDeps = { db: Database; clock: Clock; timeZone: string; pepper: string };
@@ -38,7 +38,9 @@ export async function createApiKey(deps: ApiKeyDeps, caller: Caller, input: Crea
   if (input.merchantId !== undefined) {
     // A key acts only while its merchant is active (the guard checks it on every request too).
     const status = await repo.merchantStatus(deps.db, input.merchantId);
-    if (status !== 'active') throw fieldError('merchantId');
+    if (status === null) throw fieldError('merchantId');
+    // Said as such: "not valid" would not tell the admin that the merchant exists but cannot take part.
+    if (status !== 'active') throw validationFailed([{ field: 'merchantId', text: 'key_merchant_not_active' }]);
   }
   const secret = `${API_KEY_PREFIX}${randomBytes(32).toString('base64url')}`;
   const scopes = [...new Set(input.scopes)];

@@ -256,7 +256,7 @@ describe('keys of merchants that are not active', () => {
         payload: { name: 'Altra cassa', kind: 'merchant', merchantId: fx.merchantId, scopes: ['purchases:write'] },
       });
       expect(created.statusCode, status).toBe(400);
-      expect(created.json().error.fields.map((f: { field: string }) => f.field)).toEqual(['merchantId']);
+      expect(created.json().error.fields).toEqual([{ field: 'merchantId', message: 'Esercente: scegli un esercente attivo (uno sospeso o archiviato non può avere chiavi)' }]);
     }
     const entries = await rows<{ n: number }>(ctx, sql`select count(*)::int as n from ledger_entries where merchant_id = ${fx.merchantId}`);
     expect(entries[0]!.n).toBe(1);
