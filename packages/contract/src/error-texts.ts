@@ -249,6 +249,10 @@ const texts = {
     it: "L'esercente partecipa a più programmi: indica programId",
     en: 'The merchant takes part in several programs: name programId',
   },
+  merchant_not_active: {
+    it: 'Esercente: scegli un esercente attivo (uno sospeso o archiviato non registra nuovi movimenti)',
+    en: 'Merchant: choose an active merchant (a suspended or archived one records no new entries)',
+  },
   key_merchant_not_active: {
     it: 'Esercente: scegli un esercente attivo (uno sospeso o archiviato non può avere chiavi)',
     en: 'Merchant: choose an active merchant (a suspended or archived one cannot have keys)',

@@ -76,6 +76,12 @@ export async function findCustomerStatus(executor: Executor, customerId: string)
   return row ? String(row['status']) : null;
 }
 
+/** The merchant's status, or null when there is no such merchant. */
+export async function findMerchantStatus(executor: Executor, merchantId: string): Promise<string | null> {
+  const [row] = await rows(executor, sql`select status from merchants where id = ${merchantId}`);
+  return row ? String(row['status']) : null;
+}
+
 export async function isMerchantOfProgram(executor: Executor, merchantId: string, programId: string): Promise<boolean> {
   const [row] = await rows(
     executor,
@@ -193,7 +199,8 @@ const claimValues = (claim: KeyClaim | undefined) =>
 
 type ClaimNames = 'lockId' | 'claimScope' | 'claimKey';
 
-export type MemberContext = { membership: MembershipRow; program: ProgramRules; customerStatus: string; isMerchantOfProgram: boolean };
+/** `isMerchantActive`: the merchant named (true when none), active — a new entry names only an active one. */
+export type MemberContext = { membership: MembershipRow; program: ProgramRules; customerStatus: string; isMerchantOfProgram: boolean; isMerchantActive: boolean };
 
 /**
  * The statement of `lockMembershipWithContext`. With `onlyIfKeyClaimed`, the row is locked only when
@@ -217,6 +224,7 @@ const lockShapes = shapesBy((hasMerchant: boolean, isClaimed: boolean) => {
   return new StatementShape<'customerId' | 'programId' | 'merchantId' | ClaimNames>(
     (p) => sql`select m.*, c.status as customer_status,
           ${hasMerchant ? sql`exists (select 1 from program_merchants pm where pm.program_id = m.program_id and pm.merchant_id = ${p('merchantId')})` : sql`true`} as is_merchant_of_program,
+          ${hasMerchant ? sql`exists (select 1 from merchants mm where mm.id = ${p('merchantId')} and mm.status = 'active')` : sql`true`} as is_merchant_active,
           p.id as p_id, p.name as p_name, p.type as p_type, p.status as p_status, p.points_per_euro::text as p_points_per_euro,
           p.min_spend_cents as p_min_spend_cents, p.stamps_required as p_stamps_required, p.max_stamps_per_day as p_max_stamps_per_day,
           p.max_stamps_per_transaction as p_max_stamps_per_transaction, p.tiers as p_tiers, p.tier_window as p_tier_window,
@@ -236,6 +244,7 @@ export function toMemberContext(row: Row | undefined): MemberContext | null {
     program: toProgramRules(row, 'p_'),
     customerStatus: String(row['customer_status']),
     isMerchantOfProgram: row['is_merchant_of_program'] === true,
+    isMerchantActive: row['is_merchant_active'] === true,
   };
 }
 

@@ -262,6 +262,29 @@ describe('the ledger API', () => {
     expect((await ctx.request({ method: 'GET', url: `/api/admin/customers/${randomUUID()}/memberships`, token })).statusCode).toBe(404);
     expect((await reverse(987654, 'x')).statusCode).toBe(404);
   });
+
+  it('refuses a purchase at a suspended or archived merchant by name, member or first earning, and still replays an earlier answer', async () => {
+    const body = (customerId: string) => ({ customerId, programId: fx.pointsProgramId, merchantId: fx.merchantId, kind: 'purchase', amountCents: 1000 });
+    const key = randomUUID();
+    expect((await post(body(fx.customerIds[0]!), key)).statusCode).toBe(201);
+    const count = async () => (await ctx.app.db.execute(sql`select count(*)::int as n from ledger_entries`)).rows[0] as { n: number };
+    const before = await count();
+    try {
+      for (const status of ['suspended', 'archived']) {
+        await ctx.app.db.execute(sql`update merchants set status = ${status} where id = ${fx.merchantId}`);
+        // A member (the usual case, one read) and a stamp card nobody holds yet (the long way).
+        for (const request of [body(fx.customerIds[0]!), { ...body(fx.customerIds[1]!), programId: fx.stampsProgramId }]) {
+          const res = await post(request);
+          expect(res.statusCode, `${status}: ${res.body}`).toBe(400);
+          expect(res.json().error.fields).toEqual([{ field: 'merchantId', message: 'Esercente: scegli un esercente attivo (uno sospeso o archiviato non registra nuovi movimenti)' }]);
+        }
+        expect((await post(body(fx.customerIds[0]!), key)).statusCode).toBe(201);
+      }
+      expect(await count()).toEqual(before);
+    } finally {
+      await ctx.app.db.execute(sql`update merchants set status = 'active' where id = ${fx.merchantId}`);
+    }
+  });
 });
 
 describe('purchases too large for the ledger (issue 30)', () => {

@@ -128,6 +128,17 @@ export function writeGroupsOf(deps: LedgerDeps): RequestGroups<EntryRequest, Ent
 const settleEach = <T>(promises: Promise<T>[]) => Promise.all(promises.map((promise) => settle(promise)));
 
 /**
+ * A new entry names only an active merchant: a suspended or archived one keeps its history but takes no
+ * new activity (as its API keys stop acting). `known` is the usual case's read, else it is looked up;
+ * replays never get here (their stored answer stands).
+ */
+async function checkMerchantActive(tx: Executor, input: CreateLedgerEntry, known: repo.MemberContext | null): Promise<void> {
+  if (!input.merchantId) return;
+  const isActive = known ? known.isMerchantActive : (await repo.findMerchantStatus(tx, input.merchantId)) === 'active';
+  if (!isActive) throw validationFailed([{ field: 'merchantId', text: 'merchant_not_active' }]);
+}
+
+/**
  * One request in its own transaction: three round trips on PostgreSQL with the request's sign-in check
  * (decision 026). One batch claims the idempotency key, locks the member with its program's rules,
  * then (a statement of its own, so it sees every write committed before the lock) reads what the
@@ -144,7 +155,9 @@ async function createEntryAlone(deps: LedgerDeps, entry: EntryRequest): Promise<
       const stored = storedAnswerOf(claim[0], request);
       if (stored) return replayOf(stored);
       const tx = transaction.executor();
-      const locked = await lockedMemberOf(tx, deps, input, repo.toMemberContext(member[0]));
+      const context = repo.toMemberContext(member[0]);
+      const locked = await lockedMemberOf(tx, deps, input, context);
+      await checkMerchantActive(tx, input, locked.isUsualCase ? context : null);
       // The history was read for an existing member, after its lock; the long way reads its own.
       const known = locked.isUsualCase ? (repo.toMemberHistory(history[0]) ?? undefined) : undefined;
       const movement = await movementFor(tx, deps, locked.program, locked.membership, input, known);
@@ -195,6 +208,7 @@ export async function createEntriesTogether(deps: LedgerDeps, entries: EntryRequ
             alone.push(index);
             continue;
           }
+          await checkMerchantActive(tx, input, known);
           const past = repo.toMemberHistory(history[0]) ?? undefined;
           const movement = await movementFor(tx, deps, known.program, known.membership, input, past);
           const write = await planMovement(tx, deps, caller, known.membership, known.program, movement, idempotencyKey, past, request);

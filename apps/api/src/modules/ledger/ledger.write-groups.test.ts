@@ -145,4 +145,19 @@ describe.skipIf(testDatabaseKind === 'pglite')('ledger writes in groups (real Po
     expect(groups.stats.largestGroup).toBeLessThanOrEqual(3);
     expect(await verifyLedger(handle.db)).toEqual([]);
   });
+
+  it('refuses, in a group, only the request that names an archived merchant', async () => {
+    const [kept, refused] = fx.customerIds.slice(8, 10) as [string, string];
+    await handle.db.execute(sql`update merchants set status = 'archived' where id = ${fx.merchantId}`);
+    try {
+      const outcomes = await createEntriesTogether(deps, [entryRequest(purchase(kept)), entryRequest({ ...purchase(refused), merchantId: fx.merchantId })]);
+      expect(outcomes[0]!.ok).toBe(true);
+      expect(outcomes[1]!.ok).toBe(false);
+      if (outcomes[1]!.ok) return;
+      expect(outcomes[1]!.error).toBeInstanceOf(AppError);
+      expect((outcomes[1]!.error as AppError).fieldIssues).toEqual([{ field: 'merchantId', text: 'merchant_not_active' }]);
+    } finally {
+      await handle.db.execute(sql`update merchants set status = 'active' where id = ${fx.merchantId}`);
+    }
+  });
 });
