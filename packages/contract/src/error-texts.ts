@@ -253,6 +253,10 @@ const texts = {
     it: 'Esercente: scegli un esercente attivo (uno sospeso o archiviato non registra nuovi movimenti)',
     en: 'Merchant: choose an active merchant (a suspended or archived one records no new entries)',
   },
+  circuit_merchant_not_active: {
+    it: 'Esercenti del circuito: un esercente sospeso o archiviato non può entrare in un circuito',
+    en: 'Merchants of the circuit: a suspended or archived merchant cannot join a circuit',
+  },
   key_merchant_not_active: {
     it: 'Esercente: scegli un esercente attivo (uno sospeso o archiviato non può avere chiavi)',
     en: 'Merchant: choose an active merchant (a suspended or archived one cannot have keys)',

@@ -120,13 +120,13 @@ export async function hasLedgerEntries(executor: Executor, id: string): Promise<
   return Boolean((found.rows[0] as { found: boolean } | undefined)?.found);
 }
 
-export async function existingMerchantIds(executor: Executor, ids: string[]): Promise<Set<string>> {
-  if (ids.length === 0) return new Set();
+export async function existingMerchantIds(executor: Executor, ids: string[]): Promise<Map<string, MerchantRow['status']>> {
+  if (ids.length === 0) return new Map();
   const rows = await executor
-    .select({ id: merchants.id })
+    .select({ id: merchants.id, status: merchants.status })
     .from(merchants)
     .where(sql`${merchants.id} in ${ids}`);
-  return new Set(rows.map((row) => row.id));
+  return new Map(rows.map((row) => [row.id, row.status]));
 }
 
 export function merchantExportColumns(language: Language, timeZone: string): CsvColumns {

@@ -135,7 +135,7 @@ export async function deleteMerchant(deps: ServiceDeps, caller: Caller, id: stri
   });
 }
 
-/** For other modules (programs): which of these merchants exist, read in the caller's transaction. */
-export function merchantsThatExist(executor: Executor, ids: string[]): Promise<Set<string>> {
+/** For other modules (programs): which of these merchants exist, with their status, read in the caller's transaction. */
+export function merchantsThatExist(executor: Executor, ids: string[]): Promise<Map<string, MerchantRow['status']>> {
   return existingMerchantIds(executor, ids);
 }

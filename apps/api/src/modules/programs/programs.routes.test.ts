@@ -178,3 +178,29 @@ describe('programs API', () => {
     expect(lines[1]).toMatch(/^Circuito Torino;Punti;Attivo;1,50;5,00;;2;Dopo N giorni dall'accredito;365;\d{2}\/\d{2}\/\d{4} \d{2}:\d{2}$/);
   });
 });
+
+describe('a circuit and its merchants that are not active', () => {
+  it('refuses a suspended or archived merchant joining a circuit, and keeps one already in it', async () => {
+    const added = await ctx.request({
+      method: 'POST',
+      url: '/api/admin/merchants',
+      token,
+      payload: { legalName: 'Forno Chiuso', vatNumber: uniquePartitaIva(), category: 'bakery', address: { street: 'Via Po 3', city: 'Torino', province: 'TO', postalCode: '10123' } },
+    });
+    const closed = added.json().id as string;
+    const program = (await create({ name: 'Circuito con forno', type: 'stamps', stampsRequired: 5, merchantIds: [merchantIds[0], closed] })).json();
+    for (const status of ['suspended', 'archived']) {
+      await ctx.app.db.execute(sql`update merchants set status = ${status} where id = ${closed}`);
+      const refused = await create({ name: `Nuovo ${status}`, type: 'stamps', stampsRequired: 5, merchantIds: [merchantIds[0], closed] });
+      expect(refused.statusCode, refused.body).toBe(400);
+      expect(refused.json().error.fields).toEqual([{ field: 'merchantIds.1', message: 'Esercenti del circuito: un esercente sospeso o archiviato non può entrare in un circuito' }]);
+    }
+    const url = `/api/admin/programs/${program.id}`;
+    const kept = await ctx.request({ method: 'PATCH', url, token, payload: { name: 'Circuito con forno (chiuso)', merchantIds: [closed, merchantIds[0]], version: program.version } });
+    expect(kept.statusCode, kept.body).toBe(200);
+    const other = (await create({ name: 'Senza forno', type: 'stamps', stampsRequired: 5, merchantIds: [merchantIds[1]] })).json();
+    const joining = await ctx.request({ method: 'PATCH', url: `/api/admin/programs/${other.id}`, token, payload: { merchantIds: [merchantIds[1], closed], version: other.version } });
+    expect(joining.statusCode, joining.body).toBe(400);
+    expect(joining.json().error.fields[0].field).toBe('merchantIds.1');
+  });
+});

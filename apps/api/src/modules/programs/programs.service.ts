@@ -33,13 +33,18 @@ function valuesOf(input: Partial<CreateProgram>): Partial<ProgramValues> {
   return values;
 }
 
-/** Every named merchant must exist: 400 naming merchantIds otherwise. */
-async function checkMerchants(executor: Executor, ids: string[]) {
+/**
+ * Every named merchant must exist, and one joining the circuit must be active (a suspended or archived
+ * merchant already in it stays, its history with it): 400 naming merchantIds otherwise.
+ */
+async function checkMerchants(executor: Executor, ids: string[], kept: string[] = []) {
   const found = await merchantsThatExist(executor, ids);
   const missing = ids.findIndex((id) => !found.has(id));
   if (missing >= 0) {
     throw validationFailed([{ field: `merchantIds.${missing}`, message: 'notFound', label: 'merchant' }]);
   }
+  const inactive = ids.findIndex((id) => found.get(id) !== 'active' && !kept.includes(id));
+  if (inactive >= 0) throw validationFailed([{ field: `merchantIds.${inactive}`, text: 'circuit_merchant_not_active' }]);
 }
 
 function checkRules(program: Parameters<typeof programRuleIssues>[0]) {
@@ -102,7 +107,7 @@ export async function updateProgram(deps: ServiceDeps, caller: Caller, id: strin
       },
     );
     if (merchantIds !== undefined) {
-      await checkMerchants(tx, merchantIds);
+      await checkMerchants(tx, merchantIds, currentMerchants);
       await replaceProgramMerchants(tx, id, merchantIds);
     }
     const row = await updateProgramRow(tx, id, { ...valuesOf(fields), version: current.version + 1, updatedAt: deps.clock.now() });
