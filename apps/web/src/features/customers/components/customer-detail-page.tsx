@@ -48,7 +48,7 @@ function Field({ label, value }: { label: string; value: ReactNode }) {
 
 function BlockButton({ customer }: { customer: Customer }) {
   const { t } = useTranslation('customers');
-  const update = useUpdateCustomer();
+  const update = useUpdateCustomer({ isStatusChange: true });
   const name = customerName(customer, t);
   const isBlocking = customer.status === 'active';
   const ask = () =>
