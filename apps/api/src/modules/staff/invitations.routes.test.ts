@@ -204,3 +204,33 @@ describe('staff invitations through a real SMTP server', () => {
     expect(lines[1]).toMatch(/^late@example\.test;In Ritardo;Amministratore;admin@demo\.test;/);
   });
 });
+
+describe('an invitation whose e-mail does not go out', () => {
+  let ctx: TestContext;
+  let failure: Error = new Error('unset');
+  beforeAll(async () => {
+    ctx = await createTestContext({
+      env: { AUTH_RATE_LIMIT: '1000', APP_URL: 'http://app.example.test' },
+      mailer: {
+        kind: 'smtp',
+        send: async () => {
+          throw failure;
+        },
+      },
+    });
+  });
+  afterAll(() => ctx.close());
+
+  // The web app words a bare `unavailable` itself ("service unavailable"): the server's text, which
+  // says the invitation was saved, is shown only under `mail_unavailable`.
+  it.each([
+    ['cannot be reached', Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:25'), { code: 'ECONNECTION' }), 'unreached@example.test'],
+    ['refuses it', Object.assign(new Error('5.7.1 Relaying denied'), { responseCode: 550 }), 'refused@example.test'],
+  ])('answers 503 mail_unavailable, saying the invitation is saved, when the mail server %s', async (_case, error, email) => {
+    failure = error;
+    const answer = await ctx.request({ method: 'POST', url: '/api/admin/staff/invitations', token: await ctx.tokenFor('admin@demo.test'), payload: { email, displayName: 'Nuovo', role: 'editor' } });
+    expect(answer.statusCode, answer.body).toBe(503);
+    expect(answer.json().error).toMatchObject({ code: 'mail_unavailable', message: "L'invito è salvato ma la sua e-mail non è partita: rinvialo più tardi" });
+    expect(await ctx.app.db.select().from(staffInvitations).where(eq(staffInvitations.email, email))).toHaveLength(1);
+  });
+});

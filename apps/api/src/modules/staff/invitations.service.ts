@@ -138,7 +138,9 @@ async function mailInvitation(deps: InvitationDeps, inviter: Inviter, row: Invit
   } catch (error) {
     if (error instanceof AppError) throw error;
     inviter.log.error({ err: error }, 'invitation e-mail failed');
-    throw new AppError(503, 'unavailable', { text: 'invitation_mail_failed' });
+    // `mail_unavailable`, not `unavailable`: the web app words `unavailable` itself ("service
+    // unavailable") and would hide that the invitation was saved.
+    throw new AppError(503, 'mail_unavailable', { text: 'invitation_mail_failed' });
   }
 }
 

@@ -21,9 +21,13 @@ export function useInvitations(query: Record<string, string>) {
   );
 }
 
+/**
+ * The list is read again however the write ends: an invitation whose e-mail did not go out (503) is
+ * saved all the same, and one revoked or resent meanwhile by someone else fails here but changed there.
+ */
 function useInvitationMutation<Input, Output>(mutationFn: (input: Input) => Promise<Output>) {
   const client = useQueryClient();
-  return useMutation({ mutationFn, onSuccess: () => client.invalidateQueries({ queryKey: invitationKeys.all }) });
+  return useMutation({ mutationFn, onSettled: () => client.invalidateQueries({ queryKey: invitationKeys.all }) });
 }
 
 export function useCreateInvitation() {

@@ -138,4 +138,38 @@ describe('Staff', { timeout: 30_000 }, () => {
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     expect(bodies.at(-1)).toEqual({ displayName: 'Marco Bianchi', email: 'nuovo@example.test', role: 'editor' });
   });
+
+  it("an invitation whose e-mail did not go out (503) is listed at once, and the dialog says so in the server's words", async () => {
+    document.cookie = 'XSRF-TOKEN=t; path=/';
+    const user = userEvent.setup();
+    answerStaff([account()]);
+    const saved: StaffInvitation[] = [];
+    const NOT_SENT = "L'invito è salvato ma la sua e-mail non è partita: rinvialo più tardi";
+    server.use(
+      http.get('/api/admin/staff/invitations', () => HttpResponse.json({ items: saved, total: saved.length, page: 1, pageSize: 25 })),
+      http.post('/api/admin/staff/invitations', async ({ request }) => {
+        const body = (await request.json()) as { email: string; displayName: string };
+        saved.push({
+          id: '00000000-0000-4000-8000-0000000000bb',
+          email: body.email,
+          displayName: body.displayName,
+          role: 'editor',
+          status: 'pending',
+          invitedBy: 'admin@demo.test',
+          createdAt: '2026-01-01T09:00:00.000Z',
+          sentAt: '2026-01-01T09:00:00.000Z',
+          expiresAt: '2026-01-08T09:00:00.000Z',
+        });
+        return HttpResponse.json({ error: { code: 'mail_unavailable', message: NOT_SENT, requestId: 'r' } }, { status: 503 });
+      }),
+    );
+    renderWithProviders(<StaffPage />, { route: '/staff?tab=invitations', user: admin });
+    await user.click(await screen.findByRole('button', { name: 'Invita' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Invita nello staff' });
+    await user.type(within(dialog).getByRole('textbox', { name: /Nome visualizzato/ }), 'Marco Bianchi');
+    await user.type(within(dialog).getByRole('textbox', { name: /^Email/ }), 'nuovo@example.test');
+    await user.click(within(dialog).getByRole('button', { name: "Invia l'invito" }));
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent(NOT_SENT);
+    expect(await screen.findByText('nuovo@example.test', { selector: 'td, td *' })).toBeInTheDocument();
+  });
 });
