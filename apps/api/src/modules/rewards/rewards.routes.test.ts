@@ -155,6 +155,25 @@ describe('the rewards API (Premi, vouchers, redemptions)', () => {
     expect(list.json().items.map((v: { code: string }) => v.code)).toEqual(['PIZZA0001', 'PIZZA0002', 'PIZZA0003']);
   });
 
+  it("reports a row by the file's line number, blank lines included", async () => {
+    const reward = await createReward({ name: 'Righe vuote' });
+    const boundary = 'b0undary';
+    // Line 5 is blank; the bad code is on line 6, the repeated one on line 9 (after two more blanks).
+    const csv = 'codice\r\nRIGA0002\r\nRIGA0003\r\nRIGA0004\r\n\r\n!!\r\n\r\n\r\nRIGA0002\r\n';
+    const dry = await ctx.request({
+      method: 'POST',
+      url: `/api/admin/rewards/${reward.id}/vouchers?dryRun=true`,
+      token,
+      payload: multipart(boundary, 'codici.csv', csv),
+      headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, 'accept-language': 'it' },
+    });
+    expect(dry.statusCode, dry.body).toBe(200);
+    expect(dry.json().errors.map((e: { row: number; code: string; message: string }) => [e.row, e.code, e.message])).toEqual([
+      [6, 'invalid', expect.stringContaining('!!')],
+      [9, 'duplicate', expect.stringContaining('riga 2')],
+    ]);
+  });
+
   it('redeems: takes the points with a reward entry, hands out the oldest waiting code, takes one from the stock', async () => {
     const customerId = fx.customerIds[0]!;
     await earn(customerId, 20_000);

@@ -67,16 +67,19 @@ export async function importVouchers(
   const text = file.toString('utf8').replace(/^\uFEFF/, '');
   const firstLine = text.split(/\r?\n/, 1)[0] ?? '';
   const delimiter = (firstLine.match(/;/g)?.length ?? 0) >= (firstLine.match(/,/g)?.length ?? 0) ? ';' : ',';
-  let records: string[][];
+  // Each record with the file's line it ends on (csv-parse's `info.lines`, as the customer import's
+  // reader keeps it): blank lines are skipped, but a row is reported by the line the file shows.
+  let records: { record: string[]; info: { lines: number } }[];
   try {
-    records = parse(text, { delimiter, relax_column_count: true, skip_empty_lines: true, trim: true, max_record_size: 10_000 }) as string[][];
+    records = parse(text, { delimiter, relax_column_count: true, skip_empty_lines: true, trim: true, max_record_size: 10_000, info: true }) as unknown as typeof records;
   } catch {
     throw fieldError('file');
   }
   if (records.length === 0) throw fieldError('file', 'required');
-  const header = (records[0] ?? []).map((cell) => cell.toLowerCase());
+  const firstRecord = records[0]?.record ?? [];
+  const header = firstRecord.map((cell) => cell.toLowerCase());
   const named = header.findIndex((cell) => cell === 'code' || cell === 'codice');
-  const hasHeader = named >= 0 || !voucherCodeSchema.safeParse(records[0]?.[0] ?? '').success;
+  const hasHeader = named >= 0 || !voucherCodeSchema.safeParse(firstRecord[0] ?? '').success;
   const column = Math.max(named, 0);
   const body = hasHeader ? records.slice(1) : records;
   if (body.length > REWARD_BOUNDS.importMax) throw fieldError('file');
@@ -84,8 +87,8 @@ export async function importVouchers(
   const errors: VoucherBatchResult['errors'] = [];
   const rewritten: VoucherBatchResult['rewritten'] = [];
   const seen = new Map<string, number>();
-  body.forEach((record, index) => {
-    const row = index + (hasHeader ? 2 : 1);
+  body.forEach(({ record, info }) => {
+    const row = info.lines;
     const raw = record[column] ?? '';
     if (!voucherCodeSchema.safeParse(raw).success) {
       errors.push(importRowError(row, 'invalid', language, { it: `Codice non valido: "${raw.slice(0, 50)}"`, en: `Invalid code: "${raw.slice(0, 50)}"` }));
