@@ -163,6 +163,9 @@ function RewardForm({ reward, programs, onSaved }: { reward: Reward | null; prog
                   onChange={field.onChange}
                   onBlur={field.onBlur}
                   min={name === 'stock' ? 0 : 1}
+                  // As typed, not clamped on blur: a number out of bounds is named by the contract's
+                  // message ("Costo deve essere almeno 1"), never changed silently.
+                  clampBehavior="none"
                   allowDecimal={false}
                   error={fieldState.error?.message}
                 />

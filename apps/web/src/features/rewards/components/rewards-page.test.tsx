@@ -103,6 +103,32 @@ describe('Premi', { timeout: 30_000 }, () => {
     expect(await screen.findByText('Premio “Caffè omaggio” creato')).toBeInTheDocument();
   });
 
+  it('keeps a number out of bounds as typed and names the field, instead of changing it silently', async () => {
+    const user = userEvent.setup();
+    answerList();
+    const bodies: unknown[] = [];
+    server.use(http.post('/api/admin/rewards', async ({ request }) => HttpResponse.json(bodies.push(await request.json()), { status: 500 })));
+    renderPage('/rewards?reward=new');
+    const drawer = await screen.findByRole('dialog', { name: 'Nuovo premio' });
+    const cost = within(drawer).getByRole('textbox', { name: /Costo in punti/ });
+    const stock = within(drawer).getByRole('textbox', { name: /Disponibilità/ });
+    const limit = within(drawer).getByRole('textbox', { name: /Limite per cliente/ });
+    await user.type(cost, '-5');
+    await user.type(stock, '-1');
+    await user.type(limit, '0');
+    await user.tab();
+    // Mantine's NumberInput would clamp them on blur (1, 0, 1) without a word.
+    expect(cost).toHaveValue('-5');
+    expect(stock).toHaveValue('-1');
+    expect(limit).toHaveValue('0');
+    await user.click(within(drawer).getByRole('button', { name: 'Crea premio' }));
+    expect(await within(drawer).findByText('Costo deve essere almeno 1')).toBeInTheDocument();
+    expect(within(drawer).getByText('Disponibilità deve essere almeno 0')).toBeInTheDocument();
+    expect(within(drawer).getByText('Limite per cliente deve essere almeno 1')).toBeInTheDocument();
+    expect(cost).toHaveAttribute('aria-invalid', 'true');
+    expect(bodies).toEqual([]);
+  });
+
   it('changes a reward with the version read, never its program', async () => {
     document.cookie = 'XSRF-TOKEN=t; path=/';
     const user = userEvent.setup();
