@@ -117,6 +117,9 @@ export const programSchema = z.object({
 });
 export type Program = z.infer<typeof programSchema>;
 
+/** The largest minimum spend for points (cents): 1,000,000.00 €. */
+const MIN_SPEND_CENTS_MAX = 100_000_000;
+
 const programFields = {
   name: z.string().trim().min(1).max(120),
   type: programTypeSchema,
@@ -124,7 +127,13 @@ const programFields = {
   merchantIds: z.array(z.uuid()).min(1).max(500),
   status: programStatusSchema,
   pointsPerEuro: z.number().positive().max(1000).multipleOf(0.01).nullable(),
-  minSpendCents: z.number().int().min(0).max(100_000_000).nullable(),
+  // In cents, typed in euro: the bound is said in euro ("al massimo 1.000.000,00 €"), not as 100.000.000.
+  minSpendCents: z
+    .number()
+    .int()
+    .min(0)
+    .refine((cents) => cents <= MIN_SPEND_CENTS_MAX, { message: 'minSpendCents is too large', params: { messageKey: 'maxAmount', max: MIN_SPEND_CENTS_MAX / 100 } })
+    .nullable(),
   stampsRequired: z.number().int().min(1).max(100).nullable(),
   maxStampsPerDay: z.number().int().min(1).max(100).nullable(),
   maxStampsPerTransaction: z.number().int().min(1).max(100).nullable(),
