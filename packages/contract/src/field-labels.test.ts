@@ -11,6 +11,7 @@ import * as privacy from './privacy.ts';
 import * as programs from './programs.ts';
 import * as rewards from './rewards.ts';
 import * as socialProofs from './social-proofs.ts';
+import { issueMessage } from './validation.ts';
 
 /** The keys of every object inside a schema (nested objects, arrays, optional/default wrappers, pipes). */
 function keysOf(schema: unknown, found = new Set<string>(), depth = 0): Set<string> {
@@ -58,9 +59,15 @@ describe('field names in messages', () => {
     });
   }
 
-  it('says "Fine validità non è valida", never "validUntil non è valido"', () => {
+  it('names a reward\'s window by the form\'s labels and says why its end is refused, never "validUntil non è valido"', () => {
     const result = rewards.createRewardSchema.safeParse({ programId: '00000000-0000-4000-8000-000000000001', name: 'X', cost: 1, validFrom: '2026-07-01', validUntil: '2026-06-30' });
     expect(result.success).toBe(false);
-    expect(message('invalid', 'it', { field: 'validUntil' })).toBe('Fine validità non è valida');
+    const issues = result.error?.issues ?? [];
+    expect(issues.map((issue) => [issue.path.join('.'), issueMessage(issue, 'it'), issueMessage(issue, 'en')])).toEqual([
+      ['validUntil', 'Valido fino al: la data non può venire prima di Valido dal', 'Valid until: the date cannot come before Valid from'],
+    ]);
+    expect(message('invalid', 'it', { field: 'validUntil' })).toBe('Valido fino al non è valido');
+    // The same day is a one-day window, not an error.
+    expect(rewards.createRewardSchema.safeParse({ programId: '00000000-0000-4000-8000-000000000001', name: 'X', cost: 1, validFrom: '2026-07-01', validUntil: '2026-07-01' }).success).toBe(true);
   });
 });

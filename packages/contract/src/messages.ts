@@ -25,11 +25,13 @@ export const MESSAGE_KEYS = [
   'taken',
   'tierNameRepeated',
   'tierAbovePrevious',
+  'notBefore',
 ] as const;
 
 export type MessageKey = (typeof MESSAGE_KEYS)[number];
 
-type Params = { field?: string; min?: number | string; max?: number | string };
+/** `after`: the field this one may not come before (a field name, said by its label). */
+type Params = { field?: string; min?: number | string; max?: number | string; after?: string };
 
 /**
  * A bound as the reader writes numbers ("99.999" in Italian, "99,999" in English), so that a server
@@ -82,6 +84,7 @@ const catalogue: Record<Language, Record<MessageKey, (p: Params) => string>> = {
     taken: (p) => `${p.field} is already in use`,
     tierNameRepeated: () => 'Another tier has this name: each tier needs its own',
     tierAbovePrevious: (p) => `${p.field} must be more than ${formatBound(p.min, 'en')}, the previous tier's`,
+    notBefore: (p) => `${p.field}: the date cannot come before ${p.after}`,
   },
   it: {
     invalid: (p) => `${p.field} non ${isPlural(p.field) ? 'sono' : 'è'} ${agreeing(p.field, ['valido', 'valida', 'validi', 'valide'])}`,
@@ -103,6 +106,7 @@ const catalogue: Record<Language, Record<MessageKey, (p: Params) => string>> = {
     taken: (p) => `${p.field} già in uso`,
     tierNameRepeated: () => 'Un altro livello ha già questo nome: ogni livello ne vuole uno diverso',
     tierAbovePrevious: (p) => `${p.field} deve essere più di ${formatBound(p.min, 'it')}, quelli del livello precedente`,
+    notBefore: (p) => `${p.field}: la data non può venire prima di ${p.after}`,
   },
 };
 
@@ -280,7 +284,8 @@ export function fieldLabel(field: string, language: Language): string {
 
 export function message(key: MessageKey, language: Language, params: Params = {}): string {
   const label = params.field === undefined ? undefined : fieldLabel(params.field, language);
-  return catalogue[language][key]({ ...params, field: label });
+  const after = params.after === undefined ? {} : { after: fieldLabel(params.after, language) };
+  return catalogue[language][key]({ ...params, field: label, ...after });
 }
 
 /** Picks `it` or `en` from an Accept-Language header; Italian is the default (S13). */

@@ -110,7 +110,7 @@ const rewardFields = {
 function windowIssue(value: { validFrom?: string | null | undefined; validUntil?: string | null | undefined }, ctx: z.RefinementCtx) {
   // Days compare as text; a one-day window (from = until) is allowed.
   if (value.validFrom && value.validUntil && value.validFrom > value.validUntil) {
-    ctx.addIssue({ code: 'custom', path: ['validUntil'], params: { messageKey: 'invalid' } });
+    ctx.addIssue({ code: 'custom', path: ['validUntil'], message: 'validUntil is before validFrom', params: { messageKey: 'notBefore', after: 'validFrom' } });
   }
 }
 

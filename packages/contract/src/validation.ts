@@ -134,7 +134,8 @@ export function issueMessage(issue: IssueLike, language: Language): string {
       const value = issue.params?.[name];
       return typeof value === 'number' || typeof value === 'string' ? { [name]: value } : {};
     };
-    return message(key as MessageKey, language, { field, ...bound('min'), ...bound('max') });
+    const after = issue.params?.['after'];
+    return message(key as MessageKey, language, { field, ...bound('min'), ...bound('max'), ...(typeof after === 'string' ? { after } : {}) });
   }
   switch (issue.code) {
     case 'invalid_type':

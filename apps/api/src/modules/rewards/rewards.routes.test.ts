@@ -74,9 +74,10 @@ describe('the rewards API (Premi, vouchers, redemptions)', () => {
       cost: 1,
       validFrom: '2026-07-01',
       validUntil: '2026-06-01',
-    });
+    }, { 'accept-language': 'it' });
     expect(window.statusCode).toBe(400);
-    expect(window.json().error.fields[0].field).toBe('validUntil');
+    // The same words as the form, naming the field by its label and saying why.
+    expect(window.json().error.fields[0]).toMatchObject({ field: 'validUntil', message: 'Valido fino al: la data non può venire prima di Valido dal' });
     const unknown = await api('POST', '/api/admin/rewards', { programId: randomUUID(), name: 'X', cost: 1 }, { 'accept-language': 'it' });
     expect(unknown.statusCode).toBe(400);
     expect(unknown.json().error.fields[0]).toMatchObject({ field: 'programId' });

@@ -80,7 +80,7 @@ describe('Premi', { timeout: 30_000 }, () => {
     await user.type(await within(drawer).findByRole('textbox', { name: 'Valido dal' }), '01/12/2026');
     await user.type(within(drawer).getByRole('textbox', { name: 'Valido fino al' }), '30/11/2026');
     await user.click(within(drawer).getByRole('button', { name: 'Crea premio' }));
-    expect(await within(drawer).findByText('Fine validità non è valida')).toBeInTheDocument();
+    expect(await within(drawer).findByText('Valido fino al: la data non può venire prima di Valido dal')).toBeInTheDocument();
     expect(bodies).toEqual([]);
 
     await user.clear(within(drawer).getByRole('textbox', { name: 'Valido fino al' }));
