@@ -133,7 +133,10 @@ function NumberField({ form, name, label, description, decimal }: { form: Return
           value={field.value as Num}
           onChange={field.onChange}
           onBlur={field.onBlur}
+          // What was typed stays, a negative too, and the contract names what is wrong with it: Mantine's
+          // clamp on blur turned -5 into 0 without a word.
           min={0}
+          clampBehavior="none"
           allowDecimal={decimal ?? false}
           decimalScale={decimal ? 2 : 0}
           decimalSeparator={isItalian ? ',' : '.'}

@@ -79,6 +79,20 @@ describe('Programmi fedeltà', { timeout: 30_000 }, () => {
     expect(screen.queryByRole('dialog', { name: 'Modifica programma' })).toBeNull();
   });
 
+  it('keeps a negative number as typed and names the field, rather than turning it into 0', async () => {
+    const user = userEvent.setup();
+    server.use(http.get('/api/admin/programs', () => HttpResponse.json({ items: [], total: 0, page: 1, pageSize: 25 })));
+    renderWithProviders(<ProgramsPage merchantOptions={[{ value: MERCHANT, label: 'Bar Centrale' }]} renderCustomerPicker={() => null} />, { route: '/programs?program=new', user: admin });
+    const drawer = await screen.findByRole('dialog', { name: 'Nuovo programma' });
+    const rate = within(drawer).getByRole('textbox', { name: /^Punti per euro/ });
+    await user.clear(rate);
+    await user.type(rate, '-5');
+    await user.tab();
+    expect(rate).toHaveValue('-5');
+    await user.click(within(drawer).getByRole('button', { name: 'Crea programma' }));
+    expect(await within(drawer).findByText(/^Punti per euro deve essere/)).toBeInTheDocument();
+  });
+
   it('brings the first field in error into view when a submit is refused: the merchants, not the button', async () => {
     const user = userEvent.setup();
     server.use(http.get('/api/admin/programs', () => HttpResponse.json({ items: [], total: 0, page: 1, pageSize: 25 })));
