@@ -113,6 +113,13 @@ describe('a redemption beyond the balance', { timeout: 30_000 }, () => {
     expect(await within(dialog).findByText('Il saldo è di 1.200 punti: non se ne possono togliere 5.000')).toBeInTheDocument();
     await user.click(within(dialog).getByRole('button', { name: 'Continua' }));
     expect(within(dialog).queryByRole('button', { name: 'Conferma' })).toBeNull();
+    // A 0 stays a 0 and is refused by name (Mantine's clamp on leaving the field made it a 1, unsaid).
+    await user.clear(points);
+    await user.type(points, '0');
+    await user.click(within(dialog).getByRole('button', { name: 'Continua' }));
+    expect(points).toHaveValue('0');
+    expect(await within(dialog).findByText('Punti non sono validi')).toBeInTheDocument();
+    expect(within(dialog).queryByRole('button', { name: 'Conferma' })).toBeNull();
     await user.clear(points);
     await user.type(points, '200');
     await user.click(within(dialog).getByRole('button', { name: 'Continua' }));

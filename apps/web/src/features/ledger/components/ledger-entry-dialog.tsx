@@ -291,6 +291,8 @@ function EntryForm({ kind, onClose, customer: presetCustomer, renderCustomerPick
                 allowNegative={kind === 'adjust'}
                 data-autofocus={firstField === 'value' || undefined}
                 min={kind === 'adjust' ? -(isStamps ? LEDGER_BOUNDS.stampsMax : LEDGER_BOUNDS.pointsMax) : 1}
+                // Points typed stay as typed and are refused by name: Mantine's clamp on blur made a 0 a 1.
+                clampBehavior="none"
                 value={field.value}
                 onChange={(next) => {
                   field.onChange(next);
