@@ -42,8 +42,12 @@ test('an admin switches on the welcome, edits and previews it, and a new custome
   await drawer.getByRole('textbox', { name: /^Testo \(italiano\)/ }).fill('Ciao {{nome_cliente}}');
   await drawer.getByRole('button', { name: 'Salva messaggio' }).click();
   await expect(drawer.getByText(/il segnaposto \{\{nome_cliente\}\} non esiste/)).toBeVisible();
+  // What was typed survives a look at the other tab; corrected, it is previewed as typed, unsaved.
   await drawer.getByRole('tab', { name: 'Programma' }).click();
   await drawer.getByRole('tab', { name: 'Messaggi automatici' }).click();
+  const body = drawer.getByRole('textbox', { name: /^Testo \(italiano\)/ });
+  await expect(body).toHaveValue('Ciao {{nome_cliente}}');
+  await body.fill('Ciao {{nome}}, benvenuto!');
 
   // The preview with the real customer's values.
   const picker = drawer.getByRole('combobox', { name: /^Cliente per l'anteprima/ });
@@ -54,7 +58,10 @@ test('an admin switches on the welcome, edits and previews it, and a new custome
   await expect(drawer.frameLocator(`iframe[title="Anteprima dell'e-mail"]`).getByText(/Ciao Piero/)).toBeVisible();
   await drawer.locator('iframe').scrollIntoViewIfNeeded();
   await page.screenshot({ path: test.info().outputPath('service-emails-1366.png'), fullPage: false });
+  // The corrected text was never saved: closing asks before dropping it.
   await drawer.getByRole('button', { name: 'Chiudi' }).click();
+  await page.getByRole('dialog', { name: 'Scartare le modifiche?' }).getByRole('button', { name: 'Scarta le modifiche' }).click();
+  await expect(drawer).toHaveCount(0);
 
   // A new customer with an address: the welcome arrives, and shows in the customer's Messaggi.
   const email = `benvenuto${run}@example.it`;
