@@ -1,7 +1,6 @@
-import { Writable } from 'node:stream';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loggerOptions } from '../src/lib/logger.ts';
+import { capturedLog } from './log-lines.ts';
 import { freePort } from './free-port.ts';
 import { createTestContext, type TestContext } from './helper.ts';
 import { createWalletMember } from './wallet-helpers.ts';
@@ -17,19 +16,10 @@ const NOT_ANSWERING_EN = 'The mail server is not answering: the e-mail was not s
 describe('e-mails someone waits for, when the mail server cannot be reached', () => {
   let ctx: TestContext;
   let token = '';
-  const lines: string[] = [];
+  const { lines, logger } = capturedLog();
 
   beforeAll(async () => {
-    const stream = new Writable({
-      write(chunk: Buffer, _encoding, done) {
-        lines.push(...chunk.toString().split('\n').filter(Boolean));
-        done();
-      },
-    });
-    ctx = await createTestContext({
-      env: { SMTP_URL: `smtp://127.0.0.1:${await freePort()}`, AUTH_RATE_LIMIT: '1000' },
-      logger: { ...loggerOptions('info'), stream },
-    });
+    ctx = await createTestContext({ env: { SMTP_URL: `smtp://127.0.0.1:${await freePort()}`, AUTH_RATE_LIMIT: '1000' }, logger });
     token = await ctx.tokenFor('admin@demo.test');
   });
   afterAll(async () => ctx?.close());

@@ -1,10 +1,10 @@
-import { Writable } from 'node:stream';
 import path from 'node:path';
 import { readdir, readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../../test/helper.ts';
 import { sql } from 'drizzle-orm';
-import { loggerOptions, redactUrl } from './logger.ts';
+import { capturedLog } from '../../test/log-lines.ts';
+import { redactUrl } from './logger.ts';
 
 describe('redactUrl', () => {
   it('keeps the path and harmless parameters, and redacts every value that could be a secret', () => {
@@ -37,16 +37,10 @@ describe('redactUrl', () => {
 
 describe('what the server logs (issue 6, item 3)', () => {
   let ctx: TestContext;
-  const lines: string[] = [];
+  const { lines, logger } = capturedLog();
   beforeAll(async () => {
-    const stream = new Writable({
-      write(chunk: Buffer, _encoding, done) {
-        lines.push(...chunk.toString().split('\n').filter(Boolean));
-        done();
-      },
-    });
     // No SMTP_URL: the outbox mailer, as on a developer's machine.
-    ctx = await createTestContext({ env: { RATE_LIMIT_ALLOW: '127.0.0.1' }, logger: { ...loggerOptions('info'), stream } });
+    ctx = await createTestContext({ env: { RATE_LIMIT_ALLOW: '127.0.0.1' }, logger });
   });
   afterAll(() => ctx.close());
 
