@@ -14,7 +14,7 @@ import { useFormatters } from '../../../lib/format.ts';
 import { notifySuccess } from '../../../lib/notify.ts';
 import { useCreateLedgerEntry } from '../api/create-ledger-entry.ts';
 import { useMemberships } from '../api/get-memberships.ts';
-import { balanceWords } from '../lib/balance-words.ts';
+import { balanceWords, unitWord } from '../lib/balance-words.ts';
 import { newIdempotencyKey } from '../lib/idempotency.ts';
 import { previewPurchase } from '../lib/points-preview.ts';
 
@@ -82,7 +82,7 @@ function EntryForm({ kind, onClose, customer: presetCustomer, renderCustomerPick
     const member = memberOf(values.programId);
     const balance = (inStamps ? member?.stamps : member?.balance) ?? 0;
     if (requested <= 0 || requested <= balance) return null;
-    return t('dialog.overBalance', { balance: format.number(balance), value: format.number(requested), unit: t(inStamps ? 'dialog.unitStamps' : 'dialog.unitPoints', { count: balance }) });
+    return t('dialog.overBalance', { balance: format.number(balance), value: format.number(requested), unit: unitWord(t, inStamps, balance) });
   };
 
   /** Cents are the smallest money there is: a third decimal is refused by name, never rounded away. */
@@ -158,7 +158,7 @@ function EntryForm({ kind, onClose, customer: presetCustomer, renderCustomerPick
   const value = isStamps ? toNumber(form.watch('stamps')) : toNumber(form.watch('points'));
   // "1 punto", "-1 punto", "5 punti": the word agrees with the number.
   const count = Math.abs(value ?? 0);
-  const unit = t(isStamps ? 'dialog.unitStamps' : 'dialog.unitPoints', { count });
+  const unit = unitWord(t, isStamps, count);
   const available = (isStamps ? membership?.stamps : membership?.balance) ?? 0;
 
   if (step === 'confirm') {
@@ -306,7 +306,7 @@ function EntryForm({ kind, onClose, customer: presetCustomer, renderCustomerPick
                   kind === 'purchase' || !program || !memberships.data
                     ? undefined
                     : kind === 'redeem'
-                      ? t('dialog.available', { count: available, balance: format.number(available), unit: t(isStamps ? 'dialog.unitStamps' : 'dialog.unitPoints', { count: available }) })
+                      ? t('dialog.available', { count: available, balance: format.number(available), unit: unitWord(t, isStamps, available) })
                       : t('dialog.balanceNow', { balance: balanceWords(t, format.number, program?.type, membership?.balance ?? 0, membership?.stamps ?? 0) })
                 }
                 error={fieldState.error?.message}

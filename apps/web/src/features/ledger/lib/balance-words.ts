@@ -11,3 +11,8 @@ export function balanceWords(t: TFunction<'ledger'>, formatNumber: (value: numbe
   if (type === 'stamps' || stamps !== 0) words.push(t('dialog.balanceStamps', { count: stamps, value: formatNumber(stamps) }));
   return words.join(', ');
 }
+
+/** "punto" or "punti", "timbro" or "timbri": the unit's word agreeing with `count`. */
+export function unitWord(t: TFunction<'ledger'>, isStamps: boolean, count: number): string {
+  return t(isStamps ? 'dialog.unitStamps' : 'dialog.unitPoints', { count });
+}
