@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { Language } from './app-info.ts';
+import { customerStatusSchema } from './customers-list.ts';
 import { exportQuerySchema, listPageSchema, listQuerySchema } from './list-query.ts';
 import { ruleAcrossFields } from './validation.ts';
 
@@ -38,7 +39,9 @@ export const proofUrlSchema = z
 export const socialProofSchema = z.object({
   id: z.number().int(),
   customerId: z.uuid(),
+  /** Empty for an erased customer (the screen says "Cliente cancellato"): see `customerStatus`. */
   customerName: z.string(),
+  customerStatus: customerStatusSchema,
   cardNumber: z.string(),
   programId: z.uuid(),
   programName: z.string(),
@@ -136,6 +139,8 @@ export const decisionOutcomeSchema = z.object({
   outcome: z.enum(['decided', 'already_decided', 'not_found', 'failed']),
   proof: socialProofSchema.nullable(),
   message: z.string().nullable(),
+  /** A `failed` outcome's error code, as an error answer would carry it (e.g. `customer_erased`, 409). */
+  code: z.string().optional(),
 });
 export const decideSocialProofsResultSchema = z.object({ items: z.array(decisionOutcomeSchema) });
 export type DecideSocialProofsResult = z.infer<typeof decideSocialProofsResultSchema>;
@@ -150,4 +155,17 @@ export function zeroPointsReason(why: 'cap' | 'no_bonus', language: Language, ca
   return language === 'it'
     ? 'Il programma non prevede un bonus per questa azione: approvata con 0 punti'
     : 'The program has no bonus for this action: approved with 0 points';
+}
+
+/**
+ * Who "decided" the proofs an erasure closed (`decidedBy` of the proof; the staff member who ran the
+ * erasure is in the audit record): they are rejected, never paid, as the person is gone.
+ */
+export const ERASURE_DECIDER = 'privacy-erasure';
+
+/** Why an erasure closed a pending proof (kept in `reason`, in the language of the erasure's author). */
+export function erasureClosedReason(language: Language): string {
+  return language === 'it'
+    ? 'Chiusa dalla cancellazione dei dati del cliente: nessun punto assegnato'
+    : "Closed by the erasure of the customer's data: no points given";
 }

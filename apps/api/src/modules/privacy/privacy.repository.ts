@@ -1,4 +1,4 @@
-import { and, eq, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
+import { and, eq, inArray, isNull, ne, or, sql, type SQL } from 'drizzle-orm';
 import type { Language } from '@sf/contract/app-info';
 import type { ListPrivacyRequestsQuery } from '@sf/contract/privacy';
 import type { Executor } from '../../db/client.ts';
@@ -103,6 +103,16 @@ export async function insertPrivacyRequest(executor: Executor, values: typeof pr
 
 export async function updatePrivacyRequestRow(executor: Executor, id: string, values: Partial<typeof privacyRequests.$inferInsert>) {
   await executor.update(privacyRequests).set(values).where(eq(privacyRequests.id, id));
+}
+
+/** The customer's open requests but one (the erasure's own), locked, to close them. */
+export async function openRequestsOf(executor: Executor, customerId: string, exceptId: string): Promise<PrivacyRequestRow[]> {
+  return executor
+    .select()
+    .from(privacyRequests)
+    .where(and(eq(privacyRequests.customerId, customerId), ne(privacyRequests.id, exceptId), inArray(privacyRequests.status, ['open', 'in_progress'])))
+    .orderBy(privacyRequests.receivedAt, privacyRequests.id)
+    .for('update');
 }
 
 export async function hasActiveBlock(executor: Executor, customerId: string): Promise<boolean> {

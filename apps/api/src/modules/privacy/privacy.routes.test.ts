@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
@@ -336,6 +336,96 @@ describe('privacy requests API', () => {
     // The ledger's figures are untouched; only its free texts went.
     const entries = await rows<{ points: number }>(sql`select points from ledger_entries where customer_id = ${customer.id} order by id`);
     expect(entries.map((row) => row.points)).toEqual([40, 15]);
+  });
+
+  it('leaves nothing open on an erased person: pending proofs rejected, other requests done, vouchers void, each counted; later actions refused', async () => {
+    const customer = await newCustomer('Aperti');
+    await ctx.request({ method: 'POST', url: '/api/admin/ledger', token, headers: { 'idempotency-key': randomUUID() }, payload: { customerId: customer.id, programId, kind: 'adjust', points: 100, reason: 'x' } });
+    const reward = await ctx.request({ method: 'POST', url: '/api/admin/rewards', token, payload: { programId, name: 'Cornetto', cost: 10, status: 'active', stock: 5 } });
+    expect(reward.statusCode, reward.body).toBe(201);
+    const redeemed = await ctx.request({ method: 'POST', url: '/api/admin/redemptions', token, headers: { 'idempotency-key': randomUUID() }, payload: { customerId: customer.id, rewardId: reward.json().id } });
+    expect(redeemed.statusCode, redeemed.body).toBe(201);
+    const file = (kind: string) =>
+      ctx.request({ method: 'POST', url: '/api/admin/social-proofs', token, payload: { customerId: customer.id, programId, kind, url: 'https://example.com/post/aperti' } });
+    const pending = await file('review');
+    expect(pending.statusCode, pending.body).toBe(201);
+    // One decided before the erasure keeps its decision.
+    const decidedEarlier = await file('share');
+    const rejected = await ctx.request({ method: 'POST', url: '/api/admin/social-proofs/decisions', token, payload: { ids: [decidedEarlier.json().id], decision: 'reject', reason: 'Post privato' } });
+    expect(rejected.json().items[0].outcome).toBe('decided');
+    const access = await newRequest(customer.id, 'access');
+    const rectification = await newRequest(customer.id, 'rectification');
+    const started = await ctx.request({ method: 'PATCH', url: `/api/admin/privacy-requests/${rectification.id}`, token, payload: { version: rectification.version, status: 'in_progress' } });
+    expect(started.statusCode, started.body).toBe(200);
+    const erasure = await newRequest(customer.id, 'erasure');
+
+    const response = await act(erasure.id, { action: 'erase', version: erasure.version });
+    expect(response.statusCode, response.body).toBe(200);
+    expect(response.json().request.outcome[0].counts).toMatchObject({ socialProofsClosed: 1, privacyRequestsClosed: 2, vouchersVoided: 1 });
+    const [audit] = await rows<{ after: Record<string, unknown> }>(sql`select after from audit_log where action = 'privacy_erase' and entity_id = ${customer.id}`);
+    expect(audit!.after).toMatchObject({ socialProofsClosed: 1, privacyRequestsClosed: 2, vouchersVoided: 1 });
+
+    // Approvazioni: the pending proof is closed by the erasure, never paid; the decided one is as it was.
+    const proofs = await ctx.request({ method: 'GET', url: `/api/admin/social-proofs?customerId=${customer.id}&sort=createdAt&order=asc`, token, headers: { 'accept-language': 'it' } });
+    const [review, share] = proofs.json().items;
+    expect(review).toMatchObject({ status: 'rejected', points: null, entryId: null, decidedBy: 'privacy-erasure', customerName: '', customerStatus: 'erased' });
+    expect(review.reason).toContain('cancellazione dei dati');
+    expect(share).toMatchObject({ status: 'rejected', reason: 'Post privato', decidedBy: 'admin@demo.test' });
+    const approve = await ctx.request({ method: 'POST', url: '/api/admin/social-proofs/decisions', token, payload: { ids: [pending.json().id], decision: 'approve' }, headers: { 'accept-language': 'it' } });
+    expect(approve.statusCode).toBe(200);
+    expect(approve.json().items[0]).toMatchObject({ outcome: 'failed', code: 'customer_erased', message: 'I dati di questo cliente sono stati cancellati' });
+    expect(await rows(sql`select id from ledger_entries where customer_id = ${customer.id} and source = 'social'`)).toEqual([]);
+
+    // The other requests are done, handled by whoever erased, saying the erasure closed them.
+    for (const other of [access, rectification]) {
+      const read = (await ctx.request({ method: 'GET', url: `/api/admin/privacy-requests/${other.id}`, token })).json();
+      expect(read).toMatchObject({ status: 'done', daysLeft: null, handledByEmail: 'admin@demo.test' });
+      expect(read.outcome.at(-1)).toMatchObject({ action: 'superseded', erasureRequestId: erasure.id, by: 'admin@demo.test' });
+      const late = await act(other.id, { action: 'close', version: read.version });
+      expect(late.statusCode).toBe(409);
+      expect(late.json().error.code).toBe('customer_erased');
+      const edit = await ctx.request({ method: 'PATCH', url: `/api/admin/privacy-requests/${other.id}`, token, payload: { version: read.version, notes: 'ancora?' } });
+      expect(edit.json().error.code).toBe('customer_erased');
+    }
+    const again = await ctx.request({ method: 'POST', url: '/api/admin/privacy-requests', token, payload: { kind: 'access', customerId: customer.id } });
+    expect(again.statusCode).toBe(409);
+    expect(again.json().error.code).toBe('customer_erased');
+    const open = await ctx.request({ method: 'GET', url: `/api/admin/privacy-requests?customerId=${customer.id}&isPending=true`, token });
+    expect(open.json().total).toBe(0);
+
+    // The voucher they held leads nowhere, and its unit is back in stock; the points stay spent.
+    const [voucher] = await rows<{ status: string }>(sql`select status from vouchers where customer_id = ${customer.id}`);
+    expect(voucher!.status).toBe('void');
+    const [stock] = await rows<{ stock: number }>(sql`select stock from rewards where id = ${reward.json().id}`);
+    expect(stock!.stock).toBe(5);
+    expect(await verifyLedger(ctx.app.db)).toEqual([]);
+  });
+
+  it('closes, once, what customers erased before this rule left open (migration 0029)', async () => {
+    const customer = await newCustomer('Prima');
+    const erasure = await newRequest(customer.id, 'erasure');
+    expect((await act(erasure.id, { action: 'erase', version: erasure.version })).statusCode).toBe(200);
+    // As an erasure before the rule left them: a pending proof, an open request, an issued voucher.
+    const [proof] = await rows<{ id: number }>(
+      sql`insert into social_proofs (customer_id, program_id, kind, channel, submitted_by_label, erased_at) values (${customer.id}, ${programId}, 'share', 'app', 'app', now()) returning id`,
+    );
+    const [open] = await rows<{ id: string }>(
+      sql`insert into privacy_requests (kind, customer_id, received_at, due_at) values ('access', ${customer.id}, now(), now() + interval '1 month') returning id`,
+    );
+    const [reward] = await rows<{ id: string }>(sql`insert into rewards (program_id, name, cost, stock, status) values (${programId}, 'Vecchio premio', 10, 0, 'active') returning id`);
+    await ctx.app.db.execute(
+      sql`insert into vouchers (reward_id, code, origin, status, customer_id, issued_at) values (${reward!.id}, ${`OLD${randomUUID().slice(0, 8)}`}, 'generated', 'issued', ${customer.id}, now())`,
+    );
+    const migration = await readFile(path.join(import.meta.dirname, '../../db/migrations/0029_erasure_leftovers.sql'), 'utf8');
+    for (const statement of migration.split('--> statement-breakpoint')) await ctx.app.db.execute(sql.raw(statement));
+
+    const [closedProof] = await rows<{ status: string; decided_by_label: string; reason: string }>(sql`select status, decided_by_label, reason from social_proofs where id = ${proof!.id}`);
+    expect(closedProof).toMatchObject({ status: 'rejected', decided_by_label: 'privacy-erasure' });
+    const request = (await ctx.request({ method: 'GET', url: `/api/admin/privacy-requests/${open!.id}`, token })).json();
+    expect(request.status).toBe('done');
+    expect(request.outcome).toEqual([expect.objectContaining({ action: 'superseded', erasureRequestId: erasure.id })]);
+    const [voucher] = await rows<{ status: string }>(sql`select status from vouchers where customer_id = ${customer.id}`);
+    expect(voucher!.status).toBe('void');
   });
 
   it('exports, with the person, their screenshots and the audit trail of their proofs, vouchers and requests', async () => {

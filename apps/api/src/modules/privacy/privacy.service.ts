@@ -18,6 +18,8 @@ import { newReferralCode } from '../customers/customers.service.ts';
 import { dropPersonFromPendingImports } from '../imports/imports.service.ts';
 import { eraseEntryTexts } from '../ledger/ledger.service.ts';
 import { voidCustomerWallet } from '../wallet/wallet.service.ts';
+import { closePendingProofsOfErasedCustomer } from '../social-proofs/social-proofs.service.ts';
+import { voidVouchersOfErasedCustomer } from '../rewards/vouchers.service.ts';
 import { eraseMessages } from '../messages/message-log.service.ts';
 import { businessDaysUntil } from '../../lib/business-days.ts';
 import * as repo from './privacy.repository.ts';
@@ -94,8 +96,11 @@ export async function getPrivacyRequest(deps: ServiceDeps, id: string): Promise<
 export async function createPrivacyRequest(deps: ServiceDeps, caller: Caller, input: CreatePrivacyRequest): Promise<PrivacyRequest> {
   const now = deps.clock.now();
   return deps.db.transaction(async (tx) => {
-    const customer = await customerInTransaction(tx, input.customerId);
+    // Locked: a request filed while the customer's erasure runs waits for it, then is refused (an
+    // erased person cannot be found again, and a request about them could only stay open).
+    const customer = await customerInTransaction(tx, input.customerId, { forUpdate: true });
     if (!customer) throw customerNotFound();
+    if (customer.status === 'erased') throw customerErased();
     const receivedAt = input.receivedAt ? new Date(input.receivedAt) : now;
     // A request that has not reached us yet would push its legal deadline out: refused, beyond a clock's drift.
     if (receivedAt.getTime() > now.getTime() + RECEIVED_CLOCK_DRIFT_MS) throw fieldError('receivedAt');
@@ -142,6 +147,8 @@ export async function updatePrivacyRequest(deps: ServiceDeps, caller: Caller, id
   const now = deps.clock.now();
   return deps.db.transaction(async (tx) => {
     const { row, request: before } = await load(tx, id, now, deps.timeZone, { forUpdate: true });
+    // The erasure closed the person's requests: nothing more is done on them (a screen opened before it).
+    if (before.customerStatus === 'erased') throw customerErased();
     checkVersion(before, input.version);
     checkPending(before);
     const changes: Partial<typeof row.request> = { version: before.version + 1, updatedAt: now };
@@ -202,6 +209,34 @@ async function appendOutcome(tx: Transaction, row: repo.PrivacyRequestListRow, c
   });
 }
 
+/**
+ * The erased person's other open requests (an access or a rectification received before) are done:
+ * the erasure answers them, and nothing can be exported or corrected any more. Each gets a
+ * `superseded` outcome naming the erasure request, is handled by whoever ran it, and is audited as a
+ * close. Answers how many were closed.
+ */
+async function closeOtherRequests(tx: Transaction, caller: Caller, customerId: string, erasureId: string, now: Date): Promise<number> {
+  const open = await repo.openRequestsOf(tx, customerId, erasureId);
+  for (const other of open) {
+    await repo.updatePrivacyRequestRow(tx, other.id, {
+      outcome: [...other.outcome, { action: 'superseded', erasureRequestId: erasureId, at: now.toISOString(), by: caller.actor.email }],
+      status: 'done',
+      handledBy: caller.userId,
+      handledAt: now,
+      version: other.version + 1,
+      updatedAt: now,
+    });
+    await recordAudit(tx, caller.actor, {
+      action: 'close',
+      entityType: PRIVACY_ENTITY,
+      entityId: other.id,
+      before: { status: other.status },
+      after: { status: 'done', supersededBy: erasureId },
+    });
+  }
+  return open.length;
+}
+
 async function uniqueReferralCode(executor: Executor): Promise<string> {
   for (;;) {
     const code = newReferralCode();
@@ -222,17 +257,21 @@ export async function runPrivacyAction(
   // An erasure's screenshots: their rows go with the transaction, their files once it has committed.
   let erasedImages: { id: string; contentType: string }[] = [];
   const answer = await deps.db.transaction(async (tx) => {
-    const { row, request } = await load(tx, id, now, deps.timeZone, { forUpdate: true });
-    checkVersion(request, input.version);
-    checkPending(request);
-    const customerId = request.customerId;
+    // The customer first, then the request: the erasure closes the person's other requests while it
+    // holds the customer, so an action on one of them waits for it (never a deadlock), then is refused.
+    const found = await repo.findPrivacyRequest(tx, id);
+    if (!found) throw requestNotFound();
+    const customerId = found.request.customerId;
     const customer = await customerInTransaction(tx, customerId, { forUpdate: true });
     if (!customer) throw customerNotFound();
+    const { row, request } = await load(tx, id, now, deps.timeZone, { forUpdate: true });
+    if (customer.status === 'erased') throw customerErased();
+    checkVersion(request, input.version);
+    checkPending(request);
     let document: Record<string, unknown> | undefined;
 
     switch (input.action) {
       case 'export': {
-        if (customer.status === 'erased') throw customerErased();
         document = await buildPersonalDataExport(tx, customerId, now);
         const counts = Object.fromEntries(
           Object.entries(document).filter(([, value]) => Array.isArray(value)).map(([key, value]) => [key, (value as unknown[]).length]),
@@ -243,7 +282,6 @@ export async function runPrivacyAction(
       }
       case 'erase': {
         if (request.kind !== 'erasure') throw invalidState('erasure_only');
-        if (customer.status === 'erased') throw customerErased();
         // Everywhere we keep the person (issue 30, M2): their row, consents, the audit snapshots of
         // them and of their proofs, screenshots and requests, their proofs, the free texts of their
         // ledger entries and privacy requests, and their rows in imports not yet run.
@@ -258,9 +296,13 @@ export async function runPrivacyAction(
         const proofs = await repo.scrubSocialProofs(tx, customerId, now);
         erasedImages = proofs.images;
         const ledgerReasons = await eraseEntryTexts(tx, customerId);
-        await voidCustomerWallet(tx, customerId, now);
+        const wallet = await voidCustomerWallet(tx, customerId, now);
         const importRows = await dropPersonFromPendingImports(tx, person);
         const messages = await eraseMessages(tx, customerId);
+        // Nothing left open on the person: a queue must not offer to pay, or answer, someone erased.
+        const proofsClosed = await closePendingProofsOfErasedCustomer(tx, caller, customerId, now);
+        const vouchersVoided = await voidVouchersOfErasedCustomer(tx, caller, customerId, now);
+        const requestsClosed = await closeOtherRequests(tx, caller, customerId, id, now);
         const ledgerEntries = await repo.countLedgerEntries(tx, customerId);
         const counts = {
           consents,
@@ -270,6 +312,11 @@ export async function runPrivacyAction(
           ledgerReasons,
           importRows,
           messages,
+          cardLinks: wallet.links,
+          walletPasses: wallet.passes,
+          socialProofsClosed: proofsClosed,
+          vouchersVoided,
+          privacyRequestsClosed: requestsClosed,
           ledgerEntriesKept: ledgerEntries,
         };
         await appendOutcome(tx, row, caller, now, { action: 'erase', counts }, { status: 'done', handledBy: caller.userId, handledAt: now });
@@ -281,7 +328,6 @@ export async function runPrivacyAction(
         if (request.kind !== 'restriction' && request.kind !== 'objection') {
           throw invalidState('block_kinds_only');
         }
-        if (customer.status === 'erased') throw customerErased();
         if (await repo.hasActiveBlock(tx, customerId)) throw invalidState('block_in_force');
         await repo.insertBlock(tx, { customerId, kind: request.kind, requestId: id, createdAt: now, createdBy: caller.userId });
         const withdrawn: string[] = [];

@@ -421,6 +421,28 @@ export async function lockVoucher(executor: Executor, rewardId: string, voucherI
   return row;
 }
 
+/**
+ * An erased customer's issued (unused) vouchers become void; a redemption's frees its unit of stock,
+ * as voidVoucher does. Answers the voided vouchers.
+ */
+export async function voidIssuedVouchersOf(executor: Executor, customerId: string, at: Date): Promise<{ id: number; rewardId: string }[]> {
+  const voided = await rows(
+    executor,
+    sql`update vouchers set status = 'void', voided_at = ${at}
+        where customer_id = ${customerId} and status = 'issued' returning id, reward_id, entry_id`,
+  );
+  const freed = new Map<string, number>();
+  for (const row of voided) {
+    if (row['entry_id'] === null) continue;
+    const rewardId = String(row['reward_id']);
+    freed.set(rewardId, (freed.get(rewardId) ?? 0) + 1);
+  }
+  for (const [rewardId, count] of freed) {
+    await executor.execute(sql`update rewards set stock = stock + ${count} where id = ${rewardId} and stock is not null`);
+  }
+  return voided.map((row) => ({ id: Number(row['id']), rewardId: String(row['reward_id']) }));
+}
+
 export async function markVoid(executor: Executor, voucherId: number, at: Date) {
   await executor.update(vouchers).set({ status: 'void', voidedAt: at }).where(eq(vouchers.id, voucherId));
 }

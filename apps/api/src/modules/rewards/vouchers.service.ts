@@ -2,6 +2,7 @@ import { randomInt } from 'node:crypto';
 import { parse } from 'csv-parse/sync';
 import type { Language } from '@sf/contract/app-info';
 import { normalizeVoucherCode, REWARD_BOUNDS, VOUCHER_ALPHABET, voucherCodeSchema, type ListVouchersQuery, type Voucher, type VoucherBatchResult } from '@sf/contract/rewards';
+import type { Executor } from '../../db/client.ts';
 import type { Caller, ServiceDeps } from '../../lib/caller.ts';
 import { recordAudit } from '../../lib/audit.ts';
 import { fieldError } from '../../lib/errors.ts';
@@ -167,3 +168,23 @@ export async function voidVoucher(deps: ServiceDeps, caller: Caller, rewardId: s
   });
 }
 
+
+/**
+ * Erasure (decision record 021): the customer's issued, unused vouchers are voided — a code handed to
+ * a person who is no longer on record leads nowhere, like their card — and a redemption's frees its
+ * unit of stock; the points stay spent (the ledger is append-only and refuses an erased customer).
+ * Each is audited like a void. In the erasure's transaction; answers how many were voided.
+ */
+export async function voidVouchersOfErasedCustomer(tx: Executor, caller: Caller, customerId: string, now: Date): Promise<number> {
+  const voided = await repo.voidIssuedVouchersOf(tx, customerId, now);
+  for (const voucher of voided) {
+    await recordAudit(tx, caller.actor, {
+      action: 'voucher.void',
+      entityType: VOUCHER_ENTITY,
+      entityId: voucher.id,
+      before: { status: 'issued' },
+      after: { status: 'void', reason: 'customer_erased' },
+    });
+  }
+  return voided.length;
+}

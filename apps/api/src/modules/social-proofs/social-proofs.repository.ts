@@ -13,15 +13,17 @@ export type NewProof = Omit<typeof socialProofs.$inferInsert, 'id'>;
 
 const uploadUrl = (id: string) => `/api/public/uploads/${encodeURIComponent(id)}`;
 
+// An erased customer's name is empty (not " "): the screen names them "Cliente cancellato" by `customerStatus`.
 const selection = {
   proof: socialProofs,
-  customerName: sql<string>`${customers.firstName} || ' ' || ${customers.lastName}`,
+  customerName: sql<string>`trim(${customers.firstName} || ' ' || ${customers.lastName})`,
+  customerStatus: customers.status,
   cardNumber: customers.cardNumber,
   programName: programs.name,
   merchantName: sql<string | null>`coalesce(${merchants.signName}, ${merchants.legalName})`,
 };
 
-type Selected = { proof: ProofRow; customerName: string; cardNumber: string; programName: string; merchantName: string | null };
+type Selected = { proof: ProofRow; customerName: string; customerStatus: SocialProof['customerStatus']; cardNumber: string; programName: string; merchantName: string | null };
 
 export function toProof(row: Selected): SocialProof {
   const p = row.proof;
@@ -29,6 +31,7 @@ export function toProof(row: Selected): SocialProof {
     id: p.id,
     customerId: p.customerId,
     customerName: row.customerName,
+    customerStatus: row.customerStatus,
     cardNumber: row.cardNumber,
     programId: p.programId,
     programName: row.programName,
@@ -147,13 +150,21 @@ export async function paidApprovalsSince(
   return Number(result.rows[0]?.n ?? 0);
 }
 
+const ERASED_CUSTOMER: Record<Language, string> = { it: 'Cliente cancellato', en: 'Erased customer' };
+
 export function proofExportColumns(language: Language, timeZone: string): CsvColumns {
   return {
     id: { header: { it: 'ID', en: 'ID' }, value: csvCell.integer(socialProofs.id) },
     createdAt: { header: { it: 'Inviata il', en: 'Sent at' }, value: csvCell.dateTime(socialProofs.createdAt, timeZone) },
     status: { header: { it: 'Stato', en: 'Status' }, value: csvCell.label(socialProofs.status, VALUE_LABELS.proofStatus, language) },
     kind: { header: { it: 'Azione', en: 'Action' }, value: csvCell.label(socialProofs.kind, VALUE_LABELS.proofKind, language) },
-    customer: { header: { it: 'Cliente', en: 'Customer' }, value: csvCell.text(sql`${customers.firstName} || ' ' || ${customers.lastName}`) },
+    customer: {
+      header: { it: 'Cliente', en: 'Customer' },
+      // Not a blank cell for an erased customer: the word the screen shows.
+      value: csvCell.text(
+        sql`case when ${customers.status} = 'erased' then ${ERASED_CUSTOMER[language]} else trim(${customers.firstName} || ' ' || ${customers.lastName}) end`,
+      ),
+    },
     card: { header: { it: 'Tessera', en: 'Card' }, value: csvCell.text(customers.cardNumber) },
     program: { header: { it: 'Programma', en: 'Program' }, value: csvCell.text(programs.name) },
     merchant: { header: { it: 'Esercente', en: 'Merchant' }, value: csvCell.text(sql`coalesce(${merchants.signName}, ${merchants.legalName})`) },
@@ -209,4 +220,35 @@ export async function deleteUnusedProofImages(executor: Executor, cutoff: Date):
         returning u.id, u.content_type`,
   );
   return deleted.map((row) => ({ id: String(row['id']), contentType: String(row['content_type']) }));
+}
+
+/** The proof's customer (unlocked: a proof never changes customer), to lock the customer before the proof. */
+export async function proofCustomerId(executor: Executor, id: number): Promise<string | null> {
+  const [row] = await rowsOf(executor, sql`select customer_id from social_proofs where id = ${id}`);
+  return row ? String(row['customer_id']) : null;
+}
+
+/**
+ * The customer's status under a KEY SHARE lock: an erasure (which locks the customer FOR UPDATE) and a
+ * decision or a new proof of theirs then run one after the other, never interleaved, so a proof filed
+ * or approved while the erasure runs cannot be left open or paid once it has committed.
+ */
+export async function lockedCustomerStatus(executor: Executor, customerId: string): Promise<string | null> {
+  const [row] = await rowsOf(executor, sql`select status from customers where id = ${customerId} for key share`);
+  return row ? String(row['status']) : null;
+}
+
+/** An erased customer's pending proofs, closed as rejected by the erasure; answers their ids. */
+export async function closePendingProofsOf(
+  executor: Executor,
+  customerId: string,
+  values: { at: Date; decidedBy: string | null; decidedByLabel: string; reason: string },
+): Promise<number[]> {
+  const closed = await rowsOf(
+    executor,
+    sql`update social_proofs set status = 'rejected', reason = ${values.reason}, decided_at = ${values.at},
+          decided_by = ${values.decidedBy}, decided_by_label = ${values.decidedByLabel}
+        where customer_id = ${customerId} and status = 'pending' returning id`,
+  );
+  return closed.map((row) => Number(row['id']));
 }

@@ -1,6 +1,8 @@
 import type { Language } from '@sf/contract/app-info';
 import type { BonusKind } from '@sf/contract/programs';
 import {
+  ERASURE_DECIDER,
+  erasureClosedReason,
   zeroPointsReason,
   type DecideSocialProofs,
   type DecideSocialProofsResult,
@@ -127,9 +129,10 @@ export async function submitProof(
 ): Promise<{ proof: SocialProof; isReplay: boolean }> {
   if (input.url === undefined && input.imageId === undefined) throw fieldError('url', 'required');
   return deps.db.transaction(async (tx) => {
-    const [customer] = await rows<{ status: string }>(tx, sql`select status from customers where id = ${input.customerId}`);
-    if (!customer) throw fieldError('customerId', 'notFound');
-    if (customer.status !== 'active') throw new AppError(409, 'conflict', { text: 'customer_not_active' });
+    // Locked: a proof filed while the customer's erasure runs waits for it, then is refused.
+    const customerStatus = await repo.lockedCustomerStatus(tx, input.customerId);
+    if (customerStatus === null) throw fieldError('customerId', 'notFound');
+    if (customerStatus !== 'active') throw new AppError(409, 'conflict', { text: 'customer_not_active' });
     const [program] = await rows<{ status: string }>(tx, sql`select status from programs where id = ${input.programId}`);
     if (!program) throw fieldError('programId', 'notFound');
     if (program.status !== 'active') throw new AppError(409, 'conflict', { text: 'program_not_active' });
@@ -223,6 +226,11 @@ async function decideOne(
   reason: string | undefined,
 ): Promise<Outcome> {
   return deps.db.transaction(async (tx) => {
+    // The customer before the proof, as the erasure locks them: a decision taken from a queue opened
+    // before the erasure waits for it and is refused, and never pays an erased person (409 customer_erased).
+    const customerId = await repo.proofCustomerId(tx, id);
+    if (customerId === null) return { id, outcome: 'not_found' as const, proof: null, message: null };
+    if ((await repo.lockedCustomerStatus(tx, customerId)) === 'erased') throw new AppError(409, 'customer_erased');
     const proof = await repo.lockProof(tx, id);
     if (!proof) return { id, outcome: 'not_found' as const, proof: null, message: null };
     if (proof.status !== 'pending') return { id, outcome: 'already_decided' as const, proof: await repo.findProof(tx, id), message: null };
@@ -302,8 +310,29 @@ export async function decideProofs(deps: ServiceDeps, caller: Caller, input: Dec
       items.push(await decideOne(deps, caller, id, input.decision, input.reason));
     } catch (error) {
       if (!(error instanceof AppError)) throw error;
-      items.push({ id, outcome: 'failed', proof: await repo.findProof(deps.db, id), message: renderFailure(error, caller.language) });
+      items.push({ id, outcome: 'failed', proof: await repo.findProof(deps.db, id), message: renderFailure(error, caller.language), code: error.code });
     }
   }
   return { items };
+}
+
+/**
+ * Erasure (decision record 021): the customer's pending proofs are closed as rejected, never paid —
+ * `decidedBy` says it was the erasure, `reason` why, and each closure is audited like a rejection
+ * (status and reason only: no personal data). In the erasure's transaction, which holds the customer's
+ * lock; answers how many were closed.
+ */
+export async function closePendingProofsOfErasedCustomer(tx: Executor, caller: Caller, customerId: string, now: Date): Promise<number> {
+  const reason = erasureClosedReason(caller.language);
+  const ids = await repo.closePendingProofsOf(tx, customerId, { at: now, decidedBy: caller.userId, decidedByLabel: ERASURE_DECIDER, reason });
+  for (const id of ids) {
+    await recordAudit(tx, caller.actor, {
+      action: 'social_proof.reject',
+      entityType: PROOF_ENTITY,
+      entityId: id,
+      before: { status: 'pending' },
+      after: { status: 'rejected', reason, decidedBy: ERASURE_DECIDER },
+    });
+  }
+  return ids.length;
 }

@@ -15,6 +15,7 @@ function proof(overrides: Partial<SocialProof> = {}): SocialProof {
     id: 7,
     customerId: '00000000-0000-4000-8000-0000000000c1',
     customerName: 'Giulia Bianchi',
+    customerStatus: 'active',
     cardNumber: '8012345678903',
     programId: '00000000-0000-4000-8000-000000000002',
     programName: 'Circuito Centro',
