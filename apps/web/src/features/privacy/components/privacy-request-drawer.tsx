@@ -119,7 +119,8 @@ export function PrivacyRequestDrawer({ id, onClose, customerHref, renderCustomer
           <Text size="sm" c="dimmed">
             {t(`help.${request.kind}`)}
           </Text>
-          {isPending ? (
+          {/* An erased person's requests are closed by the erasure and the API refuses any action on them (409 customer_erased). */}
+          {isErased ? null : isPending ? (
             <Can permission="privacy:write">
               <Group gap="sm">
                 {(request.kind === 'access' || request.kind === 'portability') && !isErased ? (

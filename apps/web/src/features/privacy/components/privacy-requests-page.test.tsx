@@ -250,6 +250,29 @@ describe('Richieste privacy', { timeout: 30_000 }, () => {
     expect(await within(drawer).findByText('Dati cancellati')).toBeInTheDocument();
   });
 
+  it('shows a request the erasure closed as such, under "Cliente cancellato", with no action left to take', async () => {
+    const superseded = request({
+      kind: 'restriction',
+      status: 'done',
+      customerStatus: 'erased',
+      customerName: '',
+      customerCardNumber: '8099999999994',
+      daysLeft: null,
+      isProcessingBlocked: true,
+      handledByEmail: 'admin@demo.test',
+      handledAt: '2026-11-20T10:00:00.000Z',
+      outcome: [{ action: 'superseded', erasureRequestId: '00000000-0000-4000-8000-0000000000e9', at: '2026-11-20T10:00:00.000Z', by: 'admin@demo.test' }],
+    });
+    answer(superseded);
+    renderPage(`/privacy-requests?request=${REQUEST_ID}`);
+    const drawer = await screen.findByRole('dialog', { name: 'Richiesta privacy' });
+    expect(await within(drawer).findByText('Cliente cancellato · 8099999999994')).toBeInTheDocument();
+    expect(within(drawer).getByText(/Chiusa dalla cancellazione dei dati/)).toBeInTheDocument();
+    // The API refuses any action on an erased person's request (409 customer_erased): none is offered.
+    expect(within(drawer).queryByRole('button', { name: 'Revoca il blocco' })).toBeNull();
+    expect(within(drawer).queryByRole('button', { name: 'Segna come evasa' })).toBeNull();
+  });
+
   it('applies a processing block after its confirmation, and lifts it only with a reason', async () => {
     document.cookie = 'XSRF-TOKEN=t; path=/';
     const user = userEvent.setup();

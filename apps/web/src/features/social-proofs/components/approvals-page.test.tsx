@@ -41,7 +41,7 @@ function proof(overrides: Partial<SocialProof> = {}): SocialProof {
 
 const second = proof({ id: 8, customerId: '00000000-0000-4000-8000-0000000000c2', customerName: 'Marco Verdi', kind: 'share', url: 'https://social.example.org/post/9' });
 
-function renderPage(items: SocialProof[], answer: (body: DecideSocialProofs) => DecideSocialProofsResult, route = '/approvals') {
+function renderPage(items: SocialProof[], answer: (body: DecideSocialProofs) => DecideSocialProofsResult, route = '/approvals', language: 'it' | 'en' = 'it') {
   const seen: URLSearchParams[] = [];
   const decisions: DecideSocialProofs[] = [];
   server.use(
@@ -57,7 +57,7 @@ function renderPage(items: SocialProof[], answer: (body: DecideSocialProofs) => 
   );
   renderWithProviders(
     <ApprovalsPage programOptions={[{ value: PROGRAM_ID, label: 'Circuito Centro' }]} merchantOptions={[]} customerHref={(id) => `/customers/${id}`} />,
-    { route, user: admin },
+    { route, user: admin, language },
   );
   return { seen, decisions };
 }
@@ -158,6 +158,29 @@ describe('Approvazioni', { timeout: 30_000 }, () => {
     expect(within(dialog).getByRole('textbox', { name: /Motivo/ })).toHaveValue('');
     expect(within(dialog).getByRole('button', { name: 'Rifiuta' })).toBeDisabled();
     expect(decisions).toEqual([]);
+  });
+
+  it('names an erased customer "Cliente cancellato" with their card, never a blank, in the row and in its checkbox', async () => {
+    const closed = proof({
+      id: 11,
+      customerName: '',
+      customerStatus: 'erased',
+      cardNumber: '8099999999998',
+      status: 'rejected',
+      url: null,
+      reason: 'Chiusa dalla cancellazione dei dati del cliente: nessun punto assegnato',
+      decidedBy: 'privacy-erasure',
+    });
+    renderPage([closed, second], decided);
+    const row = (await screen.findByRole('link', { name: 'Cliente cancellato · 8099999999998' })).closest('tr')!;
+    expect(within(row).getByText('Rifiutata')).toBeInTheDocument();
+    expect(within(row).getByText('Chiusa dalla cancellazione dei dati del cliente: nessun punto assegnato')).toBeInTheDocument();
+    expect(within(row).getByRole('checkbox', { name: 'Seleziona Recensione di Cliente cancellato · 8099999999998' })).toBeInTheDocument();
+  });
+
+  it('names an erased customer "Erased customer" in English', async () => {
+    renderPage([proof({ customerName: '', customerStatus: 'erased', cardNumber: '8099999999998' })], decided, '/approvals', 'en');
+    expect(await screen.findByRole('link', { name: 'Erased customer · 8099999999998' })).toBeInTheDocument();
   });
 
   it('asks the API for the proofs the URL’s filters name, and shows those filters chosen', async () => {

@@ -2,6 +2,7 @@ import { Anchor, Badge, Button, Group, Image, Modal, Stack, Text, Textarea } fro
 import { modals } from '@mantine/modals';
 import { PROOF_BOUNDS, PROOF_KINDS, PROOF_STATUSES, listSocialProofsQuerySchema, type ProofStatus, type SocialProof } from '@sf/contract/social-proofs';
 import { useMemo, useState } from 'react';
+import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { type DataTableColumn } from '../../../components/ui/data-table.tsx';
@@ -17,6 +18,16 @@ type Option = { value: string; label: string };
 
 const STATUS_COLORS: Record<ProofStatus, string> = { pending: 'yellow', approved: 'green', rejected: 'red' };
 
+/**
+ * Whom the proof is from, as the screen names them: an erased customer has no name left (the erasure
+ * blanked it and closed their pending proofs), so the row says so with the new card number, never a blank.
+ */
+function proofCustomerName(proof: Pick<SocialProof, 'customerName' | 'customerStatus' | 'cardNumber'>, t: TFunction): string {
+  const name = proof.customerName.trim();
+  if (proof.customerStatus === 'erased' || name === '') return t('approvals:erasedCustomer', { card: proof.cardNumber });
+  return name;
+}
+
 /** The link (opened apart, without our page as opener) and/or the screenshot's thumbnail. */
 function Evidence({ proof }: { proof: SocialProof }) {
   const { t } = useTranslation('approvals');
@@ -24,7 +35,7 @@ function Evidence({ proof }: { proof: SocialProof }) {
     <Group gap="xs" wrap="nowrap">
       {proof.imageUrl ? (
         <Anchor href={proof.imageUrl} target="_blank" rel="noopener noreferrer">
-          <Image src={proof.imageUrl} alt={t('screenshotOf', { name: proof.customerName })} w={48} h={48} fit="cover" radius="sm" />
+          <Image src={proof.imageUrl} alt={t('screenshotOf', { name: proofCustomerName(proof, t) })} w={48} h={48} fit="cover" radius="sm" />
         </Anchor>
       ) : null}
       {proof.url ? (
@@ -63,7 +74,7 @@ export function ApprovalsPage({ programOptions, merchantOptions, customerHref }:
           const shown = list.query.data?.items ?? [];
           for (const item of failed) {
             const failedProof = shown.find((candidate) => candidate.id === item.id);
-            const label = failedProof ? t('rowLabel', { name: failedProof.customerName, kind: t(`kind.${failedProof.kind}`) }) : `#${item.id}`;
+            const label = failedProof ? t('rowLabel', { name: proofCustomerName(failedProof, t), kind: t(`kind.${failedProof.kind}`) }) : `#${item.id}`;
             notifyError(`${label}: ${item.message ?? ''}`);
           }
           clear();
@@ -83,7 +94,7 @@ export function ApprovalsPage({ programOptions, merchantOptions, customerHref }:
       run(ids, 'approve', clear);
       return;
     }
-    const customers = new Map((list.query.data?.items ?? []).filter((proof) => ids.includes(proof.id)).map((proof) => [proof.customerId, proof.customerName]));
+    const customers = new Map((list.query.data?.items ?? []).filter((proof) => ids.includes(proof.id)).map((proof) => [proof.customerId, proofCustomerName(proof, t)]));
     modals.openConfirmModal({
       title: t('approveConfirm.title', { count: ids.length }),
       children: <Text size="sm">{t('approveConfirm.text', { count: customers.size, name: [...customers.values()][0] ?? '', proofs: ids.length })}</Text>,
@@ -102,7 +113,7 @@ export function ApprovalsPage({ programOptions, merchantOptions, customerHref }:
         header: t('columns.customer'),
         cell: (proof) => (
           <Anchor component={Link} to={customerHref(proof.customerId)} inherit>
-            {proof.customerName}
+            {proofCustomerName(proof, t)}
           </Anchor>
         ),
       },
@@ -153,7 +164,7 @@ export function ApprovalsPage({ programOptions, merchantOptions, customerHref }:
       columns={columns}
       getRowId={(proof) => String(proof.id)}
       selection={{
-        getRowLabel: (proof) => t('rowLabel', { name: proof.customerName, kind: t(`kind.${proof.kind}`) }),
+        getRowLabel: (proof) => t('rowLabel', { name: proofCustomerName(proof, t), kind: t(`kind.${proof.kind}`) }),
         actions: (selectedIds, clear) => (
           <Group gap="xs">
             <Button size="sm" loading={decide.isPending} onClick={() => approve(selectedIds.map(Number), clear)}>
