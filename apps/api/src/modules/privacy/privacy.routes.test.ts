@@ -396,6 +396,13 @@ describe('privacy requests API', () => {
     // The voucher they held leads nowhere, and its unit is back in stock; the points stay spent.
     const [voucher] = await rows<{ status: string }>(sql`select status from vouchers where customer_id = ${customer.id}`);
     expect(voucher!.status).toBe('void');
+    const vouchers = await ctx.request({ method: 'GET', url: `/api/admin/rewards/${reward.json().id}/vouchers`, token });
+    expect(vouchers.json().items).toEqual([expect.objectContaining({ status: 'void', customerId: customer.id, customerName: '' })]);
+    // The exports name them as the screens do, not with a blank cell.
+    const proofsCsv = await ctx.request({ method: 'GET', url: `/api/admin/social-proofs/export.csv?customerId=${customer.id}`, token, headers: { 'accept-language': 'it' } });
+    expect(proofsCsv.body).toContain('Cliente cancellato');
+    const vouchersCsv = await ctx.request({ method: 'GET', url: `/api/admin/rewards/${reward.json().id}/vouchers/export.csv`, token, headers: { 'accept-language': 'en' } });
+    expect(vouchersCsv.body).toContain('Erased customer');
     const [stock] = await rows<{ stock: number }>(sql`select stock from rewards where id = ${reward.json().id}`);
     expect(stock!.stock).toBe(5);
     expect(await verifyLedger(ctx.app.db)).toEqual([]);

@@ -195,7 +195,8 @@ function voucherSelection(today: string) {
   return {
     voucher: vouchers,
     status: voucherStatusSql(today),
-    customerName: sql<string | null>`case when ${customers.id} is null then null else ${customers.firstName} || ' ' || ${customers.lastName} end`,
+    // '' for an erased customer (not " "): the screen names them "Cliente cancellato".
+    customerName: sql<string | null>`case when ${customers.id} is null then null else trim(${customers.firstName} || ' ' || ${customers.lastName}) end`,
   };
 }
 
@@ -489,7 +490,13 @@ export function voucherExportColumns(language: Language, timeZone: string, today
     code: { header: { it: 'Codice', en: 'Code' }, value: csvCell.text(vouchers.code) },
     status: { header: { it: 'Stato', en: 'Status' }, value: csvCell.label(voucherStatusSql(today), VALUE_LABELS.voucherStatus, language) },
     origin: { header: { it: 'Origine', en: 'Origin' }, value: csvCell.label(vouchers.origin, VALUE_LABELS.voucherOrigin, language) },
-    customer: { header: { it: 'Cliente', en: 'Customer' }, value: csvCell.text(sql`${customers.firstName} || ' ' || ${customers.lastName}`) },
+    customer: {
+      header: { it: 'Cliente', en: 'Customer' },
+      // Not a blank cell for an erased customer (their voucher was voided by the erasure): the screen's word.
+      value: csvCell.text(
+        sql`case when ${customers.status} = 'erased' then ${language === 'it' ? 'Cliente cancellato' : 'Erased customer'} else trim(${customers.firstName} || ' ' || ${customers.lastName}) end`,
+      ),
+    },
     card: { header: { it: 'Tessera', en: 'Card' }, value: csvCell.text(customers.cardNumber) },
     issuedAt: { header: { it: 'Assegnato il', en: 'Issued at' }, value: csvCell.dateTime(vouchers.issuedAt, timeZone) },
     usedAt: { header: { it: 'Usato il', en: 'Used at' }, value: csvCell.dateTime(vouchers.usedAt, timeZone) },

@@ -215,6 +215,12 @@ describe('a reward’s vouchers: voided and used', { timeout: 30_000 }, () => {
     expect(calls).toHaveLength(2);
   });
 
+  it('names the holder of a code an erasure voided "Cliente cancellato", not a blank', async () => {
+    renderWithVouchers([voucher({ id: 14, code: 'GELATO004', status: 'void', customerId: '00000000-0000-4000-8000-0000000000c9', customerName: '', issuedAt: '2026-11-09T10:00:00.000Z' })], []);
+    const row = (await screen.findByText('GELATO004')).closest('tr')!;
+    expect(within(row).getByRole('link', { name: 'Cliente cancellato' })).toHaveAttribute('href', '/customers/00000000-0000-4000-8000-0000000000c9');
+  });
+
   it('uses a code at a merchant of the reward’s program, says a refusal in the API’s words, and empties the code once used', async () => {
     document.cookie = 'XSRF-TOKEN=t; path=/';
     const user = userEvent.setup();

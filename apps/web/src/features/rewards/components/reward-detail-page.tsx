@@ -258,7 +258,8 @@ function VoucherList({ rewardId, customerHref }: { rewardId: string; customerHre
         cell: (voucher) =>
           voucher.customerId ? (
             <Anchor component={Link} to={customerHref(voucher.customerId)} inherit>
-              {voucher.customerName ?? voucher.customerId.slice(0, 8)}
+              {/* An erased customer's name is empty: the row says so rather than a blank. */}
+              {voucher.customerName || t('vouchers.erasedCustomer')}
             </Anchor>
           ) : (
             '—'
