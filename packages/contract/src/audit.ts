@@ -37,7 +37,17 @@ export const listAuditQuerySchema = pagingQuerySchema.extend({
   to: z.iso.datetime({ offset: true }).optional(),
 });
 export type ListAuditQuery = z.infer<typeof listAuditQuerySchema>;
-export const auditPageSchema = listPageSchema(auditEntrySchema);
+/**
+ * The record an entry is about, as people name it (added to the list's entries): its name while it
+ * exists, or, for an erased customer, `isErased` and no name (erasure blanks it by design). The entry's
+ * `record` is null when the record is gone or its kind has no name (a ledger entry, the system).
+ */
+export const auditRecordSchema = z.object({ name: z.string().nullable(), isErased: z.boolean() });
+export type AuditRecord = z.infer<typeof auditRecordSchema>;
+
+export const auditListEntrySchema = auditEntrySchema.extend({ record: auditRecordSchema.nullable() });
+export type AuditListEntry = z.infer<typeof auditListEntrySchema>;
+export const auditPageSchema = listPageSchema(auditListEntrySchema);
 
 /** The audit export takes the list's filters, without paging. */
 export const exportAuditQuerySchema = listAuditQuerySchema.omit({ page: true, pageSize: true });

@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AuditEntry } from '@sf/contract/audit';
+import type { AuditListEntry } from '@sf/contract/audit';
 import { createTestContext, type TestContext } from '../../../test/helper.ts';
-import { auditLog } from '../../db/schema.ts';
+import { eq, inArray } from 'drizzle-orm';
+import { auditLog, customers, newsPosts, rewards, users } from '../../db/schema.ts';
+import { createLedgerFixture } from '../../../test/ledger-fixtures.ts';
 
 describe('audit routes', () => {
   let ctx: TestContext;
@@ -30,7 +32,7 @@ describe('audit routes', () => {
   const page = async (query: string) => {
     const response = await ctx.request({ method: 'GET', url: `/api/admin/audit?${query}`, token: admin });
     expect(response.statusCode).toBe(200);
-    return response.json() as { items: AuditEntry[]; total: number; page: number; pageSize: number };
+    return response.json() as { items: AuditListEntry[]; total: number; page: number; pageSize: number };
   };
 
   it('filters by action (exact, or a prefix ending with a dot) and by entity id, the export too', async () => {
@@ -104,6 +106,51 @@ describe('audit routes', () => {
     const reversed = await ctx.request({ method: 'GET', url: '/api/admin/audit?from=2026-03-01T00:00:00Z&to=2026-01-01T00:00:00Z', token: admin });
     expect(reversed.statusCode).toBe(400);
     expect(reversed.json().error.fields).toEqual([{ field: 'to', message: 'Al non è valido' }]);
+  });
+
+  it('names the record each entry is about while it exists, an erased customer without a name, in one page', async () => {
+    const db = ctx.app.db;
+    const fixture = await createLedgerFixture(db, { customers: 2 });
+    const [reward] = await db.insert(rewards).values({ programId: fixture.pointsProgramId, name: 'Caffè omaggio', cost: 10 }).returning();
+    const [post] = await db.select().from(newsPosts).where(eq(newsPosts.title, 'Tracciato'));
+    const [account] = await db.select().from(users).where(eq(users.email, 'editor@demo.test'));
+    const [person, erased] = await db.select().from(customers).where(inArray(customers.id, fixture.customerIds)).orderBy(customers.lastName);
+    if (!reward || !post || !account || !person || !erased) throw new Error('fixture missing');
+    const merchant = { id: fixture.merchantId };
+    const program = { id: fixture.pointsProgramId };
+    // Erasure blanks the name and marks the row (privacy.service): the entry still says who it was about, without a name.
+    await db.update(customers).set({ firstName: '', lastName: '', status: 'erased' }).where(eq(customers.id, erased.id));
+    const at = new Date('2026-04-01T10:00:00Z');
+    const about = (entityType: string, entityId: string) => ({ at, actorEmail: 'admin@demo.test', action: 'records.check', entityType, entityId });
+    await db.insert(auditLog).values([
+      about('merchant', merchant.id),
+      about('program', program.id),
+      about('reward', reward.id),
+      about('news_post', String(post.id)),
+      about('user', account.id),
+      about('customer', person.id),
+      about('customer', erased.id),
+      // Gone since, or a kind without names, or an id no table holds: no record, and no failed query.
+      about('merchant', '00000000-0000-4000-8000-000000000000'),
+      about('ledger_entry', '42'),
+      about('customer', 'c-1'),
+      about('news_post', 'not-a-number'),
+    ]);
+    const { items } = await page('action=records.check&pageSize=100');
+    const records = Object.fromEntries(items.map((entry) => [`${entry.entityType}:${entry.entityId}`, entry.record]));
+    expect(records).toEqual({
+      [`merchant:${merchant.id}`]: { name: 'Bar Centrale', isErased: false },
+      [`program:${program.id}`]: { name: 'Circuito Punti', isErased: false },
+      [`reward:${reward.id}`]: { name: 'Caffè omaggio', isErased: false },
+      [`news_post:${post.id}`]: { name: 'Tracciato', isErased: false },
+      [`user:${account.id}`]: { name: account.displayName, isErased: false },
+      [`customer:${person.id}`]: { name: 'Mario Rossi 0', isErased: false },
+      [`customer:${erased.id}`]: { name: null, isErased: true },
+      'merchant:00000000-0000-4000-8000-000000000000': null,
+      'ledger_entry:42': null,
+      'customer:c-1': null,
+      'news_post:not-a-number': null,
+    });
   });
 
   it('is for admins only', async () => {

@@ -2,7 +2,8 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { auditPageSchema, exportAuditQuerySchema, listAuditQuerySchema } from '@sf/contract/audit';
 import { registerListRoutes } from '../../lib/list-routes.ts';
 import { auditExportColumns, auditExportQuery } from './audit.repository.ts';
-import { auditFilterOf, listAudit } from './audit.service.ts';
+import { auditFilterOf } from './audit.service.ts';
+import { listAuditWithRecords } from './audit.records.ts';
 
 export const auditRoutes: FastifyPluginAsyncZod = async (app) => {
   registerListRoutes(app, {
@@ -12,10 +13,10 @@ export const auditRoutes: FastifyPluginAsyncZod = async (app) => {
     list: {
       summary: 'Audit log (admin only): every change by staff, newest first',
       description:
-        'Filters: actor (account id or e-mail), entity (entity type, e.g. news_post), entityId, action (exact, e.g. read for the reads of personal data, or a prefix ending with a dot, e.g. ledger.), from/to (ISO date-times, both inclusive).',
+        'Filters: actor (account id or e-mail), entity (entity type, e.g. news_post), entityId, action (exact, e.g. read for the reads of personal data, or a prefix ending with a dot, e.g. ledger.), from/to (ISO date-times, both inclusive). Each entry names its record (`record`: a customer, merchant, program, reward, news post or staff account while it exists; an erased customer without a name).',
       querystring: listAuditQuerySchema,
       response: auditPageSchema,
-      page: ({ query }) => listAudit({ db: app.db }, query),
+      page: ({ query }) => listAuditWithRecords({ db: app.db }, query),
     },
     export: {
       summary: 'The audit log as CSV for Italian Excel, newest first, with the same filters',

@@ -335,3 +335,13 @@ export function customerExportQuery(executor: Executor, columns: CsvColumns, fil
     .orderBy(...orderFor(customerList.sorts, filter.sort, filter.order, customerList.tieBreaker))
     .$dynamic();
 }
+
+/** The names of these customers (one query); an erased customer's is blanked, so it comes as null. */
+export async function customerNamesByIds(executor: Executor, ids: string[]): Promise<Map<string, string | null>> {
+  if (ids.length === 0) return new Map();
+  const rows = await executor
+    .select({ id: customers.id, firstName: customers.firstName, lastName: customers.lastName, status: customers.status })
+    .from(customers)
+    .where(inArray(customers.id, ids));
+  return new Map(rows.map((row) => [row.id, row.status === 'erased' ? null : `${row.firstName} ${row.lastName}`.trim() || null]));
+}

@@ -16,6 +16,7 @@ import { AppError, alreadyUsed, fieldError, notFound } from '../../lib/errors.ts
 import {
   consentHistory,
   currentConsents,
+  customerNamesByIds,
   findCustomer,
   findCustomerIdBy,
   findCustomers,
@@ -237,4 +238,9 @@ export async function isReferralCodeTaken(tx: Executor, code: string): Promise<b
 /** Appends a consent record in the caller's transaction (an erasure withdraws every grant). */
 export async function appendConsent(tx: Executor, record: Parameters<typeof insertConsent>[1]) {
   return insertConsent(tx, record);
+}
+
+/** For the audit list: these customers' names in one query, null for an erased one (their name is gone by design). */
+export function customerNames(executor: Executor, ids: string[]): Promise<Map<string, string | null>> {
+  return customerNamesByIds(executor, ids);
 }

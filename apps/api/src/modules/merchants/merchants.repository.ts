@@ -1,4 +1,4 @@
-import { eq, ilike, or, sql, type SQL } from 'drizzle-orm';
+import { eq, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
 import type { ListMerchantsQuery, Merchant } from '@sf/contract/merchants';
 import type { Language } from '@sf/contract/app-info';
 import { VALUE_LABELS } from '@sf/contract/value-labels';
@@ -157,4 +157,11 @@ export function merchantExportQuery(executor: Executor, columns: CsvColumns, fil
     .where(merchantConditions(filter))
     .orderBy(...orderFor(merchantList.sorts, filter.sort, filter.order, merchantList.tieBreaker))
     .$dynamic();
+}
+
+/** The names of these merchants (one query): the sign customers know, else the legal name. */
+export async function merchantNamesByIds(executor: Executor, ids: string[]): Promise<Map<string, string>> {
+  if (ids.length === 0) return new Map();
+  const rows = await executor.select({ id: merchants.id, signName: merchants.signName, legalName: merchants.legalName }).from(merchants).where(inArray(merchants.id, ids));
+  return new Map(rows.map((row) => [row.id, row.signName ?? row.legalName]));
 }

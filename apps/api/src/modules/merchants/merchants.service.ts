@@ -12,6 +12,7 @@ import {
   findMerchants,
   hasLedgerEntries,
   insertMerchant,
+  merchantNamesByIds,
   toMerchant,
   updateMerchantRow,
   type MerchantRow,
@@ -138,4 +139,9 @@ export async function deleteMerchant(deps: ServiceDeps, caller: Caller, id: stri
 /** For other modules (programs): which of these merchants exist, with their status, read in the caller's transaction. */
 export function merchantsThatExist(executor: Executor, ids: string[]): Promise<Map<string, MerchantRow['status']>> {
   return existingMerchantIds(executor, ids);
+}
+
+/** For the audit list: these merchants' names in one query (a deleted one is missing). */
+export function merchantNames(executor: Executor, ids: string[]): Promise<Map<string, string>> {
+  return merchantNamesByIds(executor, ids);
 }

@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, gt, ilike, lte, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gt, ilike, inArray, lte, or, sql, type SQL } from 'drizzle-orm';
 import { allOf, containsPattern, findPage, orderFor, type ListDefinition } from '../../db/list.ts';
 import { csvCell, csvSelection, type CsvColumns } from '../../db/csv-export.ts';
 import { VALUE_LABELS } from '@sf/contract/value-labels';
@@ -298,4 +298,11 @@ export async function findPublicPosts(
     executor.select({ total: count() }).from(newsPosts).where(published),
   ]);
   return { rows: rows as PostRow[], total: totals[0]?.total ?? 0 };
+}
+
+/** The titles of these posts (one query). */
+export async function postTitlesByIds(executor: Executor, ids: number[]): Promise<Map<number, string>> {
+  if (ids.length === 0) return new Map();
+  const rows = await executor.select({ id: newsPosts.id, title: newsPosts.title }).from(newsPosts).where(inArray(newsPosts.id, ids));
+  return new Map(rows.map((row) => [row.id, row.title]));
 }

@@ -16,6 +16,7 @@ import {
   findPost,
   findPosts,
   insertPost,
+  postTitlesByIds,
   toNewsPost,
   updatePostRow,
   uploadExists,
@@ -259,4 +260,10 @@ export async function newsSummary(deps: NewsDeps, input: { nextLimit: number }) 
       return { id: post.id, title: post.title, publishAt: post.publishAt, author: post.author };
     }),
   };
+}
+
+/** For the audit list: these posts' titles in one query, by the audit's text ids (a deleted post is missing). */
+export async function postTitles(executor: Executor, ids: string[]): Promise<Map<string, string>> {
+  const titles = await postTitlesByIds(executor, ids.map(Number));
+  return new Map([...titles].map(([id, title]) => [String(id), title]));
 }

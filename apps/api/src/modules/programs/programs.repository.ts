@@ -133,3 +133,10 @@ export function programExportQuery(executor: Executor, columns: CsvColumns, filt
     .orderBy(...orderFor(programList.sorts, filter.sort, filter.order, programList.tieBreaker))
     .$dynamic();
 }
+
+/** The names of these programs (one query). */
+export async function programNamesByIds(executor: Executor, ids: string[]): Promise<Map<string, string>> {
+  if (ids.length === 0) return new Map();
+  const rows = await executor.select({ id: programs.id, name: programs.name }).from(programs).where(inArray(programs.id, ids));
+  return new Map(rows.map((row) => [row.id, row.name]));
+}

@@ -10,6 +10,7 @@ import {
   findPrograms,
   insertProgram,
   merchantIdsOf,
+  programNamesByIds,
   replaceProgramMerchants,
   toProgram,
   updateProgramRow,
@@ -117,4 +118,9 @@ export async function updateProgram(deps: ServiceDeps, caller: Caller, id: strin
     await recordAudit(tx, caller.actor, { action: 'update', entityType: PROGRAM_ENTITY, entityId: id, before, after });
     return after;
   });
+}
+
+/** For the audit list: these programs' names in one query. */
+export function programNames(executor: Executor, ids: string[]): Promise<Map<string, string>> {
+  return programNamesByIds(executor, ids);
 }

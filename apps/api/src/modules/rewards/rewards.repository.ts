@@ -1,4 +1,4 @@
-import { eq, ilike, sql, type SQL } from 'drizzle-orm';
+import { eq, ilike, inArray, sql, type SQL } from 'drizzle-orm';
 import type { ListRewardsQuery, ListVouchersQuery, Reward, Voucher, VoucherStatus } from '@sf/contract/rewards';
 import type { Executor } from '../../db/client.ts';
 import { allOf, containsPattern, findPage, orderFor, type ListDefinition } from '../../db/list.ts';
@@ -520,4 +520,11 @@ export function voucherExportQuery(
     .where(voucherConditions(rewardId, filter, today))
     .orderBy(...orderFor(list.sorts, filter.sort, filter.order, list.tieBreaker))
     .$dynamic();
+}
+
+/** The names of these rewards (one query). */
+export async function rewardNamesByIds(executor: Executor, ids: string[]): Promise<Map<string, string>> {
+  if (ids.length === 0) return new Map();
+  const rows = await executor.select({ id: rewards.id, name: rewards.name }).from(rewards).where(inArray(rewards.id, ids));
+  return new Map(rows.map((row) => [row.id, row.name]));
 }

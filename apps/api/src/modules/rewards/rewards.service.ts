@@ -245,3 +245,8 @@ export async function releaseRedemption(
   return { voucherId: voucher.id, rewardId: issued.rewardId };
 }
 
+
+/** For the audit list: these rewards' names in one query. */
+export function rewardNames(executor: Executor, ids: string[]): Promise<Map<string, string>> {
+  return repo.rewardNamesByIds(executor, ids);
+}

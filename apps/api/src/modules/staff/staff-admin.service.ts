@@ -1,6 +1,7 @@
 import type { Caller, ServiceDeps } from '../../lib/caller.ts';
+import type { Executor } from '../../db/client.ts';
 import type { IdentityProvider } from '../../identity/provider.ts';
-import { and, count, eq, ilike, isNotNull, isNull, or, sql } from 'drizzle-orm';
+import { and, count, eq, ilike, inArray, isNotNull, isNull, or, sql } from 'drizzle-orm';
 import { allOf, containsPattern, findPage, orderFor, type ListDefinition } from '../../db/list.ts';
 import { csvCell, csvSelection, type CsvColumns } from '../../db/csv-export.ts';
 import type { Language } from '@sf/contract/app-info';
@@ -118,4 +119,11 @@ export async function updateStaff(deps: StaffAdminDeps, caller: Caller, id: stri
   });
   if (!updated) throw notFoundError();
   return toStaffAccount(updated);
+}
+
+/** For the audit list: these staff accounts' names in one query. */
+export async function staffNames(executor: Executor, ids: string[]): Promise<Map<string, string>> {
+  if (ids.length === 0) return new Map();
+  const rows = await executor.select({ id: users.id, displayName: users.displayName, email: users.email }).from(users).where(inArray(users.id, ids));
+  return new Map(rows.map((row) => [row.id, row.displayName || row.email]));
 }
