@@ -1,10 +1,10 @@
-import { listAuditQuerySchema, type AuditEntry } from '@sf/contract/audit';
+import { listAuditQuerySchema, type AuditListEntry } from '@sf/contract/audit';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { apiClient } from '../../../lib/api-client.ts';
 
 export const AUDIT_PATH = '/admin/audit';
 
-type AuditPage = { items: AuditEntry[]; total: number; page: number; pageSize: number };
+type AuditPage = { items: AuditListEntry[]; total: number; page: number; pageSize: number };
 
 export const auditKeys = { all: ['audit'] as const, list: (query: Record<string, string>) => ['audit', 'list', query] as const };
 

@@ -1,4 +1,4 @@
-import type { AuditEntry } from '@sf/contract/audit';
+import type { AuditListEntry } from '@sf/contract/audit';
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
@@ -8,9 +8,9 @@ import { renderWithProviders } from '../../../testing/test-utils.tsx';
 import { changedFields } from './audit-change.tsx';
 import { AuditPage } from './audit-page.tsx';
 
-const entries: AuditEntry[] = [
-  { id: 2, at: '2026-11-21T15:04:00.000Z', actorId: 'u1', actorEmail: 'admin@demo.test', action: 'merchant.update', entityType: 'merchant', entityId: 'm-1', before: { city: 'Bologna', phone: '051' }, after: { city: 'Modena', phone: '051' }, requestId: 'r' },
-  { id: 1, at: '2026-11-21T14:00:00.000Z', actorId: 'u1', actorEmail: 'admin@demo.test', action: 'read', entityType: 'customer', entityId: 'c-1', before: null, after: null, requestId: 'r' },
+const entries: AuditListEntry[] = [
+  { id: 2, at: '2026-11-21T15:04:00.000Z', actorId: 'u1', actorEmail: 'admin@demo.test', action: 'merchant.update', entityType: 'merchant', entityId: 'm-1', before: { city: 'Bologna', phone: '051' }, after: { city: 'Modena', phone: '051' }, requestId: 'r', record: null },
+  { id: 1, at: '2026-11-21T14:00:00.000Z', actorId: 'u1', actorEmail: 'admin@demo.test', action: 'read', entityType: 'customer', entityId: 'c-1', before: null, after: null, requestId: 'r', record: null },
 ];
 
 describe('AuditPage', () => {
@@ -36,12 +36,133 @@ describe('AuditPage', () => {
     const dialog = await screen.findByRole('dialog', { name: 'Dettagli della voce' });
     const rows = within(dialog).getAllByRole('row');
     expect(rows).toHaveLength(2);
-    expect(rows[1]).toHaveTextContent('city"Bologna""Modena"');
+    expect(rows[1]).toHaveTextContent('CittàBolognaModena');
     await user.keyboard('{Escape}');
     await user.click(screen.getByText('Letture di dati personali'));
     await vi.waitFor(() => expect(asked.at(-1)).toBe('read'));
     expect(await screen.findByText('Lettura di dati personali')).toBeInTheDocument();
     expect(screen.queryByText('merchant.update')).not.toBeInTheDocument();
+  });
+
+  it('says a change in the operator’s words: labels, statuses, times on their clock, euro, Sì/No, objects; an unknown field as it is', async () => {
+    const user = userEvent.setup();
+    const merchantId = '6f1c2a9e-1b7d-4c1e-9a55-0c3f2d1e8b70';
+    const customerId = '0b5e8f3a-2c4d-4e6f-8a1b-3c5d7e9f1a2b';
+    const items: AuditListEntry[] = [
+      {
+        id: 3,
+        at: '2026-11-27T10:15:00.000Z',
+        actorId: 'u1',
+        actorEmail: 'admin@demo.test',
+        action: 'update',
+        entityType: 'merchant',
+        entityId: merchantId,
+        before: { status: 'active', category: 'bar', updatedAt: '2026-11-20T08:00:00.000Z', address: { city: 'Bologna', province: 'BO' }, brandNewField: 'x1' },
+        after: { status: 'suspended', category: 'florist', updatedAt: '2026-11-27T10:15:00.000Z', address: { city: 'Modena', province: 'MO' }, brandNewField: 'x2' },
+        requestId: 'r',
+        record: { name: 'Bar Centrale', isErased: false },
+      },
+      {
+        id: 4,
+        at: '2026-11-27T11:00:00.000Z',
+        actorId: 'u1',
+        actorEmail: 'admin@demo.test',
+        action: 'update',
+        entityType: 'program',
+        entityId: 'p-1',
+        before: { minSpendCents: 1050, pointsPerEuro: '1.00', expiry: { policy: 'never', days: null } },
+        after: { minSpendCents: 250000, pointsPerEuro: '1.50', expiry: { policy: 'afterDays', days: 365 } },
+        requestId: 'r',
+        record: null,
+      },
+      {
+        id: 5,
+        at: '2026-11-27T12:00:00.000Z',
+        actorId: 'u1',
+        actorEmail: 'admin@demo.test',
+        action: 'update',
+        entityType: 'customer',
+        entityId: customerId,
+        before: { marketingConsent: false },
+        after: { marketingConsent: true },
+        requestId: 'r',
+        record: { name: null, isErased: true },
+      },
+    ];
+    server.use(http.get('/api/admin/audit', () => HttpResponse.json({ items, total: items.length, page: 1, pageSize: 25 })));
+    renderWithProviders(<AuditPage />, { route: '/audit', user: { role: 'admin', timeZone: 'Europe/Rome' } });
+    // The record by its name, opening its screen; an erased customer by a word, never a UUID.
+    expect(await screen.findByRole('link', { name: 'Bar Centrale' })).toHaveAttribute('href', `/merchants?merchant=${merchantId}`);
+    expect(screen.getByRole('link', { name: 'Cliente cancellato' })).toHaveAttribute('href', `/customers/${customerId}`);
+    expect(screen.queryByText(new RegExp(merchantId))).not.toBeInTheDocument();
+    expect(screen.getByText('programma · p-1')).toBeInTheDocument();
+
+    const rowsOf = async (id: number) => {
+      await user.click(screen.getByRole('button', { name: `Prima/dopo della voce n. ${id}` }));
+      const dialog = await screen.findByRole('dialog', { name: 'Dettagli della voce' });
+      return { dialog, rows: within(dialog).getAllByRole('row').slice(1).map((row) => within(row).getAllByRole('cell').map((cell) => cell.textContent)) };
+    };
+    const merchant = await rowsOf(3);
+    expect(merchant.rows).toEqual([
+      ['Indirizzo', 'Città: BolognaProvincia: BO', 'Città: ModenaProvincia: MO'],
+      ['brandNewField', 'x1', 'x2'],
+      ['Categoria', 'Bar', 'Fioraio'],
+      ['Stato', 'Attivo', 'Sospeso'],
+      // Rome's clock (UTC+1 in November), Italian format: not 2026-11-27T10:15:00.000Z.
+      ['Modificato il', '20/11/2026,\u00a009:00', '27/11/2026,\u00a011:15'],
+    ]);
+    expect(within(merchant.dialog).getByText(/esercente Bar Centrale/)).toBeInTheDocument();
+    expect(within(merchant.dialog).getByRole('link', { name: 'Apri “Bar Centrale”' })).toHaveAttribute('href', `/merchants?merchant=${merchantId}`);
+    await user.keyboard('{Escape}');
+    await vi.waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+
+    const program = await rowsOf(4);
+    expect(program.rows).toEqual([
+      ['Scadenza', 'Regola di scadenza: MaiGiorni: —', "Regola di scadenza: Dopo N giorni dall'accreditoGiorni: 365"],
+      ['Spesa minima', '10,50\u00a0€', '2.500,00\u00a0€'],
+      ['Punti per euro', '1', '1,5'],
+    ]);
+    await user.keyboard('{Escape}');
+    await vi.waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+
+    const customer = await rowsOf(5);
+    expect(customer.rows).toEqual([['Consenso marketing', 'No', 'Sì']]);
+    expect(within(customer.dialog).getByText(/cliente Cliente cancellato/)).toBeInTheDocument();
+  });
+
+  it('says the same in English', async () => {
+    const user = userEvent.setup();
+    const items: AuditListEntry[] = [
+      { id: 7, at: '2026-11-27T10:15:00.000Z', actorId: 'u1', actorEmail: 'admin@demo.test', action: 'update', entityType: 'merchant', entityId: 'm-1', before: { status: 'active', pec: null, updatedAt: '2026-11-20T08:00:00.000Z' }, after: { status: 'suspended', pec: 'bar@pec.it', updatedAt: '2026-11-27T10:15:00.000Z' }, requestId: 'r', record: null },
+    ];
+    server.use(http.get('/api/admin/audit', () => HttpResponse.json({ items, total: 1, page: 1, pageSize: 25 })));
+    renderWithProviders(<AuditPage />, { route: '/audit', user: { role: 'admin', timeZone: 'Europe/Rome' }, language: 'en' });
+    await user.click(await screen.findByRole('button', { name: 'Before/after of entry 7' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Entry details' });
+    expect(within(dialog).getAllByRole('row').slice(1).map((row) => within(row).getAllByRole('cell').map((cell) => cell.textContent))).toEqual([
+      ['PEC', '—', 'bar@pec.it'],
+      ['Status', 'Active', 'Suspended'],
+      ['Updated', '11/20/2026,\u00a009:00\u00a0AM', '11/27/2026,\u00a011:15\u00a0AM'],
+    ]);
+  });
+
+  it('filters by entity from a choice of kinds in words, sending the stored name the API takes', async () => {
+    const user = userEvent.setup();
+    const asked: string[] = [];
+    server.use(
+      http.get('/api/admin/audit', ({ request }) => {
+        asked.push(new URL(request.url).searchParams.get('entity') ?? '');
+        return HttpResponse.json({ items: [], total: 0, page: 1, pageSize: 25 });
+      }),
+    );
+    renderWithProviders(<AuditPage />, { route: '/audit', user: { role: 'admin' } });
+    const filter = await screen.findByLabelText('Entità', { selector: 'input' });
+    await user.click(filter);
+    // Typed in the operator's word, not the stored name.
+    await user.clear(filter);
+    await user.type(filter, 'eserc');
+    await user.click(within(await screen.findByRole('listbox', { hidden: true })).getByRole('option', { name: 'Esercente', hidden: true }));
+    await vi.waitFor(() => expect(asked.at(-1)).toBe('merchant'));
   });
 
   it('compares only the fields that changed', () => {
