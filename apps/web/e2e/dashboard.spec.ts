@@ -73,8 +73,17 @@ test('the audit screen lists changes and reads of personal data, shows a change 
   await expect(page).toHaveURL(/[?&]action=read/);
   await expect(page.getByRole('cell', { name: 'Lettura di dati personali' }).first()).toBeVisible();
 
+  // The read names the customer it was about (not their id) and opens their page.
+  await expect(page.getByRole('table').getByRole('link', { name: customerName ?? '' }).first()).toHaveAttribute('href', /^\/customers\/[0-9a-f-]{36}$/);
+
   await page.getByText('Tutto', { exact: true }).click();
   await expect(page).not.toHaveURL(/action=read/);
+  // Entità is a choice in the operator's words; it sends the stored name the API takes.
+  const entity = page.getByLabel('Entità', { exact: true }).and(page.locator('input'));
+  await entity.click();
+  await entity.fill('clien');
+  await page.getByRole('option', { name: 'Cliente', exact: true }).click();
+  await expect(page).toHaveURL(/[?&]entity=customer/);
   await page.getByRole('button', { name: /della voce n\./ }).first().click();
   const dialog = page.getByRole('dialog', { name: 'Dettagli della voce' });
   await expect(dialog).toBeVisible();

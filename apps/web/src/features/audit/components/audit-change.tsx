@@ -6,24 +6,27 @@ import { InAppLink } from '../../../components/ui/in-app-link.tsx';
 import { useDescribeChange } from '../../../lib/describe-change.ts';
 import { useFormatters } from '../../../lib/format.ts';
 import { isLanguage } from '../../../lib/i18n.ts';
-import { fieldName, showValue, type AuditWordsContext, type ShownValue } from '../lib/audit-words.ts';
+import { fieldName, showValue, type AuditWordsContext, type IdNames, type ShownValue } from '../lib/audit-words.ts';
 import { recordName, recordPage } from '../lib/audit-records.ts';
 
-/** The fields a change touched: each key of before/after whose value differs. */
+/**
+ * The fields a change touched: each key of before/after whose value differs. A field absent on one
+ * side and empty (null) on the other did not change: both read "—" (a creation's empty fields).
+ */
 export function changedFields(before: unknown, after: unknown): { field: string; before: unknown; after: unknown }[] {
   const asObject = (value: unknown): Record<string, unknown> => (value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {});
   const b = asObject(before);
   const a = asObject(after);
   const keys = [...new Set([...Object.keys(b), ...Object.keys(a)])].sort();
-  return keys.filter((key) => JSON.stringify(b[key]) !== JSON.stringify(a[key])).map((field) => ({ field, before: b[field], after: a[field] }));
+  return keys.filter((key) => JSON.stringify(b[key] ?? null) !== JSON.stringify(a[key] ?? null)).map((field) => ({ field, before: b[field], after: a[field] }));
 }
 
 /** The words of the dialog's values: the catalogues, the language and the user's clock and number formats. */
-export function useAuditWords(): AuditWordsContext {
+export function useAuditWords(idNames?: IdNames): AuditWordsContext {
   const { t, i18n } = useTranslation('audit');
   const format = useFormatters();
   const language = isLanguage(i18n.language) ? i18n.language : 'it';
-  return useMemo(() => ({ t, exists: (key: string) => i18n.exists(key), language, format }), [t, i18n, language, format]);
+  return useMemo(() => ({ t, exists: (key: string) => i18n.exists(key), language, format, idNames }), [t, i18n, language, format, idNames]);
 }
 
 /** A value in words: one line, or an object's labelled parts one under the other (indented when nested). */
@@ -55,11 +58,11 @@ export function Shown({ value }: { value: ShownValue }) {
 }
 
 /** One audit entry: who, what, when, the record it is about, and its before/after side by side (changed fields only). */
-export function AuditChange({ entry, onClose }: { entry: AuditListEntry | null; onClose: () => void }) {
+export function AuditChange({ entry, onClose, idNames }: { entry: AuditListEntry | null; onClose: () => void; idNames?: IdNames | undefined }) {
   const { t } = useTranslation('audit');
   const format = useFormatters();
   const describe = useDescribeChange();
-  const words = useAuditWords();
+  const words = useAuditWords(idNames);
   const fields = entry ? changedFields(entry.before, entry.after) : [];
   const name = entry ? recordName(entry, t) : undefined;
   const page = entry ? recordPage(entry) : undefined;

@@ -70,8 +70,8 @@ describe('AuditPage', () => {
         action: 'update',
         entityType: 'program',
         entityId: 'p-1',
-        before: { minSpendCents: 1050, pointsPerEuro: '1.00', expiry: { policy: 'never', days: null } },
-        after: { minSpendCents: 250000, pointsPerEuro: '1.50', expiry: { policy: 'afterDays', days: 365 } },
+        before: { minSpendCents: 1050, pointsPerEuro: '1.00', expiry: { policy: 'never', days: null }, merchantIds: ['m-a'] },
+        after: { minSpendCents: 250000, pointsPerEuro: '1.50', expiry: { policy: 'afterDays', days: 365 }, merchantIds: ['m-a', 'm-gone'] },
         requestId: 'r',
         record: null,
       },
@@ -90,7 +90,8 @@ describe('AuditPage', () => {
       },
     ];
     server.use(http.get('/api/admin/audit', () => HttpResponse.json({ items, total: items.length, page: 1, pageSize: 25 })));
-    renderWithProviders(<AuditPage />, { route: '/audit', user: { role: 'admin', timeZone: 'Europe/Rome' } });
+    const idNames = { merchant: (id: string) => (id === 'm-a' ? 'Fiori di Anna' : undefined) };
+    renderWithProviders(<AuditPage idNames={idNames} />, { route: '/audit', user: { role: 'admin', timeZone: 'Europe/Rome' } });
     // The record by its name, opening its screen; an erased customer by a word, never a UUID.
     expect(await screen.findByRole('link', { name: 'Bar Centrale' })).toHaveAttribute('href', `/merchants?merchant=${merchantId}`);
     expect(screen.getByRole('link', { name: 'Cliente cancellato' })).toHaveAttribute('href', `/customers/${customerId}`);
@@ -119,6 +120,8 @@ describe('AuditPage', () => {
     const program = await rowsOf(4);
     expect(program.rows).toEqual([
       ['Scadenza', 'Regola di scadenza: MaiGiorni: —', "Regola di scadenza: Dopo N giorni dall'accreditoGiorni: 365"],
+      // A merchant by its name; one the lookups do not know (deleted since) by its id.
+      ['Esercenti', 'Fiori di Anna', 'Fiori di Anna, m-gone'],
       ['Spesa minima', '10,50\u00a0€', '2.500,00\u00a0€'],
       ['Punti per euro', '1', '1,5'],
     ]);
@@ -166,9 +169,10 @@ describe('AuditPage', () => {
   });
 
   it('compares only the fields that changed', () => {
-    expect(changedFields({ a: 1, b: [1] }, { a: 1, b: [2], c: null })).toEqual([
+    expect(changedFields({ a: 1, b: [1] }, { a: 1, b: [2], c: null, d: 0 })).toEqual([
       { field: 'b', before: [1], after: [2] },
-      { field: 'c', before: undefined, after: null },
+      // c: absent, then empty: "—" both sides, no change to show.
+      { field: 'd', before: undefined, after: 0 },
     ]);
   });
 });

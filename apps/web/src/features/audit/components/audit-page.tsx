@@ -10,6 +10,7 @@ import { useDescribeChange } from '../../../lib/describe-change.ts';
 import { useFormatters } from '../../../lib/format.ts';
 import { AUDIT_PATH, useAudit } from '../api/get-audit.ts';
 import { recordName, recordPage } from '../lib/audit-records.ts';
+import type { IdNames } from '../lib/audit-words.ts';
 import { AuditChange } from './audit-change.tsx';
 
 const getRowId = (entry: AuditListEntry) => String(entry.id);
@@ -40,7 +41,7 @@ function useEntityChoices(current: string | undefined) {
 }
 
 /** `/audit` — Pages → Audit: every change and every read of personal data, filtered, exportable. */
-export function AuditPage() {
+export function AuditPage({ idNames }: { idNames?: IdNames } = {}) {
   const { t } = useTranslation('audit');
   const format = useFormatters();
   const describe = useDescribeChange();
@@ -142,7 +143,7 @@ export function AuditPage() {
       getRowId={getRowId}
       minWidth={900}
     >
-      <AuditChange entry={open} onClose={() => setOpen(null)} />
+      <AuditChange entry={open} onClose={() => setOpen(null)} idNames={idNames} />
     </ListPage>
   );
 }

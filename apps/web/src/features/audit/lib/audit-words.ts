@@ -56,7 +56,16 @@ const DAY = /^\d{4}-\d{2}-\d{2}$/;
 /** A decimal kept as text to stay exact (a program's points per euro, a tier's multiplier). */
 const DECIMAL = /^-?\d+\.\d+$/;
 
-export type AuditWordsContext = { t: TFunction; exists: (key: string) => boolean; language: Language; format: Formatters };
+/**
+ * The names of the records a value points at (a program's or a merchant's id), from the lookups the
+ * other screens share (app/loyalty-lookups.tsx, given by the route); an id they do not know stays as it is.
+ */
+export type IdNames = Partial<Record<'program' | 'merchant', (id: string) => string | undefined>>;
+
+/** The fields that hold such an id (a list of them too: a program's circuit). */
+const ID_FIELDS: Record<string, keyof IdNames> = { programId: 'program', merchantId: 'merchant', merchantIds: 'merchant', usedMerchantId: 'merchant' };
+
+export type AuditWordsContext = { t: TFunction; exists: (key: string) => boolean; language: Language; format: Formatters; idNames?: IdNames | undefined };
 
 /** The catalogue's word for a stored value, if it has one. */
 function wordOf(ctx: AuditWordsContext, prefix: string | undefined, value: string): string | undefined {
@@ -88,7 +97,11 @@ export function showValue(ctx: AuditWordsContext, value: unknown, where: { entit
     return text(/Cents$/.test(where.field) ? ctx.format.currency(value / 100) : ctx.format.number(value));
   }
   if (typeof value === 'string') {
-    const word = wordOf(ctx, WORDS_BY_ENTITY[where.entityType]?.[where.field], value) ?? wordOf(ctx, WORDS_BY_FIELD[where.field], value);
+    const idKind = Object.hasOwn(ID_FIELDS, where.field) ? ID_FIELDS[where.field] : undefined;
+    const word =
+      (idKind ? ctx.idNames?.[idKind]?.(value) : undefined) ??
+      wordOf(ctx, WORDS_BY_ENTITY[where.entityType]?.[where.field], value) ??
+      wordOf(ctx, WORDS_BY_FIELD[where.field], value);
     if (word !== undefined) return text(word);
     if (INSTANT.test(value)) return text(ctx.format.dateTime(value));
     if (DAY.test(value)) return text(ctx.format.day(value));
