@@ -48,8 +48,8 @@ const WORDS_BY_FIELD: Record<string, string> = {
   source: 'ledger:source',
 };
 
-/** The keys inside these objects are stored values themselves (a consent's purpose), not fields. */
-const KEYS_BY_PARENT: Record<string, string> = { consents: 'customers:purpose' };
+/** The keys inside these objects are stored values themselves (a consent's purpose, the retention purge's), not fields. */
+const KEYS_BY_PARENT: Record<string, string> = { consents: 'customers:purpose', purposes: 'customers:purpose' };
 
 const INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/;
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
