@@ -1,7 +1,9 @@
 import type { AuditEntry, AuditListEntry, AuditRecord, ListAuditQuery } from '@sf/contract/audit';
 import type { Executor } from '../../db/client.ts';
 import type { ServiceDeps } from '../../lib/caller.ts';
+import { CAMPAIGN_ENTITY, campaignNames } from '../campaigns/campaigns.service.ts';
 import { CUSTOMER_ENTITY, customerNames } from '../customers/customers.service.ts';
+import { apiKeyNames } from '../integration/api-keys.service.ts';
 import { MERCHANT_ENTITY, merchantNames } from '../merchants/merchants.service.ts';
 import { NEWS_ENTITY, postTitles } from '../news/news.service.ts';
 import { PROGRAM_ENTITY, programNames } from '../programs/programs.service.ts';
@@ -32,7 +34,9 @@ const NAMERS: Record<string, Namer> = {
   [PROGRAM_ENTITY]: { idPattern: UUID, names: programNames },
   [REWARD_ENTITY]: { idPattern: UUID, names: rewardNames },
   [NEWS_ENTITY]: { idPattern: SERIAL, names: postTitles },
+  [CAMPAIGN_ENTITY]: { idPattern: UUID, names: campaignNames },
   user: { idPattern: UUID, names: staffNames },
+  api_key: { idPattern: UUID, names: apiKeyNames },
 };
 
 /** Each entry with its `record`: named while it exists, erased for an erased customer, null otherwise. */

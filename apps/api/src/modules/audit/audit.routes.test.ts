@@ -116,6 +116,16 @@ describe('audit routes', () => {
     const [account] = await db.select().from(users).where(eq(users.email, 'editor@demo.test'));
     const [person, erased] = await db.select().from(customers).where(inArray(customers.id, fixture.customerIds)).orderBy(customers.lastName);
     if (!reward || !post || !account || !person || !erased) throw new Error('fixture missing');
+    const campaign = await ctx.request({
+      method: 'POST',
+      url: '/api/admin/campaigns',
+      token: admin,
+      payload: { name: 'Promo di Natale', subject: 'Ciao', body: '<p>Ciao</p>', audience: { programId: fixture.pointsProgramId } },
+    });
+    const key = await ctx.request({ method: 'POST', url: '/api/admin/api-keys', token: admin, payload: { name: 'Cassa 1', kind: 'merchant', merchantId: fixture.merchantId, scopes: ['purchases:write'] } });
+    expect([campaign.statusCode, key.statusCode]).toEqual([201, 201]);
+    const campaignId = (campaign.json() as { id: string }).id;
+    const keyId = (key.json() as { key: { id: string } }).key.id;
     const merchant = { id: fixture.merchantId };
     const program = { id: fixture.pointsProgramId };
     // Erasure blanks the name and marks the row (privacy.service): the entry still says who it was about, without a name.
@@ -128,6 +138,8 @@ describe('audit routes', () => {
       about('reward', reward.id),
       about('news_post', String(post.id)),
       about('user', account.id),
+      about('campaign', campaignId),
+      about('api_key', keyId),
       about('customer', person.id),
       about('customer', erased.id),
       // Gone since, or a kind without names, or an id no table holds: no record, and no failed query.
@@ -144,6 +156,8 @@ describe('audit routes', () => {
       [`reward:${reward.id}`]: { name: 'Caffè omaggio', isErased: false },
       [`news_post:${post.id}`]: { name: 'Tracciato', isErased: false },
       [`user:${account.id}`]: { name: account.displayName, isErased: false },
+      [`campaign:${campaignId}`]: { name: 'Promo di Natale', isErased: false },
+      [`api_key:${keyId}`]: { name: 'Cassa 1', isErased: false },
       [`customer:${person.id}`]: { name: 'Mario Rossi 0', isErased: false },
       [`customer:${erased.id}`]: { name: null, isErased: true },
       'merchant:00000000-0000-4000-8000-000000000000': null,

@@ -13,7 +13,7 @@ export const auditRoutes: FastifyPluginAsyncZod = async (app) => {
     list: {
       summary: 'Audit log (admin only): every change by staff, newest first',
       description:
-        'Filters: actor (account id or e-mail), entity (entity type, e.g. news_post), entityId, action (exact, e.g. read for the reads of personal data, or a prefix ending with a dot, e.g. ledger.), from/to (ISO date-times, both inclusive). Each entry names its record (`record`: a customer, merchant, program, reward, news post or staff account while it exists; an erased customer without a name).',
+        'Filters: actor (account id or e-mail), entity (entity type, e.g. news_post), entityId, action (exact, e.g. read for the reads of personal data, or a prefix ending with a dot, e.g. ledger.), from/to (ISO date-times, both inclusive). Each entry names its record (`record`: a customer, merchant, program, reward, news post, campaign, staff account or API key while it exists; an erased customer without a name).',
       querystring: listAuditQuerySchema,
       response: auditPageSchema,
       page: ({ query }) => listAuditWithRecords({ db: app.db }, query),

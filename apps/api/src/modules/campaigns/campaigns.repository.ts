@@ -450,3 +450,10 @@ export async function eraseRecipientAddresses(executor: Executor, customerId: st
   );
   return rows.length;
 }
+
+/** The names of these campaigns (one query). */
+export async function campaignNamesByIds(executor: Executor, ids: string[]): Promise<Map<string, string>> {
+  if (ids.length === 0) return new Map();
+  const rows = await rowsOf<{ id: string; name: string }>(executor, sql`select id, name from campaigns where id in ${ids}`);
+  return new Map(rows.map((row) => [row.id, row.name]));
+}

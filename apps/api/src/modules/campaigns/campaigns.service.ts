@@ -358,3 +358,8 @@ export async function campaignMessagesOf(executor: Executor, customerId: string)
 export async function eraseCampaignAddresses(executor: Executor, customerId: string) {
   return repo.eraseRecipientAddresses(executor, customerId);
 }
+
+/** For the audit list: these campaigns' names in one query. */
+export function campaignNames(executor: Executor, ids: string[]): Promise<Map<string, string>> {
+  return repo.campaignNamesByIds(executor, ids);
+}

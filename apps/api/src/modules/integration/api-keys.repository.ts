@@ -1,4 +1,4 @@
-import { and, eq, ilike, isNotNull, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
+import { and, eq, ilike, inArray, isNotNull, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
 import type { ApiKey, ListApiKeysQuery } from '@sf/contract/integration';
 import type { Executor } from '../../db/client.ts';
 import { allOf, containsPattern, findPage, type ListDefinition } from '../../db/list.ts';
@@ -151,4 +151,11 @@ export function apiKeyExportQuery(executor: Executor, columns: CsvColumns, filte
 export async function merchantStatus(executor: Executor, merchantId: string): Promise<string | null> {
   const [row] = await executor.select({ status: merchants.status }).from(merchants).where(eq(merchants.id, merchantId)).limit(1);
   return row?.status ?? null;
+}
+
+/** The names of these keys (one query), revoked ones too: the log keeps their history. */
+export async function apiKeyNamesByIds(executor: Executor, ids: string[]): Promise<Map<string, string>> {
+  if (ids.length === 0) return new Map();
+  const rows = await executor.select({ id: apiKeys.id, name: apiKeys.name }).from(apiKeys).where(inArray(apiKeys.id, ids));
+  return new Map(rows.map((row) => [row.id, row.name]));
 }

@@ -1,6 +1,6 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { API_KEY_PREFIX, type ApiKeyScope, type CreateApiKey, type ListApiKeysQuery } from '@sf/contract/integration';
-import type { Database } from '../../db/client.ts';
+import type { Database, Executor } from '../../db/client.ts';
 import { recordAudit } from '../../lib/audit.ts';
 import type { Caller } from '../../lib/caller.ts';
 import type { Clock } from '../../lib/clock.ts';
@@ -95,4 +95,9 @@ export async function authenticateApiKey(deps: ApiKeyDeps, secret: string): Prom
   const now = deps.clock.now();
   if (!row.lastUsedAt || now.getTime() - row.lastUsedAt.getTime() >= 60_000) await repo.touchApiKey(deps.db, row.id, now);
   return { id: row.id, name: row.name, kind: row.kind, merchantId: row.merchantId, scopes: row.scopes, prefix: row.prefix, merchantStatus: row.merchantStatus };
+}
+
+/** For the audit list: these API keys' names in one query. */
+export function apiKeyNames(executor: Executor, ids: string[]): Promise<Map<string, string>> {
+  return repo.apiKeyNamesByIds(executor, ids);
 }

@@ -8,6 +8,7 @@ const RECORD_PAGES: Record<string, (id: string) => string> = {
   program: (id) => `/programs?program=${id}`,
   reward: (id) => `/rewards/${id}`,
   news_post: (id) => `/news?post=${id}`,
+  campaign: (id) => `/campaigns?campaign=${id}`,
 };
 
 /**
