@@ -63,4 +63,32 @@ describe('focus after a dialog closes', () => {
     vi.advanceTimersByTime(400);
     expect(document.activeElement).toBe(other);
   });
+  it('waits for a closing transition that a busy machine stretches past a fixed wait', () => {
+    vi.useFakeTimers();
+    stop = returnFocusFromDialogs();
+    document.body.innerHTML = '<button>Nuovo cliente</button>';
+    const opener = document.querySelector('button')!;
+    opener.focus();
+    const dialog = openDialog();
+    // Esc: the focus leaves at once, the dialog leaves the page only when its transition ends.
+    (document.activeElement as HTMLElement).blur();
+    vi.advanceTimersByTime(900);
+    expect(document.activeElement).toBe(document.body);
+    dialog.remove();
+    vi.advanceTimersByTime(100);
+    expect(document.activeElement).toBe(opener);
+  });
+
+  it('leaves a dialog that stays open alone (the focus left for its text), even when it closes much later', () => {
+    vi.useFakeTimers();
+    stop = returnFocusFromDialogs();
+    document.body.innerHTML = '<button>Apri</button>';
+    document.querySelector('button')!.focus();
+    const dialog = openDialog();
+    (document.activeElement as HTMLElement).blur();
+    vi.advanceTimersByTime(5000);
+    dialog.remove();
+    vi.advanceTimersByTime(1000);
+    expect(document.activeElement).toBe(document.body);
+  });
 });

@@ -1,3 +1,7 @@
+/** How often, and for how long after the focus left it, a closing dialog is looked at. */
+const LOOK_AGAIN_MS = 50;
+const GIVE_BACK_WITHIN_MS = 3000;
+
 /**
  * Focus goes back to what opened a dialog or a drawer when it closes (WCAG 2.4.3), for every one of
  * them, installed once for the page.
@@ -39,14 +43,21 @@ export function returnFocusFromDialogs(root: Document = document): () => void {
     const dialog = target.closest('[role="dialog"], [role="alertdialog"]');
     if (!dialog) return;
     // After Mantine's own return (10 ms) and its closing transition: only a focus still on <body>, with
-    // the dialog gone, is taken back.
-    window.setTimeout(() => {
+    // the dialog gone, is taken back. The transition takes as long as the machine makes it (a busy
+    // one stretched it past a fixed 350 ms, and the focus stayed on <body>), so the dialog is looked
+    // at until it has gone, for a while; a dialog that stays (a click on its text) is left alone.
+    const deadline = Date.now() + GIVE_BACK_WITHIN_MS;
+    const giveBack = () => {
       const active = root.activeElement;
       if (active && active !== root.body) return;
-      if (dialog.isConnected && !dialog.closest('[aria-hidden="true"], [hidden]')) return;
+      if (dialog.isConnected && !dialog.closest('[aria-hidden="true"], [hidden]')) {
+        if (Date.now() < deadline) window.setTimeout(giveBack, LOOK_AGAIN_MS);
+        return;
+      }
       const opener = openers.get(dialog);
       if (opener?.isConnected) opener.focus({ preventScroll: true });
-    }, 350);
+    };
+    window.setTimeout(giveBack, LOOK_AGAIN_MS);
   };
 
   root.addEventListener('focusin', onFocusIn, true);
