@@ -65,6 +65,8 @@ export function AuditPage({ idNames }: { idNames?: IdNames } = {}) {
       {
         id: 'entity',
         header: t('columns.entity'),
+        // A record's name as people typed it (a surname pasted as one long word) wraps inside the column.
+        isName: true,
         cell: (entry) => {
           // The record by its name, opening its screen, while it exists (the API names it); else the stored id.
           const name = recordName(entry, t);
