@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { pagingQuerySchema, sortOrderSchema } from './common.ts';
 import { listPageSchema } from './list-query.ts';
+import { proofKindSchema } from './social-proofs.ts';
 import { keyed, ruleAcrossFields } from './validation.ts';
 
 /**
@@ -223,6 +224,12 @@ export const exportLedgerQuerySchema = listLedgerQuerySchema.omit({ page: true, 
 /** A list row: the entry and whose it is (null: the customer was erased; the entry and its figures stay). */
 export const ledgerListEntrySchema = ledgerEntrySchema.extend({
   customer: z.object({ firstName: z.string(), lastName: z.string(), cardNumber: z.string() }).nullable(),
+  /**
+   * The social-action proof whose approval wrote this entry (the proof's `entryId`), else null. Read with
+   * the entry, not from its `reason`: the screens name the bonus by it in the reader's language, and
+   * entries written before the reason was worded (`share #5`) read as well as the new ones.
+   */
+  proof: z.object({ id: z.number().int(), kind: proofKindSchema }).nullable(),
 });
 export type LedgerListEntry = z.infer<typeof ledgerListEntrySchema>;
 

@@ -3,6 +3,7 @@ import type { Language } from './app-info.ts';
 import { customerStatusSchema } from './customers-list.ts';
 import { exportQuerySchema, listPageSchema, listQuerySchema } from './list-query.ts';
 import { ruleAcrossFields } from './validation.ts';
+import { VALUE_LABELS } from './value-labels.ts';
 
 /**
  * Approvazioni: a customer's claim of a social action (docs/product.md D "Social-action proofs", F). It
@@ -168,4 +169,16 @@ export function erasureClosedReason(language: Language): string {
   return language === 'it'
     ? 'Chiusa dalla cancellazione dei dati del cliente: nessun punto assegnato'
     : "Closed by the erasure of the customer's data: no points given";
+}
+
+/** How a proof is named beside its bonus: "prova n. 5" / "proof #5". */
+export const PROOF_NUMBER_PREFIX: Record<Language, string> = { it: 'prova n. ', en: 'proof #' };
+
+/**
+ * The bonus entry of an approved proof, as a person reads it: "Bonus condivisione social (prova n. 5)" /
+ * "Social share bonus (proof #5)". Kept as the entry's reason (in the deciding person's language, like
+ * zeroPointsReason) and said at read time in the reader's (Movimenti's export; the web's catalogue).
+ */
+export function socialBonusReason(kind: ProofKind, proofId: number, language: Language): string {
+  return `${VALUE_LABELS.socialBonus[kind][language]} (${PROOF_NUMBER_PREFIX[language]}${proofId})`;
 }

@@ -97,6 +97,12 @@ export const VALUE_LABELS = {
     review: { it: 'Recensione', en: 'Review' },
     checkIn: { it: 'Check-in', en: 'Check-in' },
   }),
+  /** The bonus an approved proof pays, as Movimenti and its export name the entry (`socialBonusReason`). */
+  socialBonus: labels({
+    share: { it: 'Bonus condivisione social', en: 'Social share bonus' },
+    review: { it: 'Bonus recensione', en: 'Review bonus' },
+    checkIn: { it: 'Bonus check-in', en: 'Check-in bonus' },
+  }),
   proofStatus: labels({
     pending: { it: 'In attesa', en: 'Pending' },
     approved: { it: 'Approvata', en: 'Approved' },

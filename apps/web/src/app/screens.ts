@@ -36,6 +36,14 @@ export function rewardPath(id: string): string {
   return `${SCREENS.rewards.path}/${id}`;
 }
 
+/**
+ * Approvazioni showing the approved proofs of one kind of one customer (by card number, in the search
+ * box, so that the operator sees what the list is narrowed to): where a social bonus in Movimenti leads.
+ */
+export function approvedProofsPath(proof: { kind: string }, cardNumber: string): string {
+  return `${SCREENS.approvals.path}?${new URLSearchParams({ q: cardNumber, kind: proof.kind, status: 'approved' }).toString()}`;
+}
+
 /** What a route's `handle` carries (react-router `useMatches`): the screen (its menu entry names the tab) and who may open it. */
 export type ScreenHandle = { screen: ScreenId; permission: Permission };
 

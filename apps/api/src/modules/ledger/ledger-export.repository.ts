@@ -1,8 +1,17 @@
 import { sql } from 'drizzle-orm';
 import type { Language } from '@sf/contract/app-info';
-import { VALUE_LABELS } from '@sf/contract/value-labels';
+import { PROOF_NUMBER_PREFIX } from '@sf/contract/social-proofs';
+import { VALUE_LABELS, type ValueLabels } from '@sf/contract/value-labels';
 import { csvCell, type CsvColumns } from '../../db/csv-export.ts';
 import { whereOf, type LedgerFilters } from './ledger-lists.repository.ts';
+
+/** "Bonus condivisione social (prova n. " per proof kind: the export closes it with the proof's id (socialBonusReason's words). */
+const SOCIAL_BONUS_OPENINGS: ValueLabels = Object.fromEntries(
+  Object.entries(VALUE_LABELS.socialBonus).map(([kind, words]) => [
+    kind,
+    { it: `${words.it} (${PROOF_NUMBER_PREFIX.it}`, en: `${words.en} (${PROOF_NUMBER_PREFIX.en}` },
+  ]),
+);
 
 /**
  * The Movimenti export's SQL (moved out of ledger.routes.ts: routes hold no SQL). Names and card
@@ -27,7 +36,15 @@ export function ledgerExportColumns(timeZone: string, language: Language): CsvCo
     stamps: { header: { it: 'Timbri', en: 'Stamps' }, value: csvCell.integer(e('stamps')) },
     amount: { header: { it: 'Importo (€)', en: 'Amount (€)' }, value: csvCell.cents(e('amount_cents')) },
     balanceAfter: { header: { it: 'Saldo dopo', en: 'Balance after' }, value: csvCell.integer(e('balance_after')) },
-    reason: { header: { it: 'Motivo', en: 'Reason' }, value: csvCell.text(e('reason')) },
+    // A social bonus is named by its proof in the reader's language, whatever its stored reason says
+    // (entries written before the reason was worded kept `share #5`).
+    reason: {
+      header: { it: 'Motivo', en: 'Reason' },
+      value: csvCell.text(
+        sql`coalesce(case when e.source = 'social' then (select ${csvCell.label(sql.raw('sp.kind'), SOCIAL_BONUS_OPENINGS, language)} || sp.id || ')'
+            from social_proofs sp where sp.entry_id = e.id) end, e.reason)`,
+      ),
+    },
     reversesId: { header: { it: 'Storno di', en: 'Reverses' }, value: csvCell.integer(e('reverses_id')) },
     expiresOn: { header: { it: 'Scadenza', en: 'Expires on' }, value: csvCell.date(e('expires_on')) },
     createdBy: { header: { it: 'Operatore', en: 'Made by' }, value: csvCell.text(e('created_by_label')) },

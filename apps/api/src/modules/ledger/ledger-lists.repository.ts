@@ -1,6 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import type { LedgerKind, LedgerSource } from '@sf/contract/ledger';
+import type { ProofKind } from '@sf/contract/social-proofs';
 import { ENTRY_COLUMNS, rows, toDateOrNull, toLedgerEntry, toMembershipRow, type Row } from './ledger.repository.ts';
 
 /**
@@ -37,9 +38,14 @@ export function whereOf(filters: LedgerFilters): SQL {
  */
 export const LEDGER_COUNT_CAP = 100_000;
 
-/** The page's rows with whose they are: the customer's name and card (none once erased). */
+/**
+ * The page's rows with whose they are: the customer's name and card (none once erased), and the proof
+ * whose approval wrote a social bonus (found by the proof's unique `entry_id`, so entries written before
+ * their reason was worded are named as well).
+ */
 export const LIST_COLUMNS = sql`${ENTRY_COLUMNS}, c.status as customer_status, c.first_name as customer_first_name,
-  c.last_name as customer_last_name, c.card_number as customer_card_number`;
+  c.last_name as customer_last_name, c.card_number as customer_card_number,
+  sp.id as proof_id, sp.kind as proof_kind`;
 
 export function toLedgerListEntry(row: Row) {
   return {
@@ -48,6 +54,7 @@ export function toLedgerListEntry(row: Row) {
       row['customer_status'] === 'erased' || row['customer_status'] === null || row['customer_status'] === undefined
         ? null
         : { firstName: String(row['customer_first_name']), lastName: String(row['customer_last_name']), cardNumber: String(row['customer_card_number']) },
+    proof: row['proof_id'] === null || row['proof_id'] === undefined ? null : { id: Number(row['proof_id']), kind: row['proof_kind'] as ProofKind },
   };
 }
 
@@ -60,7 +67,9 @@ export async function listEntries(
   const direction = paging.order === 'asc' ? sql`asc` : sql`desc`;
   const items = await rows(
     executor,
-    sql`select ${LIST_COLUMNS} from ledger_entries e join customers c on c.id = e.customer_id where ${whereOf(filters)}
+    sql`select ${LIST_COLUMNS} from ledger_entries e join customers c on c.id = e.customer_id
+        left join social_proofs sp on e.source = 'social' and sp.entry_id = e.id
+        where ${whereOf(filters)}
         order by e.created_at ${direction}, e.id ${direction}
         limit ${paging.pageSize} offset ${(paging.page - 1) * paging.pageSize}`,
   );

@@ -3,6 +3,7 @@ import type { BonusKind } from '@sf/contract/programs';
 import {
   ERASURE_DECIDER,
   erasureClosedReason,
+  socialBonusReason,
   zeroPointsReason,
   type DecideSocialProofs,
   type DecideSocialProofsResult,
@@ -272,7 +273,7 @@ async function decideOne(
           source: 'social',
           points: isStamps ? 0 : points,
           stamps: isStamps ? points : 0,
-          reason: `${proof.kind} #${proof.id}`,
+          reason: socialBonusReason(proof.kind, proof.id, caller.language),
           merchantId: proof.merchantId,
           idempotencyKey: `proof:${proof.id}`,
         });

@@ -13,7 +13,7 @@ import { WalletPanel } from '../../features/wallet/components/wallet-panel.tsx';
 import type { Customer } from '@sf/contract/customers';
 import { LedgerActionDialog, RewardActionDialog } from '../ledger-actions.tsx';
 import { useLoyaltyLookups } from '../loyalty-lookups.tsx';
-import { SCREENS } from '../screens.ts';
+import { approvedProofsPath, SCREENS } from '../screens.ts';
 
 /** The card in the customer's phone (wallet feature) for the memberships the ledger feature reads. */
 function CustomerWallet({ customer }: { customer: Customer }) {
@@ -72,7 +72,7 @@ export function Component() {
             <MembershipsPanel customerId={customer.id} />
           </Paper>
         )}
-        ledger={(customer) => <CustomerLedger customerId={customer.id} names={lookups.names} />}
+        ledger={(customer) => <CustomerLedger customerId={customer.id} names={{ ...lookups.names, proofHref: approvedProofsPath }} />}
         wallet={(customer) => <CustomerWallet customer={customer} />}
         messages={(customer) => <CustomerMessagesPanel customerId={customer.id} />}
       />

@@ -2,7 +2,7 @@ import { useTranslation } from 'react-i18next';
 import { CustomerPicker } from '../../features/customers/components/customer-picker.tsx';
 import { LedgerPage } from '../../features/ledger/components/ledger-page.tsx';
 import { useLoyaltyLookups } from '../loyalty-lookups.tsx';
-import { customerPath } from '../screens.ts';
+import { approvedProofsPath, customerPath } from '../screens.ts';
 
 /** `/ledger` — Features → Movimenti. */
 export function Component() {
@@ -12,7 +12,7 @@ export function Component() {
     <LedgerPage
       programOptions={lookups.programOptions}
       merchantOptions={lookups.merchantOptions}
-      names={{ ...lookups.names, customerHref: customerPath }}
+      names={{ ...lookups.names, customerHref: customerPath, proofHref: approvedProofsPath }}
       customerFilter={(value, onChange) => (
         <CustomerPicker
           label={t('filters.customer')}

@@ -16,6 +16,8 @@ export type LedgerNames = {
   merchant: (id: string) => string;
   /** Where a customer's page lives; null hides the customer column (on the customer's own page). */
   customerHref: ((id: string) => string) | null;
+  /** Where a social bonus's proof is seen (Approvazioni); without it the bonus is named, not linked. */
+  proofHref?: ((proof: NonNullable<LedgerListEntry['proof']>, cardNumber: string) => string) | undefined;
 };
 
 type Props = {
@@ -43,6 +45,21 @@ const PROGRAM_WIDTH = '20%';
 const REASON_WIDTH = '14%';
 /** On a customer's own page (no customer column) the reason takes the customer's share too. */
 const REASON_WIDTH_ALONE = '30%';
+
+/** "Bonus condivisione social (prova n. 5)", leading to the proof in Approvazioni when there is a way there. */
+function ProofReason({ proof, href }: { proof: NonNullable<LedgerListEntry['proof']>; href: string | null }) {
+  const { t } = useTranslation('ledger');
+  const text = t(`proofBonus.${proof.kind}`, { id: proof.id });
+  return (
+    <TruncatedText text={text} fill>
+      {href ? (
+        <Anchor component={Link} to={href} size="sm">
+          {text}
+        </Anchor>
+      ) : null}
+    </TruncatedText>
+  );
+}
 
 const customerName = (customer: NonNullable<LedgerListEntry['customer']>) => `${customer.firstName} ${customer.lastName}`.trim();
 
@@ -146,10 +163,15 @@ export function LedgerTable({ query, params, onChange, names, isFiltered, captio
         id: 'reason',
         header: t('columns.reason'),
         width: names.customerHref ? REASON_WIDTH : REASON_WIDTH_ALONE,
-        // Free text: one line each, whole on hover; who made the entry under its reason.
+        // Free text: one line each, whole on hover; who made the entry under its reason. A social bonus
+        // is named by its proof in the reader's words (its stored reason may be an old `share #5`).
         cell: (entry) => (
           <>
-            <TruncatedText text={entry.reason ?? '—'} fill />
+            {entry.proof ? (
+              <ProofReason proof={entry.proof} href={entry.customer && names.proofHref ? names.proofHref(entry.proof, entry.customer.cardNumber) : null} />
+            ) : (
+              <TruncatedText text={entry.reason ?? '—'} fill />
+            )}
             <Text component="div" size="xs" c="dimmed">
               <TruncatedText text={entry.createdByLabel} fill />
             </Text>

@@ -256,3 +256,29 @@ describe('the focus when a ledger dialog opens', { timeout: 30_000 }, () => {
     await waitFor(() => expect(document.activeElement).toBe(within(adjust).getByRole('textbox', { name: /^Punti/ })));
   });
 });
+
+describe('a social bonus in Movimenti', { timeout: 30_000 }, () => {
+  const page = (items: ReturnType<typeof entry>[]) =>
+    http.get('/api/admin/ledger', () => HttpResponse.json({ items, total: items.length, page: 1, pageSize: 25, totalIsCapped: false, sums: { points: 0, stamps: 0 } }));
+  const bonus = (overrides: Partial<ReturnType<typeof entry>>) =>
+    entry({ source: 'social', merchantId: null, amountCents: null, points: 15, reason: 'share #5', proof: { id: 5, kind: 'share' }, ...overrides });
+  const withProofs = { ...names, proofHref: (proof: { kind: string }, card: string) => `/approvals?q=${card}&kind=${proof.kind}&status=approved` };
+
+  it('is named by its proof, not by the code its entry keeps, and leads to the proof in Approvazioni', async () => {
+    server.use(page([bonus({}), bonus({ id: 40, points: 40, reason: 'Bonus recensione (prova n. 6)', proof: { id: 6, kind: 'review' }, customer: null })]));
+    renderWithProviders(<LedgerPage programOptions={[]} merchantOptions={[]} names={withProofs} customerFilter={() => null} />, { route: '/ledger', user: admin });
+    const row = (await screen.findByText('+15 pt')).closest('tr')!;
+    expect(within(row).getByRole('link', { name: 'Bonus condivisione social (prova n. 5)' })).toHaveAttribute('href', '/approvals?q=2790000000018&kind=share&status=approved');
+    expect(screen.queryByText('share #5')).not.toBeInTheDocument();
+    // An erased customer's bonus is named, with no search by a card that is gone.
+    const erased = screen.getByText('+40 pt').closest('tr')!;
+    expect(within(erased).getByTitle('Bonus recensione (prova n. 6)')).toBeInTheDocument();
+    expect(within(erased).queryByRole('link', { name: /Bonus/ })).not.toBeInTheDocument();
+  });
+
+  it('reads in English for an English reader', async () => {
+    server.use(page([bonus({ proof: { id: 5, kind: 'checkIn' }, reason: 'checkIn #5' })]));
+    renderWithProviders(<LedgerPage programOptions={[]} merchantOptions={[]} names={withProofs} customerFilter={() => null} />, { route: '/ledger', user: admin, language: 'en' });
+    expect(await screen.findByRole('link', { name: 'Check-in bonus (proof #5)' })).toBeInTheDocument();
+  });
+});

@@ -77,6 +77,7 @@ export function entry(overrides: Partial<LedgerListEntry> = {}): LedgerListEntry
     createdByLabel: 'admin@demo.test',
     createdAt: '2026-11-21T10:15:00.000Z',
     customer: { firstName: 'Giulia', lastName: 'Bianchi', cardNumber: '2790000000018' },
+    proof: null,
     ...overrides,
   };
 }
