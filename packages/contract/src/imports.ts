@@ -132,7 +132,10 @@ export const importSchema = z.object({
   /** 0–100: rows processed over the total. */
   progress: z.number().int(),
   report: importReportSchema.nullable(),
+  /** Who uploaded it: the staff member's e-mail. */
   createdBy: z.string().nullable(),
+  /** Who uploaded it as people read it: the staff member's name, or their e-mail when they have none. */
+  createdByName: z.string().nullable(),
   createdAt: z.iso.datetime({ offset: true }),
   startedAt: z.iso.datetime({ offset: true }).nullable(),
   finishedAt: z.iso.datetime({ offset: true }).nullable(),

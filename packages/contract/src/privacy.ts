@@ -54,6 +54,8 @@ export const privacyRequestSchema = z.object({
   notes: z.string().nullable(),
   handledBy: z.string().nullable(),
   handledByEmail: z.string().nullable(),
+  /** Who handled it as people read it: the staff member's name, or their e-mail when they have none. */
+  handledByName: z.string().nullable(),
   handledAt: z.iso.datetime({ offset: true }).nullable(),
   /** A processing block (restriction / objection) is in force for the customer. */
   isProcessingBlocked: z.boolean(),

@@ -18,6 +18,7 @@ import { detectDialect, mappingProblems, proposeMapping, UnreadableCsvError } fr
 import * as repo from './imports.repository.ts';
 import { checkFile, readHead, readHeader } from './imports.check.ts';
 import { checkEnrollingProgram } from '../ledger/ledger.service.ts';
+import { staffNames } from '../staff/staff-admin.service.ts';
 
 export const IMPORT_ENTITY = 'import';
 export const IMPORT_JOB = 'imports.run';
@@ -45,7 +46,8 @@ const importNotFound = () => notFound('importJob');
 const fieldProblem = (field: string, key: MessageKey = 'invalid') => fieldError(field, key);
 const invalidState = () => new AppError(409, 'invalid_state');
 
-export function toImport(row: repo.ImportListRow): Import {
+/** `names`: staff names by id (staffNames), for `createdByName`. */
+export function toImport(row: repo.ImportListRow, names: ReadonlyMap<string, string>): Import {
   const value = row.import;
   return {
     id: value.id,
@@ -64,6 +66,7 @@ export function toImport(row: repo.ImportListRow): Import {
     progress: value.totalRows === 0 ? (value.status === 'done' ? 100 : 0) : Math.min(100, Math.floor((value.processedRows * 100) / value.totalRows)),
     report: value.report ?? null,
     createdBy: row.createdByEmail,
+    createdByName: (value.createdBy ? names.get(value.createdBy) : undefined) ?? row.createdByEmail,
     createdAt: value.createdAt.toISOString(),
     startedAt: value.startedAt?.toISOString() ?? null,
     finishedAt: value.finishedAt?.toISOString() ?? null,
@@ -72,7 +75,8 @@ export function toImport(row: repo.ImportListRow): Import {
 
 export async function listImports(deps: ServiceDeps, query: ListImportsQuery) {
   const { rows, total } = await repo.findImports(deps.db, query);
-  return { items: rows.map(toImport), total, page: query.page, pageSize: query.pageSize };
+  const names = await staffNames(deps.db, rows.map((row) => row.import.createdBy));
+  return { items: rows.map((row) => toImport(row, names)), total, page: query.page, pageSize: query.pageSize };
 }
 
 export async function getImport(deps: ServiceDeps, id: string, language: Language): Promise<ImportDetail> {
@@ -81,7 +85,7 @@ export async function getImport(deps: ServiceDeps, id: string, language: Languag
   const errors = await repo.findRowErrors(deps.db, id, ERRORS_SHOWN);
   const fieldOf = fieldByColumn(row.import.mapping);
   return {
-    ...toImport(row),
+    ...toImport(row, await staffNames(deps.db, [row.import.createdBy])),
     errors: errors.map((error) => ({
       row: error.rowNumber,
       column: error.columnName,

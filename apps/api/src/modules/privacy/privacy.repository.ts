@@ -370,7 +370,8 @@ export function privacyExportColumns(language: Language, timeZone: string): CsvC
     dueAt: { header: { it: 'Scadenza', en: 'Due' }, value: csvCell.dateTime(privacyRequests.dueAt, timeZone) },
     extended: { header: { it: 'Proroga', en: 'Extended' }, value: csvCell.boolean(sql`${privacyRequests.extendedAt} is not null`, language) },
     status: { header: { it: 'Stato', en: 'Status' }, value: csvCell.label(privacyRequests.status, VALUE_LABELS.privacyStatus, language) },
-    handledBy: { header: { it: 'Gestita da', en: 'Handled by' }, value: csvCell.text(users.email) },
+    // As the queue names them: the staff member's name, their e-mail when they have none (staffNames).
+    handledBy: { header: { it: 'Gestita da', en: 'Handled by' }, value: csvCell.text(sql`coalesce(nullif(btrim(${users.displayName}), ''), ${users.email})`) },
     handledAt: { header: { it: 'Gestita il', en: 'Handled at' }, value: csvCell.dateTime(privacyRequests.handledAt, timeZone) },
   };
 }

@@ -21,6 +21,7 @@ import { voidCustomerWallet } from '../wallet/wallet.service.ts';
 import { closePendingProofsOfErasedCustomer } from '../social-proofs/social-proofs.service.ts';
 import { voidVouchersOfErasedCustomer } from '../rewards/vouchers.service.ts';
 import { eraseMessages } from '../messages/message-log.service.ts';
+import { staffNames } from '../staff/staff-admin.service.ts';
 import { businessDaysUntil } from '../../lib/business-days.ts';
 import * as repo from './privacy.repository.ts';
 
@@ -48,7 +49,8 @@ export function addMonths(date: Date, months: number): Date {
   return result;
 }
 
-function toPrivacyRequest(row: repo.PrivacyRequestListRow, now: Date, timeZone: string): PrivacyRequest {
+/** `names`: staff names by id (the staff module's staffNames), for `handledByName`. */
+function toPrivacyRequest(row: repo.PrivacyRequestListRow, names: ReadonlyMap<string, string>, now: Date, timeZone: string): PrivacyRequest {
   const request = row.request;
   const isPending = request.status === 'open' || request.status === 'in_progress';
   const name = request && row.customerStatus === 'erased' ? '' : `${row.customerFirstName} ${row.customerLastName}`.trim();
@@ -68,6 +70,7 @@ function toPrivacyRequest(row: repo.PrivacyRequestListRow, now: Date, timeZone: 
     notes: request.notes,
     handledBy: request.handledBy,
     handledByEmail: row.handledByEmail,
+    handledByName: (request.handledBy ? names.get(request.handledBy) : undefined) ?? row.handledByEmail,
     handledAt: request.handledAt?.toISOString() ?? null,
     isProcessingBlocked: Boolean(row.isBlocked),
     outcome: request.outcome,
@@ -80,13 +83,14 @@ function toPrivacyRequest(row: repo.PrivacyRequestListRow, now: Date, timeZone: 
 async function load(executor: Executor, id: string, now: Date, timeZone: string, options: { forUpdate?: boolean } = {}) {
   const row = await repo.findPrivacyRequest(executor, id, options);
   if (!row) throw requestNotFound();
-  return { row, request: toPrivacyRequest(row, now, timeZone) };
+  return { row, request: toPrivacyRequest(row, await staffNames(executor, [row.request.handledBy]), now, timeZone) };
 }
 
 export async function listPrivacyRequests(deps: ServiceDeps, query: ListPrivacyRequestsQuery) {
   const { rows, total } = await repo.findPrivacyRequests(deps.db, query);
   const now = deps.clock.now();
-  return { items: rows.map((row) => toPrivacyRequest(row, now, deps.timeZone)), total, page: query.page, pageSize: query.pageSize };
+  const names = await staffNames(deps.db, rows.map((row) => row.request.handledBy));
+  return { items: rows.map((row) => toPrivacyRequest(row, names, now, deps.timeZone)), total, page: query.page, pageSize: query.pageSize };
 }
 
 export async function getPrivacyRequest(deps: ServiceDeps, id: string): Promise<PrivacyRequest> {

@@ -121,9 +121,15 @@ export async function updateStaff(deps: StaffAdminDeps, caller: Caller, id: stri
   return toStaffAccount(updated);
 }
 
-/** For the audit list: these staff accounts' names in one query. */
-export async function staffNames(executor: Executor, ids: string[]): Promise<Map<string, string>> {
-  if (ids.length === 0) return new Map();
-  const rows = await executor.select({ id: users.id, displayName: users.displayName, email: users.email }).from(users).where(inArray(users.id, ids));
-  return new Map(rows.map((row) => [row.id, row.displayName || row.email]));
+/**
+ * Staff members as a person reads them on other screens (Importazioni's "Da", Richieste privacy's
+ * "Gestita da", the Audit list's record): each id's name, or its e-mail for an account without one. One query for a whole
+ * page's ids; ids that are no account (deleted) are left out. Takes the caller's executor, so a service
+ * can ask inside its own transaction.
+ */
+export async function staffNames(executor: Executor, ids: readonly (string | null | undefined)[]): Promise<Map<string, string>> {
+  const wanted = [...new Set(ids.filter((id): id is string => typeof id === 'string'))];
+  if (wanted.length === 0) return new Map();
+  const found = await executor.select({ id: users.id, displayName: users.displayName, email: users.email }).from(users).where(inArray(users.id, wanted));
+  return new Map(found.map((account) => [account.id, account.displayName.trim() || account.email]));
 }

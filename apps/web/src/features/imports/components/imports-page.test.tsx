@@ -30,6 +30,7 @@ function detail(overrides: Partial<ImportDetail> = {}): ImportDetail {
     progress: 0,
     report: null,
     createdBy: 'admin@demo.test',
+    createdByName: 'Giulia Rossi',
     createdAt: '2026-11-20T09:00:00.000Z',
     startedAt: null,
     finishedAt: null,
@@ -106,6 +107,8 @@ describe('Importazioni', { timeout: 30_000 }, () => {
     const row = (await screen.findByRole('link', { name: 'clienti.csv' })).closest('tr')!;
     expect(within(row).getByText('In corso')).toBeInTheDocument();
     expect(within(row).getByText('40%')).toBeInTheDocument();
+    // Who uploaded it, by name (the e-mail on hover).
+    expect(within(row).getByText('Giulia Rossi')).toHaveAttribute('title', 'admin@demo.test');
     expect(Object.fromEntries(seen.at(-1)!)).toMatchObject({ status: 'running', sort: 'createdAt', order: 'desc' });
   });
 

@@ -42,7 +42,8 @@ export function ImportsPage({ programOptions }: { programOptions: { value: strin
       { id: 'errors', header: t('columns.errors'), isNumeric: true, cell: (item) => format.number(item.errorRows) },
       { id: 'progress', header: t('columns.progress'), isNumeric: true, cell: (item) => `${item.progress}%` },
       { id: 'createdAt', header: t('columns.createdAt'), sortField: 'createdAt', cell: (item) => format.dateTime(item.createdAt) },
-      { id: 'createdBy', header: t('columns.createdBy'), cell: (item) => item.createdBy ?? '—' },
+      // The staff member's name (their e-mail when they have none), the e-mail on hover.
+      { id: 'createdBy', header: t('columns.createdBy'), cell: (item) => <span title={item.createdBy ?? undefined}>{item.createdByName ?? item.createdBy ?? '—'}</span> },
     ],
     [t, format, drawer],
   );

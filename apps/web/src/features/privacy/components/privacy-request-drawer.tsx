@@ -105,7 +105,9 @@ export function PrivacyRequestDrawer({ id, onClose, customerHref, renderCustomer
               </>
             ) : null}
             <dt>{t('columns.handledBy')}</dt>
-            <dd style={{ margin: 0 }}>{request.handledByEmail ? `${request.handledByEmail} · ${format.dateTime(request.handledAt ?? '')}` : '—'}</dd>
+            <dd style={{ margin: 0 }} title={request.handledByEmail ?? undefined}>
+              {request.handledByEmail ? `${request.handledByName ?? request.handledByEmail} · ${format.dateTime(request.handledAt ?? '')}` : '—'}
+            </dd>
             {request.notes ? (
               <>
                 <dt>{t('form.notes')}</dt>

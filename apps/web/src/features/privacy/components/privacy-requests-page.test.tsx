@@ -29,6 +29,7 @@ function request(overrides: Partial<PrivacyRequest> = {}): PrivacyRequest {
     notes: null,
     handledBy: null,
     handledByEmail: null,
+    handledByName: null,
     handledAt: null,
     isProcessingBlocked: false,
     outcome: [],

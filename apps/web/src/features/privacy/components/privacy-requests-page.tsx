@@ -63,7 +63,12 @@ export function PrivacyRequestsPage({ renderCustomerPicker, customerHref, render
       },
       { id: 'daysLeft', header: t('columns.daysLeft'), cell: (request) => <DaysLeft request={request} /> },
       { id: 'status', header: t('columns.status'), sortField: 'status', firstOrder: 'asc', cell: (request) => <PrivacyStatusBadge status={request.status} /> },
-      { id: 'handledBy', header: t('columns.handledBy'), cell: (request) => request.handledByEmail ?? '—' },
+      // The staff member's name (their e-mail when they have none), the e-mail on hover.
+      {
+        id: 'handledBy',
+        header: t('columns.handledBy'),
+        cell: (request) => <span title={request.handledByEmail ?? undefined}>{request.handledByName ?? request.handledByEmail ?? '—'}</span>,
+      },
     ],
     [t, format, drawer],
   );
