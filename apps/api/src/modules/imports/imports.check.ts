@@ -5,7 +5,7 @@ import { REFERRAL_ALPHABET } from '@sf/contract/customers';
 import type { Executor } from '../../db/client.ts';
 import { drawCardNumber } from '../customers/customer-cards.service.ts';
 import type { detectDialect} from './imports.csv.ts';
-import { balanceRow, cellReader, customerRow, readRecords, readRecordsFrom, type BalanceRowValues, type CustomerRowValues, type RowError } from './imports.csv.ts';
+import { balanceRow, cellReader, countLines, customerRow, readRecords, readRecordsFrom, type BalanceRowValues, type CustomerRowValues, type RowError } from './imports.csv.ts';
 import * as repo from './imports.repository.ts';
 import { CHECK_SLICE_ROWS, filePathOf, type ImportDeps } from './imports.service.ts';
 
@@ -31,7 +31,10 @@ export async function readHeader(filePath: string, dialect: ReturnType<typeof de
 }
 
 export type PreparedRow = {
+  /** The row's position: data row n is row n + 1 (claims, staging, progress and resumption count by it). */
   rowNumber: number;
+  /** The file's line it is on, blank lines counted: what a report names it by. */
+  line: number;
   errors: RowError[];
   customer?: CustomerRowValues & { referredBy: string | null };
   balance?: BalanceRowValues & { customerId: string; programId: string };
@@ -52,17 +55,17 @@ export async function prepareBatch(
   executor: Executor,
   value: repo.ImportRow,
   header: string[],
-  records: { rowNumber: number; record: string[] }[],
+  records: BatchRecord[],
   state: CheckState,
 ): Promise<PreparedRow[]> {
   const cellsOf = cellReader(header, value.mapping);
   if (value.kind === 'customers') {
-    const rows: { rowNumber: number; errors: RowError[]; values?: CustomerRowValues | undefined }[] = [];
-    for (const [index, { rowNumber, record }] of records.entries()) {
+    const rows: { rowNumber: number; line: number; errors: RowError[]; values?: CustomerRowValues | undefined }[] = [];
+    for (const [index, { rowNumber, line, record }] of records.entries()) {
       // Checking is CPU work: slices of rows let the previous batch's statements go out meanwhile.
       if (index > 0 && index % CHECK_SLICE_ROWS === 0) await setImmediate();
       const result = customerRow(cellsOf(record), value.mapping);
-      rows.push({ rowNumber, errors: result.errors, values: result.values });
+      rows.push({ rowNumber, line, errors: result.errors, values: result.values });
     }
     const emails = rows.flatMap((row) => (row.values?.customer.email ? [row.values.customer.email.toLowerCase()] : []));
     const codes = rows.flatMap((row) => (row.values?.customer.referrerCode ? [row.values.customer.referrerCode] : []));
@@ -71,7 +74,7 @@ export async function prepareBatch(
       repo.customersByReferralCode(executor, codes),
     ]);
     return rows.map((row) => {
-      const prepared: PreparedRow = { rowNumber: row.rowNumber, errors: [...row.errors] };
+      const prepared: PreparedRow = { rowNumber: row.rowNumber, line: row.line, errors: [...row.errors] };
       if (!row.values) return prepared;
       const email = row.values.customer.email?.toLowerCase();
       const emailColumn = value.mapping['email'] || 'email';
@@ -87,16 +90,16 @@ export async function prepareBatch(
   }
   state.programs ??= await repo.programsByIdOrName(executor);
   const programs = state.programs;
-  const rows = records.map(({ rowNumber, record }) => {
+  const rows = records.map(({ rowNumber, line, record }) => {
     const result = balanceRow(cellsOf(record), value.mapping, value.dialect);
-    return { rowNumber, errors: result.errors, values: result.values };
+    return { rowNumber, line, errors: result.errors, values: result.values };
   });
   const cards = rows.flatMap((row) => (row.values?.cardNumber ? [row.values.cardNumber] : []));
   const emails = rows.flatMap((row) => (row.values?.email && !row.values.cardNumber ? [row.values.email] : []));
   const found = await repo.customersByCardOrEmail(executor, cards, emails);
   const defaultProgram = typeof value.options['programId'] === 'string' ? value.options['programId'] : undefined;
   return rows.map((row) => {
-    const prepared: PreparedRow = { rowNumber: row.rowNumber, errors: [...row.errors] };
+    const prepared: PreparedRow = { rowNumber: row.rowNumber, line: row.line, errors: [...row.errors] };
     if (!row.values) return prepared;
     const customer = row.values.cardNumber ? found.byCard.get(row.values.cardNumber) : found.byEmail.get(row.values.email ?? '');
     const customerField = row.values.cardNumber ? 'cardNumber' : 'email';
@@ -113,25 +116,35 @@ export async function prepareBatch(
   });
 }
 
+/** A data row as a batch carries it: its position (`rowNumber`), the file's line it is on, its cells. */
+export type BatchRecord = { rowNumber: number; line: number; record: string[] };
+
 /**
  * Streams the data rows of the file in batches after the first `after` data rows. Rows are numbered
  * as a spreadsheet shows them: the header is row 1, the first data row is row 2 (so data row n is
- * row n + 1, and `processedRows` — a count of data rows — is the last committed row minus one).
+ * row n + 1, and `processedRows` — a count of data rows — is the last committed row minus one). Each
+ * row also has the file's line (`line`, as reports name it: a blank line before it counts, a spreadsheet
+ * skips it), and each batch the byte and line where its last row ends (`end`, `endLine`), which the
+ * run commits with the batch so that a resumed run reads on from there and goes on counting lines.
  */
 export async function* batchesOf(filePath: string, value: repo.ImportRow, after: number, batchRows: number) {
   let header: string[] | null = null;
   let dataIndex = 0;
   let start = 0;
+  let linesBefore = 0;
   // A resumed run reads on from the byte where its committed rows end (the header read apart).
   if (after > 0 && value.processedBytes > 0) {
     header = await readHeader(filePath, value.dialect);
     dataIndex = after;
     start = value.processedBytes;
+    linesBefore = value.processedLines > 0 ? value.processedLines : await countLines(filePath, start);
   }
-  let batch: { rowNumber: number; record: string[] }[] = [];
+  let batch: BatchRecord[] = [];
   let end = start;
-  for await (const { record, end: recordEnd } of readRecordsFrom(filePath, value.dialect, start)) {
+  let endLine = linesBefore;
+  for await (const { record, end: recordEnd, line } of readRecordsFrom(filePath, value.dialect, start, linesBefore)) {
     end = recordEnd;
+    endLine = line;
     if (header === null) {
       header = record;
       continue;
@@ -139,17 +152,18 @@ export async function* batchesOf(filePath: string, value: repo.ImportRow, after:
     dataIndex += 1;
     if (dataIndex <= after) continue;
     const rowNumber = dataIndex + 1;
-    batch.push({ rowNumber, record });
+    batch.push({ rowNumber, line, record });
     if (batch.length >= batchRows) {
-      yield { header, batch, end };
+      yield { header, batch, end, endLine };
       batch = [];
     }
   }
-  if (batch.length > 0 && header) yield { header, batch, end };
+  if (batch.length > 0 && header) yield { header, batch, end, endLine };
 }
 
+/** A row's errors as stored: under the file's line, which the report and errors.csv name it by. */
 export const toStoredErrors = (rows: PreparedRow[]): repo.StoredRowError[] =>
-  rows.flatMap((row) => row.errors.map((error) => ({ rowNumber: row.rowNumber, columnName: error.column, code: error.code })));
+  rows.flatMap((row) => row.errors.map((error) => ({ rowNumber: row.line, columnName: error.column, code: error.code })));
 
 /** The dry run: every row checked, the errors stored, the counts kept on the import. */
 export async function checkFile(deps: ImportDeps, value: repo.ImportRow, batchRows: number) {
@@ -188,6 +202,7 @@ export function toStaged(prepared: PreparedRow[]): repo.StagedCustomer[] {
     const { customer, consents, noticeVersion, referredBy } = row.customer!;
     return {
       row_number: row.rowNumber,
+      line_number: row.line,
       ...personColumns(customer),
       referral_code: codes[index]!,
       card_number: drawCardNumber(),

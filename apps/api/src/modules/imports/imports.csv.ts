@@ -69,10 +69,10 @@ export class UnreadableCsvError extends Error {
  * others as they are. A quote never closed is reported at the end of the file: the line that matters
  * is where its record began, the one after the last record read.
  */
-function asUnreadable(error: unknown, lastLine: number): unknown {
+function asUnreadable(error: unknown, lastLine: number, linesBefore = 0): unknown {
   if (!(error instanceof CsvError)) return error;
   const line = error.code === 'CSV_QUOTE_NOT_CLOSED' ? lastLine + 1 : Number((error as { lines?: unknown }).lines) || lastLine + 1;
-  return new UnreadableCsvError(line, error.code);
+  return new UnreadableCsvError(linesBefore + line, error.code);
 }
 
 const parserOptions = (dialect: CsvDialect) =>
@@ -85,23 +85,42 @@ export async function* readRecords(filePath: string, dialect: CsvDialect): Async
 
 /**
  * The records of a file from byte `start` (0: the top, header included), each with the byte where
- * the next record starts (its end, delimiter included), so that a reader can resume there. Throws
- * UnreadableCsvError, with the line, for a file that is not CSV (a NUL byte is refused here: no text
- * column can store it).
+ * the next record starts (its end, delimiter included), so that a reader can resume there, and the
+ * file's line it ends on (`linesBefore`: the lines wholly before `start`), blank lines counted, as a
+ * person reading the file counts them. Throws UnreadableCsvError, with the line, for a file that is not
+ * CSV (a NUL byte is refused here: no text column can store it).
  */
-export async function* readRecordsFrom(filePath: string, dialect: CsvDialect, start: number): AsyncGenerator<{ record: string[]; end: number }> {
+export async function* readRecordsFrom(
+  filePath: string,
+  dialect: CsvDialect,
+  start: number,
+  linesBefore = 0,
+): AsyncGenerator<{ record: string[]; end: number; line: number }> {
   const parser = parse(parserOptions(dialect));
   pipeline(createReadStream(filePath, { start }), parser).catch((error: unknown) => parser.destroy(error as Error));
   let lastLine = 0;
   try {
     for await (const { record, info } of parser as AsyncIterable<{ record: string[]; info: { bytes: number; lines: number } }>) {
-      if (record.some((cell) => cell.includes('\u0000'))) throw new UnreadableCsvError(info.lines, 'NUL byte');
+      if (record.some((cell) => cell.includes('\u0000'))) throw new UnreadableCsvError(linesBefore + info.lines, 'NUL byte');
       lastLine = info.lines;
-      yield { record, end: start + info.bytes };
+      yield { record, end: start + info.bytes, line: linesBefore + info.lines };
     }
   } catch (error) {
-    throw asUnreadable(error, lastLine);
+    throw asUnreadable(error, lastLine, linesBefore);
   }
+}
+
+/**
+ * The lines wholly before byte `end` (its line breaks): where a run resumed there goes on counting,
+ * for an import whose committed line was not kept (checked before migration 0030).
+ */
+export async function countLines(filePath: string, end: number): Promise<number> {
+  if (end <= 0) return 0;
+  let lines = 0;
+  for await (const chunk of createReadStream(filePath, { start: 0, end: end - 1 }) as AsyncIterable<Buffer>) {
+    for (let at = chunk.indexOf(10); at >= 0; at = chunk.indexOf(10, at + 1)) lines += 1;
+  }
+  return lines;
 }
 
 const normalise = (name: string) => name.trim().toLowerCase().replace(/[_\s]+/g, ' ');

@@ -214,6 +214,8 @@ export async function insertCustomers(executor: Executor, rows: CustomerInsert[]
 
 export type CustomerBatchRow = CustomerInsert & {
   row_number: number;
+  /** The file's line, as a report names the row (null: staged before migration 0030, named by row_number). */
+  line_number: number | null;
   notice_version: string;
   /** The consents to record (null: the file says nothing about that purpose). */
   service: boolean | null;
@@ -300,6 +302,8 @@ export async function countErrorRows(executor: Executor, importId: string): Prom
 /** A checked customer row as the dry run stages it (import_staged_customers). */
 export type StagedCustomer = {
   row_number: number;
+  /** The file's line, as a report names the row (null: staged before migration 0030). */
+  line_number: number | null;
   first_name: string;
   last_name: string;
   email: string | null;
@@ -322,11 +326,11 @@ export type StagedCustomer = {
 export async function stageCustomers(executor: Executor, importId: string, rows: StagedCustomer[]) {
   if (rows.length === 0) return;
   await executor.execute(
-    sql`insert into import_staged_customers (import_id, row_number, first_name, last_name, email, phone, birth_date, city, province,
+    sql`insert into import_staged_customers (import_id, row_number, line_number, first_name, last_name, email, phone, birth_date, city, province,
           referral_code, card_number, referred_by, service, marketing, profiling, notice_version, language)
-        select ${importId}::uuid, r.row_number, r.first_name, r.last_name, r.email, r.phone, r.birth_date, r.city, r.province,
+        select ${importId}::uuid, r.row_number, r.line_number, r.first_name, r.last_name, r.email, r.phone, r.birth_date, r.city, r.province,
           r.referral_code, r.card_number, r.referred_by, r.service, r.marketing, r.profiling, r.notice_version, coalesce(r.language, 'it')
-        from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as r(row_number int, first_name text, last_name text, email text,
+        from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as r(row_number int, line_number int, first_name text, last_name text, email text,
           phone text, birth_date date, city text, province text, referral_code text, card_number text, referred_by uuid, service boolean,
           marketing boolean, profiling boolean, notice_version text, language text)
         on conflict do nothing`,

@@ -343,6 +343,34 @@ describe('CSV import of customers', () => {
     expect(left?.n).toBe(0);
   });
 
+  it("reports a row by the file's line, blank lines included, at the dry run and when the job finds an e-mail taken", async () => {
+    // Line 3 is blank, line 5 has a bad e-mail, lines 6 and 7 are blank, line 8's e-mail is taken after the check.
+    const content = ['Nome;Cognome;Email', 'Riga;Due;riga2@example.it', '', 'Riga;Quattro;riga4@example.it', 'Riga;Cinque;riga5@', '', ';', 'Riga;Otto;riga8@example.it', ''].join('\r\n');
+    const response = await upload({ kind: 'customers', dryRun: 'true' }, { name: 'righe-vuote.csv', content });
+    expect(response.statusCode, response.body).toBe(201);
+    const id = response.json().id as string;
+    expect(response.json()).toMatchObject({ totalRows: 5, validRows: 3, errorRows: 2 });
+    expect(response.json().errors.map((error: { row: number; column: string }) => [error.row, error.column])).toEqual([
+      [5, 'Email'],
+      [7, 'Cognome'],
+      [7, 'Nome'],
+    ]);
+    const taken = await ctx.request({ method: 'POST', url: '/api/admin/customers', token, payload: { firstName: 'Già', lastName: 'Presa', email: 'riga8@example.it' } });
+    expect(taken.statusCode, taken.body).toBe(201);
+    expect((await ctx.request({ method: 'POST', url: `/api/admin/imports/${id}/start`, token })).statusCode).toBe(200);
+    // One row a batch, each batch its own chunk: the run resumes four times.
+    const deps = importDeps(ctx.app);
+    for (let chunk = 0; chunk < 10 && (await runImportChunk(deps, id, { batchRows: 1, maxBatches: 1 })).status === 'more'; chunk += 1);
+    const detail = (await ctx.request({ method: 'GET', url: `/api/admin/imports/${id}`, token })).json();
+    expect(detail).toMatchObject({ status: 'done', importedRows: 2, report: { imported: 2, errors: 3 } });
+    expect(detail.errors.map((error: { row: number; code: string }) => [error.row, error.code])).toEqual([
+      [5, 'invalid'],
+      [7, 'required'],
+      [7, 'required'],
+      [8, 'alreadyExists'],
+    ]);
+  });
+
   it('still imports an import checked before staging existed (read from its file)', async () => {
     const content = 'Nome;Cognome;Email\nVecchia;Una;vecchia1@example.it\nVecchia;Due;vecchia2@example.it\n';
     const response = await upload({ kind: 'customers', dryRun: 'true' }, { name: 'vecchia.csv', content });
@@ -428,6 +456,45 @@ describe('CSV import of opening balances', () => {
     ]);
     const [membership] = await rows<{ balance: number }>(sql`select balance from memberships where customer_id = ${referrer.id}`);
     expect(membership?.balance).toBe(1250);
+  });
+});
+
+describe("CSV import of opening balances, by the file's lines", () => {
+  it('numbers the rows by their lines through a run resumed after every row, also for a run whose line was not kept', async () => {
+    // Lines 3 and 4 are blank; line 5's points are not a number, line 7 (after blank line 6) names no known program.
+    const content = [
+      'Numero tessera;Programma;Punti',
+      `${referrer.cardNumber};Circuito Punti;3`,
+      '',
+      '',
+      `${referrer.cardNumber};Circuito Punti;tre`,
+      '',
+      `${referrer.cardNumber};Nessuno;4`,
+      `${referrer.cardNumber};Circuito Punti;5`,
+    ].join('\n');
+    const response = await upload({ kind: 'balances', dryRun: 'true' }, { name: 'saldi-righe.csv', content });
+    expect(response.statusCode, response.body).toBe(201);
+    const id = response.json().id as string;
+    const dryRun = response.json().errors.map((error: { row: number; column: string }) => [error.row, error.column]);
+    expect(dryRun).toEqual([
+      [5, 'Punti'],
+      [7, 'Programma'],
+    ]);
+    expect((await ctx.request({ method: 'POST', url: `/api/admin/imports/${id}/start`, token })).statusCode).toBe(200);
+    const deps = importDeps(ctx.app);
+    expect((await runImportChunk(deps, id, { batchRows: 1, maxBatches: 1 })).status).toBe('more');
+    const [committed] = await rows<{ processed_rows: number; processed_lines: number }>(sql`select processed_rows, processed_lines from imports where id = ${id}`);
+    expect(committed).toEqual({ processed_rows: 1, processed_lines: 2 });
+    expect((await runImportChunk(deps, id, { batchRows: 1, maxBatches: 1 })).status).toBe('more');
+    // An import committed before its line was kept: the run counts the lines before its byte.
+    await ctx.app.db.execute(sql`update imports set processed_lines = 0 where id = ${id}`);
+    for (let chunk = 0; chunk < 10 && (await runImportChunk(deps, id, { batchRows: 1, maxBatches: 1 })).status === 'more'; chunk += 1);
+    const detail = (await ctx.request({ method: 'GET', url: `/api/admin/imports/${id}`, token })).json();
+    expect(detail).toMatchObject({ status: 'done', importedRows: 2, report: { imported: 2, errors: 2 } });
+    // The run's rows kept the dry run's numbers: no row reported twice under another line.
+    expect(detail.errors.map((error: { row: number; column: string }) => [error.row, error.column])).toEqual(dryRun);
+    const entries = await rows<{ idempotency_key: string }>(sql`select idempotency_key from ledger_entries where idempotency_key like ${`import:${id}:%`} order by id`);
+    expect(entries.map((entry) => entry.idempotency_key)).toEqual([`import:${id}:2`, `import:${id}:5`]);
   });
 });
 

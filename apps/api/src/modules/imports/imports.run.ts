@@ -9,7 +9,7 @@ import { queueWelcomes } from '../service-emails/service-emails.service.ts';
 import * as repo from './imports.repository.ts';
 import { isUniqueViolation } from '../../db/unique-violation.ts';
 import { CHUNK_MILLISECONDS, IMPORT_BATCH_ROWS, IMPORT_ENTITY, IMPORT_JOB, IMPORT_STAGED_BATCH_ROWS, filePathOf, type ImportDeps } from './imports.service.ts';
-import { batchesOf, personColumns, prepareBatch, referralCodes, toStoredErrors, type CheckState, type PreparedRow } from './imports.check.ts';
+import { batchesOf, personColumns, prepareBatch, referralCodes, toStoredErrors, type BatchRecord, type CheckState, type PreparedRow } from './imports.check.ts';
 
 /**
  * The `imports.run` background job (split out of imports.service.ts, issue 26): committed batches of
@@ -44,10 +44,11 @@ export async function retryLeftOut(tx: Executor, value: repo.ImportRow, leftOut:
   }
   if (pending.length > 0) {
     await repo.unclaimEntities(tx, value.id, pending.map((row) => row.row_number));
+    // Reported by the file's line, as the dry run reports (a row staged before migration 0030 has none).
     await repo.insertRowErrors(
       tx,
       value.id,
-      pending.map((row) => ({ rowNumber: row.row_number, columnName: value.mapping['email'] || 'email', code: 'alreadyExists' })),
+      pending.map((row) => ({ rowNumber: row.line_number ?? row.row_number, columnName: value.mapping['email'] || 'email', code: 'alreadyExists' })),
     );
   }
   return inserted;
@@ -105,7 +106,7 @@ export async function importStagedBatch(deps: ImportDeps, value: repo.ImportRow,
       insertedIds.push(...retried);
     }
     await joinProgram(tx, current, insertedIds, now);
-    await repo.updateImport(tx, value.id, { ...progressOf(current, to, 0), importedRows: current.importedRows + inserted });
+    await repo.updateImport(tx, value.id, { ...progressOf(current, to, { bytes: 0, line: 0 }), importedRows: current.importedRows + inserted });
     await recordAudit(tx, actor.actor, {
       action: 'import_batch',
       entityType: IMPORT_ENTITY,
@@ -122,7 +123,7 @@ export async function importStagedBatch(deps: ImportDeps, value: repo.ImportRow,
  * imported again), inserts the claimed customers and records their consents
  * (repo.claimAndInsertCustomers).
  */
-export async function importCustomerBatch(deps: ImportDeps, value: repo.ImportRow, prepared: PreparedRow[], end: number, actor: ImportActor): Promise<boolean> {
+export async function importCustomerBatch(deps: ImportDeps, value: repo.ImportRow, prepared: PreparedRow[], end: FileMark, actor: ImportActor): Promise<boolean> {
   const now = deps.clock.now();
   const valid = prepared.filter((row) => row.customer);
   const codes = referralCodes(valid.length);
@@ -133,6 +134,7 @@ export async function importCustomerBatch(deps: ImportDeps, value: repo.ImportRo
       const { customer, consents, noticeVersion, referredBy } = row.customer!;
       return {
         row_number: row.rowNumber,
+        line_number: row.line,
         id: randomUUID(),
         ...personColumns(customer),
         card_number: drawCardNumber(),
@@ -171,7 +173,7 @@ export async function importCustomerBatch(deps: ImportDeps, value: repo.ImportRo
  * (never a second ledger), with the idempotency key `import:<id>:<row>` — a row written before a
  * crash is answered from its first entry, not written twice.
  */
-export async function importBalanceBatch(deps: ImportDeps, value: repo.ImportRow, prepared: PreparedRow[], end: number, actor: ImportActor): Promise<boolean> {
+export async function importBalanceBatch(deps: ImportDeps, value: repo.ImportRow, prepared: PreparedRow[], end: FileMark, actor: ImportActor): Promise<boolean> {
   const current = await repo.findImport(deps.db, value.id);
   if (!current || current.status !== 'running') return false;
   let imported = 0;
@@ -191,7 +193,7 @@ export async function importBalanceBatch(deps: ImportDeps, value: repo.ImportRow
       imported += claimed.size;
     } catch (error) {
       deps.log?.warn({ err: error, row: row.rowNumber }, 'import row refused by the ledger');
-      failed.push({ rowNumber: row.rowNumber, columnName: value.mapping['points'] || 'points', code: 'invalid' });
+      failed.push({ rowNumber: row.line, columnName: value.mapping['points'] || 'points', code: 'invalid' });
     }
   }
   return deps.db.transaction(async (tx) => {
@@ -205,9 +207,12 @@ export async function importBalanceBatch(deps: ImportDeps, value: repo.ImportRow
   });
 }
 
-/** The progress after a batch ending at row `last` and byte `end` (a batch behind the progress keeps it). */
-export function progressOf(current: repo.ImportRow, last: number, end: number) {
-  return last - 1 >= current.processedRows ? { processedRows: last - 1, processedBytes: end } : {};
+/** Where a batch ends in its file: the byte after its last row, and that row's line (none for a staged batch). */
+export type FileMark = { bytes: number; line: number };
+
+/** The progress after a batch ending at row `last` and at `end` in the file (a batch behind the progress keeps it). */
+export function progressOf(current: repo.ImportRow, last: number, end: FileMark) {
+  return last - 1 >= current.processedRows ? { processedRows: last - 1, processedBytes: end.bytes, processedLines: end.line } : {};
 }
 
 export type ChunkResult = { status: 'done' | 'more' | 'stopped'; processedRows: number };
@@ -257,11 +262,11 @@ export async function runImportChunk(
   // Pipelined: the next batch is read and checked (CPU here) while this one is written (CPU in
   // PostgreSQL). Checking only reads, so a check thrown away when the run stops costs nothing.
   const source = batchesOf(filePathOf(deps.dataDir, value.storedName), value, value.processedRows, options.batchRows ?? IMPORT_BATCH_ROWS);
-  const check = (next: IteratorResult<{ header: string[]; batch: { rowNumber: number; record: string[] }[]; end: number }>) => {
+  const check = (next: IteratorResult<{ header: string[]; batch: BatchRecord[]; end: number; endLine: number }>) => {
     if (next.done) return null;
     const checking = prepareBatch(deps.db, value, next.value.header, next.value.batch, state);
     checking.catch(() => undefined); // awaited below; a run that stops first must not leave it unhandled
-    return { batch: next.value.batch, end: next.value.end, checking };
+    return { batch: next.value.batch, end: { bytes: next.value.end, line: next.value.endLine }, checking };
   };
   try {
     let current = check(await source.next());

@@ -22,6 +22,8 @@ export const imports = pgTable('imports', {
   processedRows: integer().notNull().default(0),
   /** The byte where the row after processedRows starts (0: unknown, read from the top). */
   processedBytes: bigint({ mode: 'number' }).notNull().default(0),
+  /** The file's line that byte ends (0: unknown, counted from the file): rows are reported by their line. */
+  processedLines: integer().notNull().default(0),
   importedRows: integer().notNull().default(0),
   /** The dry run staged the checked rows (import_staged_customers): the job inserts from there. */
   staged: boolean().notNull().default(false),
@@ -67,6 +69,8 @@ export const importStagedCustomers = pgTable(
   {
     importId: uuid().notNull(),
     rowNumber: integer().notNull(),
+    /** The row's line in the file, as a report names it (null: staged before migration 0030). */
+    lineNumber: integer(),
     firstName: text().notNull(),
     lastName: text().notNull(),
     email: text(),
