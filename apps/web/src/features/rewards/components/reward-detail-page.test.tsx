@@ -83,7 +83,8 @@ describe('a reward’s vouchers: nothing changed without a word', { timeout: 30_
   it('warns when the codes waiting exceed the stock', async () => {
     document.cookie = 'XSRF-TOKEN=t; path=/';
     const user = userEvent.setup();
-    renderPage(() => batch({ created: 20, stock: { waiting: 20, left: 5 } }));
+    // The page says the reward's codes as it reads them after the batch: 20 waiting, 5 left.
+    renderPage(() => batch({ created: 20, stock: { waiting: 20, left: 5 } }), reward({ stock: 5, vouchers: { available: 20, issued: 0, used: 0, expired: 0, void: 0 } }));
     await user.click(await screen.findByRole('button', { name: 'Genera' }));
     expect(await screen.findByText(/20 codici in attesa per una disponibilità di 5/)).toBeInTheDocument();
   });
@@ -91,7 +92,7 @@ describe('a reward’s vouchers: nothing changed without a word', { timeout: 30_
   it('says one code waiting beyond the stock in the singular', async () => {
     document.cookie = 'XSRF-TOKEN=t; path=/';
     const user = userEvent.setup();
-    renderPage(() => batch({ created: 1, stock: { waiting: 1, left: 0 } }));
+    renderPage(() => batch({ created: 1, stock: { waiting: 1, left: 0 } }), reward({ stock: 0, vouchers: { available: 1, issued: 0, used: 0, expired: 0, void: 0 } }));
     await user.click(await screen.findByRole('button', { name: 'Genera' }));
     expect(await screen.findByText('Attenzione: 1 codice in attesa per una disponibilità di 0. Non verrà assegnato finché non la aumenti.')).toBeInTheDocument();
   });
@@ -105,6 +106,8 @@ describe('a reward’s vouchers: nothing changed without a word', { timeout: 30_
     await user.click(screen.getByRole('button', { name: 'Prova senza importare' }));
     const report = await screen.findByText(/1 codice sarà salvato senza spazi e trattini/);
     expect(within(report.parentElement!).getByText('Riga 2: GELATO-001 → GELATO001')).toBeInTheDocument();
+    // A long code breaks inside the report's box instead of running out of it (measured at 1366 px in the browser).
+    expect(screen.getByRole('alert')).toHaveStyle({ overflowWrap: 'anywhere' });
   });
 });
 
@@ -284,5 +287,42 @@ describe('a reward’s vouchers: voided and used', { timeout: 30_000 }, () => {
     await waitFor(() => expect(screen.getAllByText('2 codici importati')).toHaveLength(2));
     expect(screen.queryByText('Prova: 2 codici da importare')).toBeNull();
     expect(bodies).toEqual(['dry run with its file', 'dry run with its file', 'import with its file']);
+  });
+});
+
+describe('a reward’s counts after its codes change', { timeout: 30_000 }, () => {
+  it('says the codes waiting as they are after a void, not as the last batch left them', async () => {
+    document.cookie = 'XSRF-TOKEN=t; path=/';
+    const user = userEvent.setup();
+    // The server's reward: 5 units of stock; 6 codes waiting once generated, 5 once one is voided.
+    let available = 0;
+    const counts = () => ({ available, issued: 0, used: 0, expired: 0, void: available === 5 ? 1 : 0 });
+    server.use(
+      http.get(`/api/admin/rewards/${REWARD_ID}`, () => HttpResponse.json(reward({ stock: 5, vouchers: counts() }))),
+      http.get(`/api/admin/rewards/${REWARD_ID}/vouchers`, () =>
+        HttpResponse.json({ items: available === 6 ? [voucher({})] : [voucher({ status: 'void' })], total: 1, page: 1, pageSize: 25 }),
+      ),
+      http.post(`/api/admin/rewards/${REWARD_ID}/vouchers`, () => {
+        available = 6;
+        return HttpResponse.json(batch({ created: 6, stock: { waiting: 6, left: 5 } }), { status: 201 });
+      }),
+      http.post(`/api/admin/rewards/${REWARD_ID}/vouchers/:voucherId/void`, () => {
+        available = 5;
+        return HttpResponse.json(voucher({ status: 'void' }));
+      }),
+    );
+    renderWithProviders(
+      <RewardDetailPage rewardId={REWARD_ID} listHref="/rewards" programs={[]} merchantsOfProgram={() => []} customerHref={(id) => `/customers/${id}`} />,
+      { route: `/rewards/${REWARD_ID}`, user: { role: 'admin' } },
+    );
+    await user.click(await screen.findByRole('button', { name: 'Genera' }));
+    expect(await screen.findByText(/6 codici in attesa per una disponibilità di 5/)).toBeInTheDocument();
+    expect(await screen.findByText(/Buoni: 6 disponibili/)).toBeInTheDocument();
+
+    await user.click(await screen.findByRole('button', { name: 'Annulla il buono GELATO001' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Annullare il buono GELATO001?' });
+    await user.click(within(dialog).getByRole('button', { name: 'Annulla il buono' }));
+    expect(await screen.findByText(/Buoni: 5 disponibili/)).toBeInTheDocument();
+    await waitFor(() => expect(screen.queryByText(/codici in attesa per una disponibilità/)).toBeNull());
   });
 });

@@ -33,19 +33,28 @@ function windowKey({ validFrom, validUntil }: Pick<Reward, 'validFrom' | 'validU
 }
 type Option = { value: string; label: string };
 
-/** Codes waiting beyond the stock left: said, not refused (the stock can grow). */
-function StockNotice({ stock }: { stock: VoucherBatchResult['stock'] }) {
+/**
+ * Codes waiting beyond the stock left: said, not refused (the stock can grow). Counted from the reward
+ * as it is now (its query follows every voucher action), not from the batch's answer, which a code
+ * voided or used afterwards would leave saying "5 codici in attesa"; `adding`: the codes a dry run
+ * would add.
+ */
+function StockNotice({ reward, adding = 0 }: { reward: Reward; adding?: number }) {
   const { t } = useTranslation('rewards');
   const format = useFormatters();
-  if (!stock || stock.waiting <= stock.left) return null;
+  if (reward.stock === null) return null;
+  const waiting = reward.vouchers.available + adding;
+  const left = reward.stock;
+  if (waiting <= left) return null;
   return (
     <Alert color="yellow" role="status">
-      {t('vouchers.beyondStock', { count: stock.waiting, waiting: format.number(stock.waiting), left: format.number(stock.left) })}
+      {t('vouchers.beyondStock', { count: waiting, waiting: format.number(waiting), left: format.number(left) })}
     </Alert>
   );
 }
 
-function GenerateVouchers({ rewardId }: { rewardId: string }) {
+function GenerateVouchers({ reward }: { reward: Reward }) {
+  const rewardId = reward.id;
   const { t, i18n } = useTranslation('rewards');
   const [count, setCount] = useState<number | string>(20);
   const [fieldError, setFieldError] = useState<string | null>(null);
@@ -100,12 +109,13 @@ function GenerateVouchers({ rewardId }: { rewardId: string }) {
           {failure}
         </Text>
       ) : null}
-      {result ? <StockNotice stock={result.stock} /> : null}
+      {result ? <StockNotice reward={reward} /> : null}
     </Stack>
   );
 }
 
-function ImportVouchers({ rewardId }: { rewardId: string }) {
+function ImportVouchers({ reward }: { reward: Reward }) {
+  const rewardId = reward.id;
   const { t } = useTranslation('rewards');
   const [file, setFile] = useState<File | null>(null);
   const [report, setReport] = useState<VoucherBatchResult | null>(null);
@@ -148,7 +158,13 @@ function ImportVouchers({ rewardId }: { rewardId: string }) {
         </Text>
       ) : null}
       {report ? (
-        <Alert color={report.errors.length > 0 ? 'yellow' : 'green'} title={t(report.dryRun ? 'vouchers.dryRunReport' : 'vouchers.importReport', { count: report.created })}>
+        // A row's text quotes its code as the file has it (up to 50 characters with no space, more for a
+        // code with dashes): broken anywhere, it stays inside the box of a half-width card at 1366 px.
+        <Alert
+          color={report.errors.length > 0 ? 'yellow' : 'green'}
+          title={t(report.dryRun ? 'vouchers.dryRunReport' : 'vouchers.importReport', { count: report.created })}
+          style={{ overflowWrap: 'anywhere' }}
+        >
           {report.rewrittenCount > 0 ? (
             <>
               <Text size="sm">{t('vouchers.rewritten', { count: report.rewrittenCount })}</Text>
@@ -170,7 +186,7 @@ function ImportVouchers({ rewardId }: { rewardId: string }) {
           )}
         </Alert>
       ) : null}
-      {report ? <StockNotice stock={report.stock} /> : null}
+      {report ? <StockNotice reward={reward} adding={report.dryRun ? report.created : 0} /> : null}
     </Stack>
   );
 }
@@ -367,10 +383,10 @@ export function RewardDetailPage({ rewardId, listHref, programs, merchantsOfProg
       <Can permission="rewards:write">
         <SimpleGrid cols={{ base: 1, md: 2 }}>
           <Card withBorder>
-            <GenerateVouchers rewardId={reward.id} />
+            <GenerateVouchers reward={reward} />
           </Card>
           <Card withBorder>
-            <ImportVouchers rewardId={reward.id} />
+            <ImportVouchers reward={reward} />
           </Card>
         </SimpleGrid>
       </Can>
