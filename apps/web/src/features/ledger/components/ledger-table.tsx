@@ -46,18 +46,20 @@ const REASON_WIDTH = '14%';
 /** On a customer's own page (no customer column) the reason takes the customer's share too. */
 const REASON_WIDTH_ALONE = '30%';
 
-/** "Bonus condivisione social (prova n. 5)", leading to the proof in Approvazioni when there is a way there. */
+/**
+ * "Bonus condivisione social (prova n. 5)", leading to the proof in Approvazioni when there is a way
+ * there. Our own short words, so they wrap within the column (whole words) instead of being cut as a
+ * free-text reason is: cut, they read "Bonus condivisi…" at 1366 px.
+ */
 function ProofReason({ proof, href }: { proof: NonNullable<LedgerListEntry['proof']>; href: string | null }) {
   const { t } = useTranslation('ledger');
   const text = t(`proofBonus.${proof.kind}`, { id: proof.id });
-  return (
-    <TruncatedText text={text} fill>
-      {href ? (
-        <Anchor component={Link} to={href} size="sm">
-          {text}
-        </Anchor>
-      ) : null}
-    </TruncatedText>
+  return href ? (
+    <Anchor component={Link} to={href} size="sm" display="block">
+      {text}
+    </Anchor>
+  ) : (
+    <Text size="sm">{text}</Text>
   );
 }
 
