@@ -6,11 +6,11 @@ import { renderWithProviders } from '../../testing/test-utils.tsx';
 import { DateField } from './date-fields.tsx';
 
 /** A field and, beside it, the value it hands over. */
-function Probe({ initial = '', isYearFirst = false }: { initial?: string; isYearFirst?: boolean }) {
+function Probe({ initial = '', isYearFirst = false, maxDate }: { initial?: string; isYearFirst?: boolean; maxDate?: string }) {
   const [day, setDay] = useState(initial);
   return (
     <>
-      <DateField label="Dal" value={day} onChange={setDay} clearable isYearFirst={isYearFirst} />
+      <DateField label="Dal" value={day} onChange={setDay} clearable isYearFirst={isYearFirst} maxDate={maxDate} />
       <output aria-label="value">{day}</output>
     </>
   );
@@ -71,5 +71,20 @@ describe('DateField', () => {
     await user.click(screen.getByRole('button', { name: 'mar' }));
     await user.click(screen.getByRole('button', { name: '12 marzo 1985' }));
     expect(handed()).toBe('1985-03-12');
+  });
+
+  it('keeps a day typed after maxDate and hands it over, for the form to refuse in words; the calendar offers none', async () => {
+    const user = userEvent.setup();
+    renderWithProviders(<Probe initial="2026-11-20" maxDate="2026-11-27" />);
+    const field = await screen.findByRole('textbox', { name: 'Dal' });
+    await user.tripleClick(field);
+    await user.keyboard('28/11/2026');
+    expect(handed()).toBe('2026-11-28');
+    await user.tab();
+    expect(field).toHaveValue('28/11/2026');
+    // The calendar greys out the days after maxDate.
+    await user.click(field);
+    expect(await screen.findByRole('button', { name: '29 novembre 2026' })).toBeDisabled();
+    expect(screen.getByRole('button', { name: '27 novembre 2026' })).toBeEnabled();
   });
 });

@@ -11,8 +11,17 @@ export type DateFieldProps = {
   onBlur?: (() => void) | undefined;
   error?: ReactNode;
   w?: number | undefined;
+  /**
+   * The days the calendar offers (`YYYY-MM-DD`); the others are greyed out. A day typed outside is kept
+   * as typed and handed over, for the form to refuse in words (`error`) or the filter to say why.
+   */
   minDate?: string | undefined;
   maxDate?: string | undefined;
+  /**
+   * The label of the field minDate comes from (a period's "Dal"): a day typed before it is named on this
+   * field, "Al: la data non può venire prima di Dal", unless `error` says something else.
+   */
+  minDateName?: string | undefined;
   clearable?: boolean | undefined;
   readOnly?: boolean | undefined;
   withAsterisk?: boolean | undefined;

@@ -6,6 +6,7 @@ import customParseFormat from 'dayjs/plugin/customParseFormat';
 import 'dayjs/locale/it';
 import { useTranslation } from 'react-i18next';
 import type { Language } from '@sf/contract/app-info';
+import { message } from '@sf/contract/messages';
 import { isLanguage } from '../../lib/i18n.ts';
 import type { DateFieldProps, DateTimeFieldProps } from './date-fields.tsx';
 
@@ -54,8 +55,25 @@ function calendarLabels(t: ReturnType<typeof useTranslation>['t']) {
   return Object.fromEntries(names.map((name) => [name, t(name)]));
 }
 
-export function DateFieldInput({ label, description, value, onChange, onBlur, error, w, minDate, maxDate, clearable, readOnly, withAsterisk, isYearFirst, focusRef }: DateFieldProps) {
+/**
+ * The calendar's days, months and years outside `[minDate, maxDate]`, greyed out. Not Mantine's own
+ * minDate and maxDate: with them DateInput drops a day typed outside and puts back the last one on
+ * blur, without a word (a "Ricevuta il" in the future became today). Days are `YYYY-MM-DD`.
+ */
+function outsideRange(minDate: string | undefined, maxDate: string | undefined) {
+  const isOutside = (first: string, last: string) => Boolean((minDate && last < minDate) || (maxDate && first > maxDate));
+  const span = (date: string, unit: 'day' | 'month' | 'year') => [dayjs(date).startOf(unit).format('YYYY-MM-DD'), dayjs(date).endOf(unit).format('YYYY-MM-DD')] as const;
+  if (!minDate && !maxDate) return {};
+  return {
+    excludeDate: (date: string) => isOutside(...span(date, 'day')),
+    getMonthControlProps: (date: string) => ({ disabled: isOutside(...span(date, 'month')) }),
+    getYearControlProps: (date: string) => ({ disabled: isOutside(...span(date, 'year')) }),
+  };
+}
+
+export function DateFieldInput({ label, description, value, onChange, onBlur, error, w, minDate, maxDate, minDateName, clearable, readOnly, withAsterisk, isYearFirst, focusRef }: DateFieldProps) {
   const { language, t } = useLanguage();
+  const isBeforeNamed = Boolean(minDateName && minDate && value && value < minDate);
   return (
     <DatesProvider settings={settingsFor(language)}>
       <DateInput
@@ -65,10 +83,9 @@ export function DateFieldInput({ label, description, value, onChange, onBlur, er
         value={value || null}
         onChange={(day) => onChange(day ?? '')}
         onBlur={onBlur}
-        error={error}
+        error={error ?? (isBeforeNamed ? message('notBefore', language, { field: label, after: minDateName }) : undefined)}
         w={w}
-        minDate={minDate || undefined}
-        maxDate={maxDate || undefined}
+        {...outsideRange(minDate || undefined, maxDate || undefined)}
         clearable={clearable && !readOnly}
         clearButtonProps={{ 'aria-label': t('clear', { field: label }) }}
         readOnly={readOnly}

@@ -30,8 +30,8 @@ export type ListFilter<P> =
   /** Free text applied when the field loses focus or on Enter. */
   | { type: 'text'; field: keyof P & string; label: string; width: number }
   /**
-   * A period: two calendar days, each field's calendar ending at the other's day, so the second is never
-   * before the first. `isInstant`: the API wants the start of the first day and the end of the second,
+   * A period: two calendar days, each field's calendar ending at the other's day. A second day typed
+   * before the first is kept (the list then shows nothing) and "Al" says why. `isInstant`: the API wants the start of the first day and the end of the second,
    * in the user's time zone (as the rows show their times), as ISO instants; without it the fields hold
    * the days themselves (`yyyy-mm-dd`).
    */
@@ -101,7 +101,7 @@ function FilterField<P>({ filter, params, update }: { filter: ListFilter<P>; par
       return (
         <>
           <DateField label={filter.labels.from} value={first} maxDate={last || undefined} onChange={(day) => store(from, day, false)} w={filter.width} clearable />
-          <DateField label={filter.labels.to} value={last} minDate={first || undefined} onChange={(day) => store(to, day, true)} w={filter.width} clearable />
+          <DateField label={filter.labels.to} value={last} minDate={first || undefined} minDateName={filter.labels.from} onChange={(day) => store(to, day, true)} w={filter.width} clearable />
         </>
       );
     }

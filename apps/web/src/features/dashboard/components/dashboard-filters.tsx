@@ -1,5 +1,6 @@
 import { Group, SegmentedControl, Select } from '@mantine/core';
 import { DateField } from '../../../components/ui/date-fields.tsx';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { PERIOD_PRESETS, presetRange, type DashboardFilters, type PeriodChoice } from '../lib/period.ts';
 
@@ -13,6 +14,32 @@ type Props = {
   onOptionsWanted?: (() => void) | undefined;
   today: string;
 };
+
+/**
+ * A custom period's two days. The URL holds only a period whose end is not before its start; a day
+ * that would invert it stays in the field as typed (here, not in the URL), "Al" says why, and the
+ * figures stay those of the last period: the field used to drop such a day without a word.
+ */
+function CustomPeriod({ filters, onChange }: Pick<Props, 'filters' | 'onChange'>) {
+  const { t } = useTranslation('dashboard');
+  const [typed, setTyped] = useState<{ from: string; to: string } | null>(null);
+  const shown = typed ?? { from: filters.from, to: filters.to };
+  const choose = (patch: Partial<typeof shown>) => {
+    const next = { ...shown, ...patch };
+    if (next.from && next.to && next.from <= next.to) {
+      setTyped(null);
+      onChange({ ...filters, period: 'custom', ...next });
+    } else {
+      setTyped(next);
+    }
+  };
+  return (
+    <>
+      <DateField label={t('filters.from')} value={shown.from} maxDate={shown.to} onChange={(from) => choose({ from })} w={160} />
+      <DateField label={t('filters.to')} value={shown.to} minDate={shown.from} minDateName={t('filters.from')} onChange={(to) => choose({ to })} w={160} />
+    </>
+  );
+}
 
 /** Period (presets or a custom range), program and merchant: every change goes to the URL. */
 export function DashboardFilterBar({ filters, onChange, programOptions, merchantOptions, onOptionsWanted, today }: Props) {
@@ -29,28 +56,7 @@ export function DashboardFilterBar({ filters, onChange, programOptions, merchant
           onChange(period === 'custom' ? { ...filters, period } : { ...filters, period, ...presetRange(period, today) });
         }}
       />
-      {filters.period === 'custom' && (
-        <>
-          <DateField
-            label={t('filters.from')}
-            value={filters.from}
-            maxDate={filters.to}
-            onChange={(from) => {
-              if (from && from <= filters.to) onChange({ ...filters, period: 'custom', from });
-            }}
-            w={160}
-          />
-          <DateField
-            label={t('filters.to')}
-            value={filters.to}
-            minDate={filters.from}
-            onChange={(to) => {
-              if (to && to >= filters.from) onChange({ ...filters, period: 'custom', to });
-            }}
-            w={160}
-          />
-        </>
-      )}
+      {filters.period === 'custom' && <CustomPeriod filters={filters} onChange={onChange} />}
       <Select
         label={t('filters.program')}
         data={[{ value: 'all', label: t('filters.allPrograms') }, ...programOptions]}

@@ -43,6 +43,33 @@ describe('DashboardPage', () => {
     expect(days).toBe(6);
   });
 
+  it('keeps an end typed before the start, says why on "Al", and keeps the figures of the last period', async () => {
+    const user = userEvent.setup();
+    const asked: string[] = [];
+    server.use(
+      http.get('/api/admin/dashboard', ({ request }) => {
+        asked.push(new URL(request.url).search);
+        return HttpResponse.json(answer);
+      }),
+    );
+    const { router } = renderWithProviders(<DashboardPage />, { route: '/dashboard?from=2026-01-10&to=2026-01-31', user: admin });
+    await screen.findByTestId('period-figures');
+    const last = await screen.findByRole('textbox', { name: 'Al' });
+    await user.clear(last);
+    await user.type(last, '5/1/2026');
+    await user.tab();
+    expect(last).toHaveValue('05/01/2026');
+    expect(screen.getByText('Al: la data non può venire prima di Dal')).toBeInTheDocument();
+    expect(router.state.location.search).toBe('?from=2026-01-10&to=2026-01-31');
+    // An earlier start puts the period right: both days go to the URL, and the text goes.
+    const first = screen.getByRole('textbox', { name: 'Dal' });
+    await user.clear(first);
+    await user.type(first, '1/1/2026');
+    await vi.waitFor(() => expect(router.state.location.search).toBe('?from=2026-01-01&to=2026-01-05'));
+    expect(screen.queryByText('Al: la data non può venire prima di Dal')).toBeNull();
+    await vi.waitFor(() => expect(asked.at(-1)).toBe('?from=2026-01-01&to=2026-01-05'));
+  });
+
   it('renders the figures of the API answer, formatted for the language', async () => {
     server.use(http.get('/api/admin/dashboard', () => HttpResponse.json(answer)));
     renderWithProviders(<DashboardPage />, { route: '/dashboard', user: admin });

@@ -1,6 +1,6 @@
 import { Button, Group, Modal, Select, Stack, Textarea } from '@mantine/core';
 import { PRIVACY_REQUEST_KINDS, type PrivacyRequest, type PrivacyRequestKind } from '@sf/contract/privacy';
-import { useState, type ReactNode } from 'react';
+import { useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useFormatters } from '../../../lib/format.ts';
 import { notifySuccess } from '../../../lib/notify.ts';
@@ -31,12 +31,16 @@ function NewRequestForm({ onClose, onCreated, renderCustomerPicker }: Omit<Props
   // Today in the user's zone, as the calendar and the list show days.
   const { timeZone } = useFormatters();
   const today = dayOfInstant(new Date().toISOString(), timeZone);
+  // A day to come stays as typed and is refused by name (the calendar offers none): the field used to
+  // drop it without a word, and the request went in as received today.
+  const receivedOnError = receivedOn > today ? t('form.receivedOnFuture', { field: t('form.receivedOn') }) : undefined;
+  const receivedOnRef = useRef<HTMLInputElement>(null);
 
   const submit = async () => {
-    if (!customer) {
-      setCustomerError(t('form.customerRequired'));
-      return;
-    }
+    // Every problem at once: the customer missing and the day to come.
+    if (!customer) setCustomerError(t('form.customerRequired'));
+    if (receivedOnError) receivedOnRef.current?.focus();
+    if (!customer || receivedOnError) return;
     try {
       const request = await create.mutateAsync({
         kind,
@@ -80,7 +84,7 @@ function NewRequestForm({ onClose, onCreated, renderCustomerPicker }: Omit<Props
           },
           error: customerError,
         })}
-        <DateField label={t('form.receivedOn')} description={t('form.receivedOnHelp')} value={receivedOn} onChange={setReceivedOn} maxDate={today} clearable />
+        <DateField label={t('form.receivedOn')} description={t('form.receivedOnHelp')} value={receivedOn} onChange={setReceivedOn} maxDate={today} error={receivedOnError} focusRef={receivedOnRef} clearable />
         <Textarea label={t('form.notes')} value={notes} onChange={(event) => setNotes(event.currentTarget.value)} maxLength={2000} autosize minRows={2} />
         <Group justify="flex-end">
           <Button variant="default" onClick={onClose}>

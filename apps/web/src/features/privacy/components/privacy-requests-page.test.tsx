@@ -169,7 +169,7 @@ describe('Richieste privacy', { timeout: 30_000 }, () => {
     expect(await screen.findByText('Richiesta registrata.')).toBeInTheDocument();
   });
 
-  it('records a request received today as received now, and offers no day after today', async () => {
+  it('records a request received today as received now, and refuses a day after today by name, keeping it', async () => {
     // 09:00 in the user's zone (Rome): noon of today has not come yet, whatever the browser's zone.
     vi.useFakeTimers({ toFake: ['Date'], now: new Date('2026-11-27T08:00:00Z') });
     onTestFinished(() => void vi.useRealTimers());
@@ -183,10 +183,17 @@ describe('Richieste privacy', { timeout: 30_000 }, () => {
     const day = await within(dialog).findByRole('textbox', { name: 'Ricevuta il' });
     await user.type(day, '28/11/2026');
     await user.tab();
-    expect(day).toHaveValue('');
+    // Kept as typed and refused by name: it used to vanish, and the request went in as received today.
+    expect(day).toHaveValue('28/11/2026');
+    expect(within(dialog).getByText('Ricevuta il: la data non può essere futura')).toBeInTheDocument();
+    await user.click(within(dialog).getByRole('button', { name: 'Registra la richiesta' }));
+    expect(day).toHaveFocus();
+    expect(bodies).toEqual([]);
+    await user.clear(day);
     await user.type(day, '27/11/2026');
     await user.tab();
     expect(day).toHaveValue('27/11/2026');
+    expect(within(dialog).queryByText('Ricevuta il: la data non può essere futura')).toBeNull();
     await user.click(within(dialog).getByRole('button', { name: 'Registra la richiesta' }));
     await waitFor(() => expect(bodies).toHaveLength(1));
     expect(bodies[0]).toEqual({ kind: 'access', customerId: CUSTOMER_ID });
