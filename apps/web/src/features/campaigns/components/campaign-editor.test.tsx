@@ -88,6 +88,53 @@ describe('CampaignEditor', () => {
     expect(seen.filter((query) => query['tier'] !== undefined && query['tier'] !== 'Oro')).toHaveLength(0);
   });
 
+  it('keeps the inactive days typed, 0 or above the maximum, and says beside it what is wrong; a save is refused there', async () => {
+    const user = userEvent.setup();
+    const seen = answerAudience();
+    const saved: unknown[] = [];
+    const draft = campaign({ status: 'draft' });
+    server.use(
+      http.patch(`/api/admin/campaigns/${draft.id}`, async ({ request }) => {
+        saved.push(await request.json());
+        return HttpResponse.json(draft);
+      }),
+    );
+    renderEditor('draft');
+    const days = screen.getByRole('textbox', { name: 'Senza acquisti da (giorni)' });
+    await user.type(days, '0');
+    await user.tab();
+    // It used to become "no filter" without a word.
+    expect(days).toHaveValue('0');
+    expect(screen.getByText('Senza acquisti da (giorni) deve essere almeno 1')).toBeInTheDocument();
+    expect(screen.getByTestId('audience-count')).toHaveTextContent('—');
+    await user.clear(days);
+    await user.type(days, '5000');
+    await user.tab();
+    // It used to become 3650 on blur.
+    expect(days).toHaveValue('5000');
+    expect(screen.getByText('Senza acquisti da (giorni) deve essere al massimo 3.650')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Salva bozza' }));
+    await waitFor(() => expect(days).toHaveFocus());
+    expect(saved).toEqual([]);
+    // The API is never asked about a filter it would refuse.
+    expect(seen.filter((query) => query['inactiveDays'] !== undefined)).toEqual([]);
+    await user.clear(days);
+    await user.type(days, '30');
+    expect(screen.queryByText(/Senza acquisti da \(giorni\) deve/)).toBeNull();
+    await waitFor(() => expect(seen.at(-1)).toEqual({ inactiveDays: '30' }));
+  });
+
+  it('says what is wrong with the inactive days in English too', async () => {
+    const user = userEvent.setup();
+    answerAudience();
+    renderWithProviders(<CampaignEditor campaign={null} programOptions={programs} merchantOptions={[]} renderRichText={renderRichText} onCreated={() => undefined} />, { user: admin, language: 'en' });
+    const days = screen.getByRole('textbox', { name: 'No purchase for (days)' });
+    await user.type(days, '0');
+    await user.tab();
+    expect(days).toHaveValue('0');
+    expect(screen.getByText('No purchase for (days) must be at least 1')).toBeInTheDocument();
+  });
+
   it("offers the chosen program's tiers only", async () => {
     const user = userEvent.setup();
     answerAudience();

@@ -6,7 +6,7 @@ import { CAMPAIGN_BOUNDS, createCampaignSchema, isBlankBody } from '@sf/contract
 import { errorText } from '@sf/contract/error-texts';
 import { message } from '@sf/contract/messages';
 import { useQueryClient } from '@tanstack/react-query';
-import { useMemo, type ReactNode, type Ref } from 'react';
+import { useMemo, useRef, type ReactNode, type Ref } from 'react';
 import { Controller, useForm, useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
@@ -78,6 +78,18 @@ function monthOptions(locale: string): Option[] {
   return Array.from({ length: 12 }, (_, index) => ({ value: String(index + 1), label: format.format(new Date(Date.UTC(2024, index, 1))) }));
 }
 
+/**
+ * What is wrong with "Senza acquisti da (giorni)", in the words of every form (the contract's bounds).
+ * A filter: what was typed stays, and this says why it is not applied; Mantine's clamp turned 5000
+ * into 3650 on blur, and 0 into "no filter", without a word.
+ */
+function inactiveDaysProblem(days: number | null, label: string): string | undefined {
+  if (days === null) return undefined;
+  if (days < 1) return message('minValue', currentLanguage(), { field: label, min: 1 });
+  if (days > CAMPAIGN_BOUNDS.inactiveDaysMax) return message('maxValue', currentLanguage(), { field: label, max: CAMPAIGN_BOUNDS.inactiveDaysMax });
+  return undefined;
+}
+
 /** The audience's filters, the live count and five recipients. */
 function AudienceFields({
   audience,
@@ -85,17 +97,23 @@ function AudienceFields({
   programOptions,
   merchantOptions,
   isReadOnly,
+  inactiveDaysRef,
 }: {
   audience: CampaignAudience;
   onChange: (audience: CampaignAudience) => void;
   programOptions: ProgramOption[];
   merchantOptions: Option[];
   isReadOnly: boolean;
+  /** The "inactive days" field, for a refused save to move the focus to it. */
+  inactiveDaysRef?: Ref<HTMLInputElement> | undefined;
 }) {
   const { t } = useTranslation('campaigns');
   const format = useFormatters();
   const [debounced] = useDebouncedValue(audience, 300);
-  const query = useCampaignAudience(debounced, !isReadOnly);
+  const inactiveDaysError = inactiveDaysProblem(audience.inactiveDays, t('audience.inactiveDays'));
+  // Filters the API would refuse are not asked about: the count says nothing rather than an error.
+  const isCountable = inactiveDaysError === undefined && inactiveDaysProblem(debounced.inactiveDays, '') === undefined;
+  const query = useCampaignAudience(debounced, !isReadOnly && isCountable);
   const months = useMemo(() => monthOptions(format.locale), [format.locale]);
   const set = (patch: Partial<CampaignAudience>) => onChange({ ...audience, ...patch });
   // As Clienti's filter: the chosen program's tiers, or every program's when none is chosen.
@@ -113,13 +131,16 @@ function AudienceFields({
         <Select label={t('audience.merchant')} placeholder={t('audience.any')} data={merchantOptions} value={audience.merchantId} onChange={(value) => set({ merchantId: value })} clearable searchable readOnly={isReadOnly} />
         <Select label={t('audience.tier')} placeholder={t('audience.any')} data={tierOptions} value={audience.tier} onChange={(value) => set({ tier: value })} clearable searchable readOnly={isReadOnly} />
         <NumberInput
+          ref={inactiveDaysRef}
           label={t('audience.inactiveDays')}
           placeholder={t('audience.any')}
           min={1}
           max={CAMPAIGN_BOUNDS.inactiveDaysMax}
+          clampBehavior="none"
           allowDecimal={false}
           value={audience.inactiveDays ?? ''}
-          onChange={(value) => set({ inactiveDays: typeof value === 'number' && value >= 1 ? value : null })}
+          onChange={(value) => set({ inactiveDays: typeof value === 'number' ? value : null })}
+          error={inactiveDaysError}
           readOnly={isReadOnly}
         />
         <Select label={t('audience.birthdayMonth')} placeholder={t('audience.any')} data={months} value={audience.birthdayMonth === null ? null : String(audience.birthdayMonth)} onChange={(value) => set({ birthdayMonth: value ? Number(value) : null })} clearable readOnly={isReadOnly} />
@@ -133,10 +154,10 @@ function AudienceFields({
           <Group gap="xs">
             <Text fw={600}>{t('audience.count')}</Text>
             <Badge size="lg" variant="light" data-testid="audience-count">
-              {query.data ? format.number(query.data.count) : '…'}
+              {!isCountable ? '—' : query.data ? format.number(query.data.count) : '…'}
             </Badge>
           </Group>
-          {query.data && query.data.sample.length > 0 ? (
+          {isCountable && query.data && query.data.sample.length > 0 ? (
             <>
               <Text size="sm" c="dimmed">
                 {t('audience.sample')}
@@ -188,6 +209,7 @@ export function CampaignEditor({ campaign, programOptions, merchantOptions, rend
   const { control, register, formState } = form;
   const { errors } = formState;
   const audience = useWatch({ control, name: 'audience' });
+  const inactiveDaysRef = useRef<HTMLInputElement>(null);
   const scheduledAt = useWatch({ control, name: 'scheduledAt' });
   const queryClient = useQueryClient();
   const create = useCreateCampaign();
@@ -203,7 +225,13 @@ export function CampaignEditor({ campaign, programOptions, merchantOptions, rend
    * come. False, with the focus on the first field in error, when any fails.
    */
   const validate = async (options: { isSending?: boolean; localTime?: string | null } = {}): Promise<boolean> => {
-    if (!(await form.trigger(['name', 'subject', 'preheader', 'body', 'audience'], { shouldFocus: true }))) return false;
+    if (!(await form.trigger(['name', 'subject', 'preheader', 'body', 'audience'], { shouldFocus: true }))) {
+      // react-hook-form keeps no error for the audience's filters (none is a form field of its own), so it
+      // neither shows nor focuses one: the audience says its own, and takes the focus when no field before it does.
+      const isAudienceAlone = (['name', 'subject', 'preheader', 'body'] as const).every((name) => !form.getFieldState(name).error);
+      if (isAudienceAlone && inactiveDaysProblem(form.getValues('audience.inactiveDays'), '')) inactiveDaysRef.current?.focus();
+      return false;
+    }
     const values = form.getValues();
     // A draft may be saved without its text; it is sent only with something to read.
     if (options.isSending && isBlankBody(values.body)) {
@@ -313,7 +341,14 @@ export function CampaignEditor({ campaign, programOptions, merchantOptions, rend
           <div dangerouslySetInnerHTML={{ __html: campaign?.body ?? '' }} />
         </Paper>
       )}
-      <AudienceFields audience={audience} onChange={(next) => form.setValue('audience', next, { shouldDirty: true })} programOptions={programOptions} merchantOptions={merchantOptions} isReadOnly={!isDraft} />
+      <AudienceFields
+        audience={audience}
+        onChange={(next) => form.setValue('audience', next, { shouldDirty: true })}
+        programOptions={programOptions}
+        merchantOptions={merchantOptions}
+        isReadOnly={!isDraft}
+        inactiveDaysRef={inactiveDaysRef}
+      />
       {isDraft ? (
         <Alert color="gray" variant="light">
           {t('report.noTracking')}
