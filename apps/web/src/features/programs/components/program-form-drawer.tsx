@@ -13,6 +13,7 @@ import {
 } from '@sf/contract/programs';
 import { IconPlus, IconTrash } from '@tabler/icons-react';
 import { useState } from 'react';
+import { flushSync } from 'react-dom';
 import { Controller, useFieldArray, useForm, type FieldPath } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
@@ -150,6 +151,51 @@ function NumberField({ form, name, label, description, decimal }: { form: Return
   );
 }
 
+/**
+ * The circuit's merchants. A searchable MultiSelect opens its list on focus: when a refused submit
+ * focused it, the list covered the field's own "Esercenti sono obbligatori". The form's focus (the
+ * `focus` react-hook-form calls) lands on the field with the list closed; a person's click, typing or
+ * arrow still opens it, and so does the next focus by Tab.
+ */
+function MerchantsField({ form, options }: { form: ReturnType<typeof useForm<Values>>; options: { value: string; label: string }[] }) {
+  const { t } = useTranslation('programs');
+  const [isFocusedByForm, setIsFocusedByForm] = useState(false);
+  return (
+    <Controller
+      control={form.control}
+      name="merchantIds"
+      render={({ field, fieldState }) => (
+        <MultiSelect
+          ref={(input) =>
+            field.ref(
+              input && {
+                focus: () => {
+                  // Rendered before the focus event, which reads openOnFocus.
+                  flushSync(() => setIsFocusedByForm(true));
+                  input.focus();
+                },
+              },
+            )
+          }
+          openOnFocus={!isFocusedByForm}
+          label={t('form.merchants')}
+          description={t('form.merchantsHint')}
+          required
+          searchable
+          data={options}
+          value={field.value}
+          onChange={field.onChange}
+          onBlur={() => {
+            setIsFocusedByForm(false);
+            field.onBlur();
+          }}
+          error={fieldState.error?.message}
+        />
+      )}
+    />
+  );
+}
+
 function ProgramForm({ program, merchantOptions, onSaved }: { program: Program | null; merchantOptions: { value: string; label: string }[]; onSaved: (program: Program) => void }) {
   const { t } = useTranslation('programs');
   const [failure, setFailure] = useState<unknown>(null);
@@ -220,24 +266,7 @@ function ProgramForm({ program, merchantOptions, onSaved }: { program: Program |
             </Stack>
           )}
         />
-        <Controller
-          control={form.control}
-          name="merchantIds"
-          render={({ field, fieldState }) => (
-            <MultiSelect
-              ref={field.ref}
-              label={t('form.merchants')}
-              description={t('form.merchantsHint')}
-              required
-              searchable
-              data={merchantOptions}
-              value={field.value}
-              onChange={field.onChange}
-              onBlur={field.onBlur}
-              error={fieldState.error?.message}
-            />
-          )}
-        />
+        <MerchantsField form={form} options={merchantOptions} />
         <Controller
           control={form.control}
           name="status"

@@ -103,6 +103,13 @@ describe('Programmi fedeltà', { timeout: 30_000 }, () => {
     const merchants = within(drawer).getByLabelText(/Esercenti del circuito/, { selector: 'input' });
     await waitFor(() => expect(merchants).toHaveFocus());
     expect(merchants).toHaveAttribute('aria-invalid', 'true');
+    // The list stays closed, off the field's text: it opened over it on the form's focus.
+    expect(within(drawer).getByText('Esercenti sono obbligatori')).toBeVisible();
+    expect(merchants).toHaveAttribute('aria-expanded', 'false');
+    expect(screen.queryByRole('option', { name: 'Bar Centrale' })).toBeNull();
+    // A person's click still opens it.
+    await user.click(merchants);
+    expect(await screen.findByRole('option', { name: 'Bar Centrale', hidden: true })).toBeInTheDocument();
   });
 
   it('asks before Esc throws away a changed name and rules, also from the other tab; unchanged, Esc closes at once', async () => {
