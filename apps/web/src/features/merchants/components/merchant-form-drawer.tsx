@@ -8,6 +8,7 @@ import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import { useCan } from '../../../components/can.tsx';
 import { FailureAlert } from '../../../components/ui/failure-alert.tsx';
+import { FocusFirstField } from '../../../components/ui/focus-first-field.tsx';
 import { isBlockingFailure, StaleDataNotice } from '../../../components/ui/stale-data-notice.tsx';
 import { UnsavedChangesScope, useReportUnsavedChanges, useUnsavedChangesGuard } from '../../../components/ui/unsaved-changes.tsx';
 import { describeApiError } from '../../../lib/api-client.ts';
@@ -277,6 +278,7 @@ export function MerchantFormDrawer({ target, onClose, onCreated }: Props) {
             <StaleDataNotice query={query} />
             <StatusActions merchant={merchant} />
             <MerchantForm key={merchant.id} merchant={merchant} onDone={() => undefined} />
+            <FocusFirstField />
           </Stack>
         ) : null}
       </UnsavedChangesScope>

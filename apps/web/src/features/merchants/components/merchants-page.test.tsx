@@ -177,4 +177,23 @@ describe('Esercenti', { timeout: 30_000 }, () => {
     await waitFor(() => expect(router.state.location.search).toBe(''));
     expect(screen.queryByRole('dialog', { name: 'Scartare le modifiche?' })).not.toBeInTheDocument();
   });
+
+  it('puts the focus on the first field once the merchant has loaded, not on ✕', async () => {
+    const current = merchant();
+    answerList([current]);
+    let release = () => undefined as void;
+    const loaded = new Promise<void>((resolve) => (release = resolve));
+    server.use(
+      http.get(`/api/admin/merchants/${current.id}`, async () => {
+        await loaded;
+        return HttpResponse.json(current);
+      }),
+    );
+    renderWithProviders(<MerchantsPage />, { route: `/merchants?merchant=${current.id}`, user: admin });
+    const drawer = await screen.findByRole('dialog', { name: 'Modifica esercente' });
+    await waitFor(() => expect(within(drawer).getByRole('button', { name: 'Chiudi' })).toHaveFocus());
+    release();
+    const legalName = await within(drawer).findByRole('textbox', { name: /^Ragione sociale/ });
+    await waitFor(() => expect(legalName).toHaveFocus());
+  });
 });

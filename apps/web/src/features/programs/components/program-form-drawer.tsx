@@ -18,6 +18,7 @@ import { Controller, useFieldArray, useForm, type FieldPath } from 'react-hook-f
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import { FailureAlert } from '../../../components/ui/failure-alert.tsx';
+import { FocusFirstField } from '../../../components/ui/focus-first-field.tsx';
 import { isBlockingFailure, StaleDataNotice } from '../../../components/ui/stale-data-notice.tsx';
 import { UnsavedChangesScope, useReportUnsavedChanges, useUnsavedChangesGuard } from '../../../components/ui/unsaved-changes.tsx';
 import { useMountedOnceOpened } from '../../../hooks/use-mounted-once-opened.ts';
@@ -461,7 +462,12 @@ export function ProgramFormDrawer({ target, merchantOptions, onClose, onCreated,
         {id && isBlockingFailure(query) ? <FailureAlert error={query.error} missing={{ title: t('form.notFound.title'), text: t('form.notFound.text') }} /> : null}
         {/* A failed refetch keeps the form and what was typed in it, under a notice that says so. */}
         {id ? <StaleDataNotice query={query} /> : null}
-        {query.data ? <ProgramTabs program={query.data} merchantOptions={merchantOptions} renderCustomerPicker={renderCustomerPicker} /> : null}
+        {query.data ? (
+          <>
+            <ProgramTabs program={query.data} merchantOptions={merchantOptions} renderCustomerPicker={renderCustomerPicker} />
+            <FocusFirstField />
+          </>
+        ) : null}
       </UnsavedChangesScope>
     </Drawer>
   );

@@ -155,4 +155,29 @@ describe('Programmi fedeltà', { timeout: 30_000 }, () => {
     await waitFor(() => expect(router.state.location.search).toBe(''));
     expect(screen.queryByRole('dialog', { name: 'Scartare le modifiche?' })).not.toBeInTheDocument();
   });
+
+  it('puts the focus on the name once the program has loaded, not on ✕', async () => {
+    const program = {
+      id: 'a1a1a1a1-0000-4000-8000-000000000002', name: 'Tessera Salone Lucia', type: 'points', merchantIds: [MERCHANT], status: 'active',
+      pointsPerEuro: 1, minSpendCents: null, stampsRequired: null, maxStampsPerDay: null, maxStampsPerTransaction: null, tiers: [], tierWindow: 'rolling12',
+      expiry: { policy: 'never', days: null }, bonuses: { birthday: { points: null, capPerMonth: null }, referral: { points: null, capPerMonth: null }, review: { points: null, capPerMonth: null }, social: { points: null, capPerMonth: null } },
+      walletBackgroundColor: null, walletForegroundColor: null, walletLogo: null, terms: null, version: 1, createdAt: '2026-01-01T00:00:00.000Z', updatedAt: '2026-01-01T00:00:00.000Z',
+    };
+    let release = () => undefined as void;
+    const loaded = new Promise<void>((resolve) => (release = resolve));
+    server.use(
+      http.get('/api/admin/programs', () => HttpResponse.json({ items: [program], total: 1, page: 1, pageSize: 25 })),
+      http.get(`/api/admin/programs/${program.id}`, async () => {
+        await loaded;
+        return HttpResponse.json(program);
+      }),
+    );
+    renderWithProviders(<ProgramsPage merchantOptions={[{ value: MERCHANT, label: 'Bar Centrale' }]} renderCustomerPicker={() => null} />, { route: `/programs?program=${program.id}`, user: admin });
+    const drawer = await screen.findByRole('dialog', { name: 'Modifica programma' });
+    // While the program loads, the drawer puts the focus on ✕, the one thing there to focus.
+    await waitFor(() => expect(within(drawer).getByRole('button', { name: 'Chiudi' })).toHaveFocus());
+    release();
+    const name = await within(drawer).findByRole('textbox', { name: /^Nome/ });
+    await waitFor(() => expect(name).toHaveFocus());
+  });
 });

@@ -5,6 +5,7 @@ import { Controller, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import { FailureAlert } from '../../../components/ui/failure-alert.tsx';
+import { FocusFirstField } from '../../../components/ui/focus-first-field.tsx';
 import { isBlockingFailure, StaleDataNotice } from '../../../components/ui/stale-data-notice.tsx';
 import { UnsavedChangesScope, useReportUnsavedChanges, useUnsavedChangesGuard } from '../../../components/ui/unsaved-changes.tsx';
 import { describeApiError } from '../../../lib/api-client.ts';
@@ -236,6 +237,7 @@ export function RewardFormDrawer({ target, programs, onClose, onSaved }: { targe
           <Stack gap="md">
             <StaleDataNotice query={query} />
             <RewardForm key={`${query.data.id}-${query.data.version}`} reward={query.data} programs={programs} onSaved={afterSave} />
+            <FocusFirstField />
           </Stack>
         ) : query.isError ? (
           // The same words as the reward's page (`RecordNotFound`) for a reward that is not there.

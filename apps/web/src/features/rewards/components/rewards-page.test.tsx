@@ -180,4 +180,23 @@ describe('Premi', { timeout: 30_000 }, () => {
     expect(within(drawer).queryByText(error.message)).toBeNull();
     expect(screen.queryByRole('dialog', { name: 'Modifica premio' })).toBeNull();
   });
+
+  it('puts the focus on the name once the reward has loaded, not on ✕', async () => {
+    const current = reward();
+    answerList([current]);
+    let release = () => undefined as void;
+    const loaded = new Promise<void>((resolve) => (release = resolve));
+    server.use(
+      http.get(`/api/admin/rewards/${current.id}`, async () => {
+        await loaded;
+        return HttpResponse.json(current);
+      }),
+    );
+    renderPage(`/rewards?reward=${current.id}`);
+    const drawer = await screen.findByRole('dialog', { name: 'Modifica premio' });
+    await waitFor(() => expect(within(drawer).getByRole('button', { name: 'Chiudi' })).toHaveFocus());
+    release();
+    const name = await within(drawer).findByRole('textbox', { name: /^Nome/ });
+    await waitFor(() => expect(name).toHaveFocus());
+  });
 });
