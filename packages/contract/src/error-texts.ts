@@ -137,9 +137,10 @@ const texts = {
     it: 'I dati di questo cliente sono stati cancellati e non si possono modificare',
   },
   invalid_state: { en: 'This action is not possible in the current state', it: 'Questa azione non è possibile nello stato attuale' },
+  // The contract's own words (messages.ts), which the schema of the texts says too.
   unknown_placeholder: {
-    it: (p) => `${fieldLabel(String(p['field']), 'it')}: il segnaposto {{${p['placeholder']}}} non esiste (si possono usare ${p['allowed']})`,
-    en: (p) => `${fieldLabel(String(p['field']), 'en')}: there is no placeholder {{${p['placeholder']}}} (you can use ${p['allowed']})`,
+    it: (p) => message('unknownPlaceholder', 'it', { field: String(p['field']), placeholder: String(p['placeholder']), allowed: String(p['allowed']) }),
+    en: (p) => message('unknownPlaceholder', 'en', { field: String(p['field']), placeholder: String(p['placeholder']), allowed: String(p['allowed']) }),
   },
   // A send time already gone is refused, never moved to now (the editor says the same on its field).
   send_time_past: {

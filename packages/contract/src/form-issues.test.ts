@@ -10,6 +10,7 @@ import * as news from './news.ts';
 import * as privacy from './privacy.ts';
 import * as programs from './programs.ts';
 import * as rewards from './rewards.ts';
+import * as serviceEmails from './service-emails.ts';
 import * as socialProofs from './social-proofs.ts';
 import * as invitations from './staff-invitations.ts';
 import { issueField } from './validation.ts';
@@ -54,6 +55,11 @@ const cases: Record<string, Case> = {
     schema: merchants.createMerchantSchema,
     input: { ...merchant, vatNumber: '00743110157', pec: 'pec' },
     fields: ['pec', 'address.street', 'address.city', 'address.province', 'address.postalCode'],
+  },
+  'service e-mail, a blank subject and an unknown placeholder in the other language': {
+    schema: serviceEmails.updateServiceEmailSchema,
+    input: { isEnabled: true, subjectIt: '', bodyIt: 'Ciao {{nome}}', subjectEn: 'Hi {{name}}', bodyEn: 'Balance: {{balance}}', version: 0 },
+    fields: ['subjectIt', 'subjectEn', 'bodyEn'],
   },
   'merchant change': {
     schema: merchants.updateMerchantSchema,

@@ -26,12 +26,16 @@ export const MESSAGE_KEYS = [
   'tierNameRepeated',
   'tierAbovePrevious',
   'notBefore',
+  'unknownPlaceholder',
 ] as const;
 
 export type MessageKey = (typeof MESSAGE_KEYS)[number];
 
-/** `after`: the field this one may not come before (a field name, said by its label). */
-type Params = { field?: string; min?: number | string; max?: number | string; after?: string };
+/**
+ * `after`: the field this one may not come before (a field name, said by its label). `placeholder`:
+ * a `{{name}}` a text may not use, `allowed` the ones it may.
+ */
+type Params = { field?: string; min?: number | string; max?: number | string; after?: string; placeholder?: string; allowed?: string };
 
 /**
  * A bound as the reader writes numbers ("99.999" in Italian, "99,999" in English), so that a server
@@ -85,6 +89,7 @@ const catalogue: Record<Language, Record<MessageKey, (p: Params) => string>> = {
     tierNameRepeated: () => 'Another tier has this name: each tier needs its own',
     tierAbovePrevious: (p) => `${p.field} must be more than ${formatBound(p.min, 'en')}, the previous tier's`,
     notBefore: (p) => `${p.field}: the date cannot come before ${p.after}`,
+    unknownPlaceholder: (p) => `${p.field}: there is no placeholder {{${p.placeholder}}} (you can use ${p.allowed})`,
   },
   it: {
     invalid: (p) => `${p.field} non ${isPlural(p.field) ? 'sono' : 'è'} ${agreeing(p.field, ['valido', 'valida', 'validi', 'valide'])}`,
@@ -107,6 +112,7 @@ const catalogue: Record<Language, Record<MessageKey, (p: Params) => string>> = {
     tierNameRepeated: () => 'Un altro livello ha già questo nome: ogni livello ne vuole uno diverso',
     tierAbovePrevious: (p) => `${p.field} deve essere più di ${formatBound(p.min, 'it')}, quelli del livello precedente`,
     notBefore: (p) => `${p.field}: la data non può venire prima di ${p.after}`,
+    unknownPlaceholder: (p) => `${p.field}: il segnaposto {{${p.placeholder}}} non esiste (si possono usare ${p.allowed})`,
   },
 };
 

@@ -29,8 +29,37 @@ export type ServiceEmailPlaceholder = (typeof SERVICE_EMAIL_PLACEHOLDERS)[number
 
 export const SERVICE_EMAIL_BOUNDS = { subjectMax: 200, bodyMax: 5000 } as const;
 
+/** `{{ name }}`, spaces allowed inside the braces. */
+export const PLACEHOLDER_PATTERN = /\{\{\s*([^{}]*?)\s*\}\}/g;
+const KNOWN_PLACEHOLDERS = new Set<string>(SERVICE_EMAIL_PLACEHOLDERS);
+
+/** The first `{{name}}` of a text that is no placeholder of SERVICE_EMAIL_PLACEHOLDERS, if any. */
+export function unknownPlaceholder(text: string): string | undefined {
+  for (const match of text.matchAll(PLACEHOLDER_PATTERN)) {
+    const name = match[1] ?? '';
+    if (!KNOWN_PLACEHOLDERS.has(name)) return name;
+  }
+  return undefined;
+}
+
+/** The placeholders as a text may write them, for the refusal's "you can use …". */
+export const ALLOWED_PLACEHOLDERS_TEXT = SERVICE_EMAIL_PLACEHOLDERS.map((name) => `{{${name}}}`).join(', ');
+
 const subject = z.string().trim().min(1).max(SERVICE_EMAIL_BOUNDS.subjectMax);
 const body = z.string().trim().min(1).max(SERVICE_EMAIL_BOUNDS.bodyMax);
+
+/**
+ * A text that may use only the known placeholders. A rule of each field, not of the object nor of the
+ * service: it is named together with every other problem of the same save (a blank subject no longer
+ * hid the English text's unknown placeholder until the next save), by the form and by the API alike.
+ */
+function withKnownPlaceholders(text: z.ZodString) {
+  return text.superRefine((value, context) => {
+    const placeholder = unknownPlaceholder(value);
+    if (placeholder === undefined) return;
+    context.addIssue({ code: 'custom', message: `Unknown placeholder {{${placeholder}}}`, params: { messageKey: 'unknownPlaceholder', placeholder, allowed: ALLOWED_PLACEHOLDERS_TEXT } });
+  });
+}
 
 export const serviceEmailSettingSchema = z.object({
   kind: serviceEmailKindSchema,
@@ -49,10 +78,10 @@ export const serviceEmailSettingsSchema = z.object({ items: z.array(serviceEmail
 
 export const updateServiceEmailSchema = z.strictObject({
   isEnabled: z.boolean(),
-  subjectIt: subject,
-  bodyIt: body,
-  subjectEn: subject,
-  bodyEn: body,
+  subjectIt: withKnownPlaceholders(subject),
+  bodyIt: withKnownPlaceholders(body),
+  subjectEn: withKnownPlaceholders(subject),
+  bodyEn: withKnownPlaceholders(body),
   /** The version read (0 when the program had no row yet: the defaults). */
   version: z.number().int().min(0),
 });

@@ -134,8 +134,8 @@ export function issueMessage(issue: IssueLike, language: Language): string {
       const value = issue.params?.[name];
       return typeof value === 'number' || typeof value === 'string' ? { [name]: value } : {};
     };
-    const after = issue.params?.['after'];
-    return message(key as MessageKey, language, { field, ...bound('min'), ...bound('max'), ...(typeof after === 'string' ? { after } : {}) });
+    const texts = Object.fromEntries((['after', 'placeholder', 'allowed'] as const).flatMap((name) => (typeof issue.params?.[name] === 'string' ? [[name, issue.params[name]]] : [])));
+    return message(key as MessageKey, language, { field, ...bound('min'), ...bound('max'), ...texts });
   }
   switch (issue.code) {
     case 'invalid_type':

@@ -84,6 +84,21 @@ describe('service e-mails', () => {
     });
   });
 
+  it('names an unknown placeholder together with every other problem of the same save', async () => {
+    const response = await ctx.request({
+      method: 'PUT',
+      url: `${settingsUrl()}/welcome`,
+      token,
+      payload: { isEnabled: true, subjectIt: '', bodyIt: 'Ciao {{nome}}', subjectEn: 'Hi', bodyEn: 'Your balance: {{balance}}', version: 0 },
+    });
+    expect(response.statusCode, response.body).toBe(400);
+    // The English text's placeholder waited for the blank subject to be filled in: a second save.
+    expect(response.json().error.fields).toEqual([
+      { field: 'subjectIt', message: 'Oggetto (italiano) è obbligatorio' },
+      { field: 'bodyEn', message: expect.stringMatching(/^Testo \(inglese\): il segnaposto \{\{balance\}\} non esiste \(si possono usare \{\{nome\}\}, /) },
+    ]);
+  });
+
   it('does not send a message that is off', async () => {
     const before = smtp.messages.length;
     const zeno = await createCustomer('Zeno');

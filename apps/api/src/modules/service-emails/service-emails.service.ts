@@ -56,7 +56,7 @@ export async function listServiceEmails(deps: WalletDeps, caller: Caller, progra
   return { items: SERVICE_EMAIL_KINDS.map((kind) => settingOf(kind, rows.find((row) => row.kind === kind))) };
 }
 
-/** `PUT …/service-emails/:kind`: on or off, and the texts; unknown placeholders are refused naming the field. Audited. */
+/** `PUT …/service-emails/:kind`: on or off, and the texts (their schema refuses unknown placeholders, naming the field). Audited. */
 export async function saveServiceEmail(
   deps: WalletDeps,
   caller: Caller,
@@ -65,7 +65,6 @@ export async function saveServiceEmail(
   input: UpdateServiceEmail,
 ): Promise<ServiceEmailSetting> {
   const { version, ...fields } = input;
-  checkPlaceholders({ subjectIt: fields.subjectIt, bodyIt: fields.bodyIt, subjectEn: fields.subjectEn, bodyEn: fields.bodyEn });
   await getProgram(deps, caller, programId).catch(() => {
     throw programSettingNotFound();
   });

@@ -1,5 +1,5 @@
 import type { Language } from '@sf/contract/app-info';
-import { SERVICE_EMAIL_PLACEHOLDERS, type ServiceEmailKind, type ServiceEmailPlaceholder } from '@sf/contract/service-emails';
+import { ALLOWED_PLACEHOLDERS_TEXT, PLACEHOLDER_PATTERN, SERVICE_EMAIL_PLACEHOLDERS, unknownPlaceholder, type ServiceEmailKind, type ServiceEmailPlaceholder } from '@sf/contract/service-emails';
 import { validationFailed, type FieldIssue } from '../../lib/errors.ts';
 
 /** The texts a program starts with (and keeps until it edits them), per kind and language. */
@@ -46,19 +46,18 @@ export const DEFAULT_TEXTS: Record<ServiceEmailKind, Record<Language, { subject:
   },
 };
 
-const PLACEHOLDER = /\{\{\s*([^{}]*?)\s*\}\}/g;
 const KNOWN = new Set<string>(SERVICE_EMAIL_PLACEHOLDERS);
 
-/** The fields' unknown placeholders, as `unknown_placeholder` issues naming each field (400 `validation`). */
+/**
+ * The fields' unknown placeholders, as `unknown_placeholder` issues naming each field (400 `validation`):
+ * for a preview, whose `subject` and `body` are named as the form's fields of that language. A save's
+ * texts are checked by their schema (updateServiceEmailSchema), with the save's other problems.
+ */
 export function checkPlaceholders(fields: Record<string, string>): void {
   const issues: FieldIssue[] = [];
   for (const [field, value] of Object.entries(fields)) {
-    for (const match of value.matchAll(PLACEHOLDER)) {
-      const name = match[1] ?? '';
-      if (KNOWN.has(name)) continue;
-      issues.push({ field, text: 'unknown_placeholder', params: { field, placeholder: name, allowed: SERVICE_EMAIL_PLACEHOLDERS.map((p) => `{{${p}}}`).join(', ') } });
-      break;
-    }
+    const placeholder = unknownPlaceholder(value);
+    if (placeholder !== undefined) issues.push({ field, text: 'unknown_placeholder', params: { field, placeholder, allowed: ALLOWED_PLACEHOLDERS_TEXT } });
   }
   if (issues.length > 0) throw validationFailed(issues);
 }
@@ -67,5 +66,5 @@ export type PlaceholderValues = Partial<Record<ServiceEmailPlaceholder, string>>
 
 /** The text with each placeholder replaced by its value (empty when the message has none). */
 export function fillPlaceholders(text: string, values: PlaceholderValues): string {
-  return text.replace(PLACEHOLDER, (_match, name: string) => (KNOWN.has(name) ? (values[name as ServiceEmailPlaceholder] ?? '') : ''));
+  return text.replace(PLACEHOLDER_PATTERN, (_match, name: string) => (KNOWN.has(name) ? (values[name as ServiceEmailPlaceholder] ?? '') : ''));
 }

@@ -19,7 +19,7 @@ const setting = (kind: string, subjectIt: string) => ({
 });
 
 describe('Messaggi automatici', { timeout: 30_000 }, () => {
-  it('switches a message on with the version read, and shows a refused placeholder on its field', async () => {
+  it('switches a message on with the version read, and names a refused placeholder on its field before sending', async () => {
     document.cookie = 'XSRF-TOKEN=t; path=/';
     const user = userEvent.setup();
     const bodies: Record<string, unknown>[] = [];
@@ -28,11 +28,9 @@ describe('Messaggi automatici', { timeout: 30_000 }, () => {
         HttpResponse.json({ items: [setting('welcome', 'Benvenuto {{nome}}'), setting('voucher', 'Buono'), setting('birthday', 'Auguri'), setting('expiring', 'Punti in scadenza {{nome}}')] }),
       ),
       http.put(`/api/admin/programs/${PROGRAM}/service-emails/welcome`, async ({ request }) => {
-        bodies.push((await request.json()) as Record<string, unknown>);
-        return HttpResponse.json(
-          { error: { code: 'validation', message: 'x', fields: [{ field: 'bodyIt', message: 'Testo (italiano): il segnaposto {{nom}} non esiste' }], requestId: 'r' } },
-          { status: 400 },
-        );
+        const body = (await request.json()) as Record<string, unknown>;
+        bodies.push(body);
+        return HttpResponse.json({ ...setting('welcome', 'Benvenuto {{nome}}'), ...body, isCustomised: true, version: 1 });
       }),
     );
     renderWithProviders(<ProgramServiceEmails programId={PROGRAM} renderCustomerPicker={() => null} />, { route: '/programs', user: { role: 'admin' } });
@@ -42,13 +40,42 @@ describe('Messaggi automatici', { timeout: 30_000 }, () => {
     await user.clear(body);
     await user.type(body, 'Ciao {{{{nom}}');
     await user.click(screen.getByRole('button', { name: 'Salva messaggio' }));
-    expect(await screen.findByText('Testo (italiano): il segnaposto {{nom}} non esiste')).toBeInTheDocument();
-    expect(bodies).toEqual([{ isEnabled: true, subjectIt: 'Benvenuto {{nome}}', bodyIt: 'Ciao {{nom}}', subjectEn: 'Hi', bodyEn: 'Hello {{nome}}', version: 0 }]);
+    expect(await screen.findByText(/^Testo \(italiano\): il segnaposto \{\{nom\}\} non esiste \(si possono usare \{\{nome\}\}, /)).toBeInTheDocument();
+    expect(body).toHaveFocus();
+    expect(bodies).toEqual([]);
 
     // The refused text is still unsaved: moving to another message asks before throwing it away.
     await user.click(within(screen.getByRole('radiogroup', { name: 'Messaggio' })).getByLabelText('Punti in scadenza'));
     const ask = await screen.findByRole('dialog', { name: 'Scartare le modifiche?' });
-    await user.click(within(ask).getByRole('button', { name: 'Scarta le modifiche' }));
-    expect(await screen.findByDisplayValue('Punti in scadenza {{nome}}')).toBeInTheDocument();
+    await user.click(within(ask).getByRole('button', { name: 'Annulla' }));
+    await user.clear(body);
+    await user.type(body, 'Ciao {{{{nome}}');
+    await user.click(screen.getByRole('button', { name: 'Salva messaggio' }));
+    expect(await screen.findByText('Messaggio salvato')).toBeInTheDocument();
+    expect(bodies).toEqual([{ isEnabled: true, subjectIt: 'Benvenuto {{nome}}', bodyIt: 'Ciao {{nome}}', subjectEn: 'Hi', bodyEn: 'Hello {{nome}}', version: 0 }]);
+  });
+
+  it('names an unknown placeholder in the English text on the first save, with every other problem', async () => {
+    const user = userEvent.setup();
+    const bodies: unknown[] = [];
+    server.use(
+      http.get(`/api/admin/programs/${PROGRAM}/service-emails`, () => HttpResponse.json({ items: [setting('welcome', 'Benvenuto {{nome}}'), setting('voucher', 'Buono'), setting('birthday', 'Auguri'), setting('expiring', 'Scadenza')] })),
+      http.put(`/api/admin/programs/${PROGRAM}/service-emails/welcome`, async ({ request }) => {
+        bodies.push(await request.json());
+        return HttpResponse.json({ error: { code: 'validation', message: 'x', fields: [{ field: 'subjectIt', message: 'Oggetto (italiano) è obbligatorio' }], requestId: 'r' } }, { status: 400 });
+      }),
+    );
+    renderWithProviders(<ProgramServiceEmails programId={PROGRAM} renderCustomerPicker={() => null} />, { route: '/programs', user: { role: 'admin' } });
+    const subject = await screen.findByDisplayValue('Benvenuto {{nome}}');
+    await user.clear(subject);
+    const english = screen.getByRole('textbox', { name: /^Testo \(inglese\)/ });
+    await user.clear(english);
+    await user.type(english, 'Your balance: {{{{balance}}');
+    await user.click(screen.getByRole('button', { name: 'Salva messaggio' }));
+    // Both at once: the English text's placeholder used to wait for a second save.
+    expect(await screen.findByText('Oggetto (italiano) è obbligatorio')).toBeInTheDocument();
+    expect(screen.getByText(/^Testo \(inglese\): il segnaposto \{\{balance\}\} non esiste/)).toBeInTheDocument();
+    expect(screen.getByRole('textbox', { name: /^Oggetto \(italiano\)/ })).toHaveFocus();
+    expect(bodies).toEqual([]);
   });
 });

@@ -1,5 +1,5 @@
 import { Button, Group, Paper, SegmentedControl, Stack, Switch, Text, TextInput, Textarea, Title } from '@mantine/core';
-import { SERVICE_EMAIL_KINDS, SERVICE_EMAIL_PLACEHOLDERS, type ServiceEmailKind, type ServiceEmailPreview, type ServiceEmailSetting } from '@sf/contract/service-emails';
+import { SERVICE_EMAIL_KINDS, SERVICE_EMAIL_PLACEHOLDERS, updateServiceEmailSchema, type ServiceEmailKind, type ServiceEmailPreview, type ServiceEmailSetting } from '@sf/contract/service-emails';
 import { useEffect, useState, type ReactNode } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
@@ -7,7 +7,7 @@ import { FailureAlert } from '../../../components/ui/failure-alert.tsx';
 import { isBlockingFailure, StaleDataNotice } from '../../../components/ui/stale-data-notice.tsx';
 import { useAskDiscard, useReportUnsavedChanges } from '../../../components/ui/unsaved-changes.tsx';
 import { hasFieldErrors } from '../../../lib/api-error.ts';
-import { applyServerFieldErrors } from '../../../lib/form-resolver.ts';
+import { applyServerFieldErrors, contractResolver, useRevalidateOnLanguageChange } from '../../../lib/form-resolver.ts';
 import { notifySuccess } from '../../../lib/notify.ts';
 import { usePreviewServiceEmail, useSaveServiceEmail, useServiceEmails } from '../api/service-emails.ts';
 
@@ -16,6 +16,13 @@ export type PickedCustomer = { id: string; label: string };
 export type RenderCustomerPicker = (props: { label: string; value: PickedCustomer | null; onChange: (customer: PickedCustomer | null) => void }) => ReactNode;
 
 type Values = { isEnabled: boolean; subjectIt: string; bodyIt: string; subjectEn: string; bodyEn: string };
+
+/**
+ * The API's own rules for the texts, placeholders included, checked before sending: the API's 400
+ * named an unknown placeholder only once the other fields passed, so the English text's came a save
+ * later than a blank subject's. The version is the editor's, not a field.
+ */
+const loadSchema = async () => updateServiceEmailSchema.omit({ version: true });
 
 function KindEditor({
   programId,
@@ -36,8 +43,11 @@ function KindEditor({
   const [language, setLanguage] = useState<'it' | 'en'>('it');
   const [shown, setShown] = useState<ServiceEmailPreview | null>(null);
   const form = useForm<Values>({
+    mode: 'onTouched',
     defaultValues: { isEnabled: setting.isEnabled, subjectIt: setting.subjectIt, bodyIt: setting.bodyIt, subjectEn: setting.subjectEn, bodyEn: setting.bodyEn },
+    resolver: contractResolver<Values>(loadSchema),
   });
+  useRevalidateOnLanguageChange(form);
   const { errors, isDirty } = form.formState;
   // The drawer asks before Esc or Back throws these edits away; the kind switch above asks too.
   useReportUnsavedChanges(isDirty);
