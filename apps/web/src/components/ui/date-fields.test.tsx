@@ -1,6 +1,6 @@
 import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { describe, expect, it } from 'vitest';
 import { renderWithProviders } from '../../testing/test-utils.tsx';
 import { DateField } from './date-fields.tsx';
@@ -86,5 +86,28 @@ describe('DateField', () => {
     await user.click(field);
     expect(await screen.findByRole('button', { name: '29 novembre 2026' })).toBeDisabled();
     expect(screen.getByRole('button', { name: '27 novembre 2026' })).toBeEnabled();
+  });
+
+  it('takes a form’s focus with its calendar closed, off its error; a click opens it', async () => {
+    const user = userEvent.setup();
+    function Refused() {
+      const field = useRef<{ focus(): void }>(null);
+      return (
+        <>
+          <DateField label="Ricevuta il" value="2026-11-28" onChange={() => undefined} error="Ricevuta il: la data non può essere futura" focusRef={field} />
+          <button type="button" onClick={() => field.current?.focus()}>
+            Registra
+          </button>
+        </>
+      );
+    }
+    renderWithProviders(<Refused />);
+    const field = await screen.findByRole('textbox', { name: 'Ricevuta il' });
+    await user.click(screen.getByRole('button', { name: 'Registra' }));
+    expect(field).toHaveFocus();
+    expect(screen.queryByRole('button', { name: '28 novembre 2026' })).toBeNull();
+    expect(screen.getByText('Ricevuta il: la data non può essere futura')).toBeVisible();
+    await user.click(field);
+    expect(await screen.findByRole('button', { name: '28 novembre 2026' })).toBeInTheDocument();
   });
 });

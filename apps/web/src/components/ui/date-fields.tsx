@@ -27,8 +27,11 @@ export type DateFieldProps = {
   withAsterisk?: boolean | undefined;
   /** A day far from today (a birth date): the calendar opens on the decades, to pick the year first. */
   isYearFirst?: boolean | undefined;
-  /** Receives the field's input, so a form can move the focus to it (react-hook-form's `field.ref`). */
-  focusRef?: Ref<HTMLInputElement> | undefined;
+  /**
+   * Receives what moves the focus to the field (react-hook-form's `field.ref`): with the calendar
+   * closed, so that it does not cover the field's error, which a refused submit focuses it for.
+   */
+  focusRef?: Ref<{ focus(): void }> | undefined;
 };
 
 export type DateTimeFieldProps = {

@@ -4,6 +4,8 @@ import dayjs from 'dayjs';
 import customParseFormat from 'dayjs/plugin/customParseFormat';
 // The Italian month and day names of the calendars.
 import 'dayjs/locale/it';
+import { useImperativeHandle, useRef, useState } from 'react';
+import { flushSync } from 'react-dom';
 import { useTranslation } from 'react-i18next';
 import type { Language } from '@sf/contract/app-info';
 import { message } from '@sf/contract/messages';
@@ -74,15 +76,35 @@ function outsideRange(minDate: string | undefined, maxDate: string | undefined) 
 export function DateFieldInput({ label, description, value, onChange, onBlur, error, w, minDate, maxDate, minDateName, clearable, readOnly, withAsterisk, isYearFirst, focusRef }: DateFieldProps) {
   const { language, t } = useLanguage();
   const isBeforeNamed = Boolean(minDateName && minDate && value && value < minDate);
+  // DateInput opens its calendar on focus. When a refused submit moves the focus here, the calendar
+  // covered the very text that says why ("Ricevuta il: la data non può essere futura"): that focus
+  // leaves it closed, until the person clicks the field or types in it.
+  const input = useRef<HTMLInputElement>(null);
+  const [isFocusedByForm, setIsFocusedByForm] = useState(false);
+  useImperativeHandle(focusRef, () => ({
+    focus: () => {
+      // Rendered before the focus event, on which DateInput opens the calendar.
+      flushSync(() => setIsFocusedByForm(true));
+      input.current?.focus();
+    },
+  }));
   return (
     <DatesProvider settings={settingsFor(language)}>
       <DateInput
-        ref={focusRef}
+        ref={input}
         label={label}
         description={description}
         value={value || null}
         onChange={(day) => onChange(day ?? '')}
-        onBlur={onBlur}
+        onBlur={() => {
+          setIsFocusedByForm(false);
+          onBlur?.();
+        }}
+        onClick={() => setIsFocusedByForm(false)}
+        onKeyDown={(event) => {
+          if (event.key !== 'Tab' && event.key !== 'Shift') setIsFocusedByForm(false);
+        }}
+        {...(isFocusedByForm ? { popoverProps: { disabled: true } } : {})}
         error={error ?? (isBeforeNamed ? message('notBefore', language, { field: label, after: minDateName }) : undefined)}
         w={w}
         {...outsideRange(minDate || undefined, maxDate || undefined)}

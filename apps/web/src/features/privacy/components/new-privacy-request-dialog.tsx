@@ -34,7 +34,7 @@ function NewRequestForm({ onClose, onCreated, renderCustomerPicker }: Omit<Props
   // A day to come stays as typed and is refused by name (the calendar offers none): the field used to
   // drop it without a word, and the request went in as received today.
   const receivedOnError = receivedOn > today ? t('form.receivedOnFuture', { field: t('form.receivedOn') }) : undefined;
-  const receivedOnRef = useRef<HTMLInputElement>(null);
+  const receivedOnRef = useRef<{ focus(): void }>(null);
 
   const submit = async () => {
     // Every problem at once: the customer missing and the day to come.
