@@ -98,13 +98,16 @@ describe('ListPage', () => {
     await user.tab();
     expect(day).toHaveValue('05/03/2026');
 
-    // An end typed before the start stays as typed, and "Al" says why the list is then empty; the same day is its end.
+    // An end typed before the start stays as typed and "Al" says why, but the list is not asked for it
+    // (the API answered such a period with an error); the same day is its end.
     const last = screen.getByRole('textbox', { name: 'Al' });
     const to = () => new URLSearchParams(router.state.location.search).get('to');
     await user.type(last, '4/3/2026');
     await user.tab();
     expect(last).toHaveValue('04/03/2026');
     expect(screen.getByText('Al: la data non può venire prima di Dal')).toBeInTheDocument();
+    expect(to()).toBeNull();
+    expect(from()).toBe('2026-03-04T23:00:00.000Z');
     await user.clear(last);
     await user.type(last, '5/3/2026');
     await waitFor(() => expect(to()).toBe('2026-03-05T22:59:59.999Z'));

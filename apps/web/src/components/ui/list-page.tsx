@@ -1,7 +1,7 @@
 import { Button, Group, NativeSelect, Select, Stack, TextInput, Title } from '@mantine/core';
 import type { Permission } from '@sf/contract/roles';
 import { IconPlus } from '@tabler/icons-react';
-import type { ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { Can } from '../can.tsx';
 import { type ListQuerySchema, type ListState } from '../../hooks/use-list-params.ts';
@@ -31,7 +31,7 @@ export type ListFilter<P> =
   | { type: 'text'; field: keyof P & string; label: string; width: number }
   /**
    * A period: two calendar days, each field's calendar ending at the other's day. A second day typed
-   * before the first is kept (the list then shows nothing) and "Al" says why. `isInstant`: the API wants the start of the first day and the end of the second,
+   * before the first stays in its field, not in the URL, and "Al" says why (PeriodFields). `isInstant`: the API wants the start of the first day and the end of the second,
    * in the user's time zone (as the rows show their times), as ISO instants; without it the fields hold
    * the days themselves (`yyyy-mm-dd`).
    */
@@ -47,10 +47,42 @@ type FiltersProps<P> = {
   filters?: readonly ListFilter<P>[];
 };
 
+type Period = { first: string; last: string };
+
+/**
+ * A period's two days. The URL (and so the API) gets only a period whose end is not before its start:
+ * the API answered an inverted one with an error ("Impossibile caricare i movimenti"). A day that
+ * would invert it stays in its field as typed, "Al" says why, and the list stays on the last period.
+ */
+function PeriodFields<P>({ filter, params, update }: { filter: Extract<ListFilter<P>, { type: 'period' }>; params: P; update: FiltersProps<P>['update'] }) {
+  const values = params as Record<string, unknown>;
+  const { timeZone } = useFormatters();
+  const { from, to, isInstant } = filter;
+  const dayIn = (field: string) => (isInstant ? dayOfInstant(values[field] as string | undefined, timeZone) : ((values[field] as string | undefined) ?? ''));
+  const stored: Period = { first: dayIn(from), last: dayIn(to) };
+  // What was typed over the stored period; another period in the URL (Back, a link) replaces it.
+  const [typed, setTyped] = useState<{ over: Period; period: Period } | null>(null);
+  const isTypedOverStored = typed !== null && typed.over.first === stored.first && typed.over.last === stored.last;
+  const shown = isTypedOverStored ? typed.period : stored;
+  const choose = (patch: Partial<Period>) => {
+    const next = { ...shown, ...patch };
+    if (next.first && next.last && next.last < next.first) return setTyped({ over: stored, period: next });
+    setTyped(null);
+    const valueOf = (day: string, isEnd: boolean) => (isInstant ? instantOfDay(day, timeZone, isEnd) : day || undefined);
+    // One change for both days: a second one would start from the URL the first had not yet changed.
+    update({ [from]: valueOf(next.first, false), [to]: valueOf(next.last, true) } as Partial<P>);
+  };
+  return (
+    <>
+      <DateField label={filter.labels.from} value={shown.first} maxDate={shown.last || undefined} onChange={(first) => choose({ first })} w={filter.width} clearable />
+      <DateField label={filter.labels.to} value={shown.last} minDate={shown.first || undefined} minDateName={filter.labels.from} onChange={(last) => choose({ last })} w={filter.width} clearable />
+    </>
+  );
+}
+
 function FilterField<P>({ filter, params, update }: { filter: ListFilter<P>; params: P; update: FiltersProps<P>['update'] }) {
   const values = params as Record<string, unknown>;
   const set = (field: string, value: unknown) => update({ [field]: value } as Partial<P>);
-  const { timeZone } = useFormatters();
   switch (filter.type) {
     case 'select': {
       const data = [{ value: 'all', label: filter.allLabel }, ...filter.options];
@@ -93,18 +125,8 @@ function FilterField<P>({ filter, params, update }: { filter: ListFilter<P>; par
         />
       );
     }
-    case 'period': {
-      const { from, to, isInstant } = filter;
-      const dayIn = (field: string) => (isInstant ? dayOfInstant(values[field] as string | undefined, timeZone) : ((values[field] as string | undefined) ?? ''));
-      const store = (field: string, day: string, isEnd: boolean) => set(field, isInstant ? instantOfDay(day, timeZone, isEnd) : day || undefined);
-      const [first, last] = [dayIn(from), dayIn(to)];
-      return (
-        <>
-          <DateField label={filter.labels.from} value={first} maxDate={last || undefined} onChange={(day) => store(from, day, false)} w={filter.width} clearable />
-          <DateField label={filter.labels.to} value={last} minDate={first || undefined} minDateName={filter.labels.from} onChange={(day) => store(to, day, true)} w={filter.width} clearable />
-        </>
-      );
-    }
+    case 'period':
+      return <PeriodFields filter={filter} params={params} update={update} />;
     case 'custom':
       return <>{filter.node}</>;
   }

@@ -22,15 +22,17 @@ type Props = {
  */
 function CustomPeriod({ filters, onChange }: Pick<Props, 'filters' | 'onChange'>) {
   const { t } = useTranslation('dashboard');
-  const [typed, setTyped] = useState<{ from: string; to: string } | null>(null);
-  const shown = typed ?? { from: filters.from, to: filters.to };
-  const choose = (patch: Partial<typeof shown>) => {
-    const next = { ...shown, ...patch };
+  // What was typed over the period in the URL; another period there (Back, a link) replaces it.
+  const [typed, setTyped] = useState<{ over: string; from: string; to: string } | null>(null);
+  const stored = `${filters.from}|${filters.to}`;
+  const shown = typed?.over === stored ? typed : { from: filters.from, to: filters.to };
+  const choose = (patch: Partial<{ from: string; to: string }>) => {
+    const next = { from: shown.from, to: shown.to, ...patch };
     if (next.from && next.to && next.from <= next.to) {
       setTyped(null);
       onChange({ ...filters, period: 'custom', ...next });
     } else {
-      setTyped(next);
+      setTyped({ over: stored, ...next });
     }
   };
   return (
