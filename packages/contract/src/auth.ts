@@ -122,12 +122,7 @@ export type SignInResponse = z.infer<typeof signInResponseSchema>;
 export const userByTokenQuerySchema = z.object({ token: z.string().min(1).max(4096).optional() });
 export const userByTokenResponseSchema = z.object({ payload: staffUserSchema });
 
-/** Own profile (the user menu's dialog). */
-export const updateProfileRequestSchema = staffProfileSchema
-  // A name someone types refuses invisible formatting (bidi overrides, zero-width characters).
-  .extend({ firstName: nameSchema(BOUNDS.nameMax, 0), lastName: nameSchema(BOUNDS.nameMax, 0), fullname: nameSchema(200, 0) })
-  .partial()
-  .strict();
+/** Own profile (the user menu's dialog): `updateProfileRequestSchema` lives in profile.ts (it checks phones). */
 export const changePasswordRequestSchema = z.strictObject({
   currentPassword: z.string().min(1).max(BOUNDS.passwordMax),
   newPassword: passwordSchema,

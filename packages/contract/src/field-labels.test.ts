@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
-import * as auth from './auth.ts';
 import * as customers from './customers.ts';
 import * as integration from './integration.ts';
 import * as ledger from './ledger.ts';
@@ -8,6 +7,7 @@ import { fieldLabel, message } from './messages.ts';
 import * as merchants from './merchants.ts';
 import * as news from './news.ts';
 import * as privacy from './privacy.ts';
+import * as profile from './profile.ts';
 import * as programs from './programs.ts';
 import * as rewards from './rewards.ts';
 import * as socialProofs from './social-proofs.ts';
@@ -30,7 +30,7 @@ function keysOf(schema: unknown, found = new Set<string>(), depth = 0): Set<stri
 
 /** Every body a person's form or a till sends: a 400 names its fields by their labels. */
 const requests: Record<string, z.ZodType> = {
-  updateProfile: auth.updateProfileRequestSchema,
+  updateProfile: profile.updateProfileRequestSchema,
   createCustomer: customers.createCustomerSchema,
   updateCustomer: customers.updateCustomerSchema,
   createMerchant: merchants.createMerchantSchema,

@@ -101,6 +101,15 @@ export function toE164(value: string): string | null {
   return parsed.number;
 }
 
+/**
+ * A stored number (E.164) written for people to read again in a form ("+39 02 1234 5678"); anything
+ * it cannot parse is given back as it is.
+ */
+export function formatPhoneForInput(value: string): string {
+  const parsed = value.trim() === '' ? undefined : parsePhoneNumberFromString(value.trim(), 'IT');
+  return parsed ? parsed.formatInternational() : value;
+}
+
 // zod schemas for the forms and the API. Messages come from the error machinery (the field's name).
 
 const invalid = { params: { messageKey: 'invalid' } } as const;

@@ -1,7 +1,8 @@
 import { eq } from 'drizzle-orm';
 import type { ChangePasswordResponse, StaffProfile, StaffUser } from '@sf/contract/auth';
 import type { z } from 'zod';
-import type { changePasswordRequestSchema, updateProfileRequestSchema } from '@sf/contract/auth';
+import type { changePasswordRequestSchema } from '@sf/contract/auth';
+import type { updateProfileRequestSchema } from '@sf/contract/profile';
 import { users } from '../../db/schema.ts';
 import { fieldError, notFound } from '../../lib/errors.ts';
 import { recordAudit } from '../../lib/audit.ts';

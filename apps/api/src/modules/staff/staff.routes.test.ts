@@ -80,18 +80,19 @@ describe('staff self routes', () => {
     expect(response.statusCode).toBe(200);
     expect(response.json()).toMatchObject({
       displayName: 'Marco A. Bianchi',
-      phone: '+39 06 1111 2222',
+      // Stored as the customers' and merchants' phones are (decision 012).
+      phone: '+390611112222',
       language: 'en',
       occupation: 'Redattore news',
       address: { addressLine: 'Via Nuova 1' },
       role: 'editor',
     });
     const me = await ctx.request({ method: 'GET', url: '/api/admin/me', token: idToken });
-    expect(me.json().phone).toBe('+39 06 1111 2222');
+    expect(me.json().phone).toBe('+390611112222');
     const [audit] = await ctx.app.db.select().from(auditLog).where(eq(auditLog.action, 'account.update_profile'));
     expect(audit).toMatchObject({ actorEmail: 'editor@demo.test', entityType: 'user' });
     expect((audit?.before as { phone: string }).phone).toBe('+39 06 9876 5432');
-    expect((audit?.after as { phone: string }).phone).toBe('+39 06 1111 2222');
+    expect((audit?.after as { phone: string }).phone).toBe('+390611112222');
   });
 
   it('refuses a profile change that breaks a bound or tries to change the role', async () => {
@@ -100,14 +101,67 @@ describe('staff self routes', () => {
       method: 'PATCH',
       url: '/api/admin/me',
       token: idToken,
-      payload: { phone: 'x'.repeat(31) },
+      payload: { phone: '3'.repeat(41) },
       headers: { 'accept-language': 'en' },
     });
     expect(tooLong.statusCode).toBe(400);
-    expect(tooLong.json().error.fields).toEqual([{ field: 'phone', message: 'Phone maximum length is 30' }]);
+    expect(tooLong.json().error.fields).toEqual([{ field: 'phone', message: 'Phone maximum length is 40' }]);
     const role = await ctx.request({ method: 'PATCH', url: '/api/admin/me', token: idToken, payload: { role: 'admin' } });
     expect(role.statusCode).toBe(400);
     expect(role.json().error.fields[0].field).toBe('role');
+  });
+
+  it('refuses an emptied name, a phone that is no number and addresses that are not web links, naming each field', async () => {
+    const { idToken } = await signIn('editor@demo.test');
+    const bad = {
+      firstName: '  ',
+      lastName: '',
+      phone: 'abc-not-a-phone',
+      website: 'not a url',
+      socialNetworks: { linkedIn: 'javascript:alert(1)', facebook: '', twitter: '', instagram: 'instagram.com/x y' },
+    };
+    const italian = await ctx.request({ method: 'PATCH', url: '/api/admin/me', token: idToken, payload: bad });
+    expect(italian.statusCode).toBe(400);
+    expect(italian.json().error.fields).toEqual([
+      { field: 'firstName', message: 'Nome è obbligatorio' },
+      { field: 'lastName', message: 'Cognome è obbligatorio' },
+      { field: 'phone', message: 'Telefono non è valido' },
+      { field: 'website', message: 'Sito web non è valido' },
+      { field: 'socialNetworks.linkedIn', message: 'LinkedIn non è valido' },
+      { field: 'socialNetworks.instagram', message: 'Instagram non è valido' },
+    ]);
+    const english = await ctx.request({ method: 'PATCH', url: '/api/admin/me', token: idToken, payload: bad, headers: { 'accept-language': 'en' } });
+    expect(english.json().error.fields.map((field: { message: string }) => field.message)).toEqual([
+      'First name is required',
+      'Last name is required',
+      'Phone is not valid',
+      'Website is not valid',
+      'LinkedIn is not valid',
+      'Instagram is not valid',
+    ]);
+    const me = await ctx.request({ method: 'GET', url: '/api/admin/me', token: idToken });
+    // Nothing of the refused change was kept.
+    expect(me.json()).toMatchObject({ firstName: 'Marco A.', lastName: 'Bianchi', website: '' });
+
+    // Blank optional fields stay allowed; the social links and the address round-trip.
+    const cleared = await ctx.request({
+      method: 'PATCH',
+      url: '/api/admin/me',
+      token: idToken,
+      payload: {
+        phone: ' ',
+        website: '',
+        address: { addressLine: 'Via Po 2', city: 'Torino', state: 'TO', postCode: '10123' },
+        socialNetworks: { linkedIn: 'https://www.linkedin.com/in/marco', facebook: '', twitter: '', instagram: '' },
+      },
+    });
+    expect(cleared.statusCode).toBe(200);
+    expect(cleared.json()).toMatchObject({
+      phone: '',
+      website: '',
+      address: { addressLine: 'Via Po 2', city: 'Torino', state: 'TO', postCode: '10123' },
+      socialNetworks: { linkedIn: 'https://www.linkedin.com/in/marco', facebook: '' },
+    });
   });
 
   it('changes the own password: the current one must be right, a common one is refused', async () => {

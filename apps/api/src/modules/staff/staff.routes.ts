@@ -3,10 +3,10 @@ import {
   changePasswordRequestSchema,
   changePasswordResponseSchema,
   staffUserSchema,
-  updateProfileRequestSchema,
   userByTokenQuerySchema,
   userByTokenResponseSchema,
 } from '@sf/contract/auth';
+import { updateProfileRequestSchema } from '@sf/contract/profile';
 import { exportStaffQuerySchema, listStaffQuerySchema, staffAccountSchema, staffIdParamSchema, staffPageSchema, updateStaffRequestSchema } from '@sf/contract/staff';
 import { unauthenticated } from '../../lib/errors.ts';
 import { toStaffUser } from '../../identity/accounts.ts';

@@ -1,11 +1,11 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { z } from 'zod';
-import type { StaffUser, updateProfileRequestSchema } from '@sf/contract/auth';
+import type { StaffUser } from '@sf/contract/auth';
+import type { UpdateProfileRequest } from '@sf/contract/profile';
 import { apiClient } from '../../../lib/api-client.ts';
 import { sessionStore } from '../../../lib/session.ts';
 import { profileQueryKey } from './get-profile.ts';
 
-export type UpdateProfileRequest = z.input<typeof updateProfileRequestSchema>;
+export type { UpdateProfileRequest };
 
 export function updateProfile(patch: UpdateProfileRequest): Promise<StaffUser> {
   return apiClient.patch<StaffUser>('/admin/me', patch);
