@@ -61,6 +61,9 @@ export async function changeOwnPassword(
   known: Account | null,
 ): Promise<ChangePasswordResponse> {
   const account = await currentAccount(deps, caller, known);
+  // Typing the current password again as the new one changes nothing but ends every session: said,
+  // not done. Both values are the caller's own, so the check reveals nothing and holds for any provider.
+  if (body.newPassword === body.currentPassword) throw fieldError('newPassword', 'samePassword');
   // A provider that keeps the passwords itself (Firebase) changes it there.
   if (deps.identity.changeOwnPassword) return deps.identity.changeOwnPassword(caller, account, body);
   if (!(await verifyPassword(account.passwordHash, body.currentPassword))) {

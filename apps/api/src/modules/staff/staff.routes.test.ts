@@ -164,7 +164,7 @@ describe('staff self routes', () => {
     });
   });
 
-  it('changes the own password: the current one must be right, a common one is refused', async () => {
+  it('changes the own password: the current one must be right, a common one and the current one again are refused', async () => {
     const { idToken } = await signIn('admin@demo.test');
     const wrong = await ctx.request({
       method: 'POST',
@@ -183,6 +183,22 @@ describe('staff self routes', () => {
     });
     expect(common.statusCode).toBe(400);
     expect(common.json().error.fields[0].field).toBe('newPassword');
+    for (const [language, text] of [
+      ['it', 'La nuova password deve essere diversa da quella attuale'],
+      ['en', 'The new password must be different from the current one'],
+    ] as const) {
+      const same = await ctx.request({
+        method: 'POST',
+        url: '/api/admin/me/password',
+        token: idToken,
+        payload: { currentPassword: DEMO_PASSWORD, newPassword: DEMO_PASSWORD },
+        headers: { 'accept-language': language },
+      });
+      expect(same.statusCode).toBe(400);
+      expect(same.json().error.fields).toEqual([{ field: 'newPassword', message: text }]);
+    }
+    // Refused, not done: the session is still alive.
+    expect((await ctx.request({ method: 'GET', url: '/api/admin/me', token: idToken })).statusCode).toBe(200);
   });
 
   it('ends every session on a password change and answers with a fresh sign-in that works', async () => {
