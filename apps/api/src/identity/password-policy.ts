@@ -1,5 +1,5 @@
 import { dictionary } from '@zxcvbn-ts/language-common';
-import { fieldError } from '../lib/errors.ts';
+import { validationFailed } from '../lib/errors.ts';
 
 /**
  * NIST SP 800-63B: no composition rules, but refuse passwords found in lists of breached and common
@@ -12,8 +12,11 @@ export function isCommonPassword(password: string): boolean {
   return COMMON_PASSWORDS.has(password.toLowerCase());
 }
 
-/** Throws the 400 validation answer naming `field` when the password is one of the common ones. */
-export function assertUncommonPassword(password: string, field: string): void {
+/**
+ * Throws the 400 validation answer on `field` when the password is one of the common ones, worded with
+ * the label of `label` (the reset's `password` is what its page calls "Nuova password").
+ */
+export function assertUncommonPassword(password: string, field: string, label?: string): void {
   if (!isCommonPassword(password)) return;
-  throw fieldError(field, 'commonPassword');
+  throw validationFailed([{ field, message: 'commonPassword', ...(label ? { label } : {}) }]);
 }

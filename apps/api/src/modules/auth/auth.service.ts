@@ -232,7 +232,7 @@ export function forgotPassword(deps: AuthDepsAfterReply, body: ForgotPasswordReq
 }
 
 export async function resetPassword(deps: ServiceDeps, caller: PublicCaller, body: ResetPasswordRequest) {
-  assertUncommonPassword(body.password, 'password');
+  assertUncommonPassword(body.password, 'password', 'newPassword');
   const passwordHash = await hashPassword(body.password);
   const now = deps.clock.now();
   const tokenHash = hashOpaqueToken(body.token);

@@ -314,7 +314,7 @@ export function createFirebaseProvider(app: FastifyInstance): IdentityProvider {
     },
 
     async resetPassword(body, caller) {
-      assertUncommonPassword(body.password, 'password');
+      assertUncommonPassword(body.password, 'password', 'newPassword');
       let reset;
       try {
         reset = await rest.resetPassword(body.token, body.password);

@@ -119,7 +119,7 @@ describe('password reset through a real SMTP server', () => {
     expect(open.every((row) => row.usedAt !== null)).toBe(true);
   });
 
-  it('refuses a common password for the reset, naming the field', async () => {
+  it('refuses a common password for the reset, naming the field as the page does (New password)', async () => {
     const response = await ctx.request({
       method: 'POST',
       url: '/api/auth/reset-password',
@@ -128,7 +128,7 @@ describe('password reset through a real SMTP server', () => {
     });
     expect(response.statusCode).toBe(400);
     expect(response.json().error.fields).toEqual([
-      { field: 'password', message: 'Password is too common: choose a less predictable one' },
+      { field: 'password', message: 'New password is too common: choose a less predictable one' },
     ]);
   });
 });
