@@ -119,7 +119,7 @@ describe('main layout', () => {
     await user.click(await screen.findByRole('button', { name: /Edo Editor/ }));
     await user.click(await screen.findByRole('menuitem', { name: 'My profile' }));
     const dialog = await screen.findByRole('dialog', { name: 'My profile' });
-    const firstName = await within(dialog).findByLabelText('First name');
+    const firstName = await within(dialog).findByRole('textbox', { name: 'First name' });
     expect(firstName).toHaveValue('Edo');
     await user.clear(firstName);
     await user.type(firstName, 'Edoardo');

@@ -1,9 +1,11 @@
 import { Alert, Button, Checkbox, Group, Loader, Modal, Select, SimpleGrid, Stack, TextInput, Title } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
 import { useMemo } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { LANGUAGES } from '@sf/contract/app-info';
 import type { StaffUser } from '@sf/contract/auth';
+import { formatPhoneForInput } from '@sf/contract/italian';
 import { updateProfileRequestSchema } from '@sf/contract/profile';
 import { StaleDataNotice } from '../../../components/ui/stale-data-notice.tsx';
 import { describeApiError } from '../../../lib/api-client.ts';
@@ -16,8 +18,21 @@ import { useProfile } from '../api/get-profile.ts';
 import { useUpdateProfile, type UpdateProfileRequest } from '../api/update-profile.ts';
 
 type ProfileValues = Required<
-  Pick<UpdateProfileRequest, 'firstName' | 'lastName' | 'fullname' | 'occupation' | 'companyName' | 'phone' | 'website' | 'language' | 'timeZone' | 'communication'>
+  Pick<
+    UpdateProfileRequest,
+    'firstName' | 'lastName' | 'fullname' | 'occupation' | 'companyName' | 'phone' | 'website' | 'language' | 'timeZone' | 'communication' | 'address' | 'socialNetworks'
+  >
 >;
+
+const CHANNELS = ['email', 'sms', 'phone'] as const;
+const CHANNEL_LABELS = { email: 'fields.communicationEmail', sms: 'fields.communicationSms', phone: 'fields.communicationPhone' } as const;
+const ADDRESS_FIELDS = [
+  ['addressLine', 'street-address'],
+  ['city', 'address-level2'],
+  ['state', 'address-level1'],
+  ['postCode', 'postal-code'],
+] as const;
+const SOCIAL_NETWORKS = ['linkedIn', 'facebook', 'twitter', 'instagram'] as const;
 
 function toValues(user: StaffUser): ProfileValues {
   return {
@@ -26,11 +41,14 @@ function toValues(user: StaffUser): ProfileValues {
     fullname: user.fullname,
     occupation: user.occupation,
     companyName: user.companyName,
-    phone: user.phone,
+    // Stored as E.164 (decision 012), shown as people write it.
+    phone: formatPhoneForInput(user.phone),
     website: user.website,
     language: user.language,
     timeZone: user.timeZone || browserTimeZone(),
     communication: { ...user.communication },
+    address: { ...user.address },
+    socialNetworks: { ...user.socialNetworks },
   };
 }
 
@@ -78,8 +96,8 @@ function ProfileForm({ user, onClose }: { user: StaffUser; onClose: () => void }
           {t('profile.account')}
         </Title>
         <SimpleGrid cols={{ base: 1, sm: 2 }}>
-          <TextInput label={t('fields.firstName')} autoComplete="given-name" data-autofocus {...form.register('firstName')} error={errors.firstName?.message} />
-          <TextInput label={t('fields.lastName')} autoComplete="family-name" {...form.register('lastName')} error={errors.lastName?.message} />
+          <TextInput label={t('fields.firstName')} autoComplete="given-name" required data-autofocus {...form.register('firstName')} error={errors.firstName?.message} />
+          <TextInput label={t('fields.lastName')} autoComplete="family-name" required {...form.register('lastName')} error={errors.lastName?.message} />
           <TextInput label={t('fields.fullname')} autoComplete="name" {...form.register('fullname')} error={errors.fullname?.message} />
           <TextInput label={t('fields.occupation')} autoComplete="organization-title" {...form.register('occupation')} error={errors.occupation?.message} />
           <TextInput label={t('fields.companyName')} autoComplete="organization" {...form.register('companyName')} error={errors.companyName?.message} />
@@ -91,13 +109,47 @@ function ProfileForm({ user, onClose }: { user: StaffUser; onClose: () => void }
           <TextInput label={t('fields.phone')} type="tel" autoComplete="tel" {...form.register('phone')} error={errors.phone?.message} />
           <TextInput label={t('fields.website')} type="url" autoComplete="url" {...form.register('website')} error={errors.website?.message} />
         </SimpleGrid>
-        <Checkbox.Group label={t('fields.communication')}>
-          <Group mt="xs">
-            <Checkbox label={t('fields.communicationEmail')} {...form.register('communication.email')} />
-            <Checkbox label={t('fields.communicationSms')} {...form.register('communication.sms')} />
-            <Checkbox label={t('fields.communicationPhone')} {...form.register('communication.phone')} />
-          </Group>
-        </Checkbox.Group>
+        {/* One value for the group, the three booleans the API keeps: the group alone decides what is ticked. */}
+        <Controller
+          control={form.control}
+          name="communication"
+          render={({ field }) => (
+            <Checkbox.Group
+              label={t('fields.communication')}
+              value={CHANNELS.filter((channel) => field.value[channel])}
+              onChange={(chosen) => field.onChange(Object.fromEntries(CHANNELS.map((channel) => [channel, chosen.includes(channel)])))}
+            >
+              <Group mt="xs">
+                {CHANNELS.map((channel) => (
+                  <Checkbox key={channel} value={channel} label={t(CHANNEL_LABELS[channel])} onBlur={field.onBlur} />
+                ))}
+              </Group>
+            </Checkbox.Group>
+          )}
+        />
+        <Title order={3} size="h5">
+          {t('profile.address')}
+        </Title>
+        <SimpleGrid cols={{ base: 1, sm: 2 }}>
+          {ADDRESS_FIELDS.map(([name, autoComplete]) => (
+            <TextInput key={name} label={t(`fields.${name}`)} autoComplete={autoComplete} {...form.register(`address.${name}`)} error={errors.address?.[name]?.message} />
+          ))}
+        </SimpleGrid>
+        <Title order={3} size="h5">
+          {t('profile.socialNetworks')}
+        </Title>
+        <SimpleGrid cols={{ base: 1, sm: 2 }}>
+          {SOCIAL_NETWORKS.map((name) => (
+            <TextInput
+              key={name}
+              label={t(`fields.${name}`)}
+              type="url"
+              placeholder="https://"
+              {...form.register(`socialNetworks.${name}`)}
+              error={errors.socialNetworks?.[name]?.message}
+            />
+          ))}
+        </SimpleGrid>
         <Title order={3} size="h5">
           {t('profile.preferences')}
         </Title>
@@ -151,8 +203,17 @@ function ProfileForm({ user, onClose }: { user: StaffUser; onClose: () => void }
 export function ProfileDialog({ isOpen, onClose }: { isOpen: boolean; onClose: () => void }) {
   const { t } = useTranslation('profile');
   const profile = useProfile({ isEnabled: isOpen });
+  // On a phone the form takes the whole screen: five sections in a floating box leave no room to type.
+  const isPhone = useMediaQuery('(max-width: 48em)') ?? false;
   return (
-    <Modal opened={isOpen} onClose={onClose} title={t('profile.title')} size="lg" closeButtonProps={{ 'aria-label': t('common:close') }}>
+    <Modal
+      opened={isOpen}
+      onClose={onClose}
+      title={t('profile.title')}
+      size="lg"
+      fullScreen={isPhone}
+      closeButtonProps={{ 'aria-label': t('common:close') }}
+    >
       {profile.data ? (
         // A failed refetch (the dialog opened again later) keeps the form and what was typed in it.
         <Stack gap="md">
