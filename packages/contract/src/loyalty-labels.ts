@@ -241,6 +241,8 @@ export const loyaltyFieldLabels = {
     'Password',
     'Password attuale',
     'Nuova password',
+    'Conferma la password',
+    'Conferma la nuova password',
     'Data di pubblicazione',
     'Immagine di copertina',
     'Versione',

@@ -141,6 +141,9 @@ const fieldLabels: Record<Language, Record<string, string>> = {
     grant_type: 'Grant type',
     currentPassword: 'Current password',
     newPassword: 'New password',
+    // The confirmations, named as their forms label them (invitation; reset and change of password).
+    confirmPassword: 'Confirm the password',
+    confirmNewPassword: 'Confirm the new password',
     displayName: 'Display name',
     fullname: 'Full name',
     phone: 'Phone',
@@ -217,6 +220,8 @@ const fieldLabels: Record<Language, Record<string, string>> = {
     grant_type: 'Tipo di grant',
     currentPassword: 'Password attuale',
     newPassword: 'Nuova password',
+    confirmPassword: 'Conferma la password',
+    confirmNewPassword: 'Conferma la nuova password',
     displayName: 'Nome visualizzato',
     fullname: 'Nome completo',
     phone: 'Telefono',

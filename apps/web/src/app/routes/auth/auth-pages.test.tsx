@@ -137,6 +137,43 @@ describe('forgot and reset password (S7)', () => {
     expect(body).toEqual({ token: 'abc123', password: 'A-new-password-2026' });
   });
 
+  it('names each field by its own label ("Nuova password", "Conferma la nuova password"), the empty confirmation too', async () => {
+    const user = userEvent.setup();
+    renderRoutes(routes, { route: '/auth/reset-password?token=abc123' });
+    await user.click(await screen.findByRole('button', { name: 'Imposta la nuova password' }));
+    expect(await screen.findByText('Nuova password è obbligatoria')).toBeInTheDocument();
+    expect(screen.getByText('Conferma la nuova password è obbligatoria')).toBeInTheDocument();
+    await user.type(screen.getByLabelText(/^Nuova password/), 'short');
+    expect(await screen.findByText('La lunghezza minima di Nuova password è 8')).toBeInTheDocument();
+    expect(screen.queryByText(/di Password/)).not.toBeInTheDocument();
+  });
+
+  it("puts the API's refusal of a common password under the new password", async () => {
+    document.cookie = 'XSRF-TOKEN=t; path=/';
+    server.use(
+      http.post('/api/auth/reset-password', () =>
+        HttpResponse.json(
+          {
+            error: {
+              code: 'validation',
+              message: 'Nuova password è troppo comune: scegline una meno prevedibile',
+              fields: [{ field: 'password', message: 'Nuova password è troppo comune: scegline una meno prevedibile' }],
+              requestId: 'r',
+            },
+          },
+          { status: 400 },
+        ),
+      ),
+    );
+    const user = userEvent.setup();
+    renderRoutes(routes, { route: '/auth/reset-password?token=abc123' });
+    await user.type(await screen.findByLabelText(/^Nuova password/), 'password123');
+    await user.type(screen.getByLabelText(/^Conferma la nuova password/), 'password123');
+    await user.click(screen.getByRole('button', { name: 'Imposta la nuova password' }));
+    const text = await screen.findByText('Nuova password è troppo comune: scegline una meno prevedibile');
+    expect(screen.getByLabelText(/^Nuova password/)).toHaveAccessibleDescription(text.textContent ?? '');
+  });
+
   it('says so when the reset link has no token', async () => {
     renderRoutes(routes, { route: '/auth/reset-password', language: 'en' });
     await waitFor(() => expect(screen.getByRole('alert')).toHaveTextContent('This reset link is incomplete'));

@@ -51,6 +51,16 @@ describe('the invitation page (/auth/invitation)', { timeout: 30_000 }, () => {
     expect(window.localStorage.getItem(SESSION_STORAGE_KEY)).not.toBeNull();
   });
 
+  it('names each field by its own label, and says an empty confirmation is required', async () => {
+    server.use(http.post('/api/auth/invitation/details', () => HttpResponse.json({ email: 'elena@example.test', displayName: 'Elena Neri', role: 'editor' })));
+    const user = userEvent.setup();
+    renderRoutes(routes, { route: '/auth/invitation?token=tok-1' });
+    await user.type(await screen.findByLabelText(/^Password/), 'short');
+    await user.click(screen.getByRole('button', { name: 'Accetta ed entra' }));
+    expect(await screen.findByText('La lunghezza minima di Password è 8')).toBeInTheDocument();
+    expect(screen.getByText('Conferma la password è obbligatoria')).toBeInTheDocument();
+  });
+
   it('says only "invalid or expired" for a link that cannot be used, and for a link without a token', async () => {
     document.cookie = 'XSRF-TOKEN=test-csrf; path=/';
     server.use(http.post('/api/auth/invitation/details', () => HttpResponse.json(INVALID, { status: 400 })));

@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { contractResolver, usePreloadValidation, useRevalidateOnLanguageChange } from '../../../lib/form-resolver.ts';
 import { i18n } from '../../../lib/i18n.ts';
+import { isApiError } from '../../../lib/api-error.ts';
 import { resetPassword } from '../api/reset-password.ts';
 import { FormError } from './form-error.tsx';
 import { useFormFailure } from './use-form-failure.ts';
@@ -11,7 +12,7 @@ import { PasswordField } from '../../../components/ui/password-field.tsx';
 import { Notice } from '../../../components/ui/notice.tsx';
 import { useScreenTitle } from '../../../lib/document-title.ts';
 
-type ResetValues = { password: string; confirmPassword: string };
+type ResetValues = { newPassword: string; confirmNewPassword: string };
 
 const loadSchema = () => import('../lib/reset-password-schema.ts').then((m) => m.resetPasswordFormSchema);
 
@@ -20,9 +21,9 @@ export function ResetPasswordForm({ token, onDone }: { token: string | null; onD
   useScreenTitle(t('reset.title'));
   const form = useForm<ResetValues>({
     mode: 'onChange',
-    defaultValues: { password: '', confirmPassword: '' },
+    defaultValues: { newPassword: '', confirmNewPassword: '' },
     resolver: contractResolver<ResetValues>(loadSchema, (values) =>
-      values.confirmPassword !== values.password ? { field: 'confirmPassword', message: i18n.t('auth:reset.mismatch') } : null,
+      values.confirmNewPassword !== values.newPassword ? { field: 'confirmNewPassword', message: i18n.t('auth:reset.mismatch') } : null,
     ),
   });
   usePreloadValidation(loadSchema);
@@ -45,10 +46,13 @@ export function ResetPasswordForm({ token, onDone }: { token: string | null; onD
   const onSubmit = form.handleSubmit(async (values) => {
     failure.clear();
     try {
-      await resetPassword({ token, password: values.password });
+      await resetPassword({ token, password: values.newPassword });
       onDone();
     } catch (error) {
-      failure.fromError(error);
+      // The API's field is the request's `password`; its text already names it "Nuova password".
+      const onPassword = isApiError(error) && error.code === 'validation' ? error.fields?.find((field) => field.field === 'password') : undefined;
+      if (onPassword) form.setError('newPassword', { type: 'server', message: onPassword.message });
+      else failure.fromError(error);
     }
   });
 
@@ -65,13 +69,13 @@ export function ResetPasswordForm({ token, onDone }: { token: string | null; onD
           </Text>
         </div>
         <FormError>{failure.text}</FormError>
-        <PasswordField label={t('fields.newPassword')} autoComplete="new-password" required {...form.register('password')} error={errors.password?.message} />
+        <PasswordField label={t('fields.newPassword')} autoComplete="new-password" required {...form.register('newPassword')} error={errors.newPassword?.message} />
         <PasswordField
           label={t('fields.confirmPassword')}
           autoComplete="new-password"
           required
-          {...form.register('confirmPassword')}
-          error={errors.confirmPassword?.message}
+          {...form.register('confirmNewPassword')}
+          error={errors.confirmNewPassword?.message}
         />
         <Button type="submit" loading={isBusy} disabled={isBusy} fullWidth>
           {t('reset.submit')}

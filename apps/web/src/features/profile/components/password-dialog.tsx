@@ -12,13 +12,14 @@ import { notifySuccess } from '../../../lib/notify.ts';
 import { useChangePassword } from '../api/change-password.ts';
 import { PasswordField } from '../../../components/ui/password-field.tsx';
 
-type PasswordValues = { currentPassword: string; newPassword: string; confirmPassword: string };
+type PasswordValues = { currentPassword: string; newPassword: string; confirmNewPassword: string };
 
-// The contract's request schema is strict; the form also carries the confirmation, checked here.
+// The contract's request schema is strict; the form also carries the confirmation, checked here
+// (named as its label, "Conferma la nuova password", and required like the others).
 const passwordFormSchema = z.object({
   currentPassword: z.string().min(1).max(BOUNDS.passwordMax),
   newPassword: passwordSchema,
-  confirmPassword: z.string(),
+  confirmNewPassword: z.string().min(1),
 });
 
 function PasswordForm({ onClose }: { onClose: () => void }) {
@@ -26,9 +27,9 @@ function PasswordForm({ onClose }: { onClose: () => void }) {
   const [failure, setFailure] = useState<unknown>(null);
   const form = useForm<PasswordValues>({
     mode: 'onChange',
-    defaultValues: { currentPassword: '', newPassword: '', confirmPassword: '' },
+    defaultValues: { currentPassword: '', newPassword: '', confirmNewPassword: '' },
     resolver: contractResolver<PasswordValues>(async () => passwordFormSchema, (values) =>
-      values.confirmPassword !== values.newPassword ? { field: 'confirmPassword', message: i18n.t('profile:password.mismatch') } : null,
+      values.confirmNewPassword !== values.newPassword ? { field: 'confirmNewPassword', message: i18n.t('profile:password.mismatch') } : null,
     ),
   });
   useRevalidateOnLanguageChange(form);
@@ -59,7 +60,7 @@ function PasswordForm({ onClose }: { onClose: () => void }) {
         ) : null}
         <PasswordField label={t('fields.currentPassword')} autoComplete="current-password" required data-autofocus {...form.register('currentPassword')} error={errors.currentPassword?.message} />
         <PasswordField label={t('fields.newPassword')} autoComplete="new-password" required {...form.register('newPassword')} error={errors.newPassword?.message} />
-        <PasswordField label={t('fields.confirmPassword')} autoComplete="new-password" required {...form.register('confirmPassword')} error={errors.confirmPassword?.message} />
+        <PasswordField label={t('fields.confirmPassword')} autoComplete="new-password" required {...form.register('confirmNewPassword')} error={errors.confirmNewPassword?.message} />
         <Group justify="flex-end">
           <Button variant="default" onClick={onClose}>
             {t('common:cancel')}
