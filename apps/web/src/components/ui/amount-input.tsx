@@ -2,17 +2,18 @@ import { NumberInput, type NumberInputProps } from '@mantine/core';
 import { useFormatters } from '../../lib/format.ts';
 
 /**
- * An amount in euro typed as the reader types it: "1.234,56", "12,5" or "1234" in Italian, "1,234.56"
- * in English. Only the language's decimal mark starts the decimals (Mantine also takes "." by default,
- * so an Italian "1.234,56" typed key by key became 1,23); the thousands mark is written for the reader.
+ * An amount in euro typed as people type it at a till: "12,50", "12.50" and "12,5" are all 12,50 €, in
+ * either language. Either mark starts the decimals (an Italian numeric keypad's decimal key often types
+ * "."), and the field shows no thousands grouping while typing: with "." as the Italian thousands mark,
+ * "12.50" became "1.250" without a word. A till operator does not type thousands marks; the summary and
+ * the read-only displays show the amount formatted. A pasted "1.234,56" (or "1,234.56") is still read
+ * right: Mantine's paste takes the last mark as the decimals and drops the others.
  * A minus sign stays in the field (never clamped to 0 on blur) so that the form says why it is refused.
  * So does a third decimal: "12,345" pasted stays "12,345" (Mantine's `decimalScale={2}` cut it to 12,34
  * without a word), and the form refuses it by name (`hasSubCentDigits`). Money typed is never changed.
  */
 export function AmountInput(props: Omit<NumberInputProps, 'decimalSeparator' | 'thousandSeparator' | 'allowedDecimalSeparators'>) {
   const format = useFormatters();
-  const isItalian = format.locale === 'it-IT';
-  const decimal = isItalian ? ',' : '.';
   return (
     <NumberInput
       clampBehavior="none"
@@ -20,12 +21,15 @@ export function AmountInput(props: Omit<NumberInputProps, 'decimalSeparator' | '
       leftSection="€"
       inputMode="decimal"
       {...props}
-      decimalSeparator={decimal}
-      allowedDecimalSeparators={[decimal]}
-      thousandSeparator={isItalian ? '.' : ','}
+      decimalSeparator={format.locale === 'it-IT' ? ',' : '.'}
+      allowedDecimalSeparators={AMOUNT_DECIMAL_MARKS}
+      thousandSeparator={false}
     />
   );
 }
+
+/** Both marks start the decimals of a number typed in a form, whatever the language (see `AmountInput`). */
+export const AMOUNT_DECIMAL_MARKS = ['.', ','];
 
 /** True when the field's value has digits below the cent ("12,345"): the value is the input's own (a number, or its text with "." as the decimal mark). */
 export function hasSubCentDigits(value: number | string | null | undefined): boolean {

@@ -32,23 +32,55 @@ function renderPurchase(language: 'it' | 'en' = 'it') {
   return bodies;
 }
 
-describe('the amount of a purchase, typed as an Italian types it', { timeout: 30_000 }, () => {
-  for (const [typed, cents, shown] of [
-    ['1.234,56', 123_456, '1.234,56 €'],
-    ['12,5', 1250, '12,50 €'],
-    ['1234', 123_400, '1.234,00 €'],
+describe('the amount of a purchase, typed as people type it at a till', { timeout: 30_000 }, () => {
+  // Either mark starts the decimals, in either language (an Italian keypad's decimal key types "."), and
+  // no thousands mark is read while typing: "12.50" became "1.250" and 1.250,00 € in Italian.
+  for (const [language, typed, cents, shown] of [
+    ['it', '12.50', 1250, '12,50 €'],
+    ['it', '12,50', 1250, '12,50 €'],
+    ['it', '12,5', 1250, '12,50 €'],
+    ['it', '12.5', 1250, '12,50 €'],
+    ['it', '1234', 123_400, '1.234,00 €'],
+    ['en', '12,50', 1250, '€12.50'],
+    ['en', '12.50', 1250, '€12.50'],
+    ['en', '1234.5', 123_450, '€1,234.50'],
   ] as const) {
-    it(`reads "${typed}" as ${shown}`, async () => {
+    it(`reads "${typed}" as ${shown} (${language})`, async () => {
       document.cookie = 'XSRF-TOKEN=t; path=/';
       const user = userEvent.setup();
-      const bodies = renderPurchase();
-      const dialog = await screen.findByRole('dialog', { name: 'Registra acquisto' });
-      await user.type(within(dialog).getByRole('textbox', { name: /Importo/ }), typed);
-      await user.click(within(dialog).getByRole('button', { name: 'Continua' }));
+      const bodies = renderPurchase(language);
+      const [title, next, confirm] = language === 'it' ? ['Registra acquisto', 'Continua', 'Conferma'] : ['Register purchase', 'Continue', 'Confirm'];
+      const dialog = await screen.findByRole('dialog', { name: title });
+      const field = within(dialog).getByRole('textbox', { name: /Importo|Amount/ });
+      await user.type(field, typed);
+      // The field shows what was typed, with the language's decimal mark and no grouping.
+      expect(field).toHaveValue(language === 'it' ? typed.replace('.', ',') : typed.replace(',', '.'));
+      await user.click(within(dialog).getByRole('button', { name: next }));
       expect(await within(dialog).findByText(shown)).toBeInTheDocument();
-      await user.click(within(dialog).getByRole('button', { name: 'Conferma' }));
+      await user.click(within(dialog).getByRole('button', { name: confirm }));
       await waitFor(() => expect(bodies).toHaveLength(1));
       expect(bodies[0]).toMatchObject({ kind: 'purchase', amountCents: cents });
+    });
+  }
+
+  // A figure copied from elsewhere may carry thousands marks: the last mark is the decimals.
+  for (const [language, pasted, shown] of [
+    ['it', '1.234,56', '1.234,56 €'],
+    ['en', '1,234.56', '€1,234.56'],
+  ] as const) {
+    it(`reads a pasted "${pasted}" as ${shown} (${language})`, async () => {
+      document.cookie = 'XSRF-TOKEN=t; path=/';
+      const user = userEvent.setup();
+      const bodies = renderPurchase(language);
+      const [title, next, confirm] = language === 'it' ? ['Registra acquisto', 'Continua', 'Conferma'] : ['Register purchase', 'Continue', 'Confirm'];
+      const dialog = await screen.findByRole('dialog', { name: title });
+      await user.click(within(dialog).getByRole('textbox', { name: /Importo|Amount/ }));
+      await user.paste(pasted);
+      await user.click(within(dialog).getByRole('button', { name: next }));
+      expect(await within(dialog).findByText(shown)).toBeInTheDocument();
+      await user.click(within(dialog).getByRole('button', { name: confirm }));
+      await waitFor(() => expect(bodies).toHaveLength(1));
+      expect(bodies[0]).toMatchObject({ kind: 'purchase', amountCents: 123_456 });
     });
   }
 
@@ -56,7 +88,8 @@ describe('the amount of a purchase, typed as an Italian types it', { timeout: 30
   // until the field is left; Enter moves on without leaving it. Read as Italian text, that was 2.450,00 €.
   for (const [typed, cents, shown] of [
     ['24,50', 2450, '24,50 €'],
-    ['1.234,10', 123_410, '1.234,10 €'],
+    ['24.50', 2450, '24,50 €'],
+    ['1234,10', 123_410, '1.234,10 €'],
   ] as const) {
     it(`reads "${typed}" as ${shown} when Enter moves on from the field`, async () => {
       document.cookie = 'XSRF-TOKEN=t; path=/';

@@ -17,6 +17,7 @@ import { flushSync } from 'react-dom';
 import { Controller, useFieldArray, useForm, type FieldPath } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
+import { AMOUNT_DECIMAL_MARKS } from '../../../components/ui/amount-input.tsx';
 import { FailureAlert } from '../../../components/ui/failure-alert.tsx';
 import { FocusFirstField } from '../../../components/ui/focus-first-field.tsx';
 import { isBlockingFailure, StaleDataNotice } from '../../../components/ui/stale-data-notice.tsx';
@@ -142,9 +143,10 @@ function NumberField({ form, name, label, description, decimal }: { form: Return
           allowDecimal={decimal ?? false}
           decimalScale={decimal ? 2 : 0}
           decimalSeparator={isItalian ? ',' : '.'}
-          // Only the language's decimal mark starts decimals: an Italian "1.234" is a thousand.
-          allowedDecimalSeparators={[isItalian ? ',' : '.']}
-          thousandSeparator={isItalian ? '.' : ','}
+          // As the amount field (AmountInput): either mark starts the decimals and no thousands mark is
+          // read while typing, so "1.5" is 1,5 and never 15. A whole number takes no mark at all.
+          allowedDecimalSeparators={decimal ? AMOUNT_DECIMAL_MARKS : []}
+          thousandSeparator={false}
           error={fieldState.error?.message}
         />
       )}

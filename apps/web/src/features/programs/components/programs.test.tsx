@@ -79,6 +79,34 @@ describe('Programmi fedeltà', { timeout: 30_000 }, () => {
     expect(screen.queryByRole('dialog', { name: 'Modifica programma' })).toBeNull();
   });
 
+  it('reads "1.5" and "12.50" as 1,5 and 12,50 €, either mark being the decimals, never 15 and 1.250 €', async () => {
+    document.cookie = 'XSRF-TOKEN=t; path=/';
+    const user = userEvent.setup();
+    let body: Record<string, unknown> | null = null;
+    server.use(
+      http.get('/api/admin/programs', () => HttpResponse.json({ items: [], total: 0, page: 1, pageSize: 25 })),
+      http.post('/api/admin/programs', async ({ request }) => {
+        body = (await request.json()) as Record<string, unknown>;
+        return HttpResponse.json({ error: { code: 'validation', message: 'x', requestId: 'r' } }, { status: 400 });
+      }),
+    );
+    renderWithProviders(<ProgramsPage merchantOptions={[{ value: MERCHANT, label: 'Bar Centrale' }]} renderCustomerPicker={() => null} />, { route: '/programs?program=new', user: admin });
+    const drawer = await screen.findByRole('dialog', { name: 'Nuovo programma' });
+    await user.type(within(drawer).getByRole('textbox', { name: /^Nome/ }), 'Circuito Centro');
+    await user.click(within(drawer).getByLabelText(/Esercenti del circuito/, { selector: 'input' }));
+    await user.click(await screen.findByRole('option', { name: 'Bar Centrale', hidden: true }));
+    const rate = within(drawer).getByRole('textbox', { name: /^Punti per euro/ });
+    await user.clear(rate);
+    await user.type(rate, '1.5');
+    expect(rate).toHaveValue('1,5');
+    const minSpend = within(drawer).getByRole('textbox', { name: /^Spesa minima/ });
+    await user.type(minSpend, '12.50');
+    expect(minSpend).toHaveValue('12,50');
+    await user.click(within(drawer).getByRole('button', { name: 'Crea programma' }));
+    await waitFor(() => expect(body).not.toBeNull());
+    expect(body).toMatchObject({ pointsPerEuro: 1.5, minSpendCents: 1250 });
+  });
+
   it('keeps a negative number as typed and names the field, rather than turning it into 0', async () => {
     const user = userEvent.setup();
     server.use(http.get('/api/admin/programs', () => HttpResponse.json({ items: [], total: 0, page: 1, pageSize: 25 })));

@@ -95,8 +95,8 @@ function GenerateVouchers({ reward }: { reward: Reward }) {
           allowDecimal={false}
           allowNegative={false}
           clampBehavior="none"
-          decimalSeparator={i18n.language === 'en' ? '.' : ','}
-          thousandSeparator={i18n.language === 'en' ? ',' : '.'}
+          // A count takes no mark: with "." as the Italian thousands mark, "12.5" was read as 125.
+          allowedDecimalSeparators={[]}
           error={fieldError}
           w={200}
         />
