@@ -95,3 +95,46 @@ describe('the merchant of a purchase', { timeout: 30_000 }, () => {
     expect(within(dialog).getByRole('button', { name: 'Conferma' })).toBeInTheDocument();
   });
 });
+
+describe('the summary step, from the keyboard', { timeout: 30_000 }, () => {
+  for (const [kind, title, label, typed, sent] of [
+    ['purchase', 'Registra acquisto', /Importo/, '12,50', { amountCents: 1250 }],
+    ['redeem', 'Riscatta punti', /^Punti/, '100', { points: 100 }],
+    ['adjust', 'Rettifica punti', /^Punti/, '-10', { points: -10 }],
+  ] as const) {
+    it(`puts the focus on "Conferma", so a second Enter confirms (${kind}); "Indietro" puts it back on the form`, async () => {
+      document.cookie = 'XSRF-TOKEN=t; path=/';
+      const user = userEvent.setup();
+      const bodies: unknown[] = [];
+      server.use(
+        http.get(`/api/admin/customers/${CUSTOMER_ID}/memberships`, () => HttpResponse.json({ items: [membership({ balance: 500 })] })),
+        http.post('/api/admin/ledger', async ({ request }) => {
+          bodies.push(await request.json());
+          return HttpResponse.json({ error: { code: 'unavailable', message: 'down', requestId: 'r' } }, { status: 503 });
+        }),
+      );
+      renderWithProviders(
+        <LedgerEntryDialog kind={kind} onClose={() => undefined} customer={customer} renderCustomerPicker={() => null} programs={[program()]} merchantOptions={merchantOptions} />,
+        { route: '/', user: admin },
+      );
+      const dialog = await screen.findByRole('dialog', { name: title });
+      const field = within(dialog).getByRole('textbox', { name: label });
+      await waitFor(() => expect(field).toHaveFocus());
+      await user.keyboard(typed);
+      if (kind === 'adjust') await user.type(within(dialog).getByRole('textbox', { name: /^Motivo/ }), 'Errore di cassa');
+      await user.click(field);
+      await user.keyboard('{Enter}');
+      const confirm = await within(dialog).findByRole('button', { name: 'Conferma' });
+      await waitFor(() => expect(confirm).toHaveFocus());
+      // Back to the form: the focus is on its first field again, not lost on the page.
+      await user.click(within(dialog).getByRole('button', { name: 'Indietro' }));
+      await waitFor(() => expect(within(dialog).getByRole('textbox', { name: label })).toHaveFocus());
+      await user.keyboard('{Enter}');
+      await waitFor(() => expect(within(dialog).getByRole('button', { name: 'Conferma' })).toHaveFocus());
+      expect(bodies).toEqual([]);
+      await user.keyboard('{Enter}');
+      await waitFor(() => expect(bodies).toHaveLength(1));
+      expect(bodies[0]).toMatchObject({ kind, ...sent });
+    });
+  }
+});

@@ -1,7 +1,7 @@
 import { Alert, Button, Group, Modal, NumberInput, Select, Stack, Text, Textarea } from '@mantine/core';
 import { LEDGER_BOUNDS, createLedgerEntrySchema, type CreateLedgerEntry } from '@sf/contract/ledger';
 import type { Program } from '@sf/contract/programs';
-import { useRef, useState, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
@@ -112,6 +112,21 @@ function EntryForm({ kind, onClose, customer: presetCustomer, renderCustomerPick
   // given, else the program when there is a choice, else the amount (a purchase) or the points/stamps.
   const firstField = !presetCustomer ? 'customer' : !form.getValues('programId') ? 'program' : kind === 'purchase' ? 'amount' : 'value';
 
+  // Each step puts the focus where the eyes are: the summary on "Conferma", so that a second, deliberate
+  // Enter confirms (the step that showed it unmounted the focused field, leaving the focus on the page's
+  // body, where Enter did nothing); back on the form, on its first wrong field, else its first field.
+  const confirmButton = useRef<HTMLButtonElement>(null);
+  const formElement = useRef<HTMLFormElement>(null);
+  const hasShownSummary = useRef(false);
+  useEffect(() => {
+    if (step === 'confirm') {
+      hasShownSummary.current = true;
+      confirmButton.current?.focus();
+    } else if (hasShownSummary.current) {
+      formElement.current?.querySelector<HTMLElement>('[aria-invalid="true"], [data-autofocus]')?.focus();
+    }
+  }, [step]);
+
   const goToConfirm = form.handleSubmit(() => {
     key.current = newIdempotencyKey();
     setFailure(null);
@@ -192,7 +207,7 @@ function EntryForm({ kind, onClose, customer: presetCustomer, renderCustomerPick
           <Button variant="default" onClick={() => setStep('form')} disabled={create.isPending}>
             {t('dialog.back')}
           </Button>
-          <Button loading={create.isPending} onClick={() => void confirm()}>
+          <Button ref={confirmButton} loading={create.isPending} onClick={() => void confirm()}>
             {t('dialog.confirm')}
           </Button>
         </Group>
@@ -201,7 +216,7 @@ function EntryForm({ kind, onClose, customer: presetCustomer, renderCustomerPick
   }
 
   return (
-    <form onSubmit={(event) => void goToConfirm(event)} noValidate>
+    <form ref={formElement} onSubmit={(event) => void goToConfirm(event)} noValidate>
       <Stack gap="md">
         {presetCustomer ? (
           <Text>
