@@ -1,4 +1,5 @@
 import { createTheme, darken, localStorageColorSchemeManager, type CSSVariablesResolver } from '@mantine/core';
+import { flushSync } from 'react-dom';
 
 export const theme = createTheme({
   primaryColor: 'indigo',
@@ -15,7 +16,21 @@ export const theme = createTheme({
     // A plain object, not `Select.extend`: the sign-in page's chunk carries this theme and has no Select.
     // A searchable Select shows its chosen label ("Tutte le province") as its search: focused, the label is
     // selected, so typing "MI" searches for MI instead of landing inside the label ("Tutte le prMIovince").
-    Select: { defaultProps: { comboboxProps: { keepMounted: false }, onFocus: (event: { currentTarget: HTMLInputElement }) => event.currentTarget.select() } },
+    // The keyboard, then. A closed Select has no options in the page, so the ArrowDown that opened it found
+    // none to highlight and the Enter after it picked nothing ("Programma è obbligatorio"): the opening is
+    // drawn at once (`onDropdownOpen` runs inside Mantine's key handler, between opening and highlighting),
+    // so ArrowDown opens on the chosen option, or the first, and Enter picks it.
+    // A field that takes the focus does not open its list (Mantine opens a searchable one): open, even
+    // empty or unseen, the list kept the first Esc for itself, and a dialog opening on that field needed
+    // two to close. Typing, a click, ArrowDown or Space open it.
+    Select: {
+      defaultProps: {
+        comboboxProps: { keepMounted: false },
+        openOnFocus: false,
+        onDropdownOpen: () => flushSync(() => undefined),
+        onFocus: (event: { currentTarget: HTMLInputElement }) => event.currentTarget.select(),
+      },
+    },
     // A badge in a narrow table column was cut to "ATTI…", "ACCRE…" at 1366 px: a badge is never
     // narrower than its word.
     Badge: { styles: { root: { minWidth: 'max-content' } } },

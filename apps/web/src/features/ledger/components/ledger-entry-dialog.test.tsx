@@ -138,3 +138,25 @@ describe('the summary step, from the keyboard', { timeout: 30_000 }, () => {
     });
   }
 });
+
+describe('Programma, from the keyboard', { timeout: 30_000 }, () => {
+  it('opens with ArrowDown on the first program, or on the chosen one, and Enter picks it', async () => {
+    const user = userEvent.setup();
+    server.use(http.get(`/api/admin/customers/${CUSTOMER_ID}/memberships`, () => HttpResponse.json({ items: [membership()] })));
+    renderPurchase();
+    const dialog = await screen.findByRole('dialog', { name: 'Registra acquisto' });
+    const field = within(dialog).getByRole('combobox', { name: /^Programma/ });
+    await waitFor(() => expect(field).toHaveFocus());
+    await user.keyboard('{ArrowDown}');
+    const options = await screen.findAllByRole('option', { hidden: true });
+    expect(options[0]).toHaveAttribute('data-combobox-selected');
+    await user.keyboard('{Enter}');
+    expect(field).toHaveValue(program().name);
+    // Opened again, the chosen program is the one highlighted; ArrowDown moves on from it.
+    await user.keyboard('{ArrowDown}');
+    expect(await screen.findByRole('option', { name: program().name, hidden: true })).toHaveAttribute('data-combobox-selected');
+    await user.keyboard('{ArrowDown}{Enter}');
+    expect(field).toHaveValue('Circuito Centro Storico');
+    expect(within(dialog).queryByText('Programma è obbligatorio')).toBeNull();
+  });
+});

@@ -85,3 +85,36 @@ describe('Riscatta un premio', { timeout: 30_000 }, () => {
     expect(calls.map((call) => call.key)).toEqual([calls[0]!.key, calls[0]!.key, calls[0]!.key]);
   });
 });
+
+describe('Riscatta un premio, from the keyboard', { timeout: 30_000 }, () => {
+  it('closes at the first Esc, the focus being in Premio', async () => {
+    const closes: string[] = [];
+    renderRedeemDialog({ rewards: [gelato], membership: { programId: PROGRAM_ID, balance: 250, stamps: 0 }, answers: [], onClose: () => closes.push('closed') });
+    const user = userEvent.setup();
+    const dialog = await screen.findByRole('dialog', { name: 'Riscatta un premio' });
+    const field = within(dialog).getByRole('combobox', { name: /Premio/ });
+    await waitFor(() => expect(field).toHaveFocus());
+    // The list is not opened by the focus alone, so it keeps no Esc for itself.
+    expect(field).toHaveAttribute('aria-expanded', 'false');
+    await user.keyboard('{Escape}');
+    expect(closes).toEqual(['closed']);
+  });
+
+  it('picks a reward with ArrowDown and Enter, redeems it with Enter, and leaves the focus on "Fatto"', async () => {
+    document.cookie = 'XSRF-TOKEN=t; path=/';
+    const user = userEvent.setup();
+    const calls = renderDialog([() => HttpResponse.json(redeemed, { status: 201 })]);
+    const dialog = await screen.findByRole('dialog', { name: 'Riscatta un premio' });
+    const field = within(dialog).getByRole('combobox', { name: /Premio/ });
+    await waitFor(() => expect(field).toHaveFocus());
+    await user.keyboard('{ArrowDown}');
+    expect(await screen.findByRole('option', { name: 'Gelato · Circuito Centro · 100 punti', hidden: true })).toHaveAttribute('data-combobox-selected');
+    await user.keyboard('{Enter}');
+    expect(field).toHaveValue('Gelato · Circuito Centro · 100 punti');
+    expect(await within(dialog).findByText('Saldo del cliente: 250 punti')).toBeInTheDocument();
+    await user.keyboard('{Enter}');
+    expect(await within(dialog).findByTestId('voucher-code')).toHaveTextContent('GELA7K2M');
+    expect(calls).toHaveLength(1);
+    await waitFor(() => expect(within(dialog).getByRole('button', { name: 'Fatto' })).toHaveFocus());
+  });
+});

@@ -20,6 +20,8 @@ type Props = {
   renderCustomerPicker: (props: { value: RedeemCustomer | null; onChange: (customer: RedeemCustomer | null) => void; error: string | undefined }) => ReactNode;
 };
 
+const focusOnMount = (node: HTMLButtonElement | null) => node?.focus();
+
 /** A fresh Idempotency-Key per confirmation, reused if that confirmation is retried. */
 const newKey = () => `web-redeem-${crypto.randomUUID()}`;
 
@@ -59,7 +61,10 @@ function RedeemForm({ onClose, customer: preset, renderCustomerPicker }: Omit<Pr
           {done.voucher.validUntil ? <Text size="sm">{t('redeem.validUntil', { date: format.day(done.voucher.validUntil) })}</Text> : null}
         </Alert>
         <Group justify="flex-end">
-          <Button onClick={onClose}>{t('redeem.close')}</Button>
+          {/* The form that had the focus is gone: it moves here, so Enter closes once the code is handed over. */}
+          <Button ref={focusOnMount} onClick={onClose}>
+            {t('redeem.close')}
+          </Button>
         </Group>
       </Stack>
     );

@@ -43,10 +43,12 @@ export function renderRedeemDialog({
   rewards,
   membership,
   answers,
+  onClose = () => undefined,
 }: {
   rewards: Reward[];
   membership: { programId: string; balance: number; stamps: number };
   answers: (() => Response)[];
+  onClose?: () => void;
 }): RedemptionCall[] {
   const calls: RedemptionCall[] = [];
   server.use(
@@ -58,7 +60,7 @@ export function renderRedeemDialog({
     }),
   );
   renderWithProviders(
-    <RedeemRewardDialog isOpen onClose={() => undefined} customer={{ id: CUSTOMER_ID, label: 'Giulia Bianchi' }} renderCustomerPicker={() => null} />,
+    <RedeemRewardDialog isOpen onClose={onClose} customer={{ id: CUSTOMER_ID, label: 'Giulia Bianchi' }} renderCustomerPicker={() => null} />,
     { route: '/', user: { role: 'admin' } },
   );
   return calls;
