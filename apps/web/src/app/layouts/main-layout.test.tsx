@@ -148,3 +148,54 @@ describe('main layout', () => {
     expect(revoked).toEqual({ refreshToken: 'refresh-1' });
   });
 });
+
+describe('the focus after moving to another page', () => {
+  beforeEach(() => {
+    server.use(http.get('/api/admin/staff', () => HttpResponse.json({ items: [], total: 0, page: 1, pageSize: 1 })));
+  });
+
+  const pages = [
+    {
+      element: <MainLayout />,
+      children: [
+        { path: '/dashboard', handle: screenHandle('dashboard'), element: <h1>Dashboard</h1> },
+        {
+          path: '/customers',
+          handle: screenHandle('customers'),
+          element: (
+            <>
+              <h1>Clienti</h1>
+              <input aria-label="Cerca" />
+              <a href="/customers?customer=new" onClick={(event) => event.preventDefault()}>
+                x
+              </a>
+            </>
+          ),
+        },
+        { path: '/customers/:id', handle: screenHandle('customers'), element: <h1>Anna Rossi</h1> },
+      ],
+    },
+  ];
+
+  it("goes to the new page's heading, so the next Tab reaches its first control; not on the first load, nor when only the query changes", async () => {
+    const user = userEvent.setup();
+    const { router } = renderRoutes(pages, { route: '/dashboard', user: { role: 'admin' } });
+    const nav = await screen.findByRole('navigation', { name: 'Menu principale' });
+    // The first load leaves the focus where the browser puts it.
+    expect(screen.getByRole('heading', { name: 'Dashboard' })).not.toHaveFocus();
+    within(nav).getByRole('link', { name: 'Clienti' }).focus();
+    await user.keyboard('{Enter}');
+    const heading = await screen.findByRole('heading', { name: 'Clienti' });
+    await waitFor(() => expect(heading).toHaveFocus());
+    // Reachable by script, not a Tab stop of its own.
+    expect(heading).toHaveAttribute('tabindex', '-1');
+    await user.tab();
+    expect(screen.getByRole('textbox', { name: 'Cerca' })).toHaveFocus();
+    // A drawer's address (the same page, another query) leaves the focus to the drawer.
+    await router.navigate('/customers?customer=new');
+    expect(screen.getByRole('textbox', { name: 'Cerca' })).toHaveFocus();
+    // A record opened from the list: its heading, not the page's body.
+    await router.navigate('/customers/c1');
+    await waitFor(() => expect(screen.getByRole('heading', { name: 'Anna Rossi' })).toHaveFocus());
+  });
+});

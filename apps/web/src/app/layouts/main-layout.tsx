@@ -2,7 +2,7 @@ import '../full-styles.ts';
 import { Anchor, AppShell, Burger, Button, em, Group, Loader, Menu, NavLink, Text } from '@mantine/core';
 import { IconBolt, IconChevronDown } from '@tabler/icons-react';
 import { useDisclosure, useMediaQuery } from '@mantine/hooks';
-import { lazy, Suspense, useState } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Outlet, useLocation, useMatches, useNavigate, useNavigation } from 'react-router';
 import { APP_VERSION } from '@sf/contract/app-info';
@@ -94,6 +94,29 @@ function Navigation({ onNavigate }: { onNavigate: () => void }) {
   );
 }
 
+/**
+ * After a move to another page the focus goes to that page's heading (or, while it has none, to the main
+ * landmark), so the next Tab reaches the page's first control: it stayed on the menu's link (nineteen Tabs
+ * to Clienti's search) or, the list row that was followed being gone, on the page's body. Not on the first
+ * load, not when only the address's query changes (a drawer or a dialog opening, which focus their own
+ * first field; a list's filters), and never out of a dialog. An effect and a ref: nothing drawn again.
+ */
+function FocusOnNewPage() {
+  const { pathname } = useLocation();
+  const shownPath = useRef(pathname);
+  useEffect(() => {
+    if (shownPath.current === pathname) return;
+    shownPath.current = pathname;
+    if (document.activeElement?.closest('[role="dialog"]')) return;
+    const main = document.getElementById('main-content');
+    const heading = main?.querySelector('h1');
+    // Focusable by script only, never a Tab stop; no ring is drawn on it (main-layout.module.css).
+    if (heading && !heading.hasAttribute('tabindex')) heading.tabIndex = -1;
+    (heading ?? main)?.focus({ preventScroll: true });
+  }, [pathname]);
+  return null;
+}
+
 export function Component() {
   return (
     <AppDataProviders>
@@ -171,6 +194,7 @@ function MainLayout() {
         <AppShell.Main id="main-content" tabIndex={-1} className={classes.main}>
           <Outlet />
         </AppShell.Main>
+        <FocusOnNewPage />
         <Suspense fallback={null}>
           {hasProfileDialog ? <ProfileDialog isOpen={dialog === 'profile'} onClose={() => setDialog(null)} /> : null}
           {hasPasswordDialog ? <PasswordDialog isOpen={dialog === 'password'} onClose={() => setDialog(null)} /> : null}
