@@ -1,5 +1,5 @@
 import { createTheme, darken, localStorageColorSchemeManager, type CSSVariablesResolver } from '@mantine/core';
-import { flushSync } from 'react-dom';
+import { drawSelectOpening } from '../lib/select-opening.ts';
 
 export const theme = createTheme({
   primaryColor: 'indigo',
@@ -18,8 +18,8 @@ export const theme = createTheme({
     // selected, so typing "MI" searches for MI instead of landing inside the label ("Tutte le prMIovince").
     // The keyboard, then. A closed Select has no options in the page, so the ArrowDown that opened it found
     // none to highlight and the Enter after it picked nothing ("Programma è obbligatorio"): the opening is
-    // drawn at once (`onDropdownOpen` runs inside Mantine's key handler, between opening and highlighting),
-    // so ArrowDown opens on the chosen option, or the first, and Enter picks it.
+    // drawn at once (`drawSelectOpening`), so ArrowDown opens on the chosen option, or the first, and Enter
+    // picks it.
     // A field that takes the focus does not open its list (Mantine opens a searchable one): open, even
     // empty or unseen, the list kept the first Esc for itself, and a dialog opening on that field needed
     // two to close. Typing, a click, ArrowDown or Space open it.
@@ -27,7 +27,7 @@ export const theme = createTheme({
       defaultProps: {
         comboboxProps: { keepMounted: false },
         openOnFocus: false,
-        onDropdownOpen: () => flushSync(() => undefined),
+        onDropdownOpen: drawSelectOpening,
         onFocus: (event: { currentTarget: HTMLInputElement }) => event.currentTarget.select(),
       },
     },

@@ -1,6 +1,7 @@
 import { Group, SegmentedControl, Select } from '@mantine/core';
 import { DateField } from '../../../components/ui/date-fields.tsx';
 import { useState } from 'react';
+import { drawSelectOpening } from '../../../lib/select-opening.ts';
 import { useTranslation } from 'react-i18next';
 import { PERIOD_PRESETS, presetRange, type DashboardFilters, type PeriodChoice } from '../lib/period.ts';
 
@@ -47,6 +48,11 @@ function CustomPeriod({ filters, onChange }: Pick<Props, 'filters' | 'onChange'>
 export function DashboardFilterBar({ filters, onChange, programOptions, merchantOptions, onOptionsWanted, today }: Props) {
   const { t } = useTranslation('dashboard');
   const choices: PeriodChoice[] = [...PERIOD_PRESETS, 'custom'];
+  // Their own onDropdownOpen replaces the theme's: it still draws the opening at once, for ArrowDown.
+  const openAndAsk = () => {
+    onOptionsWanted?.();
+    drawSelectOpening();
+  };
   return (
     <Group align="flex-end" gap="sm" wrap="wrap" role="group" aria-label={t('filters.label')}>
       <SegmentedControl
@@ -66,7 +72,7 @@ export function DashboardFilterBar({ filters, onChange, programOptions, merchant
         onChange={(value) => onChange({ ...filters, programId: value && value !== 'all' ? value : undefined })}
         allowDeselect={false}
         onFocus={onOptionsWanted}
-        onDropdownOpen={onOptionsWanted}
+        onDropdownOpen={openAndAsk}
         w={220}
       />
       <Select
@@ -76,9 +82,8 @@ export function DashboardFilterBar({ filters, onChange, programOptions, merchant
         onChange={(value) => onChange({ ...filters, merchantId: value && value !== 'all' ? value : undefined })}
         allowDeselect={false}
         searchable
-        // Focus opens a searchable Select's dropdown: onDropdownOpen asks for the options (its onFocus is the
-        // theme's, which selects the label for typing over it).
-        onDropdownOpen={onOptionsWanted}
+        // Opening asks for the options (its onFocus is the theme's, which selects the label for typing over it).
+        onDropdownOpen={openAndAsk}
         w={220}
       />
     </Group>

@@ -70,6 +70,27 @@ describe('DashboardPage', () => {
     await vi.waitFor(() => expect(asked.at(-1)).toBe('?from=2026-01-01&to=2026-01-05'));
   });
 
+  it('picks a program with ArrowDown and Enter, as every Select does', async () => {
+    const user = userEvent.setup();
+    const asked: string[] = [];
+    server.use(
+      http.get('/api/admin/dashboard', ({ request }) => {
+        asked.push(new URL(request.url).search);
+        return HttpResponse.json(answer);
+      }),
+    );
+    const program = '00000000-0000-4000-8000-0000000000aa';
+    renderWithProviders(<DashboardPage programOptions={[{ value: program, label: 'Circuito' }]} />, { route: '/dashboard?from=2026-01-01&to=2026-01-31', user: admin });
+    await screen.findByTestId('period-figures');
+    const field = screen.getByRole('combobox', { name: 'Programma' });
+    field.focus();
+    // Opened on the chosen option ("Tutti i programmi"); ArrowDown moves on to the program.
+    await user.keyboard('{ArrowDown}');
+    expect(await screen.findByRole('option', { name: 'Tutti i programmi', hidden: true })).toHaveAttribute('data-combobox-selected');
+    await user.keyboard('{ArrowDown}{Enter}');
+    await vi.waitFor(() => expect(new URLSearchParams(asked.at(-1)).get('programId')).toBe(program));
+  });
+
   it('renders the figures of the API answer, formatted for the language', async () => {
     server.use(http.get('/api/admin/dashboard', () => HttpResponse.json(answer)));
     renderWithProviders(<DashboardPage />, { route: '/dashboard', user: admin });
