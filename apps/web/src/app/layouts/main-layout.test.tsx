@@ -4,6 +4,7 @@ import { http, HttpResponse } from 'msw';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { LANGUAGE_STORAGE_KEY, SESSION_STORAGE_KEY } from '@sf/contract/app-info';
 import { server } from '../../testing/msw-server.ts';
+import { useDrawerParam } from '../../hooks/use-drawer-param.ts';
 import { useRecordTitle } from '../../lib/document-title.ts';
 import { renderRoutes, testUser } from '../../testing/test-utils.tsx';
 import { screenHandle } from '../screens.ts';
@@ -149,6 +150,17 @@ describe('main layout', () => {
   });
 });
 
+function CustomersPage() {
+  // The page's drawer is addressed by `?customer=`, as the real Clienti's.
+  useDrawerParam('customer');
+  return (
+    <>
+      <h1>Clienti</h1>
+      <input aria-label="Cerca" />
+    </>
+  );
+}
+
 describe('the focus after moving to another page', () => {
   beforeEach(() => {
     server.use(http.get('/api/admin/staff', () => HttpResponse.json({ items: [], total: 0, page: 1, pageSize: 1 })));
@@ -159,19 +171,7 @@ describe('the focus after moving to another page', () => {
       element: <MainLayout />,
       children: [
         { path: '/dashboard', handle: screenHandle('dashboard'), element: <h1>Dashboard</h1> },
-        {
-          path: '/customers',
-          handle: screenHandle('customers'),
-          element: (
-            <>
-              <h1>Clienti</h1>
-              <input aria-label="Cerca" />
-              <a href="/customers?customer=new" onClick={(event) => event.preventDefault()}>
-                x
-              </a>
-            </>
-          ),
-        },
+        { path: '/customers', handle: screenHandle('customers'), element: <CustomersPage /> },
         { path: '/customers/:id', handle: screenHandle('customers'), element: <h1>Anna Rossi</h1> },
       ],
     },
@@ -191,11 +191,17 @@ describe('the focus after moving to another page', () => {
     expect(heading).toHaveAttribute('tabindex', '-1');
     await user.tab();
     expect(screen.getByRole('textbox', { name: 'Cerca' })).toHaveFocus();
-    // A drawer's address (the same page, another query) leaves the focus to the drawer.
+    // Another query on the same page (a filter, a drawer) leaves the focus where it is.
     await router.navigate('/customers?customer=new');
     expect(screen.getByRole('textbox', { name: 'Cerca' })).toHaveFocus();
     // A record opened from the list: its heading, not the page's body.
     await router.navigate('/customers/c1');
     await waitFor(() => expect(screen.getByRole('heading', { name: 'Anna Rossi' })).toHaveFocus());
+    // Another page opening on its drawer (Azioni → Nuovo cliente) leaves the focus to the drawer.
+    const actions = screen.getByRole('button', { name: 'Azioni' });
+    actions.focus();
+    await router.navigate('/customers?customer=new');
+    expect(await screen.findByRole('heading', { name: 'Clienti' })).toBeInTheDocument();
+    expect(actions).toHaveFocus();
   });
 });

@@ -10,6 +10,7 @@ import { useSignOut } from '../../features/auth/api/sign-out.ts';
 import { useScreenTitle } from '../../lib/document-title.ts';
 import { useCurrentUser } from '../../lib/session.ts';
 import { useMountedOnceOpened } from '../../hooks/use-mounted-once-opened.ts';
+import { opensDrawer } from '../../hooks/use-drawer-param.ts';
 import classes from './main-layout.module.css';
 import { AppDataProviders } from '../data-providers.tsx';
 import { visibleActions, visibleMenu, type MenuLink } from '../navigation.tsx';
@@ -98,22 +99,23 @@ function Navigation({ onNavigate }: { onNavigate: () => void }) {
  * After a move to another page the focus goes to that page's heading (or, while it has none, to the main
  * landmark), so the next Tab reaches the page's first control: it stayed on the menu's link (nineteen Tabs
  * to Clienti's search) or, the list row that was followed being gone, on the page's body. Not on the first
- * load, not when only the address's query changes (a drawer or a dialog opening, which focus their own
- * first field; a list's filters), and never out of a dialog. An effect and a ref: nothing drawn again.
+ * load, not when only the address's query changes (a list's filters), not when the new page opens on a
+ * drawer or dialog (`?customer=new` from Azioni: it focuses its own first field, and gives the focus back
+ * to Azioni on Esc), and never out of a dialog. An effect and a ref: nothing drawn again.
  */
 function FocusOnNewPage() {
-  const { pathname } = useLocation();
+  const { pathname, search } = useLocation();
   const shownPath = useRef(pathname);
   useEffect(() => {
     if (shownPath.current === pathname) return;
     shownPath.current = pathname;
-    if (document.activeElement?.closest('[role="dialog"]')) return;
+    if (opensDrawer(search) || document.activeElement?.closest('[role="dialog"]')) return;
     const main = document.getElementById('main-content');
     const heading = main?.querySelector('h1');
     // Focusable by script only, never a Tab stop; no ring is drawn on it (main-layout.module.css).
     if (heading && !heading.hasAttribute('tabindex')) heading.tabIndex = -1;
     (heading ?? main)?.focus({ preventScroll: true });
-  }, [pathname]);
+  }, [pathname, search]);
   return null;
 }
 

@@ -1,5 +1,6 @@
 import { useCallback } from 'react';
 import { useLocation, useNavigate, useSearchParams } from 'react-router';
+import { useDrawerAddress } from '../../../hooks/use-drawer-param.ts';
 
 export type EditorTarget = 'new' | number | null;
 
@@ -17,6 +18,7 @@ export function parseEditorTarget(raw: string | null): EditorTarget {
  * straight on a post, so "close" never leaves the app).
  */
 export function useEditorTarget() {
+  useDrawerAddress('post');
   const [searchParams, setSearchParams] = useSearchParams();
   const location = useLocation();
   const navigate = useNavigate();
