@@ -55,6 +55,22 @@ describe('the customer picker of the Azioni dialogs', { timeout: 30_000 }, () =>
     expect(submits).toEqual([`Bianchi Giulia · ${holder.cardNumber}`]);
   });
 
+  it('opens with ArrowDown on the chosen customer, as every Select does, and Enter keeps them', async () => {
+    const holder = customer();
+    server.use(http.get('/api/admin/customers', () => HttpResponse.json({ items: [holder], total: 1, page: 1, pageSize: 10 })));
+    const user = userEvent.setup();
+    renderWithProviders(<Picked submits={[]} />, { route: '/', user: { role: 'admin' } });
+    const field = await screen.findByRole('combobox', { name: 'Cliente' });
+    await user.type(field, 'bianchi');
+    await user.click(await screen.findByRole('option', { name: `Bianchi Giulia · ${holder.cardNumber}` }));
+    expect(await screen.findByText(`scelto: Bianchi Giulia · ${holder.cardNumber}`)).toBeInTheDocument();
+    await waitFor(() => expect(field).toHaveAttribute('aria-expanded', 'false'));
+    await user.keyboard('{ArrowDown}');
+    expect(await screen.findByRole('option', { name: `Bianchi Giulia · ${holder.cardNumber}`, hidden: true })).toHaveAttribute('data-combobox-selected');
+    await user.keyboard('{Enter}');
+    expect(screen.getByText(`scelto: Bianchi Giulia · ${holder.cardNumber}`)).toBeInTheDocument();
+  });
+
   it('lets the first Esc close the dialog it opens in, while it has nothing to show', async () => {
     const closes: string[] = [];
     function InDialog() {

@@ -3,6 +3,7 @@ import { useDebouncedValue } from '@mantine/hooks';
 import type { Customer } from '@sf/contract/customers-list';
 import { useEffect, useMemo, useState } from 'react';
 import { toApiQuery } from '../../../hooks/use-list-params.ts';
+import { drawSelectOpening } from '../../../lib/select-opening.ts';
 import { useCustomers } from '../api/get-customers.ts';
 import { cardHolderOf } from '../lib/card-holder.ts';
 
@@ -43,15 +44,19 @@ export function CustomerPicker({ label, placeholder, value, onChange, required, 
     return found;
   }, [isSearching, query.data, value]);
   const nothingFoundMessage = isSearching && query.data ? '—' : undefined;
-  // A searchable Select opens its dropdown on focus, empty until two letters are typed. Open but
-  // invisible, it still took the first Esc for itself: in a dialog that opens on this field, Esc then
-  // did nothing a person could see. Open only with something to show.
+  // Empty until two letters are typed, an open dropdown (a click, ArrowDown) was invisible and still took
+  // the first Esc for itself: in a dialog that opens on this field, Esc then did nothing a person could
+  // see. Open only with something to show. Its opening is drawn at once, as the theme does for every
+  // Select (this onDropdownOpen replaces the theme's), so ArrowDown lands on the chosen customer.
   const [isOpen, setIsOpen] = useState(false);
   const hasSomethingToShow = options.length > 0 || nothingFoundMessage !== undefined;
   return (
     <Select
       dropdownOpened={isOpen && hasSomethingToShow}
-      onDropdownOpen={() => setIsOpen(true)}
+      onDropdownOpen={() => {
+        setIsOpen(true);
+        drawSelectOpening();
+      }}
       onDropdownClose={() => setIsOpen(false)}
       label={label}
       placeholder={placeholder}
