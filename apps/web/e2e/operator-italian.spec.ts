@@ -238,11 +238,15 @@ test('at 1366 px in Italian: focus back after Esc, no list wider than the screen
   await page.getByRole('listbox').getByRole('option', { name: new RegExp(customer.cardNumber) }).first().click();
   await dialog.getByLabel(/^Programma/).click();
   await page.getByRole('listbox').getByRole('option', { name: 'Circuito Centro Storico' }).click();
-  // Typed as an Italian types it.
-  await dialog.getByRole('textbox', { name: /^Importo/ }).pressSequentially('1.234,56');
+  // Typed on a till's numeric keypad, whose decimal key writes ".": the decimals all the same, never 1.250 €.
+  const amount = dialog.getByRole('textbox', { name: /^Importo/ });
+  await amount.pressSequentially('12.50');
+  await expect(amount).toHaveValue('12,50');
   await dialog.getByRole('button', { name: 'Continua' }).click();
-  await expect(dialog.getByText('1.234,56 €')).toBeVisible();
-  await dialog.getByRole('button', { name: 'Conferma' }).click();
+  await expect(dialog.getByText('12,50 €')).toBeVisible();
+  // The summary holds the focus on "Conferma": a second, deliberate Enter confirms.
+  await expect(dialog.getByRole('button', { name: 'Conferma' })).toBeFocused();
+  await page.keyboard.press('Enter');
   await expect(dialog).toHaveCount(0);
   await expect.poll(async () => Number((await purchases.textContent())!.replace(/\D/g, ''))).toBe(before + 1);
 
