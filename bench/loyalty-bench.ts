@@ -139,6 +139,14 @@ try {
     { name: 'customers: deep page (page 2000)', url: '/api/admin/customers?sort=name&order=asc&page=2000', sql: 'select c.* from (select id from customers order by last_name_key, first_name_key, id limit 25 offset 49975) page join customers c using (id) order by c.last_name_key, c.first_name_key, c.id', params: [] },
     { name: 'customers: search by card number', url: `/api/admin/customers?q=${card}`, sql: 'select * from customers where card_number = $1 limit 25', params: [card] },
     { name: 'customers: search by surname prefix', url: '/api/admin/customers?q=Ro', sql: `select * from customers where last_name_key >= 'ro' and last_name_key < 'rp' and last_name_key like 'ro%' order by last_name_key, first_name_key, id limit 25`, params: [] },
+    // A name typed as the list shows it, surname first: each word on its own (late in the alphabet, where
+    // walking the name index to find 25 matches cost seconds).
+    {
+      name: 'customers: search by name (list order)',
+      url: `/api/admin/customers?q=${encodeURIComponent('Valentini Federica')}`,
+      sql: `select * from customers where search_text like '%valentini%' and search_text like '%federica%' order by last_name_key || '', first_name_key || '', id limit 25`,
+      params: [],
+    },
     { name: 'customers: search by e-mail', url: `/api/admin/customers?q=${encodeURIComponent(email)}`, sql: 'select * from customers where lower(email) = lower($1) limit 25', params: [email] },
     {
       name: 'customers: filter by program and tier',

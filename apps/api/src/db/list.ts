@@ -23,6 +23,25 @@ export function prefixPattern(text: string): string {
   return `${escapeLike(text)}%`;
 }
 
+/**
+ * The words of a search, lower-cased, each once: " Barbieri  Alessandro " → ["barbieri", "alessandro"].
+ * Lists show a person surname first ("Barbieri Alessandro") while the searched text reads first name
+ * first: a search matches when each word is found, in any order (`everyWord`).
+ */
+export function searchWords(text: string): string[] {
+  return [...new Set(text.toLowerCase().split(/\s+/).filter((word) => word !== ''))];
+}
+
+/**
+ * Each word of the search must match (AND of `matches(pattern)`, one `%word%` pattern per word);
+ * undefined for a blank search. On a trigram-indexed column every word's LIKE is a condition of the
+ * same bitmap index scan, so the AND costs about what one LIKE did.
+ */
+export function everyWord(text: string, matches: (pattern: string) => SQL): SQL | undefined {
+  const words = searchWords(text);
+  return words.length > 0 ? and(...words.map((word) => matches(containsPattern(word)))) : undefined;
+}
+
 /** Joins the conditions that are present; undefined when none is. */
 export function allOf(...conditions: (SQL | undefined | false | null)[]): SQL | undefined {
   const present = conditions.filter((condition): condition is SQL => Boolean(condition));

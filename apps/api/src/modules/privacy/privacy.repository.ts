@@ -2,7 +2,7 @@ import { and, eq, inArray, isNull, ne, or, sql, type SQL } from 'drizzle-orm';
 import type { Language } from '@sf/contract/app-info';
 import type { ListPrivacyRequestsQuery } from '@sf/contract/privacy';
 import type { Executor } from '../../db/client.ts';
-import { allOf, containsPattern, findPage, orderFor, type ListDefinition } from '../../db/list.ts';
+import { allOf, everyWord, findPage, orderFor, type ListDefinition } from '../../db/list.ts';
 import { csvCell, csvSelection, type CsvColumns } from '../../db/csv-export.ts';
 import { VALUE_LABELS } from '@sf/contract/value-labels';
 import { auditLog, users } from '../../db/schema.ts';
@@ -39,7 +39,8 @@ export type PrivacyFilter = Omit<ListPrivacyRequestsQuery, 'page' | 'pageSize' |
 
 export function privacyConditions(filter: PrivacyFilter): SQL | undefined {
   return allOf(
-    filter.q ? sql`${customers.searchText} like ${containsPattern(filter.q.toLowerCase())}` : undefined,
+    // The customers list's rule: each word, in any order ("Azzurri Giulia" as the list shows her).
+    filter.q ? everyWord(filter.q, (pattern) => sql`${customers.searchText} like ${pattern}`) : undefined,
     filter.kind !== undefined && eq(privacyRequests.kind, filter.kind),
     filter.status !== undefined && eq(privacyRequests.status, filter.status),
     filter.isPending === true && inArray(privacyRequests.status, ['open', 'in_progress']),

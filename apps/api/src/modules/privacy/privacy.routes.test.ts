@@ -536,6 +536,9 @@ describe('privacy requests API', () => {
     expect(item).toMatchObject({ daysLeft: 2, customerName: 'Giulia Azzurri', status: 'open' });
     const bad = await ctx.request({ method: 'GET', url: '/api/admin/privacy-requests?status=later', token });
     expect(bad.statusCode).toBe(400);
+    // The name as the customers list shows it, surname first: each word is found, in any order.
+    const byName = await ctx.request({ method: 'GET', url: `/api/admin/privacy-requests?q=${encodeURIComponent('Azzurri Giulia')}`, token });
+    expect(byName.json().items.map((row: { customerId: string }) => row.customerId)).toEqual([customer.id]);
     const csv = await ctx.request({ method: 'GET', url: '/api/admin/privacy-requests/export.csv?q=azzurri', token });
     expect(csv.statusCode).toBe(200);
     const records = parse(csv.body, { delimiter: ';', bom: true, columns: true }) as Record<string, string>[];

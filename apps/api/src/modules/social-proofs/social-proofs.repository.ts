@@ -1,7 +1,7 @@
 import { and, eq, gte, lt, sql, type SQL } from 'drizzle-orm';
 import type { ListSocialProofsQuery, SocialProof } from '@sf/contract/social-proofs';
 import type { Executor } from '../../db/client.ts';
-import { allOf, containsPattern, findPage, orderFor, type ListDefinition } from '../../db/list.ts';
+import { allOf, everyWord, findPage, orderFor, type ListDefinition } from '../../db/list.ts';
 import { csvCell, csvSelection, type CsvColumns } from '../../db/csv-export.ts';
 import type { Language } from '@sf/contract/app-info';
 import { VALUE_LABELS } from '@sf/contract/value-labels';
@@ -80,10 +80,14 @@ export type ProofFilter = Omit<ListSocialProofsQuery, 'page' | 'pageSize' | 'sor
 
 /** `from`/`to` are business days (inclusive), as instants from the caller. */
 export function proofConditions(filter: ProofFilter, period: { from?: Date | undefined; toExclusive?: Date | undefined }): SQL | undefined {
-  const like = filter.q ? containsPattern(filter.q) : undefined;
   return allOf(
-    like !== undefined &&
-      sql`(${customers.firstName} || ' ' || ${customers.lastName} ilike ${like} or ${customers.cardNumber} ilike ${like} or ${socialProofs.url} ilike ${like})`,
+    // Each word in name, card or link, in any order: staff type a name as the customers list shows it.
+    filter.q
+      ? everyWord(
+          filter.q,
+          (like) => sql`(${customers.firstName} || ' ' || ${customers.lastName} ilike ${like} or ${customers.cardNumber} ilike ${like} or ${socialProofs.url} ilike ${like})`,
+        )
+      : undefined,
     filter.status !== undefined && eq(socialProofs.status, filter.status),
     filter.kind !== undefined && eq(socialProofs.kind, filter.kind),
     filter.programId !== undefined && eq(socialProofs.programId, filter.programId),

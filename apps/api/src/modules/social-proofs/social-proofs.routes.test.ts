@@ -127,6 +127,11 @@ describe('the social proofs API (Approvazioni)', () => {
     expect((await api('GET', '/api/admin/social-proofs?from=2026-06-16')).json().total).toBe(0);
     expect((await api('GET', '/api/admin/social-proofs?from=2026-06-15&to=2026-06-15')).json().total).toBe(list.json().total);
     expect((await api('GET', '/api/admin/social-proofs?from=2026-06-16&to=2026-06-15')).statusCode).toBe(400);
+    // A name as the customers list shows it (surname first) finds the same proofs; every word must match.
+    const byName = (q: string) => api('GET', `/api/admin/social-proofs?pageSize=100&programId=${fx.pointsProgramId}&q=${encodeURIComponent(q)}`);
+    expect((await byName('Rossi Mario')).json().total).toBe(list.json().total);
+    expect((await byName('mario rossi')).json().total).toBe(list.json().total);
+    expect((await byName('Rossi Luigi')).json().total).toBe(0);
     const csv = await api('GET', '/api/admin/social-proofs/export.csv?status=rejected');
     expect(csv.body).toContain('Il post non menziona il locale');
     expect(csv.body.split('\r\n').filter(Boolean)).toHaveLength(3);
