@@ -1,5 +1,5 @@
 import { Button, Table } from '@mantine/core';
-import { screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { useQuery } from '@tanstack/react-query';
@@ -226,6 +226,50 @@ describe('DataTable first render', () => {
     expect(screen.getByRole('columnheader', { name: /Città di iscrizione/ })).toHaveStyle({ whiteSpace: 'nowrap' });
     expect(screen.getAllByText('una nota lunga')[0]!.closest('td')).not.toHaveStyle({ whiteSpace: 'nowrap' });
     expect(screen.getByRole('columnheader', { name: 'Nota' })).not.toHaveStyle({ whiteSpace: 'nowrap' });
+  });
+});
+
+describe('DataTable wider than its screen', () => {
+  /** jsdom lays nothing out: the scroll container reports a 900 px table in a 390 px phone. */
+  function phoneWidths() {
+    const isContainer = (element: Element) => element.classList.contains('mantine-TableScrollContainer-scrollContainer');
+    const scrollWidth = vi.spyOn(HTMLElement.prototype, 'scrollWidth', 'get').mockImplementation(function (this: HTMLElement) {
+      return isContainer(this) ? 900 : 0;
+    });
+    const clientWidth = vi.spyOn(HTMLElement.prototype, 'clientWidth', 'get').mockImplementation(function (this: HTMLElement) {
+      return isContainer(this) ? 390 : 0;
+    });
+    return () => {
+      scrollWidth.mockRestore();
+      clientWidth.mockRestore();
+    };
+  }
+
+  it('says the table scrolls and shades the edge where columns are out of sight, then the other edge once scrolled', async () => {
+    const restore = phoneWidths();
+    try {
+      renderShops(columns);
+      await screen.findByText('Caffè Roma');
+      expect(await screen.findByText('Scorri la tabella di lato per vedere tutte le colonne.')).toBeVisible();
+      const container = screen.getByRole('table').closest('.mantine-TableScrollContainer-scrollContainer') as HTMLElement;
+      const edges = container.parentElement!;
+      expect(edges).toHaveAttribute('data-more-end');
+      expect(edges).not.toHaveAttribute('data-more-start');
+
+      container.scrollLeft = 510;
+      fireEvent.scroll(container);
+      await waitFor(() => expect(edges).not.toHaveAttribute('data-more-end'));
+      expect(edges).toHaveAttribute('data-more-start');
+    } finally {
+      restore();
+    }
+  });
+
+  it('says nothing when the table fits', async () => {
+    renderShops(columns);
+    await screen.findByText('Caffè Roma');
+    expect(screen.queryByText('Scorri la tabella di lato per vedere tutte le colonne.')).not.toBeInTheDocument();
+    expect(screen.getByRole('table').closest('[data-more-end], [data-more-start]')).toBeNull();
   });
 });
 

@@ -117,7 +117,8 @@ export function ApprovalsPage({ programOptions, merchantOptions, customerHref }:
           </Anchor>
         ),
       },
-      { id: 'program', header: t('columns.program'), cell: (proof) => (proof.merchantName ? `${proof.programName} · ${proof.merchantName}` : proof.programName) },
+      // Names: the column keeps room for whole words (on a phone it was squeezed to one word a line).
+      { id: 'program', header: t('columns.program'), isName: true, cell: (proof) => (proof.merchantName ? `${proof.programName} · ${proof.merchantName}` : proof.programName) },
       { id: 'kind', header: t('columns.kind'), sortField: 'kind', firstOrder: 'asc', cell: (proof) => t(`kind.${proof.kind}`) },
       { id: 'evidence', header: t('columns.evidence'), cell: (proof) => <Evidence proof={proof} /> },
       {
