@@ -81,7 +81,7 @@ describe('Approvazioni', { timeout: 30_000 }, () => {
     expect(Object.fromEntries(seen.at(-1)!)).toMatchObject({ sort: 'queue', order: 'asc' });
   });
 
-  it('approves the one proof selected and says how many were approved and which could not be', async () => {
+  it('approves the one proof selected and, when it could not be, says only that: no success toast for none', async () => {
     document.cookie = 'XSRF-TOKEN=t; path=/';
     const user = userEvent.setup();
     const { decisions } = renderPage([proof(), second], (body) => ({
@@ -90,9 +90,24 @@ describe('Approvazioni', { timeout: 30_000 }, () => {
     await user.click(await screen.findByRole('checkbox', { name: 'Seleziona Condivisione di Marco Verdi' }));
     await user.click(screen.getByRole('button', { name: 'Approva (1)' }));
     await waitFor(() => expect(decisions).toEqual([{ ids: [8], decision: 'approve' }]));
-    expect(await screen.findByText('0 azioni approvate')).toBeInTheDocument();
     expect(await screen.findByText('Condivisione di Marco Verdi: Il programma non è attivo')).toBeInTheDocument();
+    expect(screen.queryByText(/azion[ei] approvat[ae]/)).toBeNull();
     await waitFor(() => expect(screen.queryByRole('button', { name: /^Approva/ })).toBeNull());
+  });
+
+  it('says how many were approved and which could not be when only some were', async () => {
+    document.cookie = 'XSRF-TOKEN=t; path=/';
+    const user = userEvent.setup();
+    renderPage([proof(), second], (body) => ({
+      items: body.ids.map((id) =>
+        id === 8 ? { id, outcome: 'failed' as const, proof: null, message: 'Il programma non è attivo' } : { id, outcome: 'decided' as const, proof: null, message: null },
+      ),
+    }));
+    await user.click(await screen.findByRole('checkbox', { name: 'Seleziona tutte le righe della pagina' }));
+    await user.click(screen.getByRole('button', { name: 'Approva (2)' }));
+    await user.click(within(await screen.findByRole('dialog', { name: 'Approvare 2 azioni?' })).getByRole('button', { name: 'Approva' }));
+    expect(await screen.findByText('1 azione approvata')).toBeInTheDocument();
+    expect(await screen.findByText('Condivisione di Marco Verdi: Il programma non è attivo')).toBeInTheDocument();
   });
 
   it('asks before approving several proofs: "Indietro" sends nothing, confirming sends their ids once', async () => {

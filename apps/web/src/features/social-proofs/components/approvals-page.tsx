@@ -69,7 +69,9 @@ export function ApprovalsPage({ programOptions, merchantOptions, customerHref }:
         onSuccess: (result) => {
           const decided = result.items.filter((item) => item.outcome === 'decided').length;
           const failed = result.items.filter((item) => item.outcome === 'failed');
-          notifySuccess(t(decision === 'approve' ? 'approvedToast' : 'rejectedToast', { count: decided }));
+          // Nothing decided is no success: a green "0 azioni approvate" stood beside the red refusal. The
+          // refusals below then say what happened.
+          if (decided > 0) notifySuccess(t(decision === 'approve' ? 'approvedToast' : 'rejectedToast', { count: decided }));
           // Each failure named as its row is (the proofs' ids are shown nowhere).
           const shown = list.query.data?.items ?? [];
           for (const item of failed) {
