@@ -199,6 +199,9 @@ describe('DashboardPage', () => {
     renderWithProviders(<DashboardPage />, { route: '/dashboard', user: admin, language: 'en' });
     await screen.findByTestId('period-figures');
     expect(screen.queryByTestId('integrity-notice')).toBeNull();
+    // A status names its posts after a colon, as in Italian: "Show the Drafts posts" read badly.
+    expect(within(screen.getByTestId('posts-draft')).getByRole('link', { name: 'Show posts: Drafts' })).toHaveAttribute('href', '/news?status=draft');
+    expect(within(screen.getByTestId('posts-draft')).getByLabelText(/^Drafts: \d+% of the posts$/)).toBeInTheDocument();
   });
 
   it('shows an error with a retry when the figures cannot be loaded', async () => {
