@@ -77,20 +77,27 @@ export function ConsentsPanel({ customer }: { customer: Customer }) {
               <Table.Tr key={purpose}>
                 <Table.Th scope="row">{t(`purpose.${purpose}`)}</Table.Th>
                 <Table.Td>
-                  {state ? (state.granted ? t('consents.grantedState') : t('consents.withdrawnState')) : t('consents.never')}
-                  {state ? (
-                    <Text size="xs" c="dimmed">
-                      {format.dateTime(state.at)} · {t(`channel.${state.channel}`)} · {noticeText(state.noticeVersion)}
-                    </Text>
-                  ) : null}
-                </Table.Td>
-                <Table.Td ta="right">
-                  {canWrite ? (
-                    // The label may take two lines: on a phone "Revoca consenso" on one pushed the page wider than the screen.
-                    <Button size="xs" h="auto" py={4} styles={{ label: { whiteSpace: 'normal' } }} variant="light" color={state?.granted ? 'red' : 'green'} onClick={() => setPending({ purpose, granted: !state?.granted })} aria-label={`${state?.granted ? t('consents.withdraw') : t('consents.grant')}: ${t(`purpose.${purpose}`)}`}>
-                      {state?.granted ? t('consents.withdraw') : t('consents.grant')}
-                    </Button>
-                  ) : null}
+                  {/*
+                   * The state and its action share a cell that wraps: the button sits on the right where
+                   * there is room and goes under the state on a phone, where a column of its own pushed
+                   * it 7 px past the card (and the page 1 px past the screen).
+                   */}
+                  <Group justify="space-between" gap="xs" wrap="wrap">
+                    {/* Counted 10rem wide when the line is laid out: its details wrap before the button moves down. */}
+                    <div style={{ flex: '1 1 10rem' }}>
+                      {state ? (state.granted ? t('consents.grantedState') : t('consents.withdrawnState')) : t('consents.never')}
+                      {state ? (
+                        <Text size="xs" c="dimmed">
+                          {format.dateTime(state.at)} · {t(`channel.${state.channel}`)} · {noticeText(state.noticeVersion)}
+                        </Text>
+                      ) : null}
+                    </div>
+                    {canWrite ? (
+                      <Button size="xs" variant="light" color={state?.granted ? 'red' : 'green'} onClick={() => setPending({ purpose, granted: !state?.granted })} aria-label={`${state?.granted ? t('consents.withdraw') : t('consents.grant')}: ${t(`purpose.${purpose}`)}`}>
+                        {state?.granted ? t('consents.withdraw') : t('consents.grant')}
+                      </Button>
+                    ) : null}
+                  </Group>
                 </Table.Td>
               </Table.Tr>
             );
