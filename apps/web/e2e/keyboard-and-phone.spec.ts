@@ -72,6 +72,49 @@ test.describe('on a phone-sized screen', () => {
   });
 });
 
+test.describe('on a 390 × 844 phone', () => {
+  test.use({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+
+  /** How far the page scrolls sideways (0: it does not). */
+  const sidewaysScroll = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+
+  test('the header holds on one line, a customer page and its purchase dialog stay within the screen, Movimenti says it scrolls', async ({ page }) => {
+    await signIn(page, ADMIN);
+    await expect(page.getByRole('heading', { name: 'Ultime modifiche' })).toBeVisible();
+    // The app's name as its initials (the link's name stays whole): "Social Fidelity" took two lines.
+    const brand = page.getByRole('banner').getByRole('link', { name: 'Social Fidelity' });
+    expect(await brand.evaluate((link) => (link as HTMLElement).innerText.trim())).toBe('SF');
+    const account = page.getByRole('button', { name: /^Menu dell'account/ });
+    expect((await brand.boundingBox())!.height).toBeLessThan(32);
+    const accountBox = (await account.boundingBox())!;
+    expect(accountBox.x + accountBox.width).toBeLessThanOrEqual(390);
+
+    await page.goto('/customers');
+    await page.getByRole('table').getByRole('link').first().click();
+    const consents = page.getByRole('heading', { name: 'Consensi' });
+    await expect(consents).toBeVisible();
+    const card = consents.locator('xpath=ancestor::div[contains(@class, "mantine-Paper-root")][1]');
+    const cardBox = (await card.boundingBox())!;
+    const buttons = card.getByRole('button', { name: /consenso/ });
+    await expect(buttons.first()).toBeVisible();
+    for (const button of await buttons.all()) {
+      const box = (await button.boundingBox())!;
+      expect(box.x + box.width, `${await button.textContent()} inside its card`).toBeLessThanOrEqual(cardBox.x + cardBox.width);
+    }
+    expect(await sidewaysScroll(page)).toBe(0);
+
+    // The customer's entries are wider than the phone: the table says so, and its right edge is shaded.
+    const ledger = page.getByRole('table', { name: 'Movimenti del cliente' });
+    await expect(ledger).toBeVisible();
+    await expect(page.getByText('Scorri la tabella di lato per vedere tutte le colonne.')).toBeVisible();
+    await expect(ledger.locator('xpath=ancestor::div[@data-more-end]')).toHaveCount(1);
+
+    await page.getByRole('button', { name: 'Registra acquisto' }).click();
+    await expect(page.getByRole('dialog')).toBeVisible();
+    expect(await sidewaysScroll(page)).toBe(0);
+  });
+});
+
 test('in the dark theme the dashboard and the news list have no serious accessibility violation', async ({ page }) => {
   await page.addInitScript(() => window.localStorage.setItem('color-scheme', 'dark'));
   await signIn(page, ADMIN);

@@ -1,5 +1,5 @@
 import '../full-styles.ts';
-import { Anchor, AppShell, Burger, Button, em, Group, Loader, Menu, NavLink, Text } from '@mantine/core';
+import { Anchor, AppShell, Box, Burger, Button, em, Group, Loader, Menu, NavLink, Text } from '@mantine/core';
 import { IconBolt, IconChevronDown } from '@tabler/icons-react';
 import { useDisclosure, useMediaQuery } from '@mantine/hooks';
 import { lazy, Suspense, useEffect, useRef, useState } from 'react';
@@ -26,6 +26,13 @@ const RewardActionDialog = lazy(() => import('../ledger-actions.tsx').then((modu
 // So do the profile and password dialogs (their forms and schemas), the first time one is opened.
 const ProfileDialog = lazy(() => import('../../features/profile/components/profile-dialog.tsx').then((module) => ({ default: module.ProfileDialog })));
 const PasswordDialog = lazy(() => import('../../features/profile/components/password-dialog.tsx').then((module) => ({ default: module.PasswordDialog })));
+
+/** "Social Fidelity" → "SF". */
+const initials = (name: string) =>
+  name
+    .split(/\s+/)
+    .map((word) => word.charAt(0))
+    .join('');
 
 type LedgerKind = 'purchase' | 'redeem' | 'adjust' | 'redeemReward';
 
@@ -162,8 +169,18 @@ function MainLayout() {
           <Group h="100%" px="md" justify="space-between" wrap="nowrap">
             <Group gap="sm" wrap="nowrap">
               <Burger opened={isNavOpen} onClick={nav.toggle} hiddenFrom="sm" size="sm" aria-label={t('header.toggleMenu')} aria-expanded={isNavOpen} aria-controls="main-navbar" />
-              <Anchor component={Link} to="/" fw={700} fz="lg" c="var(--mantine-color-text)" underline="never">
-                {t('common:appName')}
+              {/*
+               * On a phone the name's initials ("SF"): "Social Fidelity" took two lines beside the actions and
+               * the account menu, and on one line it pushed them off the screen even at 13 px. The link's
+               * name stays the whole name.
+               */}
+              <Anchor component={Link} to="/" fw={700} fz="lg" c="var(--mantine-color-text)" underline="never" aria-label={t('common:appName')} style={{ whiteSpace: 'nowrap' }}>
+                <Box component="span" hiddenFrom="xs" aria-hidden>
+                  {initials(t('common:appName'))}
+                </Box>
+                <Box component="span" visibleFrom="xs">
+                  {t('common:appName')}
+                </Box>
               </Anchor>
               {navigation.state === 'loading' ? <Loader size="xs" role="status" aria-label={t('header.loading')} /> : null}
             </Group>
