@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { auditEntrySchema } from './audit.ts';
+import { auditListEntrySchema } from './audit.ts';
 import { newsPostSchema } from './news.ts';
 import { dashboardPeriodSchema } from './dashboard-figures.ts';
 import { integrityFindingSchema } from './integrity.ts';
@@ -27,7 +27,8 @@ export const dashboardSchema = z.object({
     archived: z.number().int(),
   }),
   nextScheduled: z.array(newsPostSchema.pick({ id: true, title: true, publishAt: true, author: true })),
-  latestChanges: z.array(auditEntrySchema.omit({ before: true, after: true })),
+  /** The latest audit entries with the record each is about (`record`, as the audit list's). */
+  latestChanges: z.array(auditListEntrySchema.omit({ before: true, after: true })),
   loyalty: loyaltyFiguresSchema,
   /** Self-registered accounts with a confirmed address waiting for an admin to grant a role (B7). */
   pendingStaff: z.number().int(),

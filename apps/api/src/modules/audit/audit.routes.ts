@@ -3,7 +3,7 @@ import { auditPageSchema, exportAuditQuerySchema, listAuditQuerySchema } from '@
 import { registerListRoutes } from '../../lib/list-routes.ts';
 import { auditExportColumns, auditExportQuery } from './audit.repository.ts';
 import { auditFilterOf } from './audit.service.ts';
-import { listAuditWithRecords } from './audit.records.ts';
+import { listAuditWithRecords } from './audit-records.service.ts';
 
 export const auditRoutes: FastifyPluginAsyncZod = async (app) => {
   registerListRoutes(app, {

@@ -59,6 +59,8 @@ describe('dashboard routes', () => {
     expect(latestChanges[0]).not.toHaveProperty('before');
     expect(latestChanges[0]).not.toHaveProperty('after');
     expect(latestChanges[0]).toMatchObject({ action: 'news.create', actorEmail: 'admin@demo.test' });
+    // Each names its record, as the audit list does: the post by its title.
+    expect(latestChanges[0]).toMatchObject({ record: { name: 'Modifica 10', isErased: false } });
   });
 
   it('is for admins only', async () => {

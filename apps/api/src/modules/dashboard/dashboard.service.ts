@@ -3,7 +3,7 @@ import type { Database } from '../../db/client.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { addDays, businessDaysUntil, localDate, startOfLocalDay } from '../../lib/business-days.ts';
 import { fieldError } from '../../lib/errors.ts';
-import { latestChanges } from '../audit/audit.service.ts';
+import { latestChangesWithRecords } from '../audit/audit-records.service.ts';
 import { integrityFindings } from '../ledger/ledger-integrity.service.ts';
 import { newsSummary } from '../news/news.service.ts';
 import { countWaitingStaff } from '../staff/staff-admin.service.ts';
@@ -226,7 +226,7 @@ export async function dashboardOverview(deps: DashboardDeps, query: DashboardQue
   }
   const [news, latest, figures, pendingStaff, integrity] = await Promise.all([
     newsSummary(deps, { nextLimit: 5 }),
-    latestChanges(deps, { limit: 10 }),
+    latestChangesWithRecords(deps, { limit: 10 }),
     periodFigures(deps, query),
     countWaitingStaff(deps),
     integrityFindings(deps.db),

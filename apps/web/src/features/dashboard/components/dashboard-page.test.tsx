@@ -148,7 +148,8 @@ describe('DashboardPage', () => {
     const rows = within(changes).getAllByRole('row');
     expect(rows[1]).toHaveTextContent('21/11/2026, 16:04');
     expect(rows[1]).toHaveTextContent('admin@demo.test');
-    expect(within(rows[1]!).getByRole('link', { name: 'post n. 12' })).toHaveAttribute('href', '/news?post=12');
+    // The post by its title (the answer's `record`), not its number.
+    expect(within(rows[1]!).getByRole('link', { name: 'post “Saldi di primavera”' })).toHaveAttribute('href', '/news?post=12');
     expect(rows[2]).toHaveTextContent('Sistema');
     expect(rows[2]).toHaveTextContent('Ha modificato un account del personale utente n. u-9');
   });

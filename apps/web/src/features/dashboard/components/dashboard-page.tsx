@@ -157,8 +157,13 @@ function LatestChanges({ entries }: { entries: Dashboard['latestChanges'] }) {
               {entries.map((entry) => {
                 const what = describe.action(entry.action, entry.entityType);
                 const entity = describe.entity(entry.entityType);
-                // "movimento n. 58542" for a number; a generated id (a reward's UUID) is no name for a person: the word alone.
-                const named = entry.entityId && !UUID_RE.test(entry.entityId) ? t('changes.entity', { type: entity, id: entry.entityId }) : entity;
+                // The record by its name while it has one (premio “Caffè omaggio”); else "movimento n. 58542" for a
+                // number; a generated id (a UUID) is no name for a person: the word alone.
+                const named = entry.record?.name
+                  ? t('changes.named', { type: entity, name: entry.record.name })
+                  : entry.entityId && !UUID_RE.test(entry.entityId)
+                    ? t('changes.entity', { type: entity, id: entry.entityId })
+                    : entity;
                 const page = entry.entityId && !entry.action.endsWith('.delete') ? ENTITY_PAGES[entry.entityType]?.(entry.entityId) : undefined;
                 return (
                   <Table.Tr key={entry.id}>

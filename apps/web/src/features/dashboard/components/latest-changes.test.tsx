@@ -10,11 +10,11 @@ describe('Ultime modifiche', () => {
   it('says each change and its author in words, never the stored action, entity or actor name', async () => {
     const answer = dashboardAnswer();
     answer.latestChanges = [
-      { id: 5, at: '2026-11-21T15:06:00.000Z', actorId: null, actorEmail: 'system', action: 'vouchers.generate', entityType: 'reward', entityId: 'eaf8d935-693b-44f9-b05e-ed3910b8a833', requestId: null },
-      { id: 4, at: '2026-11-21T15:05:00.000Z', actorId: null, actorEmail: 'system', action: 'ledger.expire', entityType: 'ledger_entry', entityId: '58009', requestId: null },
-      { id: 3, at: '2026-11-21T15:04:00.000Z', actorId: 'u', actorEmail: 'admin@demo.test', action: 'ledger.earn', entityType: 'ledger_entry', entityId: '58008', requestId: null },
-      { id: 2, at: '2026-11-21T15:00:00.000Z', actorId: 'u', actorEmail: 'admin@demo.test', action: 'create', entityType: 'social_proof', entityId: '18', requestId: null },
-      { id: 1, at: '2026-11-21T14:00:00.000Z', actorId: null, actorEmail: null, action: 'something.new', entityType: 'new_thing', entityId: '7', requestId: null },
+      { id: 5, at: '2026-11-21T15:06:00.000Z', actorId: null, actorEmail: 'system', action: 'vouchers.generate', entityType: 'reward', entityId: 'eaf8d935-693b-44f9-b05e-ed3910b8a833', requestId: null, record: { name: 'Caffè omaggio', isErased: false } },
+      { id: 4, at: '2026-11-21T15:05:00.000Z', actorId: null, actorEmail: 'system', action: 'ledger.expire', entityType: 'ledger_entry', entityId: '58009', requestId: null, record: null },
+      { id: 3, at: '2026-11-21T15:04:00.000Z', actorId: 'u', actorEmail: 'admin@demo.test', action: 'ledger.earn', entityType: 'ledger_entry', entityId: '58008', requestId: null, record: null },
+      { id: 2, at: '2026-11-21T15:00:00.000Z', actorId: 'u', actorEmail: 'admin@demo.test', action: 'create', entityType: 'social_proof', entityId: '18', requestId: null, record: null },
+      { id: 1, at: '2026-11-21T14:00:00.000Z', actorId: null, actorEmail: null, action: 'something.new', entityType: 'new_thing', entityId: '7', requestId: null, record: null },
     ];
     server.use(http.get('/api/admin/dashboard', () => HttpResponse.json(answer)));
     renderWithProviders(<DashboardPage />, { route: '/dashboard', user: { role: 'admin' } });
@@ -25,21 +25,22 @@ describe('Ultime modifiche', () => {
     expect(within(section).getByText('Modifica elemento n. 7')).toBeInTheDocument();
     // The system's own changes (stored as "system") and one with nobody signed in.
     expect(within(section).getAllByText('Sistema')).toHaveLength(3);
-    // A record with a page opens it; a generated id is not printed.
-    expect(within(section).getByRole('link', { name: 'premio' })).toHaveAttribute('href', '/rewards/eaf8d935-693b-44f9-b05e-ed3910b8a833');
+    // A record is named (a reward by its name, not the bare word "premio") and opens its page; a generated id is not printed.
+    expect(within(section).getByRole('link', { name: 'premio “Caffè omaggio”' })).toHaveAttribute('href', '/rewards/eaf8d935-693b-44f9-b05e-ed3910b8a833');
+    expect(section).toHaveTextContent('Generati i codici per premio “Caffè omaggio”');
     expect(section).not.toHaveTextContent(/ledger|social_proof|new_thing|system|eaf8d935/);
   });
 
   it('reads as a sentence in English too: the verb before the entity it acts on', async () => {
     const answer = dashboardAnswer();
     answer.latestChanges = [
-      { id: 2, at: '2026-11-21T15:06:00.000Z', actorId: null, actorEmail: 'system', action: 'vouchers.generate', entityType: 'reward', entityId: 'eaf8d935-693b-44f9-b05e-ed3910b8a833', requestId: null },
-      { id: 1, at: '2026-11-21T15:00:00.000Z', actorId: 'u', actorEmail: 'admin@demo.test', action: 'create', entityType: 'social_proof', entityId: '18', requestId: null },
+      { id: 2, at: '2026-11-21T15:06:00.000Z', actorId: null, actorEmail: 'system', action: 'vouchers.generate', entityType: 'reward', entityId: 'eaf8d935-693b-44f9-b05e-ed3910b8a833', requestId: null, record: { name: 'Caffè omaggio', isErased: false } },
+      { id: 1, at: '2026-11-21T15:00:00.000Z', actorId: 'u', actorEmail: 'admin@demo.test', action: 'create', entityType: 'social_proof', entityId: '18', requestId: null, record: null },
     ];
     server.use(http.get('/api/admin/dashboard', () => HttpResponse.json(answer)));
     renderWithProviders(<DashboardPage />, { route: '/dashboard', user: { role: 'admin' }, language: 'en' });
     const section = (await screen.findByRole('heading', { name: 'Latest changes' })).closest('section')!;
-    expect(section).toHaveTextContent('Generated codes for reward');
+    expect(section).toHaveTextContent('Generated codes for reward “Caffè omaggio”');
     expect(within(section).getByText('Created social proof #18')).toBeInTheDocument();
   });
 });

@@ -107,6 +107,7 @@ export function dashboardAnswer(
         entityType: 'news_post',
         entityId: '12',
         requestId: 'r1',
+        record: { name: 'Saldi di primavera', isErased: false },
       },
       {
         id: 89,
@@ -117,6 +118,7 @@ export function dashboardAnswer(
         entityType: 'user',
         entityId: 'u-9',
         requestId: null,
+        record: null,
       },
     ],
   };

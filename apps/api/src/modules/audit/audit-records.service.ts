@@ -1,4 +1,4 @@
-import type { AuditEntry, AuditListEntry, AuditRecord, ListAuditQuery } from '@sf/contract/audit';
+import type { AuditEntry, AuditRecord, ListAuditQuery } from '@sf/contract/audit';
 import type { Executor } from '../../db/client.ts';
 import type { ServiceDeps } from '../../lib/caller.ts';
 import { CAMPAIGN_ENTITY, campaignNames } from '../campaigns/campaigns.service.ts';
@@ -9,7 +9,7 @@ import { NEWS_ENTITY, postTitles } from '../news/news.service.ts';
 import { PROGRAM_ENTITY, programNames } from '../programs/programs.service.ts';
 import { REWARD_ENTITY, rewardNames } from '../rewards/rewards.service.ts';
 import { staffNames } from '../staff/staff-admin.service.ts';
-import { listAudit } from './audit.service.ts';
+import { latestChanges, listAudit } from './audit.service.ts';
 
 /**
  * The audit list's entries with the record each is about named (the operator reads "Bar Centrale", not
@@ -40,7 +40,7 @@ const NAMERS: Record<string, Namer> = {
 };
 
 /** Each entry with its `record`: named while it exists, erased for an erased customer, null otherwise. */
-export async function withRecords(executor: Executor, entries: AuditEntry[]): Promise<AuditListEntry[]> {
+export async function withRecords<Entry extends Pick<AuditEntry, 'entityType' | 'entityId'>>(executor: Executor, entries: Entry[]): Promise<(Entry & { record: AuditRecord | null })[]> {
   const wanted = new Map<string, Set<string>>();
   for (const entry of entries) {
     const namer = Object.hasOwn(NAMERS, entry.entityType) ? NAMERS[entry.entityType] : undefined;
@@ -59,6 +59,14 @@ export async function withRecords(executor: Executor, entries: AuditEntry[]): Pr
         : null;
     return { ...entry, record };
   });
+}
+
+/**
+ * The dashboard's Ultime modifiche, each change's record named: "Generati i codici per" a reward read
+ * as a bare link on the word "premio".
+ */
+export async function latestChangesWithRecords(deps: Pick<ServiceDeps, 'db'>, input: { limit: number }) {
+  return withRecords(deps.db, await latestChanges(deps, input));
 }
 
 /** The audit list's page (`GET /api/admin/audit`), its entries' records named. */
