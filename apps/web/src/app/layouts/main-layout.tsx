@@ -171,11 +171,11 @@ function MainLayout() {
               <Burger opened={isNavOpen} onClick={nav.toggle} hiddenFrom="sm" size="sm" aria-label={t('header.toggleMenu')} aria-expanded={isNavOpen} aria-controls="main-navbar" />
               {/*
                * On a phone the name's initials ("SF"): "Social Fidelity" took two lines beside the actions and
-               * the account menu, and on one line it pushed them off the screen even at 13 px. The link's
-               * name stays the whole name.
+               * the account menu, and on one line it pushed them off the screen even at 13 px. The link is
+               * named by what it shows (a speech user says "SF"); `abbr` gives the whole name on hover.
                */}
-              <Anchor component={Link} to="/" fw={700} fz="lg" c="var(--mantine-color-text)" underline="never" aria-label={t('common:appName')} style={{ whiteSpace: 'nowrap' }}>
-                <Box component="span" hiddenFrom="xs" aria-hidden>
+              <Anchor component={Link} to="/" fw={700} fz="lg" c="var(--mantine-color-text)" underline="never" style={{ whiteSpace: 'nowrap' }}>
+                <Box component="abbr" hiddenFrom="xs" title={t('common:appName')} style={{ textDecoration: 'none' }}>
                   {initials(t('common:appName'))}
                 </Box>
                 <Box component="span" visibleFrom="xs">
