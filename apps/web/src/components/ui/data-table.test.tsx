@@ -239,9 +239,20 @@ describe('DataTable wider than its screen', () => {
     const clientWidth = vi.spyOn(HTMLElement.prototype, 'clientWidth', 'get').mockImplementation(function (this: HTMLElement) {
       return isContainer(this) ? 390 : 0;
     });
+    // As a browser's observer: a first report for each observed element, after the layout.
+    const stub = window.ResizeObserver;
+    window.ResizeObserver = class {
+      constructor(private readonly report: ResizeObserverCallback) {}
+      observe(): void {
+        queueMicrotask(() => this.report([], this as unknown as ResizeObserver));
+      }
+      unobserve(): void {}
+      disconnect(): void {}
+    } as unknown as typeof ResizeObserver;
     return () => {
       scrollWidth.mockRestore();
       clientWidth.mockRestore();
+      window.ResizeObserver = stub;
     };
   }
 

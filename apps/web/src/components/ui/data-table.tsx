@@ -111,7 +111,8 @@ function useScrollEdges(content: unknown) {
   useEffect(() => {
     const viewport = viewportRef.current;
     if (!viewport) return;
-    measure();
+    // Measured by the observer's first report, which comes after the browser's own layout: measuring here
+    // would force a layout of the page as its rows arrive.
     const observer = new ResizeObserver(measure);
     observer.observe(viewport);
     if (viewport.firstElementChild) observer.observe(viewport.firstElementChild);
