@@ -12,16 +12,22 @@ const admin = { role: 'admin' as const };
 /** The answer latest-changes.test.tsx reads too (testing/dashboard-fixtures.ts). */
 const answer = dashboardAnswer();
 
+/** Answers the dashboard's figures and keeps the query of each request, oldest first. */
+function recordDashboardQueries(): string[] {
+  const asked: string[] = [];
+  server.use(
+    http.get('/api/admin/dashboard', ({ request }) => {
+      asked.push(new URL(request.url).search);
+      return HttpResponse.json(answer);
+    }),
+  );
+  return asked;
+}
+
 describe('DashboardPage', () => {
   it('asks the API for the period, program and merchant in the URL, and changes the URL with the presets', async () => {
     const user = userEvent.setup();
-    const asked: string[] = [];
-    server.use(
-      http.get('/api/admin/dashboard', ({ request }) => {
-        asked.push(new URL(request.url).search);
-        return HttpResponse.json(answer);
-      }),
-    );
+    const asked = recordDashboardQueries();
     const program = '00000000-0000-4000-8000-0000000000aa';
     renderWithProviders(<DashboardPage programOptions={[{ value: program, label: 'Circuito' }]} />, {
       route: `/dashboard?from=2026-01-01&to=2026-01-31&programId=${program}`,
@@ -45,13 +51,7 @@ describe('DashboardPage', () => {
 
   it('keeps an end typed before the start, says why on "Al", and keeps the figures of the last period', async () => {
     const user = userEvent.setup();
-    const asked: string[] = [];
-    server.use(
-      http.get('/api/admin/dashboard', ({ request }) => {
-        asked.push(new URL(request.url).search);
-        return HttpResponse.json(answer);
-      }),
-    );
+    const asked = recordDashboardQueries();
     const { router } = renderWithProviders(<DashboardPage />, { route: '/dashboard?from=2026-01-10&to=2026-01-31', user: admin });
     await screen.findByTestId('period-figures');
     const last = await screen.findByRole('textbox', { name: 'Al' });
@@ -72,13 +72,7 @@ describe('DashboardPage', () => {
 
   it('picks a program with ArrowDown and Enter, as every Select does', async () => {
     const user = userEvent.setup();
-    const asked: string[] = [];
-    server.use(
-      http.get('/api/admin/dashboard', ({ request }) => {
-        asked.push(new URL(request.url).search);
-        return HttpResponse.json(answer);
-      }),
-    );
+    const asked = recordDashboardQueries();
     const program = '00000000-0000-4000-8000-0000000000aa';
     renderWithProviders(<DashboardPage programOptions={[{ value: program, label: 'Circuito' }]} />, { route: '/dashboard?from=2026-01-01&to=2026-01-31', user: admin });
     await screen.findByTestId('period-figures');
