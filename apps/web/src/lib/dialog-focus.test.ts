@@ -1,7 +1,11 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { returnFocusFromDialogs } from './dialog-focus.ts';
 
 let stop: () => void = () => undefined;
+beforeEach(() => {
+  vi.useFakeTimers();
+  stop = returnFocusFromDialogs();
+});
 afterEach(() => {
   stop();
   vi.useRealTimers();
@@ -18,16 +22,19 @@ function openDialog(): HTMLElement {
   return dialog;
 }
 
+/** The focus leaves the dialog for <body> (Esc, or a click on its text). */
+function leaveFocus() {
+  (document.activeElement as HTMLElement).blur();
+}
+
 /** Esc: the dialog leaves the page and the focus is left on <body>. */
 function closeWithEsc(dialog: HTMLElement) {
-  (document.activeElement as HTMLElement).blur();
+  leaveFocus();
   dialog.remove();
 }
 
 describe('focus after a dialog closes', () => {
   it('goes back to the button that opened it, for a dialog mounted already open', () => {
-    vi.useFakeTimers();
-    stop = returnFocusFromDialogs();
     document.body.innerHTML = '<button>Nuovo cliente</button>';
     const opener = document.querySelector('button')!;
     opener.focus();
@@ -38,8 +45,6 @@ describe('focus after a dialog closes', () => {
   });
 
   it('goes back to the menu button when the dialog was chosen from a menu whose items are gone', () => {
-    vi.useFakeTimers();
-    stop = returnFocusFromDialogs();
     document.body.innerHTML = `<button id="actions">Azioni</button>
       <div role="menu" aria-labelledby="actions"><button role="menuitem">Registra acquisto</button></div>`;
     const item = document.querySelector<HTMLElement>('[role="menuitem"]')!;
@@ -52,8 +57,6 @@ describe('focus after a dialog closes', () => {
   });
 
   it('leaves the focus alone when it is already somewhere (Mantine gave it back, or the user moved on)', () => {
-    vi.useFakeTimers();
-    stop = returnFocusFromDialogs();
     document.body.innerHTML = '<button>Apri</button><a href="#x">Altro</a>';
     document.querySelector('button')!.focus();
     const dialog = openDialog();
@@ -63,15 +66,14 @@ describe('focus after a dialog closes', () => {
     vi.advanceTimersByTime(400);
     expect(document.activeElement).toBe(other);
   });
+
   it('waits for a closing transition that a busy machine stretches past a fixed wait', () => {
-    vi.useFakeTimers();
-    stop = returnFocusFromDialogs();
     document.body.innerHTML = '<button>Nuovo cliente</button>';
     const opener = document.querySelector('button')!;
     opener.focus();
     const dialog = openDialog();
     // Esc: the focus leaves at once, the dialog leaves the page only when its transition ends.
-    (document.activeElement as HTMLElement).blur();
+    leaveFocus();
     vi.advanceTimersByTime(900);
     expect(document.activeElement).toBe(document.body);
     dialog.remove();
@@ -80,12 +82,10 @@ describe('focus after a dialog closes', () => {
   });
 
   it('leaves a dialog that stays open alone (the focus left for its text), even when it closes much later', () => {
-    vi.useFakeTimers();
-    stop = returnFocusFromDialogs();
     document.body.innerHTML = '<button>Apri</button>';
     document.querySelector('button')!.focus();
     const dialog = openDialog();
-    (document.activeElement as HTMLElement).blur();
+    leaveFocus();
     vi.advanceTimersByTime(5000);
     dialog.remove();
     vi.advanceTimersByTime(1000);
