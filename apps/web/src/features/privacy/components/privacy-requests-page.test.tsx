@@ -364,3 +364,31 @@ describe('Richieste privacy', { timeout: 30_000 }, () => {
     expect(await within(drawer).findByText('Evasa')).toBeInTheDocument();
   });
 });
+
+describe('who handled a privacy request', { timeout: 30_000 }, () => {
+  it('is named by the staff member, on the list and in the drawer, with the e-mail on hover', async () => {
+    const named = request({
+      daysLeft: null,
+      status: 'done',
+      handledBy: '00000000-0000-4000-8000-0000000000a1',
+      handledByEmail: 'admin@demo.test',
+      handledByName: 'Giulia Rossi',
+      handledAt: '2026-11-03T10:00:00.000Z',
+      updatedAt: '2026-11-03T10:00:00.000Z',
+    });
+    const open = request({ id: '00000000-0000-4000-8000-0000000000d2' });
+    server.use(
+      http.get('/api/admin/privacy-requests', () => HttpResponse.json({ items: [named, open], total: 2, page: 1, pageSize: 25 })),
+      http.get(`/api/admin/privacy-requests/${named.id}`, () => HttpResponse.json(named)),
+    );
+    renderWithProviders(<PrivacyRequestsPage renderCustomerPicker={() => null} customerHref={(id) => `/customers/${id}`} />, {
+      route: `/privacy-requests?request=${named.id}`,
+      user: admin,
+    });
+    const table = await screen.findByRole('table');
+    expect(await within(table).findByText('Giulia Rossi')).toHaveAttribute('title', 'admin@demo.test');
+    expect(within(table).queryByText('admin@demo.test')).not.toBeInTheDocument();
+    const drawer = await screen.findByRole('dialog', { name: 'Richiesta privacy' });
+    expect(await within(drawer).findByText(/^Giulia Rossi · /)).toHaveAttribute('title', 'admin@demo.test');
+  });
+});
