@@ -1,6 +1,20 @@
-import { describe, expect, it } from 'vitest';
+import os from 'node:os';
+import path from 'node:path';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { afterAll, describe, expect, it } from 'vitest';
 import { cardNumberFor } from '@sf/contract/customers';
-import { balanceRow, customerRow, detectDialect, mappingProblems, parseDate, parseInteger, parseYesNo, proposeMapping } from './imports.csv.ts';
+import {
+  balanceRow,
+  countLines,
+  customerRow,
+  detectDialect,
+  mappingProblems,
+  parseDate,
+  parseInteger,
+  parseYesNo,
+  proposeMapping,
+  readRecordsFrom,
+} from './imports.csv.ts';
 
 const italian = detectDialect('\uFEFFNome;Cognome;Email\r\n');
 const plain = detectDialect('firstName,lastName,"note; with semicolon"\n');
@@ -65,5 +79,50 @@ describe('reading imported CSV files', () => {
     const card = cardNumberFor(1);
     expect(balanceRow({ cardNumber: card, points: '-5' }, mapping, italian).errors).toEqual([{ column: 'Punti', field: 'points', code: 'invalid' }]);
     expect(balanceRow({ cardNumber: card, points: '1.000' }, mapping, italian).values).toMatchObject({ cardNumber: card, points: 1000 });
+  });
+});
+
+describe("the file's line of each record, as an editor numbers it", () => {
+  const folder = mkdtemp(path.join(os.tmpdir(), 'sf-import-lines-'));
+  afterAll(async () => rm(await folder, { recursive: true, force: true }));
+  let files = 0;
+  const fileWith = async (content: string) => {
+    const file = path.join(await folder, `lines-${(files += 1)}.csv`);
+    await writeFile(file, content);
+    return file;
+  };
+  const linesOf = async (file: string, start = 0, linesBefore = 0) => {
+    const read: { first: string; line: number; end: number }[] = [];
+    for await (const { record, line, end } of readRecordsFrom(file, italian, start, linesBefore)) read.push({ first: record[0]!, line, end });
+    return read;
+  };
+
+  it('counts a Windows line end inside a quoted cell once, for the rows after it too, also when a run resumes after it', async () => {
+    // Excel writes a cell typed with Alt+Enter as a quoted "\r\n": lines 2–3 are one row, line 5 is blank.
+    const file = await fileWith('\uFEFFTessera;Causale\r\nuno;"Saldo\r\ndal vecchio gestionale"\r\ndue;x\r\n\r\ntre;"a\r\nb\r\nc"\r\nquattro;y\r\n');
+    const read = await linesOf(file);
+    expect(read.map(({ first, line }) => [first, line])).toEqual([
+      ['Tessera', 1],
+      ['uno', 3],
+      ['due', 4],
+      ['tre', 8],
+      ['quattro', 9],
+    ]);
+    // A resumed run starts at a record's end with the lines before it, kept or counted again.
+    for (const resumeAfter of [1, 3]) {
+      const { end, line } = read[resumeAfter]!;
+      expect(await countLines(file, end)).toBe(line);
+      expect((await linesOf(file, end, line)).map((record) => record.line)).toEqual(read.slice(resumeAfter + 1).map((record) => record.line));
+    }
+  });
+
+  it('counts a stray Windows line end in a "\\n" file and a lone "\\r" in a cell once each', async () => {
+    const file = await fileWith('Tessera;Causale\nuno;x\r\ndue;"a\rb"\ntre;y');
+    expect((await linesOf(file)).map(({ first, line }) => [first, line])).toEqual([
+      ['Tessera', 1],
+      ['uno', 2],
+      ['due', 4],
+      ['tre', 5],
+    ]);
   });
 });

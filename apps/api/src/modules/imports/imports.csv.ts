@@ -1,4 +1,5 @@
 import { createReadStream } from 'node:fs';
+import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { CsvError, parse } from 'csv-parse';
 import {
@@ -65,14 +66,81 @@ export class UnreadableCsvError extends Error {
 }
 
 /**
+ * Line breaks counted as an editor counts them: "\r\n", "\n" and a lone "\r" are one each, also
+ * inside a quoted cell. csv-parse's own `info.lines` counts the "\r" and the "\n" of a "\r\n" apart
+ * when they are not its record delimiter (a Windows line end inside a quoted cell, or a stray one in a
+ * "\n" file): every row after such a cell was reported a line too far. So the lines are counted here,
+ * on the bytes the parser reads, up to the byte where each record ends (its `info.bytes`).
+ */
+class LineCounter {
+  private breaks = 0;
+  private isAfterCr = false;
+  private endsWithBreak = true;
+  /** Bytes passed to the parser and not yet counted (a record ends in them), from the oldest. */
+  private readonly pending: Buffer[] = [];
+  private counted = 0;
+
+  /** A pass-through to put before the parser: it keeps the bytes for `lineEndingAt`. */
+  tap(): Transform {
+    return new Transform({
+      transform: (chunk: Buffer, _encoding, done) => {
+        this.pending.push(chunk);
+        done(null, chunk);
+      },
+    });
+  }
+
+  /** Counts the bytes up to `end` (from the start of the stream). */
+  countTo(end: number): void {
+    while (this.counted < end && this.pending.length > 0) {
+      const chunk = this.pending[0]!;
+      const take = Math.min(chunk.length, end - this.counted);
+      this.add(chunk.subarray(0, take));
+      this.counted += take;
+      if (take === chunk.length) this.pending.shift();
+      else this.pending[0] = chunk.subarray(take);
+    }
+  }
+
+  /** The line breaks counted so far: the lines wholly before the counted bytes. */
+  get completeLines(): number {
+    return this.breaks;
+  }
+
+  /** The line the byte before `end` is on, as an editor numbers it from 1 (a line's own break belongs to it). */
+  lineEndingAt(end: number): number {
+    this.countTo(end);
+    return this.endsWithBreak ? this.breaks : this.breaks + 1;
+  }
+
+  add(bytes: Buffer): void {
+    if (bytes.length === 0) return;
+    let lineFeeds = 0;
+    for (let at = bytes.indexOf(10); at >= 0; at = bytes.indexOf(10, at + 1)) lineFeeds += 1;
+    let carriageReturns = 0;
+    let pairs = this.isAfterCr && bytes[0] === 10 ? 1 : 0;
+    for (let at = bytes.indexOf(13); at >= 0; at = bytes.indexOf(13, at + 1)) {
+      carriageReturns += 1;
+      if (bytes[at + 1] === 10) pairs += 1;
+    }
+    this.breaks += lineFeeds + carriageReturns - pairs;
+    const last = bytes[bytes.length - 1];
+    this.isAfterCr = last === 13;
+    this.endsWithBreak = last === 13 || last === 10;
+  }
+}
+
+/**
  * csv-parse's own errors (CSV_QUOTE_NOT_CLOSED, CSV_MAX_RECORD_SIZE…) as an UnreadableCsvError;
  * others as they are. A quote never closed is reported at the end of the file: the line that matters
- * is where its record began, the one after the last record read.
+ * is where its record began, the one after the last record read. Otherwise the parser says on which of
+ * its lines it stopped: the lines it read since the last record are added to that record's line.
  */
-function asUnreadable(error: unknown, lastLine: number, linesBefore = 0): unknown {
+function asUnreadable(error: unknown, lastLine: number, parserLinesAtLastRecord: number): unknown {
   if (!(error instanceof CsvError)) return error;
-  const line = error.code === 'CSV_QUOTE_NOT_CLOSED' ? lastLine + 1 : Number((error as { lines?: unknown }).lines) || lastLine + 1;
-  return new UnreadableCsvError(linesBefore + line, error.code);
+  const parserLine = Number((error as { lines?: unknown }).lines);
+  const line = error.code !== 'CSV_QUOTE_NOT_CLOSED' && parserLine > parserLinesAtLastRecord ? lastLine + parserLine - parserLinesAtLastRecord : lastLine + 1;
+  return new UnreadableCsvError(line, error.code);
 }
 
 const parserOptions = (dialect: CsvDialect) =>
@@ -87,8 +155,8 @@ export async function* readRecords(filePath: string, dialect: CsvDialect): Async
  * The records of a file from byte `start` (0: the top, header included), each with the byte where
  * the next record starts (its end, delimiter included), so that a reader can resume there, and the
  * file's line it ends on (`linesBefore`: the lines wholly before `start`), blank lines counted, as a
- * person reading the file counts them. Throws UnreadableCsvError, with the line, for a file that is not
- * CSV (a NUL byte is refused here: no text column can store it).
+ * person reading the file in an editor counts them. Throws UnreadableCsvError, with the line, for a
+ * file that is not CSV (a NUL byte is refused here: no text column can store it).
  */
 export async function* readRecordsFrom(
   filePath: string,
@@ -97,30 +165,33 @@ export async function* readRecordsFrom(
   linesBefore = 0,
 ): AsyncGenerator<{ record: string[]; end: number; line: number }> {
   const parser = parse(parserOptions(dialect));
-  pipeline(createReadStream(filePath, { start }), parser).catch((error: unknown) => parser.destroy(error as Error));
-  let lastLine = 0;
+  const lines = new LineCounter();
+  pipeline(createReadStream(filePath, { start }), lines.tap(), parser).catch((error: unknown) => parser.destroy(error as Error));
+  let lastLine = linesBefore;
+  let parserLinesAtLastRecord = 0;
   try {
     for await (const { record, info } of parser as AsyncIterable<{ record: string[]; info: { bytes: number; lines: number } }>) {
-      if (record.some((cell) => cell.includes('\u0000'))) throw new UnreadableCsvError(linesBefore + info.lines, 'NUL byte');
-      lastLine = info.lines;
-      yield { record, end: start + info.bytes, line: linesBefore + info.lines };
+      const line = linesBefore + lines.lineEndingAt(info.bytes);
+      if (record.some((cell) => cell.includes('\u0000'))) throw new UnreadableCsvError(line, 'NUL byte');
+      lastLine = line;
+      parserLinesAtLastRecord = info.lines;
+      yield { record, end: start + info.bytes, line };
     }
   } catch (error) {
-    throw asUnreadable(error, lastLine, linesBefore);
+    throw asUnreadable(error, lastLine, parserLinesAtLastRecord);
   }
 }
 
 /**
- * The lines wholly before byte `end` (its line breaks): where a run resumed there goes on counting,
- * for an import whose committed line was not kept (checked before migration 0030).
+ * The lines wholly before byte `end` (its line breaks, counted as `readRecordsFrom` counts them):
+ * where a run resumed there goes on counting, for an import whose committed line was not kept
+ * (checked before migration 0030).
  */
 export async function countLines(filePath: string, end: number): Promise<number> {
   if (end <= 0) return 0;
-  let lines = 0;
-  for await (const chunk of createReadStream(filePath, { start: 0, end: end - 1 }) as AsyncIterable<Buffer>) {
-    for (let at = chunk.indexOf(10); at >= 0; at = chunk.indexOf(10, at + 1)) lines += 1;
-  }
-  return lines;
+  const lines = new LineCounter();
+  for await (const chunk of createReadStream(filePath, { start: 0, end: end - 1 }) as AsyncIterable<Buffer>) lines.add(chunk);
+  return lines.completeLines;
 }
 
 const normalise = (name: string) => name.trim().toLowerCase().replace(/[_\s]+/g, ' ');

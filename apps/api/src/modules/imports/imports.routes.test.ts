@@ -496,6 +496,42 @@ describe("CSV import of opening balances, by the file's lines", () => {
     const entries = await rows<{ idempotency_key: string }>(sql`select idempotency_key from ledger_entries where idempotency_key like ${`import:${id}:%`} order by id`);
     expect(entries.map((entry) => entry.idempotency_key)).toEqual([`import:${id}:2`, `import:${id}:5`]);
   });
+
+  it('counts a Windows line end inside a quoted cell as one line break, at the dry run and through a resumed run', async () => {
+    // Excel saves a cell typed with Alt+Enter as a quoted "\r\n": the row of lines 2–3 is one row; line 4's
+    // points are not a number; line 6 (after blank line 5) names no known program.
+    const content = [
+      'Numero tessera;Programma;Punti;Causale',
+      `${referrer.cardNumber};Circuito Punti;6;"Saldo\r\ndal vecchio gestionale"`,
+      `${referrer.cardNumber};Circuito Punti;sei;`,
+      '',
+      `${referrer.cardNumber};Nessuno;7;`,
+      `${referrer.cardNumber};Circuito Punti;8;`,
+      '',
+    ].join('\r\n');
+    const response = await upload({ kind: 'balances', dryRun: 'true' }, { name: 'saldi-a-capo.csv', content });
+    expect(response.statusCode, response.body).toBe(201);
+    const id = response.json().id as string;
+    const dryRun = response.json().errors.map((error: { row: number; column: string }) => [error.row, error.column]);
+    expect(dryRun).toEqual([
+      [4, 'Punti'],
+      [6, 'Programma'],
+    ]);
+    expect((await ctx.request({ method: 'POST', url: `/api/admin/imports/${id}/start`, token })).statusCode).toBe(200);
+    const deps = importDeps(ctx.app);
+    for (let chunk = 0; chunk < 10 && (await runImportChunk(deps, id, { batchRows: 1, maxBatches: 1 })).status === 'more'; chunk += 1);
+    const detail = (await ctx.request({ method: 'GET', url: `/api/admin/imports/${id}`, token })).json();
+    expect(detail).toMatchObject({ status: 'done', importedRows: 2, report: { imported: 2, errors: 2 } });
+    expect(detail.errors.map((error: { row: number; column: string }) => [error.row, error.column])).toEqual(dryRun);
+    // The ledger's keys are by spreadsheet row (header row 1), not by line.
+    const entries = await rows<{ idempotency_key: string; reason: string }>(
+      sql`select idempotency_key, reason from ledger_entries where idempotency_key like ${`import:${id}:%`} order by id`,
+    );
+    expect(entries).toEqual([
+      { idempotency_key: `import:${id}:2`, reason: 'Saldo\r\ndal vecchio gestionale' },
+      { idempotency_key: `import:${id}:5`, reason: 'Saldo iniziale' },
+    ]);
+  });
 });
 
 describe('CSV import of opening balances, afterwards', () => {
