@@ -13,6 +13,9 @@ import { verifyLedger } from '../apps/api/src/modules/ledger/ledger.verify.ts';
 import { writeGroupsOf } from '../apps/api/src/modules/ledger/ledger.service.ts';
 import { addDays, localDate, startOfLocalDay } from '../apps/api/src/lib/business-days.ts';
 import { benchDatabase, loadAverage, ms, numberArgument, percentile, timed } from './support.ts';
+import { isValidCardNumber } from '@sf/contract/customers';
+import { searchWords } from '../apps/api/src/db/list.ts';
+import { CUSTOMER_COUNT_CAP, SORT_AFTER_SCAN_MAX_ROWS } from '../apps/api/src/modules/customers/customers.repository.ts';
 
 /**
  * `npm run bench:loyalty` — prints figures, asserts nothing (speed is measured here, never in tests).
@@ -189,6 +192,70 @@ try {
         `  | ratio p95 ${(percentile(api, 95) / Math.max(percentile(direct, 95), 0.01)).toFixed(1)}×`,
     );
   }
+
+  // The searches a person makes in Clienti (and its picker), each before and after the choice of plan
+  // for word searches (decision 014), in one run, alternating sample by sample: the page's ids and the
+  // capped count as the app sends them, side by side on two connections. "before": one word walked the
+  // name index, several sorted their matches; "after": the planner's estimate of the matches decides
+  // (EXPLAIN first), sorting up to SORT_AFTER_SCAN_MAX_ROWS. Then the app itself (after) over HTTP.
+  const rare = await raw.query<{ n: string }>(`select count(*) as n from customers where last_name = 'Zanichelli'`);
+  for (let i = Number(rare.rows[0]!.n); i < 3; i += 1) {
+    const created = await fetch(`${base}/api/admin/customers`, { method: 'POST', headers, body: JSON.stringify({ firstName: ['Ada', 'Ugo', 'Ida'][i], lastName: 'Zanichelli' }) });
+    if (created.status !== 201) throw new Error(`customer: ${created.status} ${await created.text()}`);
+  }
+  const phone = (await raw.query<{ phone: string }>('select phone from customers where phone is not null order by id limit 1 offset 4242')).rows[0]!.phone;
+  const searches: { name: string; q: string }[] = [
+    { name: 'a common surname', q: 'Rossi' },
+    { name: 'a rare surname', q: 'Zanichelli' },
+    { name: 'late in the alphabet', q: 'valentini' },
+    { name: 'a first name', q: 'Federica' },
+    { name: 'two letters and a word', q: 'De Luca' },
+    { name: 'a card number', q: card },
+    { name: 'an e-mail fragment', q: email.split('@')[0]!.slice(0, 11) },
+    { name: 'a phone fragment', q: phone.slice(-7) },
+  ];
+  const page = new pg.Pool({ connectionString: url, max: 2 });
+  page.on('error', () => undefined);
+  const byName = (sorted: boolean) => (sorted ? `(last_name_key || '') nulls last, (first_name_key || '') nulls last, id` : 'last_name_key nulls last, first_name_key nulls last, id');
+  console.log(`\nword searches: raw SQL before/after the plan choice, alternating (page + capped count in parallel; after includes its EXPLAIN), then the app; goal p95 < 50 ms; ${loadAverage()}`);
+  for (const search of searches) {
+    // As the app reads a search (customers.repository.ts searchCondition): a phone typed with spaces, compacted.
+    const words = searchWords(/^[+\d\s./-]+$/.test(search.q) ? search.q.replace(/[\s./-]/g, '') : search.q);
+    const isWordSearch = search.q.length >= 3 && !isValidCardNumber(words.join('')) && !/@/.test(search.q);
+    const where = isWordSearch ? words.map((_, index) => `search_text like $${index + 1}`).join(' and ') : 'card_number = $1';
+    const params = isWordSearch ? words.map((word) => `%${word.replace(/[\\%_]/g, '\\$&')}%`) : [search.q];
+    const run = async (sorted: boolean) =>
+      Promise.all([
+        page.query(`select id from customers where ${where} order by ${byName(sorted)} limit 25`, params),
+        page.query(`select count(*) from (select id from customers where ${where} limit ${CUSTOMER_COUNT_CAP + 1}) capped`, params),
+      ]);
+    const before = () => run(isWordSearch && words.length > 1);
+    const after = async () => {
+      if (!isWordSearch) return run(false);
+      const plan = await page.query(`explain (format json) select 1 from customers where ${where}`, params);
+      const estimate = (plan.rows[0]['QUERY PLAN'] as [{ Plan: { 'Plan Rows': number } }])[0].Plan['Plan Rows'];
+      return run(estimate <= SORT_AFTER_SCAN_MAX_ROWS);
+    };
+    const pairs = { before: [] as number[], after: [] as number[] };
+    for (let i = 0; i < 3; i += 1) {
+      await before();
+      await after();
+    }
+    for (let i = 0; i < SAMPLES; i += 1) {
+      for (const [name, step] of (i % 2 === 0 ? [['before', before], ['after', after]] : [['after', after], ['before', before]]) as ['before' | 'after', () => Promise<unknown>][]) {
+        const start = process.hrtime.bigint();
+        await step();
+        pairs[name].push(Number(process.hrtime.bigint() - start) / 1e6);
+      }
+    }
+    const api = await timed(() => get(`/api/admin/customers?q=${encodeURIComponent(search.q)}`), SAMPLES);
+    const matches = (await raw.query<{ n: string }>(`select count(*) as n from customers where ${where}`, params)).rows[0]!.n;
+    console.log(
+      `  ${`${search.name} (${search.q})`.padEnd(44)} ${String(matches).padStart(7)} matches | before p50 ${ms(percentile(pairs.before, 50)).padStart(9)} p95 ${ms(percentile(pairs.before, 95)).padStart(9)}` +
+        ` | after p50 ${ms(percentile(pairs.after, 50)).padStart(9)} p95 ${ms(percentile(pairs.after, 95)).padStart(9)} | app p50 ${ms(percentile(api, 50)).padStart(9)} p95 ${ms(percentile(api, 95)).padStart(9)}`,
+    );
+  }
+  await page.end();
 
   const members = await raw.query<{ customer_id: string }>(
     `select customer_id from memberships where program_id = $1 order by customer_id limit 10000`,
