@@ -6,23 +6,29 @@ import { can, isStaffRole, type Permission } from '@sf/contract/roles';
  * use), and the S14 menu (navigation.tsx) is built from the same entries, so a menu entry and its
  * screen can never disagree about who may see them. Kept apart from the menu (and its icons): the
  * router, which the sign-in page loads, needs only this.
+ *
+ * `drawers`: the search parameters that address the screen's drawers and dialogs (`?customer=new`, a
+ * customer's `?edit=1`), which the pages read with `useDrawerParam`. A move to another page that opens one
+ * (Azioni → Nuovo cliente) leaves the focus to it (`FocusOnNewPage`, layouts/main-layout.tsx). Declared here
+ * rather than by the pages as they render: a page not yet shown in the tab had declared nothing, and a
+ * parameter one page had declared stayed a drawer on every other page (screens.test.ts holds the pages to it).
  */
 export const SCREENS = {
   dashboard: { path: '/dashboard', permission: 'dashboard:read' },
-  news: { path: '/news', permission: 'news:read' },
-  customers: { path: '/customers', permission: 'customers:read' },
-  merchants: { path: '/merchants', permission: 'merchants:read' },
-  programs: { path: '/programs', permission: 'programs:read' },
+  news: { path: '/news', permission: 'news:read', drawers: ['post'] },
+  customers: { path: '/customers', permission: 'customers:read', drawers: ['customer', 'edit'] },
+  merchants: { path: '/merchants', permission: 'merchants:read', drawers: ['merchant'] },
+  programs: { path: '/programs', permission: 'programs:read', drawers: ['program'] },
   ledger: { path: '/ledger', permission: 'ledger:read' },
   staff: { path: '/staff', permission: 'staff:manage' },
-  rewards: { path: '/rewards', permission: 'rewards:read' },
+  rewards: { path: '/rewards', permission: 'rewards:read', drawers: ['reward'] },
   approvals: { path: '/approvals', permission: 'proofs:read' },
-  privacyRequests: { path: '/privacy-requests', permission: 'privacy:read' },
-  imports: { path: '/imports', permission: 'imports:read' },
+  privacyRequests: { path: '/privacy-requests', permission: 'privacy:read', drawers: ['request'] },
+  imports: { path: '/imports', permission: 'imports:read', drawers: ['import'] },
   audit: { path: '/audit', permission: 'audit:read' },
   apiKeys: { path: '/api-keys', permission: 'apikeys:manage' },
-  campaigns: { path: '/campaigns', permission: 'campaigns:read' },
-} as const satisfies Record<string, { path: string; permission: Permission }>;
+  campaigns: { path: '/campaigns', permission: 'campaigns:read', drawers: ['campaign'] },
+} as const satisfies Record<string, { path: string; permission: Permission; drawers?: readonly string[] }>;
 
 export type ScreenId = keyof typeof SCREENS;
 

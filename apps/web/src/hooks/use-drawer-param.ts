@@ -1,32 +1,12 @@
-import { useCallback, useLayoutEffect } from 'react';
+import { useCallback } from 'react';
 import { useSearchParams } from 'react-router';
-
-/** The search parameters that address a drawer or a dialog, as the pages shown so far declared them. */
-const drawerParams = new Set<string>();
-
-/**
- * Declares `name` as the address of a drawer or dialog of the page. The shell reads it (`opensDrawer`) to
- * leave the focus to that drawer when a move to another page opens one (`?customer=new` from Azioni).
- * A layout effect: it runs before the shell's effect of the same render.
- */
-export function useDrawerAddress(name: string): void {
-  useLayoutEffect(() => {
-    drawerParams.add(name);
-  }, [name]);
-}
-
-/** True when the address's query (`?customer=new&…`) opens a drawer or a dialog of its page. */
-export function opensDrawer(search: string): boolean {
-  const params = new URLSearchParams(search);
-  return [...drawerParams].some((name) => params.has(name));
-}
 
 /**
  * A drawer or dialog addressed by one search parameter (`?merchant=new`, `?merchant=<id>`), like the
- * News editor: a link opens it, reload keeps it, back closes it.
+ * News editor: a link opens it, reload keeps it, back closes it. Its screen declares `name` among its
+ * `drawers` (app/screens.ts), so that a move to the page that opens it leaves the focus to it.
  */
 export function useDrawerParam(name: string) {
-  useDrawerAddress(name);
   const [searchParams, setSearchParams] = useSearchParams();
   const target = searchParams.get(name);
 

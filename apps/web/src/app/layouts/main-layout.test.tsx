@@ -1,7 +1,9 @@
+import { Drawer, TextInput } from '@mantine/core';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { lazy, Suspense } from 'react';
+import { beforeEach, describe, expect, it, onTestFinished } from 'vitest';
 import { LANGUAGE_STORAGE_KEY, SESSION_STORAGE_KEY } from '@sf/contract/app-info';
 import { server } from '../../testing/msw-server.ts';
 import { useDrawerParam } from '../../hooks/use-drawer-param.ts';
@@ -161,6 +163,29 @@ function CustomersPage() {
   );
 }
 
+function NewCustomerDrawer() {
+  const drawer = useDrawerParam('customer');
+  return (
+    <Drawer opened={drawer.target === 'new'} onClose={drawer.close} title="Nuovo cliente">
+      <TextInput label="Nome" data-autofocus />
+    </Drawer>
+  );
+}
+
+// Its code, the drawer's parameter with it, loads when the page first draws (as the real form does).
+const LazyNewCustomerDrawer = lazy(() => Promise.resolve({ default: NewCustomerDrawer }));
+
+function CustomersPageWithLazyDrawer() {
+  return (
+    <>
+      <h1>Clienti</h1>
+      <Suspense fallback={null}>
+        <LazyNewCustomerDrawer />
+      </Suspense>
+    </>
+  );
+}
+
 describe('the focus after moving to another page', () => {
   beforeEach(() => {
     server.use(http.get('/api/admin/staff', () => HttpResponse.json({ items: [], total: 0, page: 1, pageSize: 1 })));
@@ -176,6 +201,39 @@ describe('the focus after moving to another page', () => {
       ],
     },
   ];
+
+  it('leaves the focus to the drawer that a move to another page opens, though nothing of that page has drawn before', async () => {
+    const user = userEvent.setup();
+    const withLazyDrawer = [
+      {
+        element: <MainLayout />,
+        children: [
+          { path: '/dashboard', handle: screenHandle('dashboard'), element: <h1>Dashboard</h1> },
+          { path: '/customers', handle: screenHandle('customers'), element: <CustomersPageWithLazyDrawer /> },
+        ],
+      },
+    ];
+    renderRoutes(withLazyDrawer, { route: '/dashboard', user: { role: 'admin' } });
+    await user.click(await screen.findByRole('button', { name: 'Azioni' }));
+    // What the focus passes through: a heading focused before the drawer's field would be what Esc on the
+    // drawer gives the focus back to (lib/dialog-focus.ts), instead of Azioni.
+    const focused: Element[] = [];
+    const track = (event: FocusEvent) => focused.push(event.target as Element);
+    document.addEventListener('focusin', track);
+    onTestFinished(() => document.removeEventListener('focusin', track));
+    await user.click(await screen.findByRole('menuitem', { name: 'Nuovo cliente' }));
+    const drawer = await screen.findByRole('dialog', { name: 'Nuovo cliente' });
+    await waitFor(() => expect(within(drawer).getByRole('textbox', { name: 'Nome' })).toHaveFocus());
+    expect(focused).not.toContain(screen.getByRole('heading', { name: 'Clienti' }));
+  });
+
+  it('takes a search parameter for a drawer only on the screen that declares it, whatever the tab showed before', async () => {
+    const { router } = renderRoutes(pages, { route: '/customers', user: { role: 'admin' } });
+    expect(await screen.findByRole('heading', { name: 'Clienti' })).toBeInTheDocument();
+    // Clienti's drawer parameter, on a screen whose address means something else by it.
+    await router.navigate('/dashboard?customer=c1');
+    await waitFor(() => expect(screen.getByRole('heading', { name: 'Dashboard' })).toHaveFocus());
+  });
 
   it("goes to the new page's heading, so the next Tab reaches its first control; not on the first load, nor when only the query changes", async () => {
     const user = userEvent.setup();

@@ -10,11 +10,10 @@ import { useSignOut } from '../../features/auth/api/sign-out.ts';
 import { useScreenTitle } from '../../lib/document-title.ts';
 import { useCurrentUser } from '../../lib/session.ts';
 import { useMountedOnceOpened } from '../../hooks/use-mounted-once-opened.ts';
-import { opensDrawer } from '../../hooks/use-drawer-param.ts';
 import classes from './main-layout.module.css';
 import { AppDataProviders } from '../data-providers.tsx';
 import { visibleActions, visibleMenu, type MenuLink } from '../navigation.tsx';
-import type { ScreenHandle } from '../screens.ts';
+import { SCREENS, type ScreenHandle, type ScreenId } from '../screens.ts';
 import { PendingStaffBadge } from '../../features/staff/components/pending-staff-badge.tsx';
 import { RouterNavigation } from './router-navigation.tsx';
 import { NavMenuLink } from './nav-menu-link.tsx';
@@ -102,6 +101,14 @@ function Navigation({ onNavigate }: { onNavigate: () => void }) {
   );
 }
 
+/** True when the screen's address (`?customer=new&…`) opens one of its drawers or dialogs (`drawers`, app/screens.ts). */
+function opensDrawer(screenId: ScreenId | undefined, search: string): boolean {
+  const screen = screenId ? SCREENS[screenId] : undefined;
+  if (!screen || !('drawers' in screen)) return false;
+  const params = new URLSearchParams(search);
+  return screen.drawers.some((name: string) => params.has(name));
+}
+
 /**
  * After a move to another page the focus goes to that page's heading (or, while it has none, to the main
  * landmark), so the next Tab reaches the page's first control: it stayed on the menu's link (nineteen Tabs
@@ -109,20 +116,25 @@ function Navigation({ onNavigate }: { onNavigate: () => void }) {
  * load, not when only the address's query changes (a list's filters), not when the new page opens on a
  * drawer or dialog (`?customer=new` from Azioni: it focuses its own first field, and gives the focus back
  * to Azioni on Esc), and never out of a dialog. An effect and a ref: nothing drawn again.
+ *
+ * Whether the address opens a drawer is read from the screen registry, not from the DOM nor from the pages
+ * drawn so far: when this effect runs the drawer may not be there yet (its form loads lazily the first time),
+ * and a heading focused first becomes what Esc on the drawer gives the focus back to (lib/dialog-focus.ts)
+ * instead of Azioni.
  */
-function FocusOnNewPage() {
+function FocusOnNewPage({ screenId }: { screenId: ScreenId | undefined }) {
   const { pathname, search } = useLocation();
   const shownPath = useRef(pathname);
   useEffect(() => {
     if (shownPath.current === pathname) return;
     shownPath.current = pathname;
-    if (opensDrawer(search) || document.activeElement?.closest('[role="dialog"]')) return;
+    if (opensDrawer(screenId, search) || document.activeElement?.closest('[role="dialog"]')) return;
     const main = document.getElementById('main-content');
     const heading = main?.querySelector('h1');
     // Focusable by script only, never a Tab stop; no ring is drawn on it (main-layout.module.css).
     if (heading && !heading.hasAttribute('tabindex')) heading.tabIndex = -1;
     (heading ?? main)?.focus({ preventScroll: true });
-  }, [pathname, search]);
+  }, [pathname, search, screenId]);
   return null;
 }
 
@@ -213,7 +225,7 @@ function MainLayout() {
         <AppShell.Main id="main-content" tabIndex={-1} className={classes.main}>
           <Outlet />
         </AppShell.Main>
-        <FocusOnNewPage />
+        <FocusOnNewPage screenId={screenId} />
         <Suspense fallback={null}>
           {hasProfileDialog ? <ProfileDialog isOpen={dialog === 'profile'} onClose={() => setDialog(null)} /> : null}
           {hasPasswordDialog ? <PasswordDialog isOpen={dialog === 'password'} onClose={() => setDialog(null)} /> : null}

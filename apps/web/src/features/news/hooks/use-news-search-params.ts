@@ -1,6 +1,5 @@
 import { useCallback } from 'react';
 import { useLocation, useNavigate, useSearchParams } from 'react-router';
-import { useDrawerAddress } from '../../../hooks/use-drawer-param.ts';
 
 export type EditorTarget = 'new' | number | null;
 
@@ -15,10 +14,10 @@ export function parseEditorTarget(raw: string | null): EditorTarget {
 /**
  * The editor drawer is addressed by `?post=new` / `?post=<id>`. Opening pushes a history entry so the
  * back button closes it; closing pops that entry again (or replaces it when the page was opened
- * straight on a post, so "close" never leaves the app).
+ * straight on a post, so "close" never leaves the app). The News screen declares `post` among its
+ * `drawers` (app/screens.ts), so that a move to `/news?post=new` leaves the focus to the editor.
  */
 export function useEditorTarget() {
-  useDrawerAddress('post');
   const [searchParams, setSearchParams] = useSearchParams();
   const location = useLocation();
   const navigate = useNavigate();
