@@ -66,7 +66,7 @@ export const ledgerEntrySchema = z.object({
   expiresOn: z.iso.date().nullable(),
   /** Who made it: the staff member's id (null for the system). */
   createdBy: z.string().nullable(),
-  /** Who made it, readable: the staff member's e-mail, or `system`. */
+  /** Who made it, readable: the staff member's e-mail, `system` (SYSTEM_ACTOR_EMAIL), or an API key's name. */
   createdByLabel: z.string(),
   createdAt: z.iso.datetime({ offset: true }),
 });
@@ -221,6 +221,26 @@ export const listLedgerQuerySchema = pagingQuerySchema.extend({
 export type ListLedgerQuery = z.infer<typeof listLedgerQuerySchema>;
 export const exportLedgerQuerySchema = listLedgerQuerySchema.omit({ page: true, pageSize: true });
 
+/**
+ * What a reason the platform wrote itself says, as data, so that each reader gets it in their language
+ * (the stored `reason` is the Italian text it was written with, and stays: the ledger is append-only).
+ * Read from what the entry carries, so old entries read as well as new ones: a referral bonus by its
+ * idempotency key (`referral:referee:<customer>` / `referral:referrer:<referee>`), a birthday bonus by
+ * its key's year (`birthday:<customer>:<program>:<year>`), a till's receipt by the integration API's key
+ * (`int:…`) and the `Scontrino <n>` it wrote, an import's default reason (`Saldo iniziale`) by the
+ * import's key (`import:…`). A reason a person typed (an adjustment's note, a CSV's own reason) has none.
+ */
+export const LEDGER_SYSTEM_REASON_KINDS = ['referralReferee', 'referralReferrer', 'birthday', 'receipt', 'openingBalance'] as const;
+export type LedgerSystemReasonKind = (typeof LEDGER_SYSTEM_REASON_KINDS)[number];
+export const ledgerSystemReasonSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('referralReferee') }),
+  z.object({ kind: z.literal('referralReferrer') }),
+  z.object({ kind: z.literal('birthday'), year: z.number().int() }),
+  z.object({ kind: z.literal('receipt'), receipt: z.string() }),
+  z.object({ kind: z.literal('openingBalance') }),
+]);
+export type LedgerSystemReason = z.infer<typeof ledgerSystemReasonSchema>;
+
 /** A list row: the entry and whose it is (null: the customer was erased; the entry and its figures stay). */
 export const ledgerListEntrySchema = ledgerEntrySchema.extend({
   customer: z.object({ firstName: z.string(), lastName: z.string(), cardNumber: z.string() }).nullable(),
@@ -230,6 +250,13 @@ export const ledgerListEntrySchema = ledgerEntrySchema.extend({
    * entries written before the reason was worded (`share #5`) read as well as the new ones.
    */
   proof: z.object({ id: z.number().int(), kind: proofKindSchema }).nullable(),
+  /** A reason the platform wrote itself, as data (ledgerSystemReasonSchema), else null: `reason` is then read as it is. */
+  systemReason: ledgerSystemReasonSchema.nullable(),
+  /**
+   * Who made it as people read it: the staff member's name (their e-mail when they have none); null when
+   * no staff member did (the system, an API key: `createdByLabel` says which).
+   */
+  createdByName: z.string().nullable(),
 });
 export type LedgerListEntry = z.infer<typeof ledgerListEntrySchema>;
 

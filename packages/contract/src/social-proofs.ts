@@ -63,7 +63,13 @@ export const socialProofSchema = z.object({
   points: z.number().int().nullable(),
   /** The `earn` entry of the approval, when it gave something. */
   entryId: z.number().int().nullable(),
+  /** Who decided it: the staff member's e-mail, or ERASURE_DECIDER for a proof an erasure closed. */
   decidedBy: z.string().nullable(),
+  /**
+   * Who decided it as people read it: the staff member's name (their e-mail when they have none); null
+   * while pending and for a proof an erasure closed (the screens word ERASURE_DECIDER).
+   */
+  decidedByName: z.string().nullable(),
   decidedAt: z.iso.datetime({ offset: true }).nullable(),
   createdAt: z.iso.datetime({ offset: true }),
 });
@@ -163,6 +169,8 @@ export function zeroPointsReason(why: 'cap' | 'no_bonus', language: Language, ca
  * erasure is in the audit record): they are rejected, never paid, as the person is gone.
  */
 export const ERASURE_DECIDER = 'privacy-erasure';
+/** ERASURE_DECIDER in words, for the export (the web app says it from its catalogue). */
+export const ERASURE_DECIDER_WORDS: Record<Language, string> = { it: 'Cancellazione dei dati del cliente', en: "Erasure of the customer's data" };
 
 /** Why an erasure closed a pending proof (kept in `reason`, in the language of the erasure's author). */
 export function erasureClosedReason(language: Language): string {

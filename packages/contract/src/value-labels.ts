@@ -103,6 +103,14 @@ export const VALUE_LABELS = {
     review: { it: 'Bonus recensione', en: 'Review bonus' },
     checkIn: { it: 'Bonus check-in', en: 'Check-in bonus' },
   }),
+  /** A reason the platform wrote itself (`ledgerSystemReasonSchema`), as the export says it; a year or a receipt number follows. */
+  ledgerSystemReason: labels({
+    referralReferee: { it: 'Bonus presentazione (invitato)', en: 'Referral bonus (invited)' },
+    referralReferrer: { it: 'Bonus presentazione (presentatore)', en: 'Referral bonus (referrer)' },
+    birthday: { it: 'Bonus compleanno', en: 'Birthday bonus' },
+    receipt: { it: 'Scontrino', en: 'Receipt' },
+    openingBalance: { it: 'Saldo iniziale', en: 'Opening balance' },
+  }),
   proofStatus: labels({
     pending: { it: 'In attesa', en: 'Pending' },
     approved: { it: 'Approvata', en: 'Approved' },

@@ -3,7 +3,8 @@ import type { Language } from '@sf/contract/app-info';
 import { PROOF_NUMBER_PREFIX } from '@sf/contract/social-proofs';
 import { VALUE_LABELS, type ValueLabels } from '@sf/contract/value-labels';
 import { csvCell, type CsvColumns } from '../../db/csv-export.ts';
-import { whereOf, type LedgerFilters } from './ledger-lists.repository.ts';
+import { staffNameOf } from '../staff/staff-admin.service.ts';
+import { SYSTEM_REASON_DETAIL, SYSTEM_REASON_KIND, whereOf, type LedgerFilters } from './ledger-lists.repository.ts';
 
 /** "Bonus condivisione social (prova n. " per proof kind: the export closes it with the proof's id (socialBonusReason's words). */
 const SOCIAL_BONUS_OPENINGS: ValueLabels = Object.fromEntries(
@@ -38,16 +39,24 @@ export function ledgerExportColumns(timeZone: string, language: Language): CsvCo
     balanceAfter: { header: { it: 'Saldo dopo', en: 'Balance after' }, value: csvCell.integer(e('balance_after')) },
     // A social bonus is named by its proof in the reader's language, whatever its stored reason says
     // (entries written before the reason was worded kept `share #5`).
+    // A reason the platform wrote itself (ledgerSystemReasonSchema) is said in the reader's language
+    // too, as the screen says it; a reason a person typed stays as typed.
     reason: {
       header: { it: 'Motivo', en: 'Reason' },
       value: csvCell.text(
         sql`coalesce(case when e.source = 'social' then (select ${csvCell.label(sql.raw('sp.kind'), SOCIAL_BONUS_OPENINGS, language)} || sp.id || ')'
-            from social_proofs sp where sp.entry_id = e.id) end, e.reason)`,
+            from social_proofs sp where sp.entry_id = e.id) end,
+          ${csvCell.label(SYSTEM_REASON_KIND, VALUE_LABELS.ledgerSystemReason, language)} || coalesce(' ' || ${SYSTEM_REASON_DETAIL}, ''),
+          e.reason)`,
       ),
     },
     reversesId: { header: { it: 'Storno di', en: 'Reverses' }, value: csvCell.integer(e('reverses_id')) },
     expiresOn: { header: { it: 'Scadenza', en: 'Expires on' }, value: csvCell.date(e('expires_on')) },
-    createdBy: { header: { it: 'Operatore', en: 'Made by' }, value: csvCell.text(e('created_by_label')) },
+    // As the screen names them: a staff member by name, the system in words, an API key by its label.
+    createdBy: {
+      header: { it: 'Operatore', en: 'Made by' },
+      value: csvCell.text(sql`coalesce(${staffNameOf(e('created_by'))}, ${csvCell.label(e('created_by_label'), VALUE_LABELS.auditActor, language)})`),
+    },
     customerId: { header: { it: 'ID cliente', en: 'Customer ID' }, value: csvCell.text(e('customer_id')) },
     programId: { header: { it: 'ID programma', en: 'Program ID' }, value: csvCell.text(e('program_id')) },
     merchantId: { header: { it: 'ID esercente', en: 'Merchant ID' }, value: csvCell.text(e('merchant_id')) },

@@ -1,6 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
-import type { LedgerKind, LedgerSource } from '@sf/contract/ledger';
+import type { LedgerKind, LedgerSource, LedgerSystemReason, LedgerSystemReasonKind } from '@sf/contract/ledger';
 import type { ProofKind } from '@sf/contract/social-proofs';
 import { ENTRY_COLUMNS, rows, toDateOrNull, toLedgerEntry, toMembershipRow, type Row } from './ledger.repository.ts';
 
@@ -38,14 +38,53 @@ export function whereOf(filters: LedgerFilters): SQL {
  */
 export const LEDGER_COUNT_CAP = 100_000;
 
+/** What `Scontrino ${receipt}` (integration.service recordPurchase) starts with; the receipt follows. */
+const RECEIPT_OPENING = 'Scontrino ';
+/** The reason an import's balance row gets when the file has none (imports.csv). */
+const IMPORT_DEFAULT_REASON = 'Saldo iniziale';
+
 /**
- * The page's rows with whose they are: the customer's name and card (none once erased), and the proof
+ * Which reason the platform wrote itself (ledgerSystemReasonSchema says how each is recognised), and
+ * its detail (a birthday's year, a receipt's number): two columns of the entry `e`, null for a reason a
+ * person typed. One definition for the list and its export.
+ */
+export const SYSTEM_REASON_KIND = sql`case
+    when e.source = 'referral' and e.idempotency_key like 'referral:referee:%' then 'referralReferee'
+    when e.source = 'referral' and e.idempotency_key like 'referral:referrer:%' then 'referralReferrer'
+    when e.source = 'birthday' and e.idempotency_key ~ ':[0-9]{4}$' then 'birthday'
+    when e.source = 'purchase' and e.idempotency_key like 'int:%' and starts_with(e.reason, ${RECEIPT_OPENING}) then 'receipt'
+    when e.kind = 'adjust' and e.idempotency_key like 'import:%' and e.reason = ${IMPORT_DEFAULT_REASON} then 'openingBalance'
+  end`;
+export const SYSTEM_REASON_DETAIL = sql`case
+    when e.source = 'birthday' then right(e.idempotency_key, 4)
+    when e.source = 'purchase' then substr(e.reason, ${RECEIPT_OPENING.length + 1})
+  end`;
+
+function systemReasonOf(kind: unknown, detail: unknown): LedgerSystemReason | null {
+  const known = kind as LedgerSystemReasonKind | null;
+  switch (known) {
+    case 'birthday':
+      return { kind: known, year: Number(detail) };
+    case 'receipt':
+      return { kind: known, receipt: String(detail) };
+    case 'referralReferee':
+    case 'referralReferrer':
+    case 'openingBalance':
+      return { kind: known };
+    default:
+      return null;
+  }
+}
+
+/**
+ * The page's rows with whose they are: the customer's name and card (none once erased), the proof
  * whose approval wrote a social bonus (found by the proof's unique `entry_id`, so entries written before
- * their reason was worded are named as well).
+ * their reason was worded are named as well), and the reason the platform wrote itself, as data.
  */
 export const LIST_COLUMNS = sql`${ENTRY_COLUMNS}, c.status as customer_status, c.first_name as customer_first_name,
   c.last_name as customer_last_name, c.card_number as customer_card_number,
-  sp.id as proof_id, sp.kind as proof_kind`;
+  sp.id as proof_id, sp.kind as proof_kind,
+  ${SYSTEM_REASON_KIND} as system_reason_kind, ${SYSTEM_REASON_DETAIL} as system_reason_detail`;
 
 export function toLedgerListEntry(row: Row) {
   return {
@@ -55,6 +94,7 @@ export function toLedgerListEntry(row: Row) {
         ? null
         : { firstName: String(row['customer_first_name']), lastName: String(row['customer_last_name']), cardNumber: String(row['customer_card_number']) },
     proof: row['proof_id'] === null || row['proof_id'] === undefined ? null : { id: Number(row['proof_id']), kind: row['proof_kind'] as ProofKind },
+    systemReason: systemReasonOf(row['system_reason_kind'], row['system_reason_detail']),
   };
 }
 

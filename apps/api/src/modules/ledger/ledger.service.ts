@@ -9,6 +9,8 @@ import * as listsRepo from './ledger-lists.repository.ts';
 // A cycle (rewards uses the ledger's lockMember/applyToLockedMember): only functions cross it, at call time.
 import { releaseRedemption } from '../rewards/rewards.service.ts';
 import { ledgerTotals } from '../dashboard/dashboard.service.ts';
+import { staffNames } from '../staff/staff-admin.service.ts';
+import { SYSTEM_ACTOR_EMAIL } from '@sf/contract/audit';
 import { claimKeyStatement, lockIdOf, requestHash, retryingTwinCommits, runIdempotent, storedAnswerOf, type IdempotentRequest, type StoredAnswer } from '../../lib/idempotency.ts';
 import { batchedTransaction, supportsBatches } from '../../db/batch.ts';
 import type { BoundStatement } from '../../db/statement-shape.ts';
@@ -342,10 +344,13 @@ export async function retierMembers(tx: Executor, deps: LedgerDeps, programId: s
  */
 export async function listEntries(deps: LedgerDeps, query: ListLedgerQuery): Promise<LedgerPage> {
   const filters = filtersOf(query);
-  const [items, fromRollups] = await Promise.all([
+  const [entries, fromRollups] = await Promise.all([
     listsRepo.listEntries(deps.db, filters, { page: query.page, pageSize: query.pageSize, order: query.order }),
     ledgerTotals(deps, filters),
   ]);
+  // The operator by name (staffNames, one query for the page); the system and API keys have no account.
+  const names = await staffNames(deps.db, entries.map((entry) => entry.createdBy));
+  const items = entries.map((entry) => ({ ...entry, createdByName: (entry.createdBy ? names.get(entry.createdBy) : undefined) ?? null }));
   const base = { items, page: query.page, pageSize: query.pageSize };
   if (fromRollups) return { ...base, total: fromRollups.total, totalIsCapped: false, sums: { points: fromRollups.points, stamps: fromRollups.stamps } };
   const counted = await listsRepo.countEntries(deps.db, filters);
@@ -412,7 +417,7 @@ export async function eraseEntryTexts(tx: Transaction, customerId: string): Prom
  */
 export async function expireDueLots(deps: LedgerDeps, options: { batch?: number } = {}): Promise<number> {
   const today = localDate(deps.clock.now(), deps.timeZone);
-  const caller: LedgerCaller = { id: null, label: 'system', audit: SYSTEM_ACTOR };
+  const caller: LedgerCaller = { id: null, label: SYSTEM_ACTOR_EMAIL, audit: SYSTEM_ACTOR };
   let written = 0;
   for (;;) {
     const due = await upkeepRepo.dueLots(deps.db, today, options.batch ?? 200);
@@ -464,7 +469,7 @@ export async function awardBonusInTransaction(
   if (!program || program.status !== 'active' || program.type !== 'points') return null;
   if ((await repo.findCustomerStatus(tx, input.customerId)) !== 'active') return null;
   const membership = await repo.lockMembership(tx, input.customerId, input.programId, deps.clock.now());
-  const caller: LedgerCaller = { id: null, label: 'system', audit: SYSTEM_ACTOR };
+  const caller: LedgerCaller = { id: null, label: SYSTEM_ACTOR_EMAIL, audit: SYSTEM_ACTOR };
   return applyMovement(
     tx,
     deps,

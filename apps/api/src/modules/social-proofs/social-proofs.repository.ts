@@ -1,5 +1,5 @@
 import { and, eq, gte, lt, sql, type SQL } from 'drizzle-orm';
-import type { ListSocialProofsQuery, SocialProof } from '@sf/contract/social-proofs';
+import { ERASURE_DECIDER, ERASURE_DECIDER_WORDS, type ListSocialProofsQuery, type SocialProof } from '@sf/contract/social-proofs';
 import type { Executor } from '../../db/client.ts';
 import { allOf, everyWord, findPage, orderFor, type ListDefinition } from '../../db/list.ts';
 import { csvCell, csvSelection, type CsvColumns } from '../../db/csv-export.ts';
@@ -7,6 +7,7 @@ import type { Language } from '@sf/contract/app-info';
 import { VALUE_LABELS } from '@sf/contract/value-labels';
 import { customers, merchants, programs } from '../../db/schema.ts';
 import { socialProofs } from './social-proofs.schema.ts';
+import { staffNameOf } from '../staff/staff-admin.service.ts';
 
 export type ProofRow = typeof socialProofs.$inferSelect;
 export type NewProof = Omit<typeof socialProofs.$inferInsert, 'id'>;
@@ -23,9 +24,10 @@ const selection = {
   merchantName: sql<string | null>`coalesce(${merchants.signName}, ${merchants.legalName})`,
 };
 
-type Selected = { proof: ProofRow; customerName: string; customerStatus: SocialProof['customerStatus']; cardNumber: string; programName: string; merchantName: string | null };
+export type Selected = { proof: ProofRow; customerName: string; customerStatus: SocialProof['customerStatus']; cardNumber: string; programName: string; merchantName: string | null };
 
-export function toProof(row: Selected): SocialProof {
+/** `names`: staff names by id (the staff module's staffNames), for `decidedByName`. */
+export function toProof(row: Selected, names: ReadonlyMap<string, string>): SocialProof {
   const p = row.proof;
   return {
     id: p.id,
@@ -49,6 +51,8 @@ export function toProof(row: Selected): SocialProof {
     points: p.points,
     entryId: p.entryId,
     decidedBy: p.decidedByLabel,
+    // An erasure's closure names no one: its decidedBy (the staff member who ran the erasure) is in the audit.
+    decidedByName: p.decidedByLabel === ERASURE_DECIDER ? null : ((p.decidedBy ? names.get(p.decidedBy) : undefined) ?? p.decidedByLabel),
     decidedAt: p.decidedAt ? p.decidedAt.toISOString() : null,
     createdAt: p.createdAt.toISOString(),
   };
@@ -109,9 +113,9 @@ export function findProofs(executor: Executor, query: ListSocialProofsQuery, whe
   );
 }
 
-export async function findProof(executor: Executor, id: number): Promise<SocialProof | null> {
+export async function findProof(executor: Executor, id: number): Promise<Selected | null> {
   const [row] = (await joined(executor, selection).where(eq(socialProofs.id, id))) as unknown as Selected[];
-  return row ? toProof(row) : null;
+  return row ?? null;
 }
 
 export async function lockProof(executor: Executor, id: number): Promise<ProofRow | undefined> {
@@ -175,7 +179,14 @@ export function proofExportColumns(language: Language, timeZone: string): CsvCol
     url: { header: { it: 'Link', en: 'Link' }, value: csvCell.text(socialProofs.url) },
     points: { header: { it: 'Punti', en: 'Points' }, value: csvCell.integer(socialProofs.points) },
     reason: { header: { it: 'Motivo', en: 'Reason' }, value: csvCell.text(socialProofs.reason) },
-    decidedBy: { header: { it: 'Deciso da', en: 'Decided by' }, value: csvCell.text(socialProofs.decidedByLabel) },
+    // As the screen names them: the staff member by name, an erasure's closure in words.
+    decidedBy: {
+      header: { it: 'Deciso da', en: 'Decided by' },
+      value: csvCell.text(
+        sql`case when ${socialProofs.decidedByLabel} = ${ERASURE_DECIDER} then ${ERASURE_DECIDER_WORDS[language]}
+          else coalesce(${staffNameOf(socialProofs.decidedBy)}, ${socialProofs.decidedByLabel}) end`,
+      ),
+    },
     decidedAt: { header: { it: 'Deciso il', en: 'Decided at' }, value: csvCell.dateTime(socialProofs.decidedAt, timeZone) },
   };
 }

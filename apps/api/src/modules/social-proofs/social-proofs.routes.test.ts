@@ -2,7 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { createTestContext, type TestContext } from '../../../test/helper.ts';
 import { createLedgerFixture, type LedgerFixture } from '../../../test/ledger-fixtures.ts';
+import { ERASURE_DECIDER } from '@sf/contract/social-proofs';
 import { verifyLedger } from '../ledger/ledger.verify.ts';
+import { closePendingProofsOfErasedCustomer } from './social-proofs.service.ts';
 
 const ADMIN = 'admin@demo.test';
 const PNG = Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000', 'hex');
@@ -139,5 +141,30 @@ describe('the social proofs API (Approvazioni)', () => {
 
   it('keeps the ledger check clean', async () => {
     expect(await verifyLedger(ctx.app.db)).toEqual([]);
+  });
+
+  it('names who decided: the staff member by name, an erasure in words, in the list and in the export of either language', async () => {
+    const approved = await file('checkIn', fx.customerIds[0]!, 'https://maps.example.com/checkin/1');
+    const decided = await decide([approved.id], 'approve');
+    expect(decided.json().items[0].proof).toMatchObject({ decidedBy: ADMIN, decidedByName: 'Giulia Rossi' });
+    // A proof an erasure closed, as the erasure writes it (the staff member who ran it is in the audit only).
+    const closed = await file('checkIn', fx.customerIds[1]!, 'https://maps.example.com/checkin/2');
+    const [admin] = (await ctx.app.db.execute(sql`select id from users where email = ${ADMIN}`)).rows as { id: string }[];
+    await ctx.app.db.transaction((tx) =>
+      closePendingProofsOfErasedCustomer(tx, { actor: { id: admin!.id, email: ADMIN }, userId: admin!.id, language: 'it' }, fx.customerIds[1]!, now),
+    );
+
+    const list = await api('GET', `/api/admin/social-proofs?pageSize=100&kind=checkIn&status=approved`);
+    expect(list.json().items.find((p: { id: number }) => p.id === approved.id)).toMatchObject({ decidedBy: ADMIN, decidedByName: 'Giulia Rossi' });
+    const rejected = await api('GET', `/api/admin/social-proofs?pageSize=100&kind=checkIn&status=rejected`);
+    expect(rejected.json().items.find((p: { id: number }) => p.id === closed.id)).toMatchObject({ decidedBy: ERASURE_DECIDER, decidedByName: null });
+
+    const csv = (language: string) => api('GET', '/api/admin/social-proofs/export.csv?kind=checkIn', undefined, { 'accept-language': language });
+    const italian = (await csv('it')).body;
+    expect(italian).toContain(';Giulia Rossi;');
+    expect(italian).toContain(';Cancellazione dei dati del cliente;');
+    expect(italian).not.toContain(ADMIN);
+    expect(italian).not.toContain(ERASURE_DECIDER);
+    expect((await csv('en')).body).toContain(";Erasure of the customer's data;");
   });
 });

@@ -23,6 +23,7 @@ import { IMAGE_MAX_BYTES, detectImageType, removeStoredImages, storeImage } from
 import { depsOf } from '../../lib/caller.ts';
 import { enqueueJob, type JobModule } from '../../lib/job-runner.ts';
 import * as repo from './social-proofs.repository.ts';
+import { staffNames } from '../staff/staff-admin.service.ts';
 
 export const PROOF_ENTITY = 'social_proof';
 
@@ -180,10 +181,10 @@ export async function submitProof(
         first.url === values.url &&
         first.imageId === values.imageId;
       if (!first || !same) throw new AppError(422, 'idempotency_key_reused');
-      return { proof: (await repo.findProof(tx, first.id))!, isReplay: true };
+      return { proof: (await findProof(tx, first.id))!, isReplay: true };
     }
     await recordAudit(tx, actor.audit, { action: 'create', entityType: PROOF_ENTITY, entityId: row.id, after: values });
-    return { proof: (await repo.findProof(tx, row.id))!, isReplay: false };
+    return { proof: (await findProof(tx, row.id))!, isReplay: false };
   });
 }
 
@@ -200,7 +201,15 @@ export function proofWhere(query: repo.ProofFilter, timeZone: string) {
 
 export async function listProofs(deps: ServiceDeps, query: ListSocialProofsQuery) {
   const { rows: found, total } = await repo.findProofs(deps.db, query, proofWhere(query, deps.timeZone));
-  return { items: found.map((row) => repo.toProof(row as never)), total, page: query.page, pageSize: query.pageSize };
+  const selected = found as unknown as repo.Selected[];
+  const names = await staffNames(deps.db, selected.map((row) => row.proof.decidedBy));
+  return { items: selected.map((row) => repo.toProof(row, names)), total, page: query.page, pageSize: query.pageSize };
+}
+
+/** One proof as the API answers it, its decider named (staffNames). */
+async function findProof(executor: Executor, id: number): Promise<SocialProof | null> {
+  const row = await repo.findProof(executor, id);
+  return row ? repo.toProof(row, await staffNames(executor, [row.proof.decidedBy])) : null;
 }
 
 function startOfBusinessMonth(now: Date, timeZone: string): Date {
@@ -234,7 +243,7 @@ async function decideOne(
     if ((await repo.lockedCustomerStatus(tx, customerId)) === 'erased') throw new AppError(409, 'customer_erased');
     const proof = await repo.lockProof(tx, id);
     if (!proof) return { id, outcome: 'not_found' as const, proof: null, message: null };
-    if (proof.status !== 'pending') return { id, outcome: 'already_decided' as const, proof: await repo.findProof(tx, id), message: null };
+    if (proof.status !== 'pending') return { id, outcome: 'already_decided' as const, proof: await findProof(tx, id), message: null };
     const now = deps.clock.now();
     const decided = { decidedAt: now, decidedBy: caller.userId, decidedByLabel: caller.actor.email ?? 'staff' };
     if (decision === 'reject') {
@@ -281,7 +290,7 @@ async function decideOne(
       }
       await repo.updateProof(tx, id, { ...decided, status: 'approved', points, reason: why, entryId });
     }
-    const after = await repo.findProof(tx, id);
+    const after = await findProof(tx, id);
     await recordAudit(tx, caller.actor, {
       action: decision === 'approve' ? 'social_proof.approve' : 'social_proof.reject',
       entityType: PROOF_ENTITY,
@@ -311,7 +320,7 @@ export async function decideProofs(deps: ServiceDeps, caller: Caller, input: Dec
       items.push(await decideOne(deps, caller, id, input.decision, input.reason));
     } catch (error) {
       if (!(error instanceof AppError)) throw error;
-      items.push({ id, outcome: 'failed', proof: await repo.findProof(deps.db, id), message: renderFailure(error, caller.language), code: error.code });
+      items.push({ id, outcome: 'failed', proof: await findProof(deps.db, id), message: renderFailure(error, caller.language), code: error.code });
     }
   }
   return { items };

@@ -1,7 +1,7 @@
 import type { Caller, ServiceDeps } from '../../lib/caller.ts';
 import type { Executor } from '../../db/client.ts';
 import type { IdentityProvider } from '../../identity/provider.ts';
-import { and, count, eq, ilike, inArray, isNotNull, isNull, or, sql } from 'drizzle-orm';
+import { and, count, eq, ilike, inArray, isNotNull, isNull, or, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import { allOf, containsPattern, findPage, orderFor, type ListDefinition } from '../../db/list.ts';
 import { csvCell, csvSelection, type CsvColumns } from '../../db/csv-export.ts';
 import type { Language } from '@sf/contract/app-info';
@@ -132,4 +132,12 @@ export async function staffNames(executor: Executor, ids: readonly (string | nul
   if (wanted.length === 0) return new Map();
   const found = await executor.select({ id: users.id, displayName: users.displayName, email: users.email }).from(users).where(inArray(users.id, wanted));
   return new Map(found.map((account) => [account.id, account.displayName.trim() || account.email]));
+}
+
+/**
+ * staffNames for an export, where each row is written by PostgreSQL: the name (the e-mail for an account
+ * without one) of the staff account whose id `id` holds, or null for none.
+ */
+export function staffNameOf(id: SQLWrapper): SQL {
+  return sql`(select coalesce(nullif(btrim(${users.displayName}), ''), ${users.email}) from ${users} where ${users.id} = ${id})`;
 }

@@ -1,5 +1,7 @@
 import { Anchor, Badge, Button, Text } from '@mantine/core';
+import { SYSTEM_ACTOR_EMAIL } from '@sf/contract/audit';
 import type { LedgerListEntry, LedgerPage } from '@sf/contract/ledger';
+import type { TFunction } from 'i18next';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
@@ -35,7 +37,7 @@ const NO_WRAP = { whiteSpace: 'nowrap' } as const;
 
 /**
  * At 1366 px the table has 1074 px beside the menu. The free texts (a customer's name, a program's or
- * merchant's, a reason, an operator's e-mail) are cut to their column, whole on hover, and their columns
+ * merchant's, a reason, an operator's name) are cut to their column, whole on hover, and their columns
  * take these shares of the table: no entry on the page can widen them, and with the fixed-size cells
  * (date, badge, figures, the reversal button: ~520 px) the table stays within 1074 px whatever names the
  * page holds (measured: 1,025 px at least with the longest names of the Italian journey).
@@ -64,6 +66,41 @@ function ProofReason({ proof, href }: { proof: NonNullable<LedgerListEntry['proo
 }
 
 const customerName = (customer: NonNullable<LedgerListEntry['customer']>) => `${customer.firstName} ${customer.lastName}`.trim();
+
+/**
+ * The reason as the reader reads it: one the platform wrote itself (a referral or birthday bonus, a
+ * till's receipt, an import's opening balance) in the reader's words, whatever language it was stored
+ * in; one a person typed as typed.
+ */
+function reasonText(entry: LedgerListEntry, t: TFunction<'ledger'>): string {
+  const reason = entry.systemReason;
+  if (!reason) return entry.reason ?? '—';
+  switch (reason.kind) {
+    case 'birthday':
+      return t('systemReason.birthday', { year: reason.year });
+    case 'receipt':
+      return t('systemReason.receipt', { receipt: reason.receipt });
+    default:
+      return t(`systemReason.${reason.kind}`);
+  }
+}
+
+/** Who made it: a staff member by name (the e-mail on hover), the system in words, an API key by its label. */
+function operatorOf(entry: LedgerListEntry, t: TFunction<'ledger'>): { text: string; title: string } {
+  if (entry.createdByName) return { text: entry.createdByName, title: `${entry.createdByName} (${entry.createdByLabel})` };
+  const text = entry.createdByLabel === SYSTEM_ACTOR_EMAIL ? t('madeBy.system') : entry.createdByLabel;
+  return { text, title: text };
+}
+
+function Operator({ entry }: { entry: LedgerListEntry }) {
+  const { t } = useTranslation('ledger');
+  const { text, title } = operatorOf(entry, t);
+  return (
+    <TruncatedText text={title} fill>
+      {text}
+    </TruncatedText>
+  );
+}
 
 /** Ledger entries with their signed points/stamps and, per entry, a confirmed reversal. */
 export function LedgerTable({ query, params, onChange, names, isFiltered, caption }: Props) {
@@ -166,16 +203,17 @@ export function LedgerTable({ query, params, onChange, names, isFiltered, captio
         header: t('columns.reason'),
         width: names.customerHref ? REASON_WIDTH : REASON_WIDTH_ALONE,
         // Free text: one line each, whole on hover; who made the entry under its reason. A social bonus
-        // is named by its proof in the reader's words (its stored reason may be an old `share #5`).
+        // is named by its proof in the reader's words (its stored reason may be an old `share #5`), and
+        // any other reason the platform wrote by its systemReason.
         cell: (entry) => (
           <>
             {entry.proof ? (
               <ProofReason proof={entry.proof} href={entry.customer && names.proofHref ? names.proofHref(entry.proof, entry.customer.cardNumber) : null} />
             ) : (
-              <TruncatedText text={entry.reason ?? '—'} fill />
+              <TruncatedText text={reasonText(entry, t)} fill />
             )}
             <Text component="div" size="xs" c="dimmed">
-              <TruncatedText text={entry.createdByLabel} fill />
+              <Operator entry={entry} />
             </Text>
           </>
         ),

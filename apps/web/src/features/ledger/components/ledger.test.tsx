@@ -282,3 +282,50 @@ describe('a social bonus in Movimenti', { timeout: 30_000 }, () => {
     expect(await screen.findByRole('link', { name: 'Check-in bonus (proof #5)' })).toBeInTheDocument();
   });
 });
+
+describe('reasons the platform wrote and who made an entry, in Movimenti', { timeout: 30_000 }, () => {
+  const page = (items: ReturnType<typeof entry>[]) =>
+    http.get('/api/admin/ledger', () => HttpResponse.json({ items, total: items.length, page: 1, pageSize: 25, totalIsCapped: false, sums: { points: 0, stamps: 0 } }));
+  // As the API lists them: the stored Italian text, and what it says as data.
+  const entries = [
+    entry({ id: 1, source: 'referral', points: 20, reason: 'Bonus presentazione (invitato)', systemReason: { kind: 'referralReferee' }, createdBy: null, createdByLabel: 'system', createdByName: null }),
+    entry({ id: 2, source: 'referral', points: 50, reason: 'Bonus presentazione (presentatore)', systemReason: { kind: 'referralReferrer' }, createdBy: null, createdByLabel: 'system', createdByName: null }),
+    entry({ id: 3, source: 'birthday', points: 30, reason: 'Bonus compleanno 2025', systemReason: { kind: 'birthday', year: 2025 }, createdBy: null, createdByLabel: 'system', createdByName: null }),
+    entry({ id: 4, points: 24, reason: 'Scontrino R-77', systemReason: { kind: 'receipt', receipt: 'R-77' }, createdBy: null, createdByLabel: 'API: Cassa 1 (sfk_ab12…)', createdByName: null }),
+    entry({ id: 5, kind: 'adjust', source: 'manual', points: 100, reason: 'Saldo iniziale', systemReason: { kind: 'openingBalance' }, createdByLabel: 'import saldi.csv' }),
+    entry({ id: 6, kind: 'adjust', source: 'manual', points: 5, reason: 'Omaggio' }),
+  ];
+  const render = (language: 'it' | 'en') => {
+    server.use(page(entries));
+    renderWithProviders(<LedgerPage programOptions={[]} merchantOptions={[]} names={names} customerFilter={() => null} />, { route: '/ledger', user: admin, language });
+  };
+  const reasonCell = (points: string) => within(screen.getByText(points).closest('tr')!).getAllByRole('cell').at(-2)!;
+
+  it('says them in Italian and names the operator, the system and a key', async () => {
+    render('it');
+    await screen.findByText('+20 pt');
+    expect(reasonCell('+20 pt')).toHaveTextContent('Bonus presentazione (invitato)Sistema');
+    expect(reasonCell('+50 pt')).toHaveTextContent('Bonus presentazione (presentatore)Sistema');
+    expect(reasonCell('+30 pt')).toHaveTextContent('Bonus compleanno 2025Sistema');
+    expect(reasonCell('+24 pt')).toHaveTextContent('Scontrino R-77API: Cassa 1 (sfk_ab12…)');
+    expect(reasonCell('+100 pt')).toHaveTextContent('Saldo inizialeAnna Admin');
+    // A typed reason as typed; the operator by name, the e-mail on hover.
+    expect(reasonCell('+5 pt')).toHaveTextContent('OmaggioAnna Admin');
+    expect(within(reasonCell('+5 pt')).getByTitle('Anna Admin (admin@demo.test)')).toHaveTextContent('Anna Admin');
+    expect(screen.queryByText('admin@demo.test')).not.toBeInTheDocument();
+    expect(screen.queryByText('system')).not.toBeInTheDocument();
+  });
+
+  it('says them in English for an English reader, and keeps a typed reason as typed', async () => {
+    render('en');
+    // Each reason with who made the entry under it.
+    const cellOf = async (reason: string) => (await screen.findByText(reason)).closest('td')!;
+    expect(await cellOf('Referral bonus (invited)')).toHaveTextContent('Referral bonus (invited)System');
+    expect(await cellOf('Referral bonus (referrer)')).toHaveTextContent('Referral bonus (referrer)System');
+    expect(await cellOf('Birthday bonus 2025')).toHaveTextContent('Birthday bonus 2025System');
+    expect(await cellOf('Receipt R-77')).toHaveTextContent('Receipt R-77API: Cassa 1 (sfk_ab12…)');
+    expect(await cellOf('Opening balance')).toHaveTextContent('Opening balanceAnna Admin');
+    expect(await cellOf('Omaggio')).toHaveTextContent('OmaggioAnna Admin');
+    expect(screen.queryByText(/Bonus presentazione|Bonus compleanno|Scontrino|Saldo iniziale|^Sistema$/)).not.toBeInTheDocument();
+  });
+});

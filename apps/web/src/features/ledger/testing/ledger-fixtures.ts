@@ -75,9 +75,11 @@ export function entry(overrides: Partial<LedgerListEntry> = {}): LedgerListEntry
     expiresOn: null,
     createdBy: 'u-admin',
     createdByLabel: 'admin@demo.test',
+    createdByName: 'Anna Admin',
     createdAt: '2026-11-21T10:15:00.000Z',
     customer: { firstName: 'Giulia', lastName: 'Bianchi', cardNumber: '2790000000018' },
     proof: null,
+    systemReason: null,
     ...overrides,
   };
 }

@@ -33,6 +33,7 @@ function proof(overrides: Partial<SocialProof> = {}): SocialProof {
     points: null,
     entryId: null,
     decidedBy: null,
+    decidedByName: null,
     decidedAt: null,
     createdAt: '2026-11-20T09:30:00.000Z',
     ...overrides,
@@ -191,6 +192,23 @@ describe('Approvazioni', { timeout: 30_000 }, () => {
     expect(within(row).getByText('Rifiutata')).toBeInTheDocument();
     expect(within(row).getByText('Chiusa dalla cancellazione dei dati del cliente: nessun punto assegnato')).toBeInTheDocument();
     expect(within(row).getByRole('checkbox', { name: 'Seleziona Recensione di Cliente cancellato · 8099999999998' })).toBeInTheDocument();
+  });
+
+  it('names who decided a proof, the e-mail and time on hover, and an erasure in words', async () => {
+    const byStaff = proof({ status: 'approved', points: 40, decidedBy: 'admin@demo.test', decidedByName: 'Giulia Rossi', decidedAt: '2026-11-21T10:15:00.000Z' });
+    const byErasure = proof({ id: 12, customerName: '', customerStatus: 'erased', cardNumber: '8099999999998', status: 'rejected', decidedBy: 'privacy-erasure', decidedAt: '2026-11-22T10:15:00.000Z' });
+    renderPage([byStaff, byErasure], decided);
+    expect(await screen.findByText('Deciso da Giulia Rossi')).toHaveAttribute('title', expect.stringMatching(/^admin@demo\.test · 21\/11\/2026,\s11:15$/));
+    expect(screen.getByText('Deciso dalla cancellazione dei dati del cliente')).toBeInTheDocument();
+    expect(screen.queryByText(/privacy-erasure|admin@demo\.test/)).not.toBeInTheDocument();
+  });
+
+  it('names who decided a proof in English', async () => {
+    const byStaff = proof({ status: 'approved', points: 40, decidedBy: 'admin@demo.test', decidedByName: 'Giulia Rossi', decidedAt: '2026-11-21T10:15:00.000Z' });
+    const byErasure = proof({ id: 12, status: 'rejected', decidedBy: 'privacy-erasure', decidedAt: '2026-11-22T10:15:00.000Z' });
+    renderPage([byStaff, byErasure], decided, '/approvals', 'en');
+    expect(await screen.findByText('Decided by Giulia Rossi')).toBeInTheDocument();
+    expect(screen.getByText("Decided by the erasure of the customer's data")).toBeInTheDocument();
   });
 
   it('names an erased customer "Erased customer" in English', async () => {

@@ -1,6 +1,6 @@
 import { Anchor, Badge, Button, Group, Image, Modal, Stack, Text, Textarea } from '@mantine/core';
 import { modals } from '@mantine/modals';
-import { PROOF_BOUNDS, PROOF_KINDS, PROOF_STATUSES, listSocialProofsQuerySchema, type ProofStatus, type SocialProof } from '@sf/contract/social-proofs';
+import { ERASURE_DECIDER, PROOF_BOUNDS, PROOF_KINDS, PROOF_STATUSES, listSocialProofsQuerySchema, type ProofStatus, type SocialProof } from '@sf/contract/social-proofs';
 import { useMemo, useState } from 'react';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
@@ -45,6 +45,23 @@ function Evidence({ proof }: { proof: SocialProof }) {
         </Anchor>
       ) : null}
     </Group>
+  );
+}
+
+/**
+ * Who decided a proof: the staff member by name (e-mail and time on hover), an erasure's closure in
+ * words; nothing while it is pending.
+ */
+function DecidedBy({ proof }: { proof: SocialProof }) {
+  const { t } = useTranslation('approvals');
+  const format = useFormatters();
+  if (proof.decidedBy === null) return null;
+  const isErasure = proof.decidedBy === ERASURE_DECIDER;
+  const at = proof.decidedAt ? format.dateTime(proof.decidedAt) : '';
+  return (
+    <Text size="xs" c="dimmed" title={isErasure ? at : [proof.decidedBy, at].filter(Boolean).join(' · ')}>
+      {isErasure ? t('decidedByErasure') : t('decidedBy', { name: proof.decidedByName ?? proof.decidedBy })}
+    </Text>
   );
 }
 
@@ -145,6 +162,7 @@ export function ApprovalsPage({ programOptions, merchantOptions, customerHref }:
                 {proof.reason}
               </Text>
             ) : null}
+            <DecidedBy proof={proof} />
           </Stack>
         ),
       },
