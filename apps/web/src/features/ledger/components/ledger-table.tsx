@@ -1,6 +1,6 @@
 import { Anchor, Badge, Button, Text } from '@mantine/core';
 import { SYSTEM_ACTOR_EMAIL } from '@sf/contract/audit';
-import type { LedgerListEntry, LedgerPage } from '@sf/contract/ledger';
+import type { LedgerListEntry, LedgerPage, LedgerSystemReason } from '@sf/contract/ledger';
 import type { TFunction } from 'i18next';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -68,13 +68,10 @@ function ProofReason({ proof, href }: { proof: NonNullable<LedgerListEntry['proo
 const customerName = (customer: NonNullable<LedgerListEntry['customer']>) => `${customer.firstName} ${customer.lastName}`.trim();
 
 /**
- * The reason as the reader reads it: one the platform wrote itself (a referral or birthday bonus, a
- * till's receipt, an import's opening balance) in the reader's words, whatever language it was stored
- * in; one a person typed as typed.
+ * A reason the platform wrote itself (a referral or birthday bonus, a till's receipt, an import's
+ * opening balance) in the reader's words, whatever language it was stored in.
  */
-function reasonText(entry: LedgerListEntry, t: TFunction<'ledger'>): string {
-  const reason = entry.systemReason;
-  if (!reason) return entry.reason ?? '—';
+function systemReasonText(reason: LedgerSystemReason, t: TFunction<'ledger'>): string {
   switch (reason.kind) {
     case 'birthday':
       return t('systemReason.birthday', { year: reason.year });
@@ -209,8 +206,11 @@ export function LedgerTable({ query, params, onChange, names, isFiltered, captio
           <>
             {entry.proof ? (
               <ProofReason proof={entry.proof} href={entry.customer && names.proofHref ? names.proofHref(entry.proof, entry.customer.cardNumber) : null} />
+            ) : entry.systemReason ? (
+              // Our own short words, wrapped whole like a social bonus's, not cut as free text is.
+              <Text size="sm">{systemReasonText(entry.systemReason, t)}</Text>
             ) : (
-              <TruncatedText text={reasonText(entry, t)} fill />
+              <TruncatedText text={entry.reason ?? '—'} fill />
             )}
             <Text component="div" size="xs" c="dimmed">
               <Operator entry={entry} />
