@@ -28,7 +28,7 @@ export const dashboardSchema = z.object({
   }),
   nextScheduled: z.array(newsPostSchema.pick({ id: true, title: true, publishAt: true, author: true })),
   /** The latest audit entries with the record each is about (`record`, as the audit list's). */
-  latestChanges: z.array(auditListEntrySchema.omit({ before: true, after: true })),
+  latestChanges: z.array(auditListEntrySchema.omit({ before: true, after: true, references: true })),
   loyalty: loyaltyFiguresSchema,
   /** Self-registered accounts with a confirmed address waiting for an admin to grant a role (B7). */
   pendingStaff: z.number().int(),

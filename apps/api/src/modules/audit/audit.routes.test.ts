@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AuditListEntry } from '@sf/contract/audit';
 import { createTestContext, type TestContext } from '../../../test/helper.ts';
+import { randomUUID } from 'node:crypto';
 import { eq, inArray } from 'drizzle-orm';
-import { auditLog, customers, newsPosts, rewards, users } from '../../db/schema.ts';
+import { auditLog, customers, imports, newsPosts, privacyRequests, rewards, socialProofs, staffInvitations, users, vouchers } from '../../db/schema.ts';
 import { createLedgerFixture } from '../../../test/ledger-fixtures.ts';
 
 describe('audit routes', () => {
@@ -165,6 +166,93 @@ describe('audit routes', () => {
       'customer:c-1': null,
       'news_post:not-a-number': null,
     });
+  });
+
+  it('names the records without a name of their own by their parts, an erased customer without a name, and the records before/after point at', async () => {
+    const db = ctx.app.db;
+    const fixture = await createLedgerFixture(db, { customers: 2 });
+    const [person, erased] = await db.select().from(customers).where(inArray(customers.id, fixture.customerIds)).orderBy(customers.lastName);
+    if (!person || !erased) throw new Error('fixture missing');
+    // A real movement: the ledger writes the entry, the membership and their audit entries itself.
+    const earn = (customerId: string) =>
+      ctx.request({
+        method: 'POST',
+        url: '/api/admin/ledger',
+        token: admin,
+        payload: { customerId, programId: fixture.pointsProgramId, kind: 'adjust', points: 25, reason: 'Benvenuto' },
+        headers: { 'idempotency-key': randomUUID() },
+      });
+    const [earned, erasedEarned] = [await earn(person.id), await earn(erased.id)];
+    expect([earned.statusCode, erasedEarned.statusCode]).toEqual([201, 201]);
+    const entry = earned.json() as { entry: { id: number; membershipId: string } };
+    const erasedEntry = erasedEarned.json() as { entry: { id: number; membershipId: string } };
+    const [reward] = await db.insert(rewards).values({ programId: fixture.pointsProgramId, name: 'Cornetto omaggio', cost: 10 }).returning();
+    if (!reward) throw new Error('reward missing');
+    const [voucher] = await db.insert(vouchers).values({ rewardId: reward.id, code: 'CORN-7Q2X', origin: 'generated' }).returning();
+    const [proof] = await db
+      .insert(socialProofs)
+      .values({ customerId: person.id, programId: fixture.pointsProgramId, kind: 'review', url: 'https://example.test/r', channel: 'back-office', submittedByLabel: 'admin' })
+      .returning();
+    const [request] = await db
+      .insert(privacyRequests)
+      .values({ kind: 'access', customerId: erased.id, receivedAt: new Date('2026-04-01T09:00:00Z'), dueAt: new Date('2026-05-01T09:00:00Z') })
+      .returning();
+    const [upload] = await db
+      .insert(imports)
+      .values({ kind: 'customers', fileName: 'clienti-aprile.csv', storedName: 'x.csv', sizeBytes: 10, dialect: { delimiter: ';' } as never, mapping: {} })
+      .returning();
+    const [invitation] = await db
+      .insert(staffInvitations)
+      .values({ email: 'nuova@demo.test', displayName: 'Giulia Neri', role: 'editor', language: 'it', tokenHash: randomUUID(), expiresAt: new Date('2026-05-01T09:00:00Z') })
+      .returning();
+    if (!voucher || !proof || !request || !upload || !invitation) throw new Error('fixture missing');
+    await db.update(customers).set({ firstName: '', lastName: '', status: 'erased' }).where(eq(customers.id, erased.id));
+
+    const at = new Date('2026-04-02T10:00:00Z');
+    const about = (entityType: string, entityId: string, after: unknown = null) => ({ at, actorEmail: 'admin@demo.test', action: 'parts.check', entityType, entityId, after });
+    await db.insert(auditLog).values([
+      about('membership', entry.entry.membershipId),
+      about('membership', erasedEntry.entry.membershipId),
+      about('ledger_entry', String(entry.entry.id)),
+      about('voucher', String(voucher.id)),
+      about('social_proof', String(proof.id)),
+      about('privacy_request', request.id),
+      about('import', upload.id),
+      about('staff_invitation', invitation.id),
+      about('service_email', fixture.pointsProgramId),
+      // Ids inside the after, at any depth and in lists; one no table holds is left out, not a failed query.
+      about('customer', person.id, {
+        requestId: request.id,
+        audience: { programId: fixture.pointsProgramId, merchantIds: [fixture.merchantId, '00000000-0000-4000-8000-000000000000'] },
+        entryId: erasedEntry.entry.id,
+        voucherId: 'not-an-id',
+      }),
+    ]);
+    const { items } = await page('action=parts.check&pageSize=100');
+    const records = Object.fromEntries(items.map((item) => [`${item.entityType}:${item.entityId}`, item.record]));
+    const program = 'Circuito Punti';
+    expect(records).toEqual({
+      [`membership:${entry.entry.membershipId}`]: { name: 'Mario Rossi 0', isErased: false, parts: { program } },
+      [`membership:${erasedEntry.entry.membershipId}`]: { name: null, isErased: true, parts: { program } },
+      [`ledger_entry:${entry.entry.id}`]: { name: 'Mario Rossi 0', isErased: false, parts: { program, points: 25, stamps: 0 } },
+      [`voucher:${voucher.id}`]: { name: 'Cornetto omaggio', isErased: false, parts: { code: 'CORN-7Q2X' } },
+      [`social_proof:${proof.id}`]: { name: 'Mario Rossi 0', isErased: false, parts: { kind: 'review' } },
+      [`privacy_request:${request.id}`]: { name: null, isErased: true, parts: { kind: 'access' } },
+      [`import:${upload.id}`]: { name: 'clienti-aprile.csv', isErased: false, parts: { kind: 'customers' } },
+      [`staff_invitation:${invitation.id}`]: { name: 'Giulia Neri', isErased: false },
+      [`service_email:${fixture.pointsProgramId}`]: { name: program, isErased: false },
+      [`customer:${person.id}`]: { name: 'Mario Rossi 0', isErased: false },
+    });
+    const customerEntry = items.find((item) => item.entityType === 'customer');
+    expect(customerEntry?.references).toEqual({
+      privacy_request: { [request.id]: { name: null, isErased: true, parts: { kind: 'access' } } },
+      program: { [fixture.pointsProgramId]: { name: program, isErased: false } },
+      merchant: { [fixture.merchantId]: { name: 'Bar Centrale', isErased: false } },
+      ledger_entry: { [String(erasedEntry.entry.id)]: { name: null, isErased: true, parts: { program, points: 25, stamps: 0 } } },
+    });
+    // The ledger's own entries point at their membership by id: named as the membership is.
+    const written = await page(`entity=ledger_entry&entityId=${entry.entry.id}`);
+    expect(written.items[0]?.references['membership']).toEqual({ [entry.entry.membershipId]: { name: 'Mario Rossi 0', isErased: false, parts: { program } } });
   });
 
   it('is for admins only', async () => {

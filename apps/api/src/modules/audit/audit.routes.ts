@@ -13,7 +13,7 @@ export const auditRoutes: FastifyPluginAsyncZod = async (app) => {
     list: {
       summary: 'Audit log (admin only): every change by staff, newest first',
       description:
-        'Filters: actor (account id or e-mail), entity (entity type, e.g. news_post), entityId, action (exact, e.g. read for the reads of personal data, or a prefix ending with a dot, e.g. ledger.), from/to (ISO date-times, both inclusive). Each entry names its record (`record`: a customer, merchant, program, reward, news post, campaign, staff account or API key while it exists; an erased customer without a name).',
+        'Filters: actor (account id or e-mail), entity (entity type, e.g. news_post), entityId, action (exact, e.g. read for the reads of personal data, or a prefix ending with a dot, e.g. ledger.), from/to (ISO date-times, both inclusive). Each entry names its record (`record`: a customer, merchant, program, reward, news post, campaign, staff account, invitation or API key by its name while it exists; a membership, ledger entry, voucher, social proof, privacy request or import by its customer, reward or file name and its `parts`; an erased customer without a name), and the records its before/after point at (`references`, by kind and id: a `customerId`, a `membershipId`, …).',
       querystring: listAuditQuerySchema,
       response: auditPageSchema,
       page: ({ query }) => listAuditWithRecords({ db: app.db }, query),

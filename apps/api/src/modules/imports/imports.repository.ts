@@ -1,4 +1,4 @@
-import { asc, eq, sql, type SQL } from 'drizzle-orm';
+import { asc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { ListImportsQuery } from '@sf/contract/imports';
 import type { Executor, Transaction } from '../../db/client.ts';
 import { csvCell, type CsvColumns } from '../../db/csv-export.ts';
@@ -495,3 +495,10 @@ export function rowErrorsExport(importId: string, texts: { t_column: string; t_c
   };
 }
 
+
+/** For the audit list: these imports' file name and kind, by id. */
+export async function findImportFiles(executor: Executor, ids: string[]): Promise<Map<string, { fileName: string; kind: string }>> {
+  if (ids.length === 0) return new Map();
+  const rows = await executor.select({ id: imports.id, fileName: imports.fileName, kind: imports.kind }).from(imports).where(inArray(imports.id, ids));
+  return new Map(rows.map(({ id, ...file }) => [id, file]));
+}

@@ -289,3 +289,8 @@ export async function cancelImport(deps: ImportDeps, caller: Caller, id: string)
   return getImport(deps, id, caller.language);
 }
 
+
+/** For the audit list: these imports' file name and kind, in one query. */
+export function importFiles(executor: Executor, ids: string[]) {
+  return repo.findImportFiles(executor, ids);
+}

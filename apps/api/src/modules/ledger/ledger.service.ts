@@ -6,6 +6,7 @@ import { AppError, fieldError, notFound, validationFailed } from '../../lib/erro
 import * as repo from './ledger.repository.ts';
 import * as upkeepRepo from './ledger-upkeep.repository.ts';
 import * as listsRepo from './ledger-lists.repository.ts';
+import * as namesRepo from './ledger-names.repository.ts';
 // A cycle (rewards uses the ledger's lockMember/applyToLockedMember): only functions cross it, at call time.
 import { releaseRedemption } from '../rewards/rewards.service.ts';
 import { ledgerTotals } from '../dashboard/dashboard.service.ts';
@@ -512,4 +513,14 @@ export async function isMemberOf(executor: Executor, customerId: string, program
 export async function membersWithPointsExpiring(deps: LedgerDeps, programIds: string[], days: number = EXPIRING_SOON_DAYS) {
   const today = localDate(deps.clock.now(), deps.timeZone);
   return listsRepo.membersWithPointsExpiring(deps.db, programIds, today, addDays(today, days));
+}
+
+/** For the audit list: these memberships' customer and program, in one query. */
+export function membershipOwners(executor: Executor, ids: string[]) {
+  return namesRepo.findMembershipOwners(executor, ids);
+}
+
+/** For the audit list: these entries' customer, program, points and stamps, in one query. */
+export function entryOwners(executor: Executor, ids: number[]) {
+  return namesRepo.findEntryOwners(executor, ids);
 }

@@ -391,3 +391,10 @@ export function privacyExportQuery(
     .orderBy(...orderFor(privacyList.sorts, filter.sort, filter.order, privacyList.tieBreaker))
     .$dynamic();
 }
+
+/** For the audit list: whose request of which kind, by id. */
+export async function findRequestOwners(executor: Executor, ids: string[]): Promise<Map<string, { customerId: string; kind: string }>> {
+  if (ids.length === 0) return new Map();
+  const rows = await executor.select({ id: privacyRequests.id, customerId: privacyRequests.customerId, kind: privacyRequests.kind }).from(privacyRequests).where(inArray(privacyRequests.id, ids));
+  return new Map(rows.map(({ id, ...request }) => [id, request]));
+}

@@ -379,3 +379,8 @@ export async function runPrivacyAction(
 export async function hasProcessingBlock(tx: Executor, customerId: string): Promise<boolean> {
   return repo.hasActiveBlock(tx, customerId);
 }
+
+/** For the audit list: these requests' customer and kind, in one query (the customer's name is the customers' own). */
+export function requestOwners(executor: Executor, ids: string[]) {
+  return repo.findRequestOwners(executor, ids);
+}

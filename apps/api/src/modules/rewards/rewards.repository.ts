@@ -528,3 +528,10 @@ export async function rewardNamesByIds(executor: Executor, ids: string[]): Promi
   const rows = await executor.select({ id: rewards.id, name: rewards.name }).from(rewards).where(inArray(rewards.id, ids));
   return new Map(rows.map((row) => [row.id, row.name]));
 }
+
+/** For the audit list: these vouchers' reward and code, by id (as text, the audit's). */
+export async function findVoucherCodes(executor: Executor, ids: number[]): Promise<Map<string, { rewardId: string; code: string }>> {
+  if (ids.length === 0) return new Map();
+  const rows = await executor.select({ id: vouchers.id, rewardId: vouchers.rewardId, code: vouchers.code }).from(vouchers).where(inArray(vouchers.id, ids));
+  return new Map(rows.map(({ id, ...voucher }) => [String(id), voucher]));
+}

@@ -188,3 +188,8 @@ export async function voidVouchersOfErasedCustomer(tx: Executor, caller: Caller,
   }
   return voided.length;
 }
+
+/** For the audit list: these vouchers' reward and code, in one query (the reward's name is the rewards' own). */
+export function voucherCodes(executor: Executor, ids: number[]) {
+  return repo.findVoucherCodes(executor, ids);
+}

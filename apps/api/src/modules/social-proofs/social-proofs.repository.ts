@@ -1,4 +1,4 @@
-import { and, eq, gte, lt, sql, type SQL } from 'drizzle-orm';
+import { and, eq, gte, inArray, lt, sql, type SQL } from 'drizzle-orm';
 import { ERASURE_DECIDER, ERASURE_DECIDER_WORDS, type ListSocialProofsQuery, type SocialProof } from '@sf/contract/social-proofs';
 import type { Executor } from '../../db/client.ts';
 import { allOf, everyWord, findPage, orderFor, type ListDefinition } from '../../db/list.ts';
@@ -266,4 +266,11 @@ export async function closePendingProofsOf(
         where customer_id = ${customerId} and status = 'pending' returning id`,
   );
   return closed.map((row) => Number(row['id']));
+}
+
+/** For the audit list: whose proof of which kind, by id (as text, the audit's). */
+export async function findProofOwners(executor: Executor, ids: number[]): Promise<Map<string, { customerId: string; kind: string }>> {
+  if (ids.length === 0) return new Map();
+  const rows = await executor.select({ id: socialProofs.id, customerId: socialProofs.customerId, kind: socialProofs.kind }).from(socialProofs).where(inArray(socialProofs.id, ids));
+  return new Map(rows.map(({ id, ...proof }) => [String(id), proof]));
 }

@@ -346,3 +346,8 @@ export async function closePendingProofsOfErasedCustomer(tx: Executor, caller: C
   }
   return ids.length;
 }
+
+/** For the audit list: these proofs' customer and kind, in one query (the customer's name is the customers' own). */
+export function proofOwners(executor: Executor, ids: number[]) {
+  return repo.findProofOwners(executor, ids);
+}

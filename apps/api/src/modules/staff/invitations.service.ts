@@ -1,4 +1,4 @@
-import { and, eq, gt, ilike, isNull, or } from 'drizzle-orm';
+import { and, eq, gt, ilike, inArray, isNull, or } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { LoginResponse } from '@sf/contract/auth';
 import {
@@ -304,4 +304,14 @@ export async function acceptInvitation(deps: InvitationDeps, caller: PublicCalle
   return deps.identity.provisionInvitedAccount
     ? deps.identity.login({ email: account.email, password: body.password }, caller)
     : issueSignIn(deps, account);
+}
+
+/** For the audit list: these invitations' invitees by name (else e-mail), in one query. */
+export async function invitationNames(executor: Executor, ids: string[]): Promise<Map<string, string>> {
+  if (ids.length === 0) return new Map();
+  const rows = await executor
+    .select({ id: staffInvitations.id, displayName: staffInvitations.displayName, email: staffInvitations.email })
+    .from(staffInvitations)
+    .where(inArray(staffInvitations.id, ids));
+  return new Map(rows.map((row) => [row.id, row.displayName.trim() || row.email]));
 }

@@ -7,7 +7,7 @@ import { useDescribeChange } from '../../../lib/describe-change.ts';
 import { useFormatters } from '../../../lib/format.ts';
 import { isLanguage } from '../../../lib/i18n.ts';
 import { fieldName, showValue, type AuditWordsContext, type IdNames, type ShownValue } from '../lib/audit-words.ts';
-import { recordName, recordPage } from '../lib/audit-records.ts';
+import { recordName, recordPage, recordText } from '../lib/audit-records.ts';
 
 /**
  * The fields a change touched: each key of before/after whose value differs. A field absent on one
@@ -22,11 +22,21 @@ export function changedFields(before: unknown, after: unknown): { field: string;
 }
 
 /** The words of the dialog's values: the catalogues, the language and the user's clock and number formats. */
-export function useAuditWords(idNames?: IdNames): AuditWordsContext {
+export function useAuditWords(): AuditWordsContext {
   const { t, i18n } = useTranslation('audit');
   const format = useFormatters();
   const language = isLanguage(i18n.language) ? i18n.language : 'it';
-  return useMemo(() => ({ t, exists: (key: string) => i18n.exists(key), language, format, idNames }), [t, i18n, language, format, idNames]);
+  return useMemo(() => ({ t, exists: (key: string) => i18n.exists(key), language, format }), [t, i18n, language, format]);
+}
+
+/** The records an entry's before/after point at, by the names the API gave them with the entry (`references`). */
+function referencedNames(entry: AuditListEntry, words: AuditWordsContext): IdNames {
+  return Object.fromEntries(
+    Object.entries(entry.references).map(([kind, records]) => [
+      kind,
+      (id: string) => (Object.hasOwn(records, id) && records[id] ? recordText(records[id], kind, words) : undefined),
+    ]),
+  ) as IdNames;
 }
 
 /** A value in words: one line, or an object's labelled parts one under the other (indented when nested). */
@@ -58,13 +68,14 @@ export function Shown({ value }: { value: ShownValue }) {
 }
 
 /** One audit entry: who, what, when, the record it is about, and its before/after side by side (changed fields only). */
-export function AuditChange({ entry, onClose, idNames }: { entry: AuditListEntry | null; onClose: () => void; idNames?: IdNames | undefined }) {
+export function AuditChange({ entry, onClose }: { entry: AuditListEntry | null; onClose: () => void }) {
   const { t } = useTranslation('audit');
   const format = useFormatters();
   const describe = useDescribeChange();
-  const words = useAuditWords(idNames);
+  const entryWords = useAuditWords();
+  const words = useMemo(() => (entry ? { ...entryWords, idNames: referencedNames(entry, entryWords) } : entryWords), [entry, entryWords]);
   const fields = entry ? changedFields(entry.before, entry.after) : [];
-  const name = entry ? recordName(entry, t) : undefined;
+  const name = entry ? recordName(entry, words) : undefined;
   const page = entry ? recordPage(entry) : undefined;
   return (
     <Modal opened={entry !== null} onClose={onClose} title={t('change.title')} size="xl" closeButtonProps={{ 'aria-label': t('change.close') }}>

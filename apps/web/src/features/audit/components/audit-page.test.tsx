@@ -9,8 +9,8 @@ import { changedFields } from './audit-change.tsx';
 import { AuditPage } from './audit-page.tsx';
 
 const entries: AuditListEntry[] = [
-  { id: 2, at: '2026-11-21T15:04:00.000Z', actorId: 'u1', actorEmail: 'admin@demo.test', action: 'merchant.update', entityType: 'merchant', entityId: 'm-1', before: { city: 'Bologna', phone: '051' }, after: { city: 'Modena', phone: '051' }, requestId: 'r', record: null },
-  { id: 1, at: '2026-11-21T14:00:00.000Z', actorId: 'u1', actorEmail: 'admin@demo.test', action: 'read', entityType: 'customer', entityId: 'c-1', before: null, after: null, requestId: 'r', record: null },
+  { id: 2, at: '2026-11-21T15:04:00.000Z', actorId: 'u1', actorEmail: 'admin@demo.test', action: 'merchant.update', entityType: 'merchant', entityId: 'm-1', before: { city: 'Bologna', phone: '051' }, after: { city: 'Modena', phone: '051' }, requestId: 'r', record: null, references: {} },
+  { id: 1, at: '2026-11-21T14:00:00.000Z', actorId: 'u1', actorEmail: 'admin@demo.test', action: 'read', entityType: 'customer', entityId: 'c-1', before: null, after: null, requestId: 'r', record: null, references: {} },
 ];
 
 describe('AuditPage', () => {
@@ -61,6 +61,7 @@ describe('AuditPage', () => {
         after: { status: 'suspended', category: 'florist', updatedAt: '2026-11-27T10:15:00.000Z', address: { city: 'Modena', province: 'MO' }, brandNewField: 'x2' },
         requestId: 'r',
         record: { name: 'Bar Centrale', isErased: false },
+        references: {},
       },
       {
         id: 4,
@@ -74,6 +75,8 @@ describe('AuditPage', () => {
         after: { minSpendCents: 250000, pointsPerEuro: '1.50', expiry: { policy: 'afterDays', days: 365 }, merchantIds: ['m-a', 'm-gone'] },
         requestId: 'r',
         record: null,
+        // The API names what it knows; a merchant deleted since is not among them.
+        references: { merchant: { 'm-a': { name: 'Fiori di Anna', isErased: false } } },
       },
       {
         id: 5,
@@ -87,11 +90,11 @@ describe('AuditPage', () => {
         after: { marketingConsent: true },
         requestId: 'r',
         record: { name: null, isErased: true },
+        references: {},
       },
     ];
     server.use(http.get('/api/admin/audit', () => HttpResponse.json({ items, total: items.length, page: 1, pageSize: 25 })));
-    const idNames = { merchant: (id: string) => (id === 'm-a' ? 'Fiori di Anna' : undefined) };
-    renderWithProviders(<AuditPage idNames={idNames} />, { route: '/audit', user: { role: 'admin', timeZone: 'Europe/Rome' } });
+    renderWithProviders(<AuditPage />, { route: '/audit', user: { role: 'admin', timeZone: 'Europe/Rome' } });
     // The record by its name, opening its screen; an erased customer by a word, never a UUID.
     expect(await screen.findByRole('link', { name: 'Bar Centrale' })).toHaveAttribute('href', `/merchants?merchant=${merchantId}`);
     expect(screen.getByRole('link', { name: 'Cliente cancellato' })).toHaveAttribute('href', `/customers/${customerId}`);
@@ -120,7 +123,7 @@ describe('AuditPage', () => {
     const program = await rowsOf(4);
     expect(program.rows).toEqual([
       ['Scadenza', 'Regola di scadenza: MaiGiorni: —', "Regola di scadenza: Dopo N giorni dall'accreditoGiorni: 365"],
-      // A merchant by its name; one the lookups do not know (deleted since) by its id.
+      // A merchant by its name; one the API did not name (deleted since) by its id.
       ['Esercenti', 'Fiori di Anna', 'Fiori di Anna, m-gone'],
       ['Spesa minima', '10,50\u00a0€', '2.500,00\u00a0€'],
       ['Punti per euro', '1', '1,5'],
@@ -133,10 +136,96 @@ describe('AuditPage', () => {
     expect(within(customer.dialog).getByText(/cliente Cliente cancellato/)).toBeInTheDocument();
   });
 
+  it('names every kind of record, an erased customer by a word, and the ids inside a change by their records, never a UUID', async () => {
+    const user = userEvent.setup();
+    const uuid = (n: number) => `0b5e8f3a-2c4d-4e6f-8a1b-3c5d7e9f1a${String(n).padStart(2, '0')}`;
+    const program = 'Circuito Centro Storico';
+    const entry = (id: number, entityType: string, entityId: string, record: AuditListEntry['record'], rest: Partial<AuditListEntry> = {}): AuditListEntry => ({
+      id,
+      at: '2026-11-27T10:15:00.000Z',
+      actorId: 'u1',
+      actorEmail: 'admin@demo.test',
+      action: 'update',
+      entityType,
+      entityId,
+      before: null,
+      after: null,
+      requestId: 'r',
+      record,
+      references: {},
+      ...rest,
+    });
+    const mario = { name: 'Mario Rossi', isErased: false };
+    const erased = { name: null, isErased: true };
+    const items: AuditListEntry[] = [
+      entry(11, 'membership', uuid(1), { ...mario, parts: { program } }),
+      entry(12, 'ledger_entry', '58542', { ...erased, parts: { program, points: -20, stamps: 0 } }),
+      entry(13, 'voucher', '17', { name: 'Caffè omaggio', isErased: false, parts: { code: 'CAFE-7Q2X' } }),
+      entry(14, 'social_proof', '9', { ...mario, parts: { kind: 'review' } }),
+      entry(15, 'privacy_request', uuid(2), { ...erased, parts: { kind: 'erasure' } }),
+      entry(16, 'import', uuid(3), { name: 'clienti.csv', isErased: false, parts: { kind: 'customers' } }),
+      entry(17, 'customer', uuid(4), mario, {
+        action: 'privacy_export',
+        after: { customerId: uuid(4), referredBy: uuid(5), membershipId: uuid(1), rewardId: uuid(6), voucherId: 17, createdBy: uuid(7), importId: uuid(3), requestId: uuid(2), entryId: 58542 },
+        references: {
+          customer: { [uuid(4)]: mario, [uuid(5)]: erased },
+          membership: { [uuid(1)]: { ...mario, parts: { program } } },
+          reward: { [uuid(6)]: { name: 'Caffè omaggio', isErased: false } },
+          voucher: { '17': { name: 'Caffè omaggio', isErased: false, parts: { code: 'CAFE-7Q2X' } } },
+          user: { [uuid(7)]: { name: 'Anna Bianchi', isErased: false } },
+          import: { [uuid(3)]: { name: 'clienti.csv', isErased: false, parts: { kind: 'customers' } } },
+          privacy_request: { [uuid(2)]: { ...erased, parts: { kind: 'erasure' } } },
+          ledger_entry: { '58542': { ...erased, parts: { program, points: -20, stamps: 0 } } },
+        },
+      }),
+    ];
+    server.use(http.get('/api/admin/audit', () => HttpResponse.json({ items, total: items.length, page: 1, pageSize: 25 })));
+    renderWithProviders(<AuditPage />, { route: '/audit', user: { role: 'admin', timeZone: 'Europe/Rome' } });
+    const entityOf = async (id: number) => {
+      const row = (await screen.findByRole('button', { name: new RegExp(`della voce n. ${id}$`) })).closest('tr')!;
+      // The cell's words, without the stored kind beneath them (its last line).
+      const cell = within(row).getAllByRole('cell')[3]!;
+      return cell.textContent!.slice(0, -cell.lastChild!.textContent!.length);
+    };
+    expect(await entityOf(11)).toBe(`iscrizione · Mario Rossi · ${program}`);
+    expect(await entityOf(12)).toBe(`movimento · Cliente cancellato · -20 punti · ${program}`);
+    expect(await entityOf(13)).toBe('buono · Caffè omaggio · CAFE-7Q2X');
+    expect(await entityOf(14)).toBe('prova social · Mario Rossi · Recensione');
+    expect(await entityOf(15)).toBe('richiesta privacy · Cancellazione · Cliente cancellato');
+    expect(await entityOf(16)).toBe('importazione · clienti.csv · Clienti');
+
+    await user.click(screen.getByRole('button', { name: 'Prima/dopo della voce n. 17' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Dettagli della voce' });
+    const rows = within(dialog).getAllByRole('row').slice(1).map((row) => within(row).getAllByRole('cell').map((cell) => cell.textContent));
+    expect(Object.fromEntries(rows.map(([field, , after]) => [field, after]))).toEqual({
+      Cliente: 'Mario Rossi',
+      'Invitato da': 'Cliente cancellato',
+      Iscrizione: `Mario Rossi · ${program}`,
+      Premio: 'Caffè omaggio',
+      Buono: 'Caffè omaggio · CAFE-7Q2X',
+      'Creato da': 'Anna Bianchi',
+      Importazione: 'clienti.csv · Clienti',
+      Richiesta: 'Cancellazione · Cliente cancellato',
+      Movimento: `Cliente cancellato · -20 punti · ${program}`,
+    });
+    expect(within(dialog).queryByText(/[0-9a-f]{8}-[0-9a-f]{4}-/)).not.toBeInTheDocument();
+  });
+
+  it('names a record’s parts in English', async () => {
+    const items: AuditListEntry[] = [
+      { id: 21, at: '2026-11-27T10:15:00.000Z', actorId: 'u1', actorEmail: 'admin@demo.test', action: 'ledger.earn', entityType: 'ledger_entry', entityId: '5', before: null, after: null, requestId: 'r', record: { name: null, isErased: true, parts: { program: 'Coffee card', points: 0, stamps: 1 } }, references: {} },
+      { id: 22, at: '2026-11-27T10:15:00.000Z', actorId: 'u1', actorEmail: 'admin@demo.test', action: 'create', entityType: 'privacy_request', entityId: 'p', before: null, after: null, requestId: 'r', record: { name: 'Mario Rossi', isErased: false, parts: { kind: 'access' } }, references: {} },
+    ];
+    server.use(http.get('/api/admin/audit', () => HttpResponse.json({ items, total: items.length, page: 1, pageSize: 25 })));
+    renderWithProviders(<AuditPage />, { route: '/audit', user: { role: 'admin' }, language: 'en' });
+    expect(await screen.findByText(/Erased customer · \+1 stamp · Coffee card/)).toBeInTheDocument();
+    expect(screen.getByText(/Access · Mario Rossi/)).toBeInTheDocument();
+  });
+
   it('says the same in English', async () => {
     const user = userEvent.setup();
     const items: AuditListEntry[] = [
-      { id: 7, at: '2026-11-27T10:15:00.000Z', actorId: 'u1', actorEmail: 'admin@demo.test', action: 'update', entityType: 'merchant', entityId: 'm-1', before: { status: 'active', pec: null, updatedAt: '2026-11-20T08:00:00.000Z' }, after: { status: 'suspended', pec: 'bar@pec.it', updatedAt: '2026-11-27T10:15:00.000Z' }, requestId: 'r', record: null },
+      { id: 7, at: '2026-11-27T10:15:00.000Z', actorId: 'u1', actorEmail: 'admin@demo.test', action: 'update', entityType: 'merchant', entityId: 'm-1', before: { status: 'active', pec: null, updatedAt: '2026-11-20T08:00:00.000Z' }, after: { status: 'suspended', pec: 'bar@pec.it', updatedAt: '2026-11-27T10:15:00.000Z' }, requestId: 'r', record: null, references: {} },
     ];
     server.use(http.get('/api/admin/audit', () => HttpResponse.json({ items, total: 1, page: 1, pageSize: 25 })));
     renderWithProviders(<AuditPage />, { route: '/audit', user: { role: 'admin', timeZone: 'Europe/Rome' }, language: 'en' });

@@ -10,8 +10,7 @@ import { useDescribeChange } from '../../../lib/describe-change.ts';
 import { useFormatters } from '../../../lib/format.ts';
 import { AUDIT_PATH, useAudit } from '../api/get-audit.ts';
 import { recordName, recordPage } from '../lib/audit-records.ts';
-import type { IdNames } from '../lib/audit-words.ts';
-import { AuditChange } from './audit-change.tsx';
+import { AuditChange, useAuditWords } from './audit-change.tsx';
 
 const getRowId = (entry: AuditListEntry) => String(entry.id);
 
@@ -41,8 +40,9 @@ function useEntityChoices(current: string | undefined) {
 }
 
 /** `/audit` — Pages → Audit: every change and every read of personal data, filtered, exportable. */
-export function AuditPage({ idNames }: { idNames?: IdNames } = {}) {
+export function AuditPage() {
   const { t } = useTranslation('audit');
+  const words = useAuditWords();
   const format = useFormatters();
   const describe = useDescribeChange();
   const list = useList(listAuditQuerySchema, useAudit);
@@ -69,7 +69,7 @@ export function AuditPage({ idNames }: { idNames?: IdNames } = {}) {
         isName: true,
         cell: (entry) => {
           // The record by its name, opening its screen, while it exists (the API names it); else the stored id.
-          const name = recordName(entry, t);
+          const name = recordName(entry, words);
           const page = recordPage(entry);
           return (
             <>
@@ -97,7 +97,7 @@ export function AuditPage({ idNames }: { idNames?: IdNames } = {}) {
         ),
       },
     ],
-    [t, format, describe],
+    [t, format, describe, words],
   );
 
   const { params, update } = list;
@@ -145,7 +145,7 @@ export function AuditPage({ idNames }: { idNames?: IdNames } = {}) {
       getRowId={getRowId}
       minWidth={900}
     >
-      <AuditChange entry={open} onClose={() => setOpen(null)} idNames={idNames} />
+      <AuditChange entry={open} onClose={() => setOpen(null)} />
     </ListPage>
   );
 }

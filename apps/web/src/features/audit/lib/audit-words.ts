@@ -1,4 +1,5 @@
 import type { Language } from '@sf/contract/app-info';
+import { auditIdKind, type AuditReferenceKind } from '@sf/contract/audit';
 import { fieldLabel } from '@sf/contract/messages';
 import type { TFunction } from 'i18next';
 import type { Formatters } from '../../../lib/formatters.ts';
@@ -57,13 +58,11 @@ const DAY = /^\d{4}-\d{2}-\d{2}$/;
 const DECIMAL = /^-?\d+\.\d+$/;
 
 /**
- * The names of the records a value points at (a program's or a merchant's id), from the lookups the
- * other screens share (app/loyalty-lookups.tsx, given by the route); an id they do not know stays as it is.
+ * The names of the records a value points at, by their kind (`AUDIT_ID_FIELDS`, packages/contract: a
+ * `customerId` holds a customer's id): the API names them with the entry (`references`); an id it did
+ * not name (a record deleted since) stays as it is.
  */
-export type IdNames = Partial<Record<'program' | 'merchant', (id: string) => string | undefined>>;
-
-/** The fields that hold such an id (a list of them too: a program's circuit). */
-const ID_FIELDS: Record<string, keyof IdNames> = { programId: 'program', merchantId: 'merchant', merchantIds: 'merchant', usedMerchantId: 'merchant' };
+export type IdNames = Partial<Record<AuditReferenceKind, (id: string) => string | undefined>>;
 
 export type AuditWordsContext = { t: TFunction; exists: (key: string) => boolean; language: Language; format: Formatters; idNames?: IdNames | undefined };
 
@@ -92,14 +91,15 @@ export function showValue(ctx: AuditWordsContext, value: unknown, where: { entit
   const text = (shown: string): ShownValue => ({ kind: 'text', text: shown });
   if (value === undefined || value === null || value === '') return text('—');
   if (typeof value === 'boolean') return text(ctx.t(value ? 'lists:yes' : 'lists:no'));
+  const idKind = auditIdKind(where.field);
+  const named = idKind && (typeof value === 'string' || typeof value === 'number') ? ctx.idNames?.[idKind]?.(String(value)) : undefined;
+  if (named !== undefined) return text(named);
   if (typeof value === 'number') {
     // Money is kept in cents (minSpendCents, amountCents): shown in euro as every screen does.
     return text(/Cents$/.test(where.field) ? ctx.format.currency(value / 100) : ctx.format.number(value));
   }
   if (typeof value === 'string') {
-    const idKind = Object.hasOwn(ID_FIELDS, where.field) ? ID_FIELDS[where.field] : undefined;
     const word =
-      (idKind ? ctx.idNames?.[idKind]?.(value) : undefined) ??
       wordOf(ctx, WORDS_BY_ENTITY[where.entityType]?.[where.field], value) ??
       wordOf(ctx, WORDS_BY_FIELD[where.field], value);
     if (word !== undefined) return text(word);
