@@ -95,6 +95,8 @@ export const AUDIT_ID_FIELDS = {
   handledBy: 'user',
   decidedBy: 'user',
   invitedBy: 'user',
+  imageId: 'upload',
+  coverImageId: 'upload',
 } as const satisfies Record<string, string>;
 export type AuditIdField = keyof typeof AUDIT_ID_FIELDS;
 export type AuditReferenceKind = (typeof AUDIT_ID_FIELDS)[AuditIdField];

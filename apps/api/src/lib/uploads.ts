@@ -1,9 +1,9 @@
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { eq, sql } from 'drizzle-orm';
+import { eq, inArray, sql } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
-import type { Database } from '../db/client.ts';
+import type { Database, Executor } from '../db/client.ts';
 import { uploads, users, type UploadPurpose } from '../db/schema.ts';
 import { AppError, fieldError } from './errors.ts';
 import { recordAudit, type AuditActor } from './audit.ts';
@@ -136,6 +136,16 @@ export async function storeImage(
     throw error;
   }
   return { id };
+}
+
+/** An upload's id: 18 random bytes in base64url (`storeImage`). */
+export const UPLOAD_ID = /^[A-Za-z0-9_-]{24}$/;
+
+/** For the audit list: these uploads by the name their file had, in one query. */
+export async function uploadNames(executor: Executor, ids: string[]): Promise<Map<string, string>> {
+  if (ids.length === 0) return new Map();
+  const rows = await executor.select({ id: uploads.id, fileName: uploads.fileName }).from(uploads).where(inArray(uploads.id, ids));
+  return new Map(rows.map((row) => [row.id, row.fileName]));
 }
 
 /** An upload's row (no file read): enough to answer a revalidation with 304. */

@@ -1,6 +1,7 @@
 import { auditIdKind, type AuditEntry, type AuditRecord, type AuditRecordParts, type ListAuditQuery } from '@sf/contract/audit';
 import type { Executor } from '../../db/client.ts';
 import type { ServiceDeps } from '../../lib/caller.ts';
+import { UPLOAD_ID, uploadNames } from '../../lib/uploads.ts';
 import { CAMPAIGN_ENTITY, campaignNames } from '../campaigns/campaigns.service.ts';
 import { CUSTOMER_ENTITY, customerNames } from '../customers/customers.service.ts';
 import { IMPORT_ENTITY, importFiles } from '../imports/imports.service.ts';
@@ -57,6 +58,7 @@ const NAMED: Record<string, NameNamer> = {
   staff_invitation: { idPattern: UUID, names: invitationNames },
   // A program's service e-mails are recorded under the program's id.
   service_email: { idPattern: UUID, names: programNames },
+  upload: { idPattern: UPLOAD_ID, names: uploadNames },
 };
 
 const OWNED: Record<string, OwnerNamer> = {

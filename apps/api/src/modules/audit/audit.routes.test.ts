@@ -3,7 +3,7 @@ import type { AuditListEntry } from '@sf/contract/audit';
 import { createTestContext, type TestContext } from '../../../test/helper.ts';
 import { randomUUID } from 'node:crypto';
 import { eq, inArray } from 'drizzle-orm';
-import { auditLog, customers, imports, newsPosts, privacyRequests, rewards, socialProofs, staffInvitations, users, vouchers } from '../../db/schema.ts';
+import { auditLog, customers, imports, newsPosts, privacyRequests, rewards, socialProofs, staffInvitations, uploads, users, vouchers } from '../../db/schema.ts';
 import { createLedgerFixture } from '../../../test/ledger-fixtures.ts';
 
 describe('audit routes', () => {
@@ -205,6 +205,8 @@ describe('audit routes', () => {
       .insert(staffInvitations)
       .values({ email: 'nuova@demo.test', displayName: 'Giulia Neri', role: 'editor', language: 'it', tokenHash: randomUUID(), expiresAt: new Date('2026-05-01T09:00:00Z') })
       .returning();
+    const imageId = 'Qm9yZ2hldHRvLWZvdG8tMDEy';
+    await db.insert(uploads).values({ id: imageId, fileName: 'vetrina.jpg', contentType: 'image/jpeg', size: 10, purpose: 'reward' });
     if (!voucher || !proof || !request || !upload || !invitation) throw new Error('fixture missing');
     await db.update(customers).set({ firstName: '', lastName: '', status: 'erased' }).where(eq(customers.id, erased.id));
 
@@ -220,12 +222,14 @@ describe('audit routes', () => {
       about('import', upload.id),
       about('staff_invitation', invitation.id),
       about('service_email', fixture.pointsProgramId),
+      about('upload', imageId),
       // Ids inside the after, at any depth and in lists; one no table holds is left out, not a failed query.
       about('customer', person.id, {
         requestId: request.id,
         audience: { programId: fixture.pointsProgramId, merchantIds: [fixture.merchantId, '00000000-0000-4000-8000-000000000000'] },
         entryId: erasedEntry.entry.id,
         voucherId: 'not-an-id',
+        imageId,
       }),
     ]);
     const { items } = await page('action=parts.check&pageSize=100');
@@ -241,6 +245,7 @@ describe('audit routes', () => {
       [`import:${upload.id}`]: { name: 'clienti-aprile.csv', isErased: false, parts: { kind: 'customers' } },
       [`staff_invitation:${invitation.id}`]: { name: 'Giulia Neri', isErased: false },
       [`service_email:${fixture.pointsProgramId}`]: { name: program, isErased: false },
+      [`upload:${imageId}`]: { name: 'vetrina.jpg', isErased: false },
       [`customer:${person.id}`]: { name: 'Mario Rossi 0', isErased: false },
     });
     const customerEntry = items.find((item) => item.entityType === 'customer');
@@ -249,6 +254,7 @@ describe('audit routes', () => {
       program: { [fixture.pointsProgramId]: { name: program, isErased: false } },
       merchant: { [fixture.merchantId]: { name: 'Bar Centrale', isErased: false } },
       ledger_entry: { [String(erasedEntry.entry.id)]: { name: null, isErased: true, parts: { program, points: 25, stamps: 0 } } },
+      upload: { [imageId]: { name: 'vetrina.jpg', isErased: false } },
     });
     // The ledger's own entries point at their membership by id: named as the membership is.
     const written = await page(`entity=ledger_entry&entityId=${entry.entry.id}`);

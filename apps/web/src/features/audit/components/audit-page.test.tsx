@@ -166,7 +166,7 @@ describe('AuditPage', () => {
       entry(16, 'import', uuid(3), { name: 'clienti.csv', isErased: false, parts: { kind: 'customers' } }),
       entry(17, 'customer', uuid(4), mario, {
         action: 'privacy_export',
-        after: { customerId: uuid(4), referredBy: uuid(5), membershipId: uuid(1), rewardId: uuid(6), voucherId: 17, createdBy: uuid(7), importId: uuid(3), requestId: uuid(2), entryId: 58542 },
+        after: { customerId: uuid(4), referredBy: uuid(5), membershipId: uuid(1), rewardId: uuid(6), voucherId: 17, createdBy: uuid(7), importId: uuid(3), requestId: uuid(2), entryId: 58542, imageId: 'Qm9yZ2hldHRvLWZvdG8tMDEy' },
         references: {
           customer: { [uuid(4)]: mario, [uuid(5)]: erased },
           membership: { [uuid(1)]: { ...mario, parts: { program } } },
@@ -176,6 +176,7 @@ describe('AuditPage', () => {
           import: { [uuid(3)]: { name: 'clienti.csv', isErased: false, parts: { kind: 'customers' } } },
           privacy_request: { [uuid(2)]: { ...erased, parts: { kind: 'erasure' } } },
           ledger_entry: { '58542': { ...erased, parts: { program, points: -20, stamps: 0 } } },
+          upload: { Qm9yZ2hldHRvLWZvdG8tMDEy: { name: 'vetrina.jpg', isErased: false } },
         },
       }),
     ];
@@ -207,6 +208,7 @@ describe('AuditPage', () => {
       Importazione: 'clienti.csv · Clienti',
       Richiesta: 'Cancellazione · Cliente cancellato',
       Movimento: `Cliente cancellato · -20 punti · ${program}`,
+      Immagine: 'vetrina.jpg',
     });
     expect(within(dialog).queryByText(/[0-9a-f]{8}-[0-9a-f]{4}-/)).not.toBeInTheDocument();
   });
