@@ -8,7 +8,7 @@ import { parseArgs } from 'node:util';
  *   npm run till -- purchase <card> <euro> [--program <id>] [--receipt <n>] [--idempotency-key <k>]
  *   npm run till -- card <card>
  *   npm run till -- check <voucher code>
- *   npm run till -- use <voucher code>
+ *   npm run till -- use <voucher code> [--idempotency-key <k>]
  *   npm run till -- redeem <scanned card> <reward id>
  *
  * <card> is the number alone or what a scanner reads from the card's QR code or barcode,
@@ -23,7 +23,8 @@ const USAGE = `Uso: npm run till -- <comando> [argomenti] [--key sfk_…] [--url
                                registra un acquisto (es. purchase 2790000000018 24,50)
   card <tessera>               legge saldo, timbri, livello, punti in scadenza e premi vicini
   check <codice buono>         verifica un buono
-  use <codice buono>           usa un buono (una volta sola)
+  use <codice buono> [--idempotency-key <k>]
+                               usa un buono (una volta sola; ripetuto con la stessa chiave, la stessa risposta)
   redeem <tessera letta> <id premio>
                                riscatta un premio ed emette il buono: serve ciò che il lettore legge
                                dal QR o dal codice a barre della tessera, numero-codice
@@ -141,7 +142,7 @@ switch (command) {
     const [code] = args;
     if (!code) usage('Manca il codice del buono.');
     const answer =
-      command === 'check' ? await call('GET', `/vouchers/${encodeURIComponent(code)}`) : await call('POST', `/vouchers/${encodeURIComponent(code)}/use`);
+      command === 'check' ? await call('GET', `/vouchers/${encodeURIComponent(code)}`) : await call('POST', `/vouchers/${encodeURIComponent(code)}/use`, undefined, { 'idempotency-key': values['idempotency-key'] ?? `till-${randomUUID()}` });
     failIfRefused(answer);
     const b = answer.body as { code: string; status: string; usable: boolean; reason: string | null; reward: { name: string }; usedAt: string | null; validUntil: string | null };
     if (command === 'use') {

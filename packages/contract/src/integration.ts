@@ -223,11 +223,6 @@ export const integrationProofResultSchema = z.object({
   createdAt: z.iso.datetime({ offset: true }),
 });
 
-/** `Idempotency-Key` is optional on a proof: with it, a retry answers the proof filed first. */
-export const optionalIdempotencyHeadersSchema = z.object({
-  'idempotency-key': z.string().trim().min(LEDGER_BOUNDS.idempotencyKeyMin).max(LEDGER_BOUNDS.idempotencyKeyMax).regex(/^[\x21-\x7e]+$/).optional(),
-});
-
 
 /**
  * `POST /api/integration/v1/customers` (an `app` key with `customers:write`, and `Idempotency-Key`):

@@ -193,6 +193,12 @@ export const idempotencyHeadersSchema = z.object({
     .regex(/^[\x21-\x7e]+$/),
 });
 
+/**
+ * `Idempotency-Key` where an API first went out without it (a proof, a voucher's use): with it, a
+ * retry answers the first answer; without it, clients written before it still work.
+ */
+export const optionalIdempotencyHeadersSchema = idempotencyHeadersSchema.partial();
+
 export const ledgerWriteResultSchema = z.object({
   entry: ledgerEntrySchema,
   membership: membershipSchema,

@@ -323,10 +323,68 @@ describe('rewards, vouchers and proofs through the integration API', () => {
     expect(checked.body).not.toHaveProperty('customerId');
     const used = await call('POST', `/vouchers/${code}/use`, { key: till.secret });
     expect(used.status).toBe(200);
-    expect(used.body).toMatchObject({ status: 'used' });
+    // A till that trusts `usable` must not offer the voucher again: the answer says what a check now says.
+    expect(used.body).toMatchObject({ status: 'used', usable: false, reason: 'voucher_used' });
+    const { usedAt: _usedAt, ...checkedAfter } = (await call('GET', `/vouchers/${code}`, { key: till.secret })).body;
+    expect(used.body).toMatchObject(checkedAfter);
     const twice = await call('POST', `/vouchers/${code}/use`, { key: till.secret });
     expect(twice.status).toBe(409);
     expect((twice.body['error'] as { code: string }).code).toBe('voucher_used');
+  });
+
+  it('answers a till retrying a voucher use with the same Idempotency-Key with its first answer, and uses it once under parallel retries', async () => {
+    const till = await createKey(ctx, adminToken, {
+      name: 'Cassa che ripete',
+      kind: 'merchant',
+      merchantId: fx.merchantId,
+      scopes: ['purchases:write', 'rewards:redeem', 'vouchers:use'],
+    });
+    const rewardId = await reward(fx.pointsProgramId, 1);
+    await call('POST', '/purchases', { key: till.secret, body: { cardNumber, amountCents: 1000, programId: fx.pointsProgramId }, headers: { 'idempotency-key': randomUUID() } });
+    const voucherCode = async () => {
+      const redeemed = await call('POST', '/redemptions', { key: till.secret, body: { cardNumber: scanned, rewardId }, headers: { 'idempotency-key': randomUUID() } });
+      expect(redeemed.status, JSON.stringify(redeemed.body)).toBe(201);
+      return (redeemed.body['voucher'] as { code: string }).code;
+    };
+    const use = (code: string, idempotencyKey?: string) =>
+      call('POST', `/vouchers/${code}/use`, { key: till.secret, ...(idempotencyKey ? { headers: { 'idempotency-key': idempotencyKey } } : {}) });
+    const uses = async (code: string) =>
+      (await rows<{ n: number }>(ctx, sql`select count(*)::int as n from audit_log a join vouchers v on v.id::text = a.entity_id where a.action = 'voucher.use' and v.code = ${code}`))[0]!.n;
+
+    // A retry after a lost answer: the first answer again, not 409 voucher_used.
+    const code = await voucherCode();
+    const key = `uso-${randomUUID()}`;
+    const first = await use(code, key);
+    expect(first.status, JSON.stringify(first.body)).toBe(200);
+    expect(first.body).toMatchObject({ status: 'used', usable: false });
+    const retry = await use(code, key);
+    expect(retry.status).toBe(200);
+    expect(retry.body).toEqual(first.body);
+    expect(retry.headers.get('idempotent-replayed')).toBe('true');
+    expect(await uses(code)).toBe(1);
+    // The same key for another voucher is another request: 422. A use without the key is refused as before.
+    const reused = await use(await voucherCode(), key);
+    expect(reused.status).toBe(422);
+    expect((reused.body['error'] as { code: string }).code).toBe('idempotency_key_reused');
+    const anotherTill = await use(code);
+    expect(anotherTill.status).toBe(409);
+    expect((anotherTill.body['error'] as { code: string }).code).toBe('voucher_used');
+
+    // Ten copies of one use at once (a till retrying before its first answer came): one use; each copy is
+    // answered the use or, while its twin still runs, 409 idempotency_key_in_flight — never voucher_used.
+    const raced = await voucherCode();
+    const racedKey = `uso-${randomUUID()}`;
+    const answers = await Promise.all(Array.from({ length: 10 }, () => use(raced, racedKey)));
+    const succeeded = answers.filter((answer) => answer.status === 200);
+    expect(succeeded.length).toBeGreaterThan(0);
+    for (const answer of succeeded) expect(answer.body).toEqual(succeeded[0]!.body);
+    expect(answers.filter((answer) => answer.status !== 200).map((answer) => (answer.body['error'] as { code: string }).code)).toEqual(
+      Array.from({ length: 10 - succeeded.length }, () => 'idempotency_key_in_flight'),
+    );
+    expect(await uses(raced)).toBe(1);
+    const afterRace = await use(raced, racedKey);
+    expect(afterRace.status).toBe(200);
+    expect(afterRace.body).toEqual(succeeded[0]!.body);
   });
 
   it('confines rewards and vouchers to the key\'s merchant', async () => {

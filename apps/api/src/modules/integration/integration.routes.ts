@@ -14,9 +14,8 @@ import {
   integrationRedemptionResultSchema,
   integrationRedemptionSchema,
   integrationVoucherSchema,
-  optionalIdempotencyHeadersSchema,
 } from '@sf/contract/integration';
-import { idempotencyHeadersSchema } from '@sf/contract/ledger';
+import { idempotencyHeadersSchema, optionalIdempotencyHeadersSchema } from '@sf/contract/ledger';
 import { coverUploadResponseSchema } from '@sf/contract/news';
 import { voucherCodeParamSchema } from '@sf/contract/rewards';
 import { SINGLE_FILE_LIMITS, readUploadedFile } from '../../lib/uploads.ts';
@@ -209,12 +208,27 @@ export const integrationRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: [TAG],
         summary: 'Usa un buono alla cassa: una volta sola (409 voucher_used), nella finestra del premio (409 voucher_expired)',
+        description:
+          'La risposta è il buono dopo l\u2019uso: `status: used`, `usable: false`, `reason: voucher_used` (non va offerto di nuovo). ' +
+          'Con `Idempotency-Key` (8–200 caratteri, consigliata): ripetere la stessa richiesta, ad esempio dopo un timeout, restituisce ' +
+          'la prima risposta (intestazione `Idempotent-Replayed: true`) invece di 409 `voucher_used`; la stessa chiave per un altro ' +
+          'buono: 422 `idempotency_key_reused`; mentre la prima richiesta è ancora in corso: 409 `idempotency_key_in_flight`. ' +
+          'Senza la chiave un secondo uso riceve 409 `voucher_used`.',
         security: [{ integrationKey: [] }],
         params: voucherCodeParamSchema,
-        response: { 200: integrationVoucherSchema.meta({ example: { ...voucherExample, status: 'used', usable: false, usedAt: '2026-11-23T10:20:00.000+01:00' } }) },
+        headers: optionalIdempotencyHeadersSchema,
+        response: {
+          200: integrationVoucherSchema.meta({
+            example: { ...voucherExample, status: 'used', usable: false, reason: 'voucher_used', usedAt: '2026-11-23T10:20:00.000+01:00' },
+          }),
+        },
       },
     },
-    async (request) => useVoucherAtTill(deps, keyOf(request), request, request.params.code),
+    async (request, reply) => {
+      const answer = await useVoucherAtTill(deps, keyOf(request), request, request.params.code, request.headers['idempotency-key']);
+      if (answer.isReplay) reply.header('Idempotent-Replayed', 'true');
+      return answer.body;
+    },
   );
 
   app.post(

@@ -226,10 +226,23 @@ export async function checkVoucherAtTill(deps: LedgerDeps, key: IntegrationKey, 
   return withoutCustomer(await voucherAtMerchant(deps, merchantOf(key, undefined), code));
 }
 
-export async function useVoucherAtTill(deps: LedgerDeps, key: IntegrationKey, request: { id: string; ip: string }, code: string) {
+/** A use is idempotent per key, like a purchase: a till retrying after a timeout gets its own use back. */
+export async function useVoucherAtTill(
+  deps: LedgerDeps,
+  key: IntegrationKey,
+  request: { id: string; ip: string },
+  code: string,
+  idempotencyKey: string | undefined,
+) {
   const merchantId = merchantOf(key, undefined);
   await voucherAtMerchant(deps, merchantId, code);
-  return withoutCustomer(await useVoucher(deps, keyCaller(key, request), { code, merchantId }));
+  const answer = await useVoucher(
+    deps,
+    keyCaller(key, request),
+    { code, merchantId },
+    idempotencyKey === undefined ? undefined : { scope: `int:${key.id}:voucher-use`, key: idempotencyKey },
+  );
+  return { isReplay: answer.isReplay, body: withoutCustomer(answer.body) };
 }
 
 /**

@@ -247,9 +247,15 @@ describe('the rewards API (Premi, vouchers, redemptions)', () => {
 
     // Typed with a dash and in lower case, as from paper.
     const typed = `${voucher.code.slice(0, 5).toLowerCase()}-${voucher.code.slice(5)}`;
-    const ok = await use(fx.merchantId, typed);
+    const useKey = `uso-${randomUUID()}`;
+    const ok = await api('POST', `/api/admin/vouchers/${typed}/use`, { merchantId: fx.merchantId }, { 'idempotency-key': useKey });
     expect(ok.statusCode).toBe(200);
-    expect(ok.json()).toMatchObject({ status: 'used', code: voucher.code });
+    expect(ok.json()).toMatchObject({ status: 'used', code: voucher.code, usable: false, reason: 'voucher_used' });
+    // The same use sent again (the session refreshed, the answer lost): its answer, not 409.
+    const resent = await api('POST', `/api/admin/vouchers/${typed}/use`, { merchantId: fx.merchantId }, { 'idempotency-key': useKey });
+    expect(resent.statusCode).toBe(200);
+    expect(resent.json()).toEqual(ok.json());
+    expect(resent.headers['idempotent-replayed']).toBe('true');
     const twice = await use(fx.merchantId);
     expect(twice.statusCode).toBe(409);
     expect(twice.json().error.code).toBe('voucher_used');

@@ -3,6 +3,7 @@ import type { Executor } from '../../db/client.ts';
 import type { ServiceDeps } from '../../lib/caller.ts';
 import { recordAudit } from '../../lib/audit.ts';
 import { fieldError } from '../../lib/errors.ts';
+import { requestHash, runIdempotent } from '../../lib/idempotency.ts';
 import * as repo from './rewards.repository.ts';
 import { type RewardsActor, VOUCHER_ENTITY } from './rewards.service.ts';
 import { businessToday, notFoundOf, rewardError } from './rewards.common.ts';
@@ -63,19 +64,35 @@ export async function checkVoucher(deps: ServiceDeps, input: { code: string; mer
   return toCheck(voucher, refusalOf(voucher, await repo.isMerchantOfProgram(deps.db, input.merchantId, voucher.programId), today), today);
 }
 
+/** The idempotency scope of staff voucher uses; the integration API passes its own (per key). */
+export const ADMIN_VOUCHER_USE_SCOPE = 'admin-voucher-use';
+
 /**
  * Marks an issued voucher used at a merchant, once: the voucher row is locked, so of many parallel
- * uses exactly one succeeds. Answers the voucher as checked after the use (status `used`).
+ * uses exactly one succeeds. Answers the voucher as a check would right after the use: status
+ * `used`, `usable: false`, reason `voucher_used` (a till must never be told it can offer it again).
+ *
+ * With `idempotency` (the request's `Idempotency-Key` in the caller's scope) the use goes through the
+ * one idempotency mechanism of the ledger (lib/idempotency.ts): a retry of a use that went through
+ * answers the first answer (`isReplay: true`) instead of 409 `voucher_used`; the same key for another
+ * code or merchant throws 422 `idempotency_key_reused`; while its twin runs, 409
+ * `idempotency_key_in_flight`. Without a key a second use is refused, as it always was.
+ *
  * Throws 404 `not_found` (unknown code), 400 `validation` (unknown merchantId); 409 `voucher_used`,
  * `voucher_void`, `voucher_expired` (past the reward's window), `voucher_not_issued` (a code still
  * waiting for a redemption), `voucher_not_yet_valid`, `voucher_wrong_merchant` (the merchant is not
- * one of the reward's program). Not idempotent by key: a retry of a use that succeeded gets 409
- * `voucher_used` (and checkVoucher tells where and when).
+ * one of the reward's program). Refusals are not stored: retrying them decides again.
  */
-export async function useVoucher(deps: ServiceDeps, actor: RewardsActor, input: { code: string; merchantId: string }): Promise<VoucherCheck> {
+export async function useVoucher(
+  deps: ServiceDeps,
+  actor: RewardsActor,
+  input: { code: string; merchantId: string },
+  idempotency?: { scope: string; key: string },
+): Promise<{ body: VoucherCheck; isReplay: boolean }> {
   await checkMerchant(deps.db, input.merchantId);
-  return deps.db.transaction(async (tx) => {
-    const voucher = await repo.findVoucherByCode(tx, normalizeVoucherCode(input.code), { lock: true });
+  const code = normalizeVoucherCode(input.code);
+  const use = async (tx: Executor): Promise<VoucherCheck> => {
+    const voucher = await repo.findVoucherByCode(tx, code, { lock: true });
     if (!voucher) throw notFoundOf('voucher');
     const now = deps.clock.now();
     const today = businessToday(deps, now);
@@ -89,6 +106,14 @@ export async function useVoucher(deps: ServiceDeps, actor: RewardsActor, input: 
       before: { status: voucher.status },
       after: { status: 'used', merchantId: input.merchantId },
     });
-    return toCheck({ ...voucher, status: 'used', usedAt: now.toISOString() }, null, today);
-  });
+    const used = { ...voucher, status: 'used' as const, usedAt: now.toISOString() };
+    return toCheck(used, refusalOf(used, true, today), today);
+  };
+  if (!idempotency) return { body: await deps.db.transaction(use), isReplay: false };
+  const answer = await runIdempotent(
+    deps.db,
+    { ...idempotency, hash: requestHash({ op: 'use-voucher', code, merchantId: input.merchantId }) },
+    async (tx) => ({ status: 200, body: await use(tx) }),
+  );
+  return { body: answer.body as VoucherCheck, isReplay: answer.isReplay };
 }

@@ -22,7 +22,8 @@ import { localDate } from '../../lib/business-days.ts';
 import { voucherExportColumns, voucherExportQuery } from './rewards.repository.ts';
 import { getReward } from './rewards.service.ts';
 import { generateVouchers, importVouchers, listVouchers, voidVoucher } from './vouchers.service.ts';
-import { checkVoucher, useVoucher } from './voucher-use.service.ts';
+import { ADMIN_VOUCHER_USE_SCOPE, checkVoucher, useVoucher } from './voucher-use.service.ts';
+import { optionalIdempotencyHeadersSchema } from '@sf/contract/ledger';
 
 /** A reward's vouchers (admin), under `/admin/rewards/:id/vouchers`: generate, import, list, export, void. */
 export const rewardVoucherRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -126,13 +127,26 @@ export const voucherRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['rewards'],
         summary: 'Use a voucher at a merchant of its program, once',
         description:
+          'Answers the voucher as used (`usable: false`, reason voucher_used). With Idempotency-Key a retry answers the first ' +
+          'answer (Idempotent-Replayed: true) instead of 409 voucher_used; the same key for another code or merchant: 422. ' +
           '409 voucher_used (already used), voucher_expired (past the reward window), voucher_not_yet_valid, voucher_not_issued, ' +
           'voucher_void, voucher_wrong_merchant (the merchant is not in the reward’s program); 404 unknown code.',
         params: voucherCodeParamSchema,
+        headers: optionalIdempotencyHeadersSchema,
         body: useVoucherSchema,
         response: { 200: voucherCheckSchema },
       },
     },
-    async (request) => useVoucher(deps, staffActorOf(request), { code: request.params.code, merchantId: request.body.merchantId }),
+    async (request, reply) => {
+      const idempotencyKey = request.headers['idempotency-key'];
+      const answer = await useVoucher(
+        deps,
+        staffActorOf(request),
+        { code: request.params.code, merchantId: request.body.merchantId },
+        idempotencyKey === undefined ? undefined : { scope: ADMIN_VOUCHER_USE_SCOPE, key: idempotencyKey },
+      );
+      if (answer.isReplay) reply.header('Idempotent-Replayed', 'true');
+      return answer.body;
+    },
   );
 };

@@ -1,3 +1,4 @@
+import { IDEMPOTENCY_KEY_HEADER } from '@sf/contract/ledger';
 import type { Voucher, VoucherBatchResult, VoucherCheck, VoucherPage } from '@sf/contract/rewards';
 import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiClient } from '../../../lib/api-client.ts';
@@ -37,12 +38,19 @@ export function useVoidVoucher(rewardId: string) {
   });
 }
 
-/** Marks a voucher used at a merchant (the till's step, from the back-office). */
+/**
+ * Marks a voucher used at a merchant (the till's step, from the back-office). One key per use: the
+ * client's own re-send of it (after refreshing the session) answers the use, not 409 voucher_used.
+ */
 export function useUseVoucher() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (input: { code: string; merchantId: string }) =>
-      apiClient.post<VoucherCheck>(`/admin/vouchers/${encodeURIComponent(input.code.trim())}/use`, { merchantId: input.merchantId }, { isSilent: true }),
+      apiClient.post<VoucherCheck>(
+        `/admin/vouchers/${encodeURIComponent(input.code.trim())}/use`,
+        { merchantId: input.merchantId },
+        { headers: { [IDEMPOTENCY_KEY_HEADER]: `web-use-${crypto.randomUUID()}` }, isSilent: true },
+      ),
     onSuccess: () => client.invalidateQueries({ queryKey: rewardKeys.all }),
   });
 }
