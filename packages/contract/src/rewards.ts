@@ -217,6 +217,8 @@ export type VoucherBatchResult = z.infer<typeof voucherBatchResultSchema>;
 export const createRedemptionSchema = z.strictObject({
   customerId: z.uuid(),
   rewardId: z.uuid(),
+  /** Where the reward is handed over: an active merchant of the reward's program, written on the entry. */
+  merchantId: z.uuid().optional(),
 });
 export type CreateRedemption = z.infer<typeof createRedemptionSchema>;
 

@@ -316,6 +316,11 @@ describe('rewards, vouchers and proofs through the integration API', () => {
     const again = await call('POST', '/redemptions', { key: till.secret, body: { cardNumber: scanned, rewardId }, headers: { 'idempotency-key': key } });
     expect(again.body).toEqual(redeemed.body);
     const code = (redeemed.body['voucher'] as { code: string }).code;
+    // Redeemed at this merchant's till: the entry says so, and the dashboard filtered to the merchant counts it.
+    const [entry] = await rows<{ merchant_id: string | null }>(ctx, sql`select merchant_id from ledger_entries where id = ${redeemed.body['entryId'] as number}`);
+    expect(entry!.merchant_id).toBe(fx.merchantId);
+    const dashboard = await ctx.request({ method: 'GET', url: `/api/admin/dashboard?merchantId=${fx.merchantId}`, token: adminToken });
+    expect(dashboard.json().period).toMatchObject({ merchantId: fx.merchantId, redemptions: 1, pointsRedeemed: 30 });
 
     const checked = await call('GET', `/vouchers/${code}`, { key: till.secret });
     expect(checked.status).toBe(200);

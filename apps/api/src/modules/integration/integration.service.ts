@@ -247,7 +247,8 @@ export async function useVoucherAtTill(
 
 /**
  * A redemption for a card, through the rewards service (one transaction: redeem entry, stock,
- * voucher), idempotent per key. A merchant's key redeems only rewards of its programs (else 403).
+ * voucher), idempotent per key. A merchant's key redeems only rewards of its programs (else 403), and
+ * its redemptions are entries at its merchant.
  */
 export async function redeemForCard(
   deps: IntegrationDeps,
@@ -259,9 +260,14 @@ export async function redeemForCard(
   const { holder } = await cardHolderFor(deps, key, input, 'redeem');
   const programId = await repo.programOfReward(deps.db, input.rewardId);
   if (programId && key.merchantId !== null && !(await repo.isMerchantOfProgram(deps.db, key.merchantId, programId))) throw otherMerchant();
-  const answer = await redeemReward(deps, keyCaller(key, request), { customerId: holder.id, rewardId: input.rewardId }, idempotencyKey, {
-    scope: `int:${key.id}`,
-  });
+  // At a merchant's till the redemption happens at that merchant; the app's key has none.
+  const answer = await redeemReward(
+    deps,
+    keyCaller(key, request),
+    { customerId: holder.id, rewardId: input.rewardId, merchantId: key.merchantId },
+    idempotencyKey,
+    { scope: `int:${key.id}` },
+  );
   const { entry, voucher } = answer.body;
   const result: IntegrationRedemptionResult = {
     entryId: entry.id,

@@ -185,6 +185,12 @@ export async function merchantExists(executor: Executor, merchantId: string): Pr
   return row !== undefined;
 }
 
+/** False for an unknown merchant too. */
+export async function isMerchantActive(executor: Executor, merchantId: string): Promise<boolean> {
+  const [row] = await rows(executor, sql`select 1 as ok from merchants where id = ${merchantId} and status = 'active'`);
+  return row !== undefined;
+}
+
 // ---- vouchers -------------------------------------------------------------------------------------
 
 function voucherStatusSql(today: string): SQL<VoucherStatus> {

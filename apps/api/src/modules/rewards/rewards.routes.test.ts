@@ -229,6 +229,31 @@ describe('the rewards API (Premi, vouchers, redemptions)', () => {
     expect((await redeem(rich, randomUUID())).statusCode).toBe(404);
   });
 
+  it('records where a reward was handed over: the merchant named, an active one of the reward\'s program (else 400 on merchantId)', async () => {
+    const customerId = fx.customerIds[3]!;
+    await earn(customerId, 10_000);
+    const reward = await createReward({ name: 'Brioche', cost: 5 });
+    const atMerchant = await api('POST', '/api/admin/redemptions', { customerId, rewardId: reward.id, merchantId: fx.merchantId }, { 'idempotency-key': randomUUID() });
+    expect(atMerchant.statusCode, atMerchant.body).toBe(201);
+    expect(atMerchant.json().entry.merchantId).toBe(fx.merchantId);
+    const listed = await api('GET', `/api/admin/ledger?merchantId=${fx.merchantId}&kind=redeem`);
+    expect(listed.json().items.map((item: { id: number }) => item.id)).toContain(atMerchant.json().entry.id);
+    // Without one, as before: no merchant.
+    expect((await redeem(customerId, reward.id)).json().entry.merchantId).toBeNull();
+
+    const notInProgram = await api('POST', '/api/admin/redemptions', { customerId, rewardId: reward.id, merchantId: otherMerchantId }, { 'idempotency-key': randomUUID() });
+    expect(notInProgram.statusCode).toBe(400);
+    expect(notInProgram.json().error.fields.map((field: { field: string }) => field.field)).toEqual(['merchantId']);
+    await ctx.app.db.execute(sql`update merchants set status = 'suspended' where id = ${fx.merchantId}`);
+    try {
+      const suspended = await api('POST', '/api/admin/redemptions', { customerId, rewardId: reward.id, merchantId: fx.merchantId }, { 'idempotency-key': randomUUID() });
+      expect(suspended.statusCode).toBe(400);
+      expect(suspended.json().error.fields.map((field: { field: string }) => field.field)).toEqual(['merchantId']);
+    } finally {
+      await ctx.app.db.execute(sql`update merchants set status = 'active' where id = ${fx.merchantId}`);
+    }
+  });
+
   it('uses a voucher once, at a merchant of the program, within the window', async () => {
     const customerId = fx.customerIds[2]!;
     await earn(customerId, 10_000);

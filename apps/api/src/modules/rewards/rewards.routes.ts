@@ -119,7 +119,8 @@ export const redemptionRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: 'Redeem a reward for a customer: a redeem entry and a voucher in one transaction, idempotently',
         description:
           'Idempotency-Key as for the ledger: a retry answers the first answer (Idempotent-Replayed: true). ' +
-          'Errors: 409 out_of_stock, reward_limit_reached, reward_not_available, insufficient_balance; 404 for an unknown reward.',
+          '`merchantId` (optional): the merchant where the reward is handed over, recorded on the redeem entry; an active merchant of ' +
+          'the reward’s program, else 400 on the field. Errors: 409 out_of_stock, reward_limit_reached, reward_not_available, insufficient_balance; 404 for an unknown reward.',
         headers: idempotencyHeadersSchema,
         body: createRedemptionSchema,
         response: { 201: redemptionResultSchema },

@@ -2,7 +2,7 @@ import { type CreateReward, type ListRewardsQuery, type RedemptionResult, type R
 import type { Executor, Transaction } from '../../db/client.ts';
 import type { Caller, ServiceDeps } from '../../lib/caller.ts';
 import { recordAudit } from '../../lib/audit.ts';
-import { AppError, fieldError } from '../../lib/errors.ts';
+import { AppError, fieldError, validationFailed } from '../../lib/errors.ts';
 import { applyToLockedMember, lockMember, type LedgerCaller } from '../ledger/ledger.service.ts';
 import { requestHash, runIdempotent } from '../../lib/idempotency.ts';
 import * as repo from './rewards.repository.ts';
@@ -117,31 +117,43 @@ function isInWindow(reward: { validFrom: string | null; validUntil: string | nul
  * Concurrency: the membership row, then the reward row, are locked (in that order) before anything
  * is counted, so the stock never goes below zero (also a CHECK) and `limitPerCustomer` holds.
  *
+ * `merchantId` is where it happens (docs/product.md D: each entry has "the merchant where it
+ * happened"): an integration key's merchant, or the one staff name; none for the customers' app.
+ * It must be active and take part in the reward's program (else 400 on `merchantId`), and it is
+ * written on the `redeem` entry, so Movimenti, the CSV and the dashboard count it at that merchant.
+ *
  * Throws (AppError, its text in the caller's language): 404 `not_found` (reward); 400 `validation`
- * (customerId unknown); 409 `reward_not_available` (reward not active, or outside its window, or its
+ * (customerId or merchantId unknown); 409 `reward_not_available` (reward not active, or outside its window, or its
  * program not active), `conflict` (customer not active), `out_of_stock`, `reward_limit_reached`,
  * `insufficient_balance`.
  */
 export async function redeemReward(
   deps: ServiceDeps,
   actor: RewardsActor,
-  input: { customerId: string; rewardId: string },
+  input: { customerId: string; rewardId: string; merchantId?: string | null | undefined },
   idempotencyKey: string,
   options: { scope?: string } = {},
 ): Promise<{ status: number; body: RedemptionResult; isReplay: boolean }> {
   const scope = options.scope ?? ADMIN_REDEMPTION_SCOPE;
+  const merchantId = input.merchantId ?? undefined;
   const answer = await runIdempotent(
     deps.db,
-    { scope, key: idempotencyKey, hash: requestHash({ op: 'redeem', customerId: input.customerId, rewardId: input.rewardId }) },
+    // Without a merchant the hash is the one written before merchants were recorded: old keys still replay.
+    { scope, key: idempotencyKey, hash: requestHash({ op: 'redeem', customerId: input.customerId, rewardId: input.rewardId, merchantId }) },
     async (tx: Transaction) => {
       const now = deps.clock.now();
       const today = businessToday(deps, now);
       const first = await repo.findReward(tx, input.rewardId, today);
       if (!first) throw notFoundOf('reward');
       if (first.reward.status !== 'active' || !isInWindow(first.reward, today)) throw rewardError(409, 'reward_not_available');
+      // A suspended or archived merchant keeps its history but takes no new activity (as in the ledger).
+      if (merchantId !== undefined && !(await repo.isMerchantActive(tx, merchantId))) {
+        throw validationFailed([{ field: 'merchantId', text: 'merchant_not_active' }]);
+      }
       let locked;
       try {
-        locked = await lockMember(tx, deps, { customerId: input.customerId, programId: first.reward.programId });
+        // With a merchant, the ledger's lock also checks that it takes part in the program (400 on merchantId).
+        locked = await lockMember(tx, deps, { customerId: input.customerId, programId: first.reward.programId, merchantId });
       } catch (error) {
         // The ledger calls a closed program a conflict; for a redemption it is a reward not available now.
         if (error instanceof AppError && error.code === 'conflict' && (await repo.findProgramBrief(tx, first.reward.programId))?.status !== 'active') {
@@ -163,7 +175,7 @@ export async function redeemReward(
         points: isStamps ? 0 : -reward.cost,
         stamps: isStamps ? -reward.cost : 0,
         reason: reward.name.slice(0, 500),
-        merchantId: null,
+        merchantId: merchantId ?? null,
         idempotencyKey: `${scope}:${idempotencyKey}`,
       });
       if (reward.stock !== null) await repo.decrementStock(tx, reward.id);
