@@ -47,7 +47,7 @@ import { membershipRoutes } from './modules/ledger/memberships.routes.ts';
 import type { IdentityProvider } from './identity/provider.ts';
 import { createBuiltinProvider } from './modules/auth/builtin-provider.ts';
 import { apiKeyRoutes } from './modules/integration/api-keys.routes.ts';
-import { integrationRoutes, INTEGRATION_DOCS_PREFIX, INTEGRATION_SECURITY_SCHEME } from './modules/integration/integration.routes.ts';
+import { integrationRoutes, INTEGRATION_SECURITY_SCHEME } from './modules/integration/integration.routes.ts';
 import { integrationDocs } from './modules/integration/integration-docs.ts';
 import { redemptionRoutes, rewardRoutes } from './modules/rewards/rewards.routes.ts';
 import { rewardVoucherRoutes, voucherRoutes } from './modules/rewards/vouchers.routes.ts';
@@ -211,7 +211,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   });
   await app.register(swaggerUi, { routePrefix: '/api/docs', staticCSP: true });
   // The integration API's own document and interactive docs (its paths only, Italian examples).
-  await app.register(integrationDocs, { prefix: INTEGRATION_DOCS_PREFIX });
+  await app.register(integrationDocs);
 
   const webRoot = env.WEB_DIST && existsSync(path.join(env.WEB_DIST, 'index.html')) ? path.resolve(env.WEB_DIST) : null;
   await app.register(errorHandlerPlugin, { spaIndex: webRoot !== null });

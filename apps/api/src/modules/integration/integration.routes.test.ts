@@ -224,6 +224,22 @@ describe('the integration API over HTTP', () => {
     const page = await fetch(`${base}/api/docs-integration`);
     expect(page.status).toBeLessThan(400);
   });
+
+  it('serves the interactive docs at the address the Chiavi API screen gives, with or without a trailing slash', async () => {
+    for (const address of ['/api/docs-integration', '/api/docs-integration/']) {
+      const page = await fetch(`${base}${address}`);
+      expect(page.status).toBe(200);
+      const html = await page.text();
+      const assets = [...html.matchAll(/(?:href|src)="([^"]+)"/g)].map((match) => new URL(match[1]!, `${base}${address}`));
+      expect(assets.map((asset) => asset.pathname)).toContain('/api/docs-integration/static/swagger-ui.css');
+      for (const asset of assets) {
+        const answer = await fetch(asset);
+        // Read to the end, or the connection stays busy and the server cannot close.
+        await answer.arrayBuffer();
+        expect(answer.status, `${address}: ${asset.pathname}`).toBe(200);
+      }
+    }
+  });
 });
 
 describe('keys of merchants that are not active', () => {
