@@ -17,6 +17,7 @@ import {
 } from '@sf/contract/integration';
 import { idempotencyHeadersSchema, optionalIdempotencyHeadersSchema } from '@sf/contract/ledger';
 import { coverUploadResponseSchema } from '@sf/contract/news';
+import { errorResponseSchema } from '@sf/contract/errors';
 import { voucherCodeParamSchema } from '@sf/contract/rewards';
 import { SINGLE_FILE_LIMITS, readUploadedFile } from '../../lib/uploads.ts';
 import { storeProofImage } from '../social-proofs/social-proofs.service.ts';
@@ -43,6 +44,29 @@ const TAG = 'integrazione';
 export const INTEGRATION_SECURITY_SCHEME = { type: 'http', scheme: 'bearer', description: 'La chiave API (sfk_…)' } as const;
 
 const keyOf = (request: FastifyRequest) => request.apiKey as IntegrationKey;
+
+/** What each error status means on this API, said once: every route lists the ones it gives. */
+const ERROR_ANSWERS = {
+  400: 'Richiesta non valida: `error.fields` nomina i campi sbagliati (`[{ field, message }]`), `error.message` li riassume',
+  401: 'Chiave mancante, sconosciuta o revocata (`invalid_token`, intestazione `WWW-Authenticate: Bearer`)',
+  403: 'La chiave non ha il permesso necessario, non agisce per questo esercente, il suo esercente è sospeso o archiviato, o manca il codice della tessera (`card_code_required`)',
+  404: 'Tessera o buono sconosciuti, o che la chiave non può vedere (`not_found`)',
+  409: 'Conflitto con lo stato attuale: `error.code` dice quale (elencati nella descrizione dell\u2019operazione); `idempotency_key_in_flight` se la stessa `Idempotency-Key` è ancora in corso (riprovare dopo `Retry-After`)',
+  413: 'File troppo grande (`payload_too_large`)',
+  415: 'Tipo di contenuto non supportato (`unsupported_media_type`): il corpo va inviato come `application/json`',
+  422: 'La stessa `Idempotency-Key` con una richiesta diversa (`idempotency_key_reused`)',
+  429: 'Troppe richieste per questa chiave (o tentativi con chiavi non valide da questo indirizzo): riprovare dopo `Retry-After` secondi (`rate_limited`)',
+} as const;
+
+/**
+ * The error answers of a route, for its `response` schema: each status with the one error shape of
+ * the API (`{ error: { code, message, fields?, requestId } }`, S19) and its meaning here. Every route
+ * can get 401 (no key), 403 (scope) and 429 (rate limit), so those are always there.
+ */
+function errorAnswers(...statuses: (keyof typeof ERROR_ANSWERS)[]) {
+  const all = [...new Set([...statuses, 401, 403, 429] as const)].sort((a, b) => a - b);
+  return Object.fromEntries(all.map((status) => [status, errorResponseSchema.meta({ description: ERROR_ANSWERS[status] })]));
+}
 
 /**
  * The integration API's document: the back-office's OpenAPI document cut down to /api/integration/v1,
@@ -75,11 +99,21 @@ export function integrationSpecification(spec: Record<string, unknown>): Record<
         'registrare un acquisto col solo numero (il primo acquisto iscrive il cliente al programma). Un codice mancante dove ' +
         'serve: 403 `card_code_required`; un codice sbagliato, o una tessera che la chiave non può vedere, ricevono la stessa ' +
         'risposta di una tessera inesistente (404). Un buono di un programma a cui l\u2019esercente non partecipa risponde come ' +
-        'un codice inesistente (404). Le chiavi di un esercente sospeso o archiviato ricevono 403.',
+        'un codice inesistente (404). Le chiavi di un esercente sospeso o archiviato ricevono 403.\n\n' +
+        '**Gli errori.** Ogni risposta di errore ha la stessa forma: `{ "error": { "code", "message", "fields", "requestId" } }`. ' +
+        '`code` è stabile (es. `voucher_used`, `insufficient_balance`, `validation`): è quello che la cassa deve leggere. ' +
+        '`fields` c\u2019è negli errori di validazione (400) e nomina ogni campo sbagliato con il suo messaggio. ' +
+        '`requestId` identifica la richiesta nei log del server: citarlo quando si chiede assistenza. ' +
+        '**La lingua**: `message` e i messaggi di `fields` sono in italiano, salvo che la richiesta porti `Accept-Language` ' +
+        'con l\u2019inglese come lingua preferita tra quelle che conosciamo (es. `Accept-Language: en`): allora in inglese. ' +
+        'Una lingua diversa da italiano e inglese non cambia nulla: si risponde in italiano. I codici non cambiano mai con la lingua. ' +
+        'Il corpo delle richieste va inviato come JSON (`Content-Type: application/json`; un altro tipo: 415), ' +
+        'salvo lo screenshot di una prova (`multipart/form-data`).',
     },
     paths,
     tags: [{ name: TAG, description: 'Casse degli esercenti e app dei clienti' }],
-    components: { ...components, securitySchemes: { apiKey: { type: 'http', scheme: 'bearer', description: 'La chiave API (sfk_…)' } } },
+    // The scheme the operations' `security` names, and only it: Swagger UI's Authorize then sends the key.
+    components: { ...components, securitySchemes: { integrationKey: INTEGRATION_SECURITY_SCHEME } },
     security: [{ integrationKey: [] }],
   };
 }
@@ -108,6 +142,7 @@ export const integrationRoutes: FastifyPluginAsyncZod = async (app) => {
           example: { cardNumber: '2790000000018-K7PXM2QD9W', amountCents: 2450, receipt: '2026-000123' },
         }),
         response: {
+          ...errorAnswers(400, 404, 409, 415, 422),
           201: integrationPurchaseResultSchema.meta({
             example: {
               entryId: 1042,
@@ -149,6 +184,7 @@ export const integrationRoutes: FastifyPluginAsyncZod = async (app) => {
         params: cardNumberParamSchema,
         headers: cardCodeHeadersSchema,
         response: {
+          ...errorAnswers(400, 404),
           200: integrationCardSchema.meta({
             example: {
               cardNumber: '2790000000018',
@@ -195,7 +231,7 @@ export const integrationRoutes: FastifyPluginAsyncZod = async (app) => {
         description: 'Non cambia nulla. `reason` è un codice: voucher_used, voucher_expired, voucher_not_issued, voucher_void, voucher_wrong_merchant, voucher_not_yet_valid.',
         security: [{ integrationKey: [] }],
         params: voucherCodeParamSchema,
-        response: { 200: integrationVoucherSchema.meta({ example: voucherExample }) },
+        response: { 200: integrationVoucherSchema.meta({ example: voucherExample }), ...errorAnswers(400, 404) },
       },
     },
     async (request) => checkVoucherAtTill(deps, keyOf(request), request.params.code),
@@ -218,6 +254,7 @@ export const integrationRoutes: FastifyPluginAsyncZod = async (app) => {
         params: voucherCodeParamSchema,
         headers: optionalIdempotencyHeadersSchema,
         response: {
+          ...errorAnswers(400, 404, 409, 422),
           200: integrationVoucherSchema.meta({
             example: { ...voucherExample, status: 'used', usable: false, reason: 'voucher_used', usedAt: '2026-11-23T10:20:00.000+01:00' },
           }),
@@ -246,6 +283,7 @@ export const integrationRoutes: FastifyPluginAsyncZod = async (app) => {
         headers: idempotencyHeadersSchema,
         body: integrationRedemptionSchema.meta({ example: { cardNumber: '2790000000018-K7PXM2QD9W', rewardId: '3f2a9c4e-8b1d-4e7a-9c0f-1a2b3c4d5e6f' } }),
         response: {
+          ...errorAnswers(400, 404, 409, 415, 422),
           201: integrationRedemptionResultSchema.meta({
             example: {
               entryId: 1043,
@@ -288,7 +326,10 @@ export const integrationRoutes: FastifyPluginAsyncZod = async (app) => {
             note: 'Recensione a cinque stelle',
           },
         }),
-        response: { 201: integrationProofResultSchema.meta({ example: { id: 77, kind: 'review', status: 'pending', createdAt: '2026-11-23T10:30:00.000+01:00' } }) },
+        response: {
+          201: integrationProofResultSchema.meta({ example: { id: 77, kind: 'review', status: 'pending', createdAt: '2026-11-23T10:30:00.000+01:00' } }),
+          ...errorAnswers(400, 404, 409, 415, 422),
+        },
       },
     },
     async (request, reply) => {
@@ -328,6 +369,7 @@ export const integrationRoutes: FastifyPluginAsyncZod = async (app) => {
           },
         }),
         response: {
+          ...errorAnswers(400, 409, 415, 422),
           201: integrationCustomerResultSchema.meta({
             example: {
               customerId: '9d3c1f0a-6b2e-4c7d-8e9f-0a1b2c3d4e5f',
@@ -362,7 +404,7 @@ export const integrationRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: 'Carica lo screenshot di una prova (multipart, campo "file"): PNG, JPEG, WebP o GIF, al massimo 5 MB',
         security: [{ integrationKey: [] }],
         consumes: ['multipart/form-data'],
-        response: { 201: coverUploadResponseSchema },
+        response: { 201: coverUploadResponseSchema, ...errorAnswers(400, 413, 415) },
       },
     },
     async (request, reply) => {
