@@ -153,10 +153,8 @@ export async function buildApp(options: AppOptions): Promise<App> {
   );
   app.addHook('onClose', async () => app.identity.close());
 
-  // Form-encoded bodies for the secure-token endpoint (OAuth clients send them so).
-  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) => {
-    done(null, Object.fromEntries(new URLSearchParams(body as string)));
-  });
+  // Form-encoded bodies are taken only where a client sends them (lib/form-bodies.ts): elsewhere a form
+  // (curl -d without a Content-Type) is 415, not a 400 about a field named after the whole body.
 
   // The security headers are the same on every answer: Helmet's middleware is built once here. (The
   // Fastify plugin built it again for every request, parsing the CSP each time: ~18 µs of the API's

@@ -56,6 +56,10 @@ const texts = {
     en: (p) => `File is not valid: not a readable CSV at line ${p['line']}`,
   },
   unsupported_media_type: { it: 'Tipo di contenuto non supportato', en: 'Unsupported content type' },
+  json_required: {
+    it: (p) => `Tipo di contenuto non supportato (${p['type']}): invia il corpo in JSON, con l'intestazione Content-Type: application/json`,
+    en: (p) => `Unsupported content type (${p['type']}): send the body as JSON, with the header Content-Type: application/json`,
+  },
   multipart_required: {
     it: 'Invia il file come multipart/form-data nel campo "file"',
     en: 'Send the file as multipart/form-data in the field "file"',

@@ -90,6 +90,12 @@ export const errorHandlerPlugin = fp<{ spaIndex: boolean }>(async (app, options)
     if (status === 413 || error.code === 'FST_REQ_FILE_TOO_LARGE') {
       return send(reply, request, 413, { code: 'payload_too_large', message: errorText('payload_too_large', request.language) });
     }
+    if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
+      // No parser for this body's type in the route's scope: JSON always has one, so say to send that
+      // (a curl -d without -H sends a form, which only the token and unsubscribe endpoints take).
+      const type = (request.headers['content-type'] ?? '').split(';')[0]!.trim().slice(0, 100) || '—';
+      return send(reply, request, 415, { code: 'unsupported_media_type', message: errorText('json_required', request.language, { type }) });
+    }
     if (status === 415) {
       return send(reply, request, 415, { code: 'unsupported_media_type', message: errorText('unsupported_media_type', request.language) });
     }

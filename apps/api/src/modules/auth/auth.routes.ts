@@ -15,6 +15,7 @@ import { okResponseSchema } from '@sf/contract/common';
 import { isStaffRole } from '@sf/contract/roles';
 import { toStaffUser } from '../../identity/accounts.ts';
 import { publicCallerOf } from '../../lib/caller.ts';
+import { acceptFormBodies } from '../../lib/form-bodies.ts';
 import { createAfterReply } from './after-reply.ts';
 import { confirmEmailRequestSchema } from '@sf/contract/email-confirmation';
 
@@ -106,23 +107,29 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => app.identity.resetPassword(request.body, publicCallerOf(request)),
   );
 
-  app.post(
-    '/token',
-    {
-      config: limited,
-      schema: {
-        tags,
-        summary: 'Secure-token endpoint: exchange a refresh token (form-encoded or JSON)',
-        body: tokenRequestSchema,
-        response: { 200: tokenResponseSchema },
+  // The one route here that takes a form besides JSON (OAuth clients send them so): a scope of its own,
+  // so that a form sent to the other identity endpoints is answered 415.
+  const tokenRoute: FastifyPluginAsyncZod = async (scope) => {
+    acceptFormBodies(scope);
+    scope.post(
+      '/token',
+      {
+        config: limited,
+        schema: {
+          tags,
+          summary: 'Secure-token endpoint: exchange a refresh token (form-encoded or JSON)',
+          body: tokenRequestSchema,
+          response: { 200: tokenResponseSchema },
+        },
       },
-    },
-    async (request, reply) => {
-      const answer = await app.identity.refresh(request.body.refresh_token, publicCallerOf(request));
-      reply.bindCsrfToSession(app.identity.sessionIdOf(answer.id_token));
-      return answer;
-    },
-  );
+      async (request, reply) => {
+        const answer = await app.identity.refresh(request.body.refresh_token, publicCallerOf(request));
+        reply.bindCsrfToSession(app.identity.sessionIdOf(answer.id_token));
+        return answer;
+      },
+    );
+  };
+  await app.register(tokenRoute);
 
   app.post(
     '/logout',

@@ -92,6 +92,15 @@ describe('secure-token endpoint', () => {
     });
     expect(response.statusCode).toBe(200);
     expect(response.json().token_type).toBe('Bearer');
+    // Only there: the sign-in takes JSON, and a form is refused as such, not read as a field named after the body.
+    const formSignIn = await ctx.request({
+      method: 'POST',
+      url: '/api/auth/login',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: new URLSearchParams({ email: 'admin@demo.test', password: 'Demo-Password-2026' }).toString(),
+    });
+    expect(formSignIn.statusCode).toBe(415);
+    expect(formSignIn.json().error.code).toBe('unsupported_media_type');
   });
 
   it('answers invalid_grant for an unknown token and a 400 naming the field for a wrong grant type', async () => {

@@ -133,6 +133,33 @@ describe('the integration API over HTTP', () => {
     expect(points?.balance).toBe(24);
   });
 
+  it('answers a body that is not JSON (a curl -d without a Content-Type sends a form) with 415 saying to send JSON, in the caller\'s language', async () => {
+    const { secret } = await createKey(ctx, adminToken, { name: 'Cassa curl', kind: 'merchant', merchantId: fx.merchantId, scopes: ['purchases:write'] });
+    const text = JSON.stringify(purchase(1000));
+    const send = (type: string, language?: string) =>
+      fetch(`${base}/api/integration/v1/purchases`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${secret}`, 'content-type': type, 'idempotency-key': randomUUID(), ...(language ? { 'accept-language': language } : {}) },
+        body: text,
+      });
+    const form = await send('application/x-www-form-urlencoded');
+    expect(form.status).toBe(415);
+    expect(((await form.json()) as { error: unknown }).error).toMatchObject({
+      code: 'unsupported_media_type',
+      message: 'Tipo di contenuto non supportato (application/x-www-form-urlencoded): invia il corpo in JSON, con l\'intestazione Content-Type: application/json',
+    });
+    const plain = await send('text/plain', 'en');
+    expect(plain.status).toBe(415);
+    expect(((await plain.json()) as { error: { message: string } }).error.message).toBe(
+      'Unsupported content type (text/plain): send the body as JSON, with the header Content-Type: application/json',
+    );
+    const none = await rows<{ n: number }>(ctx, sql`select count(*)::int as n from ledger_entries where created_by_label like '%Cassa curl%'`);
+    expect(none[0]!.n).toBe(0);
+    const json = await send('application/json');
+    expect(json.status).toBe(201);
+    await json.arrayBuffer();
+  });
+
   it('confines a key to its merchant: another merchant, or a program it is not part of, is 403', async () => {
     const { secret } = await createKey(ctx, adminToken, { name: 'Cassa 3', kind: 'merchant', merchantId: fx.merchantId, scopes: ['purchases:write', 'cards:read'] });
     const elsewhere = await call('POST', '/purchases', {

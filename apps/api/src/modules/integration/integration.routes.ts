@@ -121,6 +121,9 @@ export function integrationSpecification(spec: Record<string, unknown>): Record<
 /** `/api/integration/v1` (docs/product.md D "Integration API"): tills and the customers' app, with an API key. */
 export const integrationRoutes: FastifyPluginAsyncZod = async (app) => {
   await app.register(multipart, { limits: SINGLE_FILE_LIMITS });
+  // Bodies are JSON (and the proof's screenshot multipart): a text body is 415 like a form, rather than
+  // a 400 about the body as a whole.
+  app.removeContentTypeParser('text/plain');
   // The rate limits (per key across every route, per address for failed keys) are applied with the
   // key check itself, in access control (integration-limits.ts).
   const deps = { ...depsOf(app), cardCodeSecret: app.cardCodeSecret };

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { Language } from '@sf/contract/app-info';
 import { actorOf } from '../../lib/audit.ts';
 import { depsOf } from '../../lib/caller.ts';
+import { acceptFormBodies } from '../../lib/form-bodies.ts';
 import { unsubscribe, unsubscribeState, type UnsubscribeState } from './unsubscribe.service.ts';
 
 const TEXTS = {
@@ -72,6 +73,8 @@ const unsubscribeBodySchema = z.record(z.string(), z.string()).optional();
  */
 export const unsubscribeRoutes: FastifyPluginAsyncZod = async (app) => {
   const deps = depsOf(app);
+  // RFC 8058's one-click POST and the page's own form are form-encoded.
+  acceptFormBodies(app);
   // Some mail providers send the one-click POST as multipart/form-data: its content does not matter.
   app.addContentTypeParser('multipart/form-data', { parseAs: 'string', bodyLimit: 10_000 }, (_request, _body, done) => done(null, {}));
   const params = z.object({ token: z.string().min(1).max(100) });
