@@ -31,6 +31,8 @@ export async function fromLedger(ctx: TestContext, q: { from: string; to: string
       coalesce(-sum(e.points) filter (where e.kind = 'redeem'), 0) as redeemed,
       coalesce(-sum(e.points) filter (where e.kind = 'expire'), 0) as expired,
       coalesce(sum(e.points) filter (where e.kind = 'adjust'), 0) as adjusted,
+      coalesce(sum(e.points) filter (where e.kind = 'reversal'), 0) as reversed,
+      coalesce(sum(e.points), 0) as net_change,
       coalesce(sum(e.stamps) filter (where e.kind = 'earn'), 0) as stamps_issued,
       coalesce(-sum(e.stamps) filter (where e.kind = 'redeem'), 0) as stamps_redeemed,
       count(*) filter (where e.kind = 'redeem') as redemptions,
@@ -58,7 +60,8 @@ export async function fromLedger(ctx: TestContext, q: { from: string; to: string
   );
   // Distinct customers with a movement of their own in the period: not an expiry, not a bonus the
   // platform pays by itself (birthday, referral), not a system entry.
-  const [a] = await one(sql`select count(distinct e.customer_id) as active ${base} and ${inPeriod}
+  // With a merchant: the customers who moved there.
+  const [a] = await one(sql`select count(distinct e.customer_id) as active ${base} ${merchant} and ${inPeriod}
     and e.kind <> 'expire' and e.source not in ('birthday', 'referral', 'system')`);
   const tiers = await one(sql`select tier, count(*) as members from memberships
     ${q.programId ? sql`where program_id = ${q.programId}` : sql``} group by 1 order by 1 nulls first`);
@@ -66,11 +69,19 @@ export async function fromLedger(ctx: TestContext, q: { from: string; to: string
       coalesce(sum(e.points) filter (where e.kind = 'earn'), 0) as issued,
       count(*) filter (where e.kind = 'earn' and e.source = 'purchase') as purchases
     ${base} ${merchant} and ${inPeriod} and e.merchant_id is not null group by 1 order by 2 desc, 3 desc, 1 limit 5`);
+  // Vouchers issued in the period and not void, by reward; with a merchant, those its redemption made there.
+  const rewards = await one(sql`select r.id, count(*) as vouchers
+    from vouchers v join rewards r on r.id = v.reward_id left join ledger_entries e on e.id = v.entry_id
+    where v.status <> 'void' and (v.issued_at at time zone ${TZ})::date between ${q.from} and ${q.to}
+      ${q.programId ? sql`and r.program_id = ${q.programId}` : sql``} ${merchant}
+    group by r.id, r.name order by 2 desc, r.name, r.id limit 5`);
   return {
     pointsIssued: n(s?.['issued']),
     pointsRedeemed: n(s?.['redeemed']),
     pointsExpired: n(s?.['expired']),
     pointsAdjusted: n(s?.['adjusted']),
+    pointsReversed: n(s?.['reversed']),
+    pointsNetChange: n(s?.['net_change']),
     stampsIssued: n(s?.['stamps_issued']),
     stampsRedeemed: n(s?.['stamps_redeemed']),
     redemptions: n(s?.['redemptions']),
@@ -82,6 +93,7 @@ export async function fromLedger(ctx: TestContext, q: { from: string; to: string
     trend: Object.fromEntries(trendRows.filter((r) => n(r['issued']) !== 0 || n(r['redeemed']) !== 0 || n(r['expired']) !== 0).map((r) => [String(r['day']), [n(r['issued']), n(r['redeemed']), n(r['expired'])]])),
     topMerchants: merchants.map((r) => [String(r['merchant_id']), n(r['issued']), n(r['purchases'])]),
     tierMix: tiers.map((r) => ({ tier: r['tier'] === null ? null : String(r['tier']), members: n(r['members']) })),
+    topRewards: rewards.map((r) => [String(r['id']), n(r['vouchers'])]),
   };
 }
 
@@ -125,6 +137,8 @@ export function pick(period: DashboardPeriod) {
     pointsRedeemed: period.pointsRedeemed,
     pointsExpired: period.pointsExpired,
     pointsAdjusted: period.pointsAdjusted,
+    pointsReversed: period.pointsReversed,
+    pointsNetChange: period.pointsNetChange,
     stampsIssued: period.stampsIssued,
     stampsRedeemed: period.stampsRedeemed,
     redemptions: period.redemptions,
@@ -140,12 +154,26 @@ export function pick(period: DashboardPeriod) {
     ),
     topMerchants: period.topMerchants.map((m) => [m.merchantId, m.pointsIssued, m.purchases]),
     tierMix: period.tierMix,
+    topRewards: period.topRewards.map((r) => [r.rewardId, r.vouchers]),
   };
+}
+
+/**
+ * The period's points reconcile on the screen: issued − redeemed − expired + adjusted + reversed is the
+ * net change (Movimenti' points for the same filters: `expectLinksToMatch`) and, without a merchant,
+ * what the balances grew by over the period (outstanding at its end less at the day before it).
+ */
+export async function expectPointsToReconcile(ctx: TestContext, period: DashboardPeriod): Promise<void> {
+  const { pointsIssued, pointsRedeemed, pointsExpired, pointsAdjusted, pointsReversed, pointsNetChange } = period;
+  expect({ sum: pointsIssued - pointsRedeemed - pointsExpired + pointsAdjusted + pointsReversed }).toEqual({ sum: pointsNetChange });
+  if (period.merchantId) return;
+  const before = await fromLedger(ctx, { from: addDays(period.from, -1), to: addDays(period.from, -1), ...(period.programId ? { programId: period.programId } : {}) });
+  expect({ change: period.pointsOutstanding - before.pointsOutstanding }).toEqual({ change: pointsNetChange });
 }
 
 /** Every figure a count or an amount that cannot be below zero (adjustments are signed by nature). */
 export function expectNoneNegative(period: DashboardPeriod): void {
-  const { pointsAdjusted: _signed, ...rest } = pick(period);
+  const { pointsAdjusted: _adjusted, pointsReversed: _reversed, pointsNetChange: _net, ...rest } = pick(period);
   for (const [name, value] of Object.entries(rest)) if (typeof value === 'number') expect({ name, value: value >= 0 }).toEqual({ name, value: true });
   for (const day of period.trend) for (const [name, value] of Object.entries(day)) if (typeof value === 'number') expect({ day: day.day, name, ok: value >= 0 }).toEqual({ day: day.day, name, ok: true });
   for (const tier of period.tierMix) expect(tier.members).toBeGreaterThan(0);

@@ -25,6 +25,7 @@ export type LinkedFigure =
   | 'pointsRedeemed'
   | 'pointsExpired'
   | 'pointsOutstanding'
+  | 'pointsNetChange'
   | 'stampsIssued'
   | 'redemptions'
   | 'purchases'
@@ -59,11 +60,14 @@ export function dashboardFigureLinks(period: Period): Record<LinkedFigure, Figur
   return {
     customersTotal: customers(period, { joinedTo: to }),
     customersNew: customers(period, { joinedFrom: period.startsAt, joinedTo: to, sort: 'createdAt', order: 'desc' }),
-    customersActive: {
-      path: '/customers',
-      query: { activeFrom: period.startsAt, activeTo: to, ...(period.programId ? { programId: period.programId } : {}) },
-      measure: 'total',
-    },
+    // With a merchant the figure counts the customers active there, which Clienti cannot filter: no list.
+    customersActive: period.merchantId
+      ? null
+      : {
+          path: '/customers',
+          query: { activeFrom: period.startsAt, activeTo: to, ...(period.programId ? { programId: period.programId } : {}) },
+          measure: 'total',
+        },
     // With one merchant chosen the figure is that merchant (1 or 0): no list to open.
     activeMerchants: period.merchantId
       ? null
@@ -73,6 +77,8 @@ export function dashboardFigureLinks(period: Period): Record<LinkedFigure, Figur
     pointsExpired: ledger(period, { kind: 'expire' }, 'negativePoints'),
     // Every entry up to the period's end: the balances then (a program's; balances have no merchant).
     pointsOutstanding: ledger(period, {}, 'points', { from: false, merchant: false }),
+    // Every entry of the period: what Movimenti' points add up to (reversals and adjustments included).
+    pointsNetChange: ledger(period, {}, 'points'),
     stampsIssued: ledger(period, { kind: 'earn' }, 'stamps'),
     redemptions: ledger(period, { kind: 'redeem' }, 'total'),
     purchases: ledger(period, { kind: 'earn', source: 'purchase' }, 'total'),

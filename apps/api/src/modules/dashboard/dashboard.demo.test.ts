@@ -7,7 +7,7 @@ import { loadLoyaltyDemo } from '../../demo-loyalty.ts';
 import { startBackgroundJobs } from '../../jobs.ts';
 import { addDays, localDate } from '../../lib/business-days.ts';
 import { verifyLedger } from '../ledger/ledger.verify.ts';
-import { expectLinksToMatch, expectNoneNegative, fromLedger, pick } from '../../../test/dashboard-figures.ts';
+import { expectLinksToMatch, expectNoneNegative, expectPointsToReconcile, fromLedger, pick } from '../../../test/dashboard-figures.ts';
 
 /**
  * Issue 25: what a newcomer sees after `npm start`. The demo is loaded as the server loads it (the
@@ -63,17 +63,26 @@ describe('the demo dashboard after a fresh start', { timeout: 120_000 }, () => {
       sql`select (min(created_at) at time zone ${TZ})::date::text as day from ledger_entries`,
     )) as unknown as { rows: { day: string }[] }).rows;
     const [program] = ((await ctx.app.db.execute(sql`select id from programs where type = 'points'`)) as unknown as { rows: { id: string }[] }).rows;
-    const periods: { from: string; to: string; programId?: string }[] = [
+    // The merchant with the most movements, and one of its programs: the filters an operator picks first.
+    const [merchant] = ((await ctx.app.db.execute(
+      sql`select merchant_id as id, (array_agg(distinct program_id))[1] as program_id from ledger_entries
+          where merchant_id is not null group by merchant_id order by count(*) desc, merchant_id limit 1`,
+    )) as unknown as { rows: { id: string; program_id: string }[] }).rows;
+    const periods: { from: string; to: string; programId?: string; merchantId?: string }[] = [
       { from: `${today.slice(0, 4)}-01-01`, to: today },
       { from: first!.day, to: today },
       { from: first!.day, to: today, programId: program!.id },
       { from: today, to: today },
+      { from: first!.day, to: today, merchantId: merchant!.id },
+      { from: `${today.slice(0, 4)}-01-01`, to: today, programId: merchant!.program_id, merchantId: merchant!.id },
+      { from: today, to: today, merchantId: merchant!.id },
     ];
     for (const query of periods) {
       const got = await dashboard(query);
       expect(pick(got)).toEqual(await fromLedger(ctx, { ...query, from: got.from, to: got.to }));
       expectNoneNegative(got);
       await expectLinksToMatch(ctx, admin, got);
+      await expectPointsToReconcile(ctx, got);
     }
     const history = await dashboard(periods[1]!);
     // The 18 months of demo activity are in the trend, not only today.

@@ -6,7 +6,7 @@ import type { Dashboard } from '@sf/contract/dashboard';
 import type { DashboardPeriod } from '@sf/contract/dashboard-figures';
 import { createTestContext, type TestContext } from '../../../test/helper.ts';
 import { createLedgerFixture, type LedgerFixture } from '../../../test/ledger-fixtures.ts';
-import { expectLinksToMatch, expectNoneNegative, fromLedger, pick } from '../../../test/dashboard-figures.ts';
+import { expectLinksToMatch, expectNoneNegative, expectPointsToReconcile, fromLedger, pick } from '../../../test/dashboard-figures.ts';
 import { AppError } from '../../lib/errors.ts';
 import { addDays, localDate } from '../../lib/business-days.ts';
 import { createEntry, expireDueLots, reverseEntry, type LedgerCaller, type LedgerDeps } from '../ledger/ledger.service.ts';
@@ -136,6 +136,7 @@ describe('dashboard figures equal the ledger', () => {
           expect(pick(got)).toEqual(await fromLedger(ctx, period));
           expectNoneNegative(got);
           await expectLinksToMatch(ctx, token, got);
+          await expectPointsToReconcile(ctx, got);
           // A longer period around this one never counts fewer distinct active customers.
           const wider = await dashboard(`?${new URLSearchParams({ ...q, from: addDays(got.from, -3), to: addDays(got.to, 2) }).toString()}`);
           expect(wider.customersActive).toBeGreaterThanOrEqual(got.customersActive);

@@ -107,7 +107,7 @@ export async function activeTotal(executor: Executor, filter: { from: string; to
   return num(row?.['n']);
 }
 
-/** Every entry's points up to the end of the period (program filter only). */
+/** Every entry's points up to the end of the period (program filter only: balances have no merchant). */
 export async function outstandingAt(executor: Executor, filter: PeriodFilter): Promise<number> {
   const [row] = await rows(
     executor,
@@ -137,9 +137,23 @@ export async function topMerchants(executor: Executor, filter: PeriodFilter, lim
 }
 
 /**
+ * The distinct customers with a movement of their own (`dashboard_counts_as_activity`) at the merchant in
+ * the period, read live from the ledger's merchant index: the activity rollups have no merchant, and one
+ * per merchant would add a row per member's first movement of a day at each merchant to every write.
+ * Its cost grows with the merchant's entries in the period, not with the ledger.
+ */
+function activeAtMerchant(filter: PeriodFilter): SQL {
+  return sql`(select count(distinct e.customer_id) from ledger_entries e
+    where e.merchant_id = ${filter.merchantId} and e.created_at >= ${filter.start} and e.created_at < ${filter.end}
+      and dashboard_counts_as_activity(e.kind, e.source)
+      ${filter.programId ? sql`and e.program_id = ${filter.programId}` : sql``})`;
+}
+
+/**
  * Customers (program: its members) by the day they joined, up to the period's end and within it; the
  * distinct customers (program: members) with at least one movement of their own in the period (the
- * activity days whose previous activity day is before the period, migration 0023); active merchants.
+ * activity days whose previous activity day is before the period, migration 0023; with a merchant, at
+ * that merchant); active merchants.
  */
 export async function customerFigures(executor: Executor, filter: PeriodFilter) {
   const program = filter.programId ? sql`program_id = ${filter.programId}` : sql`program_id is null`;
@@ -148,8 +162,8 @@ export async function customerFigures(executor: Executor, filter: PeriodFilter) 
     sql`select
           (select coalesce(sum(customers), 0) from dashboard_customer_rollups where ${program} and day <= ${filter.to}) as total,
           (select coalesce(sum(customers), 0) from dashboard_customer_rollups where ${program} and day between ${filter.from} and ${filter.to}) as new,
-          (select coalesce(sum(customers), 0) from dashboard_active_rollups
-            where ${program} and day between ${filter.from} and ${filter.to} and (prev_day is null or prev_day < ${filter.from})) as active,
+          ${filter.merchantId ? activeAtMerchant(filter) : sql`(select coalesce(sum(customers), 0) from dashboard_active_rollups
+            where ${program} and day between ${filter.from} and ${filter.to} and (prev_day is null or prev_day < ${filter.from}))`} as active,
           (select count(*) from merchants m where m.status = 'active'
             ${filter.programId ? sql`and exists (select 1 from program_merchants pm where pm.merchant_id = m.id and pm.program_id = ${filter.programId})` : sql``}
             ${filter.merchantId ? sql`and m.id = ${filter.merchantId}` : sql``}) as active_merchants`,
@@ -172,7 +186,10 @@ export async function tierMix(executor: Executor, filter: PeriodFilter) {
   return result.map((r) => ({ tier: r['tier'] === null ? null : String(r['tier']), members: num(r['members']) }));
 }
 
-/** Rewards by vouchers issued in the period (issue 9's tables). */
+/**
+ * Rewards by vouchers issued in the period (issue 9's tables); with a merchant, the vouchers whose
+ * redemption was made there (its ledger entry's merchant).
+ */
 export async function topRewards(executor: Executor, filter: PeriodFilter, limit = 5) {
   const result = await rows(
     executor,
@@ -180,6 +197,7 @@ export async function topRewards(executor: Executor, filter: PeriodFilter, limit
         from vouchers v join rewards r on r.id = v.reward_id join programs p on p.id = r.program_id
         where v.issued_at >= ${filter.start} and v.issued_at < ${filter.end} and v.status <> 'void'
           ${filter.programId ? sql`and r.program_id = ${filter.programId}` : sql``}
+          ${filter.merchantId ? sql`and exists (select 1 from ledger_entries e where e.id = v.entry_id and e.merchant_id = ${filter.merchantId})` : sql``}
         group by r.id, r.name, p.name
         order by 4 desc, r.name, r.id
         limit ${limit}`,

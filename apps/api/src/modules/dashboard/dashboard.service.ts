@@ -34,6 +34,8 @@ export function daysIn(period: { from: string; to: string }): number {
 
 type Totals = Omit<DashboardTrendDay, 'day'> & {
   pointsAdjusted: number;
+  pointsReversed: number;
+  pointsNetChange: number;
   stampsRedeemed: number;
   redemptions: number;
 };
@@ -45,6 +47,8 @@ const zero = (): Totals => ({
   stampsIssued: 0,
   purchases: 0,
   pointsAdjusted: 0,
+  pointsReversed: 0,
+  pointsNetChange: 0,
   stampsRedeemed: 0,
   redemptions: 0,
 });
@@ -57,6 +61,9 @@ const zero = (): Totals => ({
  */
 function add(totals: Totals, row: repo.BucketDay): void {
   const [kind, source] = row.bucket.split(':') as [string, string];
+  // Every entry's points: what the period did to the balances, and what Movimenti adds up for it.
+  totals.pointsNetChange += row.points;
+  if (kind.startsWith('reversal_')) totals.pointsReversed += row.points;
   switch (kind) {
     case 'earn':
       totals.pointsIssued += row.points;

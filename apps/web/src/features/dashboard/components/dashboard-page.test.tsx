@@ -148,6 +148,51 @@ describe('DashboardPage', () => {
     expect(rows[2]).toHaveTextContent('Ha modificato un account del personale utente n. u-9');
   });
 
+  it('says which figures a merchant does not narrow, and counts active customers at that merchant', async () => {
+    const merchantId = '00000000-0000-4000-8000-000000000001';
+    server.use(http.get('/api/admin/dashboard', () => HttpResponse.json({ ...answer, period: { ...answer.period, merchantId } })));
+    renderWithProviders(<DashboardPage />, { route: `/dashboard?merchantId=${merchantId}`, user: admin });
+    await screen.findByTestId('period-figures');
+    // Customers registered, balances and tiers belong to no merchant: each says so rather than read as the merchant's.
+    for (const id of ['customersTotal', 'customersNew', 'pointsOutstanding']) {
+      expect(screen.getByTestId(`figure-${id}-scope`)).toHaveTextContent('per tutti gli esercenti');
+    }
+    expect(screen.getByTestId('ranked-tiers-scope')).toHaveTextContent('per tutti gli esercenti');
+    for (const id of ['customersActive', 'pointsIssued', 'purchases', 'activeMerchants']) {
+      expect(screen.queryByTestId(`figure-${id}-scope`)).not.toBeInTheDocument();
+    }
+    // Active customers are those who moved there, which Clienti cannot list: no link.
+    const active = screen.getByTestId('figure-customersActive');
+    expect(within(active).getByText("con almeno un movimento proprio presso l'esercente nel periodo")).toBeInTheDocument();
+    expect(within(active).queryByRole('link')).not.toBeInTheDocument();
+  });
+
+  it('shows no merchant note without a merchant chosen', async () => {
+    server.use(http.get('/api/admin/dashboard', () => HttpResponse.json(answer)));
+    renderWithProviders(<DashboardPage />, { route: '/dashboard', user: admin });
+    await screen.findByTestId('period-figures');
+    expect(screen.queryByText('per tutti gli esercenti')).not.toBeInTheDocument();
+  });
+
+  it('adds up the period\'s points, reversals and adjustments included, and opens Movimenti whose points are that sum', async () => {
+    server.use(http.get('/api/admin/dashboard', () => HttpResponse.json(answer)));
+    renderWithProviders(<DashboardPage />, { route: '/dashboard', user: admin });
+    const balance = await screen.findByTestId('points-balance');
+    expect(balance).toHaveTextContent('Variazione dei punti nel periodo: +75.600 = 125.400 emessi − 48.250 riscattati − 1.500 scaduti − 20 rettificati − 30 stornati');
+    expect(within(balance).getByRole('link', { name: "Apri l'elenco: Movimenti del periodo" })).toHaveAttribute(
+      'href',
+      '/ledger?from=2026-10-23T22%3A00%3A00.000Z&to=2026-11-22T22%3A59%3A59.999Z',
+    );
+  });
+
+  it('adds up the period\'s points in English too', async () => {
+    server.use(http.get('/api/admin/dashboard', () => HttpResponse.json({ ...answer, period: { ...answer.period, pointsAdjusted: 107, pointsReversed: 0, pointsNetChange: 75_757 } })));
+    renderWithProviders(<DashboardPage />, { route: '/dashboard', user: admin, language: 'en' });
+    expect(await screen.findByTestId('points-balance')).toHaveTextContent(
+      'Change in points over the period: +75,757 = 125,400 issued − 48,250 redeemed − 1,500 expired + 107 adjusted + 0 reversed',
+    );
+  });
+
   it('shows empty lists in English when nothing is scheduled or changed', async () => {
     server.use(
       http.get('/api/admin/dashboard', () =>

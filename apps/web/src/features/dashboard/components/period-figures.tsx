@@ -1,5 +1,5 @@
 import { Anchor, Badge, Card, Group, SimpleGrid, Skeleton, Stack, Table, Text, Title } from '@mantine/core';
-import type { DashboardPeriod } from '@sf/contract/dashboard-figures';
+import { FIGURES_ACROSS_MERCHANTS, type DashboardPeriod } from '@sf/contract/dashboard-figures';
 import { dashboardFigureLinks, figureHref, merchantFigureLink, type LinkedFigure } from '@sf/contract/dashboard-links';
 import { lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -10,7 +10,8 @@ import type { DashboardFilters } from '../lib/period.ts';
 // recharts is big: it arrives with the chart, on this screen only.
 const TrendChart = lazy(() => import('./trend-chart.tsx'));
 
-type Card = { id: string; value: number; to: string | null; hint?: string };
+/** `scope`: said when the figure does not follow the merchant chosen ("per tutti gli esercenti"). */
+type Card = { id: string; value: number; to: string | null; hint?: string; scope?: string | undefined };
 
 function customersLink(filters: DashboardFilters, extra: Record<string, string> = {}): string {
   const query = new URLSearchParams(extra);
@@ -34,6 +35,11 @@ function FigureCard({ card, label }: { card: Card; label: string }) {
         {card.hint ? (
           <Text size="sm" c="dimmed">
             {card.hint}
+          </Text>
+        ) : null}
+        {card.scope ? (
+          <Text size="sm" fw={600} data-testid={`figure-${card.id}-scope`}>
+            {card.scope}
           </Text>
         ) : null}
         {card.to ? (
@@ -61,10 +67,19 @@ export function PeriodFigures({ figures, filters, isUpdating }: { figures: Dashb
   // "Nuovi clienti" then read more than the same period's new customers of every program.
   const figureLabel = (id: string) =>
     filters.programId && (id === 'customersTotal' || id === 'customersNew' || id === 'customersActive') ? t(`figures.members.${id}`) : t(`figures.${id}`);
+  // With a merchant chosen, the figures it does not narrow (customers, balances, tiers) say so, rather
+  // than read as that merchant's.
+  const acrossMerchants = (id: string) =>
+    figures.merchantId && (FIGURES_ACROSS_MERCHANTS as readonly string[]).includes(id) ? t('figures.acrossMerchants') : undefined;
   const cards: Card[] = [
     { id: 'customersTotal', value: figures.customersTotal, to: to('customersTotal') },
     { id: 'customersNew', value: figures.customersNew, to: to('customersNew') },
-    { id: 'customersActive', value: figures.customersActive, to: to('customersActive'), hint: t('figures.activeHint') },
+    {
+      id: 'customersActive',
+      value: figures.customersActive,
+      to: to('customersActive'),
+      hint: figures.merchantId ? t('figures.activeAtMerchantHint') : t('figures.activeHint'),
+    },
     { id: 'activeMerchants', value: figures.activeMerchants, to: to('activeMerchants') },
     { id: 'pointsIssued', value: figures.pointsIssued, to: to('pointsIssued') },
     { id: 'pointsRedeemed', value: figures.pointsRedeemed, to: to('pointsRedeemed') },
@@ -93,9 +108,10 @@ export function PeriodFigures({ figures, filters, isUpdating }: { figures: Dashb
         </Group>
         <SimpleGrid cols={{ base: 1, xs: 2, md: 4 }}>
           {cards.map((card) => (
-            <FigureCard key={card.id} card={card} label={figureLabel(card.id)} />
+            <FigureCard key={card.id} card={{ ...card, scope: acrossMerchants(card.id) }} label={figureLabel(card.id)} />
           ))}
         </SimpleGrid>
+        <PointsBalance figures={figures} to={to('pointsNetChange')} />
       </section>
       <Card withBorder radius="md" padding="md" component="section" aria-labelledby="dashboard-trend-heading">
         <Title order={2} size="h3" id="dashboard-trend-heading" mb="sm">
@@ -125,6 +141,7 @@ export function PeriodFigures({ figures, filters, isUpdating }: { figures: Dashb
         <RankedList
           id="tiers"
           title={t('tiers.title')}
+          scope={acrossMerchants('tierMix')}
           empty={t('top.empty')}
           rows={figures.tierMix.map((tier) => ({
             key: tier.tier ?? '-',
@@ -164,10 +181,42 @@ export function PeriodFigures({ figures, filters, isUpdating }: { figures: Dashb
   );
 }
 
+/**
+ * How the period's points add up, so that an operator can reconcile the cards with Movimenti: issued −
+ * redeemed − expired + adjusted + reversed = the net change, which is what Movimenti' points add up to
+ * for the same filters (the link opens it). Reversals and adjustments have no card of their own.
+ */
+function PointsBalance({ figures, to }: { figures: DashboardPeriod; to: string | null }) {
+  const { t } = useTranslation('dashboard');
+  const format = useFormatters();
+  // A typographic minus, as the equation's other terms: "− 268", "+ 107".
+  const term = (value: number) => `${value < 0 ? '−' : '+'} ${format.number(Math.abs(value))}`;
+  const signed = (value: number) => `${value < 0 ? '−' : value > 0 ? '+' : ''}${format.number(Math.abs(value))}`;
+  return (
+    <Group gap="xs" mt="sm" data-testid="points-balance">
+      <Text size="sm">
+        {t('balance.text', {
+          net: signed(figures.pointsNetChange),
+          issued: format.number(figures.pointsIssued),
+          redeemed: format.number(figures.pointsRedeemed),
+          expired: format.number(figures.pointsExpired),
+          adjusted: term(figures.pointsAdjusted),
+          reversed: term(figures.pointsReversed),
+        })}
+      </Text>
+      {to ? (
+        <Anchor component={Link} to={to} size="sm">
+          {t('balance.open')}
+        </Anchor>
+      ) : null}
+    </Group>
+  );
+}
+
 /** `detail`: what tells two rows of one name apart (a reward's program). */
 type RankedRow = { key: string; label: string; detail?: string; value: number; to: string | null };
 
-function RankedList({ id, title, empty, rows, valueLabel }: { id: string; title: string; empty: string; rows: RankedRow[]; valueLabel: string }) {
+function RankedList({ id, title, scope, empty, rows, valueLabel }: { id: string; title: string; scope?: string | undefined; empty: string; rows: RankedRow[]; valueLabel: string }) {
   const format = useFormatters();
   const headingId = `dashboard-${id}-heading`;
   return (
@@ -175,6 +224,11 @@ function RankedList({ id, title, empty, rows, valueLabel }: { id: string; title:
       <Title order={2} size="h3" id={headingId} mb="sm">
         {title}
       </Title>
+      {scope ? (
+        <Text size="sm" fw={600} mb="xs" data-testid={`ranked-${id}-scope`}>
+          {scope}
+        </Text>
+      ) : null}
       {rows.length === 0 ? (
         <Text c="dimmed">{empty}</Text>
       ) : (

@@ -33,6 +33,8 @@ export function dashboardAnswer(
       pointsRedeemed: 48_250,
       pointsExpired: 1_500,
       pointsAdjusted: -20,
+      pointsReversed: -30,
+      pointsNetChange: 75_600,
       pointsOutstanding: 1_234_567,
       stampsIssued: 640,
       stampsRedeemed: 90,
