@@ -125,8 +125,23 @@ const ENTITY_PAGES: Record<string, (id: string) => string> = {
   customer: (id) => `/customers/${id}`,
 };
 
+/**
+ * The dashboard's own words for the actions whose verb and entity kind (the Audit screen's words, shared
+ * through `useDescribeChange`) mislead here: `card_link.create` on a membership read "Creata iscrizione",
+ * an enrolment, when someone only opened a customer's page. A kind with names follows the phrase as
+ * elsewhere ("Bloccato" cliente “Anna Neri”); one without is said by the phrase alone.
+ */
+function useLatestChangeWords() {
+  const { t, i18n } = useTranslation('dashboard');
+  return (action: string): string | null => {
+    const key = `changes.actions.${action}`;
+    return i18n.exists(`dashboard:${key}`) && typeof t(key, { returnObjects: true }) === 'string' ? t(key) : null;
+  };
+}
+
 function LatestChanges({ entries }: { entries: Dashboard['latestChanges'] }) {
   const { t } = useTranslation('dashboard');
+  const ownWords = useLatestChangeWords();
   const describe = useDescribeChange();
   const format = useFormatters();
   return (
@@ -155,7 +170,8 @@ function LatestChanges({ entries }: { entries: Dashboard['latestChanges'] }) {
             </Table.Thead>
             <Table.Tbody>
               {entries.map((entry) => {
-                const what = describe.action(entry.action, entry.entityType);
+                const own = ownWords(entry.action);
+                const what = own ?? describe.action(entry.action, entry.entityType);
                 const entity = describe.entity(entry.entityType);
                 // The record by its name while it has one (premio “Caffè omaggio”); else "movimento n. 58542" for a
                 // number; a generated id (a UUID) is no name for a person: the word alone.
@@ -171,7 +187,9 @@ function LatestChanges({ entries }: { entries: Dashboard['latestChanges'] }) {
                     <Table.Td>{describe.actor(entry.actorEmail)}</Table.Td>
                     <Table.Td>
                       {what}
+                      {/* The dashboard's own phrase says what a record without a name is ("Creato il link della tessera"). */}
                       {entry.entityId &&
+                        (!own || entry.record) &&
                         (page ? (
                           <>
                             {' '}
