@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   codiceFiscaleCheckCharacter,
+  formatPhoneForReading,
   isProvince,
   isValidCodiceFiscale,
   isValidPartitaIva,
@@ -94,6 +95,14 @@ describe('SDI, CAP, province, phone', () => {
     expect(toE164('02 1234567')).toBe('+39021234567');
     expect(toE164('+44 20 7946 0958')).toBe('+442079460958');
     expect(toE164('123')).toBeNull();
+  });
+
+  it('writes stored numbers for reading: Italian ones in the national format, foreign ones with their country code', () => {
+    expect(formatPhoneForReading('+393331234567')).toBe('333 123 4567');
+    expect(formatPhoneForReading('+390212345678')).toBe('02 1234 5678');
+    expect(formatPhoneForReading('+442079460958')).toBe('+44 20 7946 0958');
+    expect(formatPhoneForReading('+41446681800')).toBe('+41 44 668 18 00');
+    expect(formatPhoneForReading('not a number')).toBe('not a number');
   });
 });
 

@@ -110,6 +110,18 @@ export function formatPhoneForInput(value: string): string {
   return parsed ? parsed.formatInternational() : value;
 }
 
+/**
+ * A stored number (E.164) written for reading in a list or a record: an Italian one as Italians write it
+ * ("333 123 4567", "02 1234 5678"), a foreign one with its country code ("+44 20 7946 0958"). Anything it
+ * cannot parse is given back as it is. Exports keep E.164: a spreadsheet or a dialler reads that.
+ */
+export function formatPhoneForReading(value: string): string {
+  const parsed = value.trim() === '' ? undefined : parsePhoneNumberFromString(value.trim(), 'IT');
+  if (!parsed) return value;
+  // +39 is Italy's and the Vatican's: the same national format.
+  return parsed.countryCallingCode === '39' ? parsed.formatNational() : parsed.formatInternational();
+}
+
 // zod schemas for the forms and the API. Messages come from the error machinery (the field's name).
 
 const invalid = { params: { messageKey: 'invalid' } } as const;

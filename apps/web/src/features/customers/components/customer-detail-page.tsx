@@ -1,6 +1,7 @@
 import { Anchor, Button, Grid, Group, Loader, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { modals } from '@mantine/modals';
 import type { Customer } from '@sf/contract/customers';
+import { formatPhoneForReading } from '@sf/contract/italian';
 import { IconArrowLeft, IconLock, IconLockOpen, IconPencil } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -129,7 +130,7 @@ export function CustomerDetailPage({ customerId, listHref, actions, memberships,
               </Title>
               <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
                 <Field label={t('form.email')} value={customer.email ?? t('page.none')} />
-                <Field label={t('form.phone')} value={customer.phone ?? t('page.none')} />
+                <Field label={t('form.phone')} value={customer.phone ? formatPhoneForReading(customer.phone) : t('page.none')} />
                 <Field label={t('form.birthDate')} value={customer.birthDate ? format.day(customer.birthDate) : t('page.none')} />
                 <Field label={t('form.city')} value={customer.city ? `${customer.city}${customer.province ? ` (${customer.province})` : ''}` : t('page.none')} />
                 <Field label={t('form.language')} value={t(`language.${customer.language}`)} />

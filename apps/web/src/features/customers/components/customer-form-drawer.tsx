@@ -1,5 +1,5 @@
 import { Button, Checkbox, Drawer, Group, Select, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
-import { PROVINCES } from '@sf/contract/italian';
+import { formatPhoneForInput, PROVINCES } from '@sf/contract/italian';
 import { LANGUAGES, type Language } from '@sf/contract/app-info';
 import { createCustomerSchema, updateCustomerSchema, type CreateCustomer, type Customer, type UpdateCustomer } from '@sf/contract/customers';
 import { useEffect, useState } from 'react';
@@ -41,7 +41,8 @@ function toValues(customer: Customer | null): Values {
     firstName: customer?.firstName ?? '',
     lastName: customer?.lastName ?? '',
     email: customer?.email ?? '',
-    phone: customer?.phone ?? '',
+    // Written for people, as the profile does ("+39 333 123 4567"); saved back as E.164.
+    phone: customer?.phone ? formatPhoneForInput(customer.phone) : '',
     birthDate: customer?.birthDate ?? '',
     city: customer?.city ?? '',
     province: customer?.province ?? '',

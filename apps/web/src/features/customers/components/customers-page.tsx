@@ -1,4 +1,5 @@
 import { CUSTOMER_STATUSES, listCustomersQuerySchema, type Customer } from '@sf/contract/customers-list';
+import { formatPhoneForReading } from '@sf/contract/italian';
 import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
@@ -79,7 +80,8 @@ export function CustomersPage({ programOptions, hrefFor }: Props) {
         width: '20%',
         cell: (customer) => (customer.email ? <TruncatedText text={customer.email} fill /> : '—'),
       },
-      { id: 'phone', header: t('columns.phone'), cell: (customer) => customer.phone ?? '—' },
+      // Written as people read it ("333 123 4567"), on one line: stored (and exported) as E.164.
+      { id: 'phone', header: t('columns.phone'), isWhole: true, cell: (customer) => (customer.phone ? formatPhoneForReading(customer.phone) : '—') },
       { id: 'city', header: t('columns.city'), sortField: 'city', firstOrder: 'asc', isWhole: true, cell: (customer) => (customer.city ? `${customer.city}${customer.province ? ` (${customer.province})` : ''}` : '—') },
       {
         id: 'marketing',

@@ -142,6 +142,26 @@ describe('Clienti', { timeout: 30_000 }, () => {
     expect(await screen.findByText('1–25 di più di 10.000')).toBeInTheDocument();
   });
 
+  it('shows phones as people read them, Italian ones without the country code, foreign ones with it, in the list and on the page', async () => {
+    const italian = customer();
+    const foreign = customer({ id: '7a2d3c0f-2e3b-4c4d-9e5f-6a7b8c9d0e1f', firstName: 'John', lastName: 'Smith', cardNumber: '8012345678910', phone: '+442079460958' });
+    server.use(
+      http.get('/api/admin/customers', () => HttpResponse.json({ items: [italian, foreign], total: 2, page: 1, pageSize: 25 })),
+      http.get(`/api/admin/customers/${italian.id}`, () => HttpResponse.json(italian)),
+      cardOf(italian),
+      http.get(`/api/admin/customers/${italian.id}/consents`, () => HttpResponse.json({ items: [] })),
+    );
+    const list = renderWithProviders(<CustomersPage programOptions={programs} hrefFor={(id) => `/customers/${id}`} />, { route: '/customers', user: admin });
+    expect(await screen.findByRole('cell', { name: '333 123 4567' })).toBeInTheDocument();
+    expect(screen.getByRole('cell', { name: '+44 20 7946 0958' })).toBeInTheDocument();
+    expect(screen.queryByText('+393331234567')).toBeNull();
+    list.unmount();
+
+    renderWithProviders(<CustomerDetailPage customerId={italian.id} listHref="/customers" />, { route: `/customers/${italian.id}`, user: admin });
+    expect(await screen.findByText('333 123 4567')).toBeInTheDocument();
+    expect(screen.queryByText('+393331234567')).toBeNull();
+  });
+
   it("says in words the filters a dashboard figure opened it with, sends them, and takes them off", async () => {
     const user = userEvent.setup();
     const seen: URLSearchParams[] = [];
