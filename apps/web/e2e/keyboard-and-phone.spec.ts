@@ -75,6 +75,10 @@ test.describe('on a phone-sized screen', () => {
 test.describe('on a 390 × 844 phone', () => {
   test.use({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
 
+  const SCROLL_HINT = 'Scorri la tabella di lato per vedere tutte le colonne.';
+  /** The line said above a table's shaded scroll box (a page may have several: the customer's consents and entries). */
+  const scrollHintOf = (table: Locator) => table.locator('xpath=ancestor::div[@data-more-start or @data-more-end][1]/preceding-sibling::*[1]');
+
   /** How far the page scrolls sideways (0: it does not). */
   const sidewaysScroll = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
 
@@ -89,6 +93,10 @@ test.describe('on a 390 × 844 phone', () => {
     const accountBox = (await account.boundingBox())!;
     expect(accountBox.x + accountBox.width).toBeLessThanOrEqual(390);
     await expectNoSeriousA11yViolations(page, 'the dashboard on a 390 px phone');
+    // "Ultime modifiche" is wider than the phone: it says so and shades its edge, as the lists do.
+    const changes = page.getByRole('group', { name: 'Ultime modifiche' });
+    await expect(changes.locator('xpath=ancestor::div[@data-more-end]')).toHaveCount(1);
+    await expect(scrollHintOf(changes)).toHaveText(SCROLL_HINT);
 
     await page.goto('/customers');
     await page.getByRole('table').getByRole('link').first().click();
@@ -107,7 +115,7 @@ test.describe('on a 390 × 844 phone', () => {
     // The customer's entries are wider than the phone: the table says so, and its right edge is shaded.
     const ledger = page.getByRole('table', { name: 'Movimenti del cliente' });
     await expect(ledger).toBeVisible();
-    await expect(page.getByText('Scorri la tabella di lato per vedere tutte le colonne.')).toBeVisible();
+    await expect(scrollHintOf(ledger)).toHaveText(SCROLL_HINT);
     await expect(ledger.locator('xpath=ancestor::div[@data-more-end]')).toHaveCount(1);
 
     await page.getByRole('button', { name: 'Registra acquisto' }).click();

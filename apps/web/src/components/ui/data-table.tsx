@@ -1,9 +1,9 @@
 import { Alert, Button, Checkbox, Group, NativeSelect, Pagination, Skeleton, Stack, Table, Text, UnstyledButton } from '@mantine/core';
 import { IconChevronDown, IconChevronUp, IconSelector } from '@tabler/icons-react';
-import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useFormatters } from '../../lib/format.ts';
-import classes from './data-table.module.css';
+import { SidewaysScroll } from './sideways-scroll.tsx';
 
 export const PAGE_SIZES = [10, 25, 50, 100] as const;
 
@@ -90,37 +90,6 @@ const headerStyle = (column: { minWidth?: number | undefined; width?: string | u
   whiteSpace: column.isWhole ? ('nowrap' as const) : undefined,
 });
 
-type ScrollEdges = { start: boolean; end: boolean };
-
-/**
- * Which sides of a table wider than its box have columns out of sight: measured on the scroll container
- * (native scrolling, the theme's default) when it scrolls, when it or the table changes size (a phone
- * turned, the rows arrived) and when `content` changes.
- */
-function useScrollEdges(content: unknown) {
-  const viewportRef = useRef<HTMLDivElement>(null);
-  const [edges, setEdges] = useState<ScrollEdges>({ start: false, end: false });
-  const measure = useCallback(() => {
-    const viewport = viewportRef.current;
-    if (!viewport) return;
-    // A pixel of slack: zoomed screens report fractional widths rounded both ways.
-    const start = viewport.scrollLeft > 1;
-    const end = viewport.scrollLeft + viewport.clientWidth < viewport.scrollWidth - 1;
-    setEdges((current) => (current.start === start && current.end === end ? current : { start, end }));
-  }, []);
-  useEffect(() => {
-    const viewport = viewportRef.current;
-    if (!viewport) return;
-    // Measured by the observer's first report, which comes after the browser's own layout: measuring here
-    // would force a layout of the page as its rows arrive.
-    const observer = new ResizeObserver(measure);
-    observer.observe(viewport);
-    if (viewport.firstElementChild) observer.observe(viewport.firstElementChild);
-    return () => observer.disconnect();
-  }, [measure, content]);
-  return { viewportRef, edges, measure };
-}
-
 function SortHeader<F extends string>({ column, params, onChange }: { column: DataTableColumn<unknown, F>; params: DataTableParams<F>; onChange: (patch: DataTableParams<F>) => void }) {
   const { t } = useTranslation('lists');
   const field = column.sortField!;
@@ -166,7 +135,6 @@ export function DataTable<T, F extends string = string>({
   const pageCount = page ? Math.max(1, Math.ceil(page.total / Math.max(1, page.pageSize))) : 1;
   const [chosen, setSelected] = useState<string[]>([]);
   const rowIds = useMemo(() => page?.items.map(getRowId) ?? [], [page, getRowId]);
-  const scroll = useScrollEdges(page);
 
   // A selection belongs to the rows on screen: another page, sort or filter starts empty. A refresh of
   // the same rows (a refetch in the background) keeps it — clearing it on every new answer took the
@@ -212,77 +180,69 @@ export function DataTable<T, F extends string = string>({
           </Button>
         </Group>
       ) : null}
-      {/* On a phone the table is wider than the screen: say so before the columns out of sight are missed. */}
-      {scroll.edges.start || scroll.edges.end ? (
-        <Text size="xs" c="dimmed">
-          {t('scrollHint')}
-        </Text>
-      ) : null}
-      <div className={classes.edges} data-more-start={scroll.edges.start || undefined} data-more-end={scroll.edges.end || undefined}>
-        <Table.ScrollContainer minWidth={minWidth} ref={scroll.viewportRef} onScroll={scroll.measure}>
-          <Table striped highlightOnHover verticalSpacing="sm" aria-busy={query.isFetching}>
-            <Table.Caption>{caption}</Table.Caption>
-            <Table.Thead>
-              <Table.Tr>
-                {selection ? (
-                  <Table.Th w={40}>
-                    <Checkbox
-                      aria-label={t('selectAll')}
-                      checked={isAllSelected}
-                      indeterminate={isSomeSelected}
-                      disabled={rowIds.length === 0}
-                      onChange={() => setSelected(isAllSelected ? [] : rowIds)}
-                    />
+      <SidewaysScroll minWidth={minWidth}>
+        <Table striped highlightOnHover verticalSpacing="sm" aria-busy={query.isFetching}>
+          <Table.Caption>{caption}</Table.Caption>
+          <Table.Thead>
+            <Table.Tr>
+              {selection ? (
+                <Table.Th w={40}>
+                  <Checkbox
+                    aria-label={t('selectAll')}
+                    checked={isAllSelected}
+                    indeterminate={isSomeSelected}
+                    disabled={rowIds.length === 0}
+                    onChange={() => setSelected(isAllSelected ? [] : rowIds)}
+                  />
+                </Table.Th>
+              ) : null}
+              {columns.map((column) =>
+                column.sortField ? (
+                  <SortHeader key={column.id} column={column as DataTableColumn<unknown, F>} params={params} onChange={onChange} />
+                ) : (
+                  <Table.Th key={column.id} ta={column.isNumeric ? 'right' : undefined} style={headerStyle(column)}>
+                    {column.header}
                   </Table.Th>
-                ) : null}
-                {columns.map((column) =>
-                  column.sortField ? (
-                    <SortHeader key={column.id} column={column as DataTableColumn<unknown, F>} params={params} onChange={onChange} />
-                  ) : (
-                    <Table.Th key={column.id} ta={column.isNumeric ? 'right' : undefined} style={headerStyle(column)}>
-                      {column.header}
-                    </Table.Th>
-                  ),
-                )}
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {!page &&
-                Array.from({ length: SKELETON_ROWS }, (_, row) => (
-                  <Table.Tr key={row} data-testid="row-skeleton">
-                    {Array.from({ length: columnCount }, (_, cell) => (
-                      <Table.Td key={cell}>
-                        <Skeleton height={14} />
-                      </Table.Td>
-                    ))}
-                  </Table.Tr>
-                ))}
-              {page?.items.map((row) => {
-                const id = getRowId(row);
-                const isSelected = selected.includes(id);
-                return (
-                  <tr key={id} {...BODY_ROW} aria-selected={selection ? isSelected : undefined}>
-                    {selection ? (
-                      <td className={BODY_CELL_CLASS}>
-                        <Checkbox
-                          aria-label={t('selectRow', { name: selection.getRowLabel(row) })}
-                          checked={isSelected}
-                          onChange={() => setSelected((current) => (isSelected ? current.filter((item) => item !== id) : [...current, id]))}
-                        />
-                      </td>
-                    ) : null}
-                    {columns.map((column) => (
-                      <td key={column.id} className={BODY_CELL_CLASS} style={cellStyle(column)}>
-                        {column.cell(row)}
-                      </td>
-                    ))}
-                  </tr>
-                );
-              })}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
-      </div>
+                ),
+              )}
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {!page &&
+              Array.from({ length: SKELETON_ROWS }, (_, row) => (
+                <Table.Tr key={row} data-testid="row-skeleton">
+                  {Array.from({ length: columnCount }, (_, cell) => (
+                    <Table.Td key={cell}>
+                      <Skeleton height={14} />
+                    </Table.Td>
+                  ))}
+                </Table.Tr>
+              ))}
+            {page?.items.map((row) => {
+              const id = getRowId(row);
+              const isSelected = selected.includes(id);
+              return (
+                <tr key={id} {...BODY_ROW} aria-selected={selection ? isSelected : undefined}>
+                  {selection ? (
+                    <td className={BODY_CELL_CLASS}>
+                      <Checkbox
+                        aria-label={t('selectRow', { name: selection.getRowLabel(row) })}
+                        checked={isSelected}
+                        onChange={() => setSelected((current) => (isSelected ? current.filter((item) => item !== id) : [...current, id]))}
+                      />
+                    </td>
+                  ) : null}
+                  {columns.map((column) => (
+                    <td key={column.id} className={BODY_CELL_CLASS} style={cellStyle(column)}>
+                      {column.cell(row)}
+                    </td>
+                  ))}
+                </tr>
+              );
+            })}
+          </Table.Tbody>
+        </Table>
+      </SidewaysScroll>
       {page && page.items.length === 0 && (
         <Text c="dimmed" ta="center" py="lg">
           {isFiltered ? (emptyFilteredText ?? t('emptyFiltered')) : emptyText}

@@ -3,6 +3,7 @@ import type { AuditListEntry } from '@sf/contract/audit';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { InAppLink } from '../../../components/ui/in-app-link.tsx';
+import { SidewaysScroll } from '../../../components/ui/sideways-scroll.tsx';
 import { useDescribeChange } from '../../../lib/describe-change.ts';
 import { useFormatters } from '../../../lib/format.ts';
 import { isLanguage } from '../../../lib/i18n.ts';
@@ -104,7 +105,7 @@ export function AuditChange({ entry, onClose }: { entry: AuditListEntry | null; 
               {t('change.none')}
             </Text>
           ) : (
-            <Table.ScrollContainer minWidth={480} tabIndex={0} role="group" aria-label={t('change.title')}>
+            <SidewaysScroll minWidth={480} tabIndex={0} role="group" aria-label={t('change.title')}>
               <Table verticalSpacing="xs" style={{ verticalAlign: 'top' }}>
                 <Table.Thead>
                   <Table.Tr>
@@ -127,7 +128,7 @@ export function AuditChange({ entry, onClose }: { entry: AuditListEntry | null; 
                   ))}
                 </Table.Tbody>
               </Table>
-            </Table.ScrollContainer>
+            </SidewaysScroll>
           )}
         </Stack>
       )}

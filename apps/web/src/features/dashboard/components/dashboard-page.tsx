@@ -20,6 +20,7 @@ import { LEDGER_REBUILD_COMMAND, LEDGER_VERIFY_COMMAND } from '@sf/contract/inte
 import { NEWS_STATUSES, type NewsStatus } from '@sf/contract/news';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { SidewaysScroll } from '../../../components/ui/sideways-scroll.tsx';
 import { isBlockingFailure, StaleDataNotice } from '../../../components/ui/stale-data-notice.tsx';
 import { describeApiError } from '../../../lib/api-client.ts';
 import { useDescribeChange } from '../../../lib/describe-change.ts';
@@ -152,7 +153,7 @@ function LatestChanges({ entries }: { entries: Dashboard['latestChanges'] }) {
       {entries.length === 0 ? (
         <Text c="dimmed">{t('changes.empty')}</Text>
       ) : (
-        <Table.ScrollContainer
+        <SidewaysScroll
           minWidth={480}
           // When the table is wider than the card and its rows hold no link, keyboard users could not
           // scroll it: the scroller itself takes the focus (axe: scrollable-region-focusable).
@@ -207,7 +208,7 @@ function LatestChanges({ entries }: { entries: Dashboard['latestChanges'] }) {
               })}
             </Table.Tbody>
           </Table>
-        </Table.ScrollContainer>
+        </SidewaysScroll>
       )}
     </Card>
   );
