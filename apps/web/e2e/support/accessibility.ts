@@ -1,25 +1,26 @@
 import { expect, type Frame, type Page } from '@playwright/test';
 import axe, { type AxeResults, type RunOptions } from 'axe-core';
 
-const BLOCKING_IMPACTS = new Set(['serious', 'critical']);
+const BLOCKING_IMPACTS = { serious: new Set(['serious', 'critical']), moderate: new Set(['moderate', 'serious', 'critical']) } as const;
 const OPTIONS: RunOptions = { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] } };
 
 /**
- * Runs axe on what is on screen now and fails on serious or critical violations, naming each rule and
- * the elements it found, so the report says what to fix.
+ * Runs axe on what is on screen now and fails on serious or critical violations (and moderate ones with
+ * `from: 'moderate'`: the accessibility journey's screens have none left), naming each rule and the
+ * elements it found, so the report says what to fix.
  */
-export async function expectNoSeriousA11yViolations(page: Page, screen: string): Promise<void> {
+export async function expectNoSeriousA11yViolations(page: Page, screen: string, { from = 'serious' }: { from?: keyof typeof BLOCKING_IMPACTS } = {}): Promise<void> {
   await untilStill(page);
   const results = await runAxe(page);
   const blocking = results.violations
-    .filter((violation) => BLOCKING_IMPACTS.has(violation.impact ?? ''))
+    .filter((violation) => BLOCKING_IMPACTS[from].has(violation.impact ?? ''))
     .map((violation) => ({
       rule: violation.id,
       impact: violation.impact,
       help: violation.help,
       elements: violation.nodes.slice(0, 5).map((node) => `${node.html.slice(0, 160)} — ${(node.failureSummary ?? '').replace(/\s+/g, ' ').slice(0, 240)}`),
     }));
-  expect(blocking, `serious or critical accessibility violations on ${screen}`).toEqual([]);
+  expect(blocking, `${from === 'moderate' ? 'moderate, ' : ''}serious or critical accessibility violations on ${screen}`).toEqual([]);
 }
 
 /**

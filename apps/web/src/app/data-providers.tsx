@@ -1,7 +1,16 @@
 import type { ReactNode } from 'react';
+import { createTheme, MantineThemeProvider } from '@mantine/core';
 import { ModalsProvider } from '@mantine/modals';
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
 import { queryClient as defaultQueryClient } from '../lib/query-client.ts';
+
+/**
+ * Mantine draws a dialog's title bar as a <header>, which axe and screen readers took for a second page
+ * banner beside the app's own (landmark-no-duplicate-banner): it is the dialog's title, not a landmark.
+ * Here rather than in `theme.ts`, which the sign-in page carries at its byte ceiling and which has no dialog.
+ */
+const dialogHeader = { defaultProps: { attributes: { header: { role: 'none' } } } };
+const signedInTheme = createTheme({ components: { Modal: dialogHeader, Drawer: dialogHeader } });
 
 /**
  * The data cache and the modals manager, mounted by the signed-in layout only: together with the
@@ -10,8 +19,10 @@ import { queryClient as defaultQueryClient } from '../lib/query-client.ts';
  */
 export function AppDataProviders({ children, queryClient = defaultQueryClient }: { children: ReactNode; queryClient?: QueryClient }) {
   return (
-    <QueryClientProvider client={queryClient}>
-      <ModalsProvider>{children}</ModalsProvider>
-    </QueryClientProvider>
+    <MantineThemeProvider theme={signedInTheme} inherit>
+      <QueryClientProvider client={queryClient}>
+        <ModalsProvider>{children}</ModalsProvider>
+      </QueryClientProvider>
+    </MantineThemeProvider>
   );
 }

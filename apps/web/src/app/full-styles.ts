@@ -2,3 +2,4 @@
 // modules (the signed-in layout, the other auth forms, the 404 page), so it arrives with them and
 // before they render. Layered like first-screen-styles.ts; the rules it repeats are identical.
 import '@mantine/core/styles.layer.css';
+import './filled-colours.css';

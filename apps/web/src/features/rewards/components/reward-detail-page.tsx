@@ -84,7 +84,7 @@ function GenerateVouchers({ reward }: { reward: Reward }) {
   };
   return (
     <Stack gap="xs">
-      <Title order={3} size="h5">
+      <Title order={2} size="h5">
         {t('vouchers.generateTitle')}
       </Title>
       <Group align="flex-start">
@@ -137,7 +137,7 @@ function ImportVouchers({ reward }: { reward: Reward }) {
   };
   return (
     <Stack gap="xs">
-      <Title order={3} size="h5">
+      <Title order={2} size="h5">
         {t('vouchers.importTitle')}
       </Title>
       <Text size="sm" c="dimmed">
@@ -217,7 +217,7 @@ export function UseVoucherForm({ merchantOptions }: { merchantOptions: Option[] 
       }}
     >
       <Stack gap="xs">
-        <Title order={3} size="h5">
+        <Title order={2} size="h5">
           {t('vouchers.useTitle')}
         </Title>
         <Group align="flex-end">
@@ -380,6 +380,7 @@ export function RewardDetailPage({ rewardId, listHref, programs, merchantsOfProg
           </Text>
         ) : null}
       </Paper>
+      {/* The cards' titles are h2 as "Buoni" is, sections of the reward: an h3 under the h1 skipped a level (axe heading-order). */}
       <Can permission="rewards:write">
         <SimpleGrid cols={{ base: 1, md: 2 }}>
           <Card withBorder>
