@@ -1,4 +1,8 @@
 import { SESSION_STORAGE_KEY } from '@sf/contract/app-info';
+import { REWARD_BOUNDS } from '@sf/contract/rewards';
+// The journey renders the server's own card page (a pure function) in a real browser; it is never bundled.
+// eslint-disable-next-line no-restricted-imports
+import { renderCardPage } from '../../api/src/modules/wallet/card-page.ts';
 import { ADMIN, signIn } from './support/auth.ts';
 import { expect, test } from './support/fixtures.ts';
 
@@ -54,4 +58,37 @@ test('staff open a customer, copy the card link, and the customer opens it signe
   } finally {
     await phone.close();
   }
+});
+
+test('the card page holds a 40-character voucher code and long names within a 390 px phone', async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  // The longest a voucher code may be (imported codes), and names with no room to spare: they break inside
+  // the phone's width instead of pushing the page past it. Rendered as the server renders it.
+  await page.setContent(
+    await renderCardPage({
+      language: 'it',
+      programName: 'Circuito Fedeltà Commercianti del Centro Storico di Bergamo Alta',
+      programType: 'points',
+      balance: 1_234_567,
+      stamps: 0,
+      stampsRequired: null,
+      tier: 'Platino Superiore Illimitato',
+      firstName: 'Massimilianoalessandrogiovanni',
+      cardNumber: '2790000001721',
+      barcodeMessage: '2790000001721-K7PXM2QD9W',
+      backgroundColor: null,
+      foregroundColor: null,
+      logoUrl: null,
+      terms: null,
+      expiring: [],
+      vouchers: [{ code: 'X'.repeat(REWARD_BOUNDS.codeMax), name: 'Buono sconto 5 €', validUntil: '2027-05-27' }],
+      appleUrl: null,
+      googleUrl: null,
+    }),
+  );
+  await expect(page.getByText('X'.repeat(REWARD_BOUNDS.codeMax))).toBeVisible();
+  expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth), 'the page scrolls sideways by').toBe(0);
+  const tier = (await page.getByText('Platino Superiore Illimitato').boundingBox())!;
+  const card = (await page.locator('.card').boundingBox())!;
+  expect(tier.x + tier.width, 'the tier inside the card').toBeLessThanOrEqual(card.x + card.width);
 });

@@ -6,7 +6,8 @@ import { rewardsReadyOf } from '@sf/contract/ledger';
  * The customer's card page (`APP_URL/c/<token>`, issue 27): server-rendered HTML, no JavaScript, one
  * inline style sheet and the card's QR code as inline SVG, so that it opens on any phone in one
  * request (well under 20 KiB on the wire; the logo is a separate, cached image). Italian by default,
- * English when the browser asks for it.
+ * English when the browser asks for it. A 40-character voucher code, a long name or program name break
+ * inside the 390 px of a phone (`overflow-wrap:anywhere`) instead of widening the page past its screen.
  */
 export type CardPageData = {
   language: Language;
@@ -90,7 +91,7 @@ function page(language: Language, title: string, style: string, body: string): s
 }
 
 const BASE_STYLE =
-  'body{margin:0;font:16px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;background:#f3f4f6;color:#111827}main{max-width:26rem;margin:0 auto;padding:1rem}' +
+  'body{margin:0;font:16px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;background:#f3f4f6;color:#111827}main{max-width:26rem;margin:0 auto;padding:1rem;overflow-wrap:anywhere}' +
   '.card{border-radius:1rem;padding:1.25rem;background:var(--bg);color:var(--fg);box-shadow:0 4px 14px rgba(0,0,0,.15)}.head{display:flex;align-items:center;gap:.75rem}' +
   '.head img{width:3rem;height:3rem;border-radius:.5rem;object-fit:contain;background:#fff}h1{font-size:1.25rem;margin:0}.balance{font-size:2.5rem;font-weight:700;margin:.75rem 0 0}.ready{font-weight:600;margin:.25rem 0 .5rem}' +
   '.label{font-size:.8rem;text-transform:uppercase;letter-spacing:.05em;opacity:.85}.row{display:flex;justify-content:space-between;gap:1rem;margin-top:.5rem}' +
