@@ -265,6 +265,37 @@ test('at 1366 px in Italian: focus back after Esc, no list wider than the screen
   await expect(page.getByRole('button', { name: 'Azioni' })).toBeVisible();
 });
 
+test('with the server stopped mid-edit, the first toast says so, the page and what was typed stay, a screen asked for meanwhile is asked for again, and Salva works once it is back', async ({ page, appServer }) => {
+  await signIn(page, ADMIN);
+  await page.goto('/customers');
+  await page.getByRole('main').getByRole('row').nth(1).getByRole('link').first().click();
+  await expect(page).toHaveURL(/\/customers\/[\w-]+$/);
+  await page.getByRole('button', { name: 'Modifica', exact: true }).click();
+  const drawer = page.getByRole('dialog');
+  const city = drawer.getByRole('textbox', { name: 'Città' });
+  await city.fill('Pavia');
+
+  await appServer.whileDown(async () => {
+    // No toast yet on this page: its code was to be downloaded with this one (decision 010).
+    await drawer.getByRole('button', { name: 'Salva' }).click();
+    const toast = page.getByRole('alert').filter({ hasText: 'Il server non è raggiungibile' }).and(page.locator(':not([role="dialog"] *)'));
+    await expect(toast).toBeVisible();
+    await expect(city).toHaveValue('Pavia');
+  });
+  await drawer.getByRole('button', { name: 'Salva' }).click();
+  await expect(drawer).toHaveCount(0);
+  await expect(page.getByRole('main')).toContainText('Pavia');
+
+  // A screen whose code has not been downloaded yet, asked for while the server is down: the menu stays.
+  await appServer.whileDown(async () => {
+    await page.getByRole('link', { name: 'Importazioni' }).first().click();
+    await expect(page.getByRole('heading', { name: 'Qualcosa è andato storto' })).toBeVisible();
+    await expect(page.getByRole('link', { name: 'Clienti' }).first()).toBeVisible();
+  });
+  await page.getByRole('button', { name: 'Riprova' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Importazioni' })).toBeVisible();
+});
+
 test.describe('in a browser set to English', () => {
   test.use({ locale: 'en-US' });
 

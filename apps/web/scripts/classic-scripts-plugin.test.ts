@@ -20,6 +20,9 @@ const FIXTURE: Record<string, string> = {
     "import { greeting } from './greeting.js';",
     "document.getElementById('root').textContent = greeting;",
     "window.fixture = Promise.all([import('./later.js'), import('./other.js')]).then(([later, other]) => ({ later: later.shout(), other: other.whisper(), resolved: later.resolved }));",
+    `import { retryFailedChunks } from ${JSON.stringify(path.join(import.meta.dirname, '../src/lib/chunk-retry.ts'))};`,
+    'retryFailedChunks();',
+    "window.loadOnDemand = () => import('./on-demand.js').then((module) => module.answer);",
   ].join('\n'),
   'main.css': '#root { color: rgb(1, 2, 3); }',
   'greeting.js': "export const greeting = 'ciao';",
@@ -32,6 +35,9 @@ const FIXTURE: Record<string, string> = {
   'later.css': 'body { background: rgb(4, 5, 6); }',
   'other.js': "import { words } from './shared.js';\nexport const whisper = () => words.join(' ');",
   'shared.js': "export const words = ['buon', 'giorno'];",
+  'on-demand.js': "import './on-demand.css';\nimport { helper } from './on-demand-helper.js';\nexport const answer = helper();",
+  'on-demand-helper.js': "export const helper = () => 'arrived';",
+  'on-demand.css': 'h1 { color: rgb(7, 8, 9); }',
 };
 
 const CONTENT_TYPES: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.map': 'application/json' };
@@ -108,6 +114,24 @@ describe('classicScripts (the build as classic scripts loaded by SystemJS; decis
     expect(scriptRequests.length).toBeGreaterThanOrEqual(5);
     expect(new Set(scriptRequests).size).toBe(scriptRequests.length);
     expect(await page.evaluate(() => document.querySelectorAll('script[type="module"], link[rel="modulepreload"]').length)).toBe(0);
+    await page.close();
+  });
+
+  it('downloads again an import that failed while the server was down, its stylesheet included (with src/lib/chunk-retry.ts)', async () => {
+    const page = await browser!.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(String(error)));
+    await page.goto(`${baseUrl}/index.html`);
+    await page.evaluate(() => (window as unknown as { fixture: Promise<unknown> }).fixture);
+    const loadOnDemand = () => page.evaluate(() => (window as unknown as { loadOnDemand: () => Promise<string> }).loadOnDemand());
+    await page.route(/\/assets\/on-demand/, (route) => route.abort('connectionrefused'));
+    await expect(loadOnDemand()).rejects.toThrow();
+
+    await page.unroute(/\/assets\/on-demand/);
+    expect(await loadOnDemand()).toBe('arrived');
+    await page.evaluate(() => document.body.append(document.createElement('h1')));
+    expect(await page.evaluate(() => getComputedStyle(document.querySelector('h1')!).color)).toBe('rgb(7, 8, 9)');
+    expect(errors).toEqual([]);
     await page.close();
   });
 });

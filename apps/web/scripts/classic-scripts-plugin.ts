@@ -34,6 +34,11 @@ const PRELOAD_HELPER_ID = '\0vite/preload-helper.js';
 const PRELOAD_HELPER_EDITS: [string, string][] = [
   ["const scriptRel = 'modulepreload';", "const scriptRel = 'preload';"],
   ['link.crossOrigin = "";', 'if (isCss) link.crossOrigin = "";'],
+  // A stylesheet that failed (the server was down) must be asked for again by the import's retry (a
+  // script's retry: src/lib/chunk-retry.ts). The helper would skip it twice: it keeps the failed
+  // element, which it takes for one already there, and it marks the address as seen.
+  ['if (e.type === "error") rej(', 'if (e.type === "error") link.remove(), rej('],
+  ['seen[href] = void 0;\n\t\tthrow err;', 'delete seen[href];\n\t\tthrow err;'],
 ];
 
 const ENTRY_SCRIPT = /<script type="module" crossorigin src="([^"]+)"><\/script>/;

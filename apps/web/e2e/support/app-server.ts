@@ -12,6 +12,8 @@ export type AppServer = {
   dataDir: string;
   /** Stops the server and removes its data directory, unless asked to keep it (the demo template). */
   stop(options?: { keepDataDir?: boolean }): Promise<void>;
+  /** Stops the server, runs `meanwhile` (what a page does while it is down), then starts it again on the same port and data. */
+  whileDown(meanwhile: () => Promise<void>): Promise<void>;
 };
 
 export type AppServerSettings = {
@@ -92,28 +94,33 @@ export async function startAppServer(settings: AppServerSettings): Promise<AppSe
     rmSync(path.join(dataDir, 'server.log'), { force: true });
   }
   const logFile = path.join(dataDir, 'server.log');
-  const log = openSync(logFile, 'a');
-  const child = spawn(process.execPath, [await compiledServerEntry()], {
-    cwd: repositoryRoot,
-    detached: true,
-    stdio: ['ignore', log, log],
-    env: {
-      // The API's own NODE_ENV default (development) keeps the demo data on, whatever the runner has.
-      ...withoutNodeEnv(process.env),
-      WEB_DIST: settings.webDist,
-      HOST: '127.0.0.1',
-      PORT: String(port),
-      DATA_DIR: dataDir,
-      APP_URL: url,
-      SMTP_URL: settings.smtpUrl,
-      // Journeys sign in many times from one address; the limit itself is tested in the API suite.
-      AUTH_RATE_LIMIT: '1000',
-      LOG_LEVEL: 'warn',
-      ...(settings.idTokenTtlSeconds ? { ID_TOKEN_TTL: String(settings.idTokenTtlSeconds) } : {}),
-      ...settings.extraEnv,
-    },
-  });
-  closeSync(log);
+  const serverEntry = await compiledServerEntry();
+  const spawnServer = () => {
+    const log = openSync(logFile, 'a');
+    const spawned = spawn(process.execPath, [serverEntry], {
+      cwd: repositoryRoot,
+      detached: true,
+      stdio: ['ignore', log, log],
+      env: {
+        // The API's own NODE_ENV default (development) keeps the demo data on, whatever the runner has.
+        ...withoutNodeEnv(process.env),
+        WEB_DIST: settings.webDist,
+        HOST: '127.0.0.1',
+        PORT: String(port),
+        DATA_DIR: dataDir,
+        APP_URL: url,
+        SMTP_URL: settings.smtpUrl,
+        // Journeys sign in many times from one address; the limit itself is tested in the API suite.
+        AUTH_RATE_LIMIT: '1000',
+        LOG_LEVEL: 'warn',
+        ...(settings.idTokenTtlSeconds ? { ID_TOKEN_TTL: String(settings.idTokenTtlSeconds) } : {}),
+        ...settings.extraEnv,
+      },
+    });
+    closeSync(log);
+    return spawned;
+  };
+  let child = spawnServer();
 
   const stopGroup = async () => {
     if (child.exitCode !== null || child.signalCode !== null || child.pid === undefined) return;
@@ -147,6 +154,15 @@ export async function startAppServer(settings: AppServerSettings): Promise<AppSe
     async stop(options = {}) {
       await stopGroup();
       if (!options.keepDataDir) rmSync(dataDir, { recursive: true, force: true });
+    },
+    async whileDown(meanwhile) {
+      await stopGroup();
+      try {
+        await meanwhile();
+      } finally {
+        child = spawnServer();
+        await waitUntilReady(url, child, logFile, 120_000);
+      }
     },
   };
 }

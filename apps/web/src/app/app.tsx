@@ -4,6 +4,7 @@ import type { Root } from 'react-dom/client';
 import { RouterProvider } from 'react-router';
 import { AppProviders } from './provider.tsx';
 import { createAppRouter } from './router.tsx';
+import { retryFailedChunks } from '../lib/chunk-retry.ts';
 import { returnFocusFromDialogs } from '../lib/dialog-focus.ts';
 
 export { preloadAfterSignIn, preloadPath } from './preload.ts';
@@ -21,6 +22,7 @@ export async function renderApp(root: Root): Promise<void> {
   if (!isDialogFocusInstalled) {
     isDialogFocusInstalled = true;
     returnFocusFromDialogs();
+    retryFailedChunks();
   }
   await routeModulesLoaded(router);
   // At once, not at React's next turn: the first screen must not stay on show under the new address.

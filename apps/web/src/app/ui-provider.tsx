@@ -1,15 +1,10 @@
-import { lazy, Suspense, useSyncExternalStore, type ReactNode } from 'react';
-import { MantineProvider } from '@mantine/core';
-import { hasToastBeenRaised, onFirstToast } from '../lib/notify.ts';
+import { useSyncExternalStore, type ReactNode } from 'react';
+import { MantineProvider, Stack } from '@mantine/core';
+import { Notice } from '../components/ui/notice.tsx';
+import { onToastState, TOAST_AUTO_CLOSE_MS, toastState, type StrandedToast } from '../lib/notify.ts';
 import { colorSchemeManager, cssVariablesResolver, theme } from './theme.ts';
 
-// The toast container (with its transition and scroll-lock code and its styles, ~17 KiB on the wire)
-// loads with the first toast, not with the page; the toast waits in the notifications store meanwhile
-// and shows once the container has mounted (decision 010).
-const Notifications = lazy(() => import('./toast-container.tsx').then((m) => ({ default: m.Notifications })));
-
-/** S16: every toast top-right, gone after 5000 ms. */
-export const TOAST_AUTO_CLOSE_MS = 5000;
+export { TOAST_AUTO_CLOSE_MS } from '../lib/notify.ts';
 
 /**
  * The UI kit and toasts: what the sign-in page shown before the app has loaded needs (first-screen.tsx).
@@ -18,15 +13,26 @@ export const TOAST_AUTO_CLOSE_MS = 5000;
  * test's wait.
  */
 export function UiProviders({ children, env = 'default' }: { children: ReactNode; env?: 'default' | 'test' }) {
-  const isToastWanted = useSyncExternalStore(onFirstToast, hasToastBeenRaised);
+  // The toast container's code arrives with the first toast (lib/notify.ts, decision 010).
+  const { Container, stranded } = useSyncExternalStore(onToastState, toastState);
   return (
     <MantineProvider theme={theme} colorSchemeManager={colorSchemeManager} cssVariablesResolver={cssVariablesResolver} defaultColorScheme="auto" env={env}>
-      {isToastWanted && (
-        <Suspense fallback={null}>
-          <Notifications position="top-right" autoClose={TOAST_AUTO_CLOSE_MS} />
-        </Suspense>
-      )}
+      {Container && <Container position="top-right" autoClose={TOAST_AUTO_CLOSE_MS} />}
+      {stranded.length > 0 && <StrandedToasts toasts={stranded} />}
       {children}
     </MantineProvider>
+  );
+}
+
+/** Toasts whose code could not be downloaded, drawn with what the sign-in page already has. */
+function StrandedToasts({ toasts }: { toasts: readonly StrandedToast[] }) {
+  return (
+    <Stack pos="fixed" top={16} right={16} w={440} maw="calc(100vw - 32px)" gap="xs" style={{ zIndex: 1000 }}>
+      {toasts.map((toast) => (
+        <Notice key={toast.id} tone={toast.color === 'red' ? 'error' : 'success'} title={toast.title}>
+          {toast.message}
+        </Notice>
+      ))}
+    </Stack>
   );
 }

@@ -1,38 +1,73 @@
-import type * as NotificationsModule from '@mantine/notifications';
+import type * as ToastCode from '../app/toast-container.tsx';
 /**
- * Toasts in one place so their look stays consistent (timing and position are set on the provider,
- * S16). The toast code is fetched with the first toast, not with the page (decision 010): the first
- * `show` loads the store and tells the provider to mount the container; the toast shows once both
- * have arrived.
+ * Toasts in one place so their look stays consistent (S16). The toasts' code is fetched with the first
+ * toast, not with the page (decision 010): the first `show` loads it and the provider mounts its
+ * container once it has arrived. When that download fails (the server is down, and the first toast is
+ * often the one saying so), the toast is drawn without it (`strandedToasts`), the failure is forgotten
+ * and the next toast asks for the code again: a failed chunk never reaches React, which would unmount
+ * the whole app and what was typed in it.
  */
 import { translate } from './texts.ts';
 
-let loading: Promise<typeof NotificationsModule> | undefined;
-const load = () => (loading ??= import('@mantine/notifications'));
+/** S16: every toast top-right, gone after 5000 ms. */
+export const TOAST_AUTO_CLOSE_MS = 5000;
 
+type ToastOptions = { color: string; message: string; title?: string };
+export type StrandedToast = ToastOptions & { id: number };
+
+/** What the provider draws: the container once its code has arrived, and the toasts shown without it. */
+export type ToastState = { Container?: typeof ToastCode.Notifications; stranded: readonly StrandedToast[] };
+
+let state: ToastState = { stranded: [] };
+const listeners = new Set<() => void>();
 let isToastRaised = false;
-const firstToastListeners = new Set<() => void>();
+let lastStrandedId = 0;
 
-/** For the provider (useSyncExternalStore): whether any toast has been raised yet. */
+function update(next: ToastState): void {
+  state = next;
+  for (const listener of listeners) listener();
+}
+
+/** For the provider (useSyncExternalStore). */
+export function toastState(): ToastState {
+  return state;
+}
+
+export function onToastState(listener: () => void): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+/** Whether any toast has been raised yet (the tests' clean-up). */
 export function hasToastBeenRaised(): boolean {
   return isToastRaised;
 }
 
-export function onFirstToast(listener: () => void): () => void {
-  firstToastListeners.add(listener);
-  return () => firstToastListeners.delete(listener);
-}
-
-type ToastOptions = { color: string; message: string; title?: string };
+// In app/, not lib/: the build puts lib/ in the signed-in kit's chunk, and the toasts' code must stay a
+// download of its own (vite.config.ts).
+let loading: Promise<typeof ToastCode> | undefined;
+const load = () =>
+  (loading ??= import('../app/toast-container.tsx').catch((error: unknown) => {
+    loading = undefined;
+    throw error;
+  }));
 
 function show(options: ToastOptions): void {
-  if (!isToastRaised) {
-    isToastRaised = true;
-    for (const listener of firstToastListeners) listener();
-  }
+  isToastRaised = true;
   // The close button is an icon: it needs a name for screen readers (axe "button-name").
   const closeButtonProps = { 'aria-label': translate('common:close') };
-  void load().then(({ notifications }) => notifications.show({ ...options, closeButtonProps })).catch((error: unknown) => console.error('Toast failed', error, options.message));
+  void load().then(
+    ({ Notifications, notifications }) => {
+      if (!state.Container) update({ ...state, Container: Notifications });
+      notifications.show({ ...options, closeButtonProps });
+    },
+    (error: unknown) => {
+      console.error('Toast failed', error, options.message);
+      const toast = { ...options, id: ++lastStrandedId };
+      update({ ...state, stranded: [...state.stranded, toast] });
+      setTimeout(() => update({ ...state, stranded: state.stranded.filter((shown) => shown !== toast) }), TOAST_AUTO_CLOSE_MS);
+    },
+  );
 }
 
 export function notifyError(message: string, title?: string): void {
