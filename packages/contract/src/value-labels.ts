@@ -170,6 +170,12 @@ export const VALUE_LABELS = {
   }),
 } as const;
 
+/**
+ * An erased customer's name as every list and export says it (their name is blanked by the erasure,
+ * decision 021): never an empty cell. The screens say the same from their own catalogues.
+ */
+export const ERASED_CUSTOMER_NAME: Record<Language, string> = { it: 'Cliente cancellato', en: 'Erased customer' };
+
 /** The word for a stored value, or the value itself when it has none (a value added later). */
 export function valueLabel(labelsOf: ValueLabels, value: string, language: Language): string {
   return Object.hasOwn(labelsOf, value) ? labelsOf[value]![language] : value;

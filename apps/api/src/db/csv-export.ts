@@ -8,7 +8,7 @@ import { sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import type { PgSelect } from 'drizzle-orm/pg-core';
 import type { FastifyReply } from 'fastify';
 import type { Language } from '@sf/contract/app-info';
-import type { ValueLabels } from '@sf/contract/value-labels';
+import { ERASED_CUSTOMER_NAME, type ValueLabels } from '@sf/contract/value-labels';
 import type { Database, Transaction } from './client.ts';
 import { executorOn, inlineStatement, poolOf } from './batch.ts';
 import { CopyBinaryValues } from './copy-binary-values.ts';
@@ -58,6 +58,15 @@ export const csvCell = {
     const cases = Object.entries(labels).map(([value, words]) => sql`when ${sql.raw(literal(value))} then ${sql.raw(literal(words[language]))}`);
     return sql`case (${expression})::text ${sql.join(cases, sql` `)} else (${expression})::text end`;
   },
+  /**
+   * A customer's name (whole, or the surname of a list with two name columns) as the screens say it:
+   * "Cliente cancellato" / "Erased customer" once erased — the erasure blanks the name, and an export
+   * never names a person with a blank cell or a lone space (decision 021).
+   */
+  customerName: (status: SQLWrapper, name: SQLWrapper, language: Language): SQL =>
+    sql`case when (${status})::text = 'erased' then ${sql.raw(literal(ERASED_CUSTOMER_NAME[language]))} else (${name}) end`,
+  /** `trim(first || ' ' || last)`: the whole name as the lists show it. */
+  fullName: (firstName: SQLWrapper, lastName: SQLWrapper): SQL => sql`trim((${firstName}) || ' ' || (${lastName}))`,
   /** A yes/no in the reader's language. */
   boolean: (expression: SQLWrapper, language: Language): SQL =>
     language === 'it'

@@ -355,7 +355,8 @@ export async function insertConsent(
 export function customerExportColumns(language: Language, timeZone: string): CsvColumns {
   return {
     cardNumber: { header: { it: 'Numero tessera', en: 'Card number' }, value: csvCell.text(customers.cardNumber) },
-    lastName: { header: { it: 'Cognome', en: 'Last name' }, value: csvCell.text(customers.lastName) },
+    // An erased customer's blanked name reads as the screen's "Cliente cancellato", not two empty cells.
+    lastName: { header: { it: 'Cognome', en: 'Last name' }, value: csvCell.text(csvCell.customerName(customers.status, customers.lastName, language)) },
     firstName: { header: { it: 'Nome', en: 'First name' }, value: csvCell.text(customers.firstName) },
     email: { header: { it: 'Email', en: 'Email' }, value: csvCell.text(customers.email) },
     phone: { header: { it: 'Telefono', en: 'Phone' }, value: csvCell.text(customers.phone) },

@@ -26,8 +26,15 @@ export function ledgerExportColumns(timeZone: string, language: Language): CsvCo
     createdAt: { header: { it: 'Data', en: 'Date' }, value: csvCell.dateTime(e('created_at'), timeZone) },
     kind: { header: { it: 'Tipo', en: 'Kind' }, value: csvCell.label(e('kind'), VALUE_LABELS.ledgerKind, language) },
     source: { header: { it: 'Origine', en: 'Source' }, value: csvCell.label(e('source'), VALUE_LABELS.ledgerSource, language) },
-    customer: { header: { it: 'Cliente', en: 'Customer' }, value: csvCell.text(customer(`c.first_name || ' ' || c.last_name`)) },
-    cardNumber: { header: { it: 'Numero tessera', en: 'Card number' }, value: csvCell.text(customer('c.card_number')) },
+    // As Movimenti shows an erased customer: "Cliente cancellato" and no card (the one the erasure
+    // issued was never theirs to show on a past movement), not a lone space and a new number.
+    customer: {
+      header: { it: 'Cliente', en: 'Customer' },
+      value: csvCell.text(
+        sql`(select ${csvCell.customerName(sql.raw('c.status'), csvCell.fullName(sql.raw('c.first_name'), sql.raw('c.last_name')), language)} from customers c where c.id = e.customer_id)`,
+      ),
+    },
+    cardNumber: { header: { it: 'Numero tessera', en: 'Card number' }, value: csvCell.text(customer(`case when c.status <> 'erased' then c.card_number end`)) },
     program: { header: { it: 'Programma', en: 'Program' }, value: csvCell.text(sql.raw('(select p.name from programs p where p.id = e.program_id)')) },
     merchant: {
       header: { it: 'Esercente', en: 'Merchant' },

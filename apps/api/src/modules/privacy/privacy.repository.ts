@@ -364,7 +364,8 @@ export async function countLedgerEntries(executor: Executor, customerId: string)
 export function privacyExportColumns(language: Language, timeZone: string): CsvColumns {
   return {
     kind: { header: { it: 'Tipo', en: 'Kind' }, value: csvCell.label(privacyRequests.kind, VALUE_LABELS.privacyKind, language) },
-    lastName: { header: { it: 'Cognome', en: 'Last name' }, value: csvCell.text(customers.lastName) },
+    // An erased customer's blanked name reads as the screen's "Cliente cancellato", not two empty cells.
+    lastName: { header: { it: 'Cognome', en: 'Last name' }, value: csvCell.text(csvCell.customerName(customers.status, customers.lastName, language)) },
     firstName: { header: { it: 'Nome', en: 'First name' }, value: csvCell.text(customers.firstName) },
     cardNumber: { header: { it: 'Numero tessera', en: 'Card number' }, value: csvCell.text(customers.cardNumber) },
     receivedAt: { header: { it: 'Ricevuta il', en: 'Received' }, value: csvCell.dateTime(privacyRequests.receivedAt, timeZone) },

@@ -408,6 +408,39 @@ describe('privacy requests API', () => {
     expect(await verifyLedger(ctx.app.db)).toEqual([]);
   });
 
+  it('names an erased customer in the Movimenti, customers and privacy exports as the screens do, never with a blank', async () => {
+    const customer = await newCustomer('Esportato');
+    const entry = await ctx.request({
+      method: 'POST',
+      url: '/api/admin/ledger',
+      token,
+      headers: { 'idempotency-key': randomUUID() },
+      payload: { customerId: customer.id, programId, kind: 'adjust', points: 25, reason: 'x' },
+    });
+    expect(entry.statusCode, entry.body).toBe(201);
+    const erasure = await newRequest(customer.id, 'erasure');
+    expect((await act(erasure.id, { action: 'erase', version: erasure.version })).statusCode).toBe(200);
+    const [erased] = await rows<{ card_number: string }>(sql`select card_number from customers where id = ${customer.id}`);
+    const newCard = erased!.card_number;
+    const exported = async (url: string, language: string) => {
+      const response = await ctx.request({ method: 'GET', url, token, headers: { 'accept-language': language } });
+      expect(response.statusCode, response.body).toBe(200);
+      return parse(response.body, { delimiter: ';', bom: true, columns: true }) as Record<string, string>[];
+    };
+
+    // Movimenti shows "Cliente cancellato" and no card: so does its export, in the reader's language.
+    const [movement] = await exported(`/api/admin/ledger/export.csv?customerId=${customer.id}`, 'it');
+    expect(movement).toMatchObject({ Cliente: 'Cliente cancellato', 'Numero tessera': '', Punti: '25', 'ID cliente': customer.id });
+    const [movementEn] = await exported(`/api/admin/ledger/export.csv?customerId=${customer.id}`, 'en');
+    expect(movementEn).toMatchObject({ Customer: 'Erased customer', 'Card number': '' });
+
+    // Clienti and Richieste privacy show "Cliente cancellato · <card>": the surname column says it, the card stays.
+    const customerRows = await exported(`/api/admin/customers/export.csv?q=${newCard}`, 'it');
+    expect(customerRows).toEqual([expect.objectContaining({ Cognome: 'Cliente cancellato', Nome: '', 'Numero tessera': newCard, Stato: 'Cancellato' })]);
+    const requestRows = await exported(`/api/admin/privacy-requests/export.csv?customerId=${customer.id}`, 'en');
+    expect(requestRows).toEqual([expect.objectContaining({ 'Last name': 'Erased customer', 'First name': '', 'Card number': newCard })]);
+  });
+
   it('closes, once, what customers erased before this rule left open (migration 0029)', async () => {
     const customer = await newCustomer('Prima');
     const erasure = await newRequest(customer.id, 'erasure');

@@ -158,8 +158,6 @@ export async function paidApprovalsSince(
   return Number(result.rows[0]?.n ?? 0);
 }
 
-const ERASED_CUSTOMER: Record<Language, string> = { it: 'Cliente cancellato', en: 'Erased customer' };
-
 export function proofExportColumns(language: Language, timeZone: string): CsvColumns {
   return {
     id: { header: { it: 'ID', en: 'ID' }, value: csvCell.integer(socialProofs.id) },
@@ -169,9 +167,7 @@ export function proofExportColumns(language: Language, timeZone: string): CsvCol
     customer: {
       header: { it: 'Cliente', en: 'Customer' },
       // Not a blank cell for an erased customer: the word the screen shows.
-      value: csvCell.text(
-        sql`case when ${customers.status} = 'erased' then ${ERASED_CUSTOMER[language]} else trim(${customers.firstName} || ' ' || ${customers.lastName}) end`,
-      ),
+      value: csvCell.text(csvCell.customerName(customers.status, csvCell.fullName(customers.firstName, customers.lastName), language)),
     },
     card: { header: { it: 'Tessera', en: 'Card' }, value: csvCell.text(customers.cardNumber) },
     program: { header: { it: 'Programma', en: 'Program' }, value: csvCell.text(programs.name) },
