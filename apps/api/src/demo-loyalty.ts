@@ -1,7 +1,9 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from './db/client.ts';
+import { DEMO_ADMIN_EMAIL } from './db/seed.ts';
 import { seedLoyaltyDemo } from './db/seed-loyalty.ts';
-import { seedLedgerDemo } from './modules/ledger/ledger.seed.ts';
+import { findAccountByEmail } from './identity/accounts.ts';
+import { seedLedgerDemo, type DemoOperator } from './modules/ledger/ledger.seed.ts';
 import { seedRewardsDemo } from './modules/rewards/rewards.seed.ts';
 import { seedPrivacyDemo } from './modules/privacy/privacy.seed.ts';
 import { payBirthdayBonuses, payReferralBonuses } from './modules/bonuses/bonuses.service.ts';
@@ -20,8 +22,13 @@ export async function loadLoyaltyDemo(
   const now = options.now ? { now: options.now } : {};
   const log = options.log ? { log: options.log } : {};
   if (!(await seedLoyaltyDemo(db, { ...log, ...now }))) return false;
-  if (options.ledgerEntries > 0) await seedLedgerDemo(db, { ...log, ...now, timeZone: options.timeZone, targetEntries: options.ledgerEntries });
-  await seedRewardsDemo(db, { ...log, ...now, timeZone: options.timeZone });
+  // What a person does at the back-office (adjustments, redemptions, reversals) is the demo admin's,
+  // by id as a real movement is, so that Movimenti names them; the till's and the jobs' are not a person's.
+  const admin = await findAccountByEmail(db, DEMO_ADMIN_EMAIL);
+  const operator: DemoOperator | undefined = admin ? { id: admin.id, label: admin.email } : undefined;
+  const by = operator ? { operator } : {};
+  if (options.ledgerEntries > 0) await seedLedgerDemo(db, { ...log, ...now, ...by, timeZone: options.timeZone, targetEntries: options.ledgerEntries });
+  await seedRewardsDemo(db, { ...log, ...now, ...by, timeZone: options.timeZone });
   await seedPrivacyDemo(db, { ...log, ...now });
   // The ledger's history already holds the bonuses the jobs would have paid over it (on their days,
   // with their marks). Whatever is still due (none, or a referee who bought in the last minutes) is

@@ -10,9 +10,12 @@ export const DEMO_PASSWORD = 'Demo-Password-2026';
 type DemoUser = { email: string; role: 'admin' | 'editor' | 'member'; displayName: string; profile: StaffProfile };
 
 /** The three demo staff users of S20, with the seed's profile fields. */
+/** The demo's administrator: the staff member the demo's back-office movements were made by. */
+export const DEMO_ADMIN_EMAIL = 'admin@demo.test';
+
 export const DEMO_USERS: DemoUser[] = [
   {
-    email: 'admin@demo.test',
+    email: DEMO_ADMIN_EMAIL,
     role: 'admin',
     displayName: 'Giulia Rossi',
     profile: {

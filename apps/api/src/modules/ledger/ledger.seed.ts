@@ -37,6 +37,7 @@ type Entry = {
   stamps_after: number;
   expires_on: string | null;
   idempotency_key: string | null;
+  created_by: string | null;
   created_by_label: string;
   created_at: string;
 };
@@ -73,10 +74,26 @@ async function insertJson(executor: Executor, table: string, columns: string, ro
   }
 }
 
+/**
+ * Who made the demo's entries that a person makes at the back-office (adjustments, redemptions at the
+ * counter, reversals): as a real one is, the staff account's id (Movimenti names them by it) and its
+ * e-mail as the label. Without an account (the seed's own test), the label alone.
+ */
+export type DemoOperator = { id: string | null; label: string };
+const NO_OPERATOR: DemoOperator = { id: null, label: 'admin@demo.test' };
+
+/**
+ * A till's purchase is made through the integration API with the merchant's key, labelled
+ * `API: <key name> (<prefix>…)` (integration.service.ts). The demo has no keys: the same shape with
+ * the name an admin gives a till's key, without a prefix that no key has.
+ */
+const tillLabel = (merchantName: string | undefined) => (merchantName ? `API: Cassa ${merchantName}` : 'API');
+
 export async function seedLedgerDemo(
   db: Database,
-  options: { now?: Date; timeZone?: string; targetEntries?: number; log?: FastifyBaseLogger } = {},
+  options: { now?: Date; timeZone?: string; targetEntries?: number; log?: FastifyBaseLogger; operator?: DemoOperator } = {},
 ): Promise<number> {
+  const operator = options.operator ?? NO_OPERATOR;
   const now = options.now ?? new Date();
   const timeZone = options.timeZone ?? DEFAULT_BUSINESS_TIME_ZONE;
   const target = options.targetEntries ?? 60_000;
@@ -93,6 +110,11 @@ export async function seedLedgerDemo(
     sql`select id, created_at, birth_date::text as birth_date, referred_by::text as referred_by from customers where status = 'active' order by id`,
   )) as unknown as { rows: { id: string; created_at: string | Date; birth_date: string | null; referred_by: string | null }[] }).rows;
   if (programRows.length === 0 || customerRows.length === 0) return 0;
+  const merchantNames = new Map(
+    ((await db.execute(sql`select id::text as id, coalesce(sign_name, legal_name) as name from merchants`)) as unknown as { rows: { id: string; name: string }[] }).rows.map(
+      (row) => [row.id, row.name],
+    ),
+  );
 
   const programs = [];
   for (const row of programRows) {
@@ -141,6 +163,9 @@ export async function seedLedgerDemo(
   const open = (plan: Plan) => {
     const { rules, merchants } = plan.program;
     const membershipId = randomUUID();
+    // A membership begins at its first entry at the latest: a referral bonus can reach a referrer's
+    // planned membership before the visits planned for it (the service would have enrolled them then).
+    let joinedAt = plan.joinedAt;
     let balance = 0;
     let stamps = 0;
     const mine: Lot[] = [];
@@ -164,10 +189,12 @@ export async function seedLedgerDemo(
         stamps_after: 0,
         expires_on: null,
         idempotency_key: null,
-        created_by_label: 'admin@demo.test',
+        created_by: operator.id,
+        created_by_label: operator.label,
         created_at: new Date(at).toISOString(),
         ...fields,
       };
+      joinedAt = Math.min(joinedAt, at);
       balance += entry.points;
       stamps += entry.stamps;
       entry.balance_after = balance;
@@ -204,6 +231,7 @@ export async function seedLedgerDemo(
           source: 'system',
           points: -lot.remaining,
           idempotency_key: `expire:lot:${lot.id}`,
+          created_by: null,
           created_by_label: 'system',
         });
         record.takes.push({ lot, points: lot.remaining });
@@ -211,6 +239,8 @@ export async function seedLedgerDemo(
         lot.remaining = 0;
       }
     };
+
+    const till = (merchant: string | null) => ({ created_by: null, created_by_label: tillLabel(merchant === null ? undefined : merchantNames.get(merchant)) });
 
     /** A visit; answers whether it was a purchase (what makes a referee's referral bonus due). */
     const event = (at: number): boolean => {
@@ -256,7 +286,7 @@ export async function seedLedgerDemo(
           const amount = random.next() < 0.8 ? random.int(300, 4000) : random.int(4000, 15_000);
           const points = pointsForPurchase({ amountCents: amount, pointsPerEuro: rules.pointsPerEuro ?? '1', minSpendCents: rules.minSpendCents });
           const expiresOn = points > 0 ? expiryDate({ policy: rules.expiryPolicy, days: rules.expiryDays }, new Date(at), timeZone) : null;
-          const record = write(at, { kind: 'earn', source: 'purchase', points, amount_cents: amount, merchant_id: merchant, expires_on: expiresOn, created_by_label: 'cassa' });
+          const record = write(at, { kind: 'earn', source: 'purchase', points, amount_cents: amount, merchant_id: merchant, expires_on: expiresOn, ...till(merchant) });
           if (points > 0) addLot(record, points, expiresOn);
           return true;
         }
@@ -277,7 +307,7 @@ export async function seedLedgerDemo(
       const today = stampsByDay.get(day) ?? 0;
       const granted = Math.min(1, Math.max(0, (rules.maxStampsPerDay ?? 99) - today));
       stampsByDay.set(day, today + granted);
-      write(at, { kind: 'earn', source: 'purchase', stamps: granted, amount_cents: random.int(120, 2500), merchant_id: merchant, created_by_label: 'cassa' });
+      write(at, { kind: 'earn', source: 'purchase', stamps: granted, amount_cents: random.int(120, 2500), merchant_id: merchant, ...till(merchant) });
       return true;
     };
 
@@ -292,6 +322,7 @@ export async function seedLedgerDemo(
         reason: input.reason,
         expires_on: expiresOn,
         idempotency_key: input.idempotencyKey,
+        created_by: null,
         created_by_label: 'system',
       });
       addLot(record, input.points, expiresOn);
@@ -313,7 +344,7 @@ export async function seedLedgerDemo(
         balance,
         stamps,
         tier: rules.tiers.length > 0 ? (tierFor(rules.tiers, earned)?.name ?? null) : null,
-        joined_at: new Date(plan.joinedAt).toISOString(),
+        joined_at: new Date(joinedAt).toISOString(),
         last_activity_at: lastActivity,
       });
     };
@@ -429,7 +460,7 @@ export async function seedLedgerDemo(
     await insertJson(
       tx,
       'ledger_entries',
-      'id bigint, membership_id uuid, customer_id uuid, program_id uuid, merchant_id uuid, kind text, source text, points int, stamps int, amount_cents int, reason text, reverses_id bigint, balance_after int, stamps_after int, expires_on date, idempotency_key text, created_by_label text, created_at timestamptz',
+      'id bigint, membership_id uuid, customer_id uuid, program_id uuid, merchant_id uuid, kind text, source text, points int, stamps int, amount_cents int, reason text, reverses_id bigint, balance_after int, stamps_after int, expires_on date, idempotency_key text, created_by uuid, created_by_label text, created_at timestamptz',
       entries,
     );
     await insertJson(

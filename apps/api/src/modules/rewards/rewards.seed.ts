@@ -29,7 +29,10 @@ const HISTORY_MS = 18 * 30 * 86_400_000;
 const REDEMPTIONS_PER_REWARD = 3;
 const HOUR_MS = 3_600_000;
 
-export async function seedRewardsDemo(db: Database, options: { now?: Date; timeZone: string; log?: FastifyBaseLogger }): Promise<number> {
+export async function seedRewardsDemo(
+  db: Database,
+  options: { now?: Date; timeZone: string; log?: FastifyBaseLogger; operator?: { id: string | null; label: string } },
+): Promise<number> {
   const rows = async <T>(query: ReturnType<typeof sql>) => ((await db.execute(query)) as unknown as { rows: T[] }).rows;
   if ((await rows<{ n: number }>(sql`select count(*)::int as n from rewards`))[0]!.n > 0) return 0;
   const programs = await rows<{ id: string; type: 'points' | 'stamps'; merchant_id: string | null }>(
@@ -42,6 +45,11 @@ export async function seedRewardsDemo(db: Database, options: { now?: Date; timeZ
   const deps = { db, clock, timeZone: options.timeZone };
   const system: RewardsActor = { id: null, label: 'demo', audit: SYSTEM_ACTOR };
   const caller = { actor: system.audit, userId: randomUUID(), language: 'it' as const };
+  // A redemption is made at the back-office by a staff member (POST /api/admin/redemptions): the demo
+  // admin's, by id, as Movimenti names a real one's; the system only when there is no account.
+  const redeemer: RewardsActor = options.operator?.id
+    ? { id: options.operator.id, label: options.operator.label, audit: { id: options.operator.id, email: options.operator.label } }
+    : system;
   // The window's last business day, 180 days on (a `date` column).
   const until = localDate(new Date(now.getTime() + 180 * 86_400_000), options.timeZone);
   // The rewards exist from the history's start, so that a redemption never predates its reward.
@@ -112,7 +120,7 @@ export async function seedRewardsDemo(db: Database, options: { now?: Date; timeZ
       .find((candidate) => (perDay.get(candidate.day) ?? 0) < 2);
     if (!chosen) continue;
     const then = { ...deps, clock: { now: () => chosen.at } };
-    await redeemReward(then, system, { customerId: chosen.customerId, rewardId: reward.id }, `demo-${randomUUID()}`, { scope: 'demo-seed' });
+    await redeemReward(then, redeemer, { customerId: chosen.customerId, rewardId: reward.id }, `demo-${randomUUID()}`, { scope: 'demo-seed' });
     perDay.set(chosen.day, (perDay.get(chosen.day) ?? 0) + 1);
     redemptions += 1;
   }
