@@ -17,16 +17,24 @@ export const CONSENT_PURPOSES = ['service', 'marketing', 'profiling'] as const;
 export const consentPurposeSchema = z.enum(CONSENT_PURPOSES);
 export type ConsentPurpose = z.infer<typeof consentPurposeSchema>;
 
-export const CONSENT_CHANNELS = ['counter', 'app', 'web', 'import', 'back-office', 'email_link'] as const;
+export const CONSENT_CHANNELS = ['counter', 'app', 'web', 'import', 'back-office', 'email_link', 'system'] as const;
 export const consentChannelSchema = z.enum(CONSENT_CHANNELS);
 export type ConsentChannel = z.infer<typeof consentChannelSchema>;
 /**
  * The channels staff may record a consent through. `email_link` is the customer's own withdrawal with
- * the unsubscribe link of an e-mail (`POST /u/<token>`): only that route records it.
+ * the unsubscribe link of an e-mail (`POST /u/<token>`): only that route records it. `system` is the
+ * platform's own withdrawal when a consent's retention period ends (decision 022): nobody records it by hand.
  */
 export const RECORDABLE_CONSENT_CHANNELS = ['counter', 'app', 'web', 'import', 'back-office'] as const satisfies readonly ConsentChannel[];
 export const recordableConsentChannelSchema = z.enum(RECORDABLE_CONSENT_CHANNELS);
 export type RecordableConsentChannel = z.infer<typeof recordableConsentChannelSchema>;
+
+/**
+ * Notice versions that are markers, not a privacy notice's version: an erasure overwrites every record's
+ * with `erased` (decision 021); the retention purge's withdrawals carry `retention` (decision 022).
+ */
+export const ERASED_NOTICE = 'erased';
+export const RETENTION_NOTICE = 'retention';
 
 /** The current state of one purpose: its latest record, or null when none was ever recorded. */
 export const consentStateSchema = z

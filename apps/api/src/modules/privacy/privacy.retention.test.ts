@@ -1,3 +1,5 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { createTestContext } from '../../../test/helper.ts';
@@ -51,13 +53,22 @@ describe('the retention purge (profiling after 12 months, marketing after 24 fro
     expect(await flags(old)).toEqual({ marketing_consent: false, profiling_consent: true });
     // Their consents are 11 months old: nothing lapses yet.
     expect(await flags(renewed)).toEqual({ marketing_consent: true, profiling_consent: true });
-    const history = await rows<{ purpose: string; granted: boolean; notice_version: string }>(
-      sql`select purpose, granted, notice_version from customer_consents where customer_id = ${old} and notice_version = 'retention' order by id`,
+    const history = await rows<{ purpose: string; granted: boolean; channel: string; notice_version: string; recorded_by: string | null }>(
+      sql`select purpose, granted, channel, notice_version, recorded_by from customer_consents where customer_id = ${old} and notice_version = 'retention' order by id`,
     );
+    // The platform withdrew them, not a person at the back-office: channel `system`, recorded by nobody.
     expect(history).toEqual([
-      { purpose: 'profiling', granted: false, notice_version: 'retention' },
-      { purpose: 'marketing', granted: false, notice_version: 'retention' },
+      { purpose: 'profiling', granted: false, channel: 'system', notice_version: 'retention', recorded_by: null },
+      { purpose: 'marketing', granted: false, channel: 'system', notice_version: 'retention', recorded_by: null },
     ]);
+    // As the customer's page reads them: the current state and the history.
+    const token = await ctx.tokenFor('admin@demo.test');
+    const read = await ctx.request({ method: 'GET', url: `/api/admin/customers/${old}`, token });
+    expect(read.statusCode, read.body).toBe(200);
+    expect(read.json().consents.marketing).toMatchObject({ granted: false, channel: 'system', noticeVersion: 'retention' });
+    const answered = await ctx.request({ method: 'GET', url: `/api/admin/customers/${old}/consents`, token });
+    expect(answered.statusCode, answered.body).toBe(200);
+    expect(answered.json().items[0]).toMatchObject({ purpose: 'marketing', granted: false, channel: 'system', noticeVersion: 'retention' });
     const audits = await rows<{ after: { purposes: Record<string, { purged: number }> } }>(
       sql`select after from audit_log where action = 'retention_purge' order by id`,
     );
@@ -68,5 +79,36 @@ describe('the retention purge (profiling after 12 months, marketing after 24 fro
     // The purge's withdrawals and flags agree: each customer's current consents = its latest records.
     expect(await verifyLedger(ctx.app.db)).toEqual([]);
     await runner.stop();
+  });
+
+  it("moves the purge's earlier withdrawals to the system channel, and leaves a person's back-office ones (migration 0032)", async () => {
+    const id = await customer('Prima', { service: yes, marketing: yes, profiling: yes });
+    // As the purge wrote them before, and a withdrawal an operator recorded at the back-office.
+    await ctx.app.db.execute(
+      sql`insert into customer_consents (customer_id, purpose, granted, channel, notice_version, at, recorded_by)
+          values (${id}, 'profiling', false, 'back-office', 'retention', ${now}, null),
+                 (${id}, 'marketing', false, 'back-office', '2024-01', ${now}, ${caller.userId})`,
+    );
+    const migration = await readFile(path.join(import.meta.dirname, '../../db/migrations/0032_consent_channel_system.sql'), 'utf8');
+    for (const statement of migration.split('--> statement-breakpoint')) await ctx.app.db.execute(sql.raw(statement));
+    const records = await rows<{ purpose: string; channel: string }>(
+      sql`select purpose, channel from customer_consents where customer_id = ${id} and not granted order by id`,
+    );
+    expect(records).toEqual([
+      { purpose: 'profiling', channel: 'system' },
+      { purpose: 'marketing', channel: 'back-office' },
+    ]);
+  });
+
+  it('keeps the system channel for the purge itself: staff cannot record it', async () => {
+    const id = await customer('Mano', { service: yes });
+    const token = await ctx.tokenFor('admin@demo.test');
+    const response = await ctx.request({
+      method: 'POST',
+      url: `/api/admin/customers/${id}/consents`,
+      token,
+      payload: { purpose: 'marketing', granted: false, channel: 'system', noticeVersion: '2026-01' },
+    });
+    expect(response.statusCode).toBe(400);
   });
 });

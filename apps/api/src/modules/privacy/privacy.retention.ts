@@ -1,4 +1,6 @@
 import { sql } from 'drizzle-orm';
+// The notice version written on the withdrawals the purge records (they say why they exist).
+import { RETENTION_NOTICE } from '@sf/contract/customers';
 import type { FastifyInstance } from 'fastify';
 import { SYSTEM_ACTOR, recordAudit } from '../../lib/audit.ts';
 import type { ServiceDeps } from '../../lib/caller.ts';
@@ -15,8 +17,6 @@ export const RETENTION_JOB = 'privacy.retention';
  */
 export const RETENTION_MONTHS = { profiling: 12, marketing: 24 } as const;
 
-/** The notice version written on the withdrawals the purge records (they say why they exist). */
-export const RETENTION_NOTICE = 'retention';
 
 export type RetentionReport = {
   at: string;
@@ -50,7 +50,7 @@ export async function purgeLapsedConsents(deps: ServiceDeps): Promise<RetentionR
           for update of c
         ), withdrawn as (
           insert into customer_consents (customer_id, purpose, granted, channel, notice_version, at, recorded_by)
-          select id, ${purpose}, false, 'back-office', ${RETENTION_NOTICE}, ${now}, null from lapsed
+          select id, ${purpose}, false, 'system', ${RETENTION_NOTICE}, ${now}, null from lapsed
           returning customer_id
         )
         update customers set ${flag} = false, updated_at = ${now}

@@ -1,5 +1,5 @@
 import { Button, Group, Modal, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
-import { RECORDABLE_CONSENT_CHANNELS, CONSENT_PURPOSES, type RecordableConsentChannel, type ConsentPurpose, type Customer } from '@sf/contract/customers';
+import { ERASED_NOTICE, RETENTION_NOTICE, RECORDABLE_CONSENT_CHANNELS, CONSENT_PURPOSES, type RecordableConsentChannel, type ConsentPurpose, type Customer } from '@sf/contract/customers';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useCan } from '../../../components/can.tsx';
@@ -61,8 +61,10 @@ export function ConsentsPanel({ customer }: { customer: Customer }) {
   const format = useFormatters();
   const canWrite = useCan('customers:write') && customer.status !== 'erased';
   const history = useConsentHistory(customer.id);
-  // Erasure (privacy requests) overwrites each record's notice version with the marker `erased`.
-  const noticeText = (version: string) => (version === 'erased' ? t('consents.erasedNotice') : version);
+  // Erasure (privacy requests) overwrites each record's notice version with the marker `erased`; the
+  // retention purge's withdrawals carry `retention` (decision 022): both are markers, said in words.
+  const noticeText = (version: string) =>
+    version === ERASED_NOTICE ? t('consents.erasedNotice') : version === RETENTION_NOTICE ? t('consents.retentionNotice') : version;
   const [pending, setPending] = useState<Pending | null>(null);
   return (
     <Stack gap="sm">

@@ -384,6 +384,27 @@ describe('Clienti', { timeout: 30_000 }, () => {
     expect(screen.queryByText('erased')).toBeNull();
   });
 
+  it("says the retention purge's withdrawal is the system's, with its notice in words, not the back-office's", async () => {
+    const purged = customer({
+      consents: { ...customer().consents, profiling: { granted: false, at: '2026-11-20T02:00:00.000Z', channel: 'system', noticeVersion: 'retention' } },
+    });
+    server.use(
+      cardOf(purged),
+      http.get(`/api/admin/customers/${purged.id}`, () => HttpResponse.json(purged)),
+      http.get(`/api/admin/customers/${purged.id}/consents`, () =>
+        HttpResponse.json({ items: [{ id: 7, purpose: 'profiling', granted: false, channel: 'system', noticeVersion: 'retention', at: '2026-11-20T02:00:00.000Z', recordedBy: null }] }),
+      ),
+    );
+    renderWithProviders(<CustomerDetailPage customerId={purged.id} listHref="/customers" />, { route: `/customers/${purged.id}`, user: admin });
+    const history = await screen.findByRole('table', { name: 'Cronologia dei consensi' });
+    const row = within(history).getAllByRole('row')[1]!;
+    expect(within(row).getByText('Sistema')).toBeInTheDocument();
+    expect(within(row).getByText('periodo di conservazione scaduto')).toBeInTheDocument();
+    expect(screen.getByText(/Sistema · periodo di conservazione scaduto/)).toBeInTheDocument();
+    expect(screen.queryByText('retention')).toBeNull();
+    expect(screen.queryByText('Back-office')).toBeNull();
+  });
+
   it('asks before blocking a customer and sends the status with the version read', async () => {
     document.cookie = 'XSRF-TOKEN=t; path=/';
     const user = userEvent.setup();
