@@ -262,6 +262,10 @@ const texts = {
     it: 'Esercenti del circuito: un esercente sospeso o archiviato non può entrare in un circuito',
     en: 'Merchants of the circuit: a suspended or archived merchant cannot join a circuit',
   },
+  campaign_merchant_not_active: {
+    it: 'Esercente: scegli un esercente attivo (uno sospeso o archiviato non può essere il pubblico di una campagna)',
+    en: "Merchant: choose an active merchant (a suspended or archived one cannot be a campaign's audience)",
+  },
   key_merchant_not_active: {
     it: 'Esercente: scegli un esercente attivo (uno sospeso o archiviato non può avere chiavi)',
     en: 'Merchant: choose an active merchant (a suspended or archived one cannot have keys)',

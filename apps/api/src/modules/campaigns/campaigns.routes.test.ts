@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import type { Email } from 'postal-mime';
 import { createTestContext, createTestCustomer, type TestContext } from '../../../test/helper.ts';
-import { createLedgerFixture, type LedgerFixture } from '../../../test/ledger-fixtures.ts';
+import { createLedgerFixture, uniquePartitaIva, type LedgerFixture } from '../../../test/ledger-fixtures.ts';
 import { startSmtpCatcher, type SmtpCatcher } from '../../../../../tools/test-support/smtp-catcher.ts';
 import { startBackgroundJobs } from '../../jobs.ts';
 
@@ -303,6 +303,45 @@ describe('campaigns through a real SMTP server', () => {
     expect(enLines.slice(1).map((line) => line.split(';').slice(0, 3).join(';'))).toEqual(['Quarta;Ciao {{nome}}, un caffè ti aspetta;Cancelled']);
     const editor = await ctx.tokenFor('editor@demo.test');
     expect((await ctx.request({ method: 'GET', url: '/api/admin/campaigns/export.csv', token: editor })).statusCode).toBe(403);
+  });
+
+  it('refuses a suspended or archived merchant as a new audience, naming the field, and keeps one a draft already has', async () => {
+    const added = await ctx.request({
+      method: 'POST',
+      url: '/api/admin/merchants',
+      token,
+      payload: { legalName: 'Forno Chiuso', vatNumber: uniquePartitaIva(), category: 'bakery', address: { street: 'Via Po 3', city: 'Torino', province: 'TO', postalCode: '10123' } },
+    });
+    expect(added.statusCode, added.body).toBe(201);
+    const closed = added.json().id as string;
+    const draft = await createCampaign('Per il forno');
+    const chosen = await ctx.request({ method: 'PATCH', url: `/api/admin/campaigns/${draft.id}`, token, payload: { audience: { merchantId: closed }, version: draft.version } });
+    expect(chosen.statusCode, chosen.body).toBe(200);
+    const post = (merchantId: string, language: 'it' | 'en') =>
+      ctx.request({
+        method: 'POST',
+        url: '/api/admin/campaigns',
+        token,
+        headers: { 'accept-language': language },
+        payload: { name: 'Forno', subject: 'Ciao', preheader: '', body: '<p>Ciao</p>', audience: { merchantId } },
+      });
+    for (const status of ['suspended', 'archived']) {
+      await ctx.app.db.execute(sql`update merchants set status = ${status} where id = ${closed}`);
+      const refused = await post(closed, 'it');
+      expect(refused.statusCode, refused.body).toBe(400);
+      expect(refused.json().error.fields).toEqual([
+        { field: 'audience.merchantId', message: 'Esercente: scegli un esercente attivo (uno sospeso o archiviato non può essere il pubblico di una campagna)' },
+      ]);
+    }
+    expect((await post(closed, 'en')).json().error.fields[0].message).toBe("Merchant: choose an active merchant (a suspended or archived one cannot be a campaign's audience)");
+    expect((await post('00000000-0000-4000-8000-000000000000', 'it')).json().error.fields[0].field).toBe('audience.merchantId');
+    // The draft that already had it keeps it through an edit of its audience; another draft cannot pick it.
+    const kept = await ctx.request({ method: 'PATCH', url: `/api/admin/campaigns/${draft.id}`, token, payload: { audience: { merchantId: closed, birthdayMonth: 5 }, version: chosen.json().version } });
+    expect(kept.statusCode, kept.body).toBe(200);
+    const other = await createCampaign('Senza forno');
+    const joining = await ctx.request({ method: 'PATCH', url: `/api/admin/campaigns/${other.id}`, token, payload: { audience: { merchantId: closed }, version: other.version } });
+    expect(joining.statusCode, joining.body).toBe(400);
+    expect(joining.json().error.fields[0].field).toBe('audience.merchantId');
   });
 
   it('sends nothing whose text is empty, now or later, and says which field', async () => {

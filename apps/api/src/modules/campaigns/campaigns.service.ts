@@ -17,6 +17,7 @@ import { recordAudit } from '../../lib/audit.ts';
 import { AppError, fieldError, notFound, validationFailed, versionConflict } from '../../lib/errors.ts';
 import { enqueueJob, nudgeBackgroundJobs } from '../../lib/job-runner.ts';
 import { sanitizeEditorHtml } from '../news/news.service.ts';
+import { merchantsThatExist } from '../merchants/merchants.service.ts';
 import type { Language } from '@sf/contract/app-info';
 import { personalise, personaliseSubject, renderCampaignTemplate, unsubscribeHeaders, unsubscribeUrlFor, type RenderedTemplate } from '../messages/messages.service.ts';
 import * as repo from './campaigns.repository.ts';
@@ -93,9 +94,22 @@ export async function previewAudience(deps: ServiceDeps, query: CampaignAudience
   return { count, sample };
 }
 
+/**
+ * The audience's merchant must exist, and one chosen anew must be active, as the editor offers it: a
+ * suspended or archived merchant already in a draft's audience stays there (like a program's circuit),
+ * its name kept, so the draft can still be edited.
+ */
+async function checkAudienceMerchant(executor: Executor, merchantId: string | null | undefined, kept: string | null = null) {
+  if (!merchantId || merchantId === kept) return;
+  const status = (await merchantsThatExist(executor, [merchantId])).get(merchantId);
+  if (status === undefined) throw validationFailed([{ field: 'audience.merchantId', message: 'notFound', label: 'merchant' }]);
+  if (status !== 'active') throw validationFailed([{ field: 'audience.merchantId', text: 'campaign_merchant_not_active' }]);
+}
+
 export async function createCampaign(deps: ServiceDeps, caller: Caller, input: CreateCampaign): Promise<Campaign> {
   const now = deps.clock.now();
   return deps.db.transaction(async (tx) => {
+    await checkAudienceMerchant(tx, input.audience.merchantId);
     const row = await repo.insertCampaign(tx, {
       name: input.name,
       subject: input.subject,
@@ -124,6 +138,7 @@ export async function updateCampaign(deps: ServiceDeps, caller: Caller, id: stri
     if (!current) throw campaignNotFound();
     if (current.version !== input.version) throw versionConflict();
     if (current.status !== 'draft') throw notEditable();
+    if (input.audience !== undefined) await checkAudienceMerchant(tx, input.audience.merchantId, current.audience.merchantId ?? null);
     const before = await withCounts(tx, current);
     await repo.updateCampaignRow(tx, id, {
       now,
