@@ -1,5 +1,8 @@
 import { NumberInput, type NumberInputProps } from '@mantine/core';
+import { fieldLabel } from '@sf/contract/messages';
+import { Controller, type FieldPath, type FieldValues, type UseFormReturn } from 'react-hook-form';
 import { useFormatters } from '../../lib/format.ts';
+import { currentLanguage, translate } from '../../lib/texts.ts';
 
 /**
  * An amount in euro typed as people type it at a till: "12,50", "12.50" and "12,5" are all 12,50 €, in
@@ -39,4 +42,48 @@ export function hasSubCentDigits(value: number | string | null | undefined): boo
   const text = typeof value === 'number' ? value.toFixed(10).replace(/0+$/, '') : value.trim();
   const decimals = /\.(\d*)$/.exec(text)?.[1] ?? '';
   return decimals.replace(/0+$/, '').length > 2;
+}
+
+/**
+ * "Importo: al massimo due decimali" when the field's value goes below the cent, else null. The field is
+ * named by the contract's label of its form name (`amountCents` → Importo), as the contract's own
+ * messages name it. For a form's resolver (a submit) and for `AmountField` (while typing).
+ */
+export function amountDecimalsProblem(name: string, value: number | string | null | undefined): string | null {
+  if (!hasSubCentDigits(value)) return null;
+  return translate('records:amountDecimals', { field: fieldLabel(name.split('.').at(-1) ?? name, currentLanguage()) });
+}
+
+type AmountFieldProps<T extends FieldValues> = Omit<Parameters<typeof AmountInput>[0], 'value' | 'onChange' | 'onBlur' | 'error' | 'name' | 'form'> & {
+  form: UseFormReturn<T>;
+  name: FieldPath<T>;
+};
+
+/**
+ * An `AmountInput` bound to a react-hook-form field: a third decimal is named as it is typed or pasted
+ * (the form's resolver refuses it again on submit, with `amountDecimalsProblem`), and a refused submit
+ * can focus it. Every money field of a form is one of these.
+ */
+export function AmountField<T extends FieldValues>({ form, name, ...props }: AmountFieldProps<T>) {
+  return (
+    <Controller
+      control={form.control}
+      name={name}
+      render={({ field, fieldState }) => (
+        <AmountInput
+          {...props}
+          ref={field.ref}
+          value={field.value}
+          onChange={(next) => {
+            field.onChange(next);
+            const problem = amountDecimalsProblem(name, next);
+            if (problem) form.setError(name, { type: 'decimals', message: problem });
+            else if (fieldState.error?.type === 'decimals') form.clearErrors(name);
+          }}
+          onBlur={field.onBlur}
+          error={fieldState.error?.message}
+        />
+      )}
+    />
+  );
 }

@@ -5,7 +5,7 @@ import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
-import { AmountInput, hasSubCentDigits } from '../../../components/ui/amount-input.tsx';
+import { AmountField, amountDecimalsProblem } from '../../../components/ui/amount-input.tsx';
 import { describeApiError } from '../../../lib/api-client.ts';
 import { isApiError } from '../../../lib/api-error.ts';
 import { applyServerFieldErrors, contractResolver, useRevalidateOnLanguageChange } from '../../../lib/form-resolver.ts';
@@ -86,7 +86,7 @@ function EntryForm({ kind, onClose, customer: presetCustomer, renderCustomerPick
   };
 
   /** Cents are the smallest money there is: a third decimal is refused by name, never rounded away. */
-  const amountProblem = (values: Values): string | null => (kind === 'purchase' && hasSubCentDigits(values.amountCents) ? t('dialog.amountDecimals') : null);
+  const amountProblem = (values: Values): string | null => (kind === 'purchase' ? amountDecimalsProblem('amountCents', values.amountCents) : null);
 
   const form = useForm<Values>({
     mode: 'onTouched',
@@ -272,27 +272,7 @@ function EntryForm({ kind, onClose, customer: presetCustomer, renderCustomerPick
           />
         ) : null}
         {kind === 'purchase' ? (
-          <Controller
-            control={form.control}
-            name="amountCents"
-            render={({ field, fieldState }) => (
-              <AmountInput
-                label={t('dialog.amount')}
-                required
-                data-autofocus={firstField === 'amount' || undefined}
-                value={field.value}
-                onChange={(next) => {
-                  field.onChange(next);
-                  // Said as it is typed or pasted, as the balance is below.
-                  const problem = amountProblem({ ...form.getValues(), amountCents: next });
-                  if (problem) form.setError('amountCents', { type: 'decimals', message: problem });
-                  else if (fieldState.error?.type === 'decimals') form.clearErrors('amountCents');
-                }}
-                onBlur={field.onBlur}
-                error={fieldState.error?.message}
-              />
-            )}
-          />
+          <AmountField form={form} name="amountCents" label={t('dialog.amount')} required data-autofocus={firstField === 'amount' || undefined} />
         ) : null}
         {kind !== 'purchase' || isStamps ? (
           <Controller

@@ -107,6 +107,31 @@ describe('Programmi fedeltà', { timeout: 30_000 }, () => {
     expect(body).toMatchObject({ pointsPerEuro: 1.5, minSpendCents: 1250 });
   });
 
+  it('keeps a third decimal of the minimum spend as typed and refuses it by name, never cutting it to cents', async () => {
+    const user = userEvent.setup();
+    let isSent = false;
+    server.use(
+      http.get('/api/admin/programs', () => HttpResponse.json({ items: [], total: 0, page: 1, pageSize: 25 })),
+      http.post('/api/admin/programs', () => {
+        isSent = true;
+        return HttpResponse.json({ error: { code: 'validation', message: 'x', requestId: 'r' } }, { status: 400 });
+      }),
+    );
+    renderWithProviders(<ProgramsPage merchantOptions={[{ value: MERCHANT, label: 'Bar Centrale' }]} renderCustomerPicker={() => null} />, { route: '/programs?program=new', user: admin });
+    const drawer = await screen.findByRole('dialog', { name: 'Nuovo programma' });
+    await user.type(within(drawer).getByRole('textbox', { name: /^Nome/ }), 'Circuito Centro');
+    await user.click(within(drawer).getByLabelText(/Esercenti del circuito/, { selector: 'input' }));
+    await user.click(await screen.findByRole('option', { name: 'Bar Centrale', hidden: true }));
+    const minSpend = within(drawer).getByRole('textbox', { name: /^Spesa minima/ });
+    await user.type(minSpend, '12,345');
+    expect(minSpend).toHaveValue('12,345');
+    expect(within(drawer).getByText('Spesa minima: al massimo due decimali')).toBeInTheDocument();
+    await user.click(within(drawer).getByRole('button', { name: 'Crea programma' }));
+    await waitFor(() => expect(minSpend).toHaveFocus());
+    expect(minSpend).toHaveAttribute('aria-invalid', 'true');
+    expect(isSent).toBe(false);
+  });
+
   it('keeps a negative number as typed and names the field, rather than turning it into 0', async () => {
     const user = userEvent.setup();
     server.use(http.get('/api/admin/programs', () => HttpResponse.json({ items: [], total: 0, page: 1, pageSize: 25 })));
