@@ -31,6 +31,15 @@ export const theme = createTheme({
         onFocus: (event: { currentTarget: HTMLInputElement }) => event.currentTarget.select(),
       },
     },
+    // A MultiSelect (a program's merchants) the same way, by the same mechanism: it opened on focus and
+    // its ArrowDown highlighted nothing to pick.
+    MultiSelect: {
+      defaultProps: {
+        comboboxProps: { keepMounted: false },
+        openOnFocus: false,
+        onDropdownOpen: drawSelectOpening,
+      },
+    },
     // A badge in a narrow table column was cut to "ATTI…", "ACCRE…" at 1366 px: a badge is never
     // narrower than its word.
     Badge: { styles: { root: { minWidth: 'max-content' } } },

@@ -13,7 +13,6 @@ import {
 } from '@sf/contract/programs';
 import { IconPlus, IconTrash } from '@tabler/icons-react';
 import { useState } from 'react';
-import { flushSync } from 'react-dom';
 import { Controller, useFieldArray, useForm, type FieldPath } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
@@ -160,33 +159,16 @@ function NumberField({ form, name, label, description, decimal }: { form: Return
   );
 }
 
-/**
- * The circuit's merchants. A searchable MultiSelect opens its list on focus: when a refused submit
- * focused it, the list covered the field's own "Esercenti sono obbligatori". The form's focus (the
- * `focus` react-hook-form calls) lands on the field with the list closed; a person's click, typing or
- * arrow still opens it, and so does the next focus by Tab.
- */
+/** The circuit's merchants (closed on focus, as every Select: the theme), so a refused submit's focus leaves "Esercenti sono obbligatori" in view. */
 function MerchantsField({ form, options }: { form: ReturnType<typeof useForm<Values>>; options: { value: string; label: string }[] }) {
   const { t } = useTranslation('programs');
-  const [isFocusedByForm, setIsFocusedByForm] = useState(false);
   return (
     <Controller
       control={form.control}
       name="merchantIds"
       render={({ field, fieldState }) => (
         <MultiSelect
-          ref={(input) =>
-            field.ref(
-              input && {
-                focus: () => {
-                  // Rendered before the focus event, which reads openOnFocus.
-                  flushSync(() => setIsFocusedByForm(true));
-                  input.focus();
-                },
-              },
-            )
-          }
-          openOnFocus={!isFocusedByForm}
+          ref={field.ref}
           label={t('form.merchants')}
           description={t('form.merchantsHint')}
           required
@@ -194,10 +176,7 @@ function MerchantsField({ form, options }: { form: ReturnType<typeof useForm<Val
           data={options}
           value={field.value}
           onChange={field.onChange}
-          onBlur={() => {
-            setIsFocusedByForm(false);
-            field.onBlur();
-          }}
+          onBlur={field.onBlur}
           error={fieldState.error?.message}
         />
       )}

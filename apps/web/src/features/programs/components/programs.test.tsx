@@ -132,6 +132,34 @@ describe('Programmi fedeltà', { timeout: 30_000 }, () => {
     expect(isSent).toBe(false);
   });
 
+  it('takes the circuit\'s merchants from the keyboard: the list stays closed on focus, ArrowDown opens it on the first, Enter picks it', async () => {
+    const user = userEvent.setup();
+    server.use(http.get('/api/admin/programs', () => HttpResponse.json({ items: [], total: 0, page: 1, pageSize: 25 })));
+    const merchantOptions = [
+      { value: MERCHANT, label: 'Bar Centrale' },
+      { value: '00000000-0000-4000-8000-0000000000b2', label: 'Forno Rossi' },
+    ];
+    renderWithProviders(<ProgramsPage merchantOptions={merchantOptions} renderCustomerPicker={() => null} />, { route: '/programs?program=new', user: admin });
+    const drawer = await screen.findByRole('dialog', { name: 'Nuovo programma' });
+    const merchants = within(drawer).getByLabelText(/Esercenti del circuito/, { selector: 'input' });
+    await waitFor(() => expect(within(drawer).getByRole('textbox', { name: /^Nome/ })).toHaveFocus());
+    for (let presses = 0; presses < 10 && document.activeElement !== merchants; presses += 1) await user.tab();
+    expect(merchants).toHaveFocus();
+    expect(merchants).toHaveAttribute('aria-expanded', 'false');
+    expect(screen.queryByRole('option', { name: 'Bar Centrale', hidden: true })).toBeNull();
+    await user.keyboard('{ArrowDown}');
+    expect(await screen.findByRole('option', { name: 'Bar Centrale', hidden: true })).toHaveAttribute('data-combobox-selected');
+    await user.keyboard('{Enter}');
+    expect(within(drawer).getByText('Bar Centrale', { selector: '.mantine-Pill-label' })).toBeInTheDocument();
+    // Closed and opened again, the list is on the chosen merchant; ArrowDown moves on from it.
+    await user.keyboard('{Escape}');
+    expect(merchants).toHaveAttribute('aria-expanded', 'false');
+    await user.keyboard('{ArrowDown}');
+    expect(await screen.findByRole('option', { name: 'Bar Centrale', hidden: true })).toHaveAttribute('data-combobox-selected');
+    await user.keyboard('{ArrowDown}{Enter}');
+    expect(within(drawer).getByText('Forno Rossi', { selector: '.mantine-Pill-label' })).toBeInTheDocument();
+  });
+
   it('keeps a negative number as typed and names the field, rather than turning it into 0', async () => {
     const user = userEvent.setup();
     server.use(http.get('/api/admin/programs', () => HttpResponse.json({ items: [], total: 0, page: 1, pageSize: 25 })));
