@@ -148,6 +148,8 @@ const importDirection = [
   })),
 ];
 
+const processEnvRule = { selector: "MemberExpression[object.name='process'][property.name='env']", message: 'Read settings through apps/api/src/config/env.ts.' };
+
 export default tseslint.config(
   { ignores: ['**/node_modules/**', '**/dist/**', '**/data/**', '**/coverage/**', '**/test-results/**', '**/playwright-report/**', 'apps/api/src/db/migrations/**', 'apps/api/.compiled-server/**'] },
   js.configs.recommended,
@@ -158,9 +160,22 @@ export default tseslint.config(
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' }],
       '@typescript-eslint/consistent-type-imports': 'error',
+      'no-restricted-syntax': ['error', processEnvRule],
+    },
+  },
+  {
+    // react-router's setSearchParams starts from the last render's parameters, so a second write before
+    // the next render lost the first: every write goes through the list kit's writer (decision 013).
+    files: ['apps/web/src/**'],
+    ignores: ['apps/web/src/hooks/use-list-params.ts'],
+    rules: {
       'no-restricted-syntax': [
         'error',
-        { selector: "MemberExpression[object.name='process'][property.name='env']", message: 'Read settings through apps/api/src/config/env.ts.' },
+        processEnvRule,
+        {
+          selector: "VariableDeclarator[init.callee.name='useSearchParams'] > ArrayPattern > :nth-child(2)",
+          message: 'Write search parameters through useSearchParamsWriter (src/hooks/use-list-params.ts).',
+        },
       ],
     },
   },

@@ -1,5 +1,6 @@
 import { useCallback } from 'react';
 import { useSearchParams } from 'react-router';
+import { useSearchParamsWriter } from './use-list-params.ts';
 
 /**
  * A drawer or dialog addressed by one search parameter (`?merchant=new`, `?merchant=<id>`), like the
@@ -7,7 +8,8 @@ import { useSearchParams } from 'react-router';
  * `drawers` (app/screens.ts), so that a move to the page that opens it leaves the focus to it.
  */
 export function useDrawerParam(name: string) {
-  const [searchParams, setSearchParams] = useSearchParams();
+  const [searchParams] = useSearchParams();
+  const writeSearch = useSearchParamsWriter();
   const target = searchParams.get(name);
 
   const hrefFor = useCallback(
@@ -21,25 +23,23 @@ export function useDrawerParam(name: string) {
 
   const open = useCallback(
     (value: string, options: { isReplace?: boolean } = {}) =>
-      setSearchParams(
-        (previous) => {
-          const next = new URLSearchParams(previous);
+      writeSearch(
+        (next) => {
           next.set(name, value);
           return next;
         },
         { replace: options.isReplace ?? false },
       ),
-    [name, setSearchParams],
+    [name, writeSearch],
   );
 
   const close = useCallback(
     () =>
-      setSearchParams((previous) => {
-        const next = new URLSearchParams(previous);
+      writeSearch((next) => {
         next.delete(name);
         return next;
       }),
-    [name, setSearchParams],
+    [name, writeSearch],
   );
 
   return { target, hrefFor, open, close };

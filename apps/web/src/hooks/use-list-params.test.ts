@@ -1,6 +1,10 @@
+import { act, render, waitFor } from '@testing-library/react';
+import { createElement } from 'react';
+import { createMemoryRouter, RouterProvider } from 'react-router';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { listDefaults, parseListParams, toApiQuery, writeListParams } from './use-list-params.ts';
+import { useDrawerParam } from './use-drawer-param.ts';
+import { listDefaults, parseListParams, toApiQuery, useListParams, writeListParams } from './use-list-params.ts';
 
 const schema = z.object({
   page: z.coerce.number().int().min(1).default(1),
@@ -26,5 +30,34 @@ describe('list parameters in the URL', () => {
     const params = { ...listDefaults(schema), q: 'rossi' };
     expect(toApiQuery(params)).toEqual({ page: '1', pageSize: '25', sort: 'createdAt', order: 'desc', q: 'rossi' });
     expect(toApiQuery(params, { isPagingLeftOut: true })).toEqual({ sort: 'createdAt', order: 'desc', q: 'rossi' });
+  });
+});
+
+describe('writes to the URL before the page renders again', () => {
+  /** A list's filter row and its page, each with its own hook, and a drawer of the same page. */
+  function renderListPage(route: string) {
+    const hooks = {} as { filters: ReturnType<typeof useListParams<typeof schema>>; page: ReturnType<typeof useListParams<typeof schema>>; drawer: ReturnType<typeof useDrawerParam> };
+    function Page() {
+      hooks.filters = useListParams(schema);
+      hooks.page = useListParams(schema);
+      hooks.drawer = useDrawerParam('customer');
+      return null;
+    }
+    const router = createMemoryRouter([{ path: '*', element: createElement(Page) }], { initialEntries: [route] });
+    render(createElement(RouterProvider, { router }));
+    return { hooks, search: () => new URLSearchParams(router.state.location.search) };
+  }
+
+  it('keeps every one of them: two filters from two components, then a drawer, none lost to the last', async () => {
+    const { hooks, search } = renderListPage('/customers?page=3&sort=name');
+    act(() => {
+      hooks.filters.update({ status: 'active' });
+      hooks.page.update({ q: 'rossi' });
+      hooks.drawer.open('new');
+    });
+    await waitFor(() => expect(Object.fromEntries(search())).toEqual({ sort: 'name', status: 'active', q: 'rossi', customer: 'new' }));
+    // Once rendered, a write starts from the address again: closing the drawer keeps the filters.
+    act(() => hooks.drawer.close());
+    await waitFor(() => expect(Object.fromEntries(search())).toEqual({ sort: 'name', status: 'active', q: 'rossi' }));
   });
 });

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useMemo } from 'react';
-import { useSearchParams } from 'react-router';
+import { useLocation, useSearchParams, type Location, type NavigateOptions } from 'react-router';
 import type { z } from 'zod';
 
 /** A list's query schema from the contract (e.g. `listNewsQuerySchema`): one zod object of optional or defaulted fields. */
@@ -54,18 +54,42 @@ export function toApiQuery(params: Record<string, unknown>, options: { isPagingL
   return query;
 }
 
+/** What was written over each rendered address and is not rendered yet: the next write builds on it. */
+const writtenOver = new WeakMap<Location, URLSearchParams>();
+
+/**
+ * The one way to change the address's search parameters. react-router's `setSearchParams`, even with
+ * an updater, starts from the parameters of the last render: two writes before the next render (two
+ * filters on one event, a filter and a drawer, two handlers) kept only the last. This one starts from
+ * what an earlier write over the same rendered address asked for, whichever component made it; a new
+ * address (the writes rendered, Back, a link) starts from itself again.
+ */
+export function useSearchParamsWriter() {
+  const [searchParams, setSearchParams] = useSearchParams();
+  const location = useLocation();
+  return useCallback(
+    (change: (params: URLSearchParams) => URLSearchParams, options?: NavigateOptions) => {
+      const next = change(new URLSearchParams(writtenOver.get(location) ?? searchParams));
+      writtenOver.set(location, next);
+      setSearchParams(next, options);
+    },
+    [location, searchParams, setSearchParams],
+  );
+}
+
 /**
  * The list's page, page size, sort, order, search and filters live in the URL: reload, back/forward
  * and shared links keep them. `update` merges a patch; any change but paging goes back to page 1.
  */
 export function useListParams<S extends ListQuerySchema>(schema: S) {
-  const [searchParams, setSearchParams] = useSearchParams();
+  const [searchParams] = useSearchParams();
+  const writeSearch = useSearchParamsWriter();
   const params = useMemo(() => parseListParams(schema, searchParams), [schema, searchParams]);
   const defaults = useMemo(() => listDefaults(schema), [schema]);
 
   const update = useCallback(
     (patch: Partial<ListParams<S>>, options: ListUpdateOptions = {}) => {
-      setSearchParams(
+      writeSearch(
         (previous) => {
           const current = parseListParams(schema, previous) as Record<string, unknown>;
           // Page 7 of another filter, sort or page size means nothing: only a page change keeps a page.
@@ -75,7 +99,7 @@ export function useListParams<S extends ListQuerySchema>(schema: S) {
         { replace: options.isReplace ?? false },
       );
     },
-    [schema, setSearchParams],
+    [schema, writeSearch],
   );
 
   /** True when a search or filter (anything but paging and sorting) differs from the defaults. */

@@ -1,5 +1,6 @@
 import { useCallback } from 'react';
 import { useLocation, useNavigate, useSearchParams } from 'react-router';
+import { useSearchParamsWriter } from '../../../hooks/use-list-params.ts';
 
 export type EditorTarget = 'new' | number | null;
 
@@ -11,6 +12,12 @@ export function parseEditorTarget(raw: string | null): EditorTarget {
   return raw !== null && Number.isInteger(id) && id > 0 ? id : null;
 }
 
+function withPost(params: URLSearchParams, post: 'new' | number | null): URLSearchParams {
+  if (post === null) params.delete('post');
+  else params.set('post', String(post));
+  return params;
+}
+
 /**
  * The editor drawer is addressed by `?post=new` / `?post=<id>`. Opening pushes a history entry so the
  * back button closes it; closing pops that entry again (or replaces it when the page was opened
@@ -18,43 +25,34 @@ export function parseEditorTarget(raw: string | null): EditorTarget {
  * `drawers` (app/screens.ts), so that a move to `/news?post=new` leaves the focus to the editor.
  */
 export function useEditorTarget() {
-  const [searchParams, setSearchParams] = useSearchParams();
+  const [searchParams] = useSearchParams();
+  const writeSearch = useSearchParamsWriter();
   const location = useLocation();
   const navigate = useNavigate();
   const target = parseEditorTarget(searchParams.get('post'));
   const isPushed = Boolean((location.state as EditorState)?.isEditorPushed);
 
-  const withPost = useCallback(
-    (post: 'new' | number | null) => {
-      const next = new URLSearchParams(searchParams);
-      if (post === null) next.delete('post');
-      else next.set('post', String(post));
-      return next;
-    },
-    [searchParams],
-  );
-
   const open = useCallback(
     (post: 'new' | number) => {
-      setSearchParams(withPost(post), { state: { isEditorPushed: true } });
+      writeSearch((next) => withPost(next, post), { state: { isEditorPushed: true } });
     },
-    [setSearchParams, withPost],
+    [writeSearch],
   );
 
   /** After creating a post the drawer stays open on it, without a second history entry. */
   const show = useCallback(
     (post: number) => {
-      setSearchParams(withPost(post), { replace: true, state: location.state });
+      writeSearch((next) => withPost(next, post), { replace: true, state: location.state });
     },
-    [setSearchParams, withPost, location.state],
+    [writeSearch, location.state],
   );
 
   const close = useCallback(() => {
     if (isPushed) void navigate(-1);
-    else setSearchParams(withPost(null), { replace: true });
-  }, [isPushed, navigate, setSearchParams, withPost]);
+    else writeSearch((next) => withPost(next, null), { replace: true });
+  }, [isPushed, navigate, writeSearch]);
 
-  const hrefFor = useCallback((post: 'new' | number) => `?${withPost(post).toString()}`, [withPost]);
+  const hrefFor = useCallback((post: 'new' | number) => `?${withPost(new URLSearchParams(searchParams), post).toString()}`, [searchParams]);
 
   return { target, open, show, close, hrefFor };
 }

@@ -7,7 +7,7 @@ import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { type DataTableColumn } from '../../../components/ui/data-table.tsx';
 import { ListTable, ListToolbar } from '../../../components/ui/list-page.tsx';
-import { useList, type ListParams } from '../../../hooks/use-list-params.ts';
+import { useList, useSearchParamsWriter, type ListParams } from '../../../hooks/use-list-params.ts';
 import { useFormatters } from '../../../lib/format.ts';
 import { useCurrentUser } from '../../../lib/session.ts';
 import { STAFF_PATH, useStaff, useWaitingStaffCount, WAITING_QUERY } from '../api/staff.ts';
@@ -29,12 +29,13 @@ const isWaiting = (account: StaffAccount) => account.role === null && account.st
  */
 export function StaffPage() {
   const { t } = useTranslation('staff');
-  const [searchParams, setSearchParams] = useSearchParams();
+  const [searchParams] = useSearchParams();
+  const writeSearch = useSearchParamsWriter();
   const tab: Tab = searchParams.get('tab') === 'invitations' ? 'invitations' : 'accounts';
   return (
     <Stack gap="lg">
       <Title order={1}>{t('title')}</Title>
-      <Tabs value={tab} onChange={(value) => setSearchParams(value === 'invitations' ? { tab: 'invitations' } : {})} keepMounted={false}>
+      <Tabs value={tab} onChange={(value) => writeSearch(() => new URLSearchParams(value === 'invitations' ? { tab: 'invitations' } : {}))} keepMounted={false}>
         <Tabs.List>
           <Tabs.Tab value="accounts">{t('tabs.accounts')}</Tabs.Tab>
           <Tabs.Tab value="invitations">{t('tabs.invitations')}</Tabs.Tab>
