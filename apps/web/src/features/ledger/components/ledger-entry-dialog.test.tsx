@@ -16,11 +16,37 @@ const merchantOptions = [
   { value: OTHER_MERCHANT, label: 'Forno Rossi' },
 ];
 
-function renderPurchase() {
-  return renderWithProviders(
-    <LedgerEntryDialog kind="purchase" onClose={() => undefined} customer={customer} renderCustomerPicker={() => null} programs={[program(), centro]} merchantOptions={merchantOptions} />,
+const TITLES = { purchase: 'Registra acquisto', redeem: 'Riscatta punti', adjust: 'Rettifica punti' } as const;
+const unavailable = () => HttpResponse.json({ error: { code: 'unavailable', message: 'down', requestId: 'r' } }, { status: 503 });
+const refusedField = (field: string, message: string) => () =>
+  HttpResponse.json({ error: { code: 'validation', message, requestId: 'r', fields: [{ field, message }] } }, { status: 400 });
+
+/**
+ * Opens the dialog of `kind` on the preset customer, a member of `programs` with `balance` points; the
+ * ledger's POST is answered by `answer` and each body it gets is kept in `bodies`.
+ */
+async function openDialog({
+  kind = 'purchase',
+  programs = [program(), centro],
+  balance,
+  answer = unavailable,
+}: { kind?: keyof typeof TITLES; programs?: ReturnType<typeof program>[]; balance?: number; answer?: () => Response } = {}) {
+  document.cookie = 'XSRF-TOKEN=t; path=/';
+  const user = userEvent.setup();
+  const bodies: unknown[] = [];
+  server.use(
+    http.get(`/api/admin/customers/${CUSTOMER_ID}/memberships`, () => HttpResponse.json({ items: [membership(balance === undefined ? {} : { balance })] })),
+    http.post('/api/admin/ledger', async ({ request }) => {
+      bodies.push(await request.json());
+      return answer();
+    }),
+  );
+  renderWithProviders(
+    <LedgerEntryDialog kind={kind} onClose={() => undefined} customer={customer} renderCustomerPicker={() => null} programs={programs} merchantOptions={merchantOptions} />,
     { route: '/', user: admin },
   );
+  const dialog = await screen.findByRole('dialog', { name: TITLES[kind] });
+  return { user, dialog, bodies };
 }
 
 async function pick(dialog: HTMLElement, label: RegExp, option: string) {
@@ -32,18 +58,7 @@ async function pick(dialog: HTMLElement, label: RegExp, option: string) {
 // Dialogs with several steps take seconds on a loaded machine: generous time per test, no speed asserted.
 describe('the merchant of a purchase', { timeout: 30_000 }, () => {
   it('is cleared when the chosen program does not have it in its circuit, so it is never sent unseen', async () => {
-    document.cookie = 'XSRF-TOKEN=t; path=/';
-    const user = userEvent.setup();
-    let body: unknown = null;
-    server.use(
-      http.get(`/api/admin/customers/${CUSTOMER_ID}/memberships`, () => HttpResponse.json({ items: [membership()] })),
-      http.post('/api/admin/ledger', async ({ request }) => {
-        body = await request.json();
-        return HttpResponse.json({ error: { code: 'unavailable', message: 'down', requestId: 'r' } }, { status: 503 });
-      }),
-    );
-    renderPurchase();
-    const dialog = await screen.findByRole('dialog', { name: 'Registra acquisto' });
+    const { user, dialog, bodies } = await openDialog();
     await pick(dialog, /^Esercente/, 'Bar Centrale');
     expect(within(dialog).getByLabelText(/^Esercente/, { selector: 'input' })).toHaveValue('Bar Centrale');
     await pick(dialog, /^Programma/, 'Circuito Centro Storico');
@@ -51,21 +66,12 @@ describe('the merchant of a purchase', { timeout: 30_000 }, () => {
     await user.type(within(dialog).getByRole('textbox', { name: /Importo/ }), '12,50');
     await user.click(within(dialog).getByRole('button', { name: 'Continua' }));
     await user.click(await within(dialog).findByRole('button', { name: 'Conferma' }));
-    await waitFor(() => expect(body).not.toBeNull());
-    expect(body).toEqual({ customerId: CUSTOMER_ID, programId: centro.id, kind: 'purchase', amountCents: 1250 });
+    await waitFor(() => expect(bodies).toHaveLength(1));
+    expect(bodies[0]).toEqual({ customerId: CUSTOMER_ID, programId: centro.id, kind: 'purchase', amountCents: 1250 });
   });
 
   it("shows the API's refusal of the merchant on the Esercente field, back on the form", async () => {
-    document.cookie = 'XSRF-TOKEN=t; path=/';
-    const user = userEvent.setup();
-    server.use(
-      http.get(`/api/admin/customers/${CUSTOMER_ID}/memberships`, () => HttpResponse.json({ items: [membership()] })),
-      http.post('/api/admin/ledger', () =>
-        HttpResponse.json({ error: { code: 'validation', message: 'Esercente non è valido', requestId: 'r', fields: [{ field: 'merchantId', message: 'Esercente non è valido' }] } }, { status: 400 }),
-      ),
-    );
-    renderPurchase();
-    const dialog = await screen.findByRole('dialog', { name: 'Registra acquisto' });
+    const { user, dialog } = await openDialog({ answer: refusedField('merchantId', 'Esercente non è valido') });
     await pick(dialog, /^Programma/, 'Circuito Bergamo');
     await pick(dialog, /^Esercente/, 'Bar Centrale');
     await user.type(within(dialog).getByRole('textbox', { name: /Importo/ }), '12,50');
@@ -77,16 +83,7 @@ describe('the merchant of a purchase', { timeout: 30_000 }, () => {
   });
 
   it('says a refusal of a field the dialog does not show (the preset customer) in the dialog, not nothing', async () => {
-    document.cookie = 'XSRF-TOKEN=t; path=/';
-    const user = userEvent.setup();
-    server.use(
-      http.get(`/api/admin/customers/${CUSTOMER_ID}/memberships`, () => HttpResponse.json({ items: [membership()] })),
-      http.post('/api/admin/ledger', () =>
-        HttpResponse.json({ error: { code: 'validation', message: 'Cliente non è valido', requestId: 'r', fields: [{ field: 'customerId', message: 'Cliente non è valido' }] } }, { status: 400 }),
-      ),
-    );
-    renderPurchase();
-    const dialog = await screen.findByRole('dialog', { name: 'Registra acquisto' });
+    const { user, dialog } = await openDialog({ answer: refusedField('customerId', 'Cliente non è valido') });
     await pick(dialog, /^Programma/, 'Circuito Bergamo');
     await user.type(within(dialog).getByRole('textbox', { name: /Importo/ }), '12,50');
     await user.click(within(dialog).getByRole('button', { name: 'Continua' }));
@@ -97,27 +94,13 @@ describe('the merchant of a purchase', { timeout: 30_000 }, () => {
 });
 
 describe('the summary step, from the keyboard', { timeout: 30_000 }, () => {
-  for (const [kind, title, label, typed, sent] of [
-    ['purchase', 'Registra acquisto', /Importo/, '12,50', { amountCents: 1250 }],
-    ['redeem', 'Riscatta punti', /^Punti/, '100', { points: 100 }],
-    ['adjust', 'Rettifica punti', /^Punti/, '-10', { points: -10 }],
+  for (const [kind, label, typed, sent] of [
+    ['purchase', /Importo/, '12,50', { amountCents: 1250 }],
+    ['redeem', /^Punti/, '100', { points: 100 }],
+    ['adjust', /^Punti/, '-10', { points: -10 }],
   ] as const) {
     it(`puts the focus on "Conferma", so a second Enter confirms (${kind}); "Indietro" puts it back on the form`, async () => {
-      document.cookie = 'XSRF-TOKEN=t; path=/';
-      const user = userEvent.setup();
-      const bodies: unknown[] = [];
-      server.use(
-        http.get(`/api/admin/customers/${CUSTOMER_ID}/memberships`, () => HttpResponse.json({ items: [membership({ balance: 500 })] })),
-        http.post('/api/admin/ledger', async ({ request }) => {
-          bodies.push(await request.json());
-          return HttpResponse.json({ error: { code: 'unavailable', message: 'down', requestId: 'r' } }, { status: 503 });
-        }),
-      );
-      renderWithProviders(
-        <LedgerEntryDialog kind={kind} onClose={() => undefined} customer={customer} renderCustomerPicker={() => null} programs={[program()]} merchantOptions={merchantOptions} />,
-        { route: '/', user: admin },
-      );
-      const dialog = await screen.findByRole('dialog', { name: title });
+      const { user, dialog, bodies } = await openDialog({ kind, programs: [program()], balance: 500 });
       const field = within(dialog).getByRole('textbox', { name: label });
       await waitFor(() => expect(field).toHaveFocus());
       await user.keyboard(typed);
@@ -141,10 +124,7 @@ describe('the summary step, from the keyboard', { timeout: 30_000 }, () => {
 
 describe('Programma, from the keyboard', { timeout: 30_000 }, () => {
   it('opens with ArrowDown on the first program, or on the chosen one, and Enter picks it', async () => {
-    const user = userEvent.setup();
-    server.use(http.get(`/api/admin/customers/${CUSTOMER_ID}/memberships`, () => HttpResponse.json({ items: [membership()] })));
-    renderPurchase();
-    const dialog = await screen.findByRole('dialog', { name: 'Registra acquisto' });
+    const { user, dialog } = await openDialog();
     const field = within(dialog).getByRole('combobox', { name: /^Programma/ });
     await waitFor(() => expect(field).toHaveFocus());
     await user.keyboard('{ArrowDown}');
