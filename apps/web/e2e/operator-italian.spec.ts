@@ -296,6 +296,26 @@ test('with the server stopped mid-edit, the first toast says so, the page and wh
   await expect(page.getByRole('heading', { level: 1, name: 'Importazioni' })).toBeVisible();
 });
 
+test('a filter row keeps its labels level when "Al" says why it refuses a day', async ({ page }) => {
+  await signIn(page, ADMIN);
+  await expect(page).toHaveURL(/\/dashboard/);
+  await page.getByRole('navigation', { name: 'Menu principale' }).getByRole('link', { name: 'Movimenti', exact: true }).click();
+  const heading = page.getByRole('heading', { name: 'Movimenti', level: 1 });
+  await expect(heading).toBeVisible({ timeout: 30_000 });
+  const from = page.getByRole('textbox', { name: 'Dal', exact: true });
+  const to = page.getByRole('textbox', { name: 'Al', exact: true });
+  await from.pressSequentially('10/11/2026');
+  await heading.click();
+  await to.pressSequentially('01/11/2026');
+  await heading.click();
+  await expect(to).toHaveAttribute('aria-invalid', 'true');
+  const top = async (locator: Locator) => (await locator.boundingBox())!.y;
+  // Bottom-aligned, the row lined the error up with its neighbours' fields and lifted "Al" above "Dal".
+  expect(await top(page.getByText('Al', { exact: true }))).toBe(await top(page.getByText('Dal', { exact: true })));
+  expect(await top(to)).toBe(await top(from));
+  await page.screenshot({ path: test.info().outputPath('ledger-period-error-1366.png') });
+});
+
 test.describe('in a browser set to English', () => {
   test.use({ locale: 'en-US' });
 

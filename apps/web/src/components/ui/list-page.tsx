@@ -9,6 +9,7 @@ import { DataTable, type DataTableColumn } from './data-table.tsx';
 import { ExportButton } from './export-button.tsx';
 import { ListSearchInput } from './list-search-input.tsx';
 import { DateField } from './date-fields.tsx';
+import { FilterRow } from './filter-row.tsx';
 import { useFormatters } from '../../lib/format.ts';
 import { dayOfInstant, instantOfDay } from '../../lib/time-zone.ts';
 
@@ -136,14 +137,14 @@ function FilterField<P>({ filter, params, update }: { filter: ListFilter<P>; par
 export function ListFilters<P>({ params, update, searchPlaceholder, filters = [] }: FiltersProps<P>) {
   const q = (params as { q?: string }).q;
   return (
-    <Group align="flex-end" gap="sm" wrap="wrap">
+    <FilterRow>
       {searchPlaceholder !== undefined ? (
         <ListSearchInput value={q} onSearch={(value) => update({ q: value } as unknown as Partial<P>, { isReplace: true })} placeholder={searchPlaceholder} />
       ) : null}
       {filters.map((filter) => (
         <FilterField key={filter.type === 'custom' ? filter.key : filter.type === 'period' ? filter.from : filter.field} filter={filter} params={params} update={update} />
       ))}
-    </Group>
+    </FilterRow>
   );
 }
 

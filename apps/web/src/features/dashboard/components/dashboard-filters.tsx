@@ -1,5 +1,6 @@
-import { Group, SegmentedControl, Select } from '@mantine/core';
+import { SegmentedControl, Select } from '@mantine/core';
 import { DateField } from '../../../components/ui/date-fields.tsx';
+import { FilterRow } from '../../../components/ui/filter-row.tsx';
 import { useState } from 'react';
 import { drawSelectOpening } from '../../../lib/select-opening.ts';
 import { useTranslation } from 'react-i18next';
@@ -54,7 +55,7 @@ export function DashboardFilterBar({ filters, onChange, programOptions, merchant
     drawSelectOpening();
   };
   return (
-    <Group align="flex-end" gap="sm" wrap="wrap" role="group" aria-label={t('filters.label')}>
+    <FilterRow role="group" aria-label={t('filters.label')}>
       <SegmentedControl
         aria-label={t('filters.period')}
         value={filters.period}
@@ -86,6 +87,6 @@ export function DashboardFilterBar({ filters, onChange, programOptions, merchant
         onDropdownOpen={openAndAsk}
         w={220}
       />
-    </Group>
+    </FilterRow>
   );
 }
