@@ -224,6 +224,17 @@ describe('AuditPage', () => {
     expect(screen.getByText(/Access · Mario Rossi/)).toBeInTheDocument();
   });
 
+  it('says what a card link action did, not a verb on the membership it belongs to', async () => {
+    const items: AuditListEntry[] = [
+      { id: 31, at: '2026-11-27T10:15:00.000Z', actorId: 'u1', actorEmail: 'admin@demo.test', action: 'card_link.create', entityType: 'membership', entityId: 'm', before: null, after: { version: 1 }, requestId: 'r', record: { name: 'Mario Rossi', isErased: false, parts: { program: 'Circuito Centro Storico' } }, references: {} },
+    ];
+    server.use(http.get('/api/admin/audit', () => HttpResponse.json({ items, total: items.length, page: 1, pageSize: 25 })));
+    renderWithProviders(<AuditPage />, { route: '/audit', user: { role: 'admin' } });
+    // "Creata" beside "iscrizione" read as an enrolment, when staff only opened the customer's page.
+    expect(await screen.findByText('Creato il link della tessera')).toBeInTheDocument();
+    expect(screen.queryByText('Creata')).not.toBeInTheDocument();
+  });
+
   it('says the same in English', async () => {
     const user = userEvent.setup();
     const items: AuditListEntry[] = [

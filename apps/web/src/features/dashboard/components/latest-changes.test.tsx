@@ -36,7 +36,7 @@ describe('Ultime modifiche', () => {
     const membership = '6e2b8564-2b00-43db-a2fd-1ba19f15e4b7';
     const customer = { entityType: 'customer', entityId: 'c0a80121-0000-4000-8000-000000000001', record: { name: 'Anna Neri', isErased: false } };
     answer.latestChanges = [
-      { id: 6, at: '2026-11-21T15:06:00.000Z', actorId: 'u', actorEmail: 'admin@demo.test', action: 'card_link.create', entityType: 'membership', entityId: membership, requestId: null, record: null },
+      { id: 6, at: '2026-11-21T15:06:00.000Z', actorId: 'u', actorEmail: 'admin@demo.test', action: 'card_link.create', entityType: 'membership', entityId: membership, requestId: null, record: { name: 'Anna Neri', isErased: false } },
       { id: 5, at: '2026-11-21T15:05:00.000Z', actorId: 'u', actorEmail: 'admin@demo.test', action: 'block', ...customer, requestId: null },
       { id: 4, at: '2026-11-21T15:04:00.000Z', actorId: null, actorEmail: 'system', action: 'ledger.integrity.mismatch', entityType: 'ledger', entityId: null, requestId: null, record: null },
       { id: 3, at: '2026-11-21T15:03:00.000Z', actorId: 'u', actorEmail: 'admin@demo.test', action: 'consent_withdraw', ...customer, record: { name: null, isErased: true }, requestId: null },
@@ -45,28 +45,28 @@ describe('Ultime modifiche', () => {
     renderWithProviders(<DashboardPage />, { route: '/dashboard', user: { role: 'admin' } });
     const section = (await screen.findByRole('heading', { name: 'Ultime modifiche' })).closest('section')!;
     const rows = within(section).getAllByRole('row');
-    expect(rows[1]).toHaveTextContent(/Creato il link della tessera$/);
+    expect(rows[1]).toHaveTextContent(/Creato il link della tessera per iscrizione “Anna Neri”$/);
     expect(rows[2]).toHaveTextContent(/Bloccato cliente “Anna Neri”$/);
     expect(within(rows[2]!).getByRole('link', { name: 'cliente “Anna Neri”' })).toHaveAttribute('href', `/customers/${customer.entityId}`);
     expect(rows[3]).toHaveTextContent(/Il controllo notturno ha trovato dati diversi dal registro$/);
     // An erased customer: the kind in words, no name.
     expect(rows[4]).toHaveTextContent(/Revocato un consenso del cliente$/);
-    expect(section).not.toHaveTextContent(/iscrizione|Modifica/);
+    expect(section).not.toHaveTextContent(/Creata iscrizione|Modifica/);
   });
 
   it('words the card link in English too', async () => {
     const answer = dashboardAnswer();
     answer.latestChanges = [
-      { id: 2, at: '2026-11-21T15:06:00.000Z', actorId: 'u', actorEmail: 'admin@demo.test', action: 'card_link.create', entityType: 'membership', entityId: '6e2b8564-2b00-43db-a2fd-1ba19f15e4b7', requestId: null, record: null },
-      { id: 1, at: '2026-11-21T15:05:00.000Z', actorId: 'u', actorEmail: 'admin@demo.test', action: 'card_link.email', entityType: 'membership', entityId: '6e2b8564-2b00-43db-a2fd-1ba19f15e4b7', requestId: null, record: null },
+      { id: 2, at: '2026-11-21T15:06:00.000Z', actorId: 'u', actorEmail: 'admin@demo.test', action: 'card_link.create', entityType: 'membership', entityId: '6e2b8564-2b00-43db-a2fd-1ba19f15e4b7', requestId: null, record: { name: 'Anna Neri', isErased: false } },
+      { id: 1, at: '2026-11-21T15:05:00.000Z', actorId: 'u', actorEmail: 'admin@demo.test', action: 'card_link.email', entityType: 'membership', entityId: '6e2b8564-2b00-43db-a2fd-1ba19f15e4b7', requestId: null, record: { name: 'Anna Neri', isErased: false } },
     ];
     server.use(http.get('/api/admin/dashboard', () => HttpResponse.json(answer)));
     renderWithProviders(<DashboardPage />, { route: '/dashboard', user: { role: 'admin' }, language: 'en' });
     const section = (await screen.findByRole('heading', { name: 'Latest changes' })).closest('section')!;
     const rows = within(section).getAllByRole('row');
-    expect(rows[1]).toHaveTextContent(/Created the card link$/);
-    expect(rows[2]).toHaveTextContent(/E-mailed the card link$/);
-    expect(section).not.toHaveTextContent(/membership/);
+    expect(rows[1]).toHaveTextContent(/Created the card link for membership “Anna Neri”$/);
+    expect(rows[2]).toHaveTextContent(/E-mailed the card link for membership “Anna Neri”$/);
+    expect(section).not.toHaveTextContent(/Created membership|Edit/);
   });
 
   it('reads as a sentence in English too: the verb before the entity it acts on', async () => {
