@@ -27,6 +27,17 @@ export function LedgerActionDialog({ kind, customer, onClose }: { kind: LedgerDi
 /** "Riscatta un premio" from the header's Actions menu and the customer page. */
 export function RewardActionDialog({ isOpen, customer, onClose }: { isOpen: boolean; customer?: DialogCustomer | null; onClose: () => void }) {
   const { t } = useTranslation('ledger');
+  // The same programs and merchants as Registra acquisto: the place of a redemption is chosen alike.
+  const lookups = useLoyaltyLookups();
   const Picker = useMemo(() => renderCustomerPicker(t('dialog.customer'), t('dialog.customerPlaceholder')), [t]);
-  return <RedeemRewardDialog isOpen={isOpen} onClose={onClose} customer={customer ?? null} renderCustomerPicker={(props) => <Picker {...props} />} />;
+  return (
+    <RedeemRewardDialog
+      isOpen={isOpen}
+      onClose={onClose}
+      customer={customer ?? null}
+      renderCustomerPicker={(props) => <Picker {...props} />}
+      programs={lookups.programs}
+      merchantOptions={lookups.activeMerchantOptions}
+    />
+  );
 }

@@ -118,3 +118,88 @@ describe('Riscatta un premio, from the keyboard', { timeout: 30_000 }, () => {
     await waitFor(() => expect(within(dialog).getByRole('button', { name: 'Fatto' })).toHaveFocus());
   });
 });
+
+describe('Riscatta un premio, where it happened', { timeout: 30_000 }, () => {
+  const NORD_ID = '00000000-0000-4000-8000-000000000003';
+  const BAR_ROMA = '00000000-0000-4000-8000-0000000000e1';
+  const GELATERIA = '00000000-0000-4000-8000-0000000000e2';
+  const FORNO_NORD = '00000000-0000-4000-8000-0000000000e3';
+  const caffe = reward({ id: '00000000-0000-4000-8000-0000000000a2', programId: NORD_ID, programName: 'Circuito Nord', name: 'Caffè', cost: 10, validFrom: null });
+  const renderWithMerchants = (answers: (() => Response)[]) =>
+    renderRedeemDialog({
+      rewards: [gelato, caffe],
+      membership: { programId: PROGRAM_ID, balance: 250, stamps: 0 },
+      answers,
+      programs: [
+        { id: PROGRAM_ID, merchantIds: [BAR_ROMA, GELATERIA] },
+        { id: NORD_ID, merchantIds: [FORNO_NORD] },
+      ],
+      merchantOptions: [
+        { value: BAR_ROMA, label: 'Bar Roma' },
+        { value: FORNO_NORD, label: 'Forno Nord' },
+        { value: GELATERIA, label: 'Gelateria Sole' },
+      ],
+    });
+  const offered = async (field: HTMLElement, user: ReturnType<typeof userEvent.setup>) => {
+    await user.click(field);
+    const listbox = await screen.findByRole('listbox', { name: /Esercente/, hidden: true });
+    const names = within(listbox)
+      .getAllByRole('option', { hidden: true })
+      .map((option) => option.textContent);
+    await user.keyboard('{Escape}');
+    return names;
+  };
+
+  it('offers only the merchants of the reward’s program and sends the one chosen', async () => {
+    document.cookie = 'XSRF-TOKEN=t; path=/';
+    const user = userEvent.setup();
+    const calls = renderWithMerchants([() => HttpResponse.json(redeemed, { status: 201 })]);
+    const dialog = await chooseGelato(user);
+    const merchant = within(dialog).getByRole('combobox', { name: 'Esercente' });
+    expect(await offered(merchant, user)).toEqual(['Bar Roma', 'Gelateria Sole']);
+    await user.click(merchant);
+    await user.click(await screen.findByRole('option', { name: 'Gelateria Sole', hidden: true }));
+    expect(merchant).toHaveValue('Gelateria Sole');
+    await user.click(within(dialog).getByRole('button', { name: 'Riscatta' }));
+    expect(await within(dialog).findByTestId('voucher-code')).toHaveTextContent('GELA7K2M');
+    expect(calls.map((call) => call.body)).toEqual([{ customerId: CUSTOMER_ID, rewardId: gelato.id, merchantId: GELATERIA }]);
+  });
+
+  it('clears the merchant when the reward chosen next is of a program it is not part of, and then sends none', async () => {
+    document.cookie = 'XSRF-TOKEN=t; path=/';
+    const user = userEvent.setup();
+    const calls = renderWithMerchants([() => HttpResponse.json(redeemed, { status: 201 })]);
+    const dialog = await chooseGelato(user);
+    const merchant = within(dialog).getByRole('combobox', { name: 'Esercente' });
+    await user.click(merchant);
+    await user.click(await screen.findByRole('option', { name: 'Gelateria Sole', hidden: true }));
+    const rewardField = within(dialog).getByLabelText(/Premio/, { selector: 'input' });
+    await user.click(rewardField);
+    await user.click(await screen.findByRole('option', { name: 'Caffè · Circuito Nord · 10 punti', hidden: true }));
+    expect(merchant).toHaveValue('');
+    expect(await offered(merchant, user)).toEqual(['Forno Nord']);
+    // Back to the first reward: the merchant cleared stays cleared, so the redemption is at the desk.
+    await user.click(rewardField);
+    await user.click(await screen.findByRole('option', { name: 'Gelato · Circuito Centro · 100 punti', hidden: true }));
+    await user.click(within(dialog).getByRole('button', { name: 'Riscatta' }));
+    expect(await within(dialog).findByTestId('voucher-code')).toHaveTextContent('GELA7K2M');
+    expect(calls.map((call) => call.body)).toEqual([{ customerId: CUSTOMER_ID, rewardId: gelato.id }]);
+  });
+
+  it('says on Esercente why the API refused the merchant', async () => {
+    document.cookie = 'XSRF-TOKEN=t; path=/';
+    const user = userEvent.setup();
+    const text = 'L’esercente non è attivo';
+    renderWithMerchants([
+      () => HttpResponse.json({ error: { code: 'validation', message: 'Dati non validi', fields: [{ field: 'merchantId', message: text }], requestId: 'r' } }, { status: 400 }),
+    ]);
+    const dialog = await chooseGelato(user);
+    const merchant = within(dialog).getByRole('combobox', { name: 'Esercente' });
+    await user.click(merchant);
+    await user.click(await screen.findByRole('option', { name: 'Bar Roma', hidden: true }));
+    await user.click(within(dialog).getByRole('button', { name: 'Riscatta' }));
+    await waitFor(() => expect(merchant).toHaveAccessibleDescription(text));
+    expect(merchant).toHaveAttribute('aria-invalid', 'true');
+    expect(within(dialog).queryByRole('alert')).toBeNull();
+  });
+});

@@ -44,11 +44,16 @@ export function renderRedeemDialog({
   membership,
   answers,
   onClose = () => undefined,
+  programs = [],
+  merchantOptions = [],
 }: {
   rewards: Reward[];
   membership: { programId: string; balance: number; stamps: number };
   answers: (() => Response)[];
   onClose?: () => void;
+  /** The programs' circuits and the active merchants, as the app layer's lookups give them. */
+  programs?: { id: string; merchantIds: string[] }[];
+  merchantOptions?: { value: string; label: string }[];
 }): RedemptionCall[] {
   const calls: RedemptionCall[] = [];
   server.use(
@@ -60,7 +65,7 @@ export function renderRedeemDialog({
     }),
   );
   renderWithProviders(
-    <RedeemRewardDialog isOpen onClose={onClose} customer={{ id: CUSTOMER_ID, label: 'Giulia Bianchi' }} renderCustomerPicker={() => null} />,
+    <RedeemRewardDialog isOpen onClose={onClose} customer={{ id: CUSTOMER_ID, label: 'Giulia Bianchi' }} renderCustomerPicker={() => null} programs={programs} merchantOptions={merchantOptions} />,
     { route: '/', user: { role: 'admin' } },
   );
   return calls;
