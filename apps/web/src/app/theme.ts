@@ -1,5 +1,4 @@
 import { createTheme, darken, localStorageColorSchemeManager, type CSSVariablesResolver } from '@mantine/core';
-import { drawSelectOpening } from '../lib/select-opening.ts';
 
 export const theme = createTheme({
   primaryColor: 'indigo',
@@ -10,36 +9,6 @@ export const theme = createTheme({
   // Keyboard users must always see where they are (issue 3: visible focus).
   focusRing: 'auto',
   components: {
-    // Mantine's Combobox keeps a closed Select's dropdown in the page (hidden, every option rendered) and
-    // positions it when the field mounts: a forced layout per Select, ~20 ms of a list's first render
-    // with its filters (decision 010). A closed Select has no dropdown now; it renders on opening.
-    // A plain object, not `Select.extend`: the sign-in page's chunk carries this theme and has no Select.
-    // A searchable Select shows its chosen label ("Tutte le province") as its search: focused, the label is
-    // selected, so typing "MI" searches for MI instead of landing inside the label ("Tutte le prMIovince").
-    // The keyboard, then. A closed Select has no options in the page, so the ArrowDown that opened it found
-    // none to highlight and the Enter after it picked nothing ("Programma è obbligatorio"): the opening is
-    // drawn at once (`drawSelectOpening`), so ArrowDown opens on the chosen option, or the first, and Enter
-    // picks it.
-    // A field that takes the focus does not open its list (Mantine opens a searchable one): open, even
-    // empty or unseen, the list kept the first Esc for itself, and a dialog opening on that field needed
-    // two to close. Typing, a click, ArrowDown or Space open it.
-    Select: {
-      defaultProps: {
-        comboboxProps: { keepMounted: false },
-        openOnFocus: false,
-        onDropdownOpen: drawSelectOpening,
-        onFocus: (event: { currentTarget: HTMLInputElement }) => event.currentTarget.select(),
-      },
-    },
-    // A MultiSelect (a program's merchants) the same way, by the same mechanism: it opened on focus and
-    // its ArrowDown highlighted nothing to pick.
-    MultiSelect: {
-      defaultProps: {
-        comboboxProps: { keepMounted: false },
-        openOnFocus: false,
-        onDropdownOpen: drawSelectOpening,
-      },
-    },
     // A badge in a narrow table column was cut to "ATTI…", "ACCRE…" at 1366 px: a badge is never
     // narrower than its word.
     Badge: { styles: { root: { minWidth: 'max-content' } } },
