@@ -100,7 +100,7 @@ function CustomerForm({ customer, onSaved }: { customer: Customer | null; onSave
   const create = useCreateCustomer();
   const update = useUpdateCustomer();
   const { errors } = form.formState;
-  useReportUnsavedChanges(form.formState.isDirty);
+  useReportUnsavedChanges(form.formState.isDirty, { name: 'customer', form });
   const programs = useEnrollingPrograms(!customer);
   // One active program: the new customer joins it unless the operator says otherwise.
   useEffect(() => {

@@ -86,7 +86,7 @@ function MerchantForm({ merchant, onDone }: { merchant: Merchant | null; onDone:
     resolver: contractResolver<Values>(loadSchema),
   });
   useRevalidateOnLanguageChange(form);
-  useReportUnsavedChanges(form.formState.isDirty);
+  useReportUnsavedChanges(form.formState.isDirty, { name: 'merchant', form });
   const create = useCreateMerchant();
   const update = useUpdateMerchant();
   const { errors } = form.formState;

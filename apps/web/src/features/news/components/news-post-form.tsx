@@ -46,7 +46,7 @@ export function NewsPostForm({ post, onCreated, onDeleted, onReload }: Props) {
   const commands = useNewsPostCommands(form, { post, onCreated, onDeleted, onReload });
 
   // The drawer asks before Esc, Back or a reload throws these edits away.
-  useReportUnsavedChanges(isDirty);
+  useReportUnsavedChanges(isDirty, { name: 'newsPost', form });
 
   // Messages already on screen follow a language switch.
   useEffect(() => {

@@ -189,7 +189,7 @@ function ProgramForm({ program, merchantOptions, onSaved }: { program: Program |
   const [failure, setFailure] = useState<unknown>(null);
   const form = useForm<Values>({ mode: 'onTouched', defaultValues: toValues(program), resolver: contractResolver<Values>(loadSchema, minSpendProblem) });
   useRevalidateOnLanguageChange(form);
-  useReportUnsavedChanges(form.formState.isDirty);
+  useReportUnsavedChanges(form.formState.isDirty, { name: 'program', form });
   const tiers = useFieldArray({ control: form.control, name: 'tiers' });
   const create = useCreateProgram();
   const update = useUpdateProgram();

@@ -50,7 +50,7 @@ function KindEditor({
   useRevalidateOnLanguageChange(form);
   const { errors, isDirty } = form.formState;
   // The drawer asks before Esc or Back throws these edits away; the kind switch above asks too.
-  useReportUnsavedChanges(isDirty);
+  useReportUnsavedChanges(isDirty, { name: `serviceEmail:${setting.kind}`, form });
   useEffect(() => onDirtyChange(isDirty), [isDirty, onDirtyChange]);
 
   const onSubmit = form.handleSubmit(async (values) => {

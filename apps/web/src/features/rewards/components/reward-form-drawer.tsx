@@ -75,7 +75,7 @@ function RewardForm({ reward, programs, onSaved }: { reward: Reward | null; prog
   const [isUploading, setIsUploading] = useState(false);
   const form = useForm<Values>({ mode: 'onTouched', defaultValues: toValues(reward), resolver: contractResolver<Values>(loadSchema) });
   useRevalidateOnLanguageChange(form);
-  useReportUnsavedChanges(form.formState.isDirty);
+  useReportUnsavedChanges(form.formState.isDirty, { name: 'reward', form });
   const save = useSaveReward();
   const { errors } = form.formState;
   const program = programs.find((option) => option.value === form.watch('programId'));
