@@ -1,4 +1,5 @@
-import { ADMIN, signIn, storedSession } from './support/auth.ts';
+import { SESSION_STORAGE_KEY } from '@sf/contract/app-info';
+import { ADMIN, DEMO_PASSWORD, EDITOR, signIn, storedSession, submitLogin } from './support/auth.ts';
 import { expect, preferEnglish, test } from './support/fixtures.ts';
 
 const TTL_SECONDS = 4;
@@ -45,4 +46,30 @@ test('with 4-second ID tokens the app keeps working across expiry without the us
   expect(refreshes.every((status) => status === 200), `refresh answers: ${refreshes.join(', ')}`).toBe(true);
   await expect(page.getByText('Your session has expired. Please sign in again.')).toHaveCount(0);
   await expect(page).not.toHaveURL(/\/auth\//);
+});
+
+test('a news post being written when the refresh is refused is back in the form after signing in again', async ({ page }) => {
+  await signIn(page, EDITOR);
+  await page.goto('/news?post=new');
+  await page.getByRole('textbox', { name: /Titolo/ }).fill('Scritto prima che la sessione finisse');
+  await page.getByRole('textbox', { name: /Sommario/ }).fill('Un sommario da non perdere');
+
+  // The session is revoked meanwhile (an admin disabled the account, a sign-out elsewhere): the ID
+  // token expires and its refresh is refused.
+  await page.evaluate((key) => {
+    const session = JSON.parse(window.localStorage.getItem(key) ?? '{}') as Record<string, string>;
+    window.localStorage.setItem(key, JSON.stringify({ ...session, refreshToken: 'revoked-elsewhere' }));
+  }, SESSION_STORAGE_KEY);
+  await page.waitForTimeout((TTL_SECONDS + 1.5) * 1000);
+  await page.getByRole('button', { name: 'Salva bozza' }).click();
+
+  await expect(page).toHaveURL(/\/auth\/login\?redirect=/);
+  await expect(page.getByText('La sessione è scaduta. Accedi di nuovo.').first()).toBeVisible();
+  await submitLogin(page, EDITOR, DEMO_PASSWORD);
+
+  await expect(page).toHaveURL(/\/news\?post=new$/);
+  await expect(page.getByRole('status').filter({ hasText: 'Abbiamo ripristinato quello che avevi scritto' })).toBeVisible();
+  await expect(page.getByRole('textbox', { name: /Titolo/ })).toHaveValue('Scritto prima che la sessione finisse');
+  await expect(page.getByRole('textbox', { name: /Sommario/ })).toHaveValue('Un sommario da non perdere');
+  await page.screenshot({ path: test.info().outputPath('kept-edits-restored.png') });
 });
