@@ -7,12 +7,14 @@ import { Controller, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import { UnsavedChangesScope, useReportUnsavedChanges, useUnsavedChangesGuard } from '../../../components/ui/unsaved-changes.tsx';
+import { VersionConflictNotice, useVersionConflict } from '../../../components/ui/version-conflict.tsx';
 import { describeApiError } from '../../../lib/api-client.ts';
 import { hasFieldErrors } from '../../../lib/api-error.ts';
 import { applyServerFieldErrors, contractResolver, useRevalidateOnLanguageChange } from '../../../lib/form-resolver.ts';
 import { blanksToNull } from '../../../lib/form-values.ts';
 import { notifySuccess } from '../../../lib/notify.ts';
 import { useCreateCustomer } from '../api/create-customer.ts';
+import { getCustomer } from '../api/get-customer.ts';
 import { useEnrollingPrograms } from '../api/get-enrolling-programs.ts';
 import { useUpdateCustomer } from '../api/update-customer.ts';
 import { CURRENT_NOTICE_VERSION } from '../lib/privacy.ts';
@@ -101,6 +103,7 @@ function CustomerForm({ customer, onSaved }: { customer: Customer | null; onSave
   const update = useUpdateCustomer();
   const { errors } = form.formState;
   useReportUnsavedChanges(form.formState.isDirty, { name: 'customer', form });
+  const conflict = useVersionConflict({ form, record: customer, load: () => getCustomer(customer?.id ?? ''), toValues });
   const programs = useEnrollingPrograms(!customer);
   // One active program: the new customer joins it unless the operator says otherwise.
   useEffect(() => {
@@ -112,11 +115,12 @@ function CustomerForm({ customer, onSaved }: { customer: Customer | null; onSave
     const values = form.getValues();
     setFailure(null);
     try {
-      const saved = customer ? await update.mutateAsync({ id: customer.id, ...toUpdate(values), version: customer.version }) : await create.mutateAsync(toCreate(values));
+      const saved = customer ? await update.mutateAsync({ id: customer.id, ...toUpdate(values), version: conflict.version ?? customer.version }) : await create.mutateAsync(toCreate(values));
       const name = `${saved.firstName} ${saved.lastName}`;
       notifySuccess(customer ? t('form.saved', { name }) : t('form.created', { name, card: saved.cardNumber }));
       onSaved(saved);
     } catch (error) {
+      if (conflict.catchConflict(error)) return;
       if (hasFieldErrors(error)) {
         const fields = error.fields?.map((item) => ({ ...item, field: item.field.replace(/^consents\.\w+\./, '') }));
         if (applyServerFieldErrors(form, fields)) return;
@@ -129,6 +133,7 @@ function CustomerForm({ customer, onSaved }: { customer: Customer | null; onSave
   return (
     <form onSubmit={(event) => void onSubmit(event)} noValidate>
       <Stack gap="md">
+        <VersionConflictNotice conflict={conflict.notice} />
         {failure ? (
           <Text c="red" role="alert" size="sm">
             {describeApiError(failure)}

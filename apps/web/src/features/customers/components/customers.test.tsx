@@ -428,6 +428,55 @@ describe('Clienti', { timeout: 30_000 }, () => {
     expect(await screen.findByRole('button', { name: 'Unblock' })).toBeInTheDocument();
   });
 
+  it('after an edit conflict, reloads the customer with the phone typed kept, names the city changed meanwhile, and saves on the fresh version', async () => {
+    document.cookie = 'XSRF-TOKEN=t; path=/';
+    const { notifications } = await toastModule();
+    const show = vi.spyOn(notifications, 'show').mockImplementation(() => 'toast');
+    onTestFinished(() => show.mockRestore());
+    const user = userEvent.setup();
+    // Read at version 1; another tab then moves the customer to Brescia (version 2).
+    let stored = customer();
+    const patches: Record<string, unknown>[] = [];
+    server.use(
+      http.get(`/api/admin/customers/${stored.id}`, () => HttpResponse.json(stored)),
+      cardOf(stored),
+      http.get(`/api/admin/customers/${stored.id}/consents`, () => HttpResponse.json({ items: [] })),
+      http.patch(`/api/admin/customers/${stored.id}`, async ({ request }) => {
+        const body = (await request.json()) as Record<string, unknown>;
+        patches.push(body);
+        if (body.version !== stored.version) {
+          return HttpResponse.json({ error: { code: 'version_conflict', message: 'Qualcun altro ha modificato questo dato nel frattempo: ricaricalo e applica di nuovo le modifiche', requestId: 'r' } }, { status: 409 });
+        }
+        stored = { ...stored, phone: body.phone as string, city: body.city as string, version: stored.version + 1 };
+        return HttpResponse.json(stored);
+      }),
+    );
+    renderWithProviders(<CustomerDetailPage customerId={stored.id} listHref="/customers" />, { route: `/customers/${stored.id}?edit=1`, user: admin });
+    const drawer = await screen.findByRole('dialog', { name: 'Modifica cliente' });
+    stored = { ...stored, city: 'Brescia', version: 2 };
+
+    const phone = within(drawer).getByRole('textbox', { name: /^Telefono/ });
+    await user.clear(phone);
+    await user.type(phone, '+39 347 765 4321');
+    await user.click(within(drawer).getByRole('button', { name: 'Salva' }));
+    const conflict = await within(drawer).findByRole('alert');
+    expect(conflict).toHaveTextContent('Qualcun altro ha modificato questo dato nel frattempo');
+    await user.click(within(conflict).getByRole('button', { name: 'Ricarica e riapplica le mie modifiche' }));
+
+    expect(await within(drawer).findByRole('status')).toHaveTextContent('Città: ora «Brescia»');
+    expect(within(drawer).getByRole('textbox', { name: /^Città/ })).toHaveValue('Brescia');
+    expect(within(drawer).getByRole('textbox', { name: /^Telefono/ })).toHaveValue('+39 347 765 4321');
+    await user.click(within(drawer).getByRole('button', { name: 'Salva' }));
+
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Modifica cliente' })).toBeNull());
+    expect(patches.map(({ version, city, phone: sentPhone }) => ({ version, city, phone: sentPhone }))).toEqual([
+      { version: 1, city: 'Bergamo', phone: '+39 347 765 4321' },
+      { version: 2, city: 'Brescia', phone: '+39 347 765 4321' },
+    ]);
+    // The conflict is said once, in the drawer: no toast repeating it.
+    expect(show.mock.calls.map(([toast]) => String(toast.message))).not.toContainEqual(expect.stringMatching(/Qualcun altro/));
+  });
+
   it("encodes the card's code in the QR code and barcode, prints the number alone, and asks before giving the card a new code", async () => {
     document.cookie = 'XSRF-TOKEN=t; path=/';
     const user = userEvent.setup();
