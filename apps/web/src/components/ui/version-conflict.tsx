@@ -28,6 +28,23 @@ type Options<Values extends FieldValues, Saved extends { version: number }> = {
 // Form values are plain data (strings, booleans, arrays of rows): equal when they serialise alike.
 const isSameValue = (left: unknown, right: unknown) => JSON.stringify(left ?? null) === JSON.stringify(right ?? null);
 
+const isGroup = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * The form's fields by path, a group's (a merchant's `address`) one by one, so that the user's street and
+ * someone else's CAP are both kept; a list (a program's tiers) stays one field.
+ */
+function fieldsByPath(values: unknown, prefix = ''): Map<string, unknown> {
+  const fields = new Map<string, unknown>();
+  if (!isGroup(values)) return fields;
+  for (const [key, value] of Object.entries(values)) {
+    const path = prefix + key;
+    if (isGroup(value)) for (const [inner, innerValue] of fieldsByPath(value, `${path}.`)) fields.set(inner, innerValue);
+    else fields.set(path, value);
+  }
+  return fields;
+}
+
 /**
  * After a 409 `version_conflict` the form offers "reload and re-apply my changes": it reads the record
  * afresh, puts the fields the user changed (those differing from the values the form was opened with)
@@ -63,22 +80,29 @@ export function useVersionConflict<Values extends FieldValues, Saved extends { v
     setReloadFailure(null);
     try {
       const fresh = await load();
-      const opened = (form.formState.defaultValues ?? {}) as Record<string, unknown>;
-      const mine = form.getValues() as Record<string, unknown>;
-      const freshValues = toValues(fresh) as Record<string, unknown>;
-      const keys = Object.keys(freshValues);
+      const freshValues = toValues(fresh);
+      const opened = fieldsByPath(form.formState.defaultValues);
+      const mine = fieldsByPath(form.getValues());
+      const theirs = fieldsByPath(freshValues);
+      const paths = [...theirs.keys()];
       // Compared with the opening values rather than read from `dirtyFields`, which react-hook-form fills
       // only for the fields a component subscribed to.
-      const myFields = keys.filter((key) => !isSameValue(mine[key], opened[key]));
+      const myFields = paths.filter((path) => !isSameValue(mine.get(path), opened.get(path)));
       const language = currentLanguage();
       setTheirChanges(
-        keys
-          .filter((key) => !isSameValue(freshValues[key], opened[key]))
-          .map((field) => ({ field, label: fieldLabel(field, language), theirValue: valueInWords(field, freshValues[field]), isAlsoMine: myFields.includes(field) })),
+        paths
+          .filter((path) => !isSameValue(theirs.get(path), opened.get(path)))
+          .map((field) => ({
+            field,
+            // Named as the contract names it: a group's field by its own label (`address.city` → Città).
+            label: fieldLabel(field.split('.').at(-1) ?? field, language),
+            theirValue: valueInWords(field, theirs.get(field)),
+            isAlsoMine: myFields.includes(field),
+          })),
       );
-      form.reset(freshValues as Values);
-      for (const key of myFields) {
-        form.setValue(key as Path<Values>, mine[key] as PathValue<Values, Path<Values>>, { shouldDirty: true });
+      form.reset(freshValues);
+      for (const path of myFields) {
+        form.setValue(path as Path<Values>, mine.get(path) as PathValue<Values, Path<Values>>, { shouldDirty: true });
       }
       setReloaded(fresh);
       setFailure(null);

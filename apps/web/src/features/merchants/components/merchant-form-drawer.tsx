@@ -11,13 +11,14 @@ import { FailureAlert } from '../../../components/ui/failure-alert.tsx';
 import { FocusFirstField } from '../../../components/ui/focus-first-field.tsx';
 import { isBlockingFailure, StaleDataNotice } from '../../../components/ui/stale-data-notice.tsx';
 import { UnsavedChangesScope, useReportUnsavedChanges, useUnsavedChangesGuard } from '../../../components/ui/unsaved-changes.tsx';
+import { VersionConflictNotice, useVersionConflict } from '../../../components/ui/version-conflict.tsx';
 import { describeApiError } from '../../../lib/api-client.ts';
 import { hasFieldErrors } from '../../../lib/api-error.ts';
 import { applyServerFieldErrors, contractResolver, useRevalidateOnLanguageChange } from '../../../lib/form-resolver.ts';
 import { blanksToNull } from '../../../lib/form-values.ts';
 import { notifySuccess } from '../../../lib/notify.ts';
 import { useCreateMerchant } from '../api/create-merchant.ts';
-import { useMerchant } from '../api/get-merchant.ts';
+import { getMerchant, useMerchant } from '../api/get-merchant.ts';
 import { useUpdateMerchant } from '../api/update-merchant.ts';
 import { MerchantStatusBadge } from './merchant-status-badge.tsx';
 
@@ -88,7 +89,8 @@ function MerchantForm({ merchant, onDone }: { merchant: Merchant | null; onDone:
   useRevalidateOnLanguageChange(form);
   useReportUnsavedChanges(form.formState.isDirty, { name: 'merchant', form });
   const create = useCreateMerchant();
-  const update = useUpdateMerchant();
+  const update = useUpdateMerchant({ isFormSave: true });
+  const conflict = useVersionConflict({ form, record: merchant, load: () => getMerchant(merchant?.id ?? ''), toValues });
   const { errors } = form.formState;
 
   useEffect(() => {
@@ -100,10 +102,11 @@ function MerchantForm({ merchant, onDone }: { merchant: Merchant | null; onDone:
       setFailure(null);
       try {
         const body = toRequest(values);
-        const saved = merchant ? await update.mutateAsync({ id: merchant.id, ...body, version: merchant.version }) : await create.mutateAsync(body);
+        const saved = merchant ? await update.mutateAsync({ id: merchant.id, ...body, version: conflict.version ?? merchant.version }) : await create.mutateAsync(body);
         notifySuccess(t(merchant ? 'form.saved' : 'form.created', { name: saved.legalName }));
         onDone(saved);
       } catch (error) {
+        if (conflict.catchConflict(error)) return;
         if (hasFieldErrors(error) && applyServerFieldErrors(form, error.fields)) return;
         setFailure(error);
       }
@@ -115,6 +118,7 @@ function MerchantForm({ merchant, onDone }: { merchant: Merchant | null; onDone:
   return (
     <form onSubmit={(event) => void onSubmit(event)} noValidate>
       <Stack gap="md">
+        <VersionConflictNotice conflict={conflict.notice} />
         {failure ? (
           <Text c="red" role="alert" size="sm">
             {describeApiError(failure)}

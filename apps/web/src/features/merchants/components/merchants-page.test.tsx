@@ -146,6 +146,42 @@ describe('Esercenti', { timeout: 30_000 }, () => {
     await waitFor(() => expect(patch).toEqual({ status: 'suspended', version: 2 }));
   });
 
+  it('after an edit conflict, reloads the merchant keeping the Insegna typed and the address city changed meanwhile, and saves on the fresh version', async () => {
+    document.cookie = 'XSRF-TOKEN=t; path=/';
+    const user = userEvent.setup();
+    const opened = merchant();
+    answerList([opened]);
+    // Someone else moves the merchant to Bergamo once the drawer is open.
+    let stored = opened;
+    const patches: Record<string, unknown>[] = [];
+    server.use(
+      http.get(`/api/admin/merchants/${opened.id}`, () => HttpResponse.json(stored)),
+      http.patch(`/api/admin/merchants/${opened.id}`, async ({ request }) => {
+        const body = (await request.json()) as Record<string, unknown>;
+        patches.push(body);
+        if (body.version !== stored.version) {
+          return HttpResponse.json({ error: { code: 'version_conflict', message: 'Qualcun altro ha modificato questo dato nel frattempo: ricaricalo e applica di nuovo le modifiche', requestId: 'r' } }, { status: 409 });
+        }
+        stored = { ...stored, ...(body as Partial<typeof stored>), version: stored.version + 1 };
+        return HttpResponse.json(stored);
+      }),
+    );
+    renderWithProviders(<MerchantsPage />, { route: `/merchants?merchant=${opened.id}`, user: admin });
+    const drawer = await screen.findByRole('dialog', { name: 'Modifica esercente' });
+    const sign = await within(drawer).findByRole('textbox', { name: 'Insegna' });
+    stored = { ...opened, address: { ...opened.address, city: 'Bergamo' }, version: opened.version + 1 };
+    await user.clear(sign);
+    await user.type(sign, 'Bar Nuovo');
+    await user.click(within(drawer).getByRole('button', { name: 'Salva' }));
+    await user.click(within(await within(drawer).findByRole('alert')).getByRole('button', { name: 'Ricarica e riapplica le mie modifiche' }));
+
+    expect(await within(drawer).findByRole('status')).toHaveTextContent('Città: ora «Bergamo»');
+    expect(within(drawer).getByRole('textbox', { name: 'Insegna' })).toHaveValue('Bar Nuovo');
+    await user.click(within(drawer).getByRole('button', { name: 'Salva' }));
+    await waitFor(() => expect(patches).toHaveLength(2));
+    expect(patches[1]).toMatchObject({ signName: 'Bar Nuovo', address: { city: 'Bergamo' }, version: opened.version + 1 });
+  });
+
   it('asks before Esc throws away a changed Insegna: "Annulla" keeps it, confirming discards it; unchanged, Esc closes at once', async () => {
     const user = userEvent.setup();
     const current = merchant();
