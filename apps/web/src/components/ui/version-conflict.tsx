@@ -21,8 +21,11 @@ type Options<Values extends FieldValues, Saved extends { version: number }> = {
   load: () => Promise<Saved>;
   /** The form's values for a record, as the form was opened with them. */
   toValues: (record: Saved) => Values;
-  /** A field's value in words where the raw value says nothing (an id, a code); undefined names the field alone. */
-  describeValue?: (field: string, value: unknown) => string | undefined;
+  /**
+   * A field's value in words where the raw value says little (a code, an image): a text, null to name the
+   * field alone, undefined for the value as it is (a text, a number, yes/no, "vuoto"; a list by its name alone).
+   */
+  describeValue?: (field: string, value: unknown) => string | null | undefined;
 };
 
 // Form values are plain data (strings, booleans, arrays of rows): equal when they serialise alike.

@@ -20,6 +20,7 @@ import { AMOUNT_DECIMAL_MARKS, AmountField, amountDecimalsProblem } from '../../
 import { FailureAlert } from '../../../components/ui/failure-alert.tsx';
 import { FocusFirstField } from '../../../components/ui/focus-first-field.tsx';
 import { isBlockingFailure, StaleDataNotice } from '../../../components/ui/stale-data-notice.tsx';
+import { VersionConflictNotice, useVersionConflict } from '../../../components/ui/version-conflict.tsx';
 import { UnsavedChangesScope, useReportUnsavedChanges, useUnsavedChangesGuard } from '../../../components/ui/unsaved-changes.tsx';
 import { useMountedOnceOpened } from '../../../hooks/use-mounted-once-opened.ts';
 import { describeApiError } from '../../../lib/api-client.ts';
@@ -28,7 +29,7 @@ import { applyServerFieldErrors, contractResolver, useRevalidateOnLanguageChange
 import { euroToCents } from '../../../lib/form-values.ts';
 import { notifySuccess } from '../../../lib/notify.ts';
 import { useCreateProgram } from '../api/create-program.ts';
-import { useProgram } from '../api/get-program.ts';
+import { getProgram, useProgram } from '../api/get-program.ts';
 import { useUpdateProgram } from '../api/update-program.ts';
 import { ProgramServiceEmails, type RenderCustomerPicker } from './program-service-emails.tsx';
 
@@ -193,6 +194,14 @@ function ProgramForm({ program, merchantOptions, onSaved }: { program: Program |
   const tiers = useFieldArray({ control: form.control, name: 'tiers' });
   const create = useCreateProgram();
   const update = useUpdateProgram();
+  const conflict = useVersionConflict({
+    form,
+    record: program,
+    load: () => getProgram(program?.id ?? ''),
+    toValues,
+    // A logo is an image: named, not printed as its data.
+    describeValue: (field) => (field === 'walletLogo' ? null : undefined),
+  });
   const type = form.watch('type');
   const policy = form.watch('expiry.policy');
   const logo = form.watch('walletLogo');
@@ -212,10 +221,11 @@ function ProgramForm({ program, merchantOptions, onSaved }: { program: Program |
     setFailure(null);
     try {
       const body = toRequest(form.getValues());
-      const saved = program ? await update.mutateAsync({ id: program.id, ...body, version: program.version }) : await create.mutateAsync(body);
+      const saved = program ? await update.mutateAsync({ id: program.id, ...body, version: conflict.version ?? program.version }) : await create.mutateAsync(body);
       notifySuccess(t(program ? 'form.saved' : 'form.created', { name: saved.name }));
       onSaved(saved);
     } catch (error) {
+      if (conflict.catchConflict(error)) return;
       if (hasFieldErrors(error) && applyServerFieldErrors(form, error.fields)) return;
       setFailure(error);
     }
@@ -224,6 +234,7 @@ function ProgramForm({ program, merchantOptions, onSaved }: { program: Program |
   return (
     <form onSubmit={(event) => void onSubmit(event)} noValidate>
       <Stack gap="md">
+        <VersionConflictNotice conflict={conflict.notice} />
         {failure ? (
           <Text c="red" role="alert" size="sm">
             {describeApiError(failure)}

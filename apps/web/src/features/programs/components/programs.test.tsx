@@ -237,6 +237,47 @@ describe('Programmi fedeltà', { timeout: 30_000 }, () => {
     expect(screen.queryByRole('dialog', { name: 'Scartare le modifiche?' })).not.toBeInTheDocument();
   });
 
+  it('after an edit conflict, reloads the program keeping the name typed and the terms changed meanwhile, and saves on the fresh version', async () => {
+    document.cookie = 'XSRF-TOKEN=t; path=/';
+    const user = userEvent.setup();
+    const opened = {
+      id: 'a1a1a1a1-0000-4000-8000-000000000003', name: 'Tessera Salone Lucia', type: 'points', merchantIds: [MERCHANT], status: 'active',
+      pointsPerEuro: 1, minSpendCents: null, stampsRequired: null, maxStampsPerDay: null, maxStampsPerTransaction: null, tiers: [], tierWindow: 'rolling12',
+      expiry: { policy: 'never', days: null }, bonuses: Object.fromEntries(['referrer', 'referee', 'share', 'review', 'checkIn', 'birthday'].map((kind) => [kind, { points: 0, capPerMonth: 0 }])),
+      walletBackgroundColor: null, walletForegroundColor: null, walletLogo: null, terms: 'Regolamento vecchio', version: 1, createdAt: '2026-01-01T00:00:00.000Z', updatedAt: '2026-01-01T00:00:00.000Z',
+    };
+    let stored = opened;
+    const patches: Record<string, unknown>[] = [];
+    server.use(
+      http.get('/api/admin/programs', () => HttpResponse.json({ items: [stored], total: 1, page: 1, pageSize: 25 })),
+      http.get(`/api/admin/programs/${opened.id}`, () => HttpResponse.json(stored)),
+      http.get(`/api/admin/programs/${opened.id}/service-emails`, () => HttpResponse.json({ items: [] })),
+      http.patch(`/api/admin/programs/${opened.id}`, async ({ request }) => {
+        const body = (await request.json()) as Record<string, unknown>;
+        patches.push(body);
+        if (body.version !== stored.version) {
+          return HttpResponse.json({ error: { code: 'version_conflict', message: 'Qualcun altro ha modificato questo dato nel frattempo: ricaricalo e applica di nuovo le modifiche', requestId: 'r' } }, { status: 409 });
+        }
+        stored = { ...stored, ...(body as Partial<typeof stored>), version: stored.version + 1 };
+        return HttpResponse.json(stored);
+      }),
+    );
+    renderWithProviders(<ProgramsPage merchantOptions={[{ value: MERCHANT, label: 'Bar Centrale' }]} renderCustomerPicker={() => null} />, { route: `/programs?program=${opened.id}`, user: admin });
+    const drawer = await screen.findByRole('dialog', { name: 'Modifica programma' });
+    const name = await within(drawer).findByRole('textbox', { name: /^Nome/ });
+    stored = { ...opened, terms: 'Regolamento nuovo', version: 2 };
+    await user.clear(name);
+    await user.type(name, 'Tessera Lucia');
+    await user.click(within(drawer).getByRole('button', { name: 'Salva' }));
+    await user.click(within(await within(drawer).findByRole('alert')).getByRole('button', { name: 'Ricarica e riapplica le mie modifiche' }));
+
+    expect(await within(drawer).findByRole('status')).toHaveTextContent('ora «Regolamento nuovo»');
+    expect(within(drawer).getByRole('textbox', { name: /^Nome/ })).toHaveValue('Tessera Lucia');
+    await user.click(within(drawer).getByRole('button', { name: 'Salva' }));
+    await waitFor(() => expect(patches).toHaveLength(2));
+    expect(patches[1]).toMatchObject({ name: 'Tessera Lucia', terms: 'Regolamento nuovo', version: 2 });
+  });
+
   it('puts the focus on the name once the program has loaded, not on ✕', async () => {
     const program = {
       id: 'a1a1a1a1-0000-4000-8000-000000000002', name: 'Tessera Salone Lucia', type: 'points', merchantIds: [MERCHANT], status: 'active',
