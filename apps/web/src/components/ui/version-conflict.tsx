@@ -26,6 +26,8 @@ type Options<Values extends FieldValues, Saved extends { version: number }> = {
    * field alone, undefined for the value as it is (a text, a number, yes/no, "vuoto"; a list by its name alone).
    */
   describeValue?: (field: string, value: unknown) => string | null | undefined;
+  /** After the merge, for what the form shows beside its values (a reward's image preview). */
+  onReloaded?: (fresh: Saved) => void;
 };
 
 // Form values are plain data (strings, booleans, arrays of rows): equal when they serialise alike.
@@ -61,6 +63,7 @@ export function useVersionConflict<Values extends FieldValues, Saved extends { v
   load,
   toValues,
   describeValue,
+  onReloaded,
 }: Options<Values, Saved>) {
   const { t } = useTranslation('records');
   const [failure, setFailure] = useState<unknown>(null);
@@ -109,6 +112,7 @@ export function useVersionConflict<Values extends FieldValues, Saved extends { v
       }
       setReloaded(fresh);
       setFailure(null);
+      onReloaded?.(fresh);
     } catch (error) {
       // The conflict stays on screen with its button, to try again; the record's reads are often silent.
       setReloadFailure(error);

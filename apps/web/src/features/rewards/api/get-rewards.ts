@@ -22,12 +22,16 @@ export function useRewards(query: Record<string, string>, options: { isEnabled?:
   );
 }
 
+/** No toast: the reward's page and its form's drawer say what failed. */
+export function getReward(id: string, signal?: AbortSignal): Promise<Reward> {
+  return apiClient.get<Reward>(`${REWARDS_PATH}/${id}`, { signal, isSilent: true });
+}
+
 export function useReward(id: string | null) {
   return useQuery(
     queryOptions({
       queryKey: rewardKeys.reward(id ?? ''),
-      // No toast: the reward's page and its form's drawer say what failed.
-      queryFn: ({ signal }) => apiClient.get<Reward>(`${REWARDS_PATH}/${id}`, { signal, isSilent: true }),
+      queryFn: ({ signal }) => getReward(id ?? '', signal),
       enabled: Boolean(id),
     }),
   );

@@ -8,11 +8,12 @@ import { FailureAlert } from '../../../components/ui/failure-alert.tsx';
 import { FocusFirstField } from '../../../components/ui/focus-first-field.tsx';
 import { isBlockingFailure, StaleDataNotice } from '../../../components/ui/stale-data-notice.tsx';
 import { UnsavedChangesScope, useReportUnsavedChanges, useUnsavedChangesGuard } from '../../../components/ui/unsaved-changes.tsx';
+import { VersionConflictNotice, useVersionConflict } from '../../../components/ui/version-conflict.tsx';
 import { describeApiError } from '../../../lib/api-client.ts';
 import { hasFieldErrors } from '../../../lib/api-error.ts';
 import { applyServerFieldErrors, contractResolver, useRevalidateOnLanguageChange } from '../../../lib/form-resolver.ts';
 import { notifySuccess } from '../../../lib/notify.ts';
-import { useReward } from '../api/get-rewards.ts';
+import { getReward, useReward } from '../api/get-rewards.ts';
 import { uploadRewardImage, useSaveReward } from '../api/save-reward.ts';
 import { DateField } from '../../../components/ui/date-fields.tsx';
 
@@ -77,6 +78,17 @@ function RewardForm({ reward, programs, onSaved }: { reward: Reward | null; prog
   useRevalidateOnLanguageChange(form);
   useReportUnsavedChanges(form.formState.isDirty, { name: 'reward', form });
   const save = useSaveReward();
+  const conflict = useVersionConflict({
+    form,
+    record: reward,
+    load: () => getReward(reward?.id ?? ''),
+    toValues,
+    // An image is named, not shown as its id; the preview follows the image the form now holds.
+    describeValue: (field) => (field === 'imageId' ? null : undefined),
+    onReloaded: (fresh) => {
+      if (form.getValues('imageId') === fresh.imageId) setImageUrl(fresh.imageUrl);
+    },
+  });
   const { errors } = form.formState;
   const program = programs.find((option) => option.value === form.watch('programId'));
   const unit = reward?.costUnit ?? program?.type ?? 'points';
@@ -86,10 +98,11 @@ function RewardForm({ reward, programs, onSaved }: { reward: Reward | null; prog
     try {
       const body = toRequest(form.getValues());
       const { programId: _programId, ...changes } = body;
-      const saved = await save.mutateAsync(reward ? { id: reward.id, body: { ...changes, version: reward.version } as UpdateReward } : { id: null, body });
+      const saved = await save.mutateAsync(reward ? { id: reward.id, body: { ...changes, version: conflict.version ?? reward.version } as UpdateReward } : { id: null, body });
       notifySuccess(t(reward ? 'form.saved' : 'form.created', { name: saved.name }));
       onSaved(saved);
     } catch (error) {
+      if (conflict.catchConflict(error)) return;
       if (hasFieldErrors(error) && applyServerFieldErrors(form, error.fields)) return;
       setFailure(error);
     }
@@ -116,6 +129,7 @@ function RewardForm({ reward, programs, onSaved }: { reward: Reward | null; prog
   return (
     <form onSubmit={(event) => void onSubmit(event)} noValidate>
       <Stack gap="md">
+        <VersionConflictNotice conflict={conflict.notice} />
         {failure ? (
           <Text c="red" role="alert" size="sm">
             {describeApiError(failure)}

@@ -167,6 +167,45 @@ describe('Premi', { timeout: 30_000 }, () => {
     expect(await screen.findByText('Premio “Gelato” salvato')).toBeInTheDocument();
   });
 
+  it('after an edit conflict, reloads the reward keeping the stock typed, says the name both changed, and saves on the fresh version', async () => {
+    document.cookie = 'XSRF-TOKEN=t; path=/';
+    const user = userEvent.setup();
+    const opened = reward({ stock: 5 });
+    answerList([opened]);
+    let stored = opened;
+    const patches: Record<string, unknown>[] = [];
+    server.use(
+      http.get(`/api/admin/rewards/${opened.id}`, () => HttpResponse.json(stored)),
+      http.patch(`/api/admin/rewards/${opened.id}`, async ({ request }) => {
+        const body = (await request.json()) as Record<string, unknown>;
+        patches.push(body);
+        if (body.version !== stored.version) {
+          return HttpResponse.json({ error: { code: 'version_conflict', message: 'Qualcun altro ha modificato questo dato nel frattempo: ricaricalo e applica di nuovo le modifiche', requestId: 'r' } }, { status: 409 });
+        }
+        stored = { ...stored, ...(body as Partial<Reward>), version: stored.version + 1 };
+        return HttpResponse.json(stored);
+      }),
+    );
+    renderPage(`/rewards?reward=${opened.id}`);
+    const drawer = await screen.findByRole('dialog', { name: 'Modifica premio' });
+    const name = await within(drawer).findByRole('textbox', { name: /^Nome/ });
+    stored = { ...opened, name: 'Gelato grande', version: opened.version + 1 };
+    await user.clear(name);
+    await user.type(name, 'Gelato alla crema');
+    const stock = within(drawer).getByRole('textbox', { name: /Disponibilità/ });
+    await user.clear(stock);
+    await user.type(stock, '8');
+    await user.click(within(drawer).getByRole('button', { name: 'Salva' }));
+    await user.click(within(await within(drawer).findByRole('alert')).getByRole('button', { name: 'Ricarica e riapplica le mie modifiche' }));
+
+    expect(await within(drawer).findByRole('status')).toHaveTextContent("resta il tuo valore (l'altra persona aveva scritto «Gelato grande»)");
+    expect(within(drawer).getByRole('textbox', { name: /^Nome/ })).toHaveValue('Gelato alla crema');
+    expect(within(drawer).getByRole('textbox', { name: /Disponibilità/ })).toHaveValue('8');
+    await user.click(within(drawer).getByRole('button', { name: 'Salva' }));
+    await waitFor(() => expect(patches).toHaveLength(2));
+    expect(patches[1]).toMatchObject({ name: 'Gelato alla crema', stock: 8, version: opened.version + 1 });
+  });
+
   it.each([
     ['an id that is no reward', '00000000-0000-4000-8000-0000000000aa', 404, { code: 'not_found', message: 'Premio richiesto non trovato' }],
     ['an address that holds no id', 'abc', 400, { code: 'validation', message: 'Id non è valido', fields: [{ field: 'id', message: 'Id non è valido' }] }],
