@@ -1,6 +1,7 @@
 import type { Campaign, CreateCampaign, UpdateCampaign } from '@sf/contract/campaigns';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiClient } from '../../../lib/api-client.ts';
+import { VERSION_CONFLICT_CODES } from '../../../lib/api-error.ts';
 import { CAMPAIGNS_PATH, campaignKeys } from './get-campaigns.ts';
 
 export function createCampaign(body: CreateCampaign): Promise<Campaign> {
@@ -8,7 +9,8 @@ export function createCampaign(body: CreateCampaign): Promise<Campaign> {
 }
 
 export function updateCampaign({ id, ...body }: UpdateCampaign & { id: string }): Promise<Campaign> {
-  return apiClient.patch<Campaign>(`${CAMPAIGNS_PATH}/${id}`, body);
+  // The editor shows a version conflict itself, with its reload (`VersionConflictNotice`).
+  return apiClient.patch<Campaign>(`${CAMPAIGNS_PATH}/${id}`, body, { inlineCodes: VERSION_CONFLICT_CODES });
 }
 
 function useRefresh() {

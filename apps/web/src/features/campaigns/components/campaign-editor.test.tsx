@@ -282,6 +282,39 @@ describe('CampaignEditor', () => {
     expect(screen.queryByText('Testo è obbligatorio')).toBeNull();
   });
 
+  it('after an edit conflict, reloads the draft keeping the subject typed and the name changed meanwhile, and saves on the fresh version', async () => {
+    document.cookie = 'XSRF-TOKEN=t; path=/';
+    answerAudience();
+    const opened = campaign({ status: 'draft' });
+    const stored = { ...opened, name: 'Caffè di dicembre', version: 2 };
+    const patches: Record<string, unknown>[] = [];
+    server.use(
+      http.get(`/api/admin/campaigns/${opened.id}`, () => HttpResponse.json(stored)),
+      http.patch(`/api/admin/campaigns/${opened.id}`, async ({ request }) => {
+        const body = (await request.json()) as Record<string, unknown>;
+        patches.push(body);
+        if (body.version !== stored.version) {
+          return HttpResponse.json({ error: { code: 'version_conflict', message: 'Qualcun altro ha modificato questo dato nel frattempo: ricaricalo e applica di nuovo le modifiche', requestId: 'r' } }, { status: 409 });
+        }
+        return HttpResponse.json({ ...stored, ...body, version: 3 });
+      }),
+    );
+    renderWithProviders(<CampaignEditor campaign={opened} programOptions={programs} merchantOptions={[]} renderRichText={renderRichText} onCreated={() => undefined} />, { user: admin });
+    const user = userEvent.setup();
+    const subject = screen.getByRole('textbox', { name: /^Oggetto/ });
+    await user.clear(subject);
+    await user.type(subject, 'Un caffè per te');
+    await user.click(screen.getByRole('button', { name: 'Salva bozza' }));
+    await user.click(within(await screen.findByRole('alert', { name: 'Modifica in conflitto' })).getByRole('button', { name: 'Ricarica e riapplica le mie modifiche' }));
+
+    expect(await screen.findByRole('status', { name: 'Dati ricaricati, con le tue modifiche riapplicate' })).toHaveTextContent('ora «Caffè di dicembre»');
+    expect(screen.getByRole('textbox', { name: /^Nome/ })).toHaveValue('Caffè di dicembre');
+    expect(screen.getByRole('textbox', { name: /^Oggetto/ })).toHaveValue('Un caffè per te');
+    await user.click(screen.getByRole('button', { name: 'Salva bozza' }));
+    await waitFor(() => expect(patches).toHaveLength(2));
+    expect(patches[1]).toMatchObject({ name: 'Caffè di dicembre', subject: 'Un caffè per te', version: 2 });
+  });
+
   it('offers save, test, send and schedule on a draft, and no cancel', async () => {
     answerAudience();
     renderEditor('draft');

@@ -11,6 +11,7 @@ import { Controller, useForm, useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import { Can } from '../../../components/can.tsx';
+import { VersionConflictNotice, useVersionConflict } from '../../../components/ui/version-conflict.tsx';
 import { useFormatters } from '../../../lib/format.ts';
 import { hasFieldErrors } from '../../../lib/api-error.ts';
 import { applyServerFieldErrors, contractResolver, useRevalidateOnLanguageChange } from '../../../lib/form-resolver.ts';
@@ -19,6 +20,7 @@ import { currentLanguage } from '../../../lib/texts.ts';
 import { nowAsWallClock, wallClockToInstant } from '../../../lib/time-zone.ts';
 import { campaignAudienceQuery, useCampaignAudience } from '../api/get-campaign-audience.ts';
 import { useCancelCampaign, useSendCampaign, useSendCampaignTest } from '../api/run-campaign-action.ts';
+import { getCampaign } from '../api/get-campaign.ts';
 import { useCreateCampaign, useUpdateCampaign } from '../api/save-campaign.ts';
 import { CampaignStatusBadge } from './campaign-status-badge.tsx';
 import { DateField, DateTimeField } from '../../../components/ui/date-fields.tsx';
@@ -187,6 +189,17 @@ const toRequest = (values: Draft) => ({ name: values.name.trim(), subject: value
 /** The API's own rules for a draft ("Nome è obbligatorio"…), as every form of the app (form-resolver.ts). */
 const loadSchema = async () => z.preprocess((value) => toRequest(value as Values), createCampaignSchema);
 
+function toValues(campaign: Campaign | null): Values {
+  return {
+    name: campaign?.name ?? '',
+    subject: campaign?.subject ?? '',
+    preheader: campaign?.preheader ?? '',
+    body: campaign?.body ?? '',
+    audience: campaign?.audience ?? EMPTY_AUDIENCE,
+    scheduledAt: '',
+  };
+}
+
 /** A new or existing campaign: a draft is edited; a sent or sending one shows its report. */
 export function CampaignEditor({ campaign, programOptions, merchantOptions, renderRichText, onCreated }: Props) {
   const { t } = useTranslation('campaigns');
@@ -195,14 +208,7 @@ export function CampaignEditor({ campaign, programOptions, merchantOptions, rend
   // drawer's scroll) to the first field in error, rather than leaving its text out of sight at the top.
   const form = useForm<Values>({
     mode: 'onTouched',
-    defaultValues: {
-      name: campaign?.name ?? '',
-      subject: campaign?.subject ?? '',
-      preheader: campaign?.preheader ?? '',
-      body: campaign?.body ?? '',
-      audience: campaign?.audience ?? EMPTY_AUDIENCE,
-      scheduledAt: '',
-    },
+    defaultValues: toValues(campaign),
     resolver: contractResolver<Values>(loadSchema),
   });
   useRevalidateOnLanguageChange(form);
@@ -214,6 +220,7 @@ export function CampaignEditor({ campaign, programOptions, merchantOptions, rend
   const queryClient = useQueryClient();
   const create = useCreateCampaign();
   const update = useUpdateCampaign();
+  const conflict = useVersionConflict({ form, record: campaign, load: () => getCampaign(campaign?.id ?? ''), toValues });
   const send = useSendCampaign();
   const cancel = useCancelCampaign();
   const test = useSendCampaignTest();
@@ -255,14 +262,16 @@ export function CampaignEditor({ campaign, programOptions, merchantOptions, rend
       onCreated(created);
       return created;
     }
-    return update.mutateAsync({ id: campaign.id, ...body, version: campaign.version });
+    return update.mutateAsync({ id: campaign.id, ...body, version: conflict.version ?? campaign.version });
   };
 
   const run = async (action: () => Promise<unknown>) => {
     try {
       await action();
     } catch (error) {
-      // A field the API refused (a send time that passed meanwhile) is said on the field; the API client has shown anything else.
+      // A version conflict is said above the form, with its reload; a field the API refused (a send time
+      // that passed meanwhile) on the field; the API client has shown anything else.
+      if (conflict.catchConflict(error)) return;
       if (hasFieldErrors(error)) applyServerFieldErrors(form, error.fields);
     }
   };
@@ -296,6 +305,7 @@ export function CampaignEditor({ campaign, programOptions, merchantOptions, rend
 
   return (
     <Stack>
+      <VersionConflictNotice conflict={conflict.notice} />
       {campaign ? (
         <Group gap="xs">
           <CampaignStatusBadge status={campaign.status} />
