@@ -1,7 +1,6 @@
 import { Drawer, Skeleton, Stack } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
-import type { NewsPost } from '@sf/contract/news';
-import { lazy, Suspense, useCallback } from 'react';
+import { lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import { FailureAlert } from '../../../components/ui/failure-alert.tsx';
 import { isBlockingFailure, StaleDataNotice } from '../../../components/ui/stale-data-notice.tsx';
@@ -28,7 +27,6 @@ function ExistingPostEditor({
 }) {
   const { t } = useTranslation('news');
   const query = useNewsPost(id);
-  const reload = useCallback(async (): Promise<NewsPost | undefined> => (await query.refetch()).data, [query]);
 
   if (query.isPending) {
     return (
@@ -46,11 +44,9 @@ function ExistingPostEditor({
     <Stack gap="md">
       <StaleDataNotice query={query} />
       <NewsPostForm
-        // A fresh form per post version loaded from the server after a conflict reload keeps its own state.
         post={query.data}
         onCreated={() => undefined}
         onDeleted={onDeleted}
-        onReload={reload}
       />
     </Stack>
   );
@@ -90,7 +86,6 @@ export function NewsEditorDrawer() {
                 show(post.id);
               }}
               onDeleted={guard.closeSaved}
-              onReload={async () => undefined}
             />
           )}
           {typeof target === 'number' && (

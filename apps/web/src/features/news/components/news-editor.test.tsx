@@ -202,42 +202,54 @@ describe('News editor', { timeout: 20_000 }, () => {
     await waitFor(() => expect(router.state.location.search).toBe(''));
   });
 
-  it('shows one clear message, in the form, when someone else changed the post meanwhile (409) and reloads it on request', async () => {
+  it('shows one clear message, in the form, when someone else changed the post meanwhile (409), and reloads it keeping the changes typed', async () => {
     const user = userEvent.setup();
     const { notifications } = await toastModule();
     const show = vi.spyOn(notifications, 'show').mockImplementation(() => 'toast');
     onTestFinished(() => show.mockRestore());
     let current = newsPost({ version: 3 });
+    const patches: Record<string, unknown>[] = [];
     server.use(
       http.get('/api/admin/news/7', () => HttpResponse.json(current)),
       http.get('/api/admin/news/7/history', () => HttpResponse.json({ items: [] })),
       // The API's own answer to a stale version (every module's).
-      http.patch('/api/admin/news/7', () =>
-        HttpResponse.json(
-          { error: { code: 'version_conflict', message: 'Qualcun altro ha modificato questo dato nel frattempo', requestId: 'r1' } },
-          { status: 409 },
-        ),
-      ),
+      http.patch('/api/admin/news/7', async ({ request }) => {
+        const body = (await request.json()) as Record<string, unknown>;
+        patches.push(body);
+        if (body.version !== current.version) {
+          return HttpResponse.json({ error: { code: 'version_conflict', message: 'Qualcun altro ha modificato questo dato nel frattempo', requestId: 'r1' } }, { status: 409 });
+        }
+        current = { ...current, ...(body as Partial<typeof current>), version: current.version + 1 };
+        return HttpResponse.json(current);
+      }),
     );
     renderWithProviders(<NewsPage />, { route: '/news?post=7', user: editor });
     const drawer = await openDrawer('Modifica post');
     const title = await within(drawer).findByRole('textbox', { name: /Titolo/ });
     await user.clear(title);
     await user.type(title, 'Colazione gratis');
-    current = newsPost({ version: 4, title: 'Colazione a 2 euro' });
+    current = newsPost({ version: 4, title: 'Colazione a 2 euro', summary: 'Solo il lunedì' });
 
     await user.click(within(drawer).getByRole('button', { name: 'Salva bozza' }));
-    const alert = await within(drawer).findByRole('alert');
-    expect(alert).toHaveTextContent('Qualcun altro ha modificato questo post');
+    const alert = await within(drawer).findByRole('alert', { name: 'Modifica in conflitto' });
+    expect(alert).toHaveTextContent('Qualcun altro ha modificato questo dato nel frattempo');
     expect(title).toHaveValue('Colazione gratis');
     // The form says it; a toast saying it again (in other words) would be noise. Toasts are raised a
     // microtask later (notify.ts): give a stray one the chance to appear.
     await new Promise((resolve) => setTimeout(resolve, 20));
     expect(show).not.toHaveBeenCalled();
 
-    await user.click(within(alert).getByRole('button', { name: 'Ricarica il post' }));
-    await waitFor(() => expect(title).toHaveValue('Colazione a 2 euro'));
-    expect(within(drawer).queryByRole('alert')).not.toBeInTheDocument();
+    await user.click(within(alert).getByRole('button', { name: 'Ricarica e riapplica le mie modifiche' }));
+    const reloaded = await within(drawer).findByRole('status', { name: 'Dati ricaricati, con le tue modifiche riapplicate' });
+    expect(reloaded).toHaveTextContent("resta il tuo valore (l'altra persona aveva scritto «Colazione a 2 euro»)");
+    expect(reloaded).toHaveTextContent('ora «Solo il lunedì»');
+    expect(title).toHaveValue('Colazione gratis');
+    expect(within(drawer).queryByRole('alert', { name: 'Modifica in conflitto' })).not.toBeInTheDocument();
+
+    await user.click(within(drawer).getByRole('button', { name: 'Salva bozza' }));
+    await waitFor(() => expect(patches).toHaveLength(2));
+    expect(patches[1]).toMatchObject({ title: 'Colazione gratis', version: 4 });
+    expect(patches[1]).not.toHaveProperty('summary');
   });
 
   it('puts the server\'s field errors on the fields', async () => {

@@ -1,12 +1,12 @@
 // The rich-text editor's styles come with the form (lazy, news-editor-drawer.tsx); the date picker's with the date fields (components/ui/date-pickers.tsx).
 import '@mantine/tiptap/styles.css';
-import { Alert, Button, Group, Stack, Switch, Tabs, Text } from '@mantine/core';
+import { Alert, Group, Stack, Switch, Tabs, Text } from '@mantine/core';
 import type { NewsPost } from '@sf/contract/news';
-import { IconAlertTriangle } from '@tabler/icons-react';
 import { useEffect } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { useReportUnsavedChanges } from '../../../components/ui/unsaved-changes.tsx';
+import { VersionConflictNotice } from '../../../components/ui/version-conflict.tsx';
 import { useFormatters } from '../../../lib/format.ts';
 import { currentLanguage } from '../../../lib/i18n.ts';
 import { useNewsPostCommands } from '../hooks/use-news-post-commands.ts';
@@ -23,14 +23,13 @@ type Props = {
   post?: NewsPost | undefined;
   onCreated: (post: NewsPost) => void;
   onDeleted: () => void;
-  onReload: () => Promise<NewsPost | undefined>;
 };
 
 /**
  * A news post being written or changed: the form's state and its tabs (write, preview, history). The
  * fields live in news-*-fields.tsx, what the buttons do in use-news-post-commands.ts.
  */
-export function NewsPostForm({ post, onCreated, onDeleted, onReload }: Props) {
+export function NewsPostForm({ post, onCreated, onDeleted }: Props) {
   const { t, i18n } = useTranslation('news');
   const format = useFormatters();
 
@@ -43,7 +42,7 @@ export function NewsPostForm({ post, onCreated, onDeleted, onReload }: Props) {
   const { isDirty } = formState;
   // Only what the buttons need: watching every field would re-render the editor per keystroke.
   const publishMode = useWatch({ control, name: 'publishMode' });
-  const commands = useNewsPostCommands(form, { post, onCreated, onDeleted, onReload });
+  const commands = useNewsPostCommands(form, { post, onCreated, onDeleted });
 
   // The drawer asks before Esc, Back or a reload throws these edits away.
   useReportUnsavedChanges(isDirty, { name: 'newsPost', form });
@@ -67,16 +66,7 @@ export function NewsPostForm({ post, onCreated, onDeleted, onReload }: Props) {
         </Group>
       )}
 
-      {commands.hasConflict && (
-        <Alert color="orange" icon={<IconAlertTriangle aria-hidden />} title={t('conflict.title')} role="alert">
-          <Stack gap="xs" align="flex-start">
-            <Text size="sm">{t('conflict.message')}</Text>
-            <Button size="xs" variant="light" color="orange" onClick={() => void commands.reloadAfterConflict()}>
-              {t('conflict.reload')}
-            </Button>
-          </Stack>
-        </Alert>
-      )}
+      <VersionConflictNotice conflict={commands.conflict} />
       {commands.formError && (
         <Alert color="red" role="alert">
           {commands.formError}

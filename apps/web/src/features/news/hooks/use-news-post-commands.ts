@@ -3,12 +3,14 @@ import type { NewsPost } from '@sf/contract/news';
 import { useRef, useState } from 'react';
 import type { UseFormReturn } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
+import { useVersionConflict } from '../../../components/ui/version-conflict.tsx';
 import { isApiError } from '../../../lib/api-error.ts';
 import { useFormatters } from '../../../lib/format.ts';
 import { currentLanguage } from '../../../lib/i18n.ts';
 import { notifySuccess } from '../../../lib/notify.ts';
 import { useCreateNewsPost } from '../api/create-news-post.ts';
 import { useDeleteNewsPost } from '../api/delete-news-post.ts';
+import { getNewsPost } from '../api/get-news-post.ts';
 import { useRunNewsPostAction, type NewsAction } from '../api/run-news-post-action.ts';
 import { useUpdateNewsPost } from '../api/update-news-post.ts';
 import { newsFormFromPost, toCreateBody, toUpdateBody, type NewsFormValues, type SaveIntent } from '../lib/news-form.ts';
@@ -21,15 +23,15 @@ type Options = {
   post: NewsPost | undefined;
   onCreated: (post: NewsPost) => void;
   onDeleted: () => void;
-  onReload: () => Promise<NewsPost | undefined>;
 };
 
 /**
  * What the editor's buttons do: save (draft, keep, publish, schedule, with the publish and schedule
  * confirmations), the actions on a saved post (publish, unpublish, archive) and its deletion, each
- * confirmed, one at a time; the API's refusals placed on their fields, a version conflict offered a reload.
+ * confirmed, one at a time; the API's refusals placed on their fields, a version conflict offered a reload
+ * that keeps the user's changes (`useVersionConflict`, every edit form's).
  */
-export function useNewsPostCommands(form: UseFormReturn<NewsFormValues>, { post, onCreated, onDeleted, onReload }: Options) {
+export function useNewsPostCommands(form: UseFormReturn<NewsFormValues>, { post, onCreated, onDeleted }: Options) {
   const { t } = useTranslation('news');
   const language = currentLanguage();
   const format = useFormatters();
@@ -38,21 +40,26 @@ export function useNewsPostCommands(form: UseFormReturn<NewsFormValues>, { post,
   const update = useUpdateNewsPost();
   const remove = useDeleteNewsPost();
   const runAction = useRunNewsPostAction();
-  const [hasConflict, setHasConflict] = useState(false);
   const [formError, setFormError] = useState<string | null>(null);
   const { handleSubmit, reset, setError, getValues } = form;
   // Read while rendering, as react-hook-form wants, so that it keeps them up to date.
   const { isDirty, dirtyFields } = form.formState;
+
+  const conflict = useVersionConflict({
+    form,
+    record: post ?? null,
+    load: () => getNewsPost(post?.id ?? 0),
+    toValues: (fresh: NewsPost) => newsFormFromPost(fresh, format.timeZone),
+    // The text is a page of HTML and the cover an image: named, not printed.
+    describeValue: (field) => (field === 'body' || field === 'coverImageId' ? null : undefined),
+  });
 
   const isBusy = create.isPending || update.isPending || remove.isPending || runAction.isPending;
 
   const showFailure = (failure: unknown) => {
     if (!isApiError(failure)) throw failure;
     // The API's answer to a stale version; the client raised no toast for it (NEWS_INLINE_CODES).
-    if (failure.code === 'version_conflict') {
-      setHasConflict(true);
-      return;
-    }
+    if (conflict.catchConflict(failure)) return;
     if (failure.code === 'validation') {
       const unplaced: string[] = [];
       for (const { field, message: text } of failure.fields ?? []) {
@@ -70,7 +77,7 @@ export function useNewsPostCommands(form: UseFormReturn<NewsFormValues>, { post,
     const saved = post
       ? await update.mutateAsync({
           id: post.id,
-          body: toUpdateBody(formValues, dirtyFields, intent, post.version, format.timeZone),
+          body: toUpdateBody(formValues, dirtyFields, intent, conflict.version ?? post.version, format.timeZone),
         })
       : await create.mutateAsync(toCreateBody(formValues, intent, format.timeZone));
     reset(newsFormFromPost(saved, format.timeZone));
@@ -138,7 +145,7 @@ export function useNewsPostCommands(form: UseFormReturn<NewsFormValues>, { post,
     if (!isConfirmed) return;
     try {
       // Edits made before the action are kept: saved first, then the action on the new version.
-      let version = post.version;
+      let version = conflict.version ?? post.version;
       if (isDirty) {
         const isValid = await form.trigger();
         if (!isValid) return;
@@ -173,11 +180,5 @@ export function useNewsPostCommands(form: UseFormReturn<NewsFormValues>, { post,
     }
   };
 
-  const reloadAfterConflict = async () => {
-    const fresh = await onReload();
-    if (fresh) reset(newsFormFromPost(fresh, format.timeZone));
-    setHasConflict(false);
-  };
-
-  return { submit, act, deletePost, reloadAfterConflict, hasConflict, formError, isBusy };
+  return { submit, act, deletePost, conflict: conflict.notice, formError, isBusy };
 }
