@@ -5,12 +5,21 @@ import { PROGRAMS_PATH, programKeys } from './get-programs.ts';
 
 const serviceEmailKeys = (programId: string) => [...programKeys.program(programId), 'service-emails'] as const;
 
+// The tab says its own failure (`FailureAlert`, `StaleDataNotice`): a toast as well said it twice.
+export function getServiceEmails(programId: string, signal?: AbortSignal): Promise<{ items: ServiceEmailSetting[] }> {
+  return apiClient.get<{ items: ServiceEmailSetting[] }>(`${PROGRAMS_PATH}/${programId}/service-emails`, { signal, isSilent: true });
+}
+
+/** One message's setting as stored now (the API reads them all at once: four small rows). */
+export async function getServiceEmail(programId: string, kind: ServiceEmailKind): Promise<ServiceEmailSetting> {
+  const { items } = await getServiceEmails(programId);
+  const setting = items.find((item) => item.kind === kind);
+  if (!setting) throw new Error(`No service e-mail setting ${kind}`);
+  return setting;
+}
+
 export function useServiceEmails(programId: string) {
-  return useQuery({
-    queryKey: serviceEmailKeys(programId),
-    // The tab says its own failure (`FailureAlert`, `StaleDataNotice`): a toast as well said it twice.
-    queryFn: ({ signal }) => apiClient.get<{ items: ServiceEmailSetting[] }>(`${PROGRAMS_PATH}/${programId}/service-emails`, { signal, isSilent: true }),
-  });
+  return useQuery({ queryKey: serviceEmailKeys(programId), queryFn: ({ signal }) => getServiceEmails(programId, signal) });
 }
 
 export function useSaveServiceEmail(programId: string) {

@@ -1,4 +1,4 @@
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
@@ -53,6 +53,39 @@ describe('Messaggi automatici', { timeout: 30_000 }, () => {
     await user.click(screen.getByRole('button', { name: 'Salva messaggio' }));
     expect(await screen.findByText('Messaggio salvato')).toBeInTheDocument();
     expect(bodies).toEqual([{ isEnabled: true, subjectIt: 'Benvenuto {{nome}}', bodyIt: 'Ciao {{nome}}', subjectEn: 'Hi', bodyEn: 'Hello {{nome}}', version: 0 }]);
+  });
+
+  it('after an edit conflict, reloads the message keeping the Italian text typed and the English subject changed meanwhile', async () => {
+    document.cookie = 'XSRF-TOKEN=t; path=/';
+    const user = userEvent.setup();
+    let welcome = setting('welcome', 'Benvenuto {{nome}}');
+    const bodies: Record<string, unknown>[] = [];
+    server.use(
+      http.get(`/api/admin/programs/${PROGRAM}/service-emails`, () => HttpResponse.json({ items: [welcome, setting('voucher', 'Buono'), setting('birthday', 'Auguri'), setting('expiring', 'Punti')] })),
+      http.put(`/api/admin/programs/${PROGRAM}/service-emails/welcome`, async ({ request }) => {
+        const body = (await request.json()) as Record<string, unknown>;
+        bodies.push(body);
+        if (body.version !== welcome.version) {
+          return HttpResponse.json({ error: { code: 'version_conflict', message: 'Qualcun altro ha modificato questo dato nel frattempo: ricaricalo e applica di nuovo le modifiche', requestId: 'r' } }, { status: 409 });
+        }
+        welcome = { ...welcome, ...(body as Partial<typeof welcome>), version: welcome.version + 1 };
+        return HttpResponse.json(welcome);
+      }),
+    );
+    renderWithProviders(<ProgramServiceEmails programId={PROGRAM} renderCustomerPicker={() => null} />, { route: '/programs', user: { role: 'admin' } });
+    expect(await screen.findByDisplayValue('Benvenuto {{nome}}')).toBeInTheDocument();
+    welcome = { ...welcome, subjectEn: 'Welcome {{nome}}', version: 1 };
+    const body = screen.getByRole('textbox', { name: /^Testo \(italiano\)/ });
+    await user.clear(body);
+    await user.type(body, 'Ciao {{{{nome}}, benvenuto');
+    await user.click(screen.getByRole('button', { name: 'Salva messaggio' }));
+    await user.click(within(await screen.findByRole('alert', { name: 'Modifica in conflitto' })).getByRole('button', { name: 'Ricarica e riapplica le mie modifiche' }));
+
+    expect(await screen.findByRole('status', { name: 'Dati ricaricati, con le tue modifiche riapplicate' })).toHaveTextContent('ora «Welcome {{nome}}»');
+    expect(screen.getByRole('textbox', { name: /^Testo \(italiano\)/ })).toHaveValue('Ciao {{nome}}, benvenuto');
+    await user.click(screen.getByRole('button', { name: 'Salva messaggio' }));
+    await waitFor(() => expect(bodies).toHaveLength(2));
+    expect(bodies[1]).toMatchObject({ bodyIt: 'Ciao {{nome}}, benvenuto', subjectEn: 'Welcome {{nome}}', version: 1 });
   });
 
   it('names an unknown placeholder in the English text on the first save, with every other problem', async () => {

@@ -6,10 +6,11 @@ import { useTranslation } from 'react-i18next';
 import { FailureAlert } from '../../../components/ui/failure-alert.tsx';
 import { isBlockingFailure, StaleDataNotice } from '../../../components/ui/stale-data-notice.tsx';
 import { useAskDiscard, useReportUnsavedChanges } from '../../../components/ui/unsaved-changes.tsx';
+import { VersionConflictNotice, useVersionConflict } from '../../../components/ui/version-conflict.tsx';
 import { hasFieldErrors } from '../../../lib/api-error.ts';
 import { applyServerFieldErrors, contractResolver, useRevalidateOnLanguageChange } from '../../../lib/form-resolver.ts';
 import { notifySuccess } from '../../../lib/notify.ts';
-import { usePreviewServiceEmail, useSaveServiceEmail, useServiceEmails } from '../api/service-emails.ts';
+import { getServiceEmail, usePreviewServiceEmail, useSaveServiceEmail, useServiceEmails } from '../api/service-emails.ts';
 
 /** A customer picker, given by the app (features do not import each other). */
 export type PickedCustomer = { id: string; label: string };
@@ -23,6 +24,14 @@ type Values = { isEnabled: boolean; subjectIt: string; bodyIt: string; subjectEn
  * later than a blank subject's. The version is the editor's, not a field.
  */
 const loadSchema = async () => updateServiceEmailSchema.omit({ version: true });
+
+const toValues = (setting: ServiceEmailSetting): Values => ({
+  isEnabled: setting.isEnabled,
+  subjectIt: setting.subjectIt,
+  bodyIt: setting.bodyIt,
+  subjectEn: setting.subjectEn,
+  bodyEn: setting.bodyEn,
+});
 
 function KindEditor({
   programId,
@@ -44,10 +53,11 @@ function KindEditor({
   const [shown, setShown] = useState<ServiceEmailPreview | null>(null);
   const form = useForm<Values>({
     mode: 'onTouched',
-    defaultValues: { isEnabled: setting.isEnabled, subjectIt: setting.subjectIt, bodyIt: setting.bodyIt, subjectEn: setting.subjectEn, bodyEn: setting.bodyEn },
+    defaultValues: toValues(setting),
     resolver: contractResolver<Values>(loadSchema),
   });
   useRevalidateOnLanguageChange(form);
+  const conflict = useVersionConflict({ form, record: setting, load: () => getServiceEmail(programId, setting.kind), toValues });
   const { errors, isDirty } = form.formState;
   // The drawer asks before Esc or Back throws these edits away; the kind switch above asks too.
   useReportUnsavedChanges(isDirty, { name: `serviceEmail:${setting.kind}`, form });
@@ -56,9 +66,10 @@ function KindEditor({
   const onSubmit = form.handleSubmit(async (values) => {
     setFailure(null);
     try {
-      await save.mutateAsync({ kind: setting.kind, ...values, version: setting.version });
+      await save.mutateAsync({ kind: setting.kind, ...values, version: conflict.version ?? setting.version });
       notifySuccess(t('serviceEmails.saved'));
     } catch (error) {
+      if (conflict.catchConflict(error)) return;
       if (hasFieldErrors(error) && applyServerFieldErrors(form, error.fields)) return;
       setFailure(error);
     }
@@ -87,6 +98,7 @@ function KindEditor({
   return (
     <form onSubmit={(event) => void onSubmit(event)} noValidate>
       <Stack gap="sm">
+        <VersionConflictNotice conflict={conflict.notice} />
         <Controller
           control={form.control}
           name="isEnabled"
