@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { exportQuerySchema, listPageSchema, listQuerySchema } from './list-query.ts';
-import { serviceEmailKindSchema } from './service-emails.ts';
+import { serviceEmailKindSchema, withKnownPlaceholders } from './service-emails.ts';
 import { BOUNDS } from './validation.ts';
 
 /** E-mail campaigns to consenting customers (issue 28; Campagne, admins). */
@@ -18,6 +18,18 @@ export const CAMPAIGN_BOUNDS = {
   preheaderMax: 200,
   inactiveDaysMax: 3650,
 } as const;
+
+/**
+ * The placeholders a campaign's subject and body may use: the ones the renderer fills in per recipient
+ * (apps/api messages.service.ts, `renderCampaignTemplate`/`personalise`, which builds on this list).
+ * Any other is refused on save (`unknownPlaceholder`, naming the field), as the service e-mails' texts
+ * are: it would reach every recipient as written.
+ */
+export const CAMPAIGN_PLACEHOLDERS = ['nome'] as const;
+export type CampaignPlaceholder = (typeof CAMPAIGN_PLACEHOLDERS)[number];
+
+const subjectText = withKnownPlaceholders(z.string().trim().min(1).max(CAMPAIGN_BOUNDS.subjectMax), CAMPAIGN_PLACEHOLDERS);
+const bodyText = withKnownPlaceholders(z.string().max(BOUNDS.newsBodyMax), CAMPAIGN_PLACEHOLDERS);
 
 /**
  * A text with nothing to read: the rich-text editor's empty "<p></p>", spaces, no-break spaces. An
@@ -101,9 +113,9 @@ export type Campaign = z.infer<typeof campaignSchema>;
 
 const campaignFields = {
   name: z.string().trim().min(1).max(CAMPAIGN_BOUNDS.nameMax),
-  subject: z.string().trim().min(1).max(CAMPAIGN_BOUNDS.subjectMax),
+  subject: subjectText,
   preheader: z.string().trim().max(CAMPAIGN_BOUNDS.preheaderMax).default(''),
-  body: z.string().max(BOUNDS.newsBodyMax).default(''),
+  body: bodyText.default(''),
   audience: campaignAudienceSchema.default({
     programId: null,
     merchantId: null,
@@ -122,7 +134,7 @@ export const updateCampaignSchema = z.strictObject({
   name: campaignFields.name.optional(),
   subject: campaignFields.subject.optional(),
   preheader: z.string().trim().max(CAMPAIGN_BOUNDS.preheaderMax).optional(),
-  body: z.string().max(BOUNDS.newsBodyMax).optional(),
+  body: bodyText.optional(),
   audience: campaignAudienceSchema.optional(),
   version: z.number().int(),
 });

@@ -31,19 +31,22 @@ export const SERVICE_EMAIL_BOUNDS = { subjectMax: 200, bodyMax: 5000 } as const;
 
 /** `{{ name }}`, spaces allowed inside the braces. */
 export const PLACEHOLDER_PATTERN = /\{\{\s*([^{}]*?)\s*\}\}/g;
-const KNOWN_PLACEHOLDERS = new Set<string>(SERVICE_EMAIL_PLACEHOLDERS);
 
-/** The first `{{name}}` of a text that is no placeholder of SERVICE_EMAIL_PLACEHOLDERS, if any. */
-export function unknownPlaceholder(text: string): string | undefined {
+/**
+ * The first `{{name}}` of a text that is none of `known`, if any. `known` defaults to the service
+ * e-mails' placeholders; a campaign passes its own (CAMPAIGN_PLACEHOLDERS): one rule, each its list.
+ */
+export function unknownPlaceholder(text: string, known: readonly string[] = SERVICE_EMAIL_PLACEHOLDERS): string | undefined {
   for (const match of text.matchAll(PLACEHOLDER_PATTERN)) {
     const name = match[1] ?? '';
-    if (!KNOWN_PLACEHOLDERS.has(name)) return name;
+    if (!known.includes(name)) return name;
   }
   return undefined;
 }
 
 /** The placeholders as a text may write them, for the refusal's "you can use …". */
-export const ALLOWED_PLACEHOLDERS_TEXT = SERVICE_EMAIL_PLACEHOLDERS.map((name) => `{{${name}}}`).join(', ');
+export const allowedPlaceholdersText = (known: readonly string[]) => known.map((name) => `{{${name}}}`).join(', ');
+export const ALLOWED_PLACEHOLDERS_TEXT = allowedPlaceholdersText(SERVICE_EMAIL_PLACEHOLDERS);
 
 const subject = z.string().trim().min(1).max(SERVICE_EMAIL_BOUNDS.subjectMax);
 const body = z.string().trim().min(1).max(SERVICE_EMAIL_BOUNDS.bodyMax);
@@ -52,12 +55,14 @@ const body = z.string().trim().min(1).max(SERVICE_EMAIL_BOUNDS.bodyMax);
  * A text that may use only the known placeholders. A rule of each field, not of the object nor of the
  * service: it is named together with every other problem of the same save (a blank subject no longer
  * hid the English text's unknown placeholder until the next save), by the form and by the API alike.
+ * Campaigns use it too, with their own list: a `{{firstName}}` would reach every recipient as written.
  */
-function withKnownPlaceholders(text: z.ZodString) {
+export function withKnownPlaceholders(text: z.ZodString, known: readonly string[] = SERVICE_EMAIL_PLACEHOLDERS) {
+  const allowed = allowedPlaceholdersText(known);
   return text.superRefine((value, context) => {
-    const placeholder = unknownPlaceholder(value);
+    const placeholder = unknownPlaceholder(value, known);
     if (placeholder === undefined) return;
-    context.addIssue({ code: 'custom', message: `Unknown placeholder {{${placeholder}}}`, params: { messageKey: 'unknownPlaceholder', placeholder, allowed: ALLOWED_PLACEHOLDERS_TEXT } });
+    context.addIssue({ code: 'custom', message: `Unknown placeholder {{${placeholder}}}`, params: { messageKey: 'unknownPlaceholder', placeholder, allowed } });
   });
 }
 

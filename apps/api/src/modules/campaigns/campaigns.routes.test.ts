@@ -356,4 +356,27 @@ describe('campaigns through a real SMTP server', () => {
     const still = await ctx.request({ method: 'GET', url: `/api/admin/campaigns/${empty.id}`, token });
     expect(still.json()).toMatchObject({ status: 'draft', counts: { recipients: 0 } });
   });
+
+  it('refuses a placeholder it does not fill in, on create and on update, naming the field; keeps {{nome}}', async () => {
+    const payload = { name: 'Segnaposto', subject: 'Ciao {{firstName}}', body: '<p>Saldo: {{saldo}}</p>', audience: { programId: fx.pointsProgramId } };
+    const created = await ctx.request({ method: 'POST', url: '/api/admin/campaigns', token, payload });
+    expect(created.statusCode, created.body).toBe(400);
+    expect(created.json().error).toMatchObject({
+      code: 'validation',
+      fields: [
+        { field: 'subject', message: 'Oggetto: il segnaposto {{firstName}} non esiste (si possono usare {{nome}})' },
+        { field: 'body', message: 'Testo: il segnaposto {{saldo}} non esiste (si possono usare {{nome}})' },
+      ],
+    });
+
+    const draft = await createCampaign('Segnaposto');
+    for (const [field, change] of [['subject', { subject: 'Hi {{ firstName }}' }], ['body', { body: '<p>{{cognome}}</p>' }]] as const) {
+      const refused = await ctx.request({ method: 'PATCH', url: `/api/admin/campaigns/${draft.id}`, token, payload: { ...change, version: draft.version } });
+      expect(refused.statusCode, refused.body).toBe(400);
+      expect(refused.json().error.fields).toEqual([{ field, message: expect.stringMatching(/: il segnaposto \{\{(firstName|cognome)\}\} non esiste/) }]);
+    }
+    const kept = await ctx.request({ method: 'PATCH', url: `/api/admin/campaigns/${draft.id}`, token, payload: { subject: '{{ nome }}, ti aspettiamo', body: '<p>{{nome}}</p>', version: draft.version } });
+    expect(kept.statusCode, kept.body).toBe(200);
+    expect(kept.json()).toMatchObject({ subject: '{{ nome }}, ti aspettiamo', body: '<p>{{nome}}</p>' });
+  });
 });

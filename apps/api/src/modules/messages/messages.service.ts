@@ -1,6 +1,7 @@
 import mjml2html from 'mjml';
 import sanitizeHtml from 'sanitize-html';
 import type { Language } from '@sf/contract/app-info';
+import type { CampaignPlaceholder } from '@sf/contract/campaigns';
 import QRCode from 'qrcode';
 import { nameForMail, type InlineImage } from '../../lib/mailer.ts';
 
@@ -32,8 +33,15 @@ const FOOTER = {
 const escapeHtml = (value: string) =>
   value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
 
+/**
+ * Each placeholder a campaign may use (CAMPAIGN_PLACEHOLDERS, which the contract's schemas allow on
+ * save) → its marker: typed by that list, so a name added there without a value here does not compile.
+ */
+const PLACEHOLDER_MARKS: Record<CampaignPlaceholder, string> = { nome: NAME_MARK };
+
 /** `{{nome}}` (and `{{ nome }}`) → the marker. */
-const markPlaceholders = (value: string) => value.replace(/\{\{\s*nome\s*\}\}/gi, NAME_MARK);
+const markPlaceholders = (value: string) =>
+  Object.entries(PLACEHOLDER_MARKS).reduce((text, [name, mark]) => text.replace(new RegExp(`\\{\\{\\s*${name}\\s*\\}\\}`, 'gi'), mark), value);
 
 /** Sanitised rich text as plain text: paragraphs and list items on their own lines, links as "text (address)". */
 export function richTextToPlain(html: string): string {

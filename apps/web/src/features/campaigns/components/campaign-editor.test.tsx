@@ -282,6 +282,51 @@ describe('CampaignEditor', () => {
     expect(screen.queryByText('Testo è obbligatorio')).toBeNull();
   });
 
+  it('refuses a placeholder the campaign cannot fill in, under its field, in the user’s language, and saves nothing', async () => {
+    document.cookie = 'XSRF-TOKEN=t; path=/';
+    answerAudience();
+    const draft = campaign({ status: 'draft' });
+    const patches: unknown[] = [];
+    server.use(
+      http.patch(`/api/admin/campaigns/${draft.id}`, async ({ request }) => {
+        patches.push(await request.json());
+        return HttpResponse.json({ ...draft, version: 2 });
+      }),
+    );
+    renderWithProviders(
+      <CampaignEditor campaign={draft} programOptions={programs} merchantOptions={[]} renderRichText={({ label, error, onChange }) => (
+          <>
+            <textarea aria-label={label} aria-describedby="body-error" onChange={(event) => onChange(`<p>${event.currentTarget.value}</p>`)} />
+            {error ? <p id="body-error">{error}</p> : null}
+          </>
+        )} onCreated={() => undefined} />,
+      { user: admin },
+    );
+    const user = userEvent.setup();
+    const subject = screen.getByRole('textbox', { name: /^Oggetto/ });
+    await user.clear(subject);
+    await user.click(subject);
+    await user.paste('Ciao {{firstName}}');
+    await user.click(screen.getByRole('textbox', { name: 'Testo' }));
+    await user.paste('Il tuo saldo: {{saldo}}');
+    await user.click(screen.getByRole('button', { name: 'Salva bozza' }));
+
+    const subjectError = await screen.findByText('Oggetto: il segnaposto {{firstName}} non esiste (si possono usare {{nome}})');
+    expect(subject).toHaveAttribute('aria-invalid', 'true');
+    expect(subject.getAttribute('aria-describedby')?.split(' ')).toContain(subjectError.id);
+    expect(screen.getByRole('textbox', { name: 'Testo' })).toHaveAccessibleDescription('Testo: il segnaposto {{saldo}} non esiste (si possono usare {{nome}})');
+    expect(patches).toEqual([]);
+
+    // Written as the campaign can fill it in, it goes.
+    await user.clear(subject);
+    await user.paste('Ciao {{nome}}');
+    await user.clear(screen.getByRole('textbox', { name: 'Testo' }));
+    await user.paste('Ciao {{ nome }}');
+    await user.click(screen.getByRole('button', { name: 'Salva bozza' }));
+    await waitFor(() => expect(patches).toHaveLength(1));
+    expect(patches[0]).toMatchObject({ subject: 'Ciao {{nome}}', body: '<p>Ciao {{ nome }}</p>' });
+  });
+
   it('after an edit conflict, reloads the draft keeping the subject typed and the name changed meanwhile, and saves on the fresh version', async () => {
     document.cookie = 'XSRF-TOKEN=t; path=/';
     answerAudience();
