@@ -40,14 +40,3 @@ export function hasFieldErrors(error: unknown): error is ApiError & { fields: Fi
 export function isMissingRecord(error: unknown): boolean {
   return isApiError(error) && (error.status === 404 || (error.status === 400 && error.code === 'validation'));
 }
-
-/**
- * A stale `version` (409). An edit form shows it in its own notice, with the way to reload and re-apply
- * the user's changes (`components/ui/version-conflict.tsx`); its update call names
- * `VERSION_CONFLICT_CODES` in `inlineCodes` so that the HTTP client raises no toast saying it again.
- */
-export const VERSION_CONFLICT_CODES = ['version_conflict'] as const;
-
-export function isVersionConflict(error: unknown): boolean {
-  return isApiError(error) && error.code === 'version_conflict';
-}

@@ -5,7 +5,7 @@ import { http, HttpResponse } from 'msw';
 import { useForm } from 'react-hook-form';
 import { describe, expect, it } from 'vitest';
 import { apiClient } from '../../lib/api-client.ts';
-import { VERSION_CONFLICT_CODES } from '../../lib/api-error.ts';
+import { VERSION_CONFLICT_CODES } from '../../lib/version-conflict.ts';
 import { server } from '../../testing/msw-server.ts';
 import { renderWithProviders } from '../../testing/test-utils.tsx';
 import { useVersionConflict, VersionConflictNotice } from './version-conflict.tsx';

@@ -4,7 +4,7 @@ import { useState } from 'react';
 import type { FieldValues, Path, PathValue, UseFormReturn } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { describeApiError } from '../../lib/api-client.ts';
-import { isVersionConflict } from '../../lib/api-error.ts';
+import { isVersionConflict } from '../../lib/version-conflict.ts';
 import { currentLanguage } from '../../lib/i18n.ts';
 
 /** A field the other person changed since the form was opened; `theirValue` in words, null when it has none to show. */

@@ -1,7 +1,7 @@
 import type { Campaign, CreateCampaign, UpdateCampaign } from '@sf/contract/campaigns';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiClient } from '../../../lib/api-client.ts';
-import { VERSION_CONFLICT_CODES } from '../../../lib/api-error.ts';
+import { VERSION_CONFLICT_CODES } from '../../../lib/version-conflict.ts';
 import { CAMPAIGNS_PATH, campaignKeys } from './get-campaigns.ts';
 
 export function createCampaign(body: CreateCampaign): Promise<Campaign> {

@@ -1,7 +1,7 @@
 import type { Customer, UpdateCustomer } from '@sf/contract/customers';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiClient, type RequestOptions } from '../../../lib/api-client.ts';
-import { VERSION_CONFLICT_CODES } from '../../../lib/api-error.ts';
+import { VERSION_CONFLICT_CODES } from '../../../lib/version-conflict.ts';
 import { CARD_LINK_QUERY_ROOT } from '../../../lib/query-client.ts';
 import { CUSTOMERS_PATH, customerKeys } from './get-customers.ts';
 

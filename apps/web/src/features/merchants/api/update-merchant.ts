@@ -1,7 +1,7 @@
 import type { Merchant, UpdateMerchant } from '@sf/contract/merchants';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiClient, type RequestOptions } from '../../../lib/api-client.ts';
-import { VERSION_CONFLICT_CODES } from '../../../lib/api-error.ts';
+import { VERSION_CONFLICT_CODES } from '../../../lib/version-conflict.ts';
 import { MERCHANTS_PATH, merchantKeys } from './get-merchants.ts';
 
 export function updateMerchant({ id, ...body }: UpdateMerchant & { id: string }, options: RequestOptions = {}): Promise<Merchant> {

@@ -1,7 +1,7 @@
 import type { Program, UpdateProgram } from '@sf/contract/programs';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiClient } from '../../../lib/api-client.ts';
-import { VERSION_CONFLICT_CODES } from '../../../lib/api-error.ts';
+import { VERSION_CONFLICT_CODES } from '../../../lib/version-conflict.ts';
 import { PROGRAMS_PATH, programKeys } from './get-programs.ts';
 
 export function updateProgram({ id, ...body }: UpdateProgram & { id: string }): Promise<Program> {
