@@ -55,9 +55,11 @@ describe('token signer with its verified-token cache', () => {
   });
 
   it('answers expired for a cached token once its lifetime has passed', async () => {
-    const token = await signer.sign(claims, { ttlSeconds: 1 });
+    // exp is in whole seconds: a 1-second token signed late in a second expires within milliseconds, and
+    // the first verify failed (once in CI). Two seconds leave it at least one second of life.
+    const token = await signer.sign(claims, { ttlSeconds: 2 });
     await signer.verify(token);
-    await new Promise((resolve) => setTimeout(resolve, 2100));
+    await new Promise((resolve) => setTimeout(resolve, 3100));
     await expect(signer.verify(token)).rejects.toMatchObject({ reason: 'expired' });
   });
 });
