@@ -1,5 +1,5 @@
 import { SESSION_STORAGE_KEY } from '@sf/contract/app-info';
-import { ADMIN, DEMO_PASSWORD, EDITOR, signIn, storedSession, submitLogin } from './support/auth.ts';
+import { ADMIN, DEMO_PASSWORD, signIn, storedSession, submitLogin } from './support/auth.ts';
 import { expect, preferEnglish, test } from './support/fixtures.ts';
 
 const TTL_SECONDS = 4;
@@ -49,7 +49,8 @@ test('with 4-second ID tokens the app keeps working across expiry without the us
 });
 
 test('a news post being written when the refresh is refused is back in the form after signing in again', async ({ page }) => {
-  await signIn(page, EDITOR);
+  // The admin, not the editor: password-reset.spec.ts changes the editor's password on this same server.
+  await signIn(page, ADMIN);
   await page.goto('/news?post=new');
   await page.getByRole('textbox', { name: /Titolo/ }).fill('Scritto prima che la sessione finisse');
   await page.getByRole('textbox', { name: /Sommario/ }).fill('Un sommario da non perdere');
@@ -65,7 +66,7 @@ test('a news post being written when the refresh is refused is back in the form 
 
   await expect(page).toHaveURL(/\/auth\/login\?redirect=/);
   await expect(page.getByText('La sessione è scaduta. Accedi di nuovo.').first()).toBeVisible();
-  await submitLogin(page, EDITOR, DEMO_PASSWORD);
+  await submitLogin(page, ADMIN, DEMO_PASSWORD);
 
   await expect(page).toHaveURL(/\/news\?post=new$/);
   await expect(page.getByRole('status').filter({ hasText: 'Abbiamo ripristinato quello che avevi scritto' })).toBeVisible();
